@@ -1,0 +1,78 @@
+/**
+ * The tool's arguments: strict structural validation, then the separate
+ * business input check. Both run before anything is written.
+ *
+ * @module
+ */
+import { InputRejected } from "./errors.ts";
+
+/** Topics the draft tool knows. */
+export const TOPICS = ["river", "forest"] as const;
+
+/** Validated tool arguments. */
+export interface ToolArgs {
+  /** Business key, `JOB-` and three digits; the draft's primary key. */
+  readonly job: string;
+  /** `river` or `forest`. */
+  readonly topic: typeof TOPICS[number];
+  /** Integer 1..9 (the business check narrows it to 3). */
+  readonly copies: number;
+}
+
+/** The business input check's limit, deliberately narrower than validation's 1..9. */
+export const BATCH_LIMIT = 3;
+
+const JOB_PATTERN = /^JOB-[0-9]{3}$/;
+const KEYS = ["copies", "job", "topic"];
+
+function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(raw);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether `raw` owns exactly the three data properties, nothing else (no symbols, no accessors). */
+function hasExactlyToolKeys(raw: Record<string, unknown>): boolean {
+  const keys = Reflect.ownKeys(raw);
+  if (keys.length !== KEYS.length) return false;
+  return KEYS.every((key) => {
+    const slot = Object.getOwnPropertyDescriptor(raw, key);
+    return slot !== undefined && "value" in slot;
+  });
+}
+
+/**
+ * Validate raw tool arguments or throw {@linkcode InputRejected} with the
+ * reason `shape`, `job`, `topic` or `copies`, checked in that order.
+ *
+ * @example
+ * ```ts
+ * checkedArgs({ job: "JOB-001", topic: "river", copies: 2 });
+ * ```
+ */
+export function checkedArgs(raw: unknown): ToolArgs {
+  if (!isPlainRecord(raw) || !hasExactlyToolKeys(raw)) {
+    throw new InputRejected("shape");
+  }
+  const { job, topic, copies } = raw;
+  if (typeof job !== "string" || !JOB_PATTERN.test(job)) {
+    throw new InputRejected("job");
+  }
+  if (typeof topic !== "string" || !(TOPICS as readonly string[]).includes(topic)) {
+    throw new InputRejected("topic");
+  }
+  if (
+    typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 ||
+    copies > 9
+  ) {
+    throw new InputRejected("copies");
+  }
+  return { job, topic: topic as ToolArgs["topic"], copies };
+}
+
+/** The business rule, separate from structure: at most {@linkcode BATCH_LIMIT} copies per call. */
+export function inputCheck(args: ToolArgs): void {
+  if (args.copies > BATCH_LIMIT) throw new InputRejected("batch_limit");
+}

@@ -1,0 +1,307 @@
+/**
+ * The timing lab: one tool call laid out on one timeline, against a real
+ * SQLite ledger. {@linkcode Lab.run} reads top to bottom in the order the
+ * stages happen; the commit point sits inside {@linkcode Lab.business}.
+ *
+ * @module
+ */
+import { checkedArgs, inputCheck, type ToolArgs } from "./args.ts";
+import {
+  AuditUnavailable,
+  Cancelled,
+  InjectedFailure,
+  InputRejected,
+  KeyConflict,
+  OutputRejected,
+} from "./errors.ts";
+import { Ledger, type LedgerOptions } from "./ledger.ts";
+import type {
+  Checkpoint,
+  EventName,
+  FailPoint,
+  PausePoint,
+  ReceiptStatus,
+  Status,
+} from "./stages.ts";
+import { fingerprint, pythonJson } from "./wire.ts";
+
+/** What the business step stores and the caller may receive. */
+export interface DraftValue {
+  /** Business key. */
+  job: string;
+  /** The fixed template text, e.g. `river / copies=2`. */
+  text: string;
+}
+
+/**
+ * Trusted harness switches. They are never part of the tool arguments: the
+ * arguments come from the caller, faults come from the test.
+ */
+export interface Faults {
+  /** Cancel at this checkpoint. */
+  cancelAt?: Checkpoint;
+  /** Raise an unexpected error here. */
+  failAt?: FailPoint;
+  /** Corrupt the copy of the result handed to the output check (the stored draft stays intact). */
+  badOutput?: boolean;
+  /** Make the receipt write fail before it touches the database. */
+  auditFailure?: boolean;
+  /**
+   * Awaited at each pause point; a harness uses it to hold the run there.
+   * While held at `before_business` or `after_commit` the run can be aborted.
+   */
+  pause?: (point: PausePoint) => Promise<void> | void;
+}
+
+/** The result of a run that was not cancelled, in the reference's key order. */
+export interface RunResult {
+  /** The receipt's attempt number. */
+  attempt: number;
+  /** Business key, `null` when the arguments had none that was valid. */
+  job: string | null;
+  /** How the call ended. */
+  status: Status;
+  /** Whether a draft for `job` exists now (maybe from an earlier attempt). */
+  effect_exists: boolean;
+  /** The stages this attempt passed, in order. */
+  events: EventName[];
+  /** What the caller may use: only an accepted result releases a value. */
+  released: DraftValue | null;
+}
+
+/** The text a bad-output fault puts in place of the real one. */
+export const BAD_OUTPUT_TEXT = "SYNTHETIC-BAD-OUTPUT";
+
+/** The text the business step writes for `args`. */
+export function draftText(args: ToolArgs): string {
+  return `${args.topic} / copies=${args.copies}`;
+}
+
+/** Throw {@linkcode OutputRejected} unless `value` is exactly the draft `args` asked for. */
+export function outputCheck(value: unknown, args: ToolArgs): void {
+  const record = value as Record<string, unknown> | null;
+  const keys = typeof record === "object" && record !== null && !Array.isArray(record)
+    ? Object.keys(record).sort().join(",")
+    : "";
+  if (keys !== "job,text" || record!.job !== args.job || record!.text !== draftText(args)) {
+    throw new OutputRejected();
+  }
+}
+
+/** Internal marker: a cancellation reached a checkpoint; `reason` is re-thrown after the receipt. */
+class CancelRequested {
+  constructor(readonly reason: unknown) {}
+}
+
+function statusFor(error: unknown): Status {
+  if (error instanceof InputRejected) return "input_rejected";
+  if (error instanceof OutputRejected) return "output_rejected";
+  if (error instanceof KeyConflict) return "key_conflict";
+  // Anything else is folded without its text: a message is not a checked output.
+  return "error";
+}
+
+/**
+ * A lab bound to one ledger file.
+ *
+ * @example
+ * ```ts
+ * const lab = Lab.open("/tmp/lab.sqlite");
+ * const result = await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
+ * console.log(result.status); // "accepted"
+ * lab.close();
+ * ```
+ */
+export class Lab {
+  /** The ledger this lab writes. */
+  readonly ledger: Ledger;
+
+  /** Wrap an open ledger. */
+  constructor(ledger: Ledger) {
+    this.ledger = ledger;
+  }
+
+  /** Open the ledger at `path` and wrap it. */
+  static open(path: string, options?: LedgerOptions): Lab {
+    return new Lab(Ledger.open(path, options));
+  }
+
+  /** Close the ledger connection. */
+  close(): void {
+    this.ledger.close();
+  }
+
+  /**
+   * One tool call: validate → input check → business (commit point) → output
+   * check → receipt. Returns the receipt-backed result; a cancellation is
+   * re-thrown after a `cancelled` receipt, never turned into a status.
+   */
+  async run(
+    raw: unknown,
+    faults: Faults = {},
+    signal?: AbortSignal,
+  ): Promise<RunResult> {
+    const events: EventName[] = [];
+    let job: string | null = null;
+    let status: Status = "error";
+    let released: DraftValue | null = null;
+    try {
+      const args = checkedArgs(raw);
+      job = args.job;
+      events.push("arguments_valid");
+      inputCheck(args);
+      events.push("input_allowed");
+      await this.#checkpoint("before_business", faults, signal);
+      events.push("business_started");
+      // The commit point: once this returns with effect_committed, no later
+      // check on this timeline can take the draft back.
+      let value = this.business(args, events, faults);
+      await this.#checkpoint("after_business", faults, signal);
+      events.push("output_started");
+      if (faults.badOutput) value = { ...value, text: BAD_OUTPUT_TEXT };
+      await this.#checkpoint("output_check", faults, signal);
+      outputCheck(value, args);
+      events.push("output_allowed");
+      await faults.pause?.("after_output_check");
+      status = "accepted";
+      released = value;
+    } catch (error) {
+      if (error instanceof CancelRequested) {
+        this.#receiptWhileCancelling(job, events, faults, error.reason);
+        throw error.reason;
+      }
+      status = statusFor(error);
+    }
+    await faults.pause?.("before_receipt");
+    const receipt = this.receipt(job, status, events, faults);
+    return { ...receipt, released };
+  }
+
+  /**
+   * Store the draft in one short transaction, reuse it for the same key and
+   * arguments, or refuse other arguments under the same key.
+   */
+  business(args: ToolArgs, events: EventName[], faults: Faults): DraftValue {
+    const digest = fingerprint(args);
+    const outcome = this.ledger.writeTransaction(() => {
+      const old = this.ledger.findDraft(args.job);
+      if (old !== undefined) {
+        if (old.digest !== digest) throw new KeyConflict();
+        return { reused: true, value: JSON.parse(old.body) as DraftValue };
+      }
+      const value = { job: args.job, text: draftText(args) };
+      this.ledger.insertDraft(args.job, digest, pythonJson(value));
+      if (faults.failAt === "inside_transaction") {
+        throw new InjectedFailure("inside_transaction");
+      }
+      return { reused: false, value };
+    });
+    // COMMIT has returned (or nothing was written): only now is the effect a fact.
+    events.push(outcome.reused ? "effect_reused" : "effect_committed");
+    if (!outcome.reused && faults.failAt === "after_commit") {
+      throw new InjectedFailure("after_commit");
+    }
+    return outcome.value;
+  }
+
+  /**
+   * Write the audit receipt in its own later transaction. It fails loudly
+   * unless exactly one row was inserted: a trigger doing `RAISE(IGNORE)`
+   * makes the INSERT a silent no-op, and the last row id is no proof.
+   */
+  receipt(
+    job: string | null,
+    status: ReceiptStatus,
+    events: EventName[],
+    faults: Faults,
+    cause?: unknown,
+  ): Omit<RunResult, "released"> {
+    if (faults.auditFailure) {
+      throw new AuditUnavailable("audit write unavailable", causeOption(cause));
+    }
+    const written = this.ledger.writeTransaction(() => {
+      const present = job !== null && this.ledger.draftExists(job);
+      const row = this.ledger.insertReceipt(job, status, present, pythonJson(events));
+      if (row.changes !== 1) {
+        throw new AuditUnavailable("audit insert did not create one row", causeOption(cause));
+      }
+      return { attempt: row.attempt, present };
+    });
+    return {
+      attempt: written.attempt,
+      job,
+      status: status as Status,
+      effect_exists: written.present,
+      events: [...events],
+    };
+  }
+
+  #receiptWhileCancelling(
+    job: string | null,
+    events: EventName[],
+    faults: Faults,
+    reason: unknown,
+  ): void {
+    try {
+      this.receipt(job, "cancelled", events, faults, reason);
+    } catch (error) {
+      // The audit failure wins, but the cancellation stays on record as its
+      // cause, as Python keeps it in __context__.
+      if (error instanceof Error && error.cause === undefined) {
+        Object.defineProperty(error, "cause", {
+          value: reason,
+          configurable: true,
+          writable: true,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async #checkpoint(
+    name: Checkpoint,
+    faults: Faults,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (faults.cancelAt === name) throw new CancelRequested(new Cancelled(name));
+    if (faults.failAt === name) throw new InjectedFailure(name);
+    const held = name === "before_business"
+      ? faults.pause?.("before_business")
+      : name === "after_business"
+      ? faults.pause?.("after_commit")
+      : undefined;
+    // A real abort is delivered while this await is pending, as asyncio
+    // delivers Task.cancel() at an await.
+    await abortable(held ?? (signal ? nextTurn() : undefined), signal);
+  }
+}
+
+function causeOption(cause: unknown): ErrorOptions | undefined {
+  return cause === undefined ? undefined : { cause };
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function abortable(
+  waiting: Promise<void> | void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (signal === undefined) {
+    await waiting;
+    return;
+  }
+  if (signal.aborted) throw new CancelRequested(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new CancelRequested(signal.reason));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([waiting, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+  if (signal.aborted) throw new CancelRequested(signal.reason);
+}

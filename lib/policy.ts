@@ -1,0 +1,166 @@
+/**
+ * The policy boundary lab: a pre-check judged the facts it saw; the write must
+ * commit only if those facts (the rule revision) still hold at commit time.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { InjectedFailure, InputRejected } from "./errors.ts";
+
+const JOB_PATTERN = /^JOB-[0-9]{3}$/;
+
+/** A draft request in the policy lab. */
+export interface PolicyRequest {
+  /** Business key, `JOB-` and three digits. */
+  readonly job: unknown;
+  /** Integer 1..9. */
+  readonly copies: unknown;
+}
+
+/** Throw {@linkcode InputRejected} (`job` or `copies`) unless `request` is well formed. */
+export function validateRequest(
+  request: PolicyRequest,
+): asserts request is { job: string; copies: number } {
+  if (typeof request.job !== "string" || !JOB_PATTERN.test(request.job)) {
+    throw new InputRejected("job");
+  }
+  const copies = request.copies;
+  if (typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 || copies > 9) {
+    throw new InputRejected("copies");
+  }
+}
+
+/**
+ * What one read of the rule saw. It is a fact about the past, not a
+ * credential: {@linkcode insertChecked} re-verifies it at commit time.
+ */
+export class Snapshot {
+  /** Build a snapshot of `revision` and its limit. */
+  constructor(readonly revision: number, readonly max_copies: number) {}
+}
+
+/** Options for {@linkcode connect}. */
+export interface ConnectOptions {
+  /** Milliseconds to wait for another connection's lock; the lab's fixed interleavings use 0. */
+  busyTimeoutMs?: number;
+}
+
+/** Open a connection in autocommit mode; every transaction is begun explicitly. */
+export function connect(path: string, options: ConnectOptions = {}): DatabaseSync {
+  return new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
+}
+
+/** Create the policy singleton (revision 1, limit 3) and the drafts table. */
+export function initialize(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE policy(
+      singleton INTEGER PRIMARY KEY CHECK(singleton=1),
+      revision INTEGER NOT NULL CHECK(revision>0),
+      max_copies INTEGER NOT NULL CHECK(max_copies BETWEEN 0 AND 9));
+    INSERT INTO policy VALUES(1, 1, 3);
+    CREATE TABLE drafts(
+      job TEXT PRIMARY KEY, copies INTEGER NOT NULL,
+      checked_revision INTEGER NOT NULL);
+  `);
+}
+
+/**
+ * Trusted setup only, never a tool: set the limit and advance the revision,
+ * even when the value is unchanged, so an old snapshot can never match again.
+ */
+export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
+  if (
+    typeof maxCopies !== "number" || !Number.isInteger(maxCopies) || maxCopies < 0 ||
+    maxCopies > 9
+  ) {
+    throw new RangeError("max_copies");
+  }
+  db.prepare(
+    "UPDATE policy SET revision=revision+1, max_copies=? WHERE singleton=1",
+  ).run(maxCopies);
+}
+
+/** The current rule, or `null` when the policy row is missing. */
+export function currentPolicy(db: DatabaseSync): Snapshot | null {
+  const row = db.prepare(
+    "SELECT revision, max_copies FROM policy WHERE singleton=1",
+  ).get() as { revision: number; max_copies: number } | undefined;
+  return row === undefined ? null : new Snapshot(Number(row.revision), Number(row.max_copies));
+}
+
+/** Validate `request` and judge it against the rule as it is now. */
+export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
+  validateRequest(request);
+  const snapshot = currentPolicy(db);
+  if (snapshot === null) throw new InputRejected("missing_policy");
+  if (request.copies > snapshot.max_copies) throw new InputRejected("current_limit");
+  return snapshot;
+}
+
+/** Deliberately wrong control: trusts an earlier check forever. */
+export function insertNaive(db: DatabaseSync, request: PolicyRequest, snapshot: Snapshot): void {
+  validateRequest(request);
+  db.prepare("INSERT INTO drafts VALUES(?,?,?)").run(
+    request.job,
+    request.copies,
+    snapshot.revision,
+  );
+}
+
+/** Options for {@linkcode insertChecked}. */
+export interface InsertCheckedOptions {
+  /** Trusted fault: fail after the INSERT, before COMMIT. */
+  failBeforeCommit?: boolean;
+}
+
+/**
+ * Insert the draft only if the rule revision is still the one `snapshot` saw
+ * and its limit still admits the copies, decided inside one write
+ * transaction. Returns `false` (nothing written) when the condition no longer
+ * holds; every other failure rolls back and propagates.
+ *
+ * @example
+ * ```ts
+ * const seen = precheck(reader, { job: "JOB-001", copies: 2 });
+ * insertChecked(reader, { job: "JOB-001", copies: 2 }, seen); // true
+ * ```
+ */
+export function insertChecked(
+  db: DatabaseSync,
+  request: PolicyRequest,
+  snapshot: Snapshot,
+  options: InsertCheckedOptions = {},
+): boolean {
+  validateRequest(request);
+  if (!(snapshot instanceof Snapshot) || !Number.isInteger(snapshot.revision)) {
+    throw new TypeError("snapshot");
+  }
+  // The write lock is taken first, so no rule change can commit between the
+  // condition and the insert.
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const changed = db.prepare(`
+      INSERT INTO drafts(job, copies, checked_revision)
+      SELECT ?, ?, revision FROM policy
+      WHERE singleton=1 AND revision=? AND max_copies>=?
+    `).run(request.job, request.copies, snapshot.revision, request.copies).changes;
+    if (Number(changed) !== 1) {
+      db.exec("ROLLBACK");
+      return false;
+    }
+    if (options.failBeforeCommit) throw new InjectedFailure("injected_before_commit");
+    db.exec("COMMIT");
+    return true;
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** The drafts as `[job, copies, checked_revision]`, ordered by job. */
+export function rows(db: DatabaseSync): [string, number, number][] {
+  return (db.prepare(
+    "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
+  ).all() as unknown as { job: string; copies: number; checked_revision: number }[])
+    .map((r) => [r.job, Number(r.copies), Number(r.checked_revision)]);
+}

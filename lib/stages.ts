@@ -1,0 +1,80 @@
+/**
+ * The names of the timeline: the events a run appends, the checkpoints where a
+ * fault or a real cancellation can land, and the statuses a receipt records.
+ *
+ * These strings are stored in the ledger and compared with the reference lab,
+ * so they are defined here once and nowhere else.
+ *
+ * @module
+ */
+
+/** Events in the order a fully accepted run appends them. */
+export const EVENT_ORDER = [
+  "arguments_valid",
+  "input_allowed",
+  "business_started",
+  "effect_committed",
+  "effect_reused",
+  "output_started",
+  "output_allowed",
+] as const;
+
+/** One event of a run's timeline. */
+export type EventName = typeof EVENT_ORDER[number];
+
+/** Awaited points of a run where a cancellation can be delivered. */
+export const CHECKPOINTS = [
+  "before_business",
+  "after_business",
+  "output_check",
+] as const;
+
+/** A checkpoint name. */
+export type Checkpoint = typeof CHECKPOINTS[number];
+
+/** Places an injected failure can be raised: the checkpoints plus the two around the commit. */
+export const FAIL_POINTS = [
+  ...CHECKPOINTS,
+  "inside_transaction",
+  "after_commit",
+] as const;
+
+/** A failure injection point. */
+export type FailPoint = typeof FAIL_POINTS[number];
+
+/** Statuses a returned result can carry. */
+export const STATUSES = [
+  "accepted",
+  "input_rejected",
+  "output_rejected",
+  "key_conflict",
+  "error",
+] as const;
+
+/** A returned status. */
+export type Status = typeof STATUSES[number];
+
+/** Statuses a receipt row can carry: a cancelled run writes a receipt but returns none. */
+export type ReceiptStatus = Status | "cancelled";
+
+/**
+ * Harness pause points, used to stop a process at a precise place on the
+ * timeline (for example to kill it there).
+ */
+export const PAUSE_POINTS = [
+  "before_business",
+  "after_commit",
+  "after_output_check",
+  "before_receipt",
+] as const;
+
+/** A harness pause point. */
+export type PausePoint = typeof PAUSE_POINTS[number];
+
+/** Whether `value` is one of `names`. */
+export function isOneOf<T extends string>(
+  names: readonly T[],
+  value: unknown,
+): value is T {
+  return typeof value === "string" && (names as readonly string[]).includes(value);
+}
