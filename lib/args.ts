@@ -60,7 +60,9 @@ export function checkedArgs(raw: unknown): ToolArgs {
   if (typeof job !== "string" || !JOB_PATTERN.test(job)) {
     throw new InputRejected("job");
   }
-  if (typeof topic !== "string" || !(TOPICS as readonly string[]).includes(topic)) {
+  if (
+    typeof topic !== "string" || !(TOPICS as readonly string[]).includes(topic)
+  ) {
     throw new InputRejected("topic");
   }
   if (

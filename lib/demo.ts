@@ -8,14 +8,15 @@ import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { Cancelled, InjectedFailure, InputRejected } from "./errors.ts";
 import { Lab, type RunResult } from "./lab.ts";
+import type { Attempt } from "./timeline.ts";
 import {
   changePolicy,
   connect,
   initialize,
   insertChecked,
   insertNaive,
-  precheck,
   type PolicyRequest,
+  precheck,
   rows,
 } from "./policy.ts";
 
@@ -36,8 +37,26 @@ export interface TimingDemoResult {
 /** The demo request. */
 export const DEMO_ARGS = { job: "JOB-001", topic: "river", copies: 2 } as const;
 
+/** One demo attempt as the timeline view needs it. */
+export interface DemoAttempt {
+  /** Scenario key in {@linkcode TimingDemoResult}. */
+  scenario: keyof TimingDemoResult;
+  /** What the attempt produced. */
+  attempt: Attempt;
+}
+
 /** Run the timing demo in a fresh ledger inside `folder`. */
 export async function timingDemo(folder: string): Promise<TimingDemoResult> {
+  return (await timingDemoWithAttempts(folder)).result;
+}
+
+/**
+ * Run the timing demo and also return each attempt for the timeline view;
+ * the cancelled attempt's events come from its receipt in the ledger.
+ */
+export async function timingDemoWithAttempts(
+  folder: string,
+): Promise<{ result: TimingDemoResult; attempts: DemoAttempt[] }> {
   const lab = Lab.open(join(folder, "lab.sqlite"));
   try {
     const input_rejected = await lab.run({ ...DEMO_ARGS, copies: 4 });
@@ -45,17 +64,51 @@ export async function timingDemo(folder: string): Promise<TimingDemoResult> {
     const retry_same_request = await lab.run(DEMO_ARGS);
     let raised = "nothing";
     try {
-      await lab.run({ ...DEMO_ARGS, job: "JOB-002" }, { cancelAt: "after_business" });
+      await lab.run({ ...DEMO_ARGS, job: "JOB-002" }, {
+        cancelAt: "after_business",
+      });
     } catch (error) {
       if (!(error instanceof Cancelled)) throw error;
       raised = "cancelled";
     }
-    return {
+    const result: TimingDemoResult = {
       input_rejected,
       output_rejected,
       retry_same_request,
-      cancelled_after_business: { raised, effect_exists: lab.ledger.draftExists("JOB-002") },
+      cancelled_after_business: {
+        raised,
+        effect_exists: lab.ledger.draftExists("JOB-002"),
+      },
       draft_rows: lab.ledger.countDrafts(),
+    };
+    const cancelReceipt = lab.ledger.receipts().at(-1)!;
+    const fromResult = (r: RunResult): Attempt => ({
+      events: r.events,
+      outcome: { kind: "result", status: r.status, released: r.released },
+      draftExists: r.effect_exists,
+      receiptAttempt: r.attempt,
+      receiptStatus: r.status,
+    });
+    return {
+      result,
+      attempts: [
+        { scenario: "input_rejected", attempt: fromResult(input_rejected) },
+        { scenario: "output_rejected", attempt: fromResult(output_rejected) },
+        {
+          scenario: "retry_same_request",
+          attempt: fromResult(retry_same_request),
+        },
+        {
+          scenario: "cancelled_after_business",
+          attempt: {
+            events: cancelReceipt.events,
+            outcome: { kind: "raised", raised, message: "" },
+            draftExists: result.cancelled_after_business.effect_exists,
+            receiptAttempt: cancelReceipt.attempt,
+            receiptStatus: cancelReceipt.status,
+          },
+        },
+      ],
     };
   } finally {
     lab.close();
@@ -129,7 +182,9 @@ export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
     changePolicy(editor, 1);
     const checked_stale = insertChecked(reader, request, seen);
     const after_stale = rows(editor);
-    const fresh_check_same_request = rejectionOf(() => precheck(reader, request));
+    const fresh_check_same_request = rejectionOf(() =>
+      precheck(reader, request)
+    );
     // A deliberately new business input, chosen by the reader, not a silent rewrite.
     const smaller: PolicyRequest = { job: "JOB-002", copies: 1 };
     const fresh = precheck(reader, smaller);

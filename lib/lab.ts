@@ -80,10 +80,14 @@ export function draftText(args: ToolArgs): string {
 /** Throw {@linkcode OutputRejected} unless `value` is exactly the draft `args` asked for. */
 export function outputCheck(value: unknown, args: ToolArgs): void {
   const record = value as Record<string, unknown> | null;
-  const keys = typeof record === "object" && record !== null && !Array.isArray(record)
-    ? Object.keys(record).sort().join(",")
-    : "";
-  if (keys !== "job,text" || record!.job !== args.job || record!.text !== draftText(args)) {
+  const keys =
+    typeof record === "object" && record !== null && !Array.isArray(record)
+      ? Object.keys(record).sort().join(",")
+      : "";
+  if (
+    keys !== "job,text" || record!.job !== args.job ||
+    record!.text !== draftText(args)
+  ) {
     throw new OutputRejected();
   }
 }
@@ -115,6 +119,8 @@ function statusFor(error: unknown): Status {
 export class Lab {
   /** The ledger this lab writes. */
   readonly ledger: Ledger;
+  /** The events of the latest run so far, also when it threw (for the timeline view). */
+  lastEvents: readonly EventName[] = [];
 
   /** Wrap an open ledger. */
   constructor(ledger: Ledger) {
@@ -142,6 +148,7 @@ export class Lab {
     signal?: AbortSignal,
   ): Promise<RunResult> {
     const events: EventName[] = [];
+    this.lastEvents = events;
     let job: string | null = null;
     let status: Status = "error";
     let released: DraftValue | null = null;
@@ -221,9 +228,17 @@ export class Lab {
     }
     const written = this.ledger.writeTransaction(() => {
       const present = job !== null && this.ledger.draftExists(job);
-      const row = this.ledger.insertReceipt(job, status, present, pythonJson(events));
+      const row = this.ledger.insertReceipt(
+        job,
+        status,
+        present,
+        pythonJson(events),
+      );
       if (row.changes !== 1) {
-        throw new AuditUnavailable("audit insert did not create one row", causeOption(cause));
+        throw new AuditUnavailable(
+          "audit insert did not create one row",
+          causeOption(cause),
+        );
       }
       return { attempt: row.attempt, present };
     });
@@ -263,7 +278,9 @@ export class Lab {
     faults: Faults,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    if (faults.cancelAt === name) throw new CancelRequested(new Cancelled(name));
+    if (faults.cancelAt === name) {
+      throw new CancelRequested(new Cancelled(name));
+    }
     if (faults.failAt === name) throw new InjectedFailure(name);
     const held = name === "before_business"
       ? faults.pause?.("before_business")

@@ -85,7 +85,9 @@ export class Ledger {
     this.db = db;
     this.#findDraft = db.prepare("SELECT digest, body FROM drafts WHERE job=?");
     this.#insertDraft = db.prepare("INSERT INTO drafts VALUES(?,?,?)");
-    this.#draftExists = db.prepare("SELECT 1 AS present FROM drafts WHERE job=?");
+    this.#draftExists = db.prepare(
+      "SELECT 1 AS present FROM drafts WHERE job=?",
+    );
     this.#insertReceipt = db.prepare(
       "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,?,?)",
     );
@@ -144,8 +146,16 @@ export class Ledger {
     effectExists: boolean,
     eventsText: string,
   ): { changes: number; attempt: number } {
-    const info = this.#insertReceipt.run(job, status, effectExists ? 1 : 0, eventsText);
-    return { changes: Number(info.changes), attempt: Number(info.lastInsertRowid) };
+    const info = this.#insertReceipt.run(
+      job,
+      status,
+      effectExists ? 1 : 0,
+      eventsText,
+    );
+    return {
+      changes: Number(info.changes),
+      attempt: Number(info.lastInsertRowid),
+    };
   }
 
   /** Number of drafts. */
@@ -160,9 +170,15 @@ export class Ledger {
 
   /** All drafts ordered by job, bodies parsed. */
   drafts(): DraftRow[] {
-    const rows = this.db.prepare("SELECT job, digest, body FROM drafts ORDER BY job")
+    const rows = this.db.prepare(
+      "SELECT job, digest, body FROM drafts ORDER BY job",
+    )
       .all() as unknown as { job: string; digest: string; body: string }[];
-    return rows.map((r) => ({ job: r.job, digest: r.digest, body: parseOr(r.body) }));
+    return rows.map((r) => ({
+      job: r.job,
+      digest: r.digest,
+      body: parseOr(r.body),
+    }));
   }
 
   /** All receipts ordered by attempt, events parsed. */
@@ -192,7 +208,9 @@ export class Ledger {
 }
 
 function count(db: DatabaseSync, table: "drafts" | "receipts"): number {
-  const row = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
+  const row = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as {
+    n: number;
+  };
   return Number(row.n);
 }
 
@@ -213,7 +231,9 @@ function assertLedgerSchema(db: DatabaseSync, path: string): void {
     ).all() as unknown as { name: string }[];
   } catch (error) {
     if (isSqliteError(error)) {
-      throw new LedgerUnusable(`${path} is not a usable SQLite ledger (${error.message})`);
+      throw new LedgerUnusable(
+        `${path} is not a usable SQLite ledger (${error.message})`,
+      );
     }
     throw error;
   }
@@ -221,13 +241,18 @@ function assertLedgerSchema(db: DatabaseSync, path: string): void {
     if (name === "sqlite_sequence") continue;
     const expected = EXPECTED_COLUMNS[name];
     if (expected === undefined) {
-      throw new LedgerUnusable(`${path} holds a foreign schema (table ${name})`);
+      throw new LedgerUnusable(
+        `${path} holds a foreign schema (table ${name})`,
+      );
     }
-    const columns = (db.prepare(`PRAGMA table_info(${name})`).all() as unknown as {
-      name: string;
-    }[]).map((c) => c.name);
+    const columns =
+      (db.prepare(`PRAGMA table_info(${name})`).all() as unknown as {
+        name: string;
+      }[]).map((c) => c.name);
     if (columns.join(",") !== expected.join(",")) {
-      throw new LedgerUnusable(`${path} holds a foreign schema (table ${name})`);
+      throw new LedgerUnusable(
+        `${path} holds a foreign schema (table ${name})`,
+      );
     }
   }
 }

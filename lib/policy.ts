@@ -25,7 +25,10 @@ export function validateRequest(
     throw new InputRejected("job");
   }
   const copies = request.copies;
-  if (typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 || copies > 9) {
+  if (
+    typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 ||
+    copies > 9
+  ) {
     throw new InputRejected("copies");
   }
 }
@@ -46,7 +49,10 @@ export interface ConnectOptions {
 }
 
 /** Open a connection in autocommit mode; every transaction is begun explicitly. */
-export function connect(path: string, options: ConnectOptions = {}): DatabaseSync {
+export function connect(
+  path: string,
+  options: ConnectOptions = {},
+): DatabaseSync {
   return new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
 }
 
@@ -70,7 +76,8 @@ export function initialize(db: DatabaseSync): void {
  */
 export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
   if (
-    typeof maxCopies !== "number" || !Number.isInteger(maxCopies) || maxCopies < 0 ||
+    typeof maxCopies !== "number" || !Number.isInteger(maxCopies) ||
+    maxCopies < 0 ||
     maxCopies > 9
   ) {
     throw new RangeError("max_copies");
@@ -85,7 +92,9 @@ export function currentPolicy(db: DatabaseSync): Snapshot | null {
   const row = db.prepare(
     "SELECT revision, max_copies FROM policy WHERE singleton=1",
   ).get() as { revision: number; max_copies: number } | undefined;
-  return row === undefined ? null : new Snapshot(Number(row.revision), Number(row.max_copies));
+  return row === undefined
+    ? null
+    : new Snapshot(Number(row.revision), Number(row.max_copies));
 }
 
 /** Validate `request` and judge it against the rule as it is now. */
@@ -93,12 +102,18 @@ export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
   validateRequest(request);
   const snapshot = currentPolicy(db);
   if (snapshot === null) throw new InputRejected("missing_policy");
-  if (request.copies > snapshot.max_copies) throw new InputRejected("current_limit");
+  if (request.copies > snapshot.max_copies) {
+    throw new InputRejected("current_limit");
+  }
   return snapshot;
 }
 
 /** Deliberately wrong control: trusts an earlier check forever. */
-export function insertNaive(db: DatabaseSync, request: PolicyRequest, snapshot: Snapshot): void {
+export function insertNaive(
+  db: DatabaseSync,
+  request: PolicyRequest,
+  snapshot: Snapshot,
+): void {
   validateRequest(request);
   db.prepare("INSERT INTO drafts VALUES(?,?,?)").run(
     request.job,
@@ -143,12 +158,15 @@ export function insertChecked(
       INSERT INTO drafts(job, copies, checked_revision)
       SELECT ?, ?, revision FROM policy
       WHERE singleton=1 AND revision=? AND max_copies>=?
-    `).run(request.job, request.copies, snapshot.revision, request.copies).changes;
+    `).run(request.job, request.copies, snapshot.revision, request.copies)
+      .changes;
     if (Number(changed) !== 1) {
       db.exec("ROLLBACK");
       return false;
     }
-    if (options.failBeforeCommit) throw new InjectedFailure("injected_before_commit");
+    if (options.failBeforeCommit) {
+      throw new InjectedFailure("injected_before_commit");
+    }
     db.exec("COMMIT");
     return true;
   } catch (error) {
@@ -161,6 +179,10 @@ export function insertChecked(
 export function rows(db: DatabaseSync): [string, number, number][] {
   return (db.prepare(
     "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
-  ).all() as unknown as { job: string; copies: number; checked_revision: number }[])
+  ).all() as unknown as {
+    job: string;
+    copies: number;
+    checked_revision: number;
+  }[])
     .map((r) => [r.job, Number(r.copies), Number(r.checked_revision)]);
 }

@@ -76,5 +76,6 @@ export function isOneOf<T extends string>(
   names: readonly T[],
   value: unknown,
 ): value is T {
-  return typeof value === "string" && (names as readonly string[]).includes(value);
+  return typeof value === "string" &&
+    (names as readonly string[]).includes(value);
 }

@@ -31,7 +31,11 @@ export function persistedCounts(path: string): [number, number] {
   const observer = new DatabaseSync(path, { readOnly: true });
   try {
     const n = (table: string) =>
-      Number((observer.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
+      Number(
+        (observer.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as {
+          n: number;
+        }).n,
+      );
     return [n("drafts"), n("receipts")];
   } finally {
     observer.close();
@@ -39,14 +43,22 @@ export function persistedCounts(path: string): [number, number] {
 }
 
 /** Receipt statuses, read through a separate connection, in attempt order. */
-export function persistedReceipts(path: string): { attempt: number; job: string | null; status: string }[] {
+export function persistedReceipts(
+  path: string,
+): { attempt: number; job: string | null; status: string }[] {
   const observer = new DatabaseSync(path, { readOnly: true });
   try {
-    return (observer.prepare("SELECT attempt, job, status FROM receipts ORDER BY attempt").all() as unknown as {
+    return (observer.prepare(
+      "SELECT attempt, job, status FROM receipts ORDER BY attempt",
+    ).all() as unknown as {
       attempt: number;
       job: string | null;
       status: string;
-    }[]).map((r) => ({ attempt: Number(r.attempt), job: r.job, status: r.status }));
+    }[]).map((r) => ({
+      attempt: Number(r.attempt),
+      job: r.job,
+      status: r.status,
+    }));
   } finally {
     observer.close();
   }
@@ -56,14 +68,18 @@ export function persistedReceipts(path: string): { attempt: number; job: string 
 export function persistedDraft(path: string, job: string): boolean {
   const observer = new DatabaseSync(path, { readOnly: true });
   try {
-    return observer.prepare("SELECT 1 FROM drafts WHERE job=?").get(job) !== undefined;
+    return observer.prepare("SELECT 1 FROM drafts WHERE job=?").get(job) !==
+      undefined;
   } finally {
     observer.close();
   }
 }
 
 /** Test-only trigger on the receipts table: RAISE(IGNORE) or RAISE(ABORT). */
-export function installReceiptFault(db: DatabaseSync, action: "ignore" | "abort"): void {
+export function installReceiptFault(
+  db: DatabaseSync,
+  action: "ignore" | "abort",
+): void {
   const statement = action === "ignore"
     ? "SELECT RAISE(IGNORE);"
     : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import expectedPolicy from "../fixtures/expected-policy.json" with { type: "json" };
+import expectedPolicy from "../fixtures/expected-policy.json" with {
+  type: "json",
+};
 import {
   changePolicy,
   connect,
@@ -62,11 +64,18 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     assert.equal(reader.isTransaction, false);
   });
 
-  await scenario(t, "fresh check still refuses same input", (reader, editor) => {
-    changePolicy(editor, 1);
-    assert.throws(() => precheck(reader, REQUEST), new InputRejected("current_limit"));
-    assert.deepEqual(rows(editor), []);
-  });
+  await scenario(
+    t,
+    "fresh check still refuses same input",
+    (reader, editor) => {
+      changePolicy(editor, 1);
+      assert.throws(
+        () => precheck(reader, REQUEST),
+        new InputRejected("current_limit"),
+      );
+      assert.deepEqual(rows(editor), []);
+    },
+  );
 
   await scenario(t, "recovery requires new valid input", (reader, editor) => {
     const seen = precheck(reader, REQUEST);
@@ -78,28 +87,43 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     assert.deepEqual(rows(editor), [["JOB-002", 1, 2]]);
   });
 
-  await scenario(t, "restoring value does not restore revision", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    changePolicy(editor, 1);
-    changePolicy(editor, 3);
-    assert.equal(insertChecked(reader, REQUEST, seen), false);
-    assert.deepEqual(rows(editor), []);
-  });
+  await scenario(
+    t,
+    "restoring value does not restore revision",
+    (reader, editor) => {
+      const seen = precheck(reader, REQUEST);
+      changePolicy(editor, 1);
+      changePolicy(editor, 3);
+      assert.equal(insertChecked(reader, REQUEST, seen), false);
+      assert.deepEqual(rows(editor), []);
+    },
+  );
 
-  await scenario(t, "relaxed rule still requires fresh check", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    changePolicy(editor, 4);
-    assert.equal(insertChecked(reader, REQUEST, seen), false);
-    const fresh = precheck(reader, REQUEST);
-    assert.equal(insertChecked(reader, REQUEST, fresh), true);
-    assert.deepEqual(rows(editor), [["JOB-001", 2, 2]]);
-  });
+  await scenario(
+    t,
+    "relaxed rule still requires fresh check",
+    (reader, editor) => {
+      const seen = precheck(reader, REQUEST);
+      changePolicy(editor, 4);
+      assert.equal(insertChecked(reader, REQUEST, seen), false);
+      const fresh = precheck(reader, REQUEST);
+      assert.equal(insertChecked(reader, REQUEST, fresh), true);
+      assert.deepEqual(rows(editor), [["JOB-001", 2, 2]]);
+    },
+  );
 
-  await scenario(t, "current predicate rechecks changed arguments", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    assert.equal(insertChecked(reader, { job: "JOB-001", copies: 4 }, seen), false);
-    assert.deepEqual(rows(editor), []);
-  });
+  await scenario(
+    t,
+    "current predicate rechecks changed arguments",
+    (reader, editor) => {
+      const seen = precheck(reader, REQUEST);
+      assert.equal(
+        insertChecked(reader, { job: "JOB-001", copies: 4 }, seen),
+        false,
+      );
+      assert.deepEqual(rows(editor), []);
+    },
+  );
 
   await scenario(t, "precommit failure rolls back", (reader, editor) => {
     const seen = precheck(reader, REQUEST);
@@ -111,21 +135,29 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     assert.equal(reader.isTransaction, false);
   });
 
-  await scenario(t, "duplicate key is error not rule change", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    assert.equal(insertChecked(reader, REQUEST, seen), true);
-    assert.throws(() => insertChecked(reader, REQUEST, seen), (e) =>
-      isSqliteError(e) && /UNIQUE/.test(e.message));
-    assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
-    assert.equal(reader.isTransaction, false);
-  });
+  await scenario(
+    t,
+    "duplicate key is error not rule change",
+    (reader, editor) => {
+      const seen = precheck(reader, REQUEST);
+      assert.equal(insertChecked(reader, REQUEST, seen), true);
+      assert.throws(
+        () => insertChecked(reader, REQUEST, seen),
+        (e) => isSqliteError(e) && /UNIQUE/.test(e.message),
+      );
+      assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
+      assert.equal(reader.isTransaction, false);
+    },
+  );
 
   await scenario(t, "busy is error not rule change", (reader, editor) => {
     const seen = precheck(reader, REQUEST);
     editor.exec("BEGIN IMMEDIATE");
     try {
-      assert.throws(() => insertChecked(reader, REQUEST, seen), (e) =>
-        isSqliteError(e) && /locked|busy/.test(e.message));
+      assert.throws(
+        () => insertChecked(reader, REQUEST, seen),
+        (e) => isSqliteError(e) && /locked|busy/.test(e.message),
+      );
       assert.equal(reader.isTransaction, false);
     } finally {
       editor.exec("ROLLBACK");
@@ -138,7 +170,10 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     editor.exec("DELETE FROM policy");
     assert.equal(insertChecked(reader, REQUEST, seen), false);
     assert.deepEqual(rows(editor), []);
-    assert.throws(() => precheck(reader, REQUEST), new InputRejected("missing_policy"));
+    assert.throws(
+      () => precheck(reader, REQUEST),
+      new InputRejected("missing_policy"),
+    );
   });
 
   await scenario(t, "bad request shapes", (reader, editor) => {
@@ -151,7 +186,10 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
       ["JOB-001", 2.5, "copies"],
     ];
     for (const [job, copies, reason] of bad) {
-      assert.throws(() => precheck(reader, { job, copies }), new InputRejected(reason));
+      assert.throws(
+        () => precheck(reader, { job, copies }),
+        new InputRejected(reason),
+      );
     }
     assert.deepEqual(rows(editor), []);
   });
@@ -160,7 +198,11 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     const dir = await Deno.makeTempDir({ prefix: "guardlab-policy-demo-" });
     try {
       assert.deepEqual(await policyDemo(dir), expectedPolicy);
-      assert.deepEqual([...Deno.readDirSync(dir)], [], "each fixture database is removed");
+      assert.deepEqual(
+        [...Deno.readDirSync(dir)],
+        [],
+        "each fixture database is removed",
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -168,14 +210,28 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
 });
 
 Deno.test("policy boundary: changePolicy is trusted setup with its own validation", async (t) => {
-  await scenario(t, "every change advances the revision, even to the same value", (reader, editor) => {
-    changePolicy(editor, 3);
-    assert.deepEqual({ ...precheck(reader, REQUEST) }, { revision: 2, max_copies: 3 });
-  });
-  await scenario(t, "out-of-range limits are refused and change nothing", (reader, editor) => {
-    for (const bad of [-1, 10, 1.5, true, "2"]) {
-      assert.throws(() => changePolicy(editor, bad), RangeError);
-    }
-    assert.deepEqual({ ...precheck(reader, REQUEST) }, { revision: 1, max_copies: 3 });
-  });
+  await scenario(
+    t,
+    "every change advances the revision, even to the same value",
+    (reader, editor) => {
+      changePolicy(editor, 3);
+      assert.deepEqual({ ...precheck(reader, REQUEST) }, {
+        revision: 2,
+        max_copies: 3,
+      });
+    },
+  );
+  await scenario(
+    t,
+    "out-of-range limits are refused and change nothing",
+    (reader, editor) => {
+      for (const bad of [-1, 10, 1.5, true, "2"]) {
+        assert.throws(() => changePolicy(editor, bad), RangeError);
+      }
+      assert.deepEqual({ ...precheck(reader, REQUEST) }, {
+        revision: 1,
+        max_copies: 3,
+      });
+    },
+  );
 });

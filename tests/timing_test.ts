@@ -29,73 +29,106 @@ function scenario(
   });
 }
 
-async function rejectsCancelled(lab: Lab, promise: Promise<RunResult>): Promise<void> {
+async function rejectsCancelled(
+  lab: Lab,
+  promise: Promise<RunResult>,
+): Promise<void> {
   await assert.rejects(promise, Cancelled);
   assert.equal(lab.ledger.db.isTransaction, false);
 }
 
 Deno.test("timing lab: SQLite receipt faults", async (t) => {
-  await scenario(t, "sqlite ignored receipt and same-key recovery", async (s) => {
-    installReceiptFault(s.lab.ledger.db, "ignore");
-    await assert.rejects(s.lab.run(ARGS), AuditUnavailable, "audit insert");
-    assert.deepEqual(persistedCounts(s.path), [1, 0]);
-    assert.equal(s.lab.ledger.db.isTransaction, false);
-    // Remove only the fixture; the business request stays as it was.
-    s.lab.ledger.db.exec("DROP TRIGGER fixture_receipt_fault");
-    const r = await s.lab.run(ARGS);
-    assert.equal(r.status, "accepted");
-    assert.ok(r.events.includes("effect_reused"));
-    assert.ok(!r.events.includes("effect_committed"));
-    assert.ok(r.events.includes("output_allowed"));
-    assert.deepEqual(r.released, { job: "JOB-001", text: "river / copies=2" });
-    assert.deepEqual(persistedCounts(s.path), [1, 1]);
-  });
+  await scenario(
+    t,
+    "sqlite ignored receipt and same-key recovery",
+    async (s) => {
+      installReceiptFault(s.lab.ledger.db, "ignore");
+      await assert.rejects(s.lab.run(ARGS), AuditUnavailable, "audit insert");
+      assert.deepEqual(persistedCounts(s.path), [1, 0]);
+      assert.equal(s.lab.ledger.db.isTransaction, false);
+      // Remove only the fixture; the business request stays as it was.
+      s.lab.ledger.db.exec("DROP TRIGGER fixture_receipt_fault");
+      const r = await s.lab.run(ARGS);
+      assert.equal(r.status, "accepted");
+      assert.ok(r.events.includes("effect_reused"));
+      assert.ok(!r.events.includes("effect_committed"));
+      assert.ok(r.events.includes("output_allowed"));
+      assert.deepEqual(r.released, {
+        job: "JOB-001",
+        text: "river / copies=2",
+      });
+      assert.deepEqual(persistedCounts(s.path), [1, 1]);
+    },
+  );
 
-  await scenario(t, "sqlite ignored receipt cannot reuse old receipt", async (s) => {
-    const first = await s.lab.run(ARGS);
-    installReceiptFault(s.lab.ledger.db, "ignore");
-    await assert.rejects(s.lab.run({ ...ARGS, job: "JOB-002" }), AuditUnavailable, "audit insert");
-    assert.deepEqual(persistedCounts(s.path), [2, 1]);
-    assert.deepEqual(persistedReceipts(s.path), [
-      { attempt: first.attempt, job: "JOB-001", status: "accepted" },
-    ]);
-    assert.equal(s.lab.ledger.db.isTransaction, false);
-  });
+  await scenario(
+    t,
+    "sqlite ignored receipt cannot reuse old receipt",
+    async (s) => {
+      const first = await s.lab.run(ARGS);
+      installReceiptFault(s.lab.ledger.db, "ignore");
+      await assert.rejects(
+        s.lab.run({ ...ARGS, job: "JOB-002" }),
+        AuditUnavailable,
+        "audit insert",
+      );
+      assert.deepEqual(persistedCounts(s.path), [2, 1]);
+      assert.deepEqual(persistedReceipts(s.path), [
+        { attempt: first.attempt, job: "JOB-001", status: "accepted" },
+      ]);
+      assert.equal(s.lab.ledger.db.isTransaction, false);
+    },
+  );
 
-  await scenario(t, "sqlite aborted receipt preserves committed effect", async (s) => {
-    installReceiptFault(s.lab.ledger.db, "abort");
-    const error = await s.lab.run(ARGS).then(
-      () => assert.fail("expected the receipt to fail"),
-      (e: unknown) => e,
-    );
-    assert.ok(isSqliteError(error), "the SQLite error propagates unchanged");
-    assert.match((error as Error).message, /fixture_receipt_abort/);
-    assert.deepEqual(persistedCounts(s.path), [1, 0]);
-    assert.equal(s.lab.ledger.db.isTransaction, false);
-  });
+  await scenario(
+    t,
+    "sqlite aborted receipt preserves committed effect",
+    async (s) => {
+      installReceiptFault(s.lab.ledger.db, "abort");
+      const error = await s.lab.run(ARGS).then(
+        () => assert.fail("expected the receipt to fail"),
+        (e: unknown) => e,
+      );
+      assert.ok(isSqliteError(error), "the SQLite error propagates unchanged");
+      assert.match((error as Error).message, /fixture_receipt_abort/);
+      assert.deepEqual(persistedCounts(s.path), [1, 0]);
+      assert.equal(s.lab.ledger.db.isTransaction, false);
+    },
+  );
 
-  await scenario(t, "sqlite ignored receipt during cancel takes precedence", async (s) => {
-    installReceiptFault(s.lab.ledger.db, "ignore");
-    const error = await s.lab.run(ARGS, { cancelAt: "after_business" }).then(
-      () => assert.fail("expected a failure"),
-      (e: unknown) => e,
-    );
-    assert.ok(error instanceof AuditUnavailable);
-    assert.ok(error.cause instanceof Cancelled, "the cancellation stays as the cause");
-    assert.deepEqual(persistedCounts(s.path), [1, 0]);
-    assert.equal(s.lab.ledger.db.isTransaction, false);
-  });
+  await scenario(
+    t,
+    "sqlite ignored receipt during cancel takes precedence",
+    async (s) => {
+      installReceiptFault(s.lab.ledger.db, "ignore");
+      const error = await s.lab.run(ARGS, { cancelAt: "after_business" }).then(
+        () => assert.fail("expected a failure"),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof AuditUnavailable);
+      assert.ok(
+        error.cause instanceof Cancelled,
+        "the cancellation stays as the cause",
+      );
+      assert.deepEqual(persistedCounts(s.path), [1, 0]);
+      assert.equal(s.lab.ledger.db.isTransaction, false);
+    },
+  );
 
-  await scenario(t, "sqlite aborted receipt during cancel keeps the cancel as cause", async (s) => {
-    installReceiptFault(s.lab.ledger.db, "abort");
-    const error = await s.lab.run(ARGS, { cancelAt: "output_check" }).then(
-      () => assert.fail("expected a failure"),
-      (e: unknown) => e,
-    );
-    assert.ok(isSqliteError(error));
-    assert.ok((error as Error).cause instanceof Cancelled);
-    assert.deepEqual(persistedCounts(s.path), [1, 0]);
-  });
+  await scenario(
+    t,
+    "sqlite aborted receipt during cancel keeps the cancel as cause",
+    async (s) => {
+      installReceiptFault(s.lab.ledger.db, "abort");
+      const error = await s.lab.run(ARGS, { cancelAt: "output_check" }).then(
+        () => assert.fail("expected a failure"),
+        (e: unknown) => e,
+      );
+      assert.ok(isSqliteError(error));
+      assert.ok((error as Error).cause instanceof Cancelled);
+      assert.deepEqual(persistedCounts(s.path), [1, 0]);
+    },
+  );
 });
 
 Deno.test("timing lab: validation and input check", async (t) => {
@@ -200,19 +233,28 @@ Deno.test("timing lab: faults around the commit point", async (t) => {
 
 Deno.test("timing lab: cancellation", async (t) => {
   await scenario(t, "cancel before business", async (s) => {
-    await rejectsCancelled(s.lab, s.lab.run(ARGS, { cancelAt: "before_business" }));
+    await rejectsCancelled(
+      s.lab,
+      s.lab.run(ARGS, { cancelAt: "before_business" }),
+    );
     assert.deepEqual(persistedCounts(s.path), [0, 1]);
     assert.equal(persistedReceipts(s.path)[0].status, "cancelled");
   });
 
   await scenario(t, "cancel after business", async (s) => {
-    await rejectsCancelled(s.lab, s.lab.run(ARGS, { cancelAt: "after_business" }));
+    await rejectsCancelled(
+      s.lab,
+      s.lab.run(ARGS, { cancelAt: "after_business" }),
+    );
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
     assert.equal(persistedReceipts(s.path)[0].status, "cancelled");
   });
 
   await scenario(t, "cancel during output check", async (s) => {
-    await rejectsCancelled(s.lab, s.lab.run(ARGS, { cancelAt: "output_check" }));
+    await rejectsCancelled(
+      s.lab,
+      s.lab.run(ARGS, { cancelAt: "output_check" }),
+    );
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
   });
 
@@ -223,7 +265,10 @@ Deno.test("timing lab: cancellation", async (t) => {
     const atCommit = new Promise<void>((resolve) => reached = resolve);
     const running = s.lab.run(ARGS, {
       // Hold the run after commit until the caller aborts it.
-      pause: (point) => point === "after_commit" ? (reached(), new Promise(() => {})) : undefined,
+      pause: (point) =>
+        point === "after_commit"
+          ? (reached(), new Promise(() => {}))
+          : undefined,
     }, controller.signal);
     await atCommit;
     controller.abort(reason);
@@ -232,16 +277,25 @@ Deno.test("timing lab: cancellation", async (t) => {
     assert.equal(persistedReceipts(s.path)[0].status, "cancelled");
   });
 
-  await scenario(t, "signal aborted before the run cancels at the first checkpoint", async (s) => {
-    const controller = new AbortController();
-    controller.abort();
-    await assert.rejects(s.lab.run(ARGS, {}, controller.signal), (e) =>
-      e instanceof DOMException && e.name === "AbortError");
-    assert.deepEqual(persistedCounts(s.path), [0, 1]);
-  });
+  await scenario(
+    t,
+    "signal aborted before the run cancels at the first checkpoint",
+    async (s) => {
+      const controller = new AbortController();
+      controller.abort();
+      await assert.rejects(
+        s.lab.run(ARGS, {}, controller.signal),
+        (e) => e instanceof DOMException && e.name === "AbortError",
+      );
+      assert.deepEqual(persistedCounts(s.path), [0, 1]);
+    },
+  );
 
   await scenario(t, "audit error during cancel takes precedence", async (s) => {
-    const error = await s.lab.run(ARGS, { cancelAt: "after_business", auditFailure: true })
+    const error = await s.lab.run(ARGS, {
+      cancelAt: "after_business",
+      auditFailure: true,
+    })
       .then(() => assert.fail("expected a failure"), (e: unknown) => e);
     assert.ok(error instanceof AuditUnavailable);
     assert.ok(error.cause instanceof Cancelled);
@@ -289,17 +343,23 @@ Deno.test("timing lab: retries and keys", async (t) => {
   });
 
   await scenario(t, "audit failure never claims success", async (s) => {
-    await assert.rejects(s.lab.run(ARGS, { auditFailure: true }), AuditUnavailable);
+    await assert.rejects(
+      s.lab.run(ARGS, { auditFailure: true }),
+      AuditUnavailable,
+    );
     assert.deepEqual(persistedCounts(s.path), [1, 0]);
   });
 
   await scenario(t, "receipt does not store rejected payload", async (s) => {
     await s.lab.run(ARGS, { badOutput: true });
-    const row = s.lab.ledger.db.prepare("SELECT events FROM receipts").get() as {
-      events: string;
-    };
+    const row = s.lab.ledger.db.prepare("SELECT events FROM receipts")
+      .get() as {
+        events: string;
+      };
     assert.ok(!row.events.includes("SYNTHETIC-BAD-OUTPUT"));
-    assert.ok((JSON.parse(row.events) as string[]).includes("effect_committed"));
+    assert.ok(
+      (JSON.parse(row.events) as string[]).includes("effect_committed"),
+    );
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * `guardlab script`: read steps (stdin, or a file inside the sandbox), print
+ * one JSON line per step as it goes.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { ensureLedger, refusalLine, scratchFolder } from "../sandbox.ts";
+import { InvalidStep, linesOf, ScriptSession } from "../script.ts";
+import { renderTimeline, timelineOf } from "../timeline.ts";
+import { EXIT } from "./help.ts";
+import type { Io } from "./io.ts";
+import { asUsage, atMostPositionals, parseCommand } from "./parse.ts";
+import { help } from "./commands.ts";
+import { styleFor } from "./view.ts";
+
+async function openSteps(file: string | undefined, io: Io) {
+  if (file === undefined) return io.stdin();
+  const handle = await Deno.open(file, { read: true });
+  return handle.readable;
+}
+
+/** `guardlab script [--ledger NAME] [--view] [FILE]` */
+export async function script(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand("script", args, {
+    ledger: { type: "string" },
+    view: { type: "boolean" },
+  });
+  if (values.help) return help(io, "script");
+  atMostPositionals("script", positionals, 1);
+  const name = values.ledger;
+  let steps: ReadableStream<Uint8Array>;
+  try {
+    steps = await openSteps(positionals[0], io);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) {
+      io.err(
+        `guardlab: ${
+          refusalLine(error)
+        }; pipe it instead: guardlab script < FILE`,
+      );
+      return EXIT.refused;
+    }
+    throw error;
+  }
+  await using scratch = name === undefined ? await scratchFolder() : undefined;
+  const files = name === undefined
+    ? {
+      lab: join(scratch!.path, "lab.sqlite"),
+      policy: join(scratch!.path, "policy.sqlite"),
+    }
+    : await asUsage("script", () => ensureLedger(name));
+  const session = new ScriptSession(files);
+  let invalid = 0;
+  try {
+    for await (const line of linesOf(steps)) {
+      if (line.trim() === "") continue;
+      let output: Record<string, unknown>;
+      session.lastAttempt = undefined;
+      try {
+        output = await session.step(line);
+      } catch (error) {
+        if (!(error instanceof InvalidStep)) throw error;
+        invalid++;
+        output = { raised: "invalid_step", message: error.message };
+      }
+      io.out(JSON.stringify(output));
+      if (values.view && session.lastAttempt) {
+        for (
+          const row of renderTimeline(
+            timelineOf(session.lastAttempt),
+            styleFor(io),
+          )
+        ) {
+          io.err(row);
+        }
+      }
+    }
+  } finally {
+    session.close();
+  }
+  return invalid === 0 ? EXIT.ok : EXIT.failed;
+}

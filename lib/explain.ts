@@ -1,0 +1,209 @@
+/**
+ * Explanations of every demo scenario, in English and Chinese: what
+ * happened, why the check could (or could not) prevent the effect, and the
+ * safe next step.
+ *
+ * @module
+ */
+
+/** Languages of the explanations. */
+export const LANGS = ["en", "zh"] as const;
+
+/** A language code. */
+export type Lang = typeof LANGS[number];
+
+/** One scenario's explanation. */
+export interface Explanation {
+  /** Which lab the scenario belongs to. */
+  lab: "timing" | "policy";
+  /** What happened. */
+  happened: string;
+  /** Why the check could not undo the effect, or why the write refused. */
+  why: string;
+  /** The safe next step. */
+  next: string;
+}
+
+/** Every scenario `guardlab demo` runs, in demo order. */
+export const SCENARIOS = [
+  "input_rejected",
+  "output_rejected",
+  "retry_same_request",
+  "cancelled_after_business",
+  "naive_stale",
+  "checked_stale",
+  "restored_value_old_revision",
+  "precommit_error",
+] as const;
+
+/** A scenario name. */
+export type Scenario = typeof SCENARIOS[number];
+
+const EN: Record<Scenario, Explanation> = {
+  input_rejected: {
+    lab: "timing",
+    happened: "JOB-001 asked for 4 copies. The arguments were well formed, " +
+      "but the business input check allows at most 3, so it said no.",
+    why: "The check ran before the business step, so nothing was written: " +
+      "no draft, only a receipt saying input_rejected.",
+    next: "Nothing to undo. Send a request within the limit if one is wanted.",
+  },
+  output_rejected: {
+    lab: "timing",
+    happened: "JOB-001 (river, 2 copies) was stored and committed; then the " +
+      "result handed to the output check was corrupted and the check refused it.",
+    why: "The output check runs after the commit point. Refusing the result " +
+      "stops the caller from using it; it cannot take back the committed draft.",
+    next:
+      "Reconcile: the draft exists without an accepted receipt. Retry the " +
+      "same key and arguments; the draft is reused and checked again.",
+  },
+  retry_same_request: {
+    lab: "timing",
+    happened: "The same JOB-001 request was sent again. The business step " +
+      "found the draft with the same digest and reused it (effect_reused).",
+    why: "The business key makes the retry idempotent: one draft, several " +
+      "receipts. The output check still ran on this attempt's result.",
+    next:
+      "Done: the caller received the checked value; the ledger holds one draft.",
+  },
+  cancelled_after_business: {
+    lab: "timing",
+    happened: "JOB-002 was cancelled right after its transaction committed.",
+    why: "A cancellation stops what comes next; it does not roll back a " +
+      "commit that already returned. The draft stays, the receipt says cancelled.",
+    next: "Do not assume nothing happened. Look the key up (or reconcile), " +
+      "then retry the same key and arguments instead of sending a new key.",
+  },
+  naive_stale: {
+    lab: "policy",
+    happened: "The pre-check saw revision 1 (limit 3) and allowed 2 copies; " +
+      "the rule then changed to limit 1; the naive insert wrote anyway.",
+    why: "A pre-check judges the facts it saw. Trusting it at commit time " +
+      "writes a draft that breaks the rule in force when it committed.",
+    next:
+      "This is the wrong control on purpose: never write on an old check alone.",
+  },
+  checked_stale: {
+    lab: "policy",
+    happened: "Same interleaving, but the insert is conditional: it commits " +
+      "only if the revision is still the one checked and the limit still fits.",
+    why: "The condition is evaluated in the same write transaction as the " +
+      "insert, so no rule change can slip in between. It matched nothing: no draft.",
+    next:
+      "Re-read the rule and the request. The same request fails the fresh " +
+      "check; a deliberately new request (JOB-002, 1 copy) passes and commits.",
+  },
+  restored_value_old_revision: {
+    lab: "policy",
+    happened: "The limit went 3 → 1 → 3. The value is back, but the revision " +
+      "moved from 1 to 3, and the old snapshot was refused.",
+    why:
+      "Every rule change advances the revision, even back to an old value, " +
+      "so an old check can never count as a check of the current rule.",
+    next: "Run a fresh pre-check and insert with the new snapshot.",
+  },
+  precommit_error: {
+    lab: "policy",
+    happened: "The insert ran, then a failure was injected before COMMIT.",
+    why:
+      "The failure came before the commit point, so the transaction rolled " +
+      "back; the other connection sees no draft.",
+    next:
+      "Nothing to undo. Investigate the error; retry only with a fresh check.",
+  },
+};
+
+const ZH: Record<Scenario, Explanation> = {
+  input_rejected: {
+    lab: "timing",
+    happened:
+      "JOB-001 请求 4 份。参数结构合法，但业务前检把单次上限定为 3，于是拒绝。",
+    why:
+      "前检发生在业务步骤之前，所以什么也没写：没有草稿，只有一条 input_rejected 回执。",
+    next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
+  },
+  output_rejected: {
+    lab: "timing",
+    happened:
+      "JOB-001（river，2 份）已写入并提交；随后交给后检的结果被污染，后检拒绝了它。",
+    why:
+      "后检位于提交点之后。拒绝结果只能阻止调用方继续使用它，不能收回已提交的草稿。",
+    next:
+      "对账：草稿存在但没有 accepted 回执。用相同的键和参数重试，草稿会被复用并再次后检。",
+  },
+  retry_same_request: {
+    lab: "timing",
+    happened:
+      "同一个 JOB-001 请求再次发送。业务步骤找到摘要相同的草稿并复用（effect_reused）。",
+    why: "业务键让重试幂等：一条草稿，多条回执。本次尝试的结果仍然经过了后检。",
+    next: "完成：调用方拿到已检查的结果，账本里只有一条草稿。",
+  },
+  cancelled_after_business: {
+    lab: "timing",
+    happened: "JOB-002 在事务提交之后立即被取消。",
+    why:
+      "取消只能阻止后续步骤，不会回滚已经返回的提交。草稿留下，回执记为 cancelled。",
+    next:
+      "不要假定什么都没发生。先按键查询或对账，再用相同的键和参数重试，而不是换新键。",
+  },
+  naive_stale: {
+    lab: "policy",
+    happened:
+      "前检看到修订号 1（上限 3），允许 2 份；之后规则改成上限 1；朴素写入照样写了。",
+    why:
+      "前检只能判断它当时看到的事实。提交时仍信任旧结论，写下的草稿违反了提交时生效的规则。",
+    next: "这是故意保留的错误对照：不能只凭旧的检查结论写入。",
+  },
+  checked_stale: {
+    lab: "policy",
+    happened:
+      "同样的交错，但写入是条件式的：只有修订号仍等于前检所见、上限仍容纳份数时才提交。",
+    why:
+      "条件与插入在同一个写事务里判断，规则修改无法插到两者之间。条件不匹配：没有草稿。",
+    next:
+      "重新读取规则和请求。同一请求在新的前检中仍被拒绝；明确换成新请求（JOB-002，1 份）后通过并提交。",
+  },
+  restored_value_old_revision: {
+    lab: "policy",
+    happened:
+      "上限经历 3 → 1 → 3。数值回来了，但修订号已从 1 变为 3，旧快照被拒绝。",
+    why:
+      "每次修改规则都推进修订号，即使改回旧值，所以旧的检查永远不能冒充对当前规则的检查。",
+    next: "重新前检，用新的快照写入。",
+  },
+  precommit_error: {
+    lab: "policy",
+    happened: "插入已执行，随后在 COMMIT 之前注入了失败。",
+    why: "失败发生在提交点之前，事务回滚；另一个连接查不到草稿。",
+    next: "无需撤销。先排查错误；重试前重新检查。",
+  },
+};
+
+const LABELS: Record<Lang, { happened: string; why: string; next: string }> = {
+  en: { happened: "What happened", why: "Why", next: "Safe next step" },
+  zh: { happened: "发生了什么", why: "原因", next: "安全的下一步" },
+};
+
+/** The explanation of `scenario` in `lang`. */
+export function explanation(
+  scenario: Scenario,
+  lang: Lang = "en",
+): Explanation {
+  return (lang === "zh" ? ZH : EN)[scenario];
+}
+
+/** The explanation as labelled lines. */
+export function explanationLines(
+  scenario: Scenario,
+  lang: Lang = "en",
+): string[] {
+  const e = explanation(scenario, lang);
+  const label = LABELS[lang];
+  return [
+    `${scenario} (${e.lab})`,
+    `  ${label.happened}: ${e.happened}`,
+    `  ${label.why}: ${e.why}`,
+    `  ${label.next}: ${e.next}`,
+  ];
+}

@@ -1,0 +1,390 @@
+/**
+ * The experiment runner: JSON Lines steps against one lab ledger and one
+ * policy database (a reader and an editor connection), one JSON line out per
+ * step. The table of steps is a contract; see the README.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
+import { type Faults, Lab } from "./lab.ts";
+import { raisedOf } from "./outcome.ts";
+import {
+  changePolicy,
+  connect,
+  currentPolicy,
+  initialize,
+  insertChecked,
+  insertNaive,
+  precheck,
+  rows,
+  type Snapshot,
+} from "./policy.ts";
+import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "./stages.ts";
+import type { Attempt } from "./timeline.ts";
+
+/** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
+export class InvalidStep extends Error {
+  /** Build the refusal. */
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidStep";
+  }
+}
+
+/** Where a script keeps its state. */
+export interface ScriptFiles {
+  /** The lab ledger file. */
+  lab: string;
+  /** The policy database file, created on first use. */
+  policy: string;
+}
+
+type Step = Record<string, unknown>;
+type Output = Record<string, unknown>;
+
+function field(step: Step, name: string): unknown {
+  if (!Object.hasOwn(step, name)) {
+    throw new InvalidStep(`missing field ${name}`);
+  }
+  return step[name];
+}
+
+function stringField(step: Step, name: string): string {
+  const value = field(step, name);
+  if (typeof value !== "string") {
+    throw new InvalidStep(`${name} must be a string`);
+  }
+  return value;
+}
+
+function optionalBool(
+  record: Record<string, unknown>,
+  name: string,
+  where = "",
+): boolean {
+  if (!Object.hasOwn(record, name)) return false;
+  const value = record[name];
+  if (typeof value !== "boolean") {
+    throw new InvalidStep(`${where}${name} must be true or false`);
+  }
+  return value;
+}
+
+const FAULT_KEYS = ["cancel_at", "fail_at", "bad_output", "audit_failure"];
+
+/** Read a step's `faults` object into the lab's trusted Faults. */
+function faultsOf(step: Step): Faults {
+  if (!Object.hasOwn(step, "faults")) return {};
+  const raw = step.faults;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new InvalidStep("faults must be an object");
+  }
+  const record = raw as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!FAULT_KEYS.includes(key)) {
+      throw new InvalidStep(`unknown fault ${key}`);
+    }
+  }
+  const cancelAt = record.cancel_at ?? "";
+  const failAt = record.fail_at ?? "";
+  if (cancelAt !== "" && !isOneOf(CHECKPOINTS, cancelAt)) {
+    throw new InvalidStep(
+      `faults.cancel_at must be "" or one of ${CHECKPOINTS.join(", ")}`,
+    );
+  }
+  if (failAt !== "" && !isOneOf(FAIL_POINTS, failAt)) {
+    throw new InvalidStep(
+      `faults.fail_at must be "" or one of ${FAIL_POINTS.join(", ")}`,
+    );
+  }
+  return {
+    cancelAt: cancelAt === "" ? undefined : cancelAt,
+    failAt: failAt === "" ? undefined : failAt,
+    badOutput: optionalBool(record, "bad_output", "faults."),
+    auditFailure: optionalBool(record, "audit_failure", "faults."),
+  };
+}
+
+/** Run `body`, reporting the policy lab's outcomes as the contract's objects. */
+function policyOutcome(body: () => Output): Output {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof InputRejected) return { rejected: error.reason };
+    if (error instanceof InjectedFailure) {
+      return { raised: "injected", message: error.message };
+    }
+    if (isSqliteError(error)) {
+      return { raised: "database_error", message: error.message };
+    }
+    throw error;
+  }
+}
+
+/**
+ * One script session. `step(line)` returns the JSON object to print for that
+ * line; `lastAttempt` describes the latest `run` step for the timeline view.
+ */
+export class ScriptSession {
+  #lab: Lab;
+  #observer: DatabaseSync;
+  #reader?: DatabaseSync;
+  #editor?: DatabaseSync;
+  readonly #snapshots = new Map<string, Snapshot>();
+  readonly #files: ScriptFiles;
+  /** The latest run step, for `--view`. */
+  lastAttempt?: Attempt;
+
+  /** Open the lab ledger; the policy database waits for its first step. */
+  constructor(files: ScriptFiles) {
+    this.#files = files;
+    this.#lab = Lab.open(files.lab);
+    this.#observer = new DatabaseSync(files.lab, { readOnly: true });
+  }
+
+  /** Close every connection. */
+  close(): void {
+    this.#lab.close();
+    this.#observer.close();
+    this.#reader?.close();
+    this.#editor?.close();
+  }
+
+  /** Parse and run one line. Throws {@linkcode InvalidStep} for a step that cannot run. */
+  async step(line: string): Promise<Output> {
+    let step: unknown;
+    try {
+      step = JSON.parse(line);
+    } catch {
+      throw new InvalidStep("not JSON");
+    }
+    if (typeof step !== "object" || step === null || Array.isArray(step)) {
+      throw new InvalidStep("a step must be a JSON object");
+    }
+    const s = step as Step;
+    const op = field(s, "op");
+    switch (op) {
+      case "run":
+        return await this.#run(s);
+      case "count":
+        return {
+          drafts: this.#observed("drafts"),
+          receipts: this.#observed("receipts"),
+        };
+      case "exists":
+        return { exists: this.#lab.ledger.draftExists(stringField(s, "job")) };
+      case "drafts":
+        return { drafts: this.#lab.ledger.drafts() };
+      case "receipts":
+        return { receipts: this.#lab.ledger.receipts() };
+      case "fixture":
+        return this.#fixture(s);
+      case "restart":
+        this.#lab.close();
+        this.#lab = Lab.open(this.#files.lab);
+        return { ok: true };
+      case "policy.precheck":
+        return this.#precheck(s);
+      case "policy.change":
+        return this.#change(s);
+      case "policy.insert_checked":
+        return this.#insert(s, true);
+      case "policy.insert_naive":
+        return this.#insert(s, false);
+      case "policy.lock":
+        return policyOutcome(
+          () => (this.#policy().editor.exec("BEGIN IMMEDIATE"), { ok: true }),
+        );
+      case "policy.unlock":
+        return policyOutcome(
+          () => (this.#policy().editor.exec("ROLLBACK"), { ok: true }),
+        );
+      case "policy.delete":
+        return policyOutcome(
+          () => (this.#policy().editor.exec("DELETE FROM policy"),
+            { ok: true }),
+        );
+      case "policy.rows":
+        return policyOutcome(() => ({ rows: rows(this.#policy().editor) }));
+      default:
+        throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
+    }
+  }
+
+  async #run(s: Step): Promise<Output> {
+    const raw = field(s, "args");
+    const faults = faultsOf(s);
+    const lab = this.#lab;
+    const receiptsBefore = this.#observed("receipts");
+    try {
+      const result = await lab.run(raw, faults);
+      this.lastAttempt = {
+        events: result.events,
+        outcome: {
+          kind: "result",
+          status: result.status,
+          released: result.released,
+        },
+        draftExists: result.effect_exists,
+        receiptAttempt: result.attempt,
+        receiptStatus: result.status,
+      };
+      return { ...result };
+    } catch (error) {
+      const raised = raisedOf(error);
+      if (raised === undefined) throw error;
+      const latest = lab.ledger.receipts().at(-1);
+      const wrote = this.#observed("receipts") > receiptsBefore;
+      const job = (raw as { job?: unknown } | null)?.job;
+      this.lastAttempt = {
+        events: lab.lastEvents,
+        outcome: { kind: "raised", ...raised },
+        draftExists: typeof job === "string" && lab.ledger.draftExists(job),
+        receiptAttempt: wrote && latest ? latest.attempt : null,
+        receiptStatus: wrote && latest ? latest.status : undefined,
+      };
+      return { ...raised };
+    }
+  }
+
+  #observed(table: "drafts" | "receipts"): number {
+    const row = this.#observer.prepare(`SELECT COUNT(*) AS n FROM ${table}`)
+      .get() as { n: number };
+    return Number(row.n);
+  }
+
+  #fixture(s: Step): Output {
+    const fault = field(s, "receipt_fault");
+    if (!isOneOf(["ignore", "abort", "none"] as const, fault)) {
+      throw new InvalidStep(
+        'receipt_fault must be "ignore", "abort" or "none"',
+      );
+    }
+    // Trusted test fixture on the lab's own connection, never tool input.
+    const db = this.#lab.ledger.db;
+    db.exec("DROP TRIGGER IF EXISTS fixture_receipt_fault");
+    if (fault !== "none") {
+      const body = fault === "ignore"
+        ? "SELECT RAISE(IGNORE);"
+        : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";
+      db.exec(
+        `CREATE TRIGGER fixture_receipt_fault BEFORE INSERT ON receipts BEGIN ${body} END`,
+      );
+    }
+    return { ok: true };
+  }
+
+  #policy(): { reader: DatabaseSync; editor: DatabaseSync } {
+    if (this.#reader === undefined || this.#editor === undefined) {
+      ensurePolicyDatabase(this.#files.policy);
+      this.#reader = connect(this.#files.policy);
+      this.#editor = connect(this.#files.policy);
+    }
+    return { reader: this.#reader, editor: this.#editor };
+  }
+
+  #request(s: Step) {
+    return { job: field(s, "job"), copies: field(s, "copies") };
+  }
+
+  #precheck(s: Step): Output {
+    const request = this.#request(s);
+    const name = Object.hasOwn(s, "as") ? stringField(s, "as") : undefined;
+    return policyOutcome(() => {
+      const snapshot = precheck(this.#policy().reader, request);
+      if (name !== undefined) this.#snapshots.set(name, snapshot);
+      return {
+        snapshot: {
+          revision: snapshot.revision,
+          max_copies: snapshot.max_copies,
+        },
+      };
+    });
+  }
+
+  #change(s: Step): Output {
+    const maxCopies = field(s, "max_copies");
+    return policyOutcome(() => {
+      const { editor } = this.#policy();
+      try {
+        changePolicy(editor, maxCopies);
+      } catch (error) {
+        if (error instanceof RangeError) {
+          return { raised: "invalid", message: error.message };
+        }
+        throw error;
+      }
+      const now = currentPolicy(editor);
+      return {
+        policy: now && { revision: now.revision, max_copies: now.max_copies },
+      };
+    });
+  }
+
+  #insert(s: Step, checked: boolean): Output {
+    const request = this.#request(s);
+    const name = stringField(s, "snapshot");
+    const snapshot = this.#snapshots.get(name);
+    if (snapshot === undefined) {
+      throw new InvalidStep(`unknown snapshot ${JSON.stringify(name)}`);
+    }
+    const failBeforeCommit = checked
+      ? optionalBool(s, "fail_before_commit")
+      : false;
+    return policyOutcome(() => {
+      const { reader } = this.#policy();
+      if (!checked) {
+        insertNaive(reader, request, snapshot);
+        return { inserted: true };
+      }
+      return {
+        inserted: insertChecked(reader, request, snapshot, {
+          failBeforeCommit,
+        }),
+      };
+    });
+  }
+}
+
+/**
+ * Create the policy database at revision 1, limit 3 unless it exists. The
+ * check and the creation share one write transaction, so two processes
+ * starting together cannot both initialise it.
+ */
+export function ensurePolicyDatabase(path: string): void {
+  const db = connect(path, { busyTimeoutMs: 5000 });
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      const present = db.prepare(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='policy'",
+      ).get();
+      if (present === undefined) initialize(db);
+      db.exec("COMMIT");
+    } catch (error) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Split a byte stream into lines (LF or CRLF), decoding UTF-8 leniently. */
+export async function* linesOf(
+  stream: ReadableStream<Uint8Array>,
+): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of stream) {
+    pending += decoder.decode(chunk, { stream: true });
+    let cut: number;
+    while ((cut = pending.indexOf("\n")) >= 0) {
+      yield pending.slice(0, cut).replace(/\r$/, "");
+      pending = pending.slice(cut + 1);
+    }
+  }
+  pending += decoder.decode();
+  if (pending.length > 0) yield pending.replace(/\r$/, "");
+}
