@@ -18,6 +18,7 @@ import { explain } from "./lib/cli/explain.ts";
 import { EXIT, USAGE } from "./lib/cli/help.ts";
 import { type Io, processIo } from "./lib/cli/io.ts";
 import { printable, UsageError } from "./lib/cli/parse.ts";
+import { sandbox } from "./lib/cli/sandbox_report.ts";
 import { script } from "./lib/cli/script.ts";
 import { LedgerUnusable } from "./lib/errors.ts";
 import { refusalLine } from "./lib/sandbox.ts";
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   reset,
   script,
   explain,
+  sandbox,
 };
 
 async function dispatch(args: string[], io: Io): Promise<number> {

@@ -23,7 +23,7 @@ import {
   type PausePoint,
 } from "../stages.ts";
 import { type Attempt, renderTimeline, timelineOf } from "../timeline.ts";
-import { renderChecks, verify } from "../verify.ts";
+import { EXPECTED, renderChecks, verify } from "../verify.ts";
 import { EXIT, HELP } from "./help.ts";
 import type { Io } from "./io.ts";
 import {
@@ -122,10 +122,19 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
   });
   if (values.help) return help(io, "verify");
   atMostPositionals("verify", positionals, 0);
+  return await runVerify(io, values.json ?? false);
+}
+
+/** Run both demos, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
+export async function runVerify(
+  io: Io,
+  json: boolean,
+  expected: Parameters<typeof verify>[1] = EXPECTED,
+): Promise<number> {
   await using folder = await scratchFolder();
-  const checks = await verify(folder.path);
+  const checks = await verify(folder.path, expected);
   const ok = checks.every((c) => c.pass);
-  if (values.json) io.out(JSON.stringify({ ok, scenarios: checks }));
+  if (json) io.out(JSON.stringify({ ok, scenarios: checks }));
   else for (const line of renderChecks(checks)) io.out(line);
   return ok ? EXIT.ok : EXIT.failed;
 }
@@ -192,8 +201,8 @@ async function ledgerFileOf(
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
   const name = values.ledger;
-  if (create) return (await asUsage(command, () => ensureLedger(name))).lab;
-  return asUsage(command, () => ledgerPaths(name)).lab;
+  const paths = asUsage(command, () => ledgerPaths(name));
+  return create ? (await ensureLedger(name)).lab : paths.lab;
 }
 
 function holdForever(io: Io, point: PausePoint): Promise<void> {

@@ -25,7 +25,7 @@ const EXIT_TEXT = `Exit codes:
 
 /** The one-line usage summary printed after a usage error. */
 export const USAGE =
-  `usage: guardlab <demo|verify|run|ledger|reconcile|reset|script|explain> [options]
+  `usage: guardlab <demo|verify|run|ledger|reconcile|reset|script|explain|sandbox> [options]
        guardlab <command> --help   |   guardlab --help   |   guardlab --version`;
 
 /** Help for each command, keyed by command name. */
@@ -43,6 +43,7 @@ Commands:
   reset                  delete a named ledger
   script                 run an experiment written as JSON Lines on stdin
   explain [SCENARIO]     what each demo scenario shows, in English or Chinese
+  sandbox                show what this process may touch (for teachers)
 
 Options:
   -h, --help             show help (also: guardlab <command> --help)
@@ -158,6 +159,18 @@ Options:
   -h, --help             show this help
 
 Exit 0 when every step was valid, 1 when any step printed invalid_step.`,
+
+  sandbox: `usage: guardlab sandbox [--json]
+
+Asks the runtime what this process may read, write and do, and compares it
+with the grant guardlab is built with: read and write under ${SANDBOX_ROOT}
+only; no network, environment, subprocess, FFI, system-info or import access.
+
+Options:
+  --json                 print {"narrow", "probes": [...]}
+  -h, --help             show this help
+
+Exit 0 when the grant is exactly the narrow one, 1 otherwise.`,
 
   explain:
     `usage: guardlab explain [SCENARIO|list] [--lang en|zh] [--format text|svg]

@@ -5,7 +5,12 @@
  * @module
  */
 import { join } from "node:path";
-import { ensureLedger, refusalLine, scratchFolder } from "../sandbox.ts";
+import {
+  ensureLedger,
+  ledgerPaths,
+  refusalLine,
+  scratchFolder,
+} from "../sandbox.ts";
 import { InvalidStep, linesOf, ScriptSession } from "../script.ts";
 import { renderTimeline, timelineOf } from "../timeline.ts";
 import { EXIT } from "./help.ts";
@@ -16,6 +21,7 @@ import { styleFor } from "./view.ts";
 
 async function openSteps(file: string | undefined, io: Io) {
   if (file === undefined) return io.stdin();
+  if (!(await Deno.stat(file)).isFile) throw new Deno.errors.IsADirectory(file);
   const handle = await Deno.open(file, { read: true });
   return handle.readable;
 }
@@ -41,6 +47,17 @@ export async function script(args: string[], io: Io): Promise<number> {
       );
       return EXIT.refused;
     }
+    if (
+      error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.IsADirectory
+    ) {
+      io.err(
+        `guardlab: cannot read steps from ${
+          JSON.stringify(positionals[0])
+        }: not a readable file`,
+      );
+      return EXIT.failed;
+    }
     throw error;
   }
   await using scratch = name === undefined ? await scratchFolder() : undefined;
@@ -49,7 +66,7 @@ export async function script(args: string[], io: Io): Promise<number> {
       lab: join(scratch!.path, "lab.sqlite"),
       policy: join(scratch!.path, "policy.sqlite"),
     }
-    : await asUsage("script", () => ensureLedger(name));
+    : (asUsage("script", () => ledgerPaths(name)), await ensureLedger(name));
   const session = new ScriptSession(files);
   let invalid = 0;
   try {

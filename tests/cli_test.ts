@@ -1,0 +1,573 @@
+import assert from "node:assert/strict";
+import { copyFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import config from "../deno.json" with { type: "json" };
+import expectedPolicy from "../fixtures/expected-policy.json" with {
+  type: "json",
+};
+import expectedTiming from "../fixtures/expected-timing.json" with {
+  type: "json",
+};
+import { main } from "../main.ts";
+import { memoryIo } from "../lib/cli/io.ts";
+import { runVerify } from "../lib/cli/commands.ts";
+import { EXPECTED } from "../lib/verify.ts";
+import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { persistedCounts } from "./helpers.ts";
+
+/** Run the CLI in process. */
+async function cli(args: string[], input = "") {
+  const io = memoryIo(input);
+  const code = await main(args, io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+
+/** A unique ledger name, removed afterwards. */
+async function withLedger(
+  body: (name: string) => Promise<void>,
+): Promise<void> {
+  const name = `t-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await body(name);
+  } finally {
+    await removeLedger(name);
+  }
+}
+
+const REFERENCE_LEDGER = fileURLToPath(
+  new URL("../fixtures/reference-ledger.sqlite", import.meta.url),
+);
+
+Deno.test("cli: help, version and usage errors", async (t) => {
+  await t.step("--help and help per command", async () => {
+    for (const args of [[], ["--help"], ["-h"], ["help"]]) {
+      const r = await cli(args);
+      assert.equal(r.code, 0);
+      assert.match(r.out.join("\n"), /Commands:/);
+    }
+    for (
+      const command of [
+        "demo",
+        "verify",
+        "run",
+        "ledger",
+        "reconcile",
+        "reset",
+        "script",
+        "explain",
+        "sandbox",
+      ]
+    ) {
+      const a = await cli([command, "--help"]);
+      const b = await cli(["help", command]);
+      assert.equal(a.code, 0);
+      assert.match(a.out[0], new RegExp(`^usage: guardlab ${command}`));
+      assert.deepEqual(a.out, b.out);
+    }
+  });
+
+  await t.step("--version comes from deno.json", async () => {
+    const r = await cli(["--version"]);
+    assert.deepEqual(r.out, [`guardlab ${config.version}`]);
+  });
+
+  const bad: [string[], RegExp][] = [
+    [["nonsense"], /^guardlab: unknown command "nonsense"$/],
+    [["demo", "--bogus"], /^guardlab: unknown option "--bogus"$/],
+    [["demo", "nonsense"], /^guardlab: lab must be one of timing, policy/],
+    [["--bogus"], /^guardlab: unknown option "--bogus"$/],
+    [["help", "nonsense"], /^guardlab: unknown command/],
+    [["run", "--cancel-at", "later"], /--cancel-at must be one of/],
+    [["run", "--ledger", "x", "--ledger-file", "/tmp/x"], /not both/],
+    [["run", "--args", "{nope"], /--args must be one JSON value/],
+    [["run", "--args", "{}", "--job", "JOB-001"], /--args replaces/],
+    [["run", "--json", "--format", "svg"], /contradict/],
+    [["run", "--job"], /needs a value/],
+    [["verify", "extra"], /unexpected argument "extra"/],
+    [["ledger"], /--ledger NAME or --ledger-file PATH is required/],
+    [["reset"], /--ledger NAME is required/],
+    [["explain", "nope"], /scenario must be one of/],
+    [["explain", "--lang", "fr"], /--lang must be one of en, zh/],
+    [
+      ["nonsense\u001b[31m"],
+      /^guardlab: unknown command "nonsense\\u001b\[31m"$/,
+    ],
+  ];
+  for (const [args, message] of bad) {
+    await t.step(`${JSON.stringify(args)} is a usage error`, async () => {
+      const r = await cli(args);
+      assert.equal(r.code, 2);
+      assert.equal(r.out.length, 0, "nothing on stdout");
+      assert.match(r.err[0], message);
+      assert.match(r.err[1], /^usage: guardlab/);
+      assert.ok(!r.err.join("\n").includes("    at "), "no stack trace");
+    });
+  }
+
+  for (const name of ["../x", "A", "x/y", "a".repeat(40), "", "-x", "x.y"]) {
+    await t.step(
+      `bad ledger name ${JSON.stringify(name)} touches nothing`,
+      async () => {
+        for (
+          const command of ["run", "ledger", "reconcile", "reset", "script"]
+        ) {
+          const r = await cli([command, `--ledger=${name}`]);
+          assert.equal(r.code, 2, command);
+          assert.match(r.err[0], /bad ledger name/);
+        }
+      },
+    );
+  }
+});
+
+Deno.test("cli: demo", async (t) => {
+  await t.step("--json equals the hand-written fixtures", async () => {
+    const r = await cli(["demo", "--json"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(JSON.parse(r.out.join("\n")), {
+      timing: expectedTiming,
+      policy: expectedPolicy,
+    });
+    assert.deepEqual(
+      JSON.parse((await cli(["demo", "timing", "--json"])).out.join("\n")),
+      expectedTiming,
+    );
+    assert.deepEqual(
+      JSON.parse(
+        (await cli(["demo", "policy", "--format", "json"])).out.join("\n"),
+      ),
+      expectedPolicy,
+    );
+  });
+
+  await t.step("the timeline view shows the same facts", async () => {
+    const r = await cli(["demo"]);
+    assert.equal(r.code, 0);
+    const text = r.out.join("\n");
+    assert.match(
+      text,
+      /output_rejected\n(.*\n){2} {2}business +\[ok\] passed +new draft committed\n {2}--- commit point: draft committed/,
+    );
+    assert.match(text, /draft_rows=2/);
+    assert.match(
+      text,
+      /checked insert with the old snapshot: refused, nothing written/,
+    );
+    assert.match(text, /drafts: JOB-002 copies=1 checked at rev 2/);
+    for (const line of r.out) assert.ok(line.length <= 80, `too wide: ${line}`);
+    assert.ok(!text.includes("\x1b["), "no colour when the Io says no");
+  });
+
+  await t.step("colour only when allowed", async () => {
+    const io = memoryIo("", true);
+    assert.equal(await main(["demo", "timing"], io), 0);
+    assert.ok(io.stdout.join("\n").includes("\x1b[32m"));
+  });
+});
+
+Deno.test("cli: verify", async (t) => {
+  await t.step("passes and lists every scenario of both labs", async () => {
+    const r = await cli(["verify"]);
+    assert.equal(r.code, 0);
+    const scenarios = [
+      ...Object.keys(expectedTiming).map((k) => `pass timing/${k}`),
+      ...Object.keys(expectedPolicy).map((k) => `pass policy/${k}`),
+    ];
+    assert.deepEqual(r.out.slice(0, -1), scenarios);
+    const json = JSON.parse((await cli(["verify", "--json"])).out[0]);
+    assert.equal(json.ok, true);
+    assert.equal(json.scenarios.length, scenarios.length);
+  });
+
+  await t.step(
+    "a changed expected value fails with a readable diff",
+    async () => {
+      const copy = structuredClone(EXPECTED) as {
+        timing: Record<string, unknown>;
+        policy: Record<string, unknown>;
+      };
+      copy.timing.draft_rows = 3;
+      (copy.policy as { after_recovery: unknown }).after_recovery = [[
+        "JOB-002",
+        1,
+        1,
+      ]];
+      const io = memoryIo();
+      assert.equal(await runVerify(io, false, copy), 1);
+      const text = io.stdout.join("\n");
+      assert.match(
+        text,
+        /FAIL timing\/draft_rows\n {2}expected: 3\n {2}actual: {3}2/,
+      );
+      assert.match(
+        text,
+        /FAIL policy\/after_recovery\n {2}expected: \[\["JOB-002",1,1\]\]\n {2}actual: {3}\[\["JOB-002",1,2\]\]/,
+      );
+      assert.match(text, /pass timing\/input_rejected/);
+      assert.match(text, /2 of 15 scenarios differ/);
+    },
+  );
+
+  await t.step("a missing scenario is a failure, not a pass", async () => {
+    const copy = structuredClone(EXPECTED) as {
+      timing: Record<string, unknown>;
+      policy: Record<string, unknown>;
+    };
+    delete copy.timing.draft_rows;
+    const io = memoryIo();
+    assert.equal(await runVerify(io, false, copy), 1);
+    assert.match(
+      io.stdout.join("\n"),
+      /FAIL timing\/draft_rows\n {2}expected: \(missing\)/,
+    );
+  });
+});
+
+Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
+  await t.step(
+    "output rejected leaves the draft; reconcile finds it; a retry closes it",
+    () =>
+      withLedger(async (name) => {
+        const args = [
+          "--ledger",
+          name,
+          "--job",
+          "JOB-001",
+          "--topic",
+          "river",
+          "--copies",
+          "2",
+        ];
+        const first = await cli(["run", ...args, "--bad-output"]);
+        assert.equal(first.code, 0);
+        assert.match(first.out.join("\n"), /output check +\[no\] refused/);
+        assert.match(
+          first.out.at(-1)!,
+          /^result: \{"attempt":1,.*"status":"output_rejected"/,
+        );
+        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 1]);
+
+        const pending = await cli(["reconcile", "--ledger", name]);
+        assert.equal(pending.code, 3);
+        assert.match(
+          pending.out[0],
+          /^JOB-001: draft present, never accepted; receipts #1 output_rejected/,
+        );
+        assert.match(
+          pending.out[1],
+          new RegExp(
+            `guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`,
+          ),
+        );
+
+        const retry = await cli(["run", ...args, "--json"]);
+        assert.equal(retry.code, 0);
+        const result = JSON.parse(retry.out[0]);
+        assert.equal(result.status, "accepted");
+        assert.ok(result.events.includes("effect_reused"));
+        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 2]);
+
+        const clean = await cli(["reconcile", "--ledger", name, "--json"]);
+        assert.equal(clean.code, 0);
+        assert.deepEqual(JSON.parse(clean.out[0]), { pending: [] });
+
+        const book = JSON.parse(
+          (await cli(["ledger", "--ledger", name, "--json"])).out[0],
+        );
+        assert.deepEqual(
+          book.receipts.map((r: { status: string }) => r.status),
+          ["output_rejected", "accepted"],
+        );
+        assert.equal(book.drafts.length, 1);
+
+        assert.deepEqual((await cli(["reset", "--ledger", name])).out, [
+          `removed ledger ${name}`,
+        ]);
+        await assert.rejects(
+          Deno.stat(ledgerPaths(name).dir),
+          Deno.errors.NotFound,
+        );
+        assert.deepEqual((await cli(["reset", "--ledger", name])).out, [
+          `no ledger named ${name}; nothing removed`,
+        ]);
+      }),
+  );
+
+  await t.step(
+    "every injected fault through the CLI",
+    () =>
+      withLedger(async (name) => {
+        const base = [
+          "run",
+          "--ledger",
+          name,
+          "--topic",
+          "river",
+          "--copies",
+          "1",
+          "--json",
+        ];
+        const cases: [string[], string, unknown, [number, number]][] = [
+          [
+            ["--job", "JOB-010", "--cancel-at", "before_business"],
+            "raised",
+            "cancelled",
+            [0, 1],
+          ],
+          [
+            ["--job", "JOB-011", "--cancel-at", "after_business"],
+            "raised",
+            "cancelled",
+            [1, 2],
+          ],
+          [
+            ["--job", "JOB-012", "--cancel-at", "output_check"],
+            "raised",
+            "cancelled",
+            [2, 3],
+          ],
+          [
+            ["--job", "JOB-013", "--fail-at", "inside_transaction"],
+            "status",
+            "error",
+            [2, 4],
+          ],
+          [
+            ["--job", "JOB-014", "--fail-at", "after_commit"],
+            "status",
+            "error",
+            [3, 5],
+          ],
+          [
+            ["--job", "JOB-015", "--fail-at", "output_check"],
+            "status",
+            "error",
+            [4, 6],
+          ],
+          [["--job", "JOB-016", "--bad-output"], "status", "output_rejected", [
+            5,
+            7,
+          ]],
+          [
+            ["--job", "JOB-017", "--audit-failure"],
+            "raised",
+            "audit_unavailable",
+            [6, 7],
+          ],
+        ];
+        for (const [extra, key, value, counts] of cases) {
+          const r = await cli([...base, ...extra]);
+          const out = JSON.parse(r.out[0]);
+          assert.equal(out[key], value, extra.join(" "));
+          assert.equal(r.code, key === "raised" ? 1 : 0);
+          assert.deepEqual(
+            persistedCounts(ledgerPaths(name).lab),
+            counts,
+            extra.join(" "),
+          );
+        }
+        const pending = JSON.parse(
+          (await cli(["reconcile", "--ledger", name, "--json"])).out[0],
+        ).pending;
+        assert.deepEqual(
+          pending.map((p: { job: string }) => p.job),
+          ["JOB-011", "JOB-012", "JOB-014", "JOB-015", "JOB-016", "JOB-017"],
+        );
+        assert.deepEqual(
+          pending.find((p: { job: string }) => p.job === "JOB-017").receipts,
+          [],
+        );
+      }),
+  );
+
+  await t.step(
+    "missing or malformed arguments reach the lab's validation",
+    () =>
+      withLedger(async (name) => {
+        const cases: [string[], string][] = [
+          [["--job", "JOB-001"], "shape"],
+          [
+            ["--job", "JOB-001", "--topic", "river", "--copies", "2.0"],
+            "copies",
+          ],
+          [[
+            "--args",
+            '{"job":"JOB-001","topic":"river","copies":2,"__proto__":{}}',
+          ], "shape"],
+          [["--args", "null"], "shape"],
+        ];
+        for (const [extra] of cases) {
+          const r = await cli(["run", "--ledger", name, "--json", ...extra]);
+          assert.equal(r.code, 0);
+          assert.equal(JSON.parse(r.out[0]).status, "input_rejected");
+        }
+        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [
+          0,
+          cases.length,
+        ]);
+      }),
+  );
+
+  await t.step(
+    "a ledger written by the reference lab is continued and listed",
+    () =>
+      withLedger(async (name) => {
+        await Deno.mkdir(ledgerPaths(name).dir, { recursive: true });
+        await copyFile(REFERENCE_LEDGER, ledgerPaths(name).lab);
+        const pending = await cli(["reconcile", "--ledger", name]);
+        assert.equal(pending.code, 3);
+        assert.match(pending.out[0], /^JOB-002: /);
+        assert.match(pending.out[1], /--job JOB-002 --topic forest --copies 3/);
+        const reuse = await cli([
+          "run",
+          "--ledger",
+          name,
+          "--job",
+          "JOB-002",
+          "--topic",
+          "forest",
+          "--copies",
+          "3",
+          "--json",
+        ]);
+        assert.equal(JSON.parse(reuse.out[0]).attempt, 3);
+        assert.ok(JSON.parse(reuse.out[0]).events.includes("effect_reused"));
+        const conflict = await cli([
+          "run",
+          "--ledger",
+          name,
+          "--job",
+          "JOB-001",
+          "--topic",
+          "river",
+          "--copies",
+          "3",
+          "--json",
+        ]);
+        assert.equal(JSON.parse(conflict.out[0]).status, "key_conflict");
+        assert.equal((await cli(["reconcile", "--ledger", name])).code, 0);
+        const listing = (await cli(["ledger", "--ledger", name])).out.join(
+          "\n",
+        );
+        assert.match(listing, /drafts \(2\)/);
+        assert.match(listing, /receipts \(4\)/);
+        assert.match(listing, /#4 {2}JOB-001 {2}key_conflict/);
+        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [2, 4]);
+      }),
+  );
+
+  await t.step(
+    "ledger and reconcile refuse a ledger that does not exist, creating nothing",
+    async () => {
+      const name = `t-absent-${crypto.randomUUID().slice(0, 6)}`;
+      for (const command of ["ledger", "reconcile"]) {
+        const r = await cli([command, "--ledger", name]);
+        assert.equal(r.code, 4);
+        assert.match(r.err[0], new RegExp(`no ledger named ${name}`));
+      }
+      await assert.rejects(
+        Deno.stat(ledgerPaths(name).dir),
+        Deno.errors.NotFound,
+      );
+    },
+  );
+});
+
+Deno.test("cli: ledger files that are not ledgers are refused and left untouched", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "guardlab-foreign-" });
+  try {
+    const sqliteHeader = new TextEncoder().encode("SQLite format 3\0");
+    const cases: [string, Uint8Array | (() => Promise<void>)][] = [
+      [
+        "not sqlite",
+        new TextEncoder().encode("hello, this is a text file\n".repeat(200)),
+      ],
+      ["truncated", (await Deno.readFile(REFERENCE_LEDGER)).slice(0, 1500)],
+      ["header only", sqliteHeader],
+    ];
+    for (const [label, bytes] of cases) {
+      await t.step(label, async () => {
+        const path = join(dir, `${label.replaceAll(" ", "-")}.sqlite`);
+        await Deno.writeFile(path, bytes as Uint8Array);
+        for (const command of ["run", "ledger", "reconcile"]) {
+          const extra = command === "run"
+            ? ["--job", "JOB-001", "--topic", "river", "--copies", "1"]
+            : [];
+          const r = await cli([command, "--ledger-file", path, ...extra]);
+          assert.equal(r.code, 4, `${command}: ${r.err.join(" | ")}`);
+          assert.equal(r.err.length, 1);
+          assert.match(
+            r.err[0],
+            /^guardlab: refused: .* is not a usable SQLite ledger/,
+          );
+        }
+        assert.deepEqual(await Deno.readFile(path), bytes);
+        assert.deepEqual(
+          [...Deno.readDirSync(dir)].map((e) => e.name).sort().filter((n) =>
+            n.startsWith(label.replaceAll(" ", "-"))
+          ),
+          [`${label.replaceAll(" ", "-")}.sqlite`],
+        );
+      });
+    }
+    await t.step("foreign schema", async () => {
+      const path = join(dir, "foreign.sqlite");
+      const { DatabaseSync } = await import("node:sqlite");
+      const db = new DatabaseSync(path);
+      db.exec(
+        "CREATE TABLE accounts(id INTEGER PRIMARY KEY, balance INTEGER); INSERT INTO accounts VALUES(1, 100)",
+      );
+      db.close();
+      const before = await Deno.readFile(path);
+      const r = await cli([
+        "run",
+        "--ledger-file",
+        path,
+        "--job",
+        "JOB-001",
+        "--topic",
+        "river",
+        "--copies",
+        "1",
+      ]);
+      assert.equal(r.code, 4);
+      assert.match(r.err[0], /foreign schema \(table accounts\)/);
+      assert.deepEqual(await Deno.readFile(path), before);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli: explain covers every demo scenario in both languages", async () => {
+  const list = (await cli(["explain", "list"])).out.map((l) => l.split(" ")[0]);
+  const demoKeys = [
+    ...Object.keys(expectedTiming).filter((k) => k !== "draft_rows"),
+    "naive_stale",
+    "checked_stale",
+    "restored_value_old_revision",
+    "precommit_error",
+  ];
+  for (const key of demoKeys) assert.ok(list.includes(key), key);
+  for (const lang of ["en", "zh"]) {
+    const r = await cli(["explain", "--lang", lang]);
+    assert.equal(r.code, 0);
+    for (const key of list) {
+      assert.ok(r.out.some((l) => l.startsWith(key)), `${lang} ${key}`);
+    }
+  }
+  const zh = (await cli(["explain", "--lang", "zh"])).out.join("\n");
+  for (const term of ["前检", "后检", "提交点", "回执", "对账"]) {
+    assert.ok(zh.includes(term), term);
+  }
+});
+
+Deno.test("cli: sandbox report", async () => {
+  const r = await cli(["sandbox", "--json"]);
+  const report = JSON.parse(r.out[0]);
+  // This test process has broader read/write than guardlab's grant, so the
+  // report must notice: a report that always says "narrow" could not fail.
+  assert.equal(report.narrow, false);
+  assert.equal(r.code, 1);
+});

@@ -1,0 +1,158 @@
+/**
+ * The CLI run as a user runs it: a subprocess under exactly the permission
+ * flags of the `guardlab` task in deno.json (the flags the binary is compiled
+ * with). Spawning needs --allow-run, which `deno task test` grants.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import config from "../deno.json" with { type: "json" };
+import { SANDBOX_ROOT } from "../lib/sandbox.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CAN_RUN = Deno.permissions.querySync({ name: "run" }).state === "granted";
+const WHY = CAN_RUN
+  ? ""
+  : " [ignored: spawning the CLI needs --allow-run; run `deno task test`]";
+
+/** The `guardlab` task's command line, with this Deno binary in place of `deno`. */
+export function sandboxCommand(): { program: string; args: string[] } {
+  const [program, ...args] = config.tasks.guardlab.split(/\s+/);
+  assert.equal(program, "deno");
+  return { program: Deno.execPath(), args };
+}
+
+/** Run guardlab in a subprocess under the sandbox flags. */
+export async function spawnGuardlab(args: string[], stdin = "") {
+  const { program, args: flags } = sandboxCommand();
+  const child = new Deno.Command(program, {
+    args: [...flags, ...args],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  const lines = (bytes: Uint8Array) =>
+    new TextDecoder().decode(bytes).split("\n").filter((l) => l !== "");
+  return { code, out: lines(stdout), err: lines(stderr) };
+}
+
+Deno.test({
+  name: "sandbox: the CLI under the sandbox flags" + WHY,
+  ignore: !CAN_RUN,
+  async fn(t) {
+    await t.step("the task grants only the sandbox root", () => {
+      for (const [name, task] of Object.entries(config.tasks)) {
+        if (typeof task !== "string" || name === "test" || name === "bench") {
+          continue;
+        }
+        assert.doesNotMatch(
+          task,
+          /(^|\s)(-A|--allow-all|--allow-net|--allow-env|--allow-run|--allow-sys|--allow-ffi)\b/,
+          name,
+        );
+        assert.match(task, /-P=guardlab(-windows)?\b/, name);
+      }
+      assert.deepEqual(
+        config.permissions.guardlab.read,
+        config.permissions.guardlab.write,
+      );
+      assert.equal(config.permissions.guardlab.write[0], SANDBOX_ROOT);
+    });
+
+    await t.step("verify passes", async () => {
+      const r = await spawnGuardlab(["verify"]);
+      assert.equal(r.code, 0, r.err.join("\n"));
+      assert.match(r.out.at(-1)!, /^all 15 scenarios match/);
+    });
+
+    await t.step(
+      "the process can touch nothing but the sandbox root",
+      async () => {
+        const r = await spawnGuardlab(["sandbox", "--json"]);
+        assert.equal(r.code, 0, r.out.join("\n"));
+        const report = JSON.parse(r.out[0]);
+        assert.equal(report.narrow, true);
+        for (const what of ["net", "env", "run", "ffi", "sys", "import"]) {
+          const probe = report.probes.find((p: { what: string }) =>
+            p.what === what
+          );
+          assert.notEqual(probe.state, "granted", what);
+        }
+      },
+    );
+
+    await t.step(
+      "a ledger outside the temp dir is refused with one line, nothing written",
+      async () => {
+        const outside = fileURLToPath(
+          new URL("./outside-probe.sqlite", import.meta.url),
+        );
+        const r = await spawnGuardlab([
+          "run",
+          "--ledger-file",
+          outside,
+          "--job",
+          "JOB-001",
+          "--topic",
+          "river",
+          "--copies",
+          "1",
+        ]);
+        assert.equal(r.code, 4);
+        assert.equal(r.out.length, 0);
+        assert.equal(r.err.length, 1, r.err.join("\n"));
+        assert.match(
+          r.err[0],
+          /^guardlab: refused by the sandbox: (read|write) access to ".*outside-probe\.sqlite"/,
+        );
+        await assert.rejects(Deno.stat(outside), Deno.errors.NotFound);
+      },
+    );
+
+    await t.step(
+      "a script FILE outside the temp dir is refused with a hint",
+      async () => {
+        const r = await spawnGuardlab([
+          "script",
+          fileURLToPath(new URL("../README.md", import.meta.url)),
+        ]);
+        assert.equal(r.code, 4);
+        assert.equal(r.err.length, 1);
+        assert.match(
+          r.err[0],
+          /refused by the sandbox: read access .*pipe it instead: guardlab script < FILE/,
+        );
+      },
+    );
+
+    await t.step("usage errors: one line and usage, exit 2", async () => {
+      for (
+        const args of [["nonsense"], ["demo", "--bogus"], ["demo", "nonsense"]]
+      ) {
+        const r = await spawnGuardlab(args);
+        assert.equal(r.code, 2, args.join(" "));
+        assert.equal(r.out.length, 0);
+        assert.match(r.err[0], /^guardlab: /);
+        assert.match(r.err[1], /^usage: guardlab/);
+        assert.ok(!r.err.some((l) => /^\s+at /.test(l)), "no stack trace");
+      }
+    });
+
+    await t.step(
+      "script reads stdin and streams one line per step",
+      async () => {
+        const r = await spawnGuardlab(["script"], '{"op":"count"}\nnope\n');
+        assert.equal(r.code, 1);
+        assert.deepEqual(r.out, [
+          '{"drafts":0,"receipts":0}',
+          '{"raised":"invalid_step","message":"not JSON"}',
+        ]);
+      },
+    );
+  },
+});

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { main } from "../main.ts";
+import { memoryIo } from "../lib/cli/io.ts";
+import { ledgerPaths, removeLedger, SANDBOX_ROOT } from "../lib/sandbox.ts";
+import { persistedCounts } from "./helpers.ts";
+
+const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));
+
+const names = [...Deno.readDirSync(SCRIPTS)]
+  .map((e) => e.name)
+  .filter((n) => n.endsWith(".jsonl") && !n.endsWith(".expected.jsonl"))
+  .sort();
+
+Deno.test("script: the hand-written example scripts", async (t) => {
+  assert.ok(names.length >= 5, "the example scripts are found");
+  for (const name of names) {
+    await t.step(name, async () => {
+      const input = await Deno.readTextFile(join(SCRIPTS, name));
+      const expectedLines = (await Deno.readTextFile(
+        join(SCRIPTS, name.replace(/\.jsonl$/, ".expected.jsonl")),
+      )).split("\n").filter((l) => l.trim() !== "");
+      const io = memoryIo(input);
+      const code = await main(["script"], io);
+      // Compact, in the contract's key order: compare the exact text.
+      assert.deepEqual(
+        io.stdout,
+        expectedLines.map((l) => JSON.stringify(JSON.parse(l))),
+      );
+      const invalid = expectedLines.some((l) =>
+        JSON.parse(l).raised === "invalid_step"
+      );
+      assert.equal(code, invalid ? 1 : 0);
+      assert.deepEqual(io.stderr, []);
+    });
+  }
+});
+
+Deno.test("script: state outlives the command in a named ledger", async () => {
+  const name = `t-script-${crypto.randomUUID().slice(0, 6)}`;
+  try {
+    const run =
+      '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},' +
+      '"faults":{"bad_output":true}}\n{"op":"policy.change","max_copies":2}\n';
+    let io = memoryIo(run);
+    assert.equal(await main(["script", "--ledger", name], io), 0);
+    io = memoryIo(
+      '{"op":"count"}\n{"op":"policy.precheck","job":"JOB-001","copies":2}\n',
+    );
+    assert.equal(await main(["script", "--ledger", name], io), 0);
+    assert.deepEqual(io.stdout, [
+      '{"drafts":1,"receipts":1}',
+      '{"snapshot":{"revision":2,"max_copies":2}}',
+    ]);
+    assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 1]);
+    const reconcile = memoryIo();
+    assert.equal(await main(["reconcile", "--ledger", name], reconcile), 3);
+  } finally {
+    await removeLedger(name);
+  }
+});
+
+Deno.test("script: odd input never crashes", async (t) => {
+  const cases: [string, string][] = [
+    ["empty input", ""],
+    ["blank lines only", "\n\n  \r\n"],
+    ["CRLF line endings", '{"op":"count"}\r\n'],
+    ["no final newline", '{"op":"count"}'],
+    ["invalid UTF-8", "\xff\xfe{\n"],
+    ["deeply nested", "[".repeat(5000)],
+    ["op of the wrong type", '{"op":7}'],
+    ["__proto__ step", '{"__proto__":{"op":"count"}}'],
+  ];
+  for (const [label, input] of cases) {
+    await t.step(label, async () => {
+      const io = memoryIo(input);
+      const code = await main(["script"], io);
+      assert.ok(code === 0 || code === 1);
+      for (const line of io.stdout) JSON.parse(line);
+      assert.deepEqual(io.stderr, []);
+    });
+  }
+});
+
+Deno.test("script: --view prints each run's timeline on stderr", async () => {
+  const io = memoryIo(
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}\n',
+  );
+  assert.equal(await main(["script", "--view"], io), 0);
+  assert.equal(io.stdout.length, 1);
+  assert.match(io.stderr.join("\n"), /--- commit point: draft committed/);
+});
+
+Deno.test("script: a FILE inside the sandbox is read", async () => {
+  const dir = await Deno.makeTempDir({
+    dir: SANDBOX_ROOT,
+    prefix: "guardlab-steps-",
+  });
+  try {
+    const file = join(dir, "steps.jsonl");
+    await Deno.writeTextFile(file, '{"op":"count"}\n');
+    const io = memoryIo();
+    assert.equal(await main(["script", file], io), 0);
+    assert.deepEqual(io.stdout, ['{"drafts":0,"receipts":0}']);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
