@@ -100,6 +100,7 @@ export class Ledger {
     });
     try {
       assertLedgerSchema(db, path);
+      useDurableWal(db);
       db.exec(SCHEMA);
       return new Ledger(db);
     } catch (error) {
@@ -205,6 +206,24 @@ export class Ledger {
   close(): void {
     if (this.db.isOpen) this.db.close();
   }
+}
+
+/**
+ * Write-ahead logging with `synchronous=FULL`: each COMMIT syncs the log
+ * before it returns, so a committed draft or receipt survives a power cut,
+ * at one sync per commit instead of the rollback journal's several.
+ * Measured with `deno task bench`; see the README.
+ */
+function useDurableWal(db: DatabaseSync): void {
+  try {
+    db.exec("PRAGMA journal_mode=WAL");
+  } catch (error) {
+    // Another connection is switching the same file right now; it ends in WAL too.
+    if (!isSqliteError(error) || !/locked|busy/.test(error.message)) {
+      throw error;
+    }
+  }
+  db.exec("PRAGMA synchronous=FULL");
 }
 
 function count(db: DatabaseSync, table: "drafts" | "receipts"): number {

@@ -6,40 +6,10 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
+import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "./spawn.ts";
 import { SANDBOX_ROOT } from "../lib/sandbox.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CAN_RUN = Deno.permissions.querySync({ name: "run" }).state === "granted";
-const WHY = CAN_RUN
-  ? ""
-  : " [ignored: spawning the CLI needs --allow-run; run `deno task test`]";
-
-/** The `guardlab` task's command line, with this Deno binary in place of `deno`. */
-export function sandboxCommand(): { program: string; args: string[] } {
-  const [program, ...args] = config.tasks.guardlab.split(/\s+/);
-  assert.equal(program, "deno");
-  return { program: Deno.execPath(), args };
-}
-
-/** Run guardlab in a subprocess under the sandbox flags. */
-export async function spawnGuardlab(args: string[], stdin = "") {
-  const { program, args: flags } = sandboxCommand();
-  const child = new Deno.Command(program, {
-    args: [...flags, ...args],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
-  const lines = (bytes: Uint8Array) =>
-    new TextDecoder().decode(bytes).split("\n").filter((l) => l !== "");
-  return { code, out: lines(stdout), err: lines(stderr) };
-}
+const WHY = NEEDS_RUN;
 
 Deno.test({
   name: "sandbox: the CLI under the sandbox flags" + WHY,
