@@ -121,6 +121,8 @@ export class Lab {
   readonly ledger: Ledger;
   /** The events of the latest run so far, also when it threw (for the timeline view). */
   lastEvents: readonly EventName[] = [];
+  /** The receipt the latest run wrote, or `null` if it wrote none (for the timeline view). */
+  lastReceipt: { attempt: number; status: ReceiptStatus } | null = null;
 
   /** Wrap an open ledger. */
   constructor(ledger: Ledger) {
@@ -149,6 +151,7 @@ export class Lab {
   ): Promise<RunResult> {
     const events: EventName[] = [];
     this.lastEvents = events;
+    this.lastReceipt = null;
     let job: string | null = null;
     let status: Status = "error";
     let released: DraftValue | null = null;
@@ -242,6 +245,7 @@ export class Lab {
       }
       return { attempt: row.attempt, present };
     });
+    this.lastReceipt = { attempt: written.attempt, status };
     return {
       attempt: written.attempt,
       job,

@@ -214,7 +214,7 @@ export class Ledger {
  * at one sync per commit instead of the rollback journal's several.
  * Measured with `deno task bench`; see the README.
  */
-function useDurableWal(db: DatabaseSync): void {
+export function useDurableWal(db: DatabaseSync): void {
   try {
     db.exec("PRAGMA journal_mode=WAL");
   } catch (error) {

@@ -4,10 +4,22 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { InjectedFailure, InputRejected } from "./errors.ts";
+import { useDurableWal } from "./ledger.ts";
 
 const JOB_PATTERN = /^JOB-[0-9]{3}$/;
+
+const prepared = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/** The prepared statement for `sql` on `db`, prepared once per connection. */
+function statement(db: DatabaseSync, sql: string): StatementSync {
+  let cache = prepared.get(db);
+  if (cache === undefined) prepared.set(db, cache = new Map());
+  let stmt = cache.get(sql);
+  if (stmt === undefined) cache.set(sql, stmt = db.prepare(sql));
+  return stmt;
+}
 
 /** A draft request in the policy lab. */
 export interface PolicyRequest {
@@ -48,12 +60,23 @@ export interface ConnectOptions {
   busyTimeoutMs?: number;
 }
 
-/** Open a connection in autocommit mode; every transaction is begun explicitly. */
+/**
+ * Open a connection in autocommit mode; every transaction is begun
+ * explicitly. The file uses write-ahead logging with synchronous=FULL, like
+ * the lab ledger: each commit is synced before it returns.
+ */
 export function connect(
   path: string,
   options: ConnectOptions = {},
 ): DatabaseSync {
-  return new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
+  const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
+  try {
+    useDurableWal(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** Create the policy singleton (revision 1, limit 3) and the drafts table. */
@@ -82,14 +105,16 @@ export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
   ) {
     throw new RangeError("max_copies");
   }
-  db.prepare(
+  statement(
+    db,
     "UPDATE policy SET revision=revision+1, max_copies=? WHERE singleton=1",
   ).run(maxCopies);
 }
 
 /** The current rule, or `null` when the policy row is missing. */
 export function currentPolicy(db: DatabaseSync): Snapshot | null {
-  const row = db.prepare(
+  const row = statement(
+    db,
     "SELECT revision, max_copies FROM policy WHERE singleton=1",
   ).get() as { revision: number; max_copies: number } | undefined;
   return row === undefined
@@ -115,7 +140,7 @@ export function insertNaive(
   snapshot: Snapshot,
 ): void {
   validateRequest(request);
-  db.prepare("INSERT INTO drafts VALUES(?,?,?)").run(
+  statement(db, "INSERT INTO drafts VALUES(?,?,?)").run(
     request.job,
     request.copies,
     snapshot.revision,
@@ -154,11 +179,14 @@ export function insertChecked(
   // condition and the insert.
   db.exec("BEGIN IMMEDIATE");
   try {
-    const changed = db.prepare(`
+    const changed = statement(
+      db,
+      `
       INSERT INTO drafts(job, copies, checked_revision)
       SELECT ?, ?, revision FROM policy
       WHERE singleton=1 AND revision=? AND max_copies>=?
-    `).run(request.job, request.copies, snapshot.revision, request.copies)
+    `,
+    ).run(request.job, request.copies, snapshot.revision, request.copies)
       .changes;
     if (Number(changed) !== 1) {
       db.exec("ROLLBACK");
@@ -177,7 +205,8 @@ export function insertChecked(
 
 /** The drafts as `[job, copies, checked_revision]`, ordered by job. */
 export function rows(db: DatabaseSync): [string, number, number][] {
-  return (db.prepare(
+  return (statement(
+    db,
     "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
   ).all() as unknown as {
     job: string;

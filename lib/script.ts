@@ -216,7 +216,6 @@ export class ScriptSession {
     const raw = field(s, "args");
     const faults = faultsOf(s);
     const lab = this.#lab;
-    const receiptsBefore = this.#observed("receipts");
     try {
       const result = await lab.run(raw, faults);
       this.lastAttempt = {
@@ -234,15 +233,13 @@ export class ScriptSession {
     } catch (error) {
       const raised = raisedOf(error);
       if (raised === undefined) throw error;
-      const latest = lab.ledger.receipts().at(-1);
-      const wrote = this.#observed("receipts") > receiptsBefore;
       const job = (raw as { job?: unknown } | null)?.job;
       this.lastAttempt = {
         events: lab.lastEvents,
         outcome: { kind: "raised", ...raised },
         draftExists: typeof job === "string" && lab.ledger.draftExists(job),
-        receiptAttempt: wrote && latest ? latest.attempt : null,
-        receiptStatus: wrote && latest ? latest.status : undefined,
+        receiptAttempt: lab.lastReceipt?.attempt ?? null,
+        receiptStatus: lab.lastReceipt?.status,
       };
       return { ...raised };
     }

@@ -236,7 +236,6 @@ export async function run(args: string[], io: Io): Promise<number> {
     join(scratch!.path, "lab.sqlite");
   const lab = Lab.open(path);
   try {
-    const before = lab.ledger.receipts().at(-1)?.attempt ?? 0;
     let result: RunResult | undefined;
     let thrown: unknown;
     try {
@@ -246,10 +245,6 @@ export async function run(args: string[], io: Io): Promise<number> {
       thrown = error;
     }
     const raised = thrown === undefined ? undefined : raisedOf(thrown)!;
-    const latest = lab.ledger.receipts().at(-1);
-    const newReceipt = latest !== undefined && latest.attempt > before
-      ? latest
-      : undefined;
     const attempt: Attempt = {
       events: lab.lastEvents,
       outcome: result
@@ -258,8 +253,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       draftExists: result?.effect_exists ??
         (typeof (raw as { job?: unknown })?.job === "string" &&
           lab.ledger.draftExists((raw as { job: string }).job)),
-      receiptAttempt: newReceipt?.attempt ?? null,
-      receiptStatus: newReceipt?.status,
+      receiptAttempt: lab.lastReceipt?.attempt ?? null,
+      receiptStatus: lab.lastReceipt?.status,
     };
     if (format === "json") io.out(JSON.stringify(result ?? raised));
     else if (format === "svg") {
