@@ -163,12 +163,10 @@ export function renderTimeline(
   style: Style = PLAIN,
 ): string[] {
   const row = (r: StageRow) => {
-    const mark = style.mark(
-      r.mark,
-      `${SYMBOL[r.mark].padEnd(4)} ${r.mark.padEnd(11)}`,
-    );
-    return `  ${r.stage.padEnd(16)} ${mark}${r.note ? "  " + r.note : ""}`
-      .trimEnd();
+    const label = `${SYMBOL[r.mark].padEnd(4)} ${r.mark}`;
+    // Pad outside the colour codes, so coloured and plain text line up alike.
+    const pad = r.note ? " ".repeat(16 - label.length) + "  " + r.note : "";
+    return `  ${r.stage.padEnd(16)} ${style.mark(r.mark, label)}${pad}`;
   };
   return [
     ...timeline.before.map(row),

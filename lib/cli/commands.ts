@@ -35,6 +35,7 @@ import {
 } from "./parse.ts";
 import { policyLines, styleFor } from "./view.ts";
 import { timelineSvg } from "../svg.ts";
+import { wrap } from "../text.ts";
 import { join } from "node:path";
 
 const FORMATS = ["text", "json", "svg"] as const;
@@ -265,7 +266,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       for (const line of renderTimeline(timelineOf(attempt), styleFor(io))) {
         io.out(line);
       }
-      io.out(`result: ${JSON.stringify(result ?? raised)}`);
+      io.out("result:");
+      for (
+        const line of JSON.stringify(result ?? raised, null, 2).split("\n")
+      ) {
+        io.out(`  ${line}`);
+      }
     }
     return result ? EXIT.ok : EXIT.failed;
   } finally {
@@ -332,7 +338,9 @@ export async function ledger(args: string[], io: Io): Promise<number> {
           r.effect_exists ? "present" : "absent"
         }`,
       );
-      io.out(`      ${(r.events ?? []).join(" > ")}`);
+      for (const line of wrap(`      ${(r.events ?? []).join(" > ")}`, 80)) {
+        io.out(line);
+      }
     }
     return EXIT.ok;
   } finally {

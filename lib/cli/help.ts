@@ -39,7 +39,7 @@ Commands:
                          answers built into this program
   run                    one attempt against a named ledger
   ledger                 show a named ledger's drafts and receipts
-  reconcile              list keys whose draft exists without an accepted receipt
+  reconcile              list keys with a draft but no accepted receipt
   reset                  delete a named ledger
   script                 run an experiment written as JSON Lines on stdin
   explain [SCENARIO]     what each demo scenario shows, in English or Chinese
@@ -97,7 +97,8 @@ Options:
   --ledger-file PATH     use this ledger file (must be under ${SANDBOX_ROOT})
   --job, --topic, --copies   the tool arguments
   --args JSON            the raw tool arguments as one JSON value
-  --cancel-at STAGE      cancel at before_business, after_business or output_check
+  --cancel-at STAGE      cancel at before_business, after_business or
+                         output_check
   --fail-at STAGE        raise at before_business, inside_transaction,
                          after_commit, after_business or output_check
   --bad-output           corrupt the result handed to the output check

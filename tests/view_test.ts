@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { fileURLToPath } from "node:url";
+import { main } from "../main.ts";
+import { memoryIo } from "../lib/cli/io.ts";
+import { removeLedger } from "../lib/sandbox.ts";
+import { displayWidth, wrap } from "../lib/text.ts";
+
+const EXPECTED_VIEW = Deno.readTextFileSync(
+  fileURLToPath(new URL("../fixtures/views/timing-demo.txt", import.meta.url)),
+).trimEnd().split("\n");
+
+async function cli(args: string[], color = false) {
+  const io = memoryIo("", color);
+  const code = await main(args, io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+
+// deno-lint-ignore no-control-regex -- stripping ANSI colour codes
+const stripAnsi = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
+
+/** The marks per scenario, read from the hand-written view. */
+function marksOfView(lines: string[]): string[][] {
+  const lanes: string[][] = [];
+  for (const line of lines) {
+    if (/^[a-z_]+$/.test(line)) lanes.push([]);
+    const m =
+      /^ {2}(arguments valid|input check|business|output check|receipt) +\[..?\] +(passed|refused|failed|cancelled|not reached)/
+        .exec(line);
+    if (m) lanes.at(-1)!.push(m[2]);
+  }
+  return lanes;
+}
+
+Deno.test("view: the timing demo's terminal view", async (t) => {
+  await t.step("plain text equals the hand-written view", async () => {
+    const r = await cli(["demo", "timing"]);
+    assert.deepEqual(r.out, EXPECTED_VIEW);
+  });
+
+  await t.step(
+    "with colour: same text once the colour codes are removed",
+    async () => {
+      const r = await cli(["demo", "timing"], true);
+      assert.deepEqual(r.out.map(stripAnsi), EXPECTED_VIEW);
+      const text = r.out.join("\n");
+      assert.match(text, /\x1b\[32m\[ok\] passed/);
+      assert.match(text, /\x1b\[31m\[no\] refused/);
+      assert.match(text, /\x1b\[33m\[xx\] cancelled/);
+      assert.match(text, /\x1b\[90m\[ \] {2}not reached/);
+    },
+  );
+});
+
+Deno.test("view: no line is wider than 80 columns", async (t) => {
+  const name = `t-view-${crypto.randomUUID().slice(0, 6)}`;
+  try {
+    const commands = [
+      ["demo"],
+      ["explain"],
+      ["explain", "--lang", "zh"],
+      [
+        "run",
+        "--ledger",
+        name,
+        "--job",
+        "JOB-001",
+        "--topic",
+        "forest",
+        "--copies",
+        "3",
+        "--bad-output",
+      ],
+      [
+        "run",
+        "--ledger",
+        name,
+        "--job",
+        "JOB-001",
+        "--topic",
+        "forest",
+        "--copies",
+        "3",
+      ],
+      ["ledger", "--ledger", name],
+      ["reconcile", "--ledger", name],
+      ["verify"],
+      ["sandbox"],
+      ["--help"],
+      ...[
+        "demo",
+        "verify",
+        "run",
+        "ledger",
+        "reconcile",
+        "reset",
+        "script",
+        "explain",
+        "sandbox",
+      ].map((c) => [c, "--help"]),
+    ];
+    for (const args of commands) {
+      await t.step(args.join(" "), async () => {
+        const r = await cli(args, true);
+        for (const line of [...r.out, ...r.err]) {
+          assert.ok(
+            displayWidth(line) <= 80,
+            `${displayWidth(line)} columns: ${line}`,
+          );
+        }
+      });
+    }
+  } finally {
+    await removeLedger(name);
+  }
+});
+
+Deno.test("view: wrap keeps Chinese within the width and breaks English at spaces", () => {
+  const zh = wrap("  原因: " + "后检位于提交点之后。".repeat(12), 40);
+  for (const line of zh) assert.ok(displayWidth(line) <= 40, line);
+  assert.equal(
+    zh.join("").replaceAll(" ", "").length,
+    ("原因:" + "后检位于提交点之后。".repeat(12)).length,
+  );
+  const en = wrap(
+    "  why: " + "the output check runs after the commit point ".repeat(4),
+    40,
+  );
+  for (const line of en) {
+    assert.ok(displayWidth(line) <= 40 && !line.endsWith(" "), line);
+  }
+  assert.ok(en.slice(1).every((l) => l.startsWith("      ")));
+});
+
+Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+  });
+
+  await t.step("demo --format svg", async () => {
+    const r = await cli(["demo", "--format", "svg"]);
+    assert.equal(r.code, 0);
+    const svg = r.out.join("\n");
+    assert.equal(XMLValidator.validate(svg), true);
+    const doc = parser.parse(svg);
+    assert.equal(doc.svg.xmlns, "http://www.w3.org/2000/svg");
+    const marks = [...svg.matchAll(/data-mark="([^"]+)"/g)].map((m) => m[1]);
+    const expected = marksOfView(EXPECTED_VIEW);
+    assert.equal(expected.length, 4);
+    assert.deepEqual(marks, expected.flat());
+    for (
+      const scenario of [
+        "input_rejected",
+        "output_rejected",
+        "retry_same_request",
+        "cancelled_after_business",
+      ]
+    ) {
+      assert.ok(svg.includes(`>${scenario}</text>`), scenario);
+    }
+    assert.equal([...svg.matchAll(/>commit point</g)].length, 4);
+    assert.ok(svg.includes("naive_stale"), "the policy lab is described too");
+  });
+
+  await t.step("run and explain --format svg", async () => {
+    const run = await cli([
+      "run",
+      "--job",
+      "JOB-001",
+      "--topic",
+      "river",
+      "--copies",
+      "2",
+      "--cancel-at",
+      "after_business",
+      "--format",
+      "svg",
+    ]);
+    assert.equal(run.code, 1);
+    const svg = run.out.join("\n");
+    assert.equal(XMLValidator.validate(svg), true);
+    assert.deepEqual(
+      [...svg.matchAll(/data-mark="([^"]+)"/g)].map((m) => m[1]),
+      ["passed", "passed", "passed", "cancelled", "passed"],
+    );
+    for (const lang of ["en", "zh"]) {
+      const explain = await cli([
+        "explain",
+        "output_rejected",
+        "--format",
+        "svg",
+        "--lang",
+        lang,
+      ]);
+      assert.equal(XMLValidator.validate(explain.out.join("\n")), true);
+    }
+  });
+
+  await t.step("text from the ledger is escaped", async () => {
+    const { xmlEscape } = await import("../lib/svg.ts");
+    assert.equal(
+      xmlEscape(`<a href="x">&'`),
+      "&lt;a href=&quot;x&quot;&gt;&amp;&apos;",
+    );
+  });
+});
