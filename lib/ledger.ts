@@ -95,9 +95,20 @@ export class Ledger {
 
   /** Open (creating if needed) the ledger at `path`. Throws {@linkcode LedgerUnusable} for foreign files. */
   static open(path: string, options: LedgerOptions = {}): Ledger {
-    const db = new DatabaseSync(path, {
-      timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    });
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(path, {
+        timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      });
+    } catch (error) {
+      // A missing folder or a directory in place of the file: say so in one line.
+      if (isSqliteError(error) && !(error instanceof Deno.errors.NotCapable)) {
+        throw new LedgerUnusable(
+          `cannot open a ledger at ${path} (${error.message.split(":")[0]})`,
+        );
+      }
+      throw error;
+    }
     try {
       assertLedgerSchema(db, path);
       useDurableWal(db);

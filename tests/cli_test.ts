@@ -572,3 +572,29 @@ Deno.test("cli: sandbox report", async () => {
   assert.equal(report.narrow, false);
   assert.equal(r.code, 1);
 });
+
+Deno.test("cli: a ledger path that cannot be opened is refused in one line", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "guardlab-open-" });
+  try {
+    for (const path of [join(dir, "missing", "lab.sqlite"), dir]) {
+      const r = await cli([
+        "run",
+        "--ledger-file",
+        path,
+        "--job",
+        "JOB-001",
+        "--topic",
+        "river",
+        "--copies",
+        "1",
+      ]);
+      assert.equal(r.code, 4);
+      assert.deepEqual(r.err, [
+        `guardlab: refused: cannot open a ledger at ${path} (unable to open database file)`,
+      ]);
+    }
+    await assert.rejects(Deno.stat(join(dir, "missing")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -44,10 +44,10 @@ Deno.test("view: the timing demo's terminal view", async (t) => {
       const r = await cli(["demo", "timing"], true);
       assert.deepEqual(r.out.map(stripAnsi), EXPECTED_VIEW);
       const text = r.out.join("\n");
-      assert.match(text, /\x1b\[32m\[ok\] passed/);
-      assert.match(text, /\x1b\[31m\[no\] refused/);
-      assert.match(text, /\x1b\[33m\[xx\] cancelled/);
-      assert.match(text, /\x1b\[90m\[ \] {2}not reached/);
+      assert.ok(text.includes("\x1b[32m[ok] passed"));
+      assert.ok(text.includes("\x1b[31m[no] refused"));
+      assert.ok(text.includes("\x1b[33m[xx] cancelled"));
+      assert.ok(text.includes("\x1b[90m[ ]  not reached"));
     },
   );
 });
