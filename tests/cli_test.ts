@@ -14,14 +14,8 @@ import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands.ts";
 import { EXPECTED } from "../lib/verify.ts";
 import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
-import { persistedCounts } from "./helpers.ts";
-
-/** Run the CLI in process. */
-async function cli(args: string[], input = "") {
-  const io = memoryIo(input);
-  const code = await main(args, io);
-  return { code, out: io.stdout, err: io.stderr };
-}
+import { cli, persistedCounts } from "./helpers.ts";
+import { COMMAND_NAMES } from "../lib/cli/help.ts";
 
 /** A unique ledger name, removed afterwards. */
 async function withLedger(
@@ -46,19 +40,7 @@ Deno.test("cli: help, version and usage errors", async (t) => {
       assert.equal(r.code, 0);
       assert.match(r.out.join("\n"), /Commands:/);
     }
-    for (
-      const command of [
-        "demo",
-        "verify",
-        "run",
-        "ledger",
-        "reconcile",
-        "reset",
-        "script",
-        "explain",
-        "sandbox",
-      ]
-    ) {
+    for (const command of COMMAND_NAMES) {
       const a = await cli([command, "--help"]);
       const b = await cli(["help", command]);
       assert.equal(a.code, 0);

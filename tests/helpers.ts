@@ -2,6 +2,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { Lab } from "../lib/mod.ts";
+import { main } from "../main.ts";
+import { memoryIo } from "../lib/cli/io.ts";
 
 /** A lab on a fresh temp file; `using` removes it. */
 export async function tempLab(): Promise<
@@ -100,3 +102,10 @@ export const ACCEPTED_EVENTS = [
   "output_started",
   "output_allowed",
 ];
+
+/** Run the CLI in process with `input` on stdin. */
+export async function cli(args: string[], input = "", color = false) {
+  const io = memoryIo(input, color);
+  const code = await main(args, io);
+  return { code, out: io.stdout, err: io.stderr };
+}

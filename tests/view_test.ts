@@ -1,20 +1,14 @@
 import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { fileURLToPath } from "node:url";
-import { main } from "../main.ts";
-import { memoryIo } from "../lib/cli/io.ts";
+import { COMMAND_NAMES } from "../lib/cli/help.ts";
+import { cli } from "./helpers.ts";
 import { removeLedger } from "../lib/sandbox.ts";
 import { displayWidth, wrap } from "../lib/text.ts";
 
 const EXPECTED_VIEW = Deno.readTextFileSync(
   fileURLToPath(new URL("../fixtures/views/timing-demo.txt", import.meta.url)),
 ).trimEnd().split("\n");
-
-async function cli(args: string[], color = false) {
-  const io = memoryIo("", color);
-  const code = await main(args, io);
-  return { code, out: io.stdout, err: io.stderr };
-}
 
 // deno-lint-ignore no-control-regex -- stripping ANSI colour codes
 const stripAnsi = (line: string) => line.replace(/\x1b\[[0-9;]*m/g, "");
@@ -41,7 +35,7 @@ Deno.test("view: the timing demo's terminal view", async (t) => {
   await t.step(
     "with colour: same text once the colour codes are removed",
     async () => {
-      const r = await cli(["demo", "timing"], true);
+      const r = await cli(["demo", "timing"], "", true);
       assert.deepEqual(r.out.map(stripAnsi), EXPECTED_VIEW);
       const text = r.out.join("\n");
       assert.ok(text.includes("\x1b[32m[ok] passed"));
@@ -87,21 +81,11 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       ["verify"],
       ["sandbox"],
       ["--help"],
-      ...[
-        "demo",
-        "verify",
-        "run",
-        "ledger",
-        "reconcile",
-        "reset",
-        "script",
-        "explain",
-        "sandbox",
-      ].map((c) => [c, "--help"]),
+      ...COMMAND_NAMES.map((c) => [c, "--help"]),
     ];
     for (const args of commands) {
       await t.step(args.join(" "), async () => {
-        const r = await cli(args, true);
+        const r = await cli(args, "", true);
         for (const line of [...r.out, ...r.err]) {
           assert.ok(
             displayWidth(line) <= 80,

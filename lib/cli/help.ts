@@ -185,3 +185,8 @@ Options:
   --format FORMAT        text (default) or svg (the scenario's timeline)
   -h, --help             show this help`,
 };
+
+/** The command names, in the order the overview lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(HELP).filter((k) =>
+  k !== "guardlab"
+);
