@@ -4,12 +4,13 @@
  * with). Spawning needs --allow-run, which `deno task test` grants.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import config from "../deno.json" with { type: "json" };
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "./spawn.ts";
 import { SANDBOX_ROOT } from "../lib/sandbox.ts";
 
 const WHY = NEEDS_RUN;
+const OUTSIDE = Deno.build.os === "windows" ? "C:\\" : "/";
 
 Deno.test({
   name: "sandbox: the CLI under the sandbox flags" + WHY,
@@ -59,9 +60,13 @@ Deno.test({
     await t.step(
       "a ledger outside the temp dir is refused with one line, nothing written",
       async () => {
-        const outside = fileURLToPath(
-          new URL("./outside-probe.sqlite", import.meta.url),
+        // The file system root is outside the sandbox wherever the checkout is
+        // (a clone under /tmp would be inside it).
+        const outside = join(
+          OUTSIDE,
+          `guardlab-outside-probe-${crypto.randomUUID()}.sqlite`,
         );
+        assert.ok(!outside.startsWith(SANDBOX_ROOT));
         const r = await spawnGuardlab([
           "run",
           "--ledger-file",
@@ -78,7 +83,7 @@ Deno.test({
         assert.equal(r.err.length, 1, r.err.join("\n"));
         assert.match(
           r.err[0],
-          /^guardlab: refused by the sandbox: (read|write) access to ".*outside-probe\.sqlite"/,
+          /^guardlab: refused by the sandbox: (read|write) access to ".*outside-probe-[0-9a-f-]+\.sqlite"/,
         );
         await assert.rejects(Deno.stat(outside), Deno.errors.NotFound);
       },
@@ -89,7 +94,7 @@ Deno.test({
       async () => {
         const r = await spawnGuardlab([
           "script",
-          fileURLToPath(new URL("../README.md", import.meta.url)),
+          join(OUTSIDE, "etc", "hosts"),
         ]);
         assert.equal(r.code, 4);
         assert.equal(r.err.length, 1);
