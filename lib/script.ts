@@ -22,6 +22,7 @@ import {
 } from "./policy.ts";
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "./stages.ts";
 import type { Attempt } from "./timeline.ts";
+import { parseJsonLikePython } from "./wire.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
 export class InvalidStep extends Error {
@@ -155,7 +156,7 @@ export class ScriptSession {
   async step(line: string): Promise<Output> {
     let step: unknown;
     try {
-      step = JSON.parse(line);
+      step = parseJsonLikePython(line);
     } catch {
       throw new InvalidStep("not JSON");
     }

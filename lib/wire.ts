@@ -69,3 +69,26 @@ function asciiString(text: string): string {
     (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
   );
 }
+
+/**
+ * Parse JSON text keeping Python's distinction between `2` and `2.0`: a
+ * number written with a fraction or exponent is a float in the reference,
+ * never an int, so it arrives here boxed (a `Number` object) and fails every
+ * integer check exactly as it does there.
+ */
+export function parseJsonLikePython(text: string): unknown {
+  return JSON.parse(
+    text,
+    function (
+      this: unknown,
+      _key: string,
+      value: unknown,
+      context?: { source?: string },
+    ) {
+      if (typeof value === "number" && /[.eE]/.test(context?.source ?? "")) {
+        return new Number(value);
+      }
+      return value;
+    } as (this: unknown, key: string, value: unknown) => unknown,
+  );
+}

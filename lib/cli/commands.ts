@@ -36,6 +36,7 @@ import {
 import { policyLines, styleFor } from "./view.ts";
 import { timelineSvg } from "../svg.ts";
 import { wrap } from "../text.ts";
+import { parseJsonLikePython } from "../wire.ts";
 import { join } from "node:path";
 
 const FORMATS = ["text", "json", "svg"] as const;
@@ -173,7 +174,7 @@ function rawToolArgs(values: {
       );
     }
     try {
-      return JSON.parse(values.args);
+      return parseJsonLikePython(values.args);
     } catch {
       throw new UsageError("--args must be one JSON value", "run");
     }
