@@ -7,7 +7,6 @@
  */
 import { join } from "node:path";
 import config from "../deno.json" with { type: "json" };
-import { LedgerUnusable } from "./errors.ts";
 
 const grant = Deno.build.os === "windows"
   ? config.permissions["guardlab-windows"]
@@ -85,16 +84,6 @@ export async function removeLedger(name: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
-  }
-}
-
-/** Refuse a file that exists but is not a ledger: an empty path must stay absent or be SQLite. */
-export async function assertIsFileOrAbsent(path: string): Promise<void> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isFile) throw new LedgerUnusable(`${path} is not a file`);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 

@@ -42,7 +42,8 @@ export interface ScriptFiles {
 }
 
 type Step = Record<string, unknown>;
-type Output = Record<string, unknown>;
+/** One JSON object printed for a step. */
+export type Output = Record<string, unknown>;
 
 function field(step: Step, name: string): unknown {
   if (!Object.hasOwn(step, name)) {

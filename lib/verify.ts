@@ -14,18 +14,18 @@ import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "./wire.ts";
 
 /** The hand-written expected answers, per lab. */
-export const EXPECTED: Readonly<Record<Lab, Record<string, unknown>>> = {
+export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
   timing: expectedTiming,
   policy: expectedPolicy,
 };
 
 /** The two labs. */
-export type Lab = "timing" | "policy";
+export type LabName = "timing" | "policy";
 
 /** One scenario's comparison. */
 export interface Check {
   /** Which lab. */
-  lab: Lab;
+  lab: LabName;
   /** Scenario key. */
   scenario: string;
   /** Whether actual equals expected. */
@@ -38,7 +38,7 @@ export interface Check {
 
 /** Compare one lab's results with its expected answers, scenario by scenario, in the fixture's order. */
 export function compareLab(
-  lab: Lab,
+  lab: LabName,
   expected: Record<string, unknown>,
   actual: Record<string, unknown>,
 ): Check[] {
@@ -55,7 +55,7 @@ export function compareLab(
 /** Run both demos inside `folder` and compare them with `expected`. */
 export async function verify(
   folder: string,
-  expected: Readonly<Record<Lab, Record<string, unknown>>> = EXPECTED,
+  expected: Readonly<Record<LabName, Record<string, unknown>>> = EXPECTED,
 ): Promise<Check[]> {
   const timing = await timingDemo(folder) as unknown as Record<string, unknown>;
   const policy = await policyDemo(folder) as unknown as Record<string, unknown>;
