@@ -81,6 +81,8 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       ["verify"],
       ["sandbox"],
       ["--help"],
+      ["nonsense"],
+      ["demo", "--bogus"],
       ...COMMAND_NAMES.map((c) => [c, "--help"]),
     ];
     for (const args of commands) {

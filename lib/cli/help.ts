@@ -24,9 +24,9 @@ const EXIT_TEXT = `Exit codes:
   4  refused: outside the sandbox, or a ledger file that is not a ledger`;
 
 /** The one-line usage summary printed after a usage error. */
-export const USAGE =
-  `usage: guardlab <demo|verify|run|ledger|reconcile|reset|script|explain|sandbox> [options]
-       guardlab <command> --help   |   guardlab --help   |   guardlab --version`;
+export const USAGE = `usage: guardlab <command> [options]
+  commands: demo verify run ledger reconcile reset script explain sandbox
+  guardlab <command> --help  |  guardlab --help  |  guardlab --version`;
 
 /** Help for each command, keyed by command name. */
 export const HELP: Record<string, string> = {
