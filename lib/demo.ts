@@ -6,8 +6,9 @@
  */
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { Cancelled, InjectedFailure, InputRejected } from "./errors.ts";
-import { Lab, type RunResult } from "./lab.ts";
+import { InjectedFailure, InputRejected } from "./errors.ts";
+import { type Faults, Lab, type RunResult } from "./lab.ts";
+import { observeRun, type Raised } from "./outcome.ts";
 import type { Attempt } from "./timeline.ts";
 import {
   changePolicy,
@@ -59,57 +60,43 @@ export async function timingDemoWithAttempts(
 ): Promise<{ result: TimingDemoResult; attempts: DemoAttempt[] }> {
   const lab = Lab.open(join(folder, "lab.sqlite"));
   try {
-    const input_rejected = await lab.run({ ...DEMO_ARGS, copies: 4 });
-    const output_rejected = await lab.run(DEMO_ARGS, { badOutput: true });
-    const retry_same_request = await lab.run(DEMO_ARGS);
-    let raised = "nothing";
-    try {
-      await lab.run({ ...DEMO_ARGS, job: "JOB-002" }, {
-        cancelAt: "after_business",
-      });
-    } catch (error) {
-      if (!(error instanceof Cancelled)) throw error;
-      raised = "cancelled";
-    }
+    const attempts: DemoAttempt[] = [];
+    const step = async (
+      scenario: keyof TimingDemoResult,
+      raw: unknown,
+      faults?: Faults,
+    ) => {
+      const seen = await observeRun(lab, raw, faults);
+      attempts.push({ scenario, attempt: seen.attempt });
+      return seen.output;
+    };
+    // The first three scenarios return results; only the fourth is cancelled.
+    const returned = async (...args: Parameters<typeof step>) =>
+      resultOf(await step(...args));
+    const input_rejected = await returned("input_rejected", {
+      ...DEMO_ARGS,
+      copies: 4,
+    });
+    const output_rejected = await returned("output_rejected", DEMO_ARGS, {
+      badOutput: true,
+    });
+    const retry_same_request = await returned("retry_same_request", DEMO_ARGS);
+    const cancelled = await step(
+      "cancelled_after_business",
+      { ...DEMO_ARGS, job: "JOB-002" },
+      { cancelAt: "after_business" },
+    );
     const result: TimingDemoResult = {
       input_rejected,
       output_rejected,
       retry_same_request,
       cancelled_after_business: {
-        raised,
+        raised: "raised" in cancelled ? cancelled.raised : "nothing",
         effect_exists: lab.ledger.draftExists("JOB-002"),
       },
       draft_rows: lab.ledger.countDrafts(),
     };
-    const cancelReceipt = lab.ledger.receipts().at(-1)!;
-    const fromResult = (r: RunResult): Attempt => ({
-      events: r.events,
-      outcome: { kind: "result", status: r.status, released: r.released },
-      draftExists: r.effect_exists,
-      receiptAttempt: r.attempt,
-      receiptStatus: r.status,
-    });
-    return {
-      result,
-      attempts: [
-        { scenario: "input_rejected", attempt: fromResult(input_rejected) },
-        { scenario: "output_rejected", attempt: fromResult(output_rejected) },
-        {
-          scenario: "retry_same_request",
-          attempt: fromResult(retry_same_request),
-        },
-        {
-          scenario: "cancelled_after_business",
-          attempt: {
-            events: cancelReceipt.events,
-            outcome: { kind: "raised", raised, message: "" },
-            draftExists: result.cancelled_after_business.effect_exists,
-            receiptAttempt: cancelReceipt.attempt,
-            receiptStatus: cancelReceipt.status,
-          },
-        },
-      ],
-    };
+    return { result, attempts };
   } finally {
     lab.close();
   }
@@ -218,4 +205,11 @@ export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
     return { precommit_error, after_precommit_error: rows(editor) };
   });
   return { naive_stale, ...stale, ...restored, ...precommit };
+}
+
+function resultOf(output: RunResult | Raised): RunResult {
+  if ("raised" in output) {
+    throw new Error(`a demo step raised ${output.raised}: ${output.message}`);
+  }
+  return output;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 import { AuditUnavailable, Cancelled, isSqliteError } from "./errors.ts";
+import type { Faults, Lab, RunResult } from "./lab.ts";
+import type { Attempt } from "./timeline.ts";
 
 /** A thrown run, as one JSON object. */
 export interface Raised {
@@ -32,4 +34,53 @@ export function raisedOf(error: unknown): Raised | undefined {
     : undefined;
   if (base && isCancellation((error as Error).cause)) base.cause = "cancelled";
   return base;
+}
+
+/** What one attempt gave its caller, and the same attempt as the timeline view needs it. */
+export interface Observed {
+  /** The result object, or the raised object when the run threw. */
+  output: RunResult | Raised;
+  /** The attempt for {@linkcode timelineOf}. */
+  attempt: Attempt;
+}
+
+/**
+ * Run one attempt and describe it. A cancellation, audit failure or
+ * database error becomes its `raised` object; anything else propagates.
+ */
+export async function observeRun(
+  lab: Lab,
+  raw: unknown,
+  faults?: Faults,
+  signal?: AbortSignal,
+): Promise<Observed> {
+  let output: RunResult | Raised;
+  try {
+    output = await lab.run(raw, faults, signal);
+  } catch (error) {
+    const raised = raisedOf(error);
+    if (raised === undefined) throw error;
+    output = raised;
+  }
+  return { output, attempt: attemptAfter(lab, raw, output) };
+}
+
+/** The timeline input for the latest run of `lab`, which was given `raw` and ended in `output`. */
+export function attemptAfter(
+  lab: Lab,
+  raw: unknown,
+  output: RunResult | Raised,
+): Attempt {
+  const job = (raw as { job?: unknown } | null)?.job;
+  return {
+    events: lab.lastEvents,
+    outcome: "raised" in output
+      ? { kind: "raised", ...output }
+      : { kind: "result", status: output.status, released: output.released },
+    draftExists: "raised" in output
+      ? typeof job === "string" && lab.ledger.draftExists(job)
+      : output.effect_exists,
+    receiptAttempt: lab.lastReceipt?.attempt ?? null,
+    receiptStatus: lab.lastReceipt?.status,
+  };
 }

@@ -8,7 +8,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
 import { type Faults, Lab } from "./lab.ts";
-import { raisedOf } from "./outcome.ts";
+import { observeRun } from "./outcome.ts";
 import {
   changePolicy,
   connect,
@@ -217,34 +217,9 @@ export class ScriptSession {
   async #run(s: Step): Promise<Output> {
     const raw = field(s, "args");
     const faults = faultsOf(s);
-    const lab = this.#lab;
-    try {
-      const result = await lab.run(raw, faults);
-      this.lastAttempt = {
-        events: result.events,
-        outcome: {
-          kind: "result",
-          status: result.status,
-          released: result.released,
-        },
-        draftExists: result.effect_exists,
-        receiptAttempt: result.attempt,
-        receiptStatus: result.status,
-      };
-      return { ...result };
-    } catch (error) {
-      const raised = raisedOf(error);
-      if (raised === undefined) throw error;
-      const job = (raw as { job?: unknown } | null)?.job;
-      this.lastAttempt = {
-        events: lab.lastEvents,
-        outcome: { kind: "raised", ...raised },
-        draftExists: typeof job === "string" && lab.ledger.draftExists(job),
-        receiptAttempt: lab.lastReceipt?.attempt ?? null,
-        receiptStatus: lab.lastReceipt?.status,
-      };
-      return { ...raised };
-    }
+    const { output, attempt } = await observeRun(this.#lab, raw, faults);
+    this.lastAttempt = attempt;
+    return { ...output };
   }
 
   #observed(table: "drafts" | "receipts"): number {

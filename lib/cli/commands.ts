@@ -6,9 +6,9 @@
  */
 import { policyDemo, timingDemoWithAttempts } from "../demo.ts";
 import { LedgerUnusable } from "../errors.ts";
-import { type Faults, Lab, type RunResult } from "../lab.ts";
+import { type Faults, Lab } from "../lab.ts";
 import { Ledger } from "../ledger.ts";
-import { raisedOf } from "../outcome.ts";
+import { observeRun } from "../outcome.ts";
 import { pendingKeys } from "../reconcile.ts";
 import {
   ensureLedger,
@@ -22,7 +22,7 @@ import {
   PAUSE_POINTS,
   type PausePoint,
 } from "../stages.ts";
-import { type Attempt, renderTimeline, timelineOf } from "../timeline.ts";
+import { renderTimeline, timelineOf } from "../timeline.ts";
 import { EXPECTED, renderChecks, verify } from "../verify.ts";
 import { EXIT, HELP } from "./help.ts";
 import type { Io } from "./io.ts";
@@ -238,27 +238,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     join(scratch!.path, "lab.sqlite");
   const lab = Lab.open(path);
   try {
-    let result: RunResult | undefined;
-    let thrown: unknown;
-    try {
-      result = await lab.run(raw, faults);
-    } catch (error) {
-      if (raisedOf(error) === undefined) throw error;
-      thrown = error;
-    }
-    const raised = thrown === undefined ? undefined : raisedOf(thrown)!;
-    const attempt: Attempt = {
-      events: lab.lastEvents,
-      outcome: result
-        ? { kind: "result", status: result.status, released: result.released }
-        : { kind: "raised", ...raised! },
-      draftExists: result?.effect_exists ??
-        (typeof (raw as { job?: unknown })?.job === "string" &&
-          lab.ledger.draftExists((raw as { job: string }).job)),
-      receiptAttempt: lab.lastReceipt?.attempt ?? null,
-      receiptStatus: lab.lastReceipt?.status,
-    };
-    if (format === "json") io.out(JSON.stringify(result ?? raised));
+    const { output, attempt } = await observeRun(lab, raw, faults);
+    if (format === "json") io.out(JSON.stringify(output));
     else if (format === "svg") {
       io.out(
         timelineSvg("guardlab run", [{ title: "this attempt", attempt }], []),
@@ -269,12 +250,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       }
       io.out("result:");
       for (
-        const line of JSON.stringify(result ?? raised, null, 2).split("\n")
+        const line of JSON.stringify(output, null, 2).split("\n")
       ) {
         io.out(`  ${line}`);
       }
     }
-    return result ? EXIT.ok : EXIT.failed;
+    return "raised" in output ? EXIT.failed : EXIT.ok;
   } finally {
     lab.close();
   }
