@@ -22,10 +22,22 @@ export interface ToolArgs {
 /** The business input check's limit, deliberately narrower than validation's 1..9. */
 export const BATCH_LIMIT = 3;
 
-const JOB_PATTERN = /^JOB-[0-9]{3}$/;
+/** A business key: `JOB-` and three ASCII digits, nothing before or after. */
+export const JOB_PATTERN = /^JOB-[0-9]{3}$/;
+
+/** Whether `value` is an integer number (never a boolean, a boxed number or a string) in `min..max`. */
+export function isIntegerIn(
+  value: unknown,
+  min: number,
+  max: number,
+): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= min &&
+    value <= max;
+}
 const KEYS = ["copies", "job", "topic"];
 
-function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
+/** Whether `raw` is a plain JSON object: not null, not an array, no class behind it. */
+export function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return false;
   }
@@ -65,10 +77,7 @@ export function checkedArgs(raw: unknown): ToolArgs {
   ) {
     throw new InputRejected("topic");
   }
-  if (
-    typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 ||
-    copies > 9
-  ) {
+  if (!isIntegerIn(copies, 1, 9)) {
     throw new InputRejected("copies");
   }
   return { job, topic: topic as ToolArgs["topic"], copies };

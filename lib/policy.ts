@@ -5,10 +5,9 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { isIntegerIn, JOB_PATTERN } from "./args.ts";
 import { InjectedFailure, InputRejected } from "./errors.ts";
 import { useDurableWal } from "./ledger.ts";
-
-const JOB_PATTERN = /^JOB-[0-9]{3}$/;
 
 const prepared = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
@@ -36,11 +35,7 @@ export function validateRequest(
   if (typeof request.job !== "string" || !JOB_PATTERN.test(request.job)) {
     throw new InputRejected("job");
   }
-  const copies = request.copies;
-  if (
-    typeof copies !== "number" || !Number.isInteger(copies) || copies < 1 ||
-    copies > 9
-  ) {
+  if (!isIntegerIn(request.copies, 1, 9)) {
     throw new InputRejected("copies");
   }
 }
@@ -98,11 +93,7 @@ export function initialize(db: DatabaseSync): void {
  * even when the value is unchanged, so an old snapshot can never match again.
  */
 export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
-  if (
-    typeof maxCopies !== "number" || !Number.isInteger(maxCopies) ||
-    maxCopies < 0 ||
-    maxCopies > 9
-  ) {
+  if (!isIntegerIn(maxCopies, 0, 9)) {
     throw new RangeError("max_copies");
   }
   statement(

@@ -7,6 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
+import { isPlainRecord } from "./args.ts";
 import { type Faults, Lab } from "./lab.ts";
 import { observeRun } from "./outcome.ts";
 import {
@@ -75,14 +76,34 @@ function optionalBool(
 
 const FAULT_KEYS = ["cancel_at", "fail_at", "bad_output", "audit_failure"];
 
+/**
+ * The fields each op takes besides `op`. Any other field makes the step
+ * invalid: a misspelt `faults` must not quietly run a clean attempt.
+ */
+export const STEP_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "run": ["args", "faults"],
+  "count": [],
+  "exists": ["job"],
+  "drafts": [],
+  "receipts": [],
+  "fixture": ["receipt_fault"],
+  "restart": [],
+  "policy.precheck": ["job", "copies", "as"],
+  "policy.change": ["max_copies"],
+  "policy.insert_checked": ["job", "copies", "snapshot", "fail_before_commit"],
+  "policy.insert_naive": ["job", "copies", "snapshot"],
+  "policy.lock": [],
+  "policy.unlock": [],
+  "policy.delete": [],
+  "policy.rows": [],
+};
+
 /** Read a step's `faults` object into the lab's trusted Faults. */
 function faultsOf(step: Step): Faults {
   if (!Object.hasOwn(step, "faults")) return {};
   const raw = step.faults;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new InvalidStep("faults must be an object");
-  }
-  const record = raw as Record<string, unknown>;
+  if (!isPlainRecord(raw)) throw new InvalidStep("faults must be an object");
+  const record = raw;
   for (const key of Object.keys(record)) {
     if (!FAULT_KEYS.includes(key)) {
       throw new InvalidStep(`unknown fault ${key}`);
@@ -161,11 +182,19 @@ export class ScriptSession {
     } catch {
       throw new InvalidStep("not JSON");
     }
-    if (typeof step !== "object" || step === null || Array.isArray(step)) {
+    if (!isPlainRecord(step)) {
       throw new InvalidStep("a step must be a JSON object");
     }
-    const s = step as Step;
+    const s: Step = step;
     const op = field(s, "op");
+    if (typeof op !== "string" || !Object.hasOwn(STEP_FIELDS, op)) {
+      throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
+    }
+    for (const key of Object.keys(s)) {
+      if (key !== "op" && !STEP_FIELDS[op].includes(key)) {
+        throw new InvalidStep(`unknown field ${JSON.stringify(key)} for ${op}`);
+      }
+    }
     switch (op) {
       case "run":
         return await this.#run(s);

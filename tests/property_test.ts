@@ -15,6 +15,7 @@ import {
   FAIL_POINTS,
 } from "../lib/mod.ts";
 import { removeLedger } from "../lib/sandbox.ts";
+import { STEP_FIELDS } from "../lib/script.ts";
 import { tempLab } from "./helpers.ts";
 
 /** The argument rules, written again independently of lib/args.ts. */
@@ -194,44 +195,56 @@ function assertCleanOutcome(
 }
 
 Deno.test("property: any script input gives one JSON line per step, never a crash", async () => {
+  const values: Record<string, fc.Arbitrary<unknown>> = {
+    args: toolArgs,
+    job: fc.oneof(fc.constant("JOB-001"), fc.jsonValue()),
+    copies: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.jsonValue()),
+    max_copies: fc.oneof(fc.integer({ min: -1, max: 10 }), fc.jsonValue()),
+    as: fc.constantFrom("a", "b"),
+    snapshot: fc.oneof(fc.constantFrom("a", "b"), fc.jsonValue()),
+    receipt_fault: fc.oneof(
+      fc.constantFrom("ignore", "abort", "none"),
+      fc.jsonValue(),
+    ),
+    faults: fc.oneof(
+      fc.jsonValue(),
+      fc.record({ cancel_at: fc.constantFrom("", ...CHECKPOINTS) }),
+    ),
+    fail_before_commit: fc.oneof(fc.boolean(), fc.jsonValue()),
+  };
+  // Steps with an op's own fields (each maybe missing), sometimes with a stray one.
+  const step = fc.constantFrom(...Object.keys(STEP_FIELDS), "nope").chain((
+    op,
+  ) =>
+    fc.tuple(
+      fc.record(
+        Object.fromEntries(
+          (STEP_FIELDS[op] ?? []).map((name) => [name, values[name]]),
+        ),
+        { requiredKeys: [] },
+      ),
+      fc.option(
+        fc.tuple(
+          fc.constantFrom(...Object.keys(values), "fualts"),
+          fc.jsonValue(),
+        ),
+        {
+          freq: 5,
+        },
+      ),
+    ).map(([fields, stray]) =>
+      JSON.stringify({
+        op,
+        ...fields,
+        ...(stray ? { [stray[0]]: stray[1] } : {}),
+      })
+    )
+  );
   const line = fc.oneof(
     fc.string(),
     fc.jsonValue().map((v) => JSON.stringify(v)),
-    fc.record({
-      op: fc.constantFrom(
-        "run",
-        "count",
-        "exists",
-        "drafts",
-        "receipts",
-        "fixture",
-        "restart",
-        "policy.precheck",
-        "policy.change",
-        "policy.insert_checked",
-        "policy.insert_naive",
-        "policy.lock",
-        "policy.unlock",
-        "policy.delete",
-        "policy.rows",
-        "nope",
-      ),
-      args: toolArgs,
-      job: fc.oneof(fc.constant("JOB-001"), fc.jsonValue()),
-      copies: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.jsonValue()),
-      max_copies: fc.oneof(fc.integer({ min: -1, max: 10 }), fc.jsonValue()),
-      as: fc.constantFrom("a", "b"),
-      snapshot: fc.oneof(fc.constantFrom("a", "b"), fc.jsonValue()),
-      receipt_fault: fc.oneof(
-        fc.constantFrom("ignore", "abort", "none"),
-        fc.jsonValue(),
-      ),
-      faults: fc.oneof(
-        fc.jsonValue(),
-        fc.record({ cancel_at: fc.constantFrom("", ...CHECKPOINTS) }),
-      ),
-      fail_before_commit: fc.oneof(fc.boolean(), fc.jsonValue()),
-    }, { requiredKeys: ["op"] }).map((v) => JSON.stringify(v)),
+    step,
+    step,
   );
   await fc.assert(
     fc.asyncProperty(fc.array(line, { maxLength: 12 }), async (lines) => {

@@ -287,13 +287,16 @@ async function openExisting(
   return Ledger.open(path);
 }
 
+/** Flags of the commands that read an existing ledger. */
+const READ_OPTIONS = {
+  ledger: { type: "string" },
+  "ledger-file": { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
 /** `guardlab ledger (--ledger NAME | --ledger-file PATH) [--json]` */
 export async function ledger(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("ledger", args, {
-    ledger: { type: "string" },
-    "ledger-file": { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseCommand("ledger", args, READ_OPTIONS);
   if (values.help) return help(io, "ledger");
   atMostPositionals("ledger", positionals, 0);
   const book = await openExisting("ledger", values);
@@ -332,11 +335,11 @@ export async function ledger(args: string[], io: Io): Promise<number> {
 
 /** `guardlab reconcile (--ledger NAME | --ledger-file PATH) [--json]` */
 export async function reconcile(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("reconcile", args, {
-    ledger: { type: "string" },
-    "ledger-file": { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseCommand(
+    "reconcile",
+    args,
+    READ_OPTIONS,
+  );
   if (values.help) return help(io, "reconcile");
   atMostPositionals("reconcile", positionals, 0);
   const book = await openExisting("reconcile", values);
