@@ -13,8 +13,8 @@ import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands.ts";
 import { EXPECTED } from "../lib/verify.ts";
-import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
-import { cli, persistedCounts } from "./helpers.ts";
+import { LEDGER_HOME, ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { assertUsageError, cli, exists, persistedCounts } from "./helpers.ts";
 import { COMMAND_NAMES } from "../lib/cli/help.ts";
 
 /** A unique ledger name, removed afterwards. */
@@ -78,12 +78,7 @@ Deno.test("cli: help, version and usage errors", async (t) => {
   ];
   for (const [args, message] of bad) {
     await t.step(`${JSON.stringify(args)} is a usage error`, async () => {
-      const r = await cli(args);
-      assert.equal(r.code, 2);
-      assert.equal(r.out.length, 0, "nothing on stdout");
-      assert.match(r.err[0], message);
-      assert.match(r.err[1], /^usage: guardlab/);
-      assert.ok(!r.err.join("\n").includes("    at "), "no stack trace");
+      assertUsageError(await cli(args), message);
     });
   }
 
@@ -91,12 +86,17 @@ Deno.test("cli: help, version and usage errors", async (t) => {
     await t.step(
       `bad ledger name ${JSON.stringify(name)} touches nothing`,
       async () => {
+        // Where the name would lead if it were used as a path.
+        const target = join(LEDGER_HOME, name);
+        const before = exists(target);
         for (
           const command of ["run", "ledger", "reconcile", "reset", "script"]
         ) {
-          const r = await cli([command, `--ledger=${name}`]);
-          assert.equal(r.code, 2, command);
-          assert.match(r.err[0], /bad ledger name/);
+          assertUsageError(
+            await cli([command, `--ledger=${name}`]),
+            /bad ledger name/,
+          );
+          assert.equal(exists(target), before, `${command} touched ${target}`);
         }
       },
     );

@@ -1,4 +1,5 @@
 /** Shared test fixtures: temp ledgers, a second observing connection, receipt faults. */
+import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { Lab } from "../lib/mod.ts";
@@ -66,17 +67,6 @@ export function persistedReceipts(
   }
 }
 
-/** Whether a draft for `job` is committed, read through a separate connection. */
-export function persistedDraft(path: string, job: string): boolean {
-  const observer = new DatabaseSync(path, { readOnly: true });
-  try {
-    return observer.prepare("SELECT 1 FROM drafts WHERE job=?").get(job) !==
-      undefined;
-  } finally {
-    observer.close();
-  }
-}
-
 /** Test-only trigger on the receipts table: RAISE(IGNORE) or RAISE(ABORT). */
 export function installReceiptFault(
   db: DatabaseSync,
@@ -108,4 +98,39 @@ export async function cli(args: string[], input = "", color = false) {
   const io = memoryIo(input, color);
   const code = await main(args, io);
   return { code, out: io.stdout, err: io.stderr };
+}
+
+/** A usage error as the user sees it: exit 2, nothing on stdout, one line, the usage, no stack trace. */
+export function assertUsageError(
+  r: { code: number; out: string[]; err: string[] },
+  message: RegExp = /./,
+): void {
+  assert.equal(r.code, 2, r.err.join("\n"));
+  assert.deepEqual(r.out, [], "nothing on stdout");
+  assert.match(r.err[0], /^guardlab: /);
+  assert.match(r.err[0], message);
+  assert.match(r.err[1], /^usage: guardlab/);
+  assert.equal(r.err.length, 4, "one line plus the three-line usage");
+  assert.ok(!r.err.some((l) => /^\s+at /.test(l)), "no stack trace");
+}
+
+/** Whether `path` exists now. */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** The error `promise` rejects with; fails the test if it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail("expected the run to throw");
 }

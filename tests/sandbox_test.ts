@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import config from "../deno.json" with { type: "json" };
+import { assertUsageError } from "./helpers.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "./spawn.ts";
 import { SANDBOX_ROOT } from "../lib/sandbox.ts";
 
@@ -109,12 +110,7 @@ Deno.test({
       for (
         const args of [["nonsense"], ["demo", "--bogus"], ["demo", "nonsense"]]
       ) {
-        const r = await spawnGuardlab(args);
-        assert.equal(r.code, 2, args.join(" "));
-        assert.equal(r.out.length, 0);
-        assert.match(r.err[0], /^guardlab: /);
-        assert.match(r.err[1], /^usage: guardlab/);
-        assert.ok(!r.err.some((l) => /^\s+at /.test(l)), "no stack trace");
+        assertUsageError(await spawnGuardlab(args));
       }
     });
 

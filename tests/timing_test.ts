@@ -12,6 +12,7 @@ import {
   installReceiptFault,
   persistedCounts,
   persistedReceipts,
+  rejection,
   tempLab,
 } from "./helpers.ts";
 
@@ -85,10 +86,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite aborted receipt preserves committed effect",
     async (s) => {
       installReceiptFault(s.lab.ledger.db, "abort");
-      const error = await s.lab.run(ARGS).then(
-        () => assert.fail("expected the receipt to fail"),
-        (e: unknown) => e,
-      );
+      const error = await rejection(s.lab.run(ARGS));
       assert.ok(isSqliteError(error), "the SQLite error propagates unchanged");
       assert.match((error as Error).message, /fixture_receipt_abort/);
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
@@ -101,9 +99,8 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite ignored receipt during cancel takes precedence",
     async (s) => {
       installReceiptFault(s.lab.ledger.db, "ignore");
-      const error = await s.lab.run(ARGS, { cancelAt: "after_business" }).then(
-        () => assert.fail("expected a failure"),
-        (e: unknown) => e,
+      const error = await rejection(
+        s.lab.run(ARGS, { cancelAt: "after_business" }),
       );
       assert.ok(error instanceof AuditUnavailable);
       assert.ok(
@@ -120,9 +117,8 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite aborted receipt during cancel keeps the cancel as cause",
     async (s) => {
       installReceiptFault(s.lab.ledger.db, "abort");
-      const error = await s.lab.run(ARGS, { cancelAt: "output_check" }).then(
-        () => assert.fail("expected a failure"),
-        (e: unknown) => e,
+      const error = await rejection(
+        s.lab.run(ARGS, { cancelAt: "output_check" }),
       );
       assert.ok(isSqliteError(error));
       assert.ok((error as Error).cause instanceof Cancelled);
@@ -256,6 +252,7 @@ Deno.test("timing lab: cancellation", async (t) => {
       s.lab.run(ARGS, { cancelAt: "output_check" }),
     );
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
+    assert.equal(persistedReceipts(s.path)[0].status, "cancelled");
   });
 
   await scenario(t, "real task cancel after commit", async (s) => {
@@ -292,11 +289,10 @@ Deno.test("timing lab: cancellation", async (t) => {
   );
 
   await scenario(t, "audit error during cancel takes precedence", async (s) => {
-    const error = await s.lab.run(ARGS, {
+    const error = await rejection(s.lab.run(ARGS, {
       cancelAt: "after_business",
       auditFailure: true,
-    })
-      .then(() => assert.fail("expected a failure"), (e: unknown) => e);
+    }));
     assert.ok(error instanceof AuditUnavailable);
     assert.ok(error.cause instanceof Cancelled);
     assert.deepEqual(persistedCounts(s.path), [1, 0]);

@@ -46,7 +46,8 @@ Commands:
   sandbox                show what this process may touch (for teachers)
 
 Options:
-  -h, --help             show help (also: guardlab <command> --help)
+  -h, --help             show help (also: guardlab <command> --help,
+                         guardlab help <command>)
   -V, --version          show the version
 
 guardlab reads and writes only under ${SANDBOX_ROOT}; named ledgers live in
