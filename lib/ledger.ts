@@ -209,7 +209,7 @@ export class Ledger {
       job: r.job,
       status: r.status,
       effect_exists: Boolean(r.effect_exists),
-      events: parseOr(r.events) as string[],
+      events: eventsOf(r.events),
     }));
   }
 
@@ -242,6 +242,12 @@ function count(db: DatabaseSync, table: "drafts" | "receipts"): number {
     n: number;
   };
   return Number(row.n);
+}
+
+/** Receipt events as a list, even when a hand-edited row holds something else. */
+function eventsOf(text: string): string[] {
+  const parsed = parseOr(text);
+  return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
 }
 
 function parseOr(text: string): unknown {
