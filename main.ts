@@ -20,7 +20,7 @@ import { type Io, processIo } from "./lib/cli/io.ts";
 import { printable, UsageError } from "./lib/cli/parse.ts";
 import { sandbox } from "./lib/cli/sandbox_report.ts";
 import { script } from "./lib/cli/script.ts";
-import { LedgerUnusable } from "./lib/errors.ts";
+import { Refused } from "./lib/errors.ts";
 import { refusalLine } from "./lib/sandbox.ts";
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
@@ -46,7 +46,7 @@ async function dispatch(args: string[], io: Io): Promise<number> {
   }
   if (first === "help") {
     const topic = rest[0] ?? "guardlab";
-    if (!(topic in COMMANDS) && topic !== "guardlab") {
+    if (!Object.hasOwn(COMMANDS, topic) && topic !== "guardlab") {
       throw new UsageError(`unknown command ${printable(topic)}`);
     }
     return help(io, topic);
@@ -60,6 +60,10 @@ async function dispatch(args: string[], io: Io): Promise<number> {
     );
   }
   return await command(rest, io);
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0];
 }
 
 /**
@@ -87,12 +91,17 @@ export async function main(
       io.err(`guardlab: ${refusalLine(error)}`);
       return EXIT.refused;
     }
-    if (error instanceof LedgerUnusable) {
+    if (error instanceof Refused) {
       io.err(`guardlab: refused: ${error.message}`);
       return EXIT.refused;
     }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      // The operating system said no (EACCES, EPERM): a refusal, not a bug.
+      io.err(`guardlab: refused: ${firstLine(error.message)}`);
+      return EXIT.refused;
+    }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`guardlab: internal error: ${message.split("\n")[0]}`);
+    io.err(`guardlab: internal error: ${firstLine(message)}`);
     return EXIT.failed;
   }
 }

@@ -65,12 +65,38 @@ export class InjectedFailure extends Error {
   }
 }
 
+/**
+ * guardlab will not touch this path or file: a link, a folder another user
+ * can change, a file that is not a ledger. Always exit 4 with one line, and
+ * the path is left exactly as it was.
+ */
+export class Refused extends Error {
+  /** Build the refusal; `message` is the one line the user reads. */
+  constructor(message: string) {
+    super(message);
+    this.name = "Refused";
+  }
+}
+
 /** A ledger file that exists but is not a usable guardlab ledger. */
-export class LedgerUnusable extends Error {
+export class LedgerUnusable extends Refused {
   /** Build the refusal for `path`. */
   constructor(message: string) {
     super(message);
     this.name = "LedgerUnusable";
+  }
+}
+
+/**
+ * The draft INSERT did not add exactly one row (a trigger doing
+ * `RAISE(IGNORE)` makes it a silent no-op). The business transaction rolls
+ * back, and the attempt ends as `error`, never `accepted`.
+ */
+export class DraftNotInserted extends Error {
+  /** Build the failure; `changes` is the row count SQLite reported. */
+  constructor(changes: number) {
+    super(`draft insert changed ${changes} rows, not 1`);
+    this.name = "DraftNotInserted";
   }
 }
 

@@ -4,21 +4,63 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { isSqliteError, LedgerUnusable } from "./errors.ts";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  countRows,
+  immediate,
+  MAX_EXACT,
+  openDatabase,
+  type SchemaSpec,
+} from "./db.ts";
+import { DraftNotInserted } from "./errors.ts";
+import { GRANTED_FOLDERS } from "./sandbox.ts";
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS drafts(
-  job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS receipts(
+const DRAFTS = `CREATE TABLE drafts(
+  job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL)`;
+const RECEIPTS = `CREATE TABLE receipts(
   attempt INTEGER PRIMARY KEY AUTOINCREMENT,
   job TEXT, status TEXT NOT NULL, effect_exists INTEGER NOT NULL,
-  events TEXT NOT NULL);
-`;
+  events TEXT NOT NULL)`;
 
-const EXPECTED_COLUMNS: Record<string, string[]> = {
-  drafts: ["job", "digest", "body"],
-  receipts: ["attempt", "job", "status", "effect_exists", "events"],
+/** The two receipt faults a trusted test fixture can install. */
+export type ReceiptFault = "ignore" | "abort";
+
+/**
+ * The test-only trigger that makes the receipt INSERT a silent no-op
+ * (`ignore`) or fail (`abort`). Trusted fixture, never tool input; the only
+ * trigger a ledger may hold.
+ */
+export function receiptFaultTrigger(fault: ReceiptFault): string {
+  const action = fault === "ignore"
+    ? "SELECT RAISE(IGNORE);"
+    : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";
+  return `CREATE TRIGGER fixture_receipt_fault BEFORE INSERT ON receipts BEGIN ${action} END`;
+}
+
+/** The ledger's exact schema, as the reference lab writes it. */
+export const LEDGER_SCHEMA: SchemaSpec = {
+  what: "ledger",
+  tables: { drafts: DRAFTS, receipts: RECEIPTS },
+  autoIndexes: ["sqlite_autoindex_drafts_1"],
+  triggers: {
+    fixture_receipt_fault: [
+      receiptFaultTrigger("ignore"),
+      receiptFaultTrigger("abort"),
+    ],
+  },
+  badValues: [
+    `SELECT COUNT(*) AS n FROM drafts WHERE typeof(job)!='text'
+       OR typeof(digest)!='text' OR typeof(body)!='text'`,
+    `SELECT COUNT(*) AS n FROM receipts WHERE attempt>${MAX_EXACT}
+       OR typeof(job) NOT IN ('text','null') OR typeof(status)!='text'
+       OR typeof(effect_exists)!='integer' OR abs(effect_exists)>${MAX_EXACT}
+       OR typeof(events)!='text'`,
+    // The next attempt number must be exact too.
+    `SELECT COUNT(*) AS n FROM sqlite_sequence
+       WHERE typeof(seq)!='integer' OR seq>=${MAX_EXACT}`,
+  ],
+  create: `${DRAFTS};
+${RECEIPTS};`,
 };
 
 /** How long a writer waits for another connection's lock before failing. */
@@ -60,6 +102,10 @@ export interface DraftRow {
 export interface LedgerOptions {
   /** Milliseconds to wait for a lock held by another connection. */
   busyTimeoutMs?: number;
+  /** `read` opens read-only and never changes a byte; `write` (the default) may create. */
+  mode?: "read" | "write";
+  /** Folders the path is checked from; the sandbox grant by default. */
+  trusted?: readonly string[];
 }
 
 /**
@@ -93,26 +139,18 @@ export class Ledger {
     );
   }
 
-  /** Open (creating if needed) the ledger at `path`. Throws {@linkcode LedgerUnusable} for foreign files. */
+  /**
+   * Open the ledger at `path`, creating it for writing if needed. Throws
+   * {@linkcode LedgerUnusable} for a link, a foreign or damaged file, and
+   * leaves such a file byte-identical.
+   */
   static open(path: string, options: LedgerOptions = {}): Ledger {
-    let db: DatabaseSync;
+    const db = openDatabase(path, LEDGER_SCHEMA, {
+      mode: options.mode ?? "write",
+      trusted: options.trusted ?? GRANTED_FOLDERS,
+      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    });
     try {
-      db = new DatabaseSync(path, {
-        timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-      });
-    } catch (error) {
-      // A missing folder or a directory in place of the file: say so in one line.
-      if (isSqliteError(error) && !(error instanceof Deno.errors.NotCapable)) {
-        throw new LedgerUnusable(
-          `cannot open a ledger at ${path} (${error.message.split(":")[0]})`,
-        );
-      }
-      throw error;
-    }
-    try {
-      assertLedgerSchema(db, path);
-      useDurableWal(db);
-      db.exec(SCHEMA);
       return new Ledger(db);
     } catch (error) {
       db.close();
@@ -125,15 +163,7 @@ export class Ledger {
    * a read-then-write never has to upgrade its lock under contention.
    */
   writeTransaction<T>(body: () => T): T {
-    this.db.exec("BEGIN IMMEDIATE");
-    try {
-      const result = body();
-      this.db.exec("COMMIT");
-      return result;
-    } catch (error) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
-      throw error;
-    }
+    return immediate(this.db, body);
   }
 
   /** The stored draft for `job`, if any. */
@@ -141,9 +171,13 @@ export class Ledger {
     return this.#findDraft.get(job) as StoredDraft | undefined;
   }
 
-  /** Insert a new draft row. */
+  /**
+   * Insert a new draft row, and throw {@linkcode DraftNotInserted} unless the
+   * statement really added one: the same rule as the receipt.
+   */
   insertDraft(job: string, digest: string, body: string): void {
-    this.#insertDraft.run(job, digest, body);
+    const changes = Number(this.#insertDraft.run(job, digest, body).changes);
+    if (changes !== 1) throw new DraftNotInserted(changes);
   }
 
   /** Whether a draft for `job` exists. */
@@ -172,12 +206,12 @@ export class Ledger {
 
   /** Number of drafts. */
   countDrafts(): number {
-    return count(this.db, "drafts");
+    return countRows(this.db, "drafts");
   }
 
   /** Number of receipts. */
   countReceipts(): number {
-    return count(this.db, "receipts");
+    return countRows(this.db, "receipts");
   }
 
   /** All drafts ordered by job, bodies parsed. */
@@ -219,31 +253,6 @@ export class Ledger {
   }
 }
 
-/**
- * Write-ahead logging with `synchronous=FULL`: each COMMIT syncs the log
- * before it returns, so a committed draft or receipt survives a power cut,
- * at one sync per commit instead of the rollback journal's several.
- * Measured with `deno task bench`; see the README.
- */
-export function useDurableWal(db: DatabaseSync): void {
-  try {
-    db.exec("PRAGMA journal_mode=WAL");
-  } catch (error) {
-    // Another connection is switching the same file right now; it ends in WAL too.
-    if (!isSqliteError(error) || !/locked|busy/.test(error.message)) {
-      throw error;
-    }
-  }
-  db.exec("PRAGMA synchronous=FULL");
-}
-
-function count(db: DatabaseSync, table: "drafts" | "receipts"): number {
-  const row = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as {
-    n: number;
-  };
-  return Number(row.n);
-}
-
 /** Receipt events as a list, even when a hand-edited row holds something else. */
 function eventsOf(text: string): string[] {
   const parsed = parseOr(text);
@@ -255,40 +264,5 @@ function parseOr(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text;
-  }
-}
-
-/** Refuse a file that is not SQLite, is damaged, or holds tables that are not the ledger's. */
-function assertLedgerSchema(db: DatabaseSync, path: string): void {
-  let tables: { name: string }[];
-  try {
-    tables = db.prepare(
-      "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
-    ).all() as unknown as { name: string }[];
-  } catch (error) {
-    if (isSqliteError(error)) {
-      throw new LedgerUnusable(
-        `${path} is not a usable SQLite ledger (${error.message})`,
-      );
-    }
-    throw error;
-  }
-  for (const { name } of tables) {
-    if (name === "sqlite_sequence") continue;
-    const expected = EXPECTED_COLUMNS[name];
-    if (expected === undefined) {
-      throw new LedgerUnusable(
-        `${path} holds a foreign schema (table ${name})`,
-      );
-    }
-    const columns =
-      (db.prepare(`PRAGMA table_info(${name})`).all() as unknown as {
-        name: string;
-      }[]).map((c) => c.name);
-    if (columns.join(",") !== expected.join(",")) {
-      throw new LedgerUnusable(
-        `${path} holds a foreign schema (table ${name})`,
-      );
-    }
   }
 }

@@ -6,8 +6,15 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isIntegerIn, JOB_PATTERN } from "./args.ts";
+import {
+  MAX_EXACT,
+  openDatabase,
+  type SchemaSpec,
+  useDurableWal,
+} from "./db.ts";
 import { InjectedFailure, InputRejected } from "./errors.ts";
-import { useDurableWal } from "./ledger.ts";
+import { checkDatabasePlace } from "./safe_fs.ts";
+import { GRANTED_FOLDERS } from "./sandbox.ts";
 
 const prepared = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
@@ -49,23 +56,53 @@ export class Snapshot {
   constructor(readonly revision: number, readonly max_copies: number) {}
 }
 
+const POLICY = `CREATE TABLE policy(
+  singleton INTEGER PRIMARY KEY CHECK(singleton=1),
+  revision INTEGER NOT NULL CHECK(revision>0),
+  max_copies INTEGER NOT NULL CHECK(max_copies BETWEEN 0 AND 9))`;
+const POLICY_DRAFTS = `CREATE TABLE drafts(
+  job TEXT PRIMARY KEY, copies INTEGER NOT NULL,
+  checked_revision INTEGER NOT NULL)`;
+
+/** The policy database's exact schema, as the reference writes it. */
+export const POLICY_SCHEMA: SchemaSpec = {
+  what: "policy database",
+  tables: { policy: POLICY, drafts: POLICY_DRAFTS },
+  autoIndexes: ["sqlite_autoindex_drafts_1"],
+  triggers: {},
+  badValues: [
+    `SELECT COUNT(*) AS n FROM policy WHERE typeof(revision)!='integer'
+       OR revision>=${MAX_EXACT} OR typeof(max_copies)!='integer'`,
+    `SELECT COUNT(*) AS n FROM drafts WHERE typeof(job)!='text'
+       OR typeof(copies)!='integer' OR abs(copies)>${MAX_EXACT}
+       OR typeof(checked_revision)!='integer'
+       OR abs(checked_revision)>${MAX_EXACT}`,
+  ],
+  create: `${POLICY};\nINSERT INTO policy VALUES(1, 1, 3);\n${POLICY_DRAFTS};`,
+};
+
 /** Options for {@linkcode connect}. */
 export interface ConnectOptions {
   /** Milliseconds to wait for another connection's lock; the lab's fixed interleavings use 0. */
   busyTimeoutMs?: number;
+  /** Folders the path is checked from; the sandbox grant by default. */
+  trusted?: readonly string[];
 }
 
 /**
  * Open a connection in autocommit mode; every transaction is begun
- * explicitly. The file uses write-ahead logging with synchronous=FULL, like
- * the lab ledger: each commit is synced before it returns.
+ * explicitly. The place is checked first (no link, a private folder). The
+ * file uses write-ahead logging with synchronous=FULL, like the lab ledger:
+ * each commit is synced before it returns.
  */
 export function connect(
   path: string,
   options: ConnectOptions = {},
 ): DatabaseSync {
+  checkDatabasePlace(path, options.trusted ?? GRANTED_FOLDERS, false);
   const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
   try {
+    db.exec("PRAGMA temp_store=MEMORY");
     useDurableWal(db);
     return db;
   } catch (error) {
@@ -74,18 +111,34 @@ export function connect(
   }
 }
 
+/**
+ * Check the policy database at `path` (exact schema, integrity) and create
+ * it at revision 1, limit 3, if it is new. Check and creation share one write
+ * transaction, so two processes starting together cannot both initialise it.
+ * A refused file is left byte-identical.
+ */
+export function ensurePolicyDatabase(
+  path: string,
+  trusted: readonly string[] = GRANTED_FOLDERS,
+): void {
+  openDatabase(path, POLICY_SCHEMA, {
+    mode: "write",
+    trusted,
+    busyTimeoutMs: 5000,
+  }).close();
+}
+
+/** Open an existing policy database read-only, checked; it never changes a byte. */
+export function openPolicyForReading(
+  path: string,
+  trusted: readonly string[] = GRANTED_FOLDERS,
+): DatabaseSync {
+  return openDatabase(path, POLICY_SCHEMA, { mode: "read", trusted });
+}
+
 /** Create the policy singleton (revision 1, limit 3) and the drafts table. */
 export function initialize(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE policy(
-      singleton INTEGER PRIMARY KEY CHECK(singleton=1),
-      revision INTEGER NOT NULL CHECK(revision>0),
-      max_copies INTEGER NOT NULL CHECK(max_copies BETWEEN 0 AND 9));
-    INSERT INTO policy VALUES(1, 1, 3);
-    CREATE TABLE drafts(
-      job TEXT PRIMARY KEY, copies INTEGER NOT NULL,
-      checked_revision INTEGER NOT NULL);
-  `);
+  db.exec(POLICY_SCHEMA.create);
 }
 
 /**

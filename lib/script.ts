@@ -6,15 +6,17 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { countRows } from "./db.ts";
 import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
 import { isPlainRecord } from "./args.ts";
 import { type Faults, Lab } from "./lab.ts";
+import { receiptFaultTrigger } from "./ledger.ts";
 import { observeRun } from "./outcome.ts";
 import {
   changePolicy,
   connect,
   currentPolicy,
-  initialize,
+  ensurePolicyDatabase,
   insertChecked,
   insertNaive,
   precheck,
@@ -40,6 +42,8 @@ export interface ScriptFiles {
   lab: string;
   /** The policy database file, created on first use. */
   policy: string;
+  /** Folders the paths are checked from; the sandbox grant by default. */
+  trusted?: readonly string[];
 }
 
 type Step = Record<string, unknown>;
@@ -109,8 +113,9 @@ function faultsOf(step: Step): Faults {
       throw new InvalidStep(`unknown fault ${key}`);
     }
   }
-  const cancelAt = record.cancel_at ?? "";
-  const failAt = record.fail_at ?? "";
+  const cancelAt = Object.hasOwn(record, "cancel_at") ? record.cancel_at : "";
+  const failAt = Object.hasOwn(record, "fail_at") ? record.fail_at : "";
+  // null is a wrong kind, not "no fault": it must not run a clean attempt.
   if (cancelAt !== "" && !isOneOf(CHECKPOINTS, cancelAt)) {
     throw new InvalidStep(
       `faults.cancel_at must be "" or one of ${CHECKPOINTS.join(", ")}`,
@@ -162,7 +167,7 @@ export class ScriptSession {
   /** Open the lab ledger; the policy database waits for its first step. */
   constructor(files: ScriptFiles) {
     this.#files = files;
-    this.#lab = Lab.open(files.lab);
+    this.#lab = Lab.open(files.lab, { trusted: files.trusted });
     this.#observer = new DatabaseSync(files.lab, { readOnly: true });
   }
 
@@ -213,7 +218,7 @@ export class ScriptSession {
         return this.#fixture(s);
       case "restart":
         this.#lab.close();
-        this.#lab = Lab.open(this.#files.lab);
+        this.#lab = Lab.open(this.#files.lab, { trusted: this.#files.trusted });
         return { ok: true };
       case "policy.precheck":
         return this.#precheck(s);
@@ -228,9 +233,12 @@ export class ScriptSession {
           () => (this.#policy().editor.exec("BEGIN IMMEDIATE"), { ok: true }),
         );
       case "policy.unlock":
-        return policyOutcome(
-          () => (this.#policy().editor.exec("ROLLBACK"), { ok: true }),
-        );
+        // As Python's rollback(): with no transaction open, nothing to do.
+        return policyOutcome(() => {
+          const { editor } = this.#policy();
+          if (editor.isTransaction) editor.exec("ROLLBACK");
+          return { ok: true };
+        });
       case "policy.delete":
         return policyOutcome(
           () => (this.#policy().editor.exec("DELETE FROM policy"),
@@ -238,9 +246,8 @@ export class ScriptSession {
         );
       case "policy.rows":
         return policyOutcome(() => ({ rows: rows(this.#policy().editor) }));
-      default:
-        throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
     }
+    throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
   }
 
   async #run(s: Step): Promise<Output> {
@@ -252,9 +259,7 @@ export class ScriptSession {
   }
 
   #observed(table: "drafts" | "receipts"): number {
-    const row = this.#observer.prepare(`SELECT COUNT(*) AS n FROM ${table}`)
-      .get() as { n: number };
-    return Number(row.n);
+    return countRows(this.#observer, table);
   }
 
   #fixture(s: Step): Output {
@@ -267,22 +272,16 @@ export class ScriptSession {
     // Trusted test fixture on the lab's own connection, never tool input.
     const db = this.#lab.ledger.db;
     db.exec("DROP TRIGGER IF EXISTS fixture_receipt_fault");
-    if (fault !== "none") {
-      const body = fault === "ignore"
-        ? "SELECT RAISE(IGNORE);"
-        : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";
-      db.exec(
-        `CREATE TRIGGER fixture_receipt_fault BEFORE INSERT ON receipts BEGIN ${body} END`,
-      );
-    }
+    if (fault !== "none") db.exec(receiptFaultTrigger(fault));
     return { ok: true };
   }
 
   #policy(): { reader: DatabaseSync; editor: DatabaseSync } {
     if (this.#reader === undefined || this.#editor === undefined) {
-      ensurePolicyDatabase(this.#files.policy);
-      this.#reader = connect(this.#files.policy);
-      this.#editor = connect(this.#files.policy);
+      const { policy, trusted } = this.#files;
+      ensurePolicyDatabase(policy, trusted);
+      this.#reader = connect(policy, { trusted });
+      this.#editor = connect(policy, { trusted });
     }
     return { reader: this.#reader, editor: this.#editor };
   }
@@ -293,10 +292,11 @@ export class ScriptSession {
 
   #precheck(s: Step): Output {
     const request = this.#request(s);
-    const name = Object.hasOwn(s, "as") ? stringField(s, "as") : undefined;
+    const name = Object.hasOwn(s, "as") ? stringField(s, "as") : "";
     return policyOutcome(() => {
       const snapshot = precheck(this.#policy().reader, request);
-      if (name !== undefined) this.#snapshots.set(name, snapshot);
+      // An empty name remembers nothing, as the reference's falsy check.
+      if (name !== "") this.#snapshots.set(name, snapshot);
       return {
         snapshot: {
           revision: snapshot.revision,
@@ -348,46 +348,4 @@ export class ScriptSession {
       };
     });
   }
-}
-
-/**
- * Create the policy database at revision 1, limit 3 unless it exists. The
- * check and the creation share one write transaction, so two processes
- * starting together cannot both initialise it.
- */
-export function ensurePolicyDatabase(path: string): void {
-  const db = connect(path, { busyTimeoutMs: 5000 });
-  try {
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      const present = db.prepare(
-        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='policy'",
-      ).get();
-      if (present === undefined) initialize(db);
-      db.exec("COMMIT");
-    } catch (error) {
-      if (db.isTransaction) db.exec("ROLLBACK");
-      throw error;
-    }
-  } finally {
-    db.close();
-  }
-}
-
-/** Split a byte stream into lines (LF or CRLF), decoding UTF-8 leniently. */
-export async function* linesOf(
-  stream: ReadableStream<Uint8Array>,
-): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    let cut: number;
-    while ((cut = pending.indexOf("\n")) >= 0) {
-      yield pending.slice(0, cut).replace(/\r$/, "");
-      pending = pending.slice(cut + 1);
-    }
-  }
-  pending += decoder.decode();
-  if (pending.length > 0) yield pending.replace(/\r$/, "");
 }

@@ -61,3 +61,19 @@ export function wrap(line: string, width: number): string[] {
   out.push(current);
   return out.map((l) => l.trimEnd());
 }
+
+/**
+ * `word` as one POSIX shell word: unchanged when it holds only safe
+ * characters, else in single quotes (a quote inside becomes `'\''`). A
+ * suggested command pasted into a shell runs nothing else.
+ *
+ * @example
+ * ```ts
+ * import { shellQuote } from "./text.ts";
+ * shellQuote("/tmp/a b;touch x"); // "'/tmp/a b;touch x'"
+ * ```
+ */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_\/.:=@%+,-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -14,13 +14,15 @@ import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands.ts";
 import { EXPECTED } from "../lib/verify.ts";
+import { ledgerFolder, ledgerPaths, removeLedger } from "../lib/sandbox.ts";
 import {
-  ensureLedger,
-  LEDGER_HOME,
-  ledgerPaths,
-  removeLedger,
-} from "../lib/sandbox.ts";
-import { assertUsageError, cli, exists, persistedCounts } from "./helpers.ts";
+  assertUsageError,
+  cli,
+  exists,
+  persistedCounts,
+  TEST_BASE,
+  TEST_ROOT,
+} from "./helpers.ts";
 import { COMMAND_NAMES } from "../lib/cli/help.ts";
 
 /** A unique ledger name, removed afterwards. */
@@ -31,7 +33,7 @@ async function withLedger(
   try {
     await body(name);
   } finally {
-    await removeLedger(name);
+    removeLedger(TEST_ROOT, name);
   }
 }
 
@@ -93,7 +95,7 @@ Deno.test("cli: help, version and usage errors", async (t) => {
       `bad ledger name ${JSON.stringify(name)} touches nothing`,
       async () => {
         // Where the name would lead if it were used as a path.
-        const target = join(LEDGER_HOME, name);
+        const target = join(TEST_ROOT, name);
         const before = exists(target);
         for (
           const command of ["run", "ledger", "reconcile", "reset", "script"]
@@ -148,7 +150,7 @@ Deno.test("cli: demo", async (t) => {
   });
 
   await t.step("colour only when allowed", async () => {
-    const io = memoryIo("", true);
+    const io = memoryIo("", true, TEST_BASE);
     assert.equal(await main(["demo", "timing"], io), 0);
     assert.ok(io.stdout.join("\n").includes("\x1b[32m"));
   });
@@ -181,7 +183,7 @@ Deno.test("cli: verify", async (t) => {
         1,
         1,
       ]];
-      const io = memoryIo();
+      const io = memoryIo("", false, TEST_BASE);
       assert.equal(await runVerify(io, false, copy), 1);
       const text = io.stdout.join("\n");
       assert.match(
@@ -203,7 +205,7 @@ Deno.test("cli: verify", async (t) => {
       policy: Record<string, unknown>;
     };
     delete copy.timing.draft_rows;
-    const io = memoryIo();
+    const io = memoryIo("", false, TEST_BASE);
     assert.equal(await runVerify(io, false, copy), 1);
     assert.match(
       io.stdout.join("\n"),
@@ -235,7 +237,10 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
         );
         assert.equal(JSON.parse(shown).status, "output_rejected");
         assert.equal(JSON.parse(shown).attempt, 1);
-        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 1]);
+        assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
+          1,
+          1,
+        ]);
 
         const pending = await cli(["reconcile", "--ledger", name]);
         assert.equal(pending.code, 3);
@@ -255,7 +260,10 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
         const result = JSON.parse(retry.out[0]);
         assert.equal(result.status, "accepted");
         assert.ok(result.events.includes("effect_reused"));
-        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 2]);
+        assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
+          1,
+          2,
+        ]);
 
         const clean = await cli(["reconcile", "--ledger", name, "--json"]);
         assert.equal(clean.code, 0);
@@ -274,7 +282,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
           `removed ledger ${name}`,
         ]);
         await assert.rejects(
-          Deno.stat(ledgerPaths(name).dir),
+          Deno.stat(ledgerPaths(TEST_ROOT, name).dir),
           Deno.errors.NotFound,
         );
         assert.deepEqual((await cli(["reset", "--ledger", name])).out, [
@@ -351,7 +359,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
           assert.equal(out[key], value, extra.join(" "));
           assert.equal(r.code, key === "raised" ? 1 : 0);
           assert.deepEqual(
-            persistedCounts(ledgerPaths(name).lab),
+            persistedCounts(ledgerPaths(TEST_ROOT, name).lab),
             counts,
             extra.join(" "),
           );
@@ -391,7 +399,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
           assert.equal(r.code, 0);
           assert.equal(JSON.parse(r.out[0]).status, "input_rejected");
         }
-        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [
+        assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
           0,
           cases.length,
         ]);
@@ -402,8 +410,8 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
     "a ledger written by the reference lab is continued and listed",
     () =>
       withLedger(async (name) => {
-        await Deno.mkdir(ledgerPaths(name).dir, { recursive: true });
-        await copyFile(REFERENCE_LEDGER, ledgerPaths(name).lab);
+        ledgerFolder(TEST_ROOT, name, true);
+        await copyFile(REFERENCE_LEDGER, ledgerPaths(TEST_ROOT, name).lab);
         const pending = await cli(["reconcile", "--ledger", name]);
         assert.equal(pending.code, 3);
         assert.match(pending.out[0], /^JOB-002: /);
@@ -442,7 +450,10 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
         assert.match(listing, /drafts \(2\)/);
         assert.match(listing, /receipts \(4\)/);
         assert.match(listing, /#4 {2}JOB-001 {2}key_conflict/);
-        assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [2, 4]);
+        assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
+          2,
+          4,
+        ]);
       }),
   );
 
@@ -456,7 +467,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
         assert.match(r.err[0], new RegExp(`no ledger named ${name}`));
       }
       await assert.rejects(
-        Deno.stat(ledgerPaths(name).dir),
+        Deno.stat(ledgerPaths(TEST_ROOT, name).dir),
         Deno.errors.NotFound,
       );
     },
@@ -520,7 +531,10 @@ Deno.test("cli: ledger files that are not ledgers are refused and left untouched
         "1",
       ]);
       assert.equal(r.code, 4);
-      assert.match(r.err[0], /foreign schema \(table accounts\)/);
+      assert.match(
+        r.err[0],
+        /not a guardlab ledger \(a foreign table accounts\)/,
+      );
       assert.deepEqual(await Deno.readFile(path), before);
     });
   } finally {
@@ -563,7 +577,12 @@ Deno.test("cli: sandbox report", async () => {
 Deno.test("cli: a ledger path that cannot be opened is refused in one line", async () => {
   const dir = await Deno.makeTempDir({ prefix: "guardlab-open-" });
   try {
-    for (const path of [join(dir, "missing", "lab.sqlite"), dir]) {
+    const cases: [string, string][] = [
+      [join(dir, "missing", "lab.sqlite"), "which does not exist"],
+      [join(dir, "folder.sqlite"), "is not a regular file"],
+    ];
+    await Deno.mkdir(join(dir, "folder.sqlite"));
+    for (const [path, why] of cases) {
       const r = await cli([
         "run",
         "--ledger-file",
@@ -576,9 +595,9 @@ Deno.test("cli: a ledger path that cannot be opened is refused in one line", asy
         "1",
       ]);
       assert.equal(r.code, 4);
-      assert.deepEqual(r.err, [
-        `guardlab: refused: cannot open a ledger at ${path} (unable to open database file)`,
-      ]);
+      assert.equal(r.err.length, 1);
+      assert.ok(r.err[0].startsWith(`guardlab: refused: ${path} `), r.err[0]);
+      assert.ok(r.err[0].includes(why), r.err[0]);
     }
     await assert.rejects(Deno.stat(join(dir, "missing")), Deno.errors.NotFound);
   } finally {
@@ -589,7 +608,7 @@ Deno.test("cli: a ledger path that cannot be opened is refused in one line", asy
 Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a crash", async () => {
   const name = `t-edit-${crypto.randomUUID().slice(0, 6)}`;
   try {
-    const { lab } = await ensureLedger(name);
+    const { lab } = ledgerFolder(TEST_ROOT, name, true)!;
     const args = [
       "--ledger",
       name,
@@ -620,6 +639,6 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
     assert.equal(retry.status, "error");
     assert.deepEqual(persistedCounts(lab), [1, 2]);
   } finally {
-    await removeLedger(name);
+    removeLedger(TEST_ROOT, name);
   }
 });

@@ -5,7 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { ledgerPaths, privateRoot, removeLedger } from "../lib/sandbox.ts";
+
+/**
+ * The spawned CLI works in the real private folder (it has no other): the
+ * tests use unique ledger names there and remove only those.
+ */
+const realRoot = () => privateRoot()!;
 import { PAUSE_POINTS } from "../lib/stages.ts";
 import { persistedCounts } from "./helpers.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab, startGuardlab } from "./spawn.ts";
@@ -66,12 +72,12 @@ Deno.test({
         attempts.length,
         "every attempt has its own receipt",
       );
-      assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [
+      assert.deepEqual(persistedCounts(ledgerPaths(realRoot(), name).lab), [
         3,
         results.length,
       ]);
     } finally {
-      await removeLedger(name);
+      removeLedger(realRoot(), name);
     }
   },
 });
@@ -177,7 +183,9 @@ Deno.test({
         );
       }
 
-      const db = new DatabaseSync(ledgerPaths(name).policy, { readOnly: true });
+      const db = new DatabaseSync(ledgerPaths(realRoot(), name).policy, {
+        readOnly: true,
+      });
       let rows: { job: string; copies: number; checked_revision: number }[];
       try {
         rows = db.prepare(
@@ -206,7 +214,7 @@ Deno.test({
         );
       }
     } finally {
-      await removeLedger(name);
+      removeLedger(realRoot(), name);
     }
   },
 });
@@ -262,7 +270,7 @@ Deno.test({
           await child.stdout.cancel();
           await child.stderr.cancel();
 
-          const path = ledgerPaths(name).lab;
+          const path = ledgerPaths(realRoot(), name).lab;
           const db = new DatabaseSync(path);
           try {
             assert.deepEqual(
@@ -309,7 +317,7 @@ Deno.test({
             0,
           );
         } finally {
-          await removeLedger(name);
+          removeLedger(realRoot(), name);
         }
       });
     }

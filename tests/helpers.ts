@@ -5,6 +5,27 @@ import { join } from "node:path";
 import { Lab } from "../lib/mod.ts";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
+import { receiptFaultTrigger } from "../lib/ledger.ts";
+import { privateRoot } from "../lib/sandbox.ts";
+
+/**
+ * The temp folder in-process CLI tests use in place of the shared one: each
+ * test process gets its own, so a user's real guardlab folder and ledgers
+ * are never touched. Removed when the process ends.
+ */
+export const TEST_BASE: string = Deno.makeTempDirSync({
+  prefix: "guardlab-test-base-",
+});
+globalThis.addEventListener("unload", () => {
+  try {
+    Deno.removeSync(TEST_BASE, { recursive: true });
+  } catch {
+    // Already gone, or the test process lacks write permission: nothing to do.
+  }
+});
+
+/** The private guardlab folder inside {@linkcode TEST_BASE}. */
+export const TEST_ROOT: string = privateRoot(TEST_BASE)!;
 
 /** A lab on a fresh temp file; `using` removes it. */
 export async function tempLab(): Promise<
@@ -72,12 +93,7 @@ export function installReceiptFault(
   db: DatabaseSync,
   action: "ignore" | "abort",
 ): void {
-  const statement = action === "ignore"
-    ? "SELECT RAISE(IGNORE);"
-    : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";
-  db.exec(
-    `CREATE TRIGGER fixture_receipt_fault BEFORE INSERT ON receipts BEGIN ${statement} END`,
-  );
+  db.exec(receiptFaultTrigger(action));
 }
 
 /** The demo arguments. */
@@ -93,9 +109,14 @@ export const ACCEPTED_EVENTS = [
   "output_allowed",
 ];
 
-/** Run the CLI in process with `input` on stdin. */
-export async function cli(args: string[], input = "", color = false) {
-  const io = memoryIo(input, color);
+/** Run the CLI in process with `input` on stdin, in {@linkcode TEST_BASE} unless `base` is given. */
+export async function cli(
+  args: string[],
+  input: string | Uint8Array = "",
+  color = false,
+  base: string = TEST_BASE,
+) {
+  const io = memoryIo(input, color, base);
   const code = await main(args, io);
   return { code, out: io.stdout, err: io.stderr };
 }

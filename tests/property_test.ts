@@ -16,7 +16,13 @@ import {
 } from "../lib/mod.ts";
 import { removeLedger } from "../lib/sandbox.ts";
 import { STEP_FIELDS } from "../lib/script.ts";
-import { ACCEPTED_EVENTS, assertUsageError, tempLab } from "./helpers.ts";
+import {
+  ACCEPTED_EVENTS,
+  assertUsageError,
+  tempLab,
+  TEST_BASE,
+  TEST_ROOT,
+} from "./helpers.ts";
 
 /** The argument rules, written again independently of lib/args.ts. */
 function exactlyValid(raw: unknown): boolean {
@@ -232,7 +238,7 @@ Deno.test("property: any script input gives one JSON line per step, never a cras
   );
   await fc.assert(
     fc.asyncProperty(fc.array(line, { maxLength: 12 }), async (lines) => {
-      const io = memoryIo(lines.join("\n"));
+      const io = memoryIo(lines.join("\n"), false, TEST_BASE);
       const code = await main(["script"], io);
       assertCleanOutcome(code, io);
       assert.ok(code === 0 || code === 1);
@@ -251,7 +257,9 @@ Deno.test("property: any script input gives one JSON line per step, never a cras
 });
 
 Deno.test("property: any argv ends in a documented exit code and at most one error line", async () => {
-  const ledgers = ["fz-a", "fz-b"];
+  // Unique names in this process's own test folder: never a user's ledger.
+  const tag = crypto.randomUUID().slice(0, 6);
+  const ledgers = [`fz-a-${tag}`, `fz-b-${tag}`];
   const word = fc.oneof(
     fc.constantFrom(
       "demo",
@@ -307,7 +315,7 @@ Deno.test("property: any argv ends in a documented exit code and at most one err
           !(argv[0] === "script" && argv.length > 1 &&
             !argv[1].startsWith("-")),
         );
-        const io = memoryIo("");
+        const io = memoryIo("", false, TEST_BASE);
         const code = await main(argv, io);
         assertCleanOutcome(code, io);
         if (code === 2) assert.equal(io.stdout.length, 0);
@@ -315,6 +323,6 @@ Deno.test("property: any argv ends in a documented exit code and at most one err
       { numRuns: 200 },
     );
   } finally {
-    for (const name of ledgers) await removeLedger(name);
+    for (const name of ledgers) removeLedger(TEST_ROOT, name);
   }
 });

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
-import { ledgerPaths, removeLedger, SANDBOX_ROOT } from "../lib/sandbox.ts";
-import { persistedCounts } from "./helpers.ts";
+import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { persistedCounts, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));
 
@@ -21,7 +21,7 @@ Deno.test("script: the hand-written example scripts", async (t) => {
       const expectedLines = (await Deno.readTextFile(
         join(SCRIPTS, name.replace(/\.jsonl$/, ".expected.jsonl")),
       )).split("\n").filter((l) => l.trim() !== "");
-      const io = memoryIo(input);
+      const io = memoryIo(input, false, TEST_BASE);
       const code = await main(["script"], io);
       // Compact, in the contract's key order: compare the exact text.
       assert.deepEqual(
@@ -43,21 +43,23 @@ Deno.test("script: state outlives the command in a named ledger", async () => {
     const run =
       '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},' +
       '"faults":{"bad_output":true}}\n{"op":"policy.change","max_copies":2}\n';
-    let io = memoryIo(run);
+    let io = memoryIo(run, false, TEST_BASE);
     assert.equal(await main(["script", "--ledger", name], io), 0);
     io = memoryIo(
       '{"op":"count"}\n{"op":"policy.precheck","job":"JOB-001","copies":2}\n',
+      false,
+      TEST_BASE,
     );
     assert.equal(await main(["script", "--ledger", name], io), 0);
     assert.deepEqual(io.stdout, [
       '{"drafts":1,"receipts":1}',
       '{"snapshot":{"revision":2,"max_copies":2}}',
     ]);
-    assert.deepEqual(persistedCounts(ledgerPaths(name).lab), [1, 1]);
-    const reconcile = memoryIo();
+    assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [1, 1]);
+    const reconcile = memoryIo("", false, TEST_BASE);
     assert.equal(await main(["reconcile", "--ledger", name], reconcile), 3);
   } finally {
-    await removeLedger(name);
+    removeLedger(TEST_ROOT, name);
   }
 });
 
@@ -74,7 +76,7 @@ Deno.test("script: odd input never crashes", async (t) => {
   ];
   for (const [label, input] of cases) {
     await t.step(label, async () => {
-      const io = memoryIo(input);
+      const io = memoryIo(input, false, TEST_BASE);
       const code = await main(["script"], io);
       assert.ok(code === 0 || code === 1);
       for (const line of io.stdout) JSON.parse(line);
@@ -86,6 +88,8 @@ Deno.test("script: odd input never crashes", async (t) => {
 Deno.test("script: --view prints each run's timeline on stderr", async () => {
   const io = memoryIo(
     '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}\n',
+    false,
+    TEST_BASE,
   );
   assert.equal(await main(["script", "--view"], io), 0);
   assert.equal(io.stdout.length, 1);
@@ -94,13 +98,13 @@ Deno.test("script: --view prints each run's timeline on stderr", async () => {
 
 Deno.test("script: a FILE inside the sandbox is read", async () => {
   const dir = await Deno.makeTempDir({
-    dir: SANDBOX_ROOT,
+    dir: TEST_BASE,
     prefix: "guardlab-steps-",
   });
   try {
     const file = join(dir, "steps.jsonl");
     await Deno.writeTextFile(file, '{"op":"count"}\n');
-    const io = memoryIo();
+    const io = memoryIo("", false, TEST_BASE);
     assert.equal(await main(["script", file], io), 0);
     assert.deepEqual(io.stdout, ['{"drafts":0,"receipts":0}']);
   } finally {

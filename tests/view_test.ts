@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { fileURLToPath } from "node:url";
 import { COMMAND_NAMES } from "../lib/cli/help.ts";
-import { cli } from "./helpers.ts";
+import { cli, TEST_ROOT } from "./helpers.ts";
 import { removeLedger } from "../lib/sandbox.ts";
 import { displayWidth, wrap } from "../lib/text.ts";
 
@@ -97,7 +97,7 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       });
     }
   } finally {
-    await removeLedger(name);
+    removeLedger(TEST_ROOT, name);
   }
 });
 

@@ -11,10 +11,12 @@ import { Ledger } from "../ledger.ts";
 import { observeRun } from "../outcome.ts";
 import { pendingKeys } from "../reconcile.ts";
 import {
-  ensureLedger,
+  ledgerFolder,
   ledgerPaths,
+  privateRoot,
   removeLedger,
   scratchFolder,
+  trustedFolders,
 } from "../sandbox.ts";
 import {
   CHECKPOINTS,
@@ -35,7 +37,7 @@ import {
 } from "./parse.ts";
 import { policyLines, styleFor } from "./view.ts";
 import { timelineSvg } from "../svg.ts";
-import { wrap } from "../text.ts";
+import { shellQuote, wrap } from "../text.ts";
 import { parseJsonLikePython } from "../wire.ts";
 import { join } from "node:path";
 
@@ -71,7 +73,7 @@ export async function demo(args: string[], io: Io): Promise<number> {
     ["timing", "policy"] as const,
   );
   const format = formatOf("demo", values);
-  await using folder = await scratchFolder();
+  await using folder = scratchFolder(privateRoot(io.base)!);
   const timing = which !== "policy"
     ? await timingDemoWithAttempts(folder.path)
     : undefined;
@@ -133,7 +135,7 @@ export async function runVerify(
   json: boolean,
   expected: Parameters<typeof verify>[1] = EXPECTED,
 ): Promise<number> {
-  await using folder = await scratchFolder();
+  await using folder = scratchFolder(privateRoot(io.base)!);
   const checks = await verify(folder.path, expected);
   const ok = checks.every((c) => c.pass);
   if (json) io.out(JSON.stringify({ ok, scenarios: checks }));
@@ -191,20 +193,27 @@ function rawToolArgs(values: {
   return raw;
 }
 
-/** Open the ledger a command names: `--ledger NAME` or `--ledger-file PATH`. */
-async function ledgerFileOf(
+/**
+ * The ledger file a command names: `--ledger NAME` (a folder in the user's
+ * private root, made when `create` is set) or `--ledger-file PATH`;
+ * `undefined` when neither is given, `null` when the named one does not exist.
+ */
+function ledgerFileOf(
   command: string,
+  io: Io,
   values: { ledger?: string; "ledger-file"?: string },
   create: boolean,
-): Promise<string | undefined> {
+): string | null | undefined {
   if (values.ledger !== undefined && values["ledger-file"] !== undefined) {
     throw new UsageError("give --ledger or --ledger-file, not both", command);
   }
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
   const name = values.ledger;
-  const paths = asUsage(command, () => ledgerPaths(name));
-  return create ? (await ensureLedger(name)).lab : paths.lab;
+  asUsage(command, () => ledgerPaths("", name));
+  const root = privateRoot(io.base, create);
+  if (root === null) return null;
+  return ledgerFolder(root, name, create)?.lab ?? null;
 }
 
 function holdForever(io: Io, point: PausePoint): Promise<void> {
@@ -230,13 +239,12 @@ export async function run(args: string[], io: Io): Promise<number> {
       : undefined,
   };
   const raw = rawToolArgs(values);
-  await using scratch =
-    values.ledger === undefined && values["ledger-file"] === undefined
-      ? await scratchFolder()
-      : undefined;
-  const path = (await ledgerFileOf("run", values, true)) ??
-    join(scratch!.path, "lab.sqlite");
-  const lab = Lab.open(path);
+  const named = ledgerFileOf("run", io, values, true);
+  await using scratch = named === undefined
+    ? scratchFolder(privateRoot(io.base)!)
+    : undefined;
+  const path = named ?? join(scratch!.path, "lab.sqlite");
+  const lab = Lab.open(path, { trusted: trustedFolders(io.base) });
   try {
     const { output, attempt } = await observeRun(lab, raw, faults);
     if (format === "json") io.out(JSON.stringify(output));
@@ -261,30 +269,38 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
 }
 
-async function openExisting(
+/** Open the ledger a show command names, read-only: it never changes a byte. */
+function openExisting(
   command: string,
+  io: Io,
   values: { ledger?: string; "ledger-file"?: string },
-) {
-  const path = await ledgerFileOf(command, values, false);
+): Ledger {
+  const path = ledgerFileOf(command, io, values, false);
   if (path === undefined) {
     throw new UsageError(
       "--ledger NAME or --ledger-file PATH is required",
       command,
     );
   }
+  if (path === null || !lexists(path)) {
+    throw new LedgerUnusable(
+      values.ledger !== undefined
+        ? `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`
+        : `no ledger file at ${path}`,
+    );
+  }
+  return Ledger.open(path, { mode: "read", trusted: trustedFolders(io.base) });
+}
+
+/** Whether `path` names anything, a dangling link included. */
+function lexists(path: string): boolean {
   try {
-    await Deno.stat(path);
+    Deno.lstatSync(path);
+    return true;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new LedgerUnusable(
-        values.ledger !== undefined
-          ? `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`
-          : `no ledger file at ${path}`,
-      );
-    }
+    if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-  return Ledger.open(path);
 }
 
 /** Flags of the commands that read an existing ledger. */
@@ -299,7 +315,7 @@ export async function ledger(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand("ledger", args, READ_OPTIONS);
   if (values.help) return help(io, "ledger");
   atMostPositionals("ledger", positionals, 0);
-  const book = await openExisting("ledger", values);
+  const book = openExisting("ledger", io, values);
   try {
     const drafts = book.drafts();
     const receipts = book.receipts();
@@ -342,7 +358,7 @@ export async function reconcile(args: string[], io: Io): Promise<number> {
   );
   if (values.help) return help(io, "reconcile");
   atMostPositionals("reconcile", positionals, 0);
-  const book = await openExisting("reconcile", values);
+  const book = openExisting("reconcile", io, values);
   let pending;
   try {
     pending = pendingKeys(book);
@@ -355,7 +371,7 @@ export async function reconcile(args: string[], io: Io): Promise<number> {
   } else {
     const where = values.ledger !== undefined
       ? `--ledger ${values.ledger}`
-      : `--ledger-file ${values["ledger-file"]}`;
+      : `--ledger-file ${shellQuote(values["ledger-file"]!)}`;
     for (const p of pending) {
       const seen = p.receipts.length === 0
         ? "no receipt at all (effect present, receipt missing)"
@@ -386,8 +402,9 @@ export async function reset(args: string[], io: Io): Promise<number> {
     throw new UsageError("--ledger NAME is required", "reset");
   }
   const name = values.ledger;
-  asUsage("reset", () => ledgerPaths(name));
-  const removed = await removeLedger(name);
+  asUsage("reset", () => ledgerPaths("", name));
+  const root = privateRoot(io.base, false);
+  const removed = root !== null && removeLedger(root, name);
   io.out(
     removed
       ? `removed ledger ${name}`

@@ -11,7 +11,7 @@ import {
   LANGS,
   SCENARIOS,
 } from "../explain.ts";
-import { scratchFolder } from "../sandbox.ts";
+import { privateRoot, scratchFolder } from "../sandbox.ts";
 import { timelineSvg } from "../svg.ts";
 import { wrap } from "../text.ts";
 import { help } from "./commands.ts";
@@ -42,7 +42,7 @@ export async function explain(args: string[], io: Io): Promise<number> {
     choice("explain", "scenario", topic, [...SCENARIOS, "list"] as const)!,
   ] as typeof SCENARIOS[number][];
   if (format === "svg") {
-    await using folder = await scratchFolder();
+    await using folder = scratchFolder(privateRoot(io.base)!);
     const { attempts } = await timingDemoWithAttempts(folder.path);
     const lanes = attempts
       .filter((a) => (chosen as string[]).includes(a.scenario))

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SANDBOX_ROOT } from "../sandbox.ts";
 
 /** Where a command writes and reads. */
 export interface Io {
@@ -15,6 +16,12 @@ export interface Io {
   stdin(): ReadableStream<Uint8Array>;
   /** Whether human output may use colour (a terminal, and `NO_COLOR` unset). */
   color: boolean;
+  /**
+   * The granted temp folder that holds this user's private guardlab folder:
+   * the sandbox root for a real process; tests put a folder of their own
+   * here, so the real one is never touched.
+   */
+  base: string;
 }
 
 const encoder = new TextEncoder();
@@ -46,13 +53,18 @@ export function processIo(): Io {
     err: (line) => quietly(Deno.stderr, line + "\n"),
     stdin: () => Deno.stdin.readable,
     color: !Deno.noColor && Deno.stdout.isTerminal(),
+    base: SANDBOX_ROOT,
   };
 }
 
-/** An in-memory Io for tests: collects lines, reads `input` as stdin. */
+/**
+ * An in-memory Io for tests: collects lines, reads `input` as stdin, and
+ * keeps its private guardlab folder in `base` (a test's own temp folder).
+ */
 export function memoryIo(
-  input = "",
-  color = false,
+  input: string | Uint8Array,
+  color: boolean,
+  base: string,
 ): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -64,10 +76,13 @@ export function memoryIo(
     stdin: () =>
       new ReadableStream({
         start(controller) {
-          controller.enqueue(encoder.encode(input));
+          controller.enqueue(
+            typeof input === "string" ? encoder.encode(input) : input,
+          );
           controller.close();
         },
       }),
     color,
+    base,
   };
 }

@@ -5,13 +5,17 @@
  * @module
  */
 import { join } from "node:path";
+import { linesOf, MAX_LINE_BYTES } from "../lines.ts";
+import { openPlainFile } from "../safe_fs.ts";
 import {
-  ensureLedger,
+  ledgerFolder,
   ledgerPaths,
+  privateRoot,
   refusalLine,
   scratchFolder,
+  trustedFolders,
 } from "../sandbox.ts";
-import { InvalidStep, linesOf, ScriptSession } from "../script.ts";
+import { InvalidStep, ScriptSession } from "../script.ts";
 import { renderTimeline, timelineOf } from "../timeline.ts";
 import { EXIT } from "./help.ts";
 import type { Io } from "./io.ts";
@@ -21,9 +25,7 @@ import { styleFor } from "./view.ts";
 
 async function openSteps(file: string | undefined, io: Io) {
   if (file === undefined) return io.stdin();
-  if (!(await Deno.stat(file)).isFile) throw new Deno.errors.IsADirectory(file);
-  const handle = await Deno.open(file, { read: true });
-  return handle.readable;
+  return (await openPlainFile(file, trustedFolders(io.base))).readable;
 }
 
 /** `guardlab script [--ledger NAME] [--view] [FILE]` */
@@ -60,22 +62,33 @@ export async function script(args: string[], io: Io): Promise<number> {
     }
     throw error;
   }
-  await using scratch = name === undefined ? await scratchFolder() : undefined;
-  const files = name === undefined
+  if (name !== undefined) asUsage("script", () => ledgerPaths("", name));
+  const root = privateRoot(io.base)!;
+  await using scratch = name === undefined ? scratchFolder(root) : undefined;
+  const place = name === undefined
     ? {
       lab: join(scratch!.path, "lab.sqlite"),
       policy: join(scratch!.path, "policy.sqlite"),
     }
-    : (asUsage("script", () => ledgerPaths(name)), await ensureLedger(name));
-  const session = new ScriptSession(files);
+    : ledgerFolder(root, name, true)!;
+  const session = new ScriptSession({
+    lab: place.lab,
+    policy: place.policy,
+    trusted: trustedFolders(io.base),
+  });
   let invalid = 0;
   try {
     for await (const line of linesOf(steps)) {
-      if (line.trim() === "") continue;
+      if ("text" in line && line.text.trim() === "") continue;
       let output: Record<string, unknown>;
       session.lastAttempt = undefined;
       try {
-        output = await session.step(line);
+        if ("tooLong" in line) {
+          throw new InvalidStep(
+            `line ${line.number} is longer than ${MAX_LINE_BYTES} bytes`,
+          );
+        }
+        output = await session.step(line.text);
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
         invalid++;

@@ -1,0 +1,83 @@
+/**
+ * Lines of a byte stream, in linear time and bounded memory. Hand-written
+ * because `@std/streams`' `TextLineStream` (its JSR equivalent) is out of
+ * reach offline, and it has no per-line limit.
+ *
+ * @module
+ */
+
+/** The longest step line guardlab reads: 1 MiB. A longer line is refused, not buffered. */
+export const MAX_LINE_BYTES = 1 << 20;
+
+/** One line of input, numbered from 1. */
+export type Line =
+  | { number: number; text: string }
+  | { number: number; tooLong: true };
+
+const NEWLINE = 0x0a;
+
+/**
+ * Split `stream` at LF (a CR before it is dropped), decoding UTF-8 leniently.
+ * A line longer than `maxBytes` yields `{ tooLong: true }` and its bytes are
+ * discarded as they arrive. Each byte is looked at a constant number of times.
+ *
+ * @example
+ * ```ts
+ * import { linesOf } from "./lines.ts";
+ * const input = new Blob(["a\r\nb"]).stream();
+ * for await (const line of linesOf(input)) console.log(line);
+ * // { number: 1, text: "a" }, then { number: 2, text: "b" }
+ * ```
+ */
+export async function* linesOf(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number = MAX_LINE_BYTES,
+): AsyncGenerator<Line> {
+  const decoder = new TextDecoder();
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let overflow = false;
+  let number = 0;
+  const finish = (): Line => {
+    number++;
+    if (overflow) {
+      overflow = false;
+      return { number, tooLong: true };
+    }
+    const joined = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    parts = [];
+    size = 0;
+    const end = joined.length > 0 && joined[joined.length - 1] === 0x0d
+      ? joined.length - 1
+      : joined.length;
+    return { number, text: decoder.decode(joined.subarray(0, end)) };
+  };
+  const keep = (bytes: Uint8Array) => {
+    if (overflow) return;
+    if (size + bytes.length > maxBytes) {
+      overflow = true;
+      parts = [];
+      size = 0;
+      return;
+    }
+    parts.push(bytes);
+    size += bytes.length;
+  };
+  for await (const chunk of stream) {
+    let from = 0;
+    for (let cut = chunk.indexOf(NEWLINE); cut >= 0;) {
+      keep(chunk.subarray(from, cut));
+      yield finish();
+      from = cut + 1;
+      cut = chunk.indexOf(NEWLINE, from);
+    }
+    // Copy the tail: the stream may reuse its buffer for the next chunk.
+    if (from < chunk.length) keep(chunk.slice(from));
+  }
+  if (size > 0 || overflow) yield finish();
+}

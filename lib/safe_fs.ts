@@ -1,0 +1,272 @@
+/**
+ * Every path guardlab opens, creates or removes is checked here first,
+ * without following a link. Deno checks a permission against the path as
+ * written, so `--allow-read=/tmp` also reads `/tmp/link` wherever it points:
+ * the runtime's grant is not enough on a machine whose `/tmp` is shared.
+ *
+ * Why a check followed by an open is not a race: a ledger lives in a folder
+ * that only this user can change (owned by them, not writable by group or
+ * others, not a link), and so do the folders above it, up to the sticky temp
+ * folder. Once that chain is checked, nobody else can swap a name inside it
+ * between the check and the open. A script FILE may sit directly in the
+ * shared temp folder; it is re-checked after opening (same device and inode)
+ * before a byte is read.
+ *
+ * On Windows, Deno reports no owner or mode: only the link checks apply.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, resolve, sep } from "node:path";
+import { Refused } from "./errors.ts";
+
+const GROUP_OR_OTHER_WRITE = 0o022;
+const STICKY = 0o1000;
+
+/** A refusal about one path: one line saying what is wrong and what to do. */
+export class UnsafePath extends Refused {
+  /** The path that was refused. */
+  readonly path: string;
+  /** Build the refusal for `path`. */
+  constructor(path: string, problem: string, remedy?: string) {
+    super(`${path} ${problem}${remedy ? `; ${remedy}` : ""}`);
+    this.name = "UnsafePath";
+    this.path = path;
+  }
+}
+
+let knownUid: number | null | undefined;
+
+/**
+ * The user running guardlab, learnt without `--allow-sys`: the owner of a
+ * file this process has just created (exclusively, mode 0600) in `base`.
+ * The file is removed at once. `null` on Windows, where Deno has no owners.
+ */
+export function currentUid(base: string): number | null {
+  if (Deno.build.os === "windows") return null;
+  if (knownUid !== undefined) return knownUid;
+  const probe = Deno.makeTempFileSync({ dir: base, prefix: ".guardlab-id-" });
+  try {
+    knownUid = Deno.lstatSync(probe).uid;
+  } finally {
+    Deno.removeSync(probe);
+  }
+  return knownUid;
+}
+
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+function modeText(info: Deno.FileInfo): string {
+  return ((info.mode ?? 0) & 0o7777).toString(8).padStart(4, "0");
+}
+
+/**
+ * What is wrong with `path` as a private folder, or `null`: it must be a real
+ * folder, not a link, that belongs to `uid` and that no group or other user
+ * can write (the rule of tmux's socket folder and OpenSSH's StrictModes).
+ */
+export function privateFolderProblem(
+  path: string,
+  uid: number | null,
+): string | null {
+  const info = lstatOrNull(path);
+  if (info === null) return "does not exist";
+  if (info.isSymlink) {
+    return "is a symbolic link; guardlab never follows links";
+  }
+  if (!info.isDirectory) return "is not a folder";
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    return `belongs to uid ${info.uid}, not to you (uid ${uid})`;
+  }
+  if (info.mode !== null && (info.mode & GROUP_OR_OTHER_WRITE) !== 0) {
+    return `can be written by other users (mode ${modeText(info)})`;
+  }
+  return null;
+}
+
+/** Refuse unless `path` is a private folder of `uid`; `remedy` says what to do. */
+export function assertPrivateFolder(
+  path: string,
+  uid: number | null,
+  remedy?: string,
+): void {
+  const problem = privateFolderProblem(path, uid);
+  if (problem !== null) throw new UnsafePath(path, problem, remedy);
+}
+
+/** The folder a path is checked from: a granted temp folder it lies in, or `/`. */
+function trustedTop(abs: string, tops: readonly string[]): string {
+  for (const top of tops) {
+    if (abs === top || abs.startsWith(top.endsWith(sep) ? top : top + sep)) {
+      return top;
+    }
+  }
+  return resolve(sep);
+}
+
+/**
+ * Refuse unless every folder from below the trusted top (a granted temp
+ * folder, which may itself be a system link such as macOS's `/tmp`) down to
+ * `folder` is a real folder, not a link, that only its owner (this user or
+ * root) can change, or that is sticky like `/tmp`.
+ */
+export function assertFolderChain(
+  folder: string,
+  uid: number | null,
+  tops: readonly string[],
+): void {
+  const abs = resolve(folder);
+  const top = trustedTop(abs, tops);
+  const chain: string[] = [];
+  for (let d = abs; d !== top && d !== dirname(d); d = dirname(d)) {
+    chain.unshift(d);
+  }
+  for (const dir of chain) {
+    const info = lstatOrNull(dir);
+    if (info === null) throw new UnsafePath(dir, "does not exist");
+    if (info.isSymlink) {
+      throw new UnsafePath(
+        dir,
+        "is a symbolic link; guardlab never follows links",
+      );
+    }
+    if (!info.isDirectory) throw new UnsafePath(dir, "is not a folder");
+    if (uid === null || info.mode === null) continue;
+    const ownerOk = info.uid === uid || info.uid === 0;
+    const sticky = (info.mode & STICKY) !== 0;
+    if (!ownerOk && !sticky) {
+      throw new UnsafePath(dir, `belongs to uid ${info.uid}, not to you`);
+    }
+    if ((info.mode & GROUP_OR_OTHER_WRITE) !== 0 && !sticky) {
+      throw new UnsafePath(
+        dir,
+        `can be written by other users (mode ${modeText(info)})`,
+      );
+    }
+  }
+}
+
+/**
+ * Throw the runtime's own refusal for `path` unless this process may read
+ * it (and write it, with `write`): the user reads which path was refused,
+ * not a folder above it that the checks would have looked at first.
+ */
+export function assertGranted(path: string, write: boolean): void {
+  for (const name of write ? ["read", "write"] as const : ["read"] as const) {
+    if (Deno.permissions.querySync({ name, path }).state !== "granted") {
+      throw new Deno.errors.NotCapable(`Requires ${name} access to "${path}"`);
+    }
+  }
+}
+
+/** What {@linkcode assertPlainFile} found. */
+export type FileCheck = Deno.FileInfo | null;
+
+/**
+ * Refuse a symbolic link, anything but a regular file, a file with more than
+ * one hard link, or a file that belongs to another user. Returns the file's
+ * info, or `null` when it does not exist and `missingOk` is set.
+ */
+export function assertPlainFile(
+  path: string,
+  uid: number | null,
+  missingOk: boolean,
+): FileCheck {
+  const info = lstatOrNull(path);
+  if (info === null) {
+    if (missingOk) return null;
+    throw new UnsafePath(path, "does not exist");
+  }
+  if (info.isSymlink) {
+    throw new UnsafePath(
+      path,
+      "is a symbolic link; guardlab never follows links",
+      `remove the link (rm ${path})`,
+    );
+  }
+  if (!info.isFile) throw new UnsafePath(path, "is not a regular file");
+  if (info.nlink !== null && info.nlink > 1) {
+    throw new UnsafePath(
+      path,
+      `has ${info.nlink} hard links; guardlab refuses a file it may share with another name`,
+    );
+  }
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafePath(
+      path,
+      `belongs to uid ${info.uid}, not to you (uid ${uid})`,
+    );
+  }
+  return info;
+}
+
+/** The files SQLite keeps beside a database, which it opens by name too. */
+export const COMPANIONS = ["-wal", "-shm", "-journal"] as const;
+
+/**
+ * Check a database file before SQLite opens it: its folder is private, the
+ * folders above cannot be swapped, and the file and each companion
+ * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent.
+ * Returns whether the database file exists.
+ */
+export function checkDatabasePlace(
+  path: string,
+  tops: readonly string[],
+  mustExist: boolean,
+): boolean {
+  const abs = resolve(path);
+  assertGranted(abs, !mustExist);
+  const uid = currentUid(tops[0]);
+  const folder = dirname(abs);
+  assertFolderChain(dirname(folder), uid, tops);
+  const problem = privateFolderProblem(folder, uid);
+  if (problem !== null) {
+    throw new UnsafePath(
+      path,
+      `is in ${folder}, which ${problem}`,
+      "keep a ledger file in a folder of your own (mkdir -m 700 DIR)",
+    );
+  }
+  const info = assertPlainFile(abs, uid, !mustExist);
+  for (const suffix of COMPANIONS) assertPlainFile(abs + suffix, uid, true);
+  return info !== null;
+}
+
+/**
+ * Open `path` for reading without following a link: the path is checked,
+ * opened, and the open file must be the one that was checked.
+ */
+export async function openPlainFile(
+  path: string,
+  tops: readonly string[],
+): Promise<Deno.FsFile> {
+  const abs = isAbsolute(path) ? path : resolve(path);
+  assertGranted(abs, false);
+  const uid = currentUid(tops[0]);
+  assertFolderChain(dirname(abs), uid, tops);
+  const seen = lstatOrNull(abs);
+  if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
+  if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
+  const checked = assertPlainFile(abs, uid, false)!;
+  const file = await Deno.open(abs, { read: true });
+  try {
+    const opened = await file.stat();
+    if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
+      throw new UnsafePath(
+        path,
+        "was replaced while guardlab opened it",
+        "try again",
+      );
+    }
+    return file;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
