@@ -23,7 +23,10 @@ import { script } from "./lib/cli/script.ts";
 import { Refused } from "./lib/errors.ts";
 import { refusalLine } from "./lib/sandbox.ts";
 
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+const COMMANDS: Record<
+  string,
+  (args: string[], io: Io) => number | Promise<number>
+> = {
   demo,
   verify: verifyCommand,
   run,

@@ -130,7 +130,10 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
     quick_check: string;
   }[];
   if (check.length !== 1 || check[0].quick_check !== "ok") {
-    throw refuse(`damaged: ${check[0]?.quick_check ?? "no answer"}`);
+    const said = (check[0]?.quick_check ?? "no answer")
+      .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
+      .trim();
+    throw refuse(`damaged: ${said.slice(0, 100)}`);
   }
   const objects = db.prepare(
     "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",

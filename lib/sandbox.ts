@@ -100,8 +100,8 @@ export function privateRoot(
   assertPrivateFolder(
     root,
     uid,
-    "guardlab keeps your ledgers only in a folder that is yours alone; " +
-      `remove or rename ${root} and run again`,
+    "guardlab keeps ledgers only in a folder that is yours alone: " +
+      "remove or rename it, then run again",
   );
   return root;
 }

@@ -14,7 +14,7 @@ import { privateRoot } from "../lib/sandbox.ts";
  * are never touched. Removed when the process ends.
  */
 export const TEST_BASE: string = Deno.makeTempDirSync({
-  prefix: "guardlab-test-base-",
+  prefix: "gl-test-",
 });
 globalThis.addEventListener("unload", () => {
   try {

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { type Line, linesOf, MAX_LINE_BYTES } from "../lib/lines.ts";
 import { persistedCounts, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));
@@ -69,7 +70,6 @@ Deno.test("script: odd input never crashes", async (t) => {
     ["blank lines only", "\n\n  \r\n"],
     ["CRLF line endings", '{"op":"count"}\r\n'],
     ["no final newline", '{"op":"count"}'],
-    ["invalid UTF-8", "\xff\xfe{\n"],
     ["deeply nested", "[".repeat(5000)],
     ["op of the wrong type", '{"op":7}'],
     ["__proto__ step", '{"__proto__":{"op":"count"}}'],
@@ -83,6 +83,72 @@ Deno.test("script: odd input never crashes", async (t) => {
       assert.deepEqual(io.stderr, []);
     });
   }
+});
+
+Deno.test("script: bytes that are not UTF-8 become one invalid step", async () => {
+  const bytes = new Uint8Array([
+    0xff,
+    0xfe,
+    0x7b,
+    0x0a,
+    ...new TextEncoder().encode('{"op":"count"}\n'),
+  ]);
+  const io = memoryIo(bytes, false, TEST_BASE);
+  assert.equal(await main(["script"], io), 1);
+  assert.deepEqual(io.stdout, [
+    '{"raised":"invalid_step","message":"not JSON"}',
+    '{"drafts":0,"receipts":0}',
+  ]);
+});
+
+Deno.test("script: lines are split exactly, and an overlong line is refused alone", async (t) => {
+  const chunks = (...parts: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+        c.close();
+      },
+    });
+  const collect = async (stream: ReadableStream<Uint8Array>, max?: number) => {
+    const seen: Line[] = [];
+    for await (const line of linesOf(stream, max)) seen.push(line);
+    return seen;
+  };
+  await t.step(
+    "CRLF, split across chunks, and a last line without LF",
+    async () => {
+      assert.deepEqual(
+        await collect(chunks("a\r", "\nb", "c\r\n", "\n中", "文")),
+        [
+          { number: 1, text: "a" },
+          { number: 2, text: "bc" },
+          { number: 3, text: "" },
+          { number: 4, text: "中文" },
+        ],
+      );
+    },
+  );
+  await t.step("a CR inside a line is kept", async () => {
+    assert.deepEqual(await collect(chunks("a\rb\n")), [
+      { number: 1, text: "a\rb" },
+    ]);
+  });
+  await t.step("a line over the limit, across chunks", async () => {
+    assert.deepEqual(await collect(chunks("12345", "678\nok\n9"), 6), [
+      { number: 1, tooLong: true },
+      { number: 2, text: "ok" },
+      { number: 3, text: "9" },
+    ]);
+  });
+  await t.step("through the CLI: the next step still runs", async () => {
+    const huge = "x".repeat(MAX_LINE_BYTES + 10);
+    const io = memoryIo(`${huge}\n{"op":"count"}\n`, false, TEST_BASE);
+    assert.equal(await main(["script"], io), 1);
+    assert.deepEqual(io.stdout, [
+      `{"raised":"invalid_step","message":"line 1 is longer than ${MAX_LINE_BYTES} bytes"}`,
+      '{"drafts":0,"receipts":0}',
+    ]);
+  });
 });
 
 Deno.test("script: --view prints each run's timeline on stderr", async () => {

@@ -311,7 +311,7 @@ const READ_OPTIONS = {
 } as const;
 
 /** `guardlab ledger (--ledger NAME | --ledger-file PATH) [--json]` */
-export async function ledger(args: string[], io: Io): Promise<number> {
+export function ledger(args: string[], io: Io): number {
   const { values, positionals } = parseCommand("ledger", args, READ_OPTIONS);
   if (values.help) return help(io, "ledger");
   atMostPositionals("ledger", positionals, 0);
@@ -350,7 +350,7 @@ export async function ledger(args: string[], io: Io): Promise<number> {
 }
 
 /** `guardlab reconcile (--ledger NAME | --ledger-file PATH) [--json]` */
-export async function reconcile(args: string[], io: Io): Promise<number> {
+export function reconcile(args: string[], io: Io): number {
   const { values, positionals } = parseCommand(
     "reconcile",
     args,
@@ -392,7 +392,7 @@ export async function reconcile(args: string[], io: Io): Promise<number> {
 }
 
 /** `guardlab reset --ledger NAME` */
-export async function reset(args: string[], io: Io): Promise<number> {
+export function reset(args: string[], io: Io): number {
   const { values, positionals } = parseCommand("reset", args, {
     ledger: { type: "string" },
   });

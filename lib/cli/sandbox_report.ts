@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { SANDBOX_ROOT } from "../sandbox.ts";
+import { currentUid, privateFolderProblem } from "../safe_fs.ts";
+import { privateRootPath, SANDBOX_ROOT } from "../sandbox.ts";
 import { help } from "./commands.ts";
 import { EXIT } from "./help.ts";
 import type { Io } from "./io.ts";
@@ -42,7 +43,29 @@ export function probeSandbox(): Probe[] {
   }));
 }
 
-/** `guardlab sandbox [--json]`: exit 0 when the grant is exactly the narrow one. */
+/** What the private folder looks like: guardlab only uses it when `private`. */
+export interface RootReport {
+  /** The folder, `guardlab-UID` inside the temp folder. */
+  path: string;
+  /** `private`: a real folder, yours, mode 0700-like; `absent`: made on first use; `unsafe`: refused. */
+  state: "private" | "absent" | "unsafe";
+  /** What is wrong, when `unsafe`. */
+  problem?: string;
+}
+
+/** Look at the private folder without creating or changing anything. */
+export function inspectRoot(base: string): RootReport {
+  const path = privateRootPath(base);
+  const problem = privateFolderProblem(path, currentUid(base));
+  if (problem === null) return { path, state: "private" };
+  if (problem === "does not exist") return { path, state: "absent" };
+  return { path, state: "unsafe", problem };
+}
+
+/**
+ * `guardlab sandbox [--json]`: exit 0 when the grant is exactly the narrow
+ * one and the private folder is safe (or not made yet).
+ */
 export function sandbox(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand("sandbox", args, {
     json: { type: "boolean" },
@@ -51,20 +74,31 @@ export function sandbox(args: string[], io: Io): Promise<number> {
   atMostPositionals("sandbox", positionals, 0);
   const probes = probeSandbox();
   const narrow = probes.every((p) => (p.state === "granted") === p.needed);
-  if (values.json) io.out(JSON.stringify({ narrow, probes }));
+  const root = inspectRoot(io.base);
+  const safe = root.state !== "unsafe";
+  if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
   else {
     for (const p of probes) {
       const verdict = (p.state === "granted") === p.needed
         ? "as intended"
         : "NOT as intended";
-      const shown = p.state === "granted" ? "granted" : "refused";
-      io.out(`${p.what.padEnd(28)} ${shown.padEnd(8)} ${verdict}`);
+      io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
     }
+    io.out(
+      "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
+    );
     io.out(
       narrow
         ? `narrow: only ${SANDBOX_ROOT} can be read and written`
         : "this process has a different grant than the guardlab sandbox",
     );
+    io.out(
+      root.state === "private"
+        ? `private folder: ${root.path} is yours alone`
+        : root.state === "absent"
+        ? `private folder: ${root.path} (made with mode 0700 on first use)`
+        : `UNSAFE private folder: ${root.path} ${root.problem}`,
+    );
   }
-  return Promise.resolve(narrow ? EXIT.ok : EXIT.failed);
+  return Promise.resolve(narrow && safe ? EXIT.ok : EXIT.failed);
 }
