@@ -110,7 +110,9 @@ function statusFor(error: unknown): Status {
  *
  * @example
  * ```ts
- * const lab = Lab.open("/tmp/lab.sqlite");
+ * // A folder of your own: a ledger in the shared /tmp itself is refused.
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * const result = await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
  * console.log(result.status); // "accepted"
  * lab.close();

@@ -114,7 +114,9 @@ export interface LedgerOptions {
  *
  * @example
  * ```ts
- * const ledger = Ledger.open("/tmp/lab.sqlite");
+ * // A folder of your own: a ledger in the shared /tmp itself is refused.
+ * const dir = Deno.makeTempDirSync();
+ * const ledger = Ledger.open(`${dir}/lab.sqlite`);
  * console.log(ledger.countDrafts());
  * ledger.close();
  * ```

@@ -5,7 +5,9 @@
  * @example
  * ```ts
  * import { Lab } from "./mod.ts";
- * const lab = Lab.open("/tmp/lab.sqlite");
+ * // A folder of your own: a ledger in the shared /tmp itself is refused.
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * const result = await lab.run(
  *   { job: "JOB-001", topic: "river", copies: 2 },
  *   { badOutput: true },
@@ -18,6 +20,7 @@
  * @module
  */
 export * from "./args.ts";
+export type { SchemaSpec } from "./db.ts";
 export * from "./demo.ts";
 export * from "./errors.ts";
 export * from "./explain.ts";

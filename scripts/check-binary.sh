@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Check a guardlab build the way a teacher would before handing it out:
+#   scripts/check-binary.sh dist/guardlab
+#   scripts/check-binary.sh deno task -q --config "$PWD/deno.json" guardlab
+# The arguments are the command that starts guardlab. It must pass `verify`
+# and `sandbox`, refuse planted links with exit 4 while touching nothing
+# outside the temp folder, and show a ledger without changing a byte.
+# Exit 0 when every check passed; each check prints one line.
+set -u
+here="$(cd "$(dirname "$0")/.." && pwd)"
+[ "$#" -ge 1 ] || { echo "usage: $0 GUARDLAB-COMMAND..." >&2; exit 2; }
+guardlab=("$@")
+case "$(uname -s)" in MINGW* | MSYS* | CYGWIN*) tmp='C:\Windows\Temp'; windows=1 ;; *) tmp=/tmp; windows=0 ;; esac
+failed=0
+pass() { echo "ok    $1"; }
+fail() { echo "FAIL  $1"; failed=1; }
+skip() { echo "skip  $1"; }
+
+# Work from an empty folder; "outside" stands for a user's files beyond the grant.
+work="$(mktemp -d "$here/.check-XXXXXX")"
+outside="$work/outside"
+mkdir -p "$outside/project"
+echo keep >"$outside/project/lab.sqlite"
+tag="chk$$"
+sandbox_dir=""
+cleanup() {
+  [ -n "$sandbox_dir" ] && rm -rf "$sandbox_dir"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+
+fingerprint() { (cd "$1" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ 2>/dev/null; find . -type f -print0 | sort -z | xargs -0 cat 2>/dev/null | cksum); }
+refused() { # label, then the guardlab arguments; must exit 4 with one line on stderr
+  local label="$1"; shift
+  "${guardlab[@]}" "$@" >"$work/out" 2>"$work/err" </dev/null
+  local rc=$?
+  if [ "$rc" -eq 4 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ]; then pass "$label: exit 4, one line"
+  else fail "$label: exit $rc, stderr: $(head -c 300 "$work/err")"; fi
+}
+
+uid="$(id -u 2>/dev/null || echo x)"
+root="$tmp/guardlab-$uid"
+[ "$windows" = 1 ] && root="$tmp\\guardlab"
+before="$(fingerprint "$outside")"
+
+# 1. A link planted where the private folder belongs (only while it is absent).
+if [ "$windows" = 1 ]; then skip "root link: Windows links need extra rights"
+elif [ -e "$root" ] || [ -L "$root" ]; then skip "root link: $root already exists"
+else
+  ln -s "$outside" "$root"
+  refused "root link, reset" reset --ledger project
+  refused "root link, run" run --ledger project --job JOB-001 --topic river --copies 2
+  rm "$root"
+fi
+
+# 2. The lab behaves as the article says, and the grant is the narrow one.
+"${guardlab[@]}" verify >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 0 ] && tail -n1 "$work/out" | grep -q '^all [0-9]* scenarios match'; then pass "verify: $(tail -n1 "$work/out")"
+else fail "verify: exit $rc: $(tail -n2 "$work/out" "$work/err" | head -c 300)"; fi
+"${guardlab[@]}" sandbox >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^narrow: ' "$work/out" && grep -q '^private folder: ' "$work/out"; then pass "sandbox: narrow grant, safe private folder"
+else fail "sandbox: exit $rc: $(cat "$work/out" "$work/err" | head -c 400)"; fi
+
+# 3. Links planted below the private folder and beside a --ledger-file.
+if [ "$windows" = 1 ]; then skip "planted links: Windows links need extra rights"
+else
+  ln -s "$outside" "$root/$tag"
+  refused "ledger folder link" run --ledger "$tag" --job JOB-001 --topic river --copies 2
+  rm "$root/$tag"
+  sandbox_dir="$(mktemp -d "$tmp/guardlab-check-XXXXXX")"
+  chmod 700 "$sandbox_dir"
+  ln -s "$outside/project/lab.sqlite" "$sandbox_dir/link.sqlite"
+  refused "--ledger-file link to a file outside" run --ledger-file "$sandbox_dir/link.sqlite" --job JOB-001 --topic river --copies 2
+  refused "--ledger-file link, view" ledger --ledger-file "$sandbox_dir/link.sqlite"
+  ln -s "$outside/new.sqlite" "$sandbox_dir/dangling.sqlite"
+  refused "--ledger-file dangling link" run --ledger-file "$sandbox_dir/dangling.sqlite" --job JOB-001 --topic river --copies 2
+  ln -s /etc/hostname "$tmp/$tag-steps" 2>/dev/null && {
+    refused "script FILE link" script "$tmp/$tag-steps"
+    rm -f "$tmp/$tag-steps"
+  }
+fi
+after="$(fingerprint "$outside")"
+if [ "$before" = "$after" ]; then pass "nothing outside the temp folder changed"; else fail "files outside the temp folder changed"; fi
+
+# 4. A read-only view leaves a ledger written by the reference byte-identical.
+[ -n "$sandbox_dir" ] || { sandbox_dir="$(mktemp -d "$tmp/guardlab-check-XXXXXX")"; chmod 700 "$sandbox_dir"; }
+cp "$here/fixtures/reference-ledger.sqlite" "$sandbox_dir/ref.sqlite"
+sum_before="$(cksum <"$sandbox_dir/ref.sqlite")"
+"${guardlab[@]}" ledger --ledger-file "$sandbox_dir/ref.sqlite" >/dev/null 2>"$work/err"
+rc=$?
+"${guardlab[@]}" reconcile --ledger-file "$sandbox_dir/ref.sqlite" >/dev/null 2>>"$work/err"
+rc2=$?
+if [ "$rc" -eq 0 ] && [ "$rc2" -eq 3 ] && [ "$sum_before" = "$(cksum <"$sandbox_dir/ref.sqlite")" ] && [ "$(ls "$sandbox_dir" | grep -c ref)" -eq 1 ]; then
+  pass "ledger and reconcile only read: same bytes, no -wal/-shm/-journal"
+else fail "read-only view: exits $rc/$rc2, $(head -c 300 "$work/err")"; fi
+
+if [ "$failed" = 0 ]; then echo "all checks passed"; else echo "some checks FAILED"; fi
+exit "$failed"
