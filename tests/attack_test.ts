@@ -21,6 +21,7 @@ import {
   persistedReceipts,
   TEST_BASE,
 } from "./helpers.ts";
+import { CAN_RUN } from "./spawn.ts";
 
 const REFERENCE_LEDGER = fileURLToPath(
   new URL("../fixtures/reference-ledger.sqlite", import.meta.url),
@@ -627,4 +628,43 @@ Deno.test("attack: sandbox reports an unsafe private folder", async (t) => {
       /^UNSAFE private folder: .* can be written by other users \(mode 0777\)$/,
     );
   });
+});
+
+/** Why `chattr +i` (EPERM even for root) cannot be used here, or "". */
+function immutableMissing(): string {
+  if (!CAN_RUN) return "running chattr needs --allow-run; run `deno task test`";
+  try {
+    const probe = Deno.makeTempDirSync({ prefix: "guardlab-chattr-" });
+    const on = new Deno.Command("chattr", { args: ["+i", probe] })
+      .outputSync();
+    new Deno.Command("chattr", { args: ["-i", probe] }).outputSync();
+    Deno.removeSync(probe);
+    return on.success ? "" : "chattr +i is not supported on this file system";
+  } catch {
+    return "chattr is not installed";
+  }
+}
+
+const noImmutable = immutableMissing();
+
+Deno.test({
+  name: "attack: EPERM from the operating system is a refusal, exit 4" +
+    (noImmutable ? ` [ignored: ${noImmutable}]` : ""),
+  ignore: noImmutable !== "",
+  async fn() {
+    await using p = await place();
+    const root = p.root();
+    const chattr = (flag: string) =>
+      new Deno.Command("chattr", { args: [flag, root] }).outputSync();
+    assert.ok(chattr("+i").success);
+    try {
+      assertRefused(
+        await cli(["run", "--ledger", "mine", ...RUN], "", false, p.base),
+        /Operation not permitted/,
+      );
+    } finally {
+      chattr("-i");
+    }
+    assert.deepEqual([...Deno.readDirSync(root)], []);
+  },
 });

@@ -572,6 +572,12 @@ Deno.test("cli: sandbox report", async () => {
   // report must notice: a report that always says "narrow" could not fail.
   assert.equal(report.narrow, false);
   assert.equal(r.code, 1);
+  // The text view says exactly what the JSON says, probe by probe.
+  const text = await cli(["sandbox"]);
+  report.probes.forEach((p: { what: string; state: string }, i: number) => {
+    assert.equal(text.out[i].slice(0, 28).trim(), p.what);
+    assert.equal(text.out[i].slice(29).split(/\s+/)[0], p.state);
+  });
 });
 
 Deno.test("cli: a ledger path that cannot be opened is refused in one line", async () => {
