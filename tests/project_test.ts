@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
+import { SANDBOX_ROOT } from "../lib/sandbox.ts";
 
 const read = (path: string) =>
   Deno.readTextFileSync(fileURLToPath(new URL(path, import.meta.url)));
@@ -29,3 +30,52 @@ Deno.test("project: no task grants everything", () => {
     assert.match(task, /--no-prompt -P=guardlab(-windows)?\b/, name);
   }
 });
+
+Deno.test("project: the grant is exactly the temp folder, read and write", () => {
+  // Written by hand: widening the grant must fail a test that needs no subprocess.
+  assert.deepEqual(config.permissions, {
+    guardlab: {
+      read: ["/tmp", "/private/tmp"],
+      write: ["/tmp", "/private/tmp"],
+    },
+    "guardlab-windows": {
+      read: ["C:\\Windows\\Temp"],
+      write: ["C:\\Windows\\Temp"],
+    },
+  });
+  assert.equal(
+    SANDBOX_ROOT,
+    Deno.build.os === "windows" ? "C:\\Windows\\Temp" : "/tmp",
+  );
+});
+
+Deno.test("project: the program imports no package, so it starts offline", () => {
+  assert.ok(!("imports" in config), "deno.json has no import map");
+  const files = [
+    "../main.ts",
+    ...walk(fileURLToPath(new URL("../lib/", import.meta.url))),
+  ];
+  assert.ok(files.length > 10);
+  for (const file of files) {
+    const text = file.startsWith("..")
+      ? read(file)
+      : Deno.readTextFileSync(file);
+    const specifiers = [
+      ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms),
+      ...text.matchAll(/\bimport\(\s*"([^"]+)"/g),
+    ];
+    for (const m of specifiers) {
+      assert.match(m[1], /^(\.\.?\/|node:)/, `${file} imports ${m[1]}`);
+    }
+  }
+});
+
+function walk(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].flatMap((e) =>
+    e.isDirectory
+      ? walk(`${dir}${e.name}/`)
+      : e.name.endsWith(".ts")
+      ? [`${dir}${e.name}`]
+      : []
+  );
+}

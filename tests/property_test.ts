@@ -4,7 +4,7 @@
  * invariant of the ledger or of the CLI's contract with its user.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import { fc } from "./deps.ts";
 import { DatabaseSync } from "node:sqlite";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";

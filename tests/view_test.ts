@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { XMLParser, XMLValidator } from "./deps.ts";
 import { fileURLToPath } from "node:url";
 import { COMMAND_NAMES } from "../lib/cli/help.ts";
 import { cli, TEST_ROOT } from "./helpers.ts";

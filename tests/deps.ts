@@ -1,0 +1,9 @@
+/**
+ * The test suite's npm packages, pinned here and only here. They are not in
+ * deno.json's import map, so the program's own import graph (and the first
+ * `deno task demo` on an empty cache) never fetches them. `deno.lock` holds
+ * their integrity hashes; `deno task test`, `deno task bench` and CI read it
+ * with `--frozen`, so a changed or stale lock fails instead of updating.
+ */
+export { default as fc } from "npm:fast-check@4.11.0";
+export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
