@@ -105,6 +105,43 @@ function statusFor(error: unknown): Status {
   return "error";
 }
 
+/** A receipt row this attempt wrote. */
+export interface WrittenReceipt {
+  /** The attempt number SQLite assigned. */
+  attempt: number;
+  /** The status recorded, `cancelled` included. */
+  status: ReceiptStatus;
+  /** Whether a draft for the key existed when the receipt was written. */
+  effect_exists: boolean;
+}
+
+/**
+ * Everything one attempt did, returned to its caller and kept nowhere else:
+ * two overlapping attempts on one lab each get their own.
+ */
+export interface AttemptRecord {
+  /** The stages the attempt passed, in order, as far as it got. */
+  events: readonly EventName[];
+  /** The receipt it wrote, or `null`: then `outcome` says why (it threw). */
+  receipt: WrittenReceipt | null;
+  /** The result the caller received, or what was thrown instead. */
+  outcome:
+    | { kind: "result"; result: RunResult }
+    | {
+      kind: "thrown";
+      error: unknown;
+      /** The cancellation that was being recorded when `error` happened. */
+      whileCancelling?: unknown;
+    };
+}
+
+/** Where the timeline leaves what it wrote, for {@linkcode Lab.attempt}. */
+interface Trace {
+  events: EventName[];
+  receipt: WrittenReceipt | null;
+  whileCancelling?: unknown;
+}
+
 /**
  * A lab bound to one ledger file.
  *
@@ -121,10 +158,6 @@ function statusFor(error: unknown): Status {
 export class Lab {
   /** The ledger this lab writes. */
   readonly ledger: Ledger;
-  /** The events of the latest run so far, also when it threw (for the timeline view). */
-  lastEvents: readonly EventName[] = [];
-  /** The receipt the latest run wrote, or `null` if it wrote none (for the timeline view). */
-  lastReceipt: { attempt: number; status: ReceiptStatus } | null = null;
 
   /** Wrap an open ledger. */
   constructor(ledger: Ledger) {
@@ -142,18 +175,75 @@ export class Lab {
   }
 
   /**
-   * One tool call: validate → input check → business (commit point) → output
-   * check → receipt. Returns the receipt-backed result; a cancellation is
-   * re-thrown after a `cancelled` receipt, never turned into a status.
+   * One tool call, as the reference's `run()`: the receipt-backed result, or
+   * the cancellation re-thrown after a `cancelled` receipt (never turned
+   * into a status), or an audit or database failure.
    */
   async run(
     raw: unknown,
     faults: Faults = {},
     signal?: AbortSignal,
   ): Promise<RunResult> {
-    const events: EventName[] = [];
-    this.lastEvents = events;
-    this.lastReceipt = null;
+    const { outcome } = await this.attempt(raw, faults, signal);
+    if (outcome.kind === "thrown") throw outcome.error;
+    return outcome.result;
+  }
+
+  /**
+   * One tool call, described: its events, the receipt it wrote (if any) and
+   * how it ended. Nothing of it is left on the lab.
+   *
+   * @example
+   * ```ts
+   * const dir = Deno.makeTempDirSync();
+   * const lab = Lab.open(`${dir}/lab.sqlite`);
+   * const record = await lab.attempt(
+   *   { job: "JOB-001", topic: "river", copies: 2 },
+   *   { cancelAt: "after_business" },
+   * );
+   * console.log(record.outcome.kind, record.receipt?.status); // "thrown" "cancelled"
+   * lab.close();
+   * ```
+   */
+  async attempt(
+    raw: unknown,
+    faults: Faults = {},
+    signal?: AbortSignal,
+  ): Promise<AttemptRecord> {
+    const trace: Trace = { events: [], receipt: null };
+    try {
+      const result = await this.#timeline(raw, faults, signal, trace);
+      return {
+        events: trace.events,
+        receipt: trace.receipt,
+        outcome: { kind: "result", result },
+      };
+    } catch (error) {
+      return {
+        events: trace.events,
+        receipt: trace.receipt,
+        outcome: {
+          kind: "thrown",
+          error,
+          ...("whileCancelling" in trace
+            ? { whileCancelling: trace.whileCancelling }
+            : {}),
+        },
+      };
+    }
+  }
+
+  /**
+   * The timeline, top to bottom: validate → input check → business (commit
+   * point) → output check → receipt.
+   */
+  async #timeline(
+    raw: unknown,
+    faults: Faults,
+    signal: AbortSignal | undefined,
+    trace: Trace,
+  ): Promise<RunResult> {
+    const events = trace.events;
     let job: string | null = null;
     let status: Status = "error";
     let released: DraftValue | null = null;
@@ -167,7 +257,7 @@ export class Lab {
       events.push("business_started");
       // The commit point: once this returns with effect_committed, no later
       // check on this timeline can take the draft back.
-      let value = this.business(args, events, faults);
+      let value = this.#business(args, events, faults);
       await this.#checkpoint("after_business", faults, signal);
       events.push("output_started");
       if (faults.badOutput) value = { ...value, text: BAD_OUTPUT_TEXT };
@@ -179,21 +269,39 @@ export class Lab {
       released = value;
     } catch (error) {
       if (error instanceof CancelRequested) {
-        this.#receiptWhileCancelling(job, events, faults, error.reason);
+        // The audit failure wins over the cancellation, which stays on
+        // record as its cause, as Python keeps it in __context__.
+        trace.whileCancelling = error.reason;
+        trace.receipt = this.#receipt(
+          job,
+          "cancelled",
+          events,
+          faults,
+          error.reason,
+        );
+        delete trace.whileCancelling;
         throw error.reason;
       }
       status = statusFor(error);
     }
     await faults.pause?.("before_receipt");
-    const receipt = this.receipt(job, status, events, faults);
-    return { ...receipt, released };
+    const receiptWritten = this.#receipt(job, status, events, faults);
+    trace.receipt = receiptWritten;
+    return {
+      attempt: receiptWritten.attempt,
+      job,
+      status,
+      effect_exists: receiptWritten.effect_exists,
+      events: [...events],
+      released,
+    };
   }
 
   /**
    * Store the draft in one short transaction, reuse it for the same key and
    * arguments, or refuse other arguments under the same key.
    */
-  business(args: ToolArgs, events: EventName[], faults: Faults): DraftValue {
+  #business(args: ToolArgs, events: EventName[], faults: Faults): DraftValue {
     const digest = fingerprint(args);
     const outcome = this.ledger.writeTransaction(() => {
       const old = this.ledger.findDraft(args.job);
@@ -220,18 +328,23 @@ export class Lab {
    * Write the audit receipt in its own later transaction. It fails loudly
    * unless exactly one row was inserted: a trigger doing `RAISE(IGNORE)`
    * makes the INSERT a silent no-op, and the last row id is no proof.
+   * While cancelling, an {@linkcode AuditUnavailable} carries the
+   * cancellation as its `cause`.
    */
-  receipt(
+  #receipt(
     job: string | null,
     status: ReceiptStatus,
     events: EventName[],
     faults: Faults,
-    cause?: unknown,
-  ): Omit<RunResult, "released"> {
+    cancellation?: unknown,
+  ): WrittenReceipt {
     if (faults.auditFailure) {
-      throw new AuditUnavailable("audit write unavailable", causeOption(cause));
+      throw new AuditUnavailable(
+        "audit write unavailable",
+        causeOption(cancellation),
+      );
     }
-    const written = this.ledger.writeTransaction(() => {
+    return this.ledger.writeTransaction(() => {
       const present = job !== null && this.ledger.draftExists(job);
       const row = this.ledger.insertReceipt(
         job,
@@ -242,41 +355,11 @@ export class Lab {
       if (row.changes !== 1) {
         throw new AuditUnavailable(
           "audit insert did not create one row",
-          causeOption(cause),
+          causeOption(cancellation),
         );
       }
-      return { attempt: row.attempt, present };
+      return { attempt: row.attempt, status, effect_exists: present };
     });
-    this.lastReceipt = { attempt: written.attempt, status };
-    return {
-      attempt: written.attempt,
-      job,
-      status: status as Status,
-      effect_exists: written.present,
-      events: [...events],
-    };
-  }
-
-  #receiptWhileCancelling(
-    job: string | null,
-    events: EventName[],
-    faults: Faults,
-    reason: unknown,
-  ): void {
-    try {
-      this.receipt(job, "cancelled", events, faults, reason);
-    } catch (error) {
-      // The audit failure wins, but the cancellation stays on record as its
-      // cause, as Python keeps it in __context__.
-      if (error instanceof Error && error.cause === undefined) {
-        Object.defineProperty(error, "cause", {
-          value: reason,
-          configurable: true,
-          writable: true,
-        });
-      }
-      throw error;
-    }
   }
 
   async #checkpoint(

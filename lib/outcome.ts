@@ -5,7 +5,7 @@
  * @module
  */
 import { AuditUnavailable, Cancelled, isSqliteError } from "./errors.ts";
-import type { Faults, Lab, RunResult } from "./lab.ts";
+import type { AttemptRecord, Faults, Lab, RunResult } from "./lab.ts";
 import type { Attempt } from "./timeline.ts";
 
 /** A thrown run, as one JSON object. */
@@ -24,15 +24,28 @@ export function isCancellation(error: unknown): boolean {
     (error instanceof DOMException && error.name === "AbortError");
 }
 
-/** The `raised` object for an error a run threw, or `undefined` for anything else. */
-export function raisedOf(error: unknown): Raised | undefined {
+/**
+ * The `raised` object for an error a run threw, or `undefined` for anything
+ * else. `whileCancelling` is the cancellation that was being recorded when
+ * the error happened (an audit failure also carries it as its `cause`).
+ */
+export function raisedOf(
+  error: unknown,
+  whileCancelling?: unknown,
+): Raised | undefined {
   if (isCancellation(error)) return { raised: "cancelled", message: "" };
   const base: Raised | undefined = error instanceof AuditUnavailable
     ? { raised: "audit_unavailable", message: error.message }
     : isSqliteError(error)
     ? { raised: "database_error", message: error.message }
     : undefined;
-  if (base && isCancellation((error as Error).cause)) base.cause = "cancelled";
+  if (
+    base &&
+    (isCancellation(whileCancelling) ||
+      isCancellation((error as Error).cause))
+  ) {
+    base.cause = "cancelled";
+  }
   return base;
 }
 
@@ -54,33 +67,37 @@ export async function observeRun(
   faults?: Faults,
   signal?: AbortSignal,
 ): Promise<Observed> {
+  const record = await lab.attempt(raw, faults, signal);
   let output: RunResult | Raised;
-  try {
-    output = await lab.run(raw, faults, signal);
-  } catch (error) {
-    const raised = raisedOf(error);
-    if (raised === undefined) throw error;
+  if (record.outcome.kind === "result") output = record.outcome.result;
+  else {
+    const raised = raisedOf(
+      record.outcome.error,
+      record.outcome.whileCancelling,
+    );
+    if (raised === undefined) throw record.outcome.error;
     output = raised;
   }
-  return { output, attempt: attemptAfter(lab, raw, output) };
+  return { output, attempt: attemptOf(lab, raw, record, output) };
 }
 
-/** The timeline input for the latest run of `lab`, which was given `raw` and ended in `output`. */
-export function attemptAfter(
+/** The timeline input for `record`, an attempt given `raw` that ended in `output`. */
+function attemptOf(
   lab: Lab,
   raw: unknown,
+  record: AttemptRecord,
   output: RunResult | Raised,
 ): Attempt {
   const job = (raw as { job?: unknown } | null)?.job;
   return {
-    events: lab.lastEvents,
+    events: record.events,
     outcome: "raised" in output
       ? { kind: "raised", ...output }
       : { kind: "result", status: output.status, released: output.released },
     draftExists: "raised" in output
       ? typeof job === "string" && lab.ledger.draftExists(job)
       : output.effect_exists,
-    receiptAttempt: lab.lastReceipt?.attempt ?? null,
-    receiptStatus: lab.lastReceipt?.status,
+    receiptAttempt: record.receipt?.attempt ?? null,
+    receiptStatus: record.receipt?.status,
   };
 }

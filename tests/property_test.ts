@@ -103,16 +103,18 @@ Deno.test("property: arbitrary tool arguments and faults keep the ledger honest"
         drafts: s.lab.ledger.countDrafts(),
         receipts: s.lab.ledger.countReceipts(),
       };
-      let result;
-      try {
-        result = await s.lab.run(raw, fault);
-      } catch (error) {
+      const record = await s.lab.attempt(raw, fault);
+      const result = record.outcome.kind === "result"
+        ? record.outcome.result
+        : undefined;
+      if (record.outcome.kind === "thrown") {
+        const error = record.outcome.error;
         assert.ok(
           error instanceof Cancelled || error instanceof AuditUnavailable,
           `only cancellation or audit failure escape: ${error}`,
         );
       }
-      const events = [...s.lab.lastEvents];
+      const events = [...record.events];
       assert.ok(
         isPrefixPath(events),
         `events follow the stage order: ${events}`,

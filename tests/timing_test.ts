@@ -117,11 +117,15 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite aborted receipt during cancel keeps the cancel as cause",
     async (s) => {
       installReceiptFault(s.lab.ledger.db, "abort");
-      const error = await rejection(
-        s.lab.run(ARGS, { cancelAt: "output_check" }),
-      );
-      assert.ok(isSqliteError(error));
-      assert.ok((error as Error).cause instanceof Cancelled);
+      const record = await s.lab.attempt(ARGS, { cancelAt: "output_check" });
+      assert.equal(record.outcome.kind, "thrown");
+      if (record.outcome.kind !== "thrown") return;
+      // SQLite's own error is passed on untouched; the attempt record keeps
+      // the cancellation it interrupted, as Python's __context__ does.
+      assert.ok(isSqliteError(record.outcome.error));
+      assert.equal((record.outcome.error as Error).cause, undefined);
+      assert.ok(record.outcome.whileCancelling instanceof Cancelled);
+      assert.equal(record.receipt, null);
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
     },
   );
@@ -358,4 +362,29 @@ Deno.test("timing lab: retries and keys", async (t) => {
     );
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
   });
+});
+
+Deno.test("timing lab: overlapping attempts on one lab keep their own records", async () => {
+  await using s = await tempLab();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  // A pauses after its commit; B runs start to end meanwhile.
+  const a = s.lab.attempt(ARGS, {
+    pause: (point) => point === "after_commit" ? held : undefined,
+  });
+  const b = await s.lab.attempt({ ...ARGS, job: "JOB-002" }, {
+    badOutput: true,
+  });
+  release();
+  const first = await a;
+  assert.equal(b.receipt?.status, "output_rejected");
+  assert.equal(b.receipt?.attempt, 1);
+  assert.ok(b.events.includes("output_started"));
+  assert.equal(first.receipt?.status, "accepted");
+  assert.equal(first.receipt?.attempt, 2);
+  assert.deepEqual(first.events, ACCEPTED_EVENTS);
+  assert.deepEqual(persistedReceipts(s.path), [
+    { attempt: 1, job: "JOB-002", status: "output_rejected" },
+    { attempt: 2, job: "JOB-001", status: "accepted" },
+  ]);
 });
