@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "./errors.ts";
 import { checkDatabasePlace } from "./safe_fs.ts";
 
@@ -213,8 +213,22 @@ export function immediate<T>(db: DatabaseSync, body: () => T): T {
 
 /** Number of rows in `table` (a name from guardlab's own schema, never user text). */
 export function countRows(db: DatabaseSync, table: string): number {
-  const row = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as {
+  const row = statement(db, `SELECT COUNT(*) AS n FROM ${table}`).get() as {
     n: number;
   };
   return Number(row.n);
+}
+
+const prepared = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/**
+ * The prepared statement for `sql` on `db`, prepared once per connection and
+ * reused: every statement guardlab runs more than once goes through here.
+ */
+export function statement(db: DatabaseSync, sql: string): StatementSync {
+  let cache = prepared.get(db);
+  if (cache === undefined) prepared.set(db, cache = new Map());
+  let stmt = cache.get(sql);
+  if (stmt === undefined) cache.set(sql, stmt = db.prepare(sql));
+  return stmt;
 }

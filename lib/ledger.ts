@@ -4,13 +4,14 @@
  *
  * @module
  */
-import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import {
   countRows,
   immediate,
   MAX_EXACT,
   openDatabase,
   type SchemaSpec,
+  statement,
 } from "./db.ts";
 import { DraftNotInserted } from "./errors.ts";
 import { GRANTED_FOLDERS } from "./sandbox.ts";
@@ -124,21 +125,9 @@ export interface LedgerOptions {
 export class Ledger {
   /** The underlying connection (tests use it to install fixtures). */
   readonly db: DatabaseSync;
-  readonly #findDraft: StatementSync;
-  readonly #insertDraft: StatementSync;
-  readonly #draftExists: StatementSync;
-  readonly #insertReceipt: StatementSync;
 
   private constructor(db: DatabaseSync) {
     this.db = db;
-    this.#findDraft = db.prepare("SELECT digest, body FROM drafts WHERE job=?");
-    this.#insertDraft = db.prepare("INSERT INTO drafts VALUES(?,?,?)");
-    this.#draftExists = db.prepare(
-      "SELECT 1 AS present FROM drafts WHERE job=?",
-    );
-    this.#insertReceipt = db.prepare(
-      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,?,?)",
-    );
   }
 
   /**
@@ -147,17 +136,13 @@ export class Ledger {
    * leaves such a file byte-identical.
    */
   static open(path: string, options: LedgerOptions = {}): Ledger {
-    const db = openDatabase(path, LEDGER_SCHEMA, {
-      mode: options.mode ?? "write",
-      trusted: options.trusted ?? GRANTED_FOLDERS,
-      busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
-    });
-    try {
-      return new Ledger(db);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    return new Ledger(
+      openDatabase(path, LEDGER_SCHEMA, {
+        mode: options.mode ?? "write",
+        trusted: options.trusted ?? GRANTED_FOLDERS,
+        busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+      }),
+    );
   }
 
   /**
@@ -170,7 +155,8 @@ export class Ledger {
 
   /** The stored draft for `job`, if any. */
   findDraft(job: string): StoredDraft | undefined {
-    return this.#findDraft.get(job) as StoredDraft | undefined;
+    return statement(this.db, "SELECT digest, body FROM drafts WHERE job=?")
+      .get(job) as StoredDraft | undefined;
   }
 
   /**
@@ -178,13 +164,20 @@ export class Ledger {
    * statement really added one: the same rule as the receipt.
    */
   insertDraft(job: string, digest: string, body: string): void {
-    const changes = Number(this.#insertDraft.run(job, digest, body).changes);
+    const changes = Number(
+      statement(this.db, "INSERT INTO drafts VALUES(?,?,?)").run(
+        job,
+        digest,
+        body,
+      ).changes,
+    );
     if (changes !== 1) throw new DraftNotInserted(changes);
   }
 
   /** Whether a draft for `job` exists. */
   draftExists(job: string): boolean {
-    return this.#draftExists.get(job) !== undefined;
+    return statement(this.db, "SELECT 1 AS present FROM drafts WHERE job=?")
+      .get(job) !== undefined;
   }
 
   /** Insert a receipt row; returns how many rows the statement really changed and the new attempt id. */
@@ -194,7 +187,10 @@ export class Ledger {
     effectExists: boolean,
     eventsText: string,
   ): { changes: number; attempt: number } {
-    const info = this.#insertReceipt.run(
+    const info = statement(
+      this.db,
+      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,?,?)",
+    ).run(
       job,
       status,
       effectExists ? 1 : 0,
@@ -218,7 +214,8 @@ export class Ledger {
 
   /** All drafts ordered by job, bodies parsed. */
   drafts(): DraftRow[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT job, digest, body FROM drafts ORDER BY job",
     )
       .all() as unknown as { job: string; digest: string; body: string }[];
@@ -231,7 +228,8 @@ export class Ledger {
 
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT attempt, job, status, effect_exists, events FROM receipts ORDER BY attempt",
     ).all() as unknown as {
       attempt: number;

@@ -4,28 +4,19 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { isIntegerIn, JOB_PATTERN } from "./args.ts";
 import {
+  immediate,
   MAX_EXACT,
   openDatabase,
   type SchemaSpec,
+  statement,
   useDurableWal,
 } from "./db.ts";
 import { InjectedFailure, InputRejected } from "./errors.ts";
 import { checkDatabasePlace } from "./safe_fs.ts";
 import { GRANTED_FOLDERS } from "./sandbox.ts";
-
-const prepared = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
-
-/** The prepared statement for `sql` on `db`, prepared once per connection. */
-function statement(db: DatabaseSync, sql: string): StatementSync {
-  let cache = prepared.get(db);
-  if (cache === undefined) prepared.set(db, cache = new Map());
-  let stmt = cache.get(sql);
-  if (stmt === undefined) cache.set(sql, stmt = db.prepare(sql));
-  return stmt;
-}
 
 /** A draft request in the policy lab. */
 export interface PolicyRequest {
@@ -191,6 +182,9 @@ export function insertNaive(
   );
 }
 
+/** Thrown inside the transaction to roll it back when the condition fails. */
+const NOT_MATCHED = Symbol("condition no longer holds");
+
 /** Options for {@linkcode insertChecked}. */
 export interface InsertCheckedOptions {
   /** Trusted fault: fail after the INSERT, before COMMIT. */
@@ -221,28 +215,24 @@ export function insertChecked(
   }
   // The write lock is taken first, so no rule change can commit between the
   // condition and the insert.
-  db.exec("BEGIN IMMEDIATE");
   try {
-    const changed = statement(
-      db,
-      `
-      INSERT INTO drafts(job, copies, checked_revision)
-      SELECT ?, ?, revision FROM policy
-      WHERE singleton=1 AND revision=? AND max_copies>=?
-    `,
-    ).run(request.job, request.copies, snapshot.revision, request.copies)
-      .changes;
-    if (Number(changed) !== 1) {
-      db.exec("ROLLBACK");
-      return false;
-    }
-    if (options.failBeforeCommit) {
-      throw new InjectedFailure("injected_before_commit");
-    }
-    db.exec("COMMIT");
-    return true;
+    return immediate(db, () => {
+      const changed = statement(
+        db,
+        `INSERT INTO drafts(job, copies, checked_revision)
+         SELECT ?, ?, revision FROM policy
+         WHERE singleton=1 AND revision=? AND max_copies>=?`,
+      ).run(request.job, request.copies, snapshot.revision, request.copies)
+        .changes;
+      // The condition no longer holds: nothing was inserted, roll back.
+      if (Number(changed) !== 1) throw NOT_MATCHED;
+      if (options.failBeforeCommit) {
+        throw new InjectedFailure("injected_before_commit");
+      }
+      return true;
+    });
   } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
+    if (error === NOT_MATCHED) return false;
     throw error;
   }
 }

@@ -6,11 +6,10 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { countRows } from "./db.ts";
 import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
 import { isPlainRecord } from "./args.ts";
 import { type Faults, Lab } from "./lab.ts";
-import { receiptFaultTrigger } from "./ledger.ts";
+import { Ledger, receiptFaultTrigger } from "./ledger.ts";
 import { observeRun } from "./outcome.ts";
 import {
   changePolicy,
@@ -156,7 +155,8 @@ function policyOutcome(body: () => Output): Output {
  */
 export class ScriptSession {
   #lab: Lab;
-  #observer: DatabaseSync;
+  /** A second, read-only connection: what a step reports is what was committed. */
+  #observer: Ledger;
   #reader?: DatabaseSync;
   #editor?: DatabaseSync;
   readonly #snapshots = new Map<string, Snapshot>();
@@ -168,7 +168,10 @@ export class ScriptSession {
   constructor(files: ScriptFiles) {
     this.#files = files;
     this.#lab = Lab.open(files.lab, { trusted: files.trusted });
-    this.#observer = new DatabaseSync(files.lab, { readOnly: true });
+    this.#observer = Ledger.open(files.lab, {
+      mode: "read",
+      trusted: files.trusted,
+    });
   }
 
   /** Close every connection. */
@@ -205,15 +208,15 @@ export class ScriptSession {
         return await this.#run(s);
       case "count":
         return {
-          drafts: this.#observed("drafts"),
-          receipts: this.#observed("receipts"),
+          drafts: this.#observer.countDrafts(),
+          receipts: this.#observer.countReceipts(),
         };
       case "exists":
-        return { exists: this.#lab.ledger.draftExists(stringField(s, "job")) };
+        return { exists: this.#observer.draftExists(stringField(s, "job")) };
       case "drafts":
-        return { drafts: this.#lab.ledger.drafts() };
+        return { drafts: this.#observer.drafts() };
       case "receipts":
-        return { receipts: this.#lab.ledger.receipts() };
+        return { receipts: this.#observer.receipts() };
       case "fixture":
         return this.#fixture(s);
       case "restart":
@@ -256,10 +259,6 @@ export class ScriptSession {
     const { output, attempt } = await observeRun(this.#lab, raw, faults);
     this.lastAttempt = attempt;
     return { ...output };
-  }
-
-  #observed(table: "drafts" | "receipts"): number {
-    return countRows(this.#observer, table);
   }
 
   #fixture(s: Step): Output {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import {
   AuditUnavailable,
   Cancelled,
@@ -30,6 +31,13 @@ function scenario(
   });
 }
 
+/** The receipt INSERT was a silent no-op, and the lab said so (as assertRaisesRegex). */
+async function rejectsAuditInsert(promise: Promise<unknown>): Promise<void> {
+  const error = await rejection(promise);
+  assert.ok(error instanceof AuditUnavailable, String(error));
+  assert.match(error.message, /^audit insert did not create one row$/);
+}
+
 async function rejectsCancelled(
   lab: Lab,
   promise: Promise<RunResult>,
@@ -44,7 +52,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite ignored receipt and same-key recovery",
     async (s) => {
       installReceiptFault(s.lab.ledger.db, "ignore");
-      await assert.rejects(s.lab.run(ARGS), AuditUnavailable, "audit insert");
+      await rejectsAuditInsert(s.lab.run(ARGS));
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
       assert.equal(s.lab.ledger.db.isTransaction, false);
       // Remove only the fixture; the business request stays as it was.
@@ -68,11 +76,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     async (s) => {
       const first = await s.lab.run(ARGS);
       installReceiptFault(s.lab.ledger.db, "ignore");
-      await assert.rejects(
-        s.lab.run({ ...ARGS, job: "JOB-002" }),
-        AuditUnavailable,
-        "audit insert",
-      );
+      await rejectsAuditInsert(s.lab.run({ ...ARGS, job: "JOB-002" }));
       assert.deepEqual(persistedCounts(s.path), [2, 1]);
       assert.deepEqual(persistedReceipts(s.path), [
         { attempt: first.attempt, job: "JOB-001", status: "accepted" },
@@ -352,14 +356,18 @@ Deno.test("timing lab: retries and keys", async (t) => {
 
   await scenario(t, "receipt does not store rejected payload", async (s) => {
     await s.lab.run(ARGS, { badOutput: true });
-    const row = s.lab.ledger.db.prepare("SELECT events FROM receipts")
-      .get() as {
-        events: string;
-      };
-    assert.ok(!row.events.includes("SYNTHETIC-BAD-OUTPUT"));
-    assert.ok(
-      (JSON.parse(row.events) as string[]).includes("effect_committed"),
-    );
+    // Every stored receipt field, read through a second connection.
+    const observer = new DatabaseSync(s.path, { readOnly: true });
+    try {
+      const rows = observer.prepare("SELECT * FROM receipts").all();
+      assert.equal(rows.length, 1);
+      const stored = JSON.stringify(rows);
+      assert.ok(!stored.includes("SYNTHETIC-BAD-OUTPUT"), stored);
+      const events = JSON.parse(String(rows[0].events)) as string[];
+      assert.ok(events.includes("effect_committed"));
+    } finally {
+      observer.close();
+    }
     assert.deepEqual(persistedCounts(s.path), [1, 1]);
   });
 });
