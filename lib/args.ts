@@ -19,6 +19,9 @@ export interface ToolArgs {
   readonly copies: number;
 }
 
+/** Copies that structural validation allows: an integer from the first to the second. */
+export const COPIES_RANGE = [1, 9] as const;
+
 /** The business input check's limit, deliberately narrower than validation's 1..9. */
 export const BATCH_LIMIT = 3;
 
@@ -77,7 +80,7 @@ export function checkedArgs(raw: unknown): ToolArgs {
   ) {
     throw new InputRejected("topic");
   }
-  if (!isIntegerIn(copies, 1, 9)) {
+  if (!isIntegerIn(copies, ...COPIES_RANGE)) {
     throw new InputRejected("copies");
   }
   return { job, topic: topic as ToolArgs["topic"], copies };

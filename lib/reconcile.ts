@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { ToolArgs } from "./args.ts";
+import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
 import type { Ledger } from "./ledger.ts";
+import { fingerprint } from "./wire.ts";
 
 /** One key that needs attention. */
 export interface Pending {
@@ -13,24 +14,35 @@ export interface Pending {
   job: string;
   /** Its receipts so far (possibly none: effect present, receipt missing). */
   receipts: { attempt: number; status: string }[];
-  /** The arguments that reproduce the stored draft, when its body says them. */
+  /** The arguments whose digest is the stored one, or null if none is valid. */
   retry: ToolArgs | null;
   /** The safe next step. */
   next: "retry_same_arguments";
 }
 
-const BODY_TEXT = /^(river|forest) \/ copies=([1-9])$/;
+const [FEWEST, MOST] = COPIES_RANGE;
 
-/** The arguments that created `body`, read back from its text, or null. */
-export function argsFromDraft(job: string, body: unknown): ToolArgs | null {
-  const text = (body as { text?: unknown } | null)?.text;
-  const match = typeof text === "string" ? BODY_TEXT.exec(text) : null;
-  if (match === null) return null;
-  return {
-    job,
-    topic: match[1] as ToolArgs["topic"],
-    copies: Number(match[2]),
-  };
+/**
+ * The arguments that created a draft, found from what the ledger holds: the
+ * one valid candidate for `job` whose digest equals the stored `digest`.
+ * Nothing is parsed out of the draft's text. `null` when none matches (a
+ * hand-edited row).
+ *
+ * @example
+ * ```ts
+ * import { fingerprint } from "./wire.ts";
+ * const args = { job: "JOB-002", topic: "forest", copies: 3 } as const;
+ * argsForDigest("JOB-002", fingerprint(args)); // { job: "JOB-002", topic: "forest", copies: 3 }
+ * ```
+ */
+export function argsForDigest(job: string, digest: string): ToolArgs | null {
+  for (const topic of TOPICS) {
+    for (let copies = FEWEST; copies <= MOST; copies++) {
+      const candidate: ToolArgs = { job, topic, copies };
+      if (fingerprint(candidate) === digest) return candidate;
+    }
+  }
+  return null;
 }
 
 /** Every draft without an `accepted` receipt, ordered by job. */
@@ -45,7 +57,7 @@ export function pendingKeys(ledger: Ledger): Pending[] {
     .map(({ draft, mine }) => ({
       job: draft.job,
       receipts: mine.map((r) => ({ attempt: r.attempt, status: r.status })),
-      retry: argsFromDraft(draft.job, draft.body),
+      retry: argsForDigest(draft.job, draft.digest),
       next: "retry_same_arguments" as const,
     }));
 }

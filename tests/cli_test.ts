@@ -636,14 +636,25 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
     assert.match(listing.out.join("\n"), /JOB-001 {2}"not json"[\s\S]*garbage/);
     const pending = await cli(["reconcile", "--ledger", name]);
     assert.equal(pending.code, 3);
-    assert.match(
+    // The arguments come from the stored digest, not from the edited text.
+    assert.equal(
       pending.out[1],
-      /retry JOB-001 with the arguments that created it/,
+      `  next: guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`,
     );
     // The stored body cannot be read back: the retry folds that into status error.
     const retry = JSON.parse((await cli(["run", ...args, "--json"])).out[0]);
     assert.equal(retry.status, "error");
     assert.deepEqual(persistedCounts(lab), [1, 2]);
+    // With the digest edited too, no valid arguments match: say so plainly.
+    const edit = new DatabaseSync(lab);
+    edit.exec("UPDATE drafts SET digest='not a digest'");
+    edit.close();
+    const unknown = await cli(["reconcile", "--ledger", name]);
+    assert.match(
+      unknown.out[1],
+      /retry JOB-001 with the arguments that created it/,
+    );
+
   } finally {
     removeLedger(TEST_ROOT, name);
   }
