@@ -390,6 +390,7 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** Await `waiting` unless `signal` aborts first; `@std/async`'s `abortable` is the JSR equivalent. */
 async function abortable(
   waiting: Promise<void> | void,
   signal: AbortSignal | undefined,

@@ -22,7 +22,7 @@ const STROKE: Record<Mark, string> = {
   "not reached": "#9e9e9e",
 };
 
-/** Escape text for XML content and attributes. */
+/** Escape text for XML content and attributes; `@std/html`'s `escape` is the JSR equivalent. */
 export function xmlEscape(text: string): string {
   return text.replace(
     /[<>&"']/g,

@@ -1,27 +1,119 @@
 /**
- * Terminal text helpers: display width (CJK characters take two columns)
- * and wrapping that keeps lines within a width.
+ * Terminal text helpers: display width (CJK characters take two columns),
+ * wrapping that keeps lines within a width, and shell quoting.
  *
  * @module
  */
 
-const WIDE: [number, number][] = [
+// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth.txt, W and
+// F), with the emoji that present as pictures. @std/cli's `unicodeWidth` is
+// the JSR equivalent, out of reach offline.
+const WIDE: readonly [number, number][] = [
   [0x1100, 0x115f],
-  [0x2e80, 0xa4cf],
+  [0x231a, 0x231b],
+  [0x2329, 0x232a],
+  [0x23e9, 0x23ec],
+  [0x23f0, 0x23f0],
+  [0x23f3, 0x23f3],
+  [0x25fd, 0x25fe],
+  [0x2614, 0x2615],
+  [0x2648, 0x2653],
+  [0x267f, 0x267f],
+  [0x2693, 0x2693],
+  [0x26a1, 0x26a1],
+  [0x26aa, 0x26ab],
+  [0x26bd, 0x26be],
+  [0x26c4, 0x26c5],
+  [0x26ce, 0x26ce],
+  [0x26d4, 0x26d4],
+  [0x26ea, 0x26ea],
+  [0x26f2, 0x26f3],
+  [0x26f5, 0x26f5],
+  [0x26fa, 0x26fa],
+  [0x26fd, 0x26fd],
+  [0x2705, 0x2705],
+  [0x270a, 0x270b],
+  [0x2728, 0x2728],
+  [0x274c, 0x274c],
+  [0x274e, 0x274e],
+  [0x2753, 0x2755],
+  [0x2757, 0x2757],
+  [0x2795, 0x2797],
+  [0x27b0, 0x27b0],
+  [0x27bf, 0x27bf],
+  [0x2b1b, 0x2b1c],
+  [0x2b50, 0x2b50],
+  [0x2b55, 0x2b55],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
   [0xac00, 0xd7a3],
   [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
   [0xff00, 0xff60],
   [0xffe0, 0xffe6],
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18aff],
+  [0x1b000, 0x1b2ff],
+  [0x1f004, 0x1f004],
+  [0x1f0cf, 0x1f0cf],
+  [0x1f18e, 0x1f18e],
+  [0x1f191, 0x1f19a],
+  [0x1f200, 0x1f251],
+  [0x1f260, 0x1f265],
+  [0x1f300, 0x1f64f],
+  [0x1f680, 0x1f6ff],
+  [0x1f7e0, 0x1f7f0],
+  [0x1f90c, 0x1f9ff],
+  [0x1fa70, 0x1faff],
+  [0x20000, 0x2fffd],
+  [0x30000, 0x3fffd],
 ];
 
-/** Columns one character takes in a terminal. */
-function columnsOf(char: string): number {
-  const code = char.codePointAt(0)!;
-  return WIDE.some(([lo, hi]) => code >= lo && code <= hi) ? 2 : 1;
+// Marks that join the character before them and take no column.
+const ZERO: readonly [number, number][] = [
+  [0x0300, 0x036f],
+  [0x200b, 0x200f],
+  [0x20d0, 0x20ff],
+  [0xfe00, 0xfe0f],
+  [0xfe20, 0xfe2f],
+  [0x1f3fb, 0x1f3ff],
+  [0xe0100, 0xe01ef],
+];
+
+function within(code: number, table: readonly [number, number][]): boolean {
+  let lo = 0;
+  let hi = table.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (code < table[mid][0]) hi = mid - 1;
+    else if (code > table[mid][1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
-/** Columns `text` takes in a terminal (ANSI colour codes count as zero). */
+/** Columns one character takes in a terminal: 0, 1 or 2. */
+function columnsOf(char: string): number {
+  const code = char.codePointAt(0)!;
+  if (within(code, ZERO)) return 0;
+  return within(code, WIDE) ? 2 : 1;
+}
+
+/**
+ * Columns `text` takes in a terminal: wide CJK characters and picture emoji
+ * count two, combining marks zero, ANSI colour codes zero.
+ *
+ * @example
+ * ```ts
+ * import { displayWidth } from "./text.ts";
+ * displayWidth("后检 ok"); // 7
+ * ```
+ */
 export function displayWidth(text: string): number {
   let width = 0;
   // deno-lint-ignore no-control-regex -- ANSI colour codes start with ESC on purpose
@@ -31,35 +123,73 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Punctuation that may not begin a line (it closes what came before). */
+const CLOSING = new Set([..."，。、；：！？）」』》〉】”’,.;:!?)]}%"]);
+
 /**
- * Wrap `line` to at most `width` columns, breaking at spaces where there are
- * any (Chinese text breaks between characters); continuation lines keep the
- * line's indentation plus four spaces.
+ * The pieces a line may break between: a run of ASCII letters, digits and
+ * identifier punctuation stays whole (`effect_reused`, `--ledger`), each
+ * wide character stands alone, spaces separate, and closing punctuation is
+ * glued to the piece before it.
+ */
+function piecesOf(line: string): string[] {
+  const pieces: string[] = [];
+  for (
+    const [piece] of line.matchAll(
+      /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]+| +|[\s\S]/gu,
+    )
+  ) {
+    const last = pieces.length - 1;
+    if (last >= 0 && CLOSING.has([...piece][0]) && pieces[last].trim() !== "") {
+      pieces[last] += piece;
+    } else pieces.push(piece);
+  }
+  return pieces;
+}
+
+/**
+ * Wrap `line` to at most `width` columns; continuation lines keep the line's
+ * indentation plus four spaces. Breaks fall at spaces or between wide
+ * characters, never inside an ASCII word, and a line never starts with
+ * closing punctuation. A single piece wider than the line is cut only then.
+ *
+ * @example
+ * ```ts
+ * import { wrap } from "./text.ts";
+ * wrap("重试会复用 effect_reused 的草稿。", 20);
+ * // ["重试会复用", "    effect_reused 的", "    草稿。"]
+ * ```
  */
 export function wrap(line: string, width: number): string[] {
   const indent = " ".repeat((/^ */.exec(line)![0].length) + 4);
   const out: string[] = [];
   let current = "";
-  let used = 0;
-  for (const char of line) {
-    const w = columnsOf(char);
-    if (used + w > width) {
-      const space = current.lastIndexOf(" ");
-      // Break at a space only if it is near the end; CJK text has few spaces.
-      if (space > indent.length && displayWidth(current.slice(space)) <= 20) {
-        out.push(current.slice(0, space));
-        current = indent + current.slice(space + 1);
-      } else {
-        out.push(current);
-        current = indent;
-      }
-      used = displayWidth(current);
+  for (const piece of piecesOf(line)) {
+    if (displayWidth(current + piece) <= width || current.trim() === "") {
+      current += piece;
+    } else if (piece.trim() === "") {
+      // A space at the break is dropped.
+      out.push(current);
+      current = indent;
+    } else {
+      out.push(current);
+      current = indent + piece;
     }
-    current += char;
-    used += w;
+    while (displayWidth(current) > width && current.trim() !== "") {
+      // Only a piece wider than a whole line is cut.
+      const chars = [...current];
+      let cut = 0;
+      while (displayWidth(chars.slice(0, cut + 1).join("")) <= width) cut++;
+      // Keep closing punctuation with the character it follows.
+      while (cut > 1 && CLOSING.has(chars[cut])) cut--;
+      out.push(chars.slice(0, cut).join(""));
+      current = indent + chars.slice(cut).join("");
+    }
   }
   out.push(current);
-  return out.map((l) => l.trimEnd());
+  return out.map((l) => l.trimEnd()).filter((l, i, all) =>
+    l.trim() !== "" || all.length === 1
+  );
 }
 
 /**

@@ -654,7 +654,6 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
       unknown.out[1],
       /retry JOB-001 with the arguments that created it/,
     );
-
   } finally {
     removeLedger(TEST_ROOT, name);
   }

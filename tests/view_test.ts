@@ -118,6 +118,34 @@ Deno.test("view: wrap keeps Chinese within the width and breaks English at space
   assert.ok(en.slice(1).every((l) => l.startsWith("      ")));
 });
 
+Deno.test("view: wrap never splits an identifier or starts a line with closing punctuation", () => {
+  const text = "  重试：同一业务键复用草稿，事件是 effect_reused，" +
+    "后检再次运行。".repeat(3) + "（见 output_allowed）。";
+  for (let width = 30; width <= 80; width++) {
+    const lines = wrap(text, width);
+    for (const line of lines) {
+      assert.ok(displayWidth(line) <= width, `${width}: ${line}`);
+      assert.doesNotMatch(line.trimStart(), /^[，。、；：！？）」”,.;:!?)]/);
+    }
+    const joined = lines.map((l) => l.trim()).join("\n");
+    for (const word of ["effect_reused", "output_allowed"]) {
+      assert.ok(joined.includes(word), `${width}: ${word} split`);
+    }
+    assert.equal(
+      lines.map((l) => l.trim()).join("").replaceAll(" ", ""),
+      text.replaceAll(" ", ""),
+    );
+  }
+});
+
+Deno.test("view: display width counts emoji, rare CJK and combining marks", () => {
+  assert.equal(displayWidth("🙂"), 2);
+  assert.equal(displayWidth("𠀀"), 2, "CJK Extension B");
+  assert.equal(displayWidth("e\u0301"), 1, "e with a combining accent");
+  assert.equal(displayWidth("后检 ok"), 7);
+  assert.equal(displayWidth("\x1b[31mred\x1b[0m"), 3);
+});
+
 Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
   const parser = new XMLParser({
     ignoreAttributes: false,

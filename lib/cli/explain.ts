@@ -39,7 +39,7 @@ export async function explain(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const chosen = topic === undefined ? [...SCENARIOS] : [
-    choice("explain", "scenario", topic, [...SCENARIOS, "list"] as const)!,
+    choice("explain", "scenario", topic, SCENARIOS)!,
   ] as typeof SCENARIOS[number][];
   if (format === "svg") {
     await using folder = scratchFolder(privateRoot(io.base)!);

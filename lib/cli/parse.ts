@@ -45,8 +45,6 @@ function describeParseError(error: unknown): string {
       return `unknown option ${printable(quoted)}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return `option ${printable(quoted.split(" ")[0])} needs a value`;
-    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
-      return `unexpected argument ${printable(quoted)}`;
     default:
       return printable(message.split("\n")[0]);
   }
