@@ -211,11 +211,14 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
     }
   });
 
-  await t.step("text from the ledger is escaped", async () => {
-    const { xmlEscape } = await import("../lib/svg.ts");
-    assert.equal(
-      xmlEscape(`<a href="x">&'`),
-      "&lt;a href=&quot;x&quot;&gt;&amp;&apos;",
-    );
-  });
+  await t.step(
+    "xmlEscape escapes the five XML special characters",
+    async () => {
+      const { xmlEscape } = await import("../lib/svg.ts");
+      assert.equal(
+        xmlEscape(`<a href="x">&'`),
+        "&lt;a href=&quot;x&quot;&gt;&amp;&apos;",
+      );
+    },
+  );
 });
