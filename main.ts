@@ -5,68 +5,92 @@
  * @module
  */
 import config from "./deno.json" with { type: "json" };
-import {
-  demo,
-  help,
-  ledger,
-  reconcile,
-  reset,
-  run,
-  verifyCommand,
-} from "./lib/cli/commands.ts";
-import { explain } from "./lib/cli/explain.ts";
-import { EXIT, USAGE } from "./lib/cli/help.ts";
+import { COMMANDS, findCommand } from "./lib/cli/commands.ts";
+import { EXIT } from "./lib/cli/exit.ts";
+import { overview } from "./lib/cli/help.ts";
 import { type Io, processIo } from "./lib/cli/io.ts";
-import { printable, UsageError } from "./lib/cli/parse.ts";
-import { sandbox } from "./lib/cli/sandbox_report.ts";
-import { script } from "./lib/cli/script.ts";
+import {
+  langOf,
+  parseFor,
+  printable,
+  showHelp,
+  suggestion,
+  UsageError,
+  usageOf,
+} from "./lib/cli/registry.ts";
+import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
+import { type Lang, LANGS } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox.ts";
+import { wrap } from "./lib/text.ts";
 
-const COMMANDS: Record<
-  string,
-  (args: string[], io: Io) => number | Promise<number>
-> = {
-  demo,
-  verify: verifyCommand,
-  run,
-  ledger,
-  reconcile,
-  reset,
-  script,
-  explain,
-  sandbox,
-};
-
-async function dispatch(args: string[], io: Io): Promise<number> {
-  const [first, ...rest] = args;
-  if (first === undefined || first === "--help" || first === "-h") {
-    return help(io, "guardlab");
+/** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
+function langAsked(args: string[]): Lang | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i] === "--lang"
+      ? args[i + 1]
+      : args[i].startsWith("--lang=")
+      ? args[i].slice(7)
+      : undefined;
+    if ((LANGS as readonly (string | undefined)[]).includes(value)) {
+      return value as Lang;
+    }
   }
+  return undefined;
+}
+
+/** The language before any command has parsed its flags. */
+function langOfCall(args: string[], io: Io): Lang {
+  try {
+    return langAsked(args) ?? readSettings(io.base).lang ?? "en";
+  } catch {
+    // An unreadable private folder is reported by the command itself.
+    return "en";
+  }
+}
+
+function version(): string {
+  return `guardlab ${config.version} (deno ${Deno.version.deno}, ${Deno.build.target})`;
+}
+
+async function dispatch(args: string[], io: Io, lang: Lang): Promise<number> {
+  const [first, ...rest] = args;
   if (first === "--version" || first === "-V") {
-    io.out(`guardlab ${config.version}`);
+    io.out(version());
+    return EXIT.ok;
+  }
+  if (
+    first === undefined || first === "--help" || first === "-h" ||
+    (first.startsWith("--lang") &&
+      rest.every((a) => /^(-h|--help|en|zh)$/.test(a)))
+  ) {
+    for (const line of overview(lang)) {
+      for (const l of wrap(line, 80)) io.out(l);
+    }
     return EXIT.ok;
   }
   if (first === "help") {
-    const topic = rest[0] ?? "guardlab";
-    if (!Object.hasOwn(COMMANDS, topic) && topic !== "guardlab") {
-      throw new UsageError(`unknown command ${printable(topic)}`);
-    }
-    return help(io, topic);
+    const topic = rest[0];
+    if (topic === undefined) return dispatch([], io, lang);
+    const cmd = findCommand(topic);
+    if (cmd === undefined) throw unknownCommand(topic);
+    return showHelp(io, cmd, lang);
   }
-  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
-  if (command === undefined) {
-    throw new UsageError(
-      first.startsWith("-")
-        ? `unknown option ${printable(first)}`
-        : `unknown command ${printable(first)}`,
-    );
-  }
-  return await command(rest, io);
+  const cmd = findCommand(first);
+  if (cmd === undefined) throw unknownCommand(first);
+  const { values, positionals } = parseFor(cmd, rest);
+  const chosen = langOf(cmd.name, values.lang) ?? lang;
+  if (values.help) return showHelp(io, cmd, chosen);
+  return await cmd.run({ values, positionals, io, lang: chosen });
 }
 
-function firstLine(text: string): string {
-  return text.split("\n")[0];
+function unknownCommand(word: string): UsageError {
+  const names = COMMANDS.map((c) => c.name);
+  return new UsageError(
+    word.startsWith("-")
+      ? `unknown option ${printable(word)}`
+      : `unknown command ${printable(word)}${suggestion(word, names)}`,
+  );
 }
 
 /**
@@ -75,19 +99,23 @@ function firstLine(text: string): string {
  *
  * @example
  * ```ts
- * const code = await main(["verify"]);
+ * import { main } from "./main.ts";
+ * const code = await main(["--version"]);
  * ```
  */
 export async function main(
   args: string[],
   io: Io = processIo(),
 ): Promise<number> {
+  const lang = args[0] === "--version" || args[0] === "-V"
+    ? "en"
+    : langOfCall(args, io);
   try {
-    return await dispatch(args, io);
+    return await dispatch(args, io, lang);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`guardlab: ${error.message}`);
-      io.err(USAGE);
+      for (const line of usageOf(COMMANDS, error.command, lang)) io.err(line);
       return EXIT.usage;
     }
     if (error instanceof Deno.errors.NotCapable) {
@@ -107,6 +135,10 @@ export async function main(
     io.err(`guardlab: internal error: ${firstLine(message)}`);
     return EXIT.failed;
   }
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0];
 }
 
 if (import.meta.main) {

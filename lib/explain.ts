@@ -6,11 +6,8 @@
  * @module
  */
 
-/** Languages of the explanations. */
-export const LANGS = ["en", "zh"] as const;
-
-/** A language code. */
-export type Lang = typeof LANGS[number];
+import type { Lang } from "./i18n.ts";
+export { type Lang, LANGS } from "./i18n.ts";
 
 /** One scenario's explanation. */
 export interface Explanation {

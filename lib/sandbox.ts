@@ -145,7 +145,7 @@ export function ledgerFolder(
 export function scratchFolder(
   root: string,
 ): { path: string } & AsyncDisposable {
-  const path = Deno.makeTempDirSync({ dir: root, prefix: "scratch-" });
+  const path = Deno.makeTempDirSync({ dir: root, prefix: ".scratch-" });
   return {
     path,
     async [Symbol.asyncDispose]() {

@@ -12,7 +12,7 @@ import expectedTiming from "../fixtures/expected-timing.json" with {
 };
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
-import { runVerify } from "../lib/cli/commands.ts";
+import { runVerify } from "../lib/cli/commands/verify.ts";
 import { EXPECTED } from "../lib/verify.ts";
 import { ledgerFolder, ledgerPaths, removeLedger } from "../lib/sandbox.ts";
 import {
@@ -23,7 +23,9 @@ import {
   TEST_BASE,
   TEST_ROOT,
 } from "./helpers.ts";
-import { COMMAND_NAMES } from "../lib/cli/help.ts";
+import { COMMANDS } from "../lib/cli/commands.ts";
+
+const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 
 /** A unique ledger name, removed afterwards. */
 async function withLedger(
@@ -59,7 +61,9 @@ Deno.test("cli: help, version and usage errors", async (t) => {
 
   await t.step("--version comes from deno.json", async () => {
     const r = await cli(["--version"]);
-    assert.deepEqual(r.out, [`guardlab ${config.version}`]);
+    assert.deepEqual(r.out, [
+      `guardlab ${config.version} (deno ${Deno.version.deno}, ${Deno.build.target})`,
+    ]);
   });
 
   const bad: [string[], RegExp][] = [

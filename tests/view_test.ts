@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "./deps.ts";
 import { fileURLToPath } from "node:url";
-import { COMMAND_NAMES } from "../lib/cli/help.ts";
+import { COMMANDS } from "../lib/cli/commands.ts";
+
+const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 import { cli, TEST_ROOT } from "./helpers.ts";
 import { removeLedger } from "../lib/sandbox.ts";
 import { displayWidth, wrap } from "../lib/text.ts";

@@ -16,6 +16,8 @@ export interface Io {
   stdin(): ReadableStream<Uint8Array>;
   /** Whether human output may use colour (a terminal, and `NO_COLOR` unset). */
   color: boolean;
+  /** Whether standard input is a terminal (a person typing, not a pipe). */
+  stdinIsTerminal: boolean;
   /**
    * The granted temp folder that holds this user's private guardlab folder:
    * the sandbox root for a real process; tests put a folder of their own
@@ -53,6 +55,7 @@ export function processIo(): Io {
     err: (line) => quietly(Deno.stderr, line + "\n"),
     stdin: () => Deno.stdin.readable,
     color: !Deno.noColor && Deno.stdout.isTerminal(),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
     base: SANDBOX_ROOT,
   };
 }
@@ -83,6 +86,7 @@ export function memoryIo(
         },
       }),
     color,
+    stdinIsTerminal: false,
     base,
   };
 }

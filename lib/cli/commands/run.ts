@@ -1,0 +1,227 @@
+/**
+ * `guardlab run`: one attempt of the draft tool, drawn as its timeline.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type Faults, Lab } from "../../lab.ts";
+import { observeRun } from "../../outcome.ts";
+import { privateRoot, scratchFolder, trustedFolders } from "../../sandbox.ts";
+import {
+  CHECKPOINTS,
+  FAIL_POINTS,
+  PAUSE_POINTS,
+  type PausePoint,
+} from "../../stages.ts";
+import { timelineSvg } from "../../svg.ts";
+import { renderTimeline, timelineOf } from "../../timeline.ts";
+import { parseJsonLikePython } from "../../wire.ts";
+import { EXIT } from "../exit.ts";
+import type { Io } from "../io.ts";
+import {
+  FORMAT_OPTIONS,
+  formatOf,
+  LEDGER_OPTIONS,
+  ledgerFileOf,
+} from "../places.ts";
+import { choice, command, UsageError } from "../registry.ts";
+import { styleFor } from "../view.ts";
+
+const OPTIONS = {
+  ...LEDGER_OPTIONS,
+  job: {
+    type: "string",
+    value: "JOB",
+    help: {
+      en: "business key, JOB- and three digits",
+      zh: "业务键：JOB- 加三位数字",
+    },
+  },
+  topic: {
+    type: "string",
+    value: "TOPIC",
+    help: { en: "river or forest", zh: "river 或 forest" },
+  },
+  copies: {
+    type: "string",
+    value: "N",
+    help: {
+      en: "an integer 1-9 (the input check allows at most 3)",
+      zh: "整数 1-9（前检最多允许 3）",
+    },
+  },
+  args: {
+    type: "string",
+    value: "JSON",
+    help: {
+      en:
+        "the raw tool arguments as one JSON value, instead of the three above",
+      zh: "以一个 JSON 值给出原始工具参数，代替上面三项",
+    },
+  },
+  "cancel-at": {
+    type: "string",
+    value: "STAGE",
+    help: {
+      en: `fault: cancel at ${CHECKPOINTS.join(", ")}`,
+      zh: `故障：在 ${CHECKPOINTS.join("、")} 处取消`,
+    },
+  },
+  "fail-at": {
+    type: "string",
+    value: "STAGE",
+    help: {
+      en: `fault: raise at ${FAIL_POINTS.join(", ")}`,
+      zh: `故障：在 ${FAIL_POINTS.join("、")} 处抛出异常`,
+    },
+  },
+  "bad-output": {
+    type: "boolean",
+    help: {
+      en: "fault: corrupt the result handed to the output check",
+      zh: "故障：污染交给后检的结果",
+    },
+  },
+  "audit-failure": {
+    type: "boolean",
+    help: {
+      en: "fault: make the receipt write fail",
+      zh: "故障：让回执写入失败",
+    },
+  },
+  "pause-at": {
+    type: "string",
+    value: "POINT",
+    help: {
+      en: `harness: print "paused POINT" on stderr and wait at ${
+        PAUSE_POINTS.join(", ")
+      } (to kill the process there)`,
+      zh: `测试端：在 ${PAUSE_POINTS.join("、")} 处在标准错误输出 ` +
+        `"paused POINT" 并等待（以便在那里杀掉进程）`,
+    },
+  },
+  ...FORMAT_OPTIONS,
+} as const;
+
+/** The raw tool arguments from flags: unchecked on purpose, the lab validates them. */
+function rawToolArgs(values: {
+  job?: string;
+  topic?: string;
+  copies?: string;
+  args?: string;
+}): unknown {
+  if (values.args !== undefined) {
+    if (
+      [values.job, values.topic, values.copies].some((v) => v !== undefined)
+    ) {
+      throw new UsageError(
+        "--args replaces --job, --topic and --copies; give one or the other",
+        "run",
+      );
+    }
+    try {
+      return parseJsonLikePython(values.args);
+    } catch {
+      throw new UsageError("--args must be one JSON value", "run");
+    }
+  }
+  const raw: Record<string, unknown> = {};
+  if (values.job !== undefined) raw.job = values.job;
+  if (values.topic !== undefined) raw.topic = values.topic;
+  if (values.copies !== undefined) {
+    // Only plain digits become a number; "2.0" or "two" reach validation as text.
+    raw.copies = /^[0-9]{1,15}$/.test(values.copies)
+      ? Number(values.copies)
+      : values.copies;
+  }
+  return raw;
+}
+
+function holdForever(io: Io, point: PausePoint): Promise<void> {
+  io.err(`paused ${point}`);
+  // An interval keeps the process alive while it waits to be killed.
+  return new Promise(() => setInterval(() => {}, 1 << 30));
+}
+
+/** The `run` command. */
+export const run = command({
+  name: "run",
+  summary: {
+    en: "one attempt of the draft tool, drawn as its timeline",
+    zh: "调用一次草稿工具，并画出它的时间线",
+  },
+  usage: `run [--ledger NAME | --ledger-file PATH]
+                    (--job JOB --topic TOPIC --copies N | --args JSON)
+                    [--cancel-at STAGE] [--fail-at STAGE] [--bad-output]
+                    [--audit-failure] [--pause-at POINT] [--json]
+                    [--format text|json|svg]`,
+  about: {
+    en: `One attempt of the draft tool. The arguments go through the lab's own
+validation, so missing or malformed ones become status input_rejected.
+Prints the stage timeline (before and after the commit point) and the result.
+Without --ledger the attempt uses a scratch ledger that is deleted afterwards.
+Faults are trusted harness switches, never tool arguments.`,
+    zh: `调用一次草稿工具。参数经过实验自己的参数校验，缺失或格式不对会得到
+input_rejected。输出各阶段时间线（提交点之前与之后）和结果。不给 --ledger 时
+使用用完即删的临时账本。故障开关属于可信测试端，从来不是工具参数。`,
+  },
+  options: OPTIONS,
+  maxPositionals: 0,
+  exits: {
+    0: {
+      en: "the attempt returned a result, whatever its status",
+      zh: "这次调用返回了结果（无论状态是什么）",
+    },
+    1: {
+      en: "it raised: cancelled, audit unavailable or a database error",
+      zh: "调用抛出：取消、审计不可用或数据库错误",
+    },
+    2: null,
+    4: null,
+  },
+  async run({ values, io }) {
+    const format = formatOf("run", values);
+    const pauseAt = choice(
+      "run",
+      "--pause-at",
+      values["pause-at"],
+      PAUSE_POINTS,
+    );
+    const faults: Faults = {
+      cancelAt: choice("run", "--cancel-at", values["cancel-at"], CHECKPOINTS),
+      failAt: choice("run", "--fail-at", values["fail-at"], FAIL_POINTS),
+      badOutput: values["bad-output"] ?? false,
+      auditFailure: values["audit-failure"] ?? false,
+      pause: pauseAt
+        ? (point) => point === pauseAt ? holdForever(io, point) : undefined
+        : undefined,
+    };
+    const raw = rawToolArgs(values);
+    const named = ledgerFileOf("run", io, values, true);
+    await using scratch = named === undefined
+      ? scratchFolder(privateRoot(io.base)!)
+      : undefined;
+    const path = named ?? join(scratch!.path, "lab.sqlite");
+    const lab = Lab.open(path, { trusted: trustedFolders(io.base) });
+    try {
+      const { output, attempt } = await observeRun(lab, raw, faults);
+      if (format === "json") io.out(JSON.stringify(output));
+      else if (format === "svg") {
+        io.out(
+          timelineSvg("guardlab run", [{ title: "this attempt", attempt }], []),
+        );
+      } else {
+        for (const line of renderTimeline(timelineOf(attempt), styleFor(io))) {
+          io.out(line);
+        }
+        io.out("result:");
+        for (const line of JSON.stringify(output, null, 2).split("\n")) {
+          io.out(`  ${line}`);
+        }
+      }
+      return "raised" in output ? EXIT.failed : EXIT.ok;
+    } finally {
+      lab.close();
+    }
+  },
+});

@@ -1,0 +1,136 @@
+/**
+ * `guardlab sandbox`: ask the runtime what this process may touch, so a
+ * teacher can check a binary before handing it out.
+ *
+ * @module
+ */
+import { currentUid, privateFolderProblem } from "../../safe_fs.ts";
+import { privateRootPath, SANDBOX_ROOT } from "../../sandbox.ts";
+import { EXIT } from "../exit.ts";
+import { command } from "../registry.ts";
+
+/** One probe: a permission, what guardlab needs, what the runtime says. */
+export interface Probe {
+  /** What was asked. */
+  what: string;
+  /** Whether guardlab needs it granted. */
+  needed: boolean;
+  /** The runtime's answer: granted, prompt or denied. */
+  state: Deno.PermissionState;
+}
+
+/** Ask the runtime about every permission kind, inside and outside the sandbox root. */
+export function probeSandbox(): Probe[] {
+  const outside = Deno.build.os === "windows" ? "C:\\" : "/";
+  const asks: [string, Deno.PermissionDescriptor, boolean][] = [
+    [`read ${SANDBOX_ROOT}`, { name: "read", path: SANDBOX_ROOT }, true],
+    [`write ${SANDBOX_ROOT}`, { name: "write", path: SANDBOX_ROOT }, true],
+    [`read ${outside}`, { name: "read", path: outside }, false],
+    [`write ${outside}`, { name: "write", path: outside }, false],
+    ["net", { name: "net" }, false],
+    ["env", { name: "env" }, false],
+    ["run", { name: "run" }, false],
+    ["ffi", { name: "ffi" }, false],
+    ["sys", { name: "sys" }, false],
+    ["import", { name: "import" }, false],
+  ];
+  return asks.map(([what, descriptor, needed]) => ({
+    what,
+    needed,
+    state: Deno.permissions.querySync(descriptor).state,
+  }));
+}
+
+/** What the private folder looks like: guardlab only uses it when `private`. */
+export interface RootReport {
+  /** The folder, `guardlab-UID` inside the temp folder. */
+  path: string;
+  /** `private`: a real folder, yours, mode 0700-like; `absent`: made on first use; `unsafe`: refused. */
+  state: "private" | "absent" | "unsafe";
+  /** What is wrong, when `unsafe`. */
+  problem?: string;
+}
+
+/** Look at the private folder without creating or changing anything. */
+export function inspectRoot(base: string): RootReport {
+  const path = privateRootPath(base);
+  const problem = privateFolderProblem(path, currentUid(base));
+  if (problem === null) return { path, state: "private" };
+  if (problem === "does not exist") return { path, state: "absent" };
+  return { path, state: "unsafe", problem };
+}
+
+/** The `sandbox` command. */
+export const sandbox = command({
+  name: "sandbox",
+  summary: {
+    en: "what this process may touch, and whether your folder is safe",
+    zh: "查看本进程能访问什么，以及你的私有目录是否安全",
+  },
+  usage: "sandbox [--json]",
+  about: {
+    en:
+      `Asks the runtime what this process may read, write and do, and compares it
+with the grant guardlab is built with: read and write under ${SANDBOX_ROOT}
+only; no network, environment, subprocess, FFI, system-info or import access.
+Then looks at your private folder without creating or changing anything.
+"prompt" means not granted: guardlab runs with --no-prompt, so it is refused.`,
+    zh:
+      `向运行时询问本进程能读、写、做什么，并与 guardlab 编译时的授权比较：只能读写
+${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息或动态导入权限。然后
+查看你的私有目录，不创建也不修改任何东西。"prompt" 表示未授权：guardlab 以
+--no-prompt 运行，因此会被拒绝。`,
+  },
+  options: {
+    json: {
+      type: "boolean",
+      help: {
+        en: 'print {"narrow", "probes": [...], "root": {...}}',
+        zh: '输出 {"narrow", "probes": [...], "root": {...}}',
+      },
+    },
+  },
+  maxPositionals: 0,
+  exits: {
+    0: {
+      en: "the grant is exactly the narrow one and the folder is safe",
+      zh: "授权正好是最小授权，且私有目录安全",
+    },
+    1: {
+      en: "a different grant, or an unsafe private folder",
+      zh: "授权不同，或私有目录不安全",
+    },
+    2: null,
+  },
+  run({ values, io }) {
+    const probes = probeSandbox();
+    const narrow = probes.every((p) => (p.state === "granted") === p.needed);
+    const root = inspectRoot(io.base);
+    const safe = root.state !== "unsafe";
+    if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
+    else {
+      for (const p of probes) {
+        const verdict = (p.state === "granted") === p.needed
+          ? "as intended"
+          : "NOT as intended";
+        io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
+      }
+      io.out(
+        "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
+      );
+      io.out(
+        narrow
+          ? `narrow: only ${SANDBOX_ROOT} can be read and written`
+          : "this process has a different grant than the guardlab sandbox",
+      );
+      io.out(
+        root.state === "private"
+          ? `private folder: ${root.path} is yours alone`
+          : root.state === "absent"
+          ? `private folder: ${root.path} (made with mode 0700 on first use)`
+          : `UNSAFE private folder: ${root.path} ${root.problem}`,
+      );
+    }
+    return narrow && safe ? EXIT.ok : EXIT.failed;
+  },
+});

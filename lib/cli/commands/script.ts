@@ -1,0 +1,175 @@
+/**
+ * `guardlab script`: an experiment as JSON Lines, one JSON line out per step.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { linesOf, MAX_LINE_BYTES } from "../../lines.ts";
+import { openPlainFile } from "../../safe_fs.ts";
+import {
+  ledgerFolder,
+  privateRoot,
+  refusalLine,
+  scratchFolder,
+  trustedFolders,
+} from "../../sandbox.ts";
+import { InvalidStep, ScriptSession } from "../../script.ts";
+import { renderTimeline, timelineOf } from "../../timeline.ts";
+import { EXIT } from "../exit.ts";
+import type { Io } from "../io.ts";
+import { checkedName } from "../places.ts";
+import { command } from "../registry.ts";
+import { styleFor } from "../view.ts";
+
+async function openSteps(file: string | undefined, io: Io) {
+  if (file === undefined) return io.stdin();
+  return (await openPlainFile(file, trustedFolders(io.base))).readable;
+}
+
+/** The step reference, for `--help`: a student with only the binary has no README. */
+const STEPS = `  {"op":"run","args":ARGS,"faults":{"cancel_at":"","fail_at":"",
+      "bad_output":false,"audit_failure":false}}   one attempt
+  {"op":"count"}  {"op":"exists","job":J}  {"op":"drafts"}  {"op":"receipts"}
+                                  read through a second connection
+  {"op":"fixture","receipt_fault":"ignore"|"abort"|"none"}   test trigger
+  {"op":"restart"}                close and reopen the ledger
+  {"op":"policy.precheck","job":J,"copies":C,"as":NAME}      read the rule
+  {"op":"policy.change","max_copies":N}    the editor changes the rule
+  {"op":"policy.insert_checked","job":J,"copies":C,"snapshot":NAME,
+      "fail_before_commit":false}          conditional insert
+  {"op":"policy.insert_naive","job":J,"copies":C,"snapshot":NAME}
+  {"op":"policy.lock"} {"op":"policy.unlock"} {"op":"policy.delete"}
+  {"op":"policy.rows"}`;
+
+/** The `script` command. */
+export const script = command({
+  name: "script",
+  summary: {
+    en: "run an experiment written as JSON Lines (stdin or FILE)",
+    zh: "运行以 JSON Lines 写成的实验（标准输入或 FILE）",
+  },
+  usage: "script [--ledger NAME] [--view] [FILE] < steps.jsonl",
+  about: {
+    en: `Runs an experiment written as JSON Lines, one step per line, against a
+scratch ledger (or the named one), printing one compact JSON line per step as
+it goes. A FILE must be a plain file of yours under the temp folder; anywhere
+else, pipe it on stdin. A bad line prints {"raised":"invalid_step",...} and
+the script goes on; a line over ${MAX_LINE_BYTES} bytes is one invalid step.
+Steps:
+${STEPS}`,
+    zh:
+      `运行以 JSON Lines 写成的实验，每行一步，针对一个临时账本（或命名账本），
+每一步即时输出一行紧凑 JSON。FILE 必须是临时目录下属于你的普通文件；
+其他位置请用标准输入管道传入。出错的行输出 {"raised":"invalid_step",...}，
+脚本继续；超过 ${MAX_LINE_BYTES} 字节的行算一个无效步骤。
+步骤：
+${STEPS}`,
+  },
+  options: {
+    ledger: {
+      type: "string",
+      value: "NAME",
+      help: {
+        en: "keep the state in a named ledger",
+        zh: "把状态保存在命名账本里",
+      },
+    },
+    view: {
+      type: "boolean",
+      help: {
+        en: "after each run step, print its timeline on stderr",
+        zh: "每个 run 步骤之后，在标准错误输出它的时间线",
+      },
+    },
+  },
+  maxPositionals: 1,
+  exits: {
+    0: { en: "every step was valid", zh: "每一步都有效" },
+    1: {
+      en: "a step printed invalid_step, or FILE could not be read",
+      zh: "有步骤输出 invalid_step，或读不了 FILE",
+    },
+    2: null,
+    4: null,
+  },
+  async run({ values, positionals, io }) {
+    const name = values.ledger === undefined
+      ? undefined
+      : checkedName("script", values.ledger);
+    let steps: ReadableStream<Uint8Array>;
+    try {
+      steps = await openSteps(positionals[0], io);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) {
+        io.err(
+          `guardlab: ${
+            refusalLine(error)
+          }; pipe it instead: guardlab script < FILE`,
+        );
+        return EXIT.refused;
+      }
+      if (
+        error instanceof Deno.errors.NotFound ||
+        error instanceof Deno.errors.IsADirectory
+      ) {
+        io.err(
+          `guardlab: cannot read steps from ${
+            JSON.stringify(positionals[0])
+          }: not a readable file`,
+        );
+        return EXIT.failed;
+      }
+      throw error;
+    }
+    if (positionals[0] === undefined && io.stdinIsTerminal) {
+      io.err(
+        "guardlab script: reading JSON Lines steps from the terminal, one per " +
+          "line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
+      );
+    }
+    const root = privateRoot(io.base)!;
+    await using scratch = name === undefined ? scratchFolder(root) : undefined;
+    const place = name === undefined
+      ? {
+        lab: join(scratch!.path, "lab.sqlite"),
+        policy: join(scratch!.path, "policy.sqlite"),
+      }
+      : ledgerFolder(root, name, true)!;
+    const session = new ScriptSession({
+      lab: place.lab,
+      policy: place.policy,
+      trusted: trustedFolders(io.base),
+    });
+    let invalid = 0;
+    try {
+      for await (const line of linesOf(steps)) {
+        if ("text" in line && line.text.trim() === "") continue;
+        let output: Record<string, unknown>;
+        session.lastAttempt = undefined;
+        try {
+          if ("tooLong" in line) {
+            throw new InvalidStep(
+              `line ${line.number} is longer than ${MAX_LINE_BYTES} bytes`,
+            );
+          }
+          output = await session.step(line.text);
+        } catch (error) {
+          if (!(error instanceof InvalidStep)) throw error;
+          invalid++;
+          output = { raised: "invalid_step", message: error.message };
+        }
+        io.out(JSON.stringify(output));
+        if (values.view && session.lastAttempt) {
+          const rows = renderTimeline(
+            timelineOf(session.lastAttempt),
+            styleFor(io),
+          );
+          for (const row of rows) io.err(row);
+        }
+      }
+    } finally {
+      session.close();
+    }
+    return invalid === 0 ? EXIT.ok : EXIT.failed;
+  },
+});

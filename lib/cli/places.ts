@@ -1,0 +1,156 @@
+/**
+ * Flags several commands share: the output format, and which ledger a
+ * command works on (`--ledger NAME` in the private folder, or
+ * `--ledger-file PATH`), opened for writing or read-only.
+ *
+ * @module
+ */
+import { LedgerUnusable } from "../errors.ts";
+import { Ledger } from "../ledger.ts";
+import {
+  BadLedgerName,
+  ledgerFolder,
+  ledgerPaths,
+  privateRoot,
+  trustedFolders,
+} from "../sandbox.ts";
+import type { Text } from "../i18n.ts";
+import type { Io } from "./io.ts";
+import { choice, type OptionSpecs, UsageError } from "./registry.ts";
+
+/** Exit 4 for a command whose only file is a scratch ledger in the private folder. */
+export const REFUSED_ROOT: Text = {
+  en: "refused: your private guardlab folder is a link, not yours, or " +
+    "writable by others",
+  zh: "拒绝：你的 guardlab 私有目录是链接、不属于你，或可被他人写入",
+};
+
+/** The output formats of the commands that draw. */
+export const FORMATS = ["text", "json", "svg"] as const;
+
+/** An output format. */
+export type Format = typeof FORMATS[number];
+
+/** `--json` and `--format`, for the commands that draw. */
+export const FORMAT_OPTIONS = {
+  json: {
+    type: "boolean",
+    help: {
+      en: "print JSON (same as --format json)",
+      zh: "输出 JSON（同 --format json）",
+    },
+  },
+  format: {
+    type: "string",
+    value: "FORMAT",
+    help: {
+      en: "text (the timeline, default), json or svg",
+      zh: "text（时间线，默认）、json 或 svg",
+    },
+  },
+} as const satisfies OptionSpecs;
+
+/** The format asked for; `--json` with another `--format` is a usage error. */
+export function formatOf(
+  command: string,
+  values: { json?: boolean; format?: string },
+  allowed: readonly Format[] = FORMATS,
+): Format {
+  const format = choice(command, "--format", values.format, allowed);
+  if (values.json && format !== undefined && format !== "json") {
+    throw new UsageError(
+      "--json and --format " + format + " contradict each other",
+      command,
+    );
+  }
+  return values.json ? "json" : format ?? "text";
+}
+
+/** `--ledger` and `--ledger-file`. */
+export const LEDGER_OPTIONS = {
+  ledger: {
+    type: "string",
+    value: "NAME",
+    help: {
+      en: "a named ledger in your private folder (1-32 of a-z, 0-9, '-')",
+      zh: "你私有目录中的命名账本（1-32 个 a-z、0-9、'-'）",
+    },
+  },
+  "ledger-file": {
+    type: "string",
+    value: "PATH",
+    help: {
+      en: "a ledger file in a folder of your own (not the shared temp folder)",
+      zh: "你自己目录中的账本文件（不能直接放在共享临时目录里）",
+    },
+  },
+} as const satisfies OptionSpecs;
+
+/** Rethrow a bad ledger name as a usage error for `command`. */
+export function checkedName(command: string, name: string): string {
+  try {
+    ledgerPaths("", name);
+    return name;
+  } catch (error) {
+    if (error instanceof BadLedgerName) {
+      throw new UsageError(error.message, command);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The ledger file a command names: `--ledger NAME` (a folder in the user's
+ * private root, made when `create` is set) or `--ledger-file PATH`;
+ * `undefined` when neither is given, `null` when the named one does not exist.
+ */
+export function ledgerFileOf(
+  command: string,
+  io: Io,
+  values: { ledger?: string; "ledger-file"?: string },
+  create: boolean,
+): string | null | undefined {
+  if (values.ledger !== undefined && values["ledger-file"] !== undefined) {
+    throw new UsageError("give --ledger or --ledger-file, not both", command);
+  }
+  if (values["ledger-file"] !== undefined) return values["ledger-file"];
+  if (values.ledger === undefined) return undefined;
+  const name = checkedName(command, values.ledger);
+  const root = privateRoot(io.base, create);
+  if (root === null) return null;
+  return ledgerFolder(root, name, create)?.lab ?? null;
+}
+
+/** Open the ledger a show command names, read-only: it never changes a byte. */
+export function openExisting(
+  command: string,
+  io: Io,
+  values: { ledger?: string; "ledger-file"?: string },
+): Ledger {
+  const path = ledgerFileOf(command, io, values, false);
+  if (path === undefined) {
+    throw new UsageError(
+      "--ledger NAME or --ledger-file PATH is required",
+      command,
+    );
+  }
+  if (path === null || !lexists(path)) {
+    throw new LedgerUnusable(
+      values.ledger !== undefined
+        ? `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`
+        : `no ledger file at ${path}`,
+    );
+  }
+  return Ledger.open(path, { mode: "read", trusted: trustedFolders(io.base) });
+}
+
+/** Whether `path` names anything, a dangling link included. */
+function lexists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

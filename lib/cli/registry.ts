@@ -1,0 +1,318 @@
+/**
+ * What a command is: its name, summary, usage, options with their help,
+ * the exit codes it can return, and its handler. Dispatch, the usage line,
+ * the overview, each `--help` and the tests all read the same definitions
+ * (see `commands.ts` for the list).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { type Lang, LANGS, say, type Text } from "../i18n.ts";
+import { displayWidth } from "../text.ts";
+import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
+import type { Io } from "./io.ts";
+
+/** One flag of a command. */
+export interface OptionSpec {
+  /** `string` takes a value; `boolean` does not. */
+  readonly type: "string" | "boolean";
+  /** A one-letter alias. */
+  readonly short?: string;
+  /** How the value is shown in help, e.g. `NAME`. */
+  readonly value?: string;
+  /** What the flag does. */
+  readonly help: Text;
+}
+
+/** A command's flags, by long name. */
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+/** The parsed flags of a command: strings for value flags, booleans for the rest. */
+export type Values<O extends OptionSpecs> =
+  & {
+    [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
+  }
+  & { help?: boolean; lang?: string };
+
+/** What a handler receives. */
+export interface Call<O extends OptionSpecs> {
+  /** The flags given. */
+  values: Values<O>;
+  /** The other arguments, in order. */
+  positionals: string[];
+  /** The language to speak: `--lang`, else the stored preference, else English. */
+  lang: Lang;
+  /** Where to write and read. */
+  io: Io;
+}
+
+/** One command of the CLI. */
+export interface Command<O extends OptionSpecs = OptionSpecs> {
+  /** What the user types. */
+  readonly name: string;
+  /** One line for the overview. */
+  readonly summary: Text;
+  /** The synopsis after `usage: guardlab `. */
+  readonly usage: string;
+  /** What it does, for `--help`. */
+  readonly about: Text;
+  /** Its flags (`--help` and `--lang` are added to every command). */
+  readonly options: O;
+  /** How many positional arguments it takes at most. */
+  readonly maxPositionals: number;
+  /**
+   * The exit codes it can return, each with what it means here (`null`: the
+   * general meaning). Any command also exits 1 on an internal error.
+   */
+  readonly exits: Readonly<Partial<Record<ExitCode, Text | null>>>;
+  /** Run it; returns the exit code. */
+  run(call: Call<O>): number | Promise<number>;
+}
+
+/** Build a command, keeping its option types for the handler. */
+export function command<O extends OptionSpecs>(spec: Command<O>): Command {
+  return spec as unknown as Command;
+}
+
+/** Bad command-line input: one line for the user, exit 2. */
+export class UsageError extends Error {
+  /** Build a usage error; `command` selects which usage to show. */
+  constructor(message: string, readonly command?: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** The flags every command takes. */
+export const COMMON: OptionSpecs = {
+  lang: {
+    type: "string",
+    value: "en|zh",
+    help: {
+      en: "language of this screen (default: `guardlab config lang`, else en)",
+      zh: "本次输出的语言（默认：guardlab config lang 的设置，否则 en）",
+    },
+  },
+  help: {
+    type: "boolean",
+    short: "h",
+    help: { en: "show this help", zh: "显示本帮助" },
+  },
+};
+
+/**
+ * Parse `args` for `cmd`. Unknown flags (with a suggestion), a flag given
+ * twice, a missing value and too many positionals are usage errors.
+ */
+export function parseFor<O extends OptionSpecs>(
+  cmd: Command<O>,
+  args: string[],
+): { values: Values<O>; positionals: string[] } {
+  const specs: OptionSpecs = { ...cmd.options, ...COMMON };
+  const options = Object.fromEntries(
+    Object.entries(specs).map(([name, o]) => [
+      name,
+      o.short ? { type: o.type, short: o.short } : { type: o.type },
+    ]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw new UsageError(
+      describeParseError(error, Object.keys(specs)),
+      cmd.name,
+    );
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== "option") continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(`--${token.name} is given twice`, cmd.name);
+    }
+    seen.add(token.name);
+  }
+  if (parsed.positionals.length > cmd.maxPositionals) {
+    const extra = parsed.positionals[cmd.maxPositionals];
+    const asFlag = Object.keys(cmd.options).includes("ledger") &&
+        /^[a-z0-9][a-z0-9-]*$/.test(extra)
+      ? ` (did you mean --ledger ${extra}?)`
+      : "";
+    throw new UsageError(
+      `unexpected argument ${printable(extra)}${asFlag}`,
+      cmd.name,
+    );
+  }
+  return {
+    values: parsed.values as Values<O>,
+    positionals: parsed.positionals,
+  };
+}
+
+function describeParseError(error: unknown, flags: string[]): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${printable(quoted)}${
+        suggestion(quoted.replace(/^-+/, "").split("=")[0], flags, "--")
+      }`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return `option ${printable(quoted.split(" ")[0])} needs a value`;
+    default:
+      return printable(message.split("\n")[0]);
+  }
+}
+
+/** ` (did you mean X?)` for the closest of `names` to `typed`, or "". */
+export function suggestion(
+  typed: string,
+  names: readonly string[],
+  prefix = "",
+): string {
+  const folded = typed.toLowerCase().replaceAll("_", "-");
+  let best = "";
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = distance(folded, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  const allowed = Math.max(1, Math.floor(best.length / 3));
+  return best !== "" && bestDistance <= allowed
+    ? ` (did you mean ${prefix}${best}?)`
+    : "";
+}
+
+/** Edit distance (insert, delete, substitute), for suggestions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j] + 1,
+        row[j - 1] + 1,
+        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** Quote user text for a one-line message: control characters escaped, length capped. */
+export function printable(text: string): string {
+  const json = JSON.stringify(
+    text.length > 60 ? text.slice(0, 60) + "…" : text,
+  );
+  return json.replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
+/** Require a choice from `allowed`. */
+export function choice<T extends string>(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(
+      `${flag} must be one of ${allowed.join(", ")} (got ${printable(value)})`,
+      command,
+    );
+  }
+  return value as T;
+}
+
+/** The language a call asked for with `--lang`, if any. */
+export function langOf(
+  command: string,
+  value: string | undefined,
+): Lang | undefined {
+  return choice(command, "--lang", value, LANGS);
+}
+
+const LABELS = {
+  usage: { en: "usage", zh: "用法" },
+  options: { en: "Options:", zh: "选项：" },
+  exits: { en: "Exit codes:", zh: "退出码：" },
+} as const;
+
+/** Lines of `--help` for `cmd` in `lang`: usage, what it does, options, its exit codes. */
+export function helpOf(cmd: Command, lang: Lang): string[] {
+  const lines = [
+    `${say(LABELS.usage, lang)}: guardlab ${cmd.usage}`,
+    "",
+    ...say(cmd.about, lang).split("\n"),
+    "",
+    say(LABELS.options, lang),
+  ];
+  const specs: OptionSpecs = { ...cmd.options, ...COMMON };
+  for (const [name, o] of Object.entries(specs)) {
+    const flag = (o.short ? `-${o.short}, ` : "") + `--${name}` +
+      (o.value ? ` ${o.value}` : "");
+    lines.push(...column(`  ${flag}`, say(o.help, lang)));
+  }
+  lines.push("", say(LABELS.exits, lang));
+  for (const [code, detail] of Object.entries(cmd.exits)) {
+    const general = say(EXIT_MEANING[Number(code) as ExitCode], lang);
+    const text = detail ? say(detail, lang) : general;
+    lines.push(...column(`  ${code}`, text, 6));
+  }
+  return lines;
+}
+
+/** `left` padded to `at` columns, then `text`, wrapped within 80 columns. */
+function column(left: string, text: string, at = 25): string[] {
+  const pad = " ".repeat(at);
+  const out: string[] = [];
+  let line = displayWidth(left) < at - 1
+    ? left + " ".repeat(at - displayWidth(left))
+    : (out.push(left), pad);
+  for (const word of text.split(/(?<= )|(?=[\u3000-\u9fff\uff00-\uffef])/u)) {
+    if (displayWidth(line + word) > 80 && line.trim() !== "") {
+      out.push(line.trimEnd());
+      line = pad + word.trimStart();
+    } else line += word;
+  }
+  out.push(line.trimEnd());
+  return out;
+}
+
+/** The short usage printed after a usage error: the command's synopsis, or the list. */
+export function usageOf(
+  commands: readonly Command[],
+  name: string | undefined,
+  lang: Lang,
+): string[] {
+  const cmd = commands.find((c) => c.name === name);
+  const help = say({
+    en: "guardlab <command> --help  |  guardlab --help",
+    zh: "guardlab <命令> --help  |  guardlab --help",
+  }, lang);
+  if (cmd) {
+    return [`${say(LABELS.usage, lang)}: guardlab ${cmd.usage.split("\n")[0]}`];
+  }
+  return [
+    `${say(LABELS.usage, lang)}: guardlab <command> [options]`,
+    `  commands: ${commands.map((c) => c.name).join(" ")}`,
+    `  ${help}`,
+  ];
+}
+
+/** Write `--help` of `cmd` and return 0. */
+export function showHelp(io: Io, cmd: Command, lang: Lang): number {
+  for (const line of helpOf(cmd, lang)) io.out(line);
+  return EXIT.ok;
+}

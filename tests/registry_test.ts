@@ -1,0 +1,139 @@
+/**
+ * One registry of commands: dispatch, the usage line, the overview and each
+ * `--help` are all derived from it, and they agree.
+ */
+import assert from "node:assert/strict";
+import { COMMANDS } from "../lib/cli/commands.ts";
+import { COMMON } from "../lib/cli/registry.ts";
+import { LANGS } from "../lib/i18n.ts";
+import { displayWidth } from "../lib/text.ts";
+import { assertUsageError, cli } from "./helpers.ts";
+
+Deno.test("registry: overview, usage and help agree with the registry", async (t) => {
+  const names = COMMANDS.map((c) => c.name);
+  assert.equal(new Set(names).size, names.length, "names are unique");
+
+  await t.step("the overview lists every command once, in order", async () => {
+    for (const lang of LANGS) {
+      const r = await cli(["--help", "--lang", lang]);
+      const listed = r.out.filter((l) => /^ {2}[a-z]+ {2,}/.test(l))
+        .map((l) => l.trim().split(/\s+/)[0]);
+      assert.deepEqual(listed, names, lang);
+    }
+  });
+
+  await t.step("the usage after an error lists every command", async () => {
+    const r = await cli(["nonsense"]);
+    assertUsageError(r);
+    assert.equal(r.err[2], `  commands: ${names.join(" ")}`);
+  });
+
+  for (const c of COMMANDS) {
+    await t.step(
+      `${c.name}: --help shows its flags and only its exit codes`,
+      async () => {
+        for (const lang of LANGS) {
+          const r = await cli([c.name, "--help", "--lang", lang]);
+          assert.equal(r.code, 0);
+          assert.ok(r.out[0].endsWith(`guardlab ${c.usage.split("\n")[0]}`));
+          const text = r.out.join("\n");
+          for (const flag of Object.keys({ ...c.options, ...COMMON })) {
+            assert.ok(text.includes(`--${flag}`), `${lang} ${flag}`);
+          }
+          const at = r.out.findIndex((l) => /^(Exit codes:|退出码：)$/.test(l));
+          const codes = r.out.slice(at + 1).filter((l) => /^ {2}\d /.test(l))
+            .map((l) => Number(l.trim()[0]));
+          assert.deepEqual(codes, Object.keys(c.exits).map(Number), lang);
+          for (const line of r.out) {
+            assert.ok(displayWidth(line) <= 80, `${lang}: ${line}`);
+          }
+        }
+        const same = await cli(["help", c.name]);
+        assert.deepEqual(same.out, (await cli([c.name, "--help"])).out);
+      },
+    );
+  }
+
+  await t.step("every text has both languages", () => {
+    const texts = COMMANDS.flatMap((c) => [
+      c.summary,
+      c.about,
+      ...Object.values({ ...c.options, ...COMMON }).map((o) => o.help),
+      ...Object.values(c.exits).filter((e) => e !== null),
+    ]);
+    for (const text of texts) {
+      assert.ok(text!.en.trim() !== "" && text!.zh.trim() !== "", text!.en);
+      assert.match(text!.zh, /[\u4e00-\u9fff]/, `not Chinese: ${text!.zh}`);
+    }
+  });
+});
+
+Deno.test("registry: mistakes a student makes get a pointed answer", async (t) => {
+  const cases: [string[], RegExp][] = [
+    [["demoo"], /unknown command "demoo" \(did you mean demo\?\)/],
+    [
+      ["run", "--leger", "x"],
+      /unknown option "--leger" \(did you mean --ledger\?\)/,
+    ],
+    [["run", "--bad_output"], /did you mean --bad-output\?/],
+    [
+      ["ledger", "mine"],
+      /unexpected argument "mine" \(did you mean --ledger mine\?\)/,
+    ],
+    [["run", "--job", "JOB-001", "--job", "JOB-002"], /--job is given twice/],
+    [
+      ["explain", "list", "--format", "svg"],
+      /explain list has only a text format/,
+    ],
+    [["explain", "--format", "json"], /--format must be one of text, svg/],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" "), async () => {
+      assertUsageError(await cli(args), message);
+    });
+  }
+});
+
+Deno.test("registry: the stored language applies until --lang overrides it", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-lang-" });
+  try {
+    const say = (args: string[]) => cli(args, "", false, base);
+    assert.deepEqual((await say(["config"])).out, ["lang en (not set)"]);
+    assert.match((await say(["--help"])).out[2], /^Commands:$/);
+    assert.equal((await say(["config", "lang", "zh"])).code, 0);
+    assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
+    assert.match((await say(["--help"])).out[2], /^命令：$/);
+    assert.match((await say(["verify", "--help"])).out[0], /^用法: guardlab/);
+    assert.match(
+      (await say(["verify", "--help", "--lang", "en"])).out[0],
+      /^usage: guardlab/,
+    );
+    // A ledger reset leaves the setting alone.
+    assert.equal(
+      (await say([
+        "run",
+        "--ledger",
+        "x",
+        "--job",
+        "JOB-001",
+        "--topic",
+        "river",
+        "--copies",
+        "1",
+      ])).code,
+      0,
+    );
+    assert.equal((await say(["reset", "--ledger", "x"])).code, 0);
+    assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
+    assertUsageError(
+      await say(["config", "lang", "fr"]),
+      /lang must be one of en, zh/,
+    );
+    assertUsageError(
+      await say(["config", "colour"]),
+      /unknown setting "colour"/,
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
