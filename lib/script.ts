@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
 import { isPlainRecord } from "./args.ts";
 import { type Faults, Lab } from "./lab.ts";

@@ -187,7 +187,7 @@ export function wrap(line: string, width: number): string[] {
     }
   }
   out.push(current);
-  return out.map((l) => l.trimEnd()).filter((l, i, all) =>
+  return out.map((l) => l.trimEnd()).filter((l, _i, all) =>
     l.trim() !== "" || all.length === 1
   );
 }
