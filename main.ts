@@ -100,7 +100,9 @@ function unknownCommand(word: string): UsageError {
  * @example
  * ```ts
  * import { main } from "./main.ts";
+ * import assert from "node:assert/strict";
  * const code = await main(["--version"]);
+ * assert.equal(code, 0);
  * ```
  */
 export async function main(

@@ -86,7 +86,21 @@ export function checkedArgs(raw: unknown): ToolArgs {
   return { job, topic: topic as ToolArgs["topic"], copies };
 }
 
-/** The business rule, separate from structure: at most {@linkcode BATCH_LIMIT} copies per call. */
+/**
+ * The business rule, separate from structure: at most {@linkcode BATCH_LIMIT} copies per call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inputCheck } from "./mod.ts";
+ *
+ * inputCheck({ job: "JOB-001", topic: "river", copies: 3 });
+ * assert.throws(
+ *   () => inputCheck({ job: "JOB-001", topic: "river", copies: 4 }),
+ *   { reason: "batch_limit" },
+ * );
+ * ```
+ */
 export function inputCheck(args: ToolArgs): void {
   if (args.copies > BATCH_LIMIT) throw new InputRejected("batch_limit");
 }

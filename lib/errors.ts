@@ -5,7 +5,18 @@
  * @module
  */
 
-/** A structural or business input check said no; `reason` names the rule. */
+/**
+ * A structural or business input check said no; `reason` names the rule.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InputRejected } from "./mod.ts";
+ *
+ * const error = new InputRejected("batch_limit");
+ * assert.equal(error.reason, "batch_limit");
+ * ```
+ */
 export class InputRejected extends Error {
   /** Which rule refused the input, e.g. `shape`, `copies`, `batch_limit`. */
   readonly reason: string;
@@ -17,7 +28,18 @@ export class InputRejected extends Error {
   }
 }
 
-/** The output check refused a result that the business step already produced. */
+/**
+ * The output check refused a result that the business step already produced.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OutputRejected, outputCheck } from "./mod.ts";
+ *
+ * const args = { job: "JOB-001", topic: "river", copies: 2 } as const;
+ * assert.throws(() => outputCheck({ job: "JOB-001", text: "tampered" }, args), OutputRejected);
+ * ```
+ */
 export class OutputRejected extends Error {
   /** Build an output rejection. */
   constructor(reason = "output_contract") {
@@ -26,7 +48,22 @@ export class OutputRejected extends Error {
   }
 }
 
-/** The same business key was used with other arguments. */
+/**
+ * The same business key was used with other arguments.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Lab } from "./mod.ts";
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
+ * // The same key with other arguments: the first draft stays as it was.
+ * const again = await lab.run({ job: "JOB-001", topic: "river", copies: 3 });
+ * assert.equal(again.status, "key_conflict");
+ * lab.close();
+ * ```
+ */
 export class KeyConflict extends Error {
   /** Build a key conflict. */
   constructor() {
@@ -35,7 +72,24 @@ export class KeyConflict extends Error {
   }
 }
 
-/** The audit receipt could not be written as exactly one new row. */
+/**
+ * The audit receipt could not be written as exactly one new row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { AuditUnavailable, Lab } from "./mod.ts";
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * await assert.rejects(
+ *   lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { auditFailure: true }),
+ *   AuditUnavailable,
+ * );
+ * // The draft was committed before the receipt failed: it is still there.
+ * assert.equal(lab.ledger.countDrafts(), 1);
+ * lab.close();
+ * ```
+ */
 export class AuditUnavailable extends Error {
   /** Build an audit failure; `cause` carries the cancellation it interrupted, if any. */
   constructor(message: string, options?: ErrorOptions) {
@@ -44,7 +98,24 @@ export class AuditUnavailable extends Error {
   }
 }
 
-/** The abort reason used when a cancel fault is injected at a checkpoint. */
+/**
+ * The abort reason used when a cancel fault is injected at a checkpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Cancelled, Lab } from "./mod.ts";
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * await assert.rejects(
+ *   lab.run({ job: "JOB-002", topic: "river", copies: 2 }, { cancelAt: "after_business" }),
+ *   Cancelled,
+ * );
+ * // A cancel after the commit point leaves the effect.
+ * assert.equal(lab.ledger.draftExists("JOB-002"), true);
+ * lab.close();
+ * ```
+ */
 export class Cancelled extends Error {
   /** The checkpoint where the cancellation landed. */
   readonly checkpoint: string;
@@ -56,7 +127,25 @@ export class Cancelled extends Error {
   }
 }
 
-/** A failure injected by the trusted harness; it stands for any unexpected error. */
+/**
+ * A failure injected by the trusted harness; it stands for any unexpected error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Lab } from "./mod.ts";
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const r = await lab.run(
+ *   { job: "JOB-001", topic: "river", copies: 2 },
+ *   { failAt: "inside_transaction" },
+ * );
+ * // Folded into status error, and rolled back: no draft.
+ * assert.equal(r.status, "error");
+ * assert.equal(r.effect_exists, false);
+ * lab.close();
+ * ```
+ */
 export class InjectedFailure extends Error {
   /** Build an injected failure named after where it was raised. */
   constructor(where: string) {
@@ -69,6 +158,14 @@ export class InjectedFailure extends Error {
  * guardlab will not touch this path or file: a link, a folder another user
  * can change, a file that is not a ledger. Always exit 4 with one line, and
  * the path is left exactly as it was.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LedgerUnusable, Refused } from "./mod.ts";
+ *
+ * assert.ok(new LedgerUnusable("x is not a ledger") instanceof Refused);
+ * ```
  */
 export class Refused extends Error {
   /** Build the refusal; `message` is the one line the user reads. */
@@ -78,7 +175,19 @@ export class Refused extends Error {
   }
 }
 
-/** A ledger file that exists but is not a usable guardlab ledger. */
+/**
+ * A ledger file that exists but is not a usable guardlab ledger.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Lab, LedgerUnusable } from "./mod.ts";
+ *
+ * const dir = Deno.makeTempDirSync();
+ * Deno.writeTextFileSync(`${dir}/notes.sqlite`, "not a database at all");
+ * assert.throws(() => Lab.open(`${dir}/notes.sqlite`), LedgerUnusable);
+ * ```
+ */
 export class LedgerUnusable extends Refused {
   /** Build the refusal for `path`. */
   constructor(message: string) {
@@ -91,6 +200,14 @@ export class LedgerUnusable extends Refused {
  * The draft INSERT did not add exactly one row (a trigger doing
  * `RAISE(IGNORE)` makes it a silent no-op). The business transaction rolls
  * back, and the attempt ends as `error`, never `accepted`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DraftNotInserted } from "./mod.ts";
+ *
+ * assert.match(new DraftNotInserted(0).message, /changed 0 rows, not 1/);
+ * ```
  */
 export class DraftNotInserted extends Error {
   /** Build the failure; `changes` is the row count SQLite reported. */

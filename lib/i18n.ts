@@ -25,8 +25,9 @@ export interface Text {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { say } from "./i18n.ts";
- * say({ en: "commit point", zh: "提交点" }, "zh"); // "提交点"
+ * assert.equal(say({ en: "commit point", zh: "提交点" }, "zh"), "提交点");
  * ```
  */
 export function say(text: Text, lang: Lang): string {

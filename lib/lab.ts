@@ -77,7 +77,19 @@ export function draftText(args: ToolArgs): string {
   return `${args.topic} / copies=${args.copies}`;
 }
 
-/** Throw {@linkcode OutputRejected} unless `value` is exactly the draft `args` asked for. */
+/**
+ * Throw {@linkcode OutputRejected} unless `value` is exactly the draft `args` asked for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputCheck } from "./mod.ts";
+ *
+ * const args = { job: "JOB-001", topic: "river", copies: 2 } as const;
+ * outputCheck({ job: "JOB-001", text: "river / copies=2" }, args);
+ * assert.throws(() => outputCheck({ job: "JOB-001", text: "SYNTHETIC-BAD-OUTPUT" }, args));
+ * ```
+ */
 export function outputCheck(value: unknown, args: ToolArgs): void {
   const record = value as Record<string, unknown> | null;
   const keys =
@@ -147,11 +159,13 @@ interface Trace {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { Lab } from "./mod.ts";
  * // A folder of your own: a ledger in the shared /tmp itself is refused.
  * const dir = Deno.makeTempDirSync();
  * const lab = Lab.open(`${dir}/lab.sqlite`);
  * const result = await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
- * console.log(result.status); // "accepted"
+ * assert.equal(result.status, "accepted");
  * lab.close();
  * ```
  */
@@ -195,13 +209,16 @@ export class Lab {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
+   * import { Lab } from "./mod.ts";
    * const dir = Deno.makeTempDirSync();
    * const lab = Lab.open(`${dir}/lab.sqlite`);
    * const record = await lab.attempt(
    *   { job: "JOB-001", topic: "river", copies: 2 },
    *   { cancelAt: "after_business" },
    * );
-   * console.log(record.outcome.kind, record.receipt?.status); // "thrown" "cancelled"
+   * assert.equal(record.outcome.kind, "thrown");
+   * assert.equal(record.receipt?.status, "cancelled");
    * lab.close();
    * ```
    */

@@ -115,10 +115,12 @@ export interface LedgerOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { Ledger } from "./mod.ts";
  * // A folder of your own: a ledger in the shared /tmp itself is refused.
  * const dir = Deno.makeTempDirSync();
  * const ledger = Ledger.open(`${dir}/lab.sqlite`);
- * console.log(ledger.countDrafts());
+ * assert.equal(ledger.countDrafts(), 0);
  * ledger.close();
  * ```
  */

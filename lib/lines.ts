@@ -23,10 +23,12 @@ const NEWLINE = 0x0a;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { linesOf } from "./lines.ts";
  * const input = new Blob(["a\r\nb"]).stream();
- * for await (const line of linesOf(input)) console.log(line);
- * // { number: 1, text: "a" }, then { number: 2, text: "b" }
+ * const seen = [];
+ * for await (const line of linesOf(input)) seen.push(line);
+ * assert.deepEqual(seen, [{ number: 1, text: "a" }, { number: 2, text: "b" }]);
  * ```
  */
 export async function* linesOf(

@@ -1,36 +1,87 @@
 /**
  * guardlab: where a tool's guardrail stops a call, relative to the call's
- * side effect, shown against a real SQLite ledger.
+ * side effect, shown against a real SQLite ledger. This module is the
+ * library's public API: the timing lab, its ledger, the policy lab, their
+ * typed errors and the stage names. The command line lives in `main.ts`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Lab } from "./mod.ts";
- * // A folder of your own: a ledger in the shared /tmp itself is refused.
- * const dir = Deno.makeTempDirSync();
- * const lab = Lab.open(`${dir}/lab.sqlite`);
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
  * const result = await lab.run(
  *   { job: "JOB-001", topic: "river", copies: 2 },
  *   { badOutput: true },
  * );
  * // The output check refused, yet the draft was already committed:
- * console.log(result.status, result.effect_exists); // "output_rejected" true
+ * assert.equal(result.status, "output_rejected");
+ * assert.equal(result.effect_exists, true);
  * lab.close();
  * ```
  *
  * @module
  */
-export * from "./args.ts";
-export type { SchemaSpec } from "./db.ts";
-export * from "./demo.ts";
-export * from "./errors.ts";
-export * from "./explain.ts";
-export * from "./lab.ts";
-export * from "./ledger.ts";
-export * from "./outcome.ts";
-export * from "./policy.ts";
-export * from "./reconcile.ts";
-export * from "./script.ts";
-export * from "./stages.ts";
-export * from "./timeline.ts";
-export * from "./verify.ts";
-export * from "./wire.ts";
+export {
+  BATCH_LIMIT,
+  checkedArgs,
+  inputCheck,
+  type ToolArgs,
+  TOPICS,
+} from "./args.ts";
+export {
+  AuditUnavailable,
+  Cancelled,
+  DraftNotInserted,
+  InjectedFailure,
+  InputRejected,
+  KeyConflict,
+  LedgerUnusable,
+  OutputRejected,
+  Refused,
+} from "./errors.ts";
+export {
+  type AttemptRecord,
+  type DraftValue,
+  type Faults,
+  Lab,
+  outputCheck,
+  type RunResult,
+  type WrittenReceipt,
+} from "./lab.ts";
+export {
+  type DraftRow,
+  Ledger,
+  type LedgerOptions,
+  type ReceiptRow,
+  type StoredDraft,
+} from "./ledger.ts";
+export {
+  changePolicy,
+  connect,
+  type ConnectOptions,
+  currentPolicy,
+  initialize,
+  insertChecked,
+  type InsertCheckedOptions,
+  insertNaive,
+  type PolicyRequest,
+  precheck,
+  rows,
+  Snapshot,
+} from "./policy.ts";
+export { type Pending, pendingKeys } from "./reconcile.ts";
+export {
+  type Checkpoint,
+  CHECKPOINTS,
+  EVENT_ORDER,
+  type EventName,
+  FAIL_POINTS,
+  type FailPoint,
+  PAUSE_POINTS,
+  type PausePoint,
+  type ReceiptStatus,
+  type Status,
+  STATUSES,
+} from "./stages.ts";
+export { fingerprint } from "./wire.ts";

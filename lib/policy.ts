@@ -41,6 +41,17 @@ export function validateRequest(
 /**
  * What one read of the rule saw. It is a fact about the past, not a
  * credential: {@linkcode insertChecked} re-verifies it at commit time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect, initialize, precheck, Snapshot } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * assert.ok(precheck(db, { job: "JOB-001", copies: 1 }) instanceof Snapshot);
+ * db.close();
+ * ```
  */
 export class Snapshot {
   /** Build a snapshot of `revision` and its limit. */
@@ -85,6 +96,18 @@ export interface ConnectOptions {
  * explicitly. The place is checked first (no link, a private folder). The
  * file uses write-ahead logging with synchronous=FULL, like the lab ledger:
  * each commit is synced before it returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect, initialize, rows } from "./mod.ts";
+ *
+ * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const db = connect(path);
+ * initialize(db);
+ * assert.deepEqual(rows(db), []);
+ * db.close();
+ * ```
  */
 export function connect(
   path: string,
@@ -127,7 +150,20 @@ export function openPolicyForReading(
   return openDatabase(path, POLICY_SCHEMA, { mode: "read", trusted });
 }
 
-/** Create the policy singleton (revision 1, limit 3) and the drafts table. */
+/**
+ * Create the policy singleton (revision 1, limit 3) and the drafts table.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect, currentPolicy, initialize } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * assert.deepEqual({ ...currentPolicy(db) }, { revision: 1, max_copies: 3 });
+ * db.close();
+ * ```
+ */
 export function initialize(db: DatabaseSync): void {
   db.exec(POLICY_SCHEMA.create);
 }
@@ -135,6 +171,18 @@ export function initialize(db: DatabaseSync): void {
 /**
  * Trusted setup only, never a tool: set the limit and advance the revision,
  * even when the value is unchanged, so an old snapshot can never match again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changePolicy, connect, currentPolicy, initialize } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * changePolicy(db, 3); // the same value still advances the revision
+ * assert.deepEqual({ ...currentPolicy(db) }, { revision: 2, max_copies: 3 });
+ * db.close();
+ * ```
  */
 export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
   if (!isIntegerIn(maxCopies, 0, 9)) {
@@ -146,7 +194,21 @@ export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
   ).run(maxCopies);
 }
 
-/** The current rule, or `null` when the policy row is missing. */
+/**
+ * The current rule, or `null` when the policy row is missing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect, currentPolicy, initialize } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * db.exec("DELETE FROM policy");
+ * assert.equal(currentPolicy(db), null);
+ * db.close();
+ * ```
+ */
 export function currentPolicy(db: DatabaseSync): Snapshot | null {
   const row = statement(
     db,
@@ -157,7 +219,22 @@ export function currentPolicy(db: DatabaseSync): Snapshot | null {
     : new Snapshot(Number(row.revision), Number(row.max_copies));
 }
 
-/** Validate `request` and judge it against the rule as it is now. */
+/**
+ * Validate `request` and judge it against the rule as it is now.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changePolicy, connect, initialize, precheck } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * assert.equal(precheck(db, { job: "JOB-001", copies: 2 }).revision, 1);
+ * changePolicy(db, 1);
+ * assert.throws(() => precheck(db, { job: "JOB-001", copies: 2 }), { reason: "current_limit" });
+ * db.close();
+ * ```
+ */
 export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
   validateRequest(request);
   const snapshot = currentPolicy(db);
@@ -168,7 +245,27 @@ export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
   return snapshot;
 }
 
-/** Deliberately wrong control: trusts an earlier check forever. */
+/**
+ * Deliberately wrong control: trusts an earlier check forever.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { changePolicy, connect, initialize, insertNaive, precheck, rows } from "./mod.ts";
+ *
+ * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const reader = connect(path);
+ * const editor = connect(path);
+ * initialize(reader);
+ * const seen = precheck(reader, { job: "JOB-001", copies: 2 });
+ * changePolicy(editor, 1);
+ * // The wrong control writes under the stale revision anyway.
+ * insertNaive(reader, { job: "JOB-001", copies: 2 }, seen);
+ * assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
+ * reader.close();
+ * editor.close();
+ * ```
+ */
 export function insertNaive(
   db: DatabaseSync,
   request: PolicyRequest,
@@ -199,8 +296,20 @@ export interface InsertCheckedOptions {
  *
  * @example
  * ```ts
- * const seen = precheck(reader, { job: "JOB-001", copies: 2 });
- * insertChecked(reader, { job: "JOB-001", copies: 2 }, seen); // true
+ * import assert from "node:assert/strict";
+ * import { changePolicy, connect, initialize, insertChecked, precheck, rows } from "./mod.ts";
+ *
+ * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const reader = connect(path);
+ * const editor = connect(path);
+ * initialize(reader);
+ * const request = { job: "JOB-001", copies: 2 };
+ * const seen = precheck(reader, request);
+ * changePolicy(editor, 1); // the rule changes between check and commit
+ * assert.equal(insertChecked(reader, request, seen), false);
+ * assert.deepEqual(rows(editor), []);
+ * reader.close();
+ * editor.close();
  * ```
  */
 export function insertChecked(
@@ -237,7 +346,22 @@ export function insertChecked(
   }
 }
 
-/** The drafts as `[job, copies, checked_revision]`, ordered by job. */
+/**
+ * The drafts as `[job, copies, checked_revision]`, ordered by job.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { connect, initialize, insertChecked, precheck, rows } from "./mod.ts";
+ *
+ * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * initialize(db);
+ * const request = { job: "JOB-001", copies: 2 };
+ * insertChecked(db, request, precheck(db, request));
+ * assert.deepEqual(rows(db), [["JOB-001", 2, 1]]);
+ * db.close();
+ * ```
+ */
 export function rows(db: DatabaseSync): [string, number, number][] {
   return (statement(
     db,

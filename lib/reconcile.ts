@@ -30,9 +30,12 @@ const [FEWEST, MOST] = COPIES_RANGE;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { argsForDigest } from "./reconcile.ts";
  * import { fingerprint } from "./wire.ts";
  * const args = { job: "JOB-002", topic: "forest", copies: 3 } as const;
- * argsForDigest("JOB-002", fingerprint(args)); // { job: "JOB-002", topic: "forest", copies: 3 }
+ * assert.deepEqual(argsForDigest("JOB-002", fingerprint(args)), args);
+ * assert.equal(argsForDigest("JOB-002", "not a digest"), null);
  * ```
  */
 export function argsForDigest(job: string, digest: string): ToolArgs | null {
@@ -45,7 +48,22 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
   return null;
 }
 
-/** Every draft without an `accepted` receipt, ordered by job. */
+/**
+ * Every draft without an `accepted` receipt, ordered by job.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Lab, pendingKeys } from "./mod.ts";
+ *
+ * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * await lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { badOutput: true });
+ * const [pending] = pendingKeys(lab.ledger);
+ * assert.equal(pending.job, "JOB-001");
+ * assert.deepEqual(pending.retry, { job: "JOB-001", topic: "river", copies: 2 });
+ * lab.close();
+ * ```
+ */
 export function pendingKeys(ledger: Ledger): Pending[] {
   const receipts = ledger.receipts();
   return ledger.drafts()

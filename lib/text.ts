@@ -110,8 +110,9 @@ function columnsOf(char: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { displayWidth } from "./text.ts";
- * displayWidth("后检 ok"); // 7
+ * assert.equal(displayWidth("后检 ok"), 7);
  * ```
  */
 export function displayWidth(text: string): number {
@@ -155,9 +156,13 @@ function piecesOf(line: string): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wrap } from "./text.ts";
- * wrap("重试会复用 effect_reused 的草稿。", 20);
- * // ["重试会复用", "    effect_reused 的", "    草稿。"]
+ * assert.deepEqual(wrap("重试会复用 effect_reused 的草稿。", 20), [
+ *   "重试会复用",
+ *   "    effect_reused 的",
+ *   "    草稿。",
+ * ]);
  * ```
  */
 export function wrap(line: string, width: number): string[] {
@@ -199,8 +204,9 @@ export function wrap(line: string, width: number): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shellQuote } from "./text.ts";
- * shellQuote("/tmp/a b;touch x"); // "'/tmp/a b;touch x'"
+ * assert.equal(shellQuote("/tmp/a b;touch x"), "'/tmp/a b;touch x'");
  * ```
  */
 export function shellQuote(word: string): string {

@@ -20,7 +20,21 @@ export function pythonJson(value: unknown): string {
   return encode(value, ", ", ": ", false);
 }
 
-/** SHA-256 hex of the canonical JSON of `args`: equal digests mean equal requests. */
+/**
+ * SHA-256 hex of the canonical JSON of `args`: equal digests mean equal requests.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fingerprint } from "./mod.ts";
+ *
+ * // Key order does not matter: the JSON is canonical (sorted, compact).
+ * assert.equal(
+ *   fingerprint({ job: "JOB-001", topic: "river", copies: 2 }),
+ *   fingerprint({ copies: 2, topic: "river", job: "JOB-001" }),
+ * );
+ * ```
+ */
 export function fingerprint(args: unknown): string {
   return createHash("sha256").update(canonicalJson(args)).digest("hex");
 }

@@ -6,7 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import expectedTiming from "../fixtures/expected-timing.json" with {
   type: "json",
 };
-import { Lab, timingDemo } from "../lib/mod.ts";
+import { Lab } from "../lib/mod.ts";
+import { timingDemo } from "../lib/demo.ts";
 import { persistedCounts } from "./helpers.ts";
 
 Deno.test("timing demo equals the hand-written fixture", async () => {

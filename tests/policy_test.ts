@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { isSqliteError } from "../lib/errors.ts";
+import { policyDemo } from "../lib/demo.ts";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import expectedPolicy from "../fixtures/expected-policy.json" with {
@@ -12,8 +14,6 @@ import {
   InputRejected,
   insertChecked,
   insertNaive,
-  isSqliteError,
-  policyDemo,
   precheck,
   rows,
 } from "../lib/mod.ts";

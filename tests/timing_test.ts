@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import { isSqliteError } from "../lib/errors.ts";
 import { DatabaseSync } from "node:sqlite";
 import {
   AuditUnavailable,
   Cancelled,
-  isSqliteError,
   type Lab,
   type RunResult,
 } from "../lib/mod.ts";
