@@ -20,9 +20,9 @@ import {
 } from "./lib/cli/registry.ts";
 import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS } from "./lib/i18n.ts";
-import { refusalLine } from "./lib/sandbox.ts";
-import { wrap } from "./lib/text.ts";
+import { type Lang, LANGS } from "./lib/views/i18n.ts";
+import { refusalLine } from "./lib/sandbox/sandbox.ts";
+import { wrap } from "./lib/views/text.ts";
 
 /** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
 function langAsked(args: string[]): Lang | undefined {

@@ -28,7 +28,7 @@ export {
   inputCheck,
   type ToolArgs,
   TOPICS,
-} from "./args.ts";
+} from "./timing/args.ts";
 export {
   AuditUnavailable,
   Cancelled,
@@ -48,14 +48,14 @@ export {
   outputCheck,
   type RunResult,
   type WrittenReceipt,
-} from "./lab.ts";
+} from "./timing/lab.ts";
 export {
   type DraftRow,
   Ledger,
   type LedgerOptions,
   type ReceiptRow,
   type StoredDraft,
-} from "./ledger.ts";
+} from "./timing/ledger.ts";
 export {
   changePolicy,
   connect,
@@ -69,8 +69,8 @@ export {
   precheck,
   rows,
   Snapshot,
-} from "./policy.ts";
-export { type Pending, pendingKeys } from "./reconcile.ts";
+} from "./policy/policy.ts";
+export { type Pending, pendingKeys } from "./timing/reconcile.ts";
 export {
   type Checkpoint,
   CHECKPOINTS,
@@ -83,5 +83,5 @@ export {
   type ReceiptStatus,
   type Status,
   STATUSES,
-} from "./stages.ts";
-export { fingerprint } from "./wire.ts";
+} from "./timing/stages.ts";
+export { fingerprint } from "./store/wire.ts";

@@ -9,11 +9,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
-import { Lab } from "../lib/lab.ts";
-import { LEDGER_SCHEMA } from "../lib/ledger.ts";
-import { currentUid } from "../lib/safe_fs.ts";
-import { privateRoot, privateRootPath } from "../lib/sandbox.ts";
-import { shellQuote } from "../lib/text.ts";
+import { Lab } from "../lib/timing/lab.ts";
+import { LEDGER_SCHEMA } from "../lib/timing/ledger.ts";
+import { currentUid } from "../lib/sandbox/safe_fs.ts";
+import { privateRoot, privateRootPath } from "../lib/sandbox/sandbox.ts";
+import { shellQuote } from "../lib/views/text.ts";
 import {
   ARGS,
   cli,

@@ -13,8 +13,8 @@ import expectedTiming from "../fixtures/expected-timing.json" with {
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands/verify.ts";
-import { EXPECTED } from "../lib/verify.ts";
-import { ledgerFolder, ledgerPaths, removeLedger } from "../lib/sandbox.ts";
+import { EXPECTED } from "../lib/experiments/verify.ts";
+import { ledgerFolder, ledgerPaths, removeLedger } from "../lib/sandbox/sandbox.ts";
 import {
   assertUsageError,
   cli,

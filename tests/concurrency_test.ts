@@ -5,14 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { ledgerPaths, privateRoot, removeLedger } from "../lib/sandbox.ts";
+import { ledgerPaths, privateRoot, removeLedger } from "../lib/sandbox/sandbox.ts";
 
 /**
  * The spawned CLI works in the real private folder (it has no other): the
  * tests use unique ledger names there and remove only those.
  */
 const realRoot = () => privateRoot()!;
-import { PAUSE_POINTS } from "../lib/stages.ts";
+import { PAUSE_POINTS } from "../lib/timing/stages.ts";
 import { persistedCounts } from "./helpers.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab, startGuardlab } from "./spawn.ts";
 

@@ -7,7 +7,7 @@ import expectedTiming from "../fixtures/expected-timing.json" with {
   type: "json",
 };
 import { Lab } from "../lib/mod.ts";
-import { timingDemo } from "../lib/demo.ts";
+import { timingDemo } from "../lib/experiments/demo.ts";
 import { persistedCounts } from "./helpers.ts";
 
 Deno.test("timing demo equals the hand-written fixture", async () => {

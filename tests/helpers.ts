@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { Lab } from "../lib/mod.ts";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
-import { receiptFaultTrigger } from "../lib/ledger.ts";
-import { privateRoot } from "../lib/sandbox.ts";
+import { receiptFaultTrigger } from "../lib/timing/ledger.ts";
+import { privateRoot } from "../lib/sandbox/sandbox.ts";
 
 /**
  * The temp folder in-process CLI tests use in place of the shared one: each

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isSqliteError } from "../lib/errors.ts";
-import { policyDemo } from "../lib/demo.ts";
+import { policyDemo } from "../lib/experiments/demo.ts";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import expectedPolicy from "../fixtures/expected-policy.json" with {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
-import { SANDBOX_ROOT } from "../lib/sandbox.ts";
+import { SANDBOX_ROOT } from "../lib/sandbox/sandbox.ts";
 
 const read = (path: string) =>
   Deno.readTextFileSync(fileURLToPath(new URL(path, import.meta.url)));

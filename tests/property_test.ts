@@ -14,8 +14,8 @@ import {
   CHECKPOINTS,
   FAIL_POINTS,
 } from "../lib/mod.ts";
-import { removeLedger } from "../lib/sandbox.ts";
-import { STEP_FIELDS } from "../lib/script.ts";
+import { removeLedger } from "../lib/sandbox/sandbox.ts";
+import { STEP_FIELDS } from "../lib/experiments/script.ts";
 import {
   ACCEPTED_EVENTS,
   assertUsageError,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertUsageError } from "./helpers.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "./spawn.ts";
-import { SANDBOX_ROOT } from "../lib/sandbox.ts";
+import { SANDBOX_ROOT } from "../lib/sandbox/sandbox.ts";
 
 const WHY = NEEDS_RUN;
 const OUTSIDE = Deno.build.os === "windows" ? "C:\\" : "/";

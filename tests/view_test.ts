@@ -5,8 +5,8 @@ import { COMMANDS } from "../lib/cli/commands.ts";
 
 const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 import { cli, TEST_ROOT } from "./helpers.ts";
-import { removeLedger } from "../lib/sandbox.ts";
-import { displayWidth, wrap } from "../lib/text.ts";
+import { removeLedger } from "../lib/sandbox/sandbox.ts";
+import { displayWidth, wrap } from "../lib/views/text.ts";
 
 const EXPECTED_VIEW = Deno.readTextFileSync(
   fileURLToPath(new URL("../fixtures/views/timing-demo.txt", import.meta.url)),
@@ -216,7 +216,7 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
   await t.step(
     "xmlEscape escapes the five XML special characters",
     async () => {
-      const { xmlEscape } = await import("../lib/svg.ts");
+      const { xmlEscape } = await import("../lib/views/svg.ts");
       assert.equal(
         xmlEscape(`<a href="x">&'`),
         "&lt;a href=&quot;x&quot;&gt;&amp;&apos;",

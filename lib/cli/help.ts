@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { type Lang, say } from "../i18n.ts";
-import { SANDBOX_ROOT } from "../sandbox.ts";
-import { displayWidth } from "../text.ts";
+import { type Lang, say } from "../views/i18n.ts";
+import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
+import { displayWidth } from "../views/text.ts";
 import { COMMANDS } from "./commands.ts";
 import { EXIT_MEANING, type ExitCode } from "./exit.ts";
 

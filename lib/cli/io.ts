@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SANDBOX_ROOT } from "../sandbox.ts";
+import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
 
 /** Where a command writes and reads. */
 export interface Io {

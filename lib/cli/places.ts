@@ -6,15 +6,15 @@
  * @module
  */
 import { LedgerUnusable } from "../errors.ts";
-import { Ledger } from "../ledger.ts";
+import { Ledger } from "../timing/ledger.ts";
 import {
   BadLedgerName,
   ledgerFolder,
   ledgerPaths,
   privateRoot,
   trustedFolders,
-} from "../sandbox.ts";
-import type { Text } from "../i18n.ts";
+} from "../sandbox/sandbox.ts";
+import type { Text } from "../views/i18n.ts";
 import type { Io } from "./io.ts";
 import { choice, type OptionSpecs, UsageError } from "./registry.ts";
 

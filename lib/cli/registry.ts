@@ -7,8 +7,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Lang, LANGS, say, type Text } from "../i18n.ts";
-import { displayWidth } from "../text.ts";
+import { type Lang, LANGS, say, type Text } from "../views/i18n.ts";
+import { displayWidth } from "../views/text.ts";
 import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 

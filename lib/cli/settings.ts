@@ -7,9 +7,9 @@
  * @module
  */
 import { join } from "node:path";
-import { type Lang, LANGS } from "../i18n.ts";
-import { assertPlainFile, currentUid } from "../safe_fs.ts";
-import { privateRoot } from "../sandbox.ts";
+import { type Lang, LANGS } from "../views/i18n.ts";
+import { assertPlainFile, currentUid } from "../sandbox/safe_fs.ts";
+import { privateRoot } from "../sandbox/sandbox.ts";
 
 /** What can be stored. */
 export interface Settings {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { PolicyDemoResult } from "../demo.ts";
-import { ANSI, PLAIN, type Style } from "../timeline.ts";
+import type { PolicyDemoResult } from "../experiments/demo.ts";
+import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
 import type { Io } from "./io.ts";
 
 /** Colour only when the Io allows it (a terminal without `NO_COLOR`). */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { LANGS } from "../../i18n.ts";
+import { LANGS } from "../../views/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, UsageError } from "../registry.ts";
 import { readSettings, writeSettings } from "../settings.ts";

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { policyDemo, timingDemoWithAttempts } from "../../demo.ts";
-import { privateRoot, scratchFolder } from "../../sandbox.ts";
-import { timelineSvg } from "../../svg.ts";
-import { renderTimeline, timelineOf } from "../../timeline.ts";
+import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
+import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { timelineSvg } from "../../views/svg.ts";
+import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command } from "../registry.ts";

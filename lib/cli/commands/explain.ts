@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { timingDemoWithAttempts } from "../../demo.ts";
-import { explanation, explanationLines, SCENARIOS } from "../../explain.ts";
-import { privateRoot, scratchFolder } from "../../sandbox.ts";
-import { timelineSvg } from "../../svg.ts";
-import { wrap } from "../../text.ts";
+import { timingDemoWithAttempts } from "../../experiments/demo.ts";
+import { explanation, explanationLines, SCENARIOS } from "../../views/explain.ts";
+import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { timelineSvg } from "../../views/svg.ts";
+import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command, UsageError } from "../registry.ts";

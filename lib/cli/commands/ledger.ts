@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { wrap } from "../../text.ts";
+import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../registry.ts";

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { pendingKeys } from "../../reconcile.ts";
-import { shellQuote } from "../../text.ts";
+import { pendingKeys } from "../../timing/reconcile.ts";
+import { shellQuote } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../registry.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { privateRoot, removeLedger } from "../../sandbox.ts";
+import { privateRoot, removeLedger } from "../../sandbox/sandbox.ts";
 import { EXIT } from "../exit.ts";
 import { checkedName } from "../places.ts";
 import { command, UsageError } from "../registry.ts";

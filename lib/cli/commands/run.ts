@@ -4,18 +4,18 @@
  * @module
  */
 import { join } from "node:path";
-import { type Faults, Lab } from "../../lab.ts";
-import { observeRun } from "../../outcome.ts";
-import { privateRoot, scratchFolder, trustedFolders } from "../../sandbox.ts";
+import { type Faults, Lab } from "../../timing/lab.ts";
+import { observeRun } from "../../timing/outcome.ts";
+import { privateRoot, scratchFolder, trustedFolders } from "../../sandbox/sandbox.ts";
 import {
   CHECKPOINTS,
   FAIL_POINTS,
   PAUSE_POINTS,
   type PausePoint,
-} from "../../stages.ts";
-import { timelineSvg } from "../../svg.ts";
-import { renderTimeline, timelineOf } from "../../timeline.ts";
-import { parseJsonLikePython } from "../../wire.ts";
+} from "../../timing/stages.ts";
+import { timelineSvg } from "../../views/svg.ts";
+import { renderTimeline, timelineOf } from "../../views/timeline.ts";
+import { parseJsonLikePython } from "../../store/wire.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import {

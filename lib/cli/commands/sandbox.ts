@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { currentUid, privateFolderProblem } from "../../safe_fs.ts";
-import { privateRootPath, SANDBOX_ROOT } from "../../sandbox.ts";
+import { currentUid, privateFolderProblem } from "../../sandbox/safe_fs.ts";
+import { privateRootPath, SANDBOX_ROOT } from "../../sandbox/sandbox.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../registry.ts";
 

@@ -4,17 +4,17 @@
  * @module
  */
 import { join } from "node:path";
-import { linesOf, MAX_LINE_BYTES } from "../../lines.ts";
-import { openPlainFile } from "../../safe_fs.ts";
+import { linesOf, MAX_LINE_BYTES } from "../../experiments/lines.ts";
+import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import {
   ledgerFolder,
   privateRoot,
   refusalLine,
   scratchFolder,
   trustedFolders,
-} from "../../sandbox.ts";
-import { InvalidStep, ScriptSession } from "../../script.ts";
-import { renderTimeline, timelineOf } from "../../timeline.ts";
+} from "../../sandbox/sandbox.ts";
+import { InvalidStep, ScriptSession } from "../../experiments/script.ts";
+import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { checkedName } from "../places.ts";

@@ -6,11 +6,11 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { InjectedFailure, InputRejected, isSqliteError } from "./errors.ts";
-import { isPlainRecord } from "./args.ts";
-import { type Faults, Lab } from "./lab.ts";
-import { Ledger, receiptFaultTrigger } from "./ledger.ts";
-import { observeRun } from "./outcome.ts";
+import { InjectedFailure, InputRejected, isSqliteError } from "../errors.ts";
+import { isPlainRecord } from "../timing/args.ts";
+import { type Faults, Lab } from "../timing/lab.ts";
+import { Ledger, receiptFaultTrigger } from "../timing/ledger.ts";
+import { observeRun } from "../timing/outcome.ts";
 import {
   changePolicy,
   connect,
@@ -21,10 +21,10 @@ import {
   precheck,
   rows,
   type Snapshot,
-} from "./policy.ts";
-import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "./stages.ts";
-import type { Attempt } from "./timeline.ts";
-import { parseJsonLikePython } from "./wire.ts";
+} from "../policy/policy.ts";
+import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
+import type { Attempt } from "../views/timeline.ts";
+import { parseJsonLikePython } from "../store/wire.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
 export class InvalidStep extends Error {

@@ -6,7 +6,7 @@
  */
 import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
 import type { Ledger } from "./ledger.ts";
-import { fingerprint } from "./wire.ts";
+import { fingerprint } from "../store/wire.ts";
 
 /** One key that needs attention. */
 export interface Pending {
@@ -32,7 +32,7 @@ const [FEWEST, MOST] = COPIES_RANGE;
  * ```ts
  * import assert from "node:assert/strict";
  * import { argsForDigest } from "./reconcile.ts";
- * import { fingerprint } from "./wire.ts";
+ * import { fingerprint } from "../store/wire.ts";
  * const args = { job: "JOB-002", topic: "forest", copies: 3 } as const;
  * assert.deepEqual(argsForDigest("JOB-002", fingerprint(args)), args);
  * assert.equal(argsForDigest("JOB-002", "not a digest"), null);
@@ -54,7 +54,7 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Lab, pendingKeys } from "./mod.ts";
+ * import { Lab, pendingKeys } from "../mod.ts";
  *
  * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
  * await lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { badOutput: true });

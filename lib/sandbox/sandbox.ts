@@ -7,8 +7,8 @@
  * @module
  */
 import { join } from "node:path";
-import config from "../deno.json" with { type: "json" };
-import { Refused } from "./errors.ts";
+import config from "../../deno.json" with { type: "json" };
+import { Refused } from "../errors.ts";
 import {
   assertPlainFile,
   assertPrivateFolder,

@@ -26,7 +26,7 @@ export function pythonJson(value: unknown): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fingerprint } from "./mod.ts";
+ * import { fingerprint } from "../mod.ts";
  *
  * // Key order does not matter: the JSON is canonical (sorted, compact).
  * assert.equal(

@@ -13,7 +13,7 @@ import {
   InputRejected,
   KeyConflict,
   OutputRejected,
-} from "./errors.ts";
+} from "../errors.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
 import type {
   Checkpoint,
@@ -23,7 +23,7 @@ import type {
   ReceiptStatus,
   Status,
 } from "./stages.ts";
-import { fingerprint, pythonJson } from "./wire.ts";
+import { fingerprint, pythonJson } from "../store/wire.ts";
 
 /** What the business step stores and the caller may receive. */
 export interface DraftValue {
@@ -83,7 +83,7 @@ export function draftText(args: ToolArgs): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { outputCheck } from "./mod.ts";
+ * import { outputCheck } from "../mod.ts";
  *
  * const args = { job: "JOB-001", topic: "river", copies: 2 } as const;
  * outputCheck({ job: "JOB-001", text: "river / copies=2" }, args);
@@ -160,7 +160,7 @@ interface Trace {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Lab } from "./mod.ts";
+ * import { Lab } from "../mod.ts";
  * // A folder of your own: a ledger in the shared /tmp itself is refused.
  * const dir = Deno.makeTempDirSync();
  * const lab = Lab.open(`${dir}/lab.sqlite`);
@@ -210,7 +210,7 @@ export class Lab {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { Lab } from "./mod.ts";
+   * import { Lab } from "../mod.ts";
    * const dir = Deno.makeTempDirSync();
    * const lab = Lab.open(`${dir}/lab.sqlite`);
    * const record = await lab.attempt(

@@ -6,10 +6,10 @@
  */
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { InjectedFailure, InputRejected } from "./errors.ts";
-import { type Faults, Lab, type RunResult } from "./lab.ts";
-import { observeRun, type Raised } from "./outcome.ts";
-import type { Attempt } from "./timeline.ts";
+import { InjectedFailure, InputRejected } from "../errors.ts";
+import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
+import { observeRun, type Raised } from "../timing/outcome.ts";
+import type { Attempt } from "../views/timeline.ts";
 import {
   changePolicy,
   connect,
@@ -19,7 +19,7 @@ import {
   type PolicyRequest,
   precheck,
   rows,
-} from "./policy.ts";
+} from "../policy/policy.ts";
 
 /** What the timing demo did, scenario by scenario. */
 export interface TimingDemoResult {

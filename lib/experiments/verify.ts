@@ -4,14 +4,14 @@
  *
  * @module
  */
-import expectedPolicy from "../fixtures/expected-policy.json" with {
+import expectedPolicy from "../../fixtures/expected-policy.json" with {
   type: "json",
 };
-import expectedTiming from "../fixtures/expected-timing.json" with {
+import expectedTiming from "../../fixtures/expected-timing.json" with {
   type: "json",
 };
 import { policyDemo, timingDemo } from "./demo.ts";
-import { canonicalJson } from "./wire.ts";
+import { canonicalJson } from "../store/wire.ts";
 
 /** The hand-written expected answers, per lab. */
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {

@@ -12,9 +12,9 @@ import {
   openDatabase,
   type SchemaSpec,
   statement,
-} from "./db.ts";
-import { DraftNotInserted } from "./errors.ts";
-import { GRANTED_FOLDERS } from "./sandbox.ts";
+} from "../store/db.ts";
+import { DraftNotInserted } from "../errors.ts";
+import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 const DRAFTS = `CREATE TABLE drafts(
   job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL)`;
@@ -116,7 +116,7 @@ export interface LedgerOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Ledger } from "./mod.ts";
+ * import { Ledger } from "../mod.ts";
  * // A folder of your own: a ledger in the shared /tmp itself is refused.
  * const dir = Deno.makeTempDirSync();
  * const ledger = Ledger.open(`${dir}/lab.sqlite`);

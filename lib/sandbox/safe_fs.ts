@@ -17,7 +17,7 @@
  * @module
  */
 import { dirname, isAbsolute, resolve, sep } from "node:path";
-import { Refused } from "./errors.ts";
+import { Refused } from "../errors.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EventName } from "./stages.ts";
+import type { EventName } from "../timing/stages.ts";
 
 /** How an attempt ended for the caller. */
 export type Outcome =

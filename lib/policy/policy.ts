@@ -5,7 +5,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { isIntegerIn, JOB_PATTERN } from "./args.ts";
+import { isIntegerIn, JOB_PATTERN } from "../timing/args.ts";
 import {
   immediate,
   MAX_EXACT,
@@ -13,10 +13,10 @@ import {
   type SchemaSpec,
   statement,
   useDurableWal,
-} from "./db.ts";
-import { InjectedFailure, InputRejected } from "./errors.ts";
-import { checkDatabasePlace } from "./safe_fs.ts";
-import { GRANTED_FOLDERS } from "./sandbox.ts";
+} from "../store/db.ts";
+import { InjectedFailure, InputRejected } from "../errors.ts";
+import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
+import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 /** A draft request in the policy lab. */
 export interface PolicyRequest {
@@ -45,7 +45,7 @@ export function validateRequest(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, initialize, precheck, Snapshot } from "./mod.ts";
+ * import { connect, initialize, precheck, Snapshot } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);
@@ -100,7 +100,7 @@ export interface ConnectOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, initialize, rows } from "./mod.ts";
+ * import { connect, initialize, rows } from "../mod.ts";
  *
  * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
  * const db = connect(path);
@@ -156,7 +156,7 @@ export function openPolicyForReading(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, currentPolicy, initialize } from "./mod.ts";
+ * import { connect, currentPolicy, initialize } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);
@@ -175,7 +175,7 @@ export function initialize(db: DatabaseSync): void {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changePolicy, connect, currentPolicy, initialize } from "./mod.ts";
+ * import { changePolicy, connect, currentPolicy, initialize } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);
@@ -200,7 +200,7 @@ export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, currentPolicy, initialize } from "./mod.ts";
+ * import { connect, currentPolicy, initialize } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);
@@ -225,7 +225,7 @@ export function currentPolicy(db: DatabaseSync): Snapshot | null {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, precheck } from "./mod.ts";
+ * import { changePolicy, connect, initialize, precheck } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);
@@ -251,7 +251,7 @@ export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, insertNaive, precheck, rows } from "./mod.ts";
+ * import { changePolicy, connect, initialize, insertNaive, precheck, rows } from "../mod.ts";
  *
  * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
  * const reader = connect(path);
@@ -297,7 +297,7 @@ export interface InsertCheckedOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, insertChecked, precheck, rows } from "./mod.ts";
+ * import { changePolicy, connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
  *
  * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
  * const reader = connect(path);
@@ -352,7 +352,7 @@ export function insertChecked(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, initialize, insertChecked, precheck, rows } from "./mod.ts";
+ * import { connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
  *
  * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
  * initialize(db);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { InputRejected } from "./errors.ts";
+import { InputRejected } from "../errors.ts";
 
 /** Topics the draft tool knows. */
 export const TOPICS = ["river", "forest"] as const;
@@ -92,7 +92,7 @@ export function checkedArgs(raw: unknown): ToolArgs {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { inputCheck } from "./mod.ts";
+ * import { inputCheck } from "../mod.ts";
  *
  * inputCheck({ job: "JOB-001", topic: "river", copies: 3 });
  * assert.throws(

@@ -7,8 +7,8 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { isSqliteError, LedgerUnusable } from "./errors.ts";
-import { checkDatabasePlace } from "./safe_fs.ts";
+import { isSqliteError, LedgerUnusable } from "../errors.ts";
+import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {

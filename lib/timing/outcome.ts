@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { AuditUnavailable, Cancelled, isSqliteError } from "./errors.ts";
+import { AuditUnavailable, Cancelled, isSqliteError } from "../errors.ts";
 import type { AttemptRecord, Faults, Lab, RunResult } from "./lab.ts";
-import type { Attempt } from "./timeline.ts";
+import type { Attempt } from "../views/timeline.ts";
 
 /** A thrown run, as one JSON object. */
 export interface Raised {
