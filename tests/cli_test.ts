@@ -14,7 +14,11 @@ import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands/verify.ts";
 import { EXPECTED } from "../lib/experiments/verify.ts";
-import { ledgerFolder, ledgerPaths, removeLedger } from "../lib/sandbox/sandbox.ts";
+import {
+  ledgerFolder,
+  ledgerPaths,
+  removeLedger,
+} from "../lib/sandbox/sandbox.ts";
 import {
   assertUsageError,
   cli,
@@ -261,7 +265,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
 
         const retry = await cli(["run", ...args, "--json"]);
         assert.equal(retry.code, 0);
-        const result = JSON.parse(retry.out[0]);
+        const result = JSON.parse(retry.out[0]).result;
         assert.equal(result.status, "accepted");
         assert.ok(result.events.includes("effect_reused"));
         assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
@@ -359,7 +363,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
         ];
         for (const [extra, key, value, counts] of cases) {
           const r = await cli([...base, ...extra]);
-          const out = JSON.parse(r.out[0]);
+          const out = JSON.parse(r.out[0]).result;
           assert.equal(out[key], value, extra.join(" "));
           assert.equal(r.code, key === "raised" ? 1 : 0);
           assert.deepEqual(
@@ -397,11 +401,21 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
             '{"job":"JOB-001","topic":"river","copies":2,"__proto__":{}}',
           ], "shape"],
           [["--args", "null"], "shape"],
+          [["--job", "JOB-01", "--topic", "river", "--copies", "2"], "job"],
+          [["--job", "JOB-001", "--topic", "sea", "--copies", "2"], "topic"],
+          [
+            ["--job", "JOB-001", "--topic", "river", "--copies", "4"],
+            "batch_limit",
+          ],
         ];
-        for (const [extra] of cases) {
+        for (const [extra, rule] of cases) {
           const r = await cli(["run", "--ledger", name, "--json", ...extra]);
           assert.equal(r.code, 0);
-          assert.equal(JSON.parse(r.out[0]).status, "input_rejected");
+          const { result, refusal } = JSON.parse(r.out[0]);
+          assert.equal(result.status, "input_rejected");
+          // The rule that refused rides beside the reference-shaped result.
+          assert.equal(refusal.rule, rule, extra.join(" "));
+          assert.ok(!("refusal" in result));
         }
         assert.deepEqual(persistedCounts(ledgerPaths(TEST_ROOT, name).lab), [
           0,
@@ -432,8 +446,10 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
           "3",
           "--json",
         ]);
-        assert.equal(JSON.parse(reuse.out[0]).attempt, 3);
-        assert.ok(JSON.parse(reuse.out[0]).events.includes("effect_reused"));
+        assert.equal(JSON.parse(reuse.out[0]).result.attempt, 3);
+        assert.ok(
+          JSON.parse(reuse.out[0]).result.events.includes("effect_reused"),
+        );
         const conflict = await cli([
           "run",
           "--ledger",
@@ -446,7 +462,7 @@ Deno.test("cli: run, ledger, reconcile, reset on a named ledger", async (t) => {
           "3",
           "--json",
         ]);
-        assert.equal(JSON.parse(conflict.out[0]).status, "key_conflict");
+        assert.equal(JSON.parse(conflict.out[0]).result.status, "key_conflict");
         assert.equal((await cli(["reconcile", "--ledger", name])).code, 0);
         const listing = (await cli(["ledger", "--ledger", name])).out.join(
           "\n",
@@ -646,7 +662,8 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
       `  next: guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`,
     );
     // The stored body cannot be read back: the retry folds that into status error.
-    const retry = JSON.parse((await cli(["run", ...args, "--json"])).out[0]);
+    const retry =
+      JSON.parse((await cli(["run", ...args, "--json"])).out[0]).result;
     assert.equal(retry.status, "error");
     assert.deepEqual(persistedCounts(lab), [1, 2]);
     // With the digest edited too, no valid arguments match: say so plainly.

@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { ledgerPaths, privateRoot, removeLedger } from "../lib/sandbox/sandbox.ts";
+import {
+  ledgerPaths,
+  privateRoot,
+  removeLedger,
+} from "../lib/sandbox/sandbox.ts";
 
 /**
  * The spawned CLI works in the real private folder (it has no other): the
@@ -54,7 +58,10 @@ Deno.test({
         spawnGuardlab(["script", "--ledger", name], steps(o))
       );
       const done = await Promise.all([...runners, ...scripts]);
-      const results = done.flatMap((r) => r.out.map((l) => JSON.parse(l)));
+      // run --json wraps its result; a script prints the result alone.
+      const results = done.flatMap((r) =>
+        r.out.map((l) => JSON.parse(l)).map((o) => o.result ?? o)
+      );
       for (const r of done) assert.equal(r.code, 0, r.err.join("\n"));
       assert.equal(results.length, 8 + 40);
       for (const r of results) {
@@ -300,7 +307,7 @@ Deno.test({
 
           const retry = await spawnGuardlab(["run", ...args, "--json"]);
           assert.equal(retry.code, 0, retry.err.join("\n"));
-          const result = JSON.parse(retry.out[0]);
+          const result = JSON.parse(retry.out[0]).result;
           assert.equal(result.status, "accepted");
           assert.ok(
             result.events.includes(

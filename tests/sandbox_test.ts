@@ -101,7 +101,7 @@ Deno.test({
         assert.equal(r.code, 1);
         assert.deepEqual(r.out, [
           '{"drafts":0,"receipts":0}',
-          '{"raised":"invalid_step","message":"not JSON"}',
+          '{"raised":"invalid_step","message":"line 2: not JSON"}',
         ]);
       },
     );

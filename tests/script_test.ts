@@ -4,7 +4,11 @@ import { fileURLToPath } from "node:url";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { ledgerPaths, removeLedger } from "../lib/sandbox/sandbox.ts";
-import { type Line, linesOf, MAX_LINE_BYTES } from "../lib/experiments/lines.ts";
+import {
+  type Line,
+  linesOf,
+  MAX_LINE_BYTES,
+} from "../lib/experiments/lines.ts";
 import { persistedCounts, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));
@@ -96,7 +100,7 @@ Deno.test("script: bytes that are not UTF-8 become one invalid step", async () =
   const io = memoryIo(bytes, false, TEST_BASE);
   assert.equal(await main(["script"], io), 1);
   assert.deepEqual(io.stdout, [
-    '{"raised":"invalid_step","message":"not JSON"}',
+    '{"raised":"invalid_step","message":"line 1: not JSON"}',
     '{"drafts":0,"receipts":0}',
   ]);
 });
@@ -145,7 +149,7 @@ Deno.test("script: lines are split exactly, and an overlong line is refused alon
     const io = memoryIo(`${huge}\n{"op":"count"}\n`, false, TEST_BASE);
     assert.equal(await main(["script"], io), 1);
     assert.deepEqual(io.stdout, [
-      `{"raised":"invalid_step","message":"line 1 is longer than ${MAX_LINE_BYTES} bytes"}`,
+      `{"raised":"invalid_step","message":"line 1: longer than ${MAX_LINE_BYTES} bytes"}`,
       '{"drafts":0,"receipts":0}',
     ]);
   });

@@ -21,7 +21,7 @@ function marksOfView(lines: string[]): string[][] {
   for (const line of lines) {
     if (/^[a-z_]+$/.test(line)) lanes.push([]);
     const m =
-      /^ {2}(arguments valid|input check|business|output check|receipt) +\[..?\] +(passed|refused|failed|cancelled|not reached)/
+      /^ {2}(arguments valid|input check|before business|business|after commit|output check|receipt) +\[..?\] +(passed|refused|failed|cancelled|not reached)/
         .exec(line);
     if (m) lanes.at(-1)!.push(m[2]);
   }
@@ -175,7 +175,15 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
     ) {
       assert.ok(svg.includes(`>${scenario}</text>`), scenario);
     }
-    assert.equal([...svg.matchAll(/>commit point</g)].length, 4);
+    // The commit point is drawn by what happened there, lane by lane.
+    assert.deepEqual(
+      [...svg.matchAll(/data-commit="([^"]+)"/g)].map((m) => m[1]),
+      ["not reached", "committed", "reused", "committed"],
+    );
+    assert.deepEqual(
+      [...svg.matchAll(/data-draft="([^"]+)"/g)].map((m) => m[1]),
+      ["absent", "present", "present", "present"],
+    );
     assert.ok(svg.includes("naive_stale"), "the policy lab is described too");
   });
 
@@ -198,7 +206,7 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
     assert.equal(XMLValidator.validate(svg), true);
     assert.deepEqual(
       [...svg.matchAll(/data-mark="([^"]+)"/g)].map((m) => m[1]),
-      ["passed", "passed", "passed", "cancelled", "passed"],
+      ["passed", "passed", "passed", "cancelled", "not reached", "passed"],
     );
     for (const lang of ["en", "zh"]) {
       const explain = await cli([

@@ -6,6 +6,7 @@
  */
 import type { PolicyDemoResult } from "../experiments/demo.ts";
 import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
+import type { Lang } from "../views/i18n.ts";
 import type { Io } from "./io.ts";
 
 /** Colour only when the Io allows it (a terminal without `NO_COLOR`). */
@@ -13,42 +14,70 @@ export function styleFor(io: Io): Style {
   return io.color ? ANSI : PLAIN;
 }
 
-function draftsText(drafts: [string, number, number][]): string {
-  return drafts.length === 0
-    ? "none"
-    : drafts.map(([job, copies, rev]) =>
-      `${job} copies=${copies} checked at rev ${rev}`
-    ).join("; ");
+function draftsText(drafts: [string, number, number][], lang: Lang): string {
+  if (drafts.length === 0) return lang === "zh" ? "无" : "none";
+  return drafts.map(([job, copies, rev]) =>
+    lang === "zh"
+      ? `${job} copies=${copies}，按修订号 ${rev} 检查`
+      : `${job} copies=${copies} checked at rev ${rev}`
+  ).join("; ");
 }
 
-const insertText = (inserted: boolean) =>
-  inserted ? "inserted" : "refused, nothing written";
+const insertText = (inserted: boolean, lang: Lang) =>
+  lang === "zh"
+    ? (inserted ? "已写入" : "拒绝，什么也没写")
+    : (inserted ? "inserted" : "refused, nothing written");
 
-/** The policy demo as readable lines (80 columns at most). */
-export function policyLines(r: PolicyDemoResult): string[] {
+/** The policy demo as readable lines (80 columns at most), in `lang`. */
+export function policyLines(r: PolicyDemoResult, lang: Lang = "en"): string[] {
+  const d = (rows: [string, number, number][]) => draftsText(rows, lang);
+  const i = (inserted: boolean) => insertText(inserted, lang);
+  if (lang === "zh") {
+    return [
+      "",
+      "naive_stale：前检看到修订号 1（上限 3）；随后规则改为上限 1",
+      "  朴素写入（错误的对照）照样写入",
+      `  草稿：${d(r.naive_stale)}`,
+      "",
+      "checked_stale：同样的交错，条件写入",
+      `  拿旧快照做条件写入：${i(r.checked_stale)}`,
+      `  草稿：${d(r.after_stale)}`,
+      `  对同一请求重新前检：${r.fresh_check_same_request}`,
+      `  新请求 JOB-002 copies=1，重新前检后：${i(r.new_input_accepted)}`,
+      `  草稿：${d(r.after_recovery)}`,
+      "",
+      "restored_value_old_revision：上限 3 → 1 → 3，修订号 1 → 3",
+      `  拿修订号 1 的快照做条件写入：${i(r.restored_value_old_revision)}`,
+      `  草稿：${d(r.after_restored_value)}`,
+      "",
+      "precommit_error：INSERT 之后、COMMIT 之前失败",
+      `  抛出：${r.precommit_error}；已回滚`,
+      `  草稿：${d(r.after_precommit_error)}`,
+    ];
+  }
   return [
     "",
     "naive_stale: pre-check saw rev 1 (limit 3); the rule became limit 1",
     `  naive insert (the wrong control) wrote anyway`,
-    `  drafts: ${draftsText(r.naive_stale)}`,
+    `  drafts: ${d(r.naive_stale)}`,
     "",
     "checked_stale: same interleaving, conditional insert",
-    `  checked insert with the old snapshot: ${insertText(r.checked_stale)}`,
-    `  drafts: ${draftsText(r.after_stale)}`,
+    `  checked insert with the old snapshot: ${i(r.checked_stale)}`,
+    `  drafts: ${d(r.after_stale)}`,
     `  fresh pre-check of the same request: ${r.fresh_check_same_request}`,
     `  new request JOB-002 copies=1, freshly checked: ${
-      insertText(r.new_input_accepted)
+      i(r.new_input_accepted)
     }`,
-    `  drafts: ${draftsText(r.after_recovery)}`,
+    `  drafts: ${d(r.after_recovery)}`,
     "",
     "restored_value_old_revision: limit 3 -> 1 -> 3, revision 1 -> 3",
     `  checked insert with the rev-1 snapshot: ${
-      insertText(r.restored_value_old_revision)
+      i(r.restored_value_old_revision)
     }`,
-    `  drafts: ${draftsText(r.after_restored_value)}`,
+    `  drafts: ${d(r.after_restored_value)}`,
     "",
     "precommit_error: failure after INSERT, before COMMIT",
     `  raised: ${r.precommit_error}; rolled back`,
-    `  drafts: ${draftsText(r.after_precommit_error)}`,
+    `  drafts: ${d(r.after_precommit_error)}`,
   ];
 }

@@ -49,6 +49,14 @@ type Step = Record<string, unknown>;
 /** One JSON object printed for a step. */
 export type Output = Record<string, unknown>;
 
+/** What one step gave: the line to print, and a `run` step's attempt. */
+export interface StepResult {
+  /** The JSON object to print. */
+  output: Output;
+  /** For a `run` step: its business key (if a string) and the attempt. */
+  run?: { job: string | null; attempt: Attempt };
+}
+
 function field(step: Step, name: string): unknown {
   if (!Object.hasOwn(step, name)) {
     throw new InvalidStep(`missing field ${name}`);
@@ -151,7 +159,7 @@ function policyOutcome(body: () => Output): Output {
 
 /**
  * One script session. `step(line)` returns the JSON object to print for that
- * line; `lastAttempt` describes the latest `run` step for the timeline view.
+ * line, and for a `run` step the attempt as the timeline view needs it.
  */
 export class ScriptSession {
   #lab: Lab;
@@ -161,8 +169,6 @@ export class ScriptSession {
   #editor?: DatabaseSync;
   readonly #snapshots = new Map<string, Snapshot>();
   readonly #files: ScriptFiles;
-  /** The latest run step, for `--view`. */
-  lastAttempt?: Attempt;
 
   /** Open the lab ledger; the policy database waits for its first step. */
   constructor(files: ScriptFiles) {
@@ -182,8 +188,12 @@ export class ScriptSession {
     this.#editor?.close();
   }
 
-  /** Parse and run one line. Throws {@linkcode InvalidStep} for a step that cannot run. */
-  async step(line: string): Promise<Output> {
+  /**
+   * Parse and run one line: the object to print, and for a `run` step the
+   * attempt for the timeline view. Throws {@linkcode InvalidStep} for a step
+   * that cannot run.
+   */
+  async step(line: string): Promise<StepResult> {
     let step: unknown;
     try {
       step = parseJsonLikePython(line);
@@ -206,6 +216,13 @@ export class ScriptSession {
     switch (op) {
       case "run":
         return await this.#run(s);
+      default:
+        return { output: this.#other(op, s) };
+    }
+  }
+
+  #other(op: string, s: Step): Output {
+    switch (op) {
       case "count":
         return {
           drafts: this.#observer.countDrafts(),
@@ -253,12 +270,15 @@ export class ScriptSession {
     throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
   }
 
-  async #run(s: Step): Promise<Output> {
+  async #run(s: Step): Promise<StepResult> {
     const raw = field(s, "args");
     const faults = faultsOf(s);
     const { output, attempt } = await observeRun(this.#lab, raw, faults);
-    this.lastAttempt = attempt;
-    return { ...output };
+    const job = (raw as { job?: unknown } | null)?.job;
+    return {
+      output: { ...output },
+      run: { job: typeof job === "string" ? job : null, attempt },
+    };
   }
 
   #fixture(s: Step): Output {

@@ -22,6 +22,7 @@ import type {
   PausePoint,
   ReceiptStatus,
   Status,
+  StopPoint,
 } from "./stages.ts";
 import { fingerprint, pythonJson } from "../store/wire.ts";
 
@@ -136,6 +137,10 @@ export interface AttemptRecord {
   events: readonly EventName[];
   /** The receipt it wrote, or `null`: then `outcome` says why (it threw). */
   receipt: WrittenReceipt | null;
+  /** Where a cancellation or an injected failure stopped it, if one did. */
+  stoppedAt?: StopPoint;
+  /** The rule that refused it (e.g. `batch_limit`), if a check said no. */
+  refusal?: string;
   /** The result the caller received, or what was thrown instead. */
   outcome:
     | { kind: "result"; result: RunResult }
@@ -152,6 +157,8 @@ interface Trace {
   events: EventName[];
   receipt: WrittenReceipt | null;
   whileCancelling?: unknown;
+  stoppedAt?: StopPoint;
+  refusal?: string;
 }
 
 /**
@@ -228,17 +235,18 @@ export class Lab {
     signal?: AbortSignal,
   ): Promise<AttemptRecord> {
     const trace: Trace = { events: [], receipt: null };
+    const seen = () => ({
+      events: trace.events,
+      receipt: trace.receipt,
+      ...(trace.stoppedAt ? { stoppedAt: trace.stoppedAt } : {}),
+      ...(trace.refusal ? { refusal: trace.refusal } : {}),
+    });
     try {
       const result = await this.#timeline(raw, faults, signal, trace);
-      return {
-        events: trace.events,
-        receipt: trace.receipt,
-        outcome: { kind: "result", result },
-      };
+      return { ...seen(), outcome: { kind: "result", result } };
     } catch (error) {
       return {
-        events: trace.events,
-        receipt: trace.receipt,
+        ...seen(),
         outcome: {
           kind: "thrown",
           error,
@@ -270,15 +278,15 @@ export class Lab {
       events.push("arguments_valid");
       inputCheck(args);
       events.push("input_allowed");
-      await this.#checkpoint("before_business", faults, signal);
+      await this.#checkpoint("before_business", faults, signal, trace);
       events.push("business_started");
       // The commit point: once this returns with effect_committed, no later
       // check on this timeline can take the draft back.
-      let value = this.#business(args, events, faults);
-      await this.#checkpoint("after_business", faults, signal);
+      let value = this.#business(args, trace, faults);
+      await this.#checkpoint("after_business", faults, signal, trace);
       events.push("output_started");
       if (faults.badOutput) value = { ...value, text: BAD_OUTPUT_TEXT };
-      await this.#checkpoint("output_check", faults, signal);
+      await this.#checkpoint("output_check", faults, signal, trace);
       outputCheck(value, args);
       events.push("output_allowed");
       await faults.pause?.("after_output_check");
@@ -300,6 +308,7 @@ export class Lab {
         throw error.reason;
       }
       status = statusFor(error);
+      if (status !== "error") trace.refusal = (error as Error).message;
     }
     await faults.pause?.("before_receipt");
     const receiptWritten = this.#receipt(job, status, events, faults);
@@ -318,7 +327,7 @@ export class Lab {
    * Store the draft in one short transaction, reuse it for the same key and
    * arguments, or refuse other arguments under the same key.
    */
-  #business(args: ToolArgs, events: EventName[], faults: Faults): DraftValue {
+  #business(args: ToolArgs, trace: Trace, faults: Faults): DraftValue {
     const digest = fingerprint(args);
     const outcome = this.ledger.writeTransaction(() => {
       const old = this.ledger.findDraft(args.job);
@@ -329,13 +338,15 @@ export class Lab {
       const value = { job: args.job, text: draftText(args) };
       this.ledger.insertDraft(args.job, digest, pythonJson(value));
       if (faults.failAt === "inside_transaction") {
+        trace.stoppedAt = "inside_transaction";
         throw new InjectedFailure("inside_transaction");
       }
       return { reused: false, value };
     });
     // COMMIT has returned (or nothing was written): only now is the effect a fact.
-    events.push(outcome.reused ? "effect_reused" : "effect_committed");
+    trace.events.push(outcome.reused ? "effect_reused" : "effect_committed");
     if (!outcome.reused && faults.failAt === "after_commit") {
+      trace.stoppedAt = "after_commit";
       throw new InjectedFailure("after_commit");
     }
     return outcome.value;
@@ -383,19 +394,28 @@ export class Lab {
     name: Checkpoint,
     faults: Faults,
     signal: AbortSignal | undefined,
+    trace: Trace,
   ): Promise<void> {
-    if (faults.cancelAt === name) {
-      throw new CancelRequested(new Cancelled(name));
+    if (faults.cancelAt === name || faults.failAt === name) {
+      trace.stoppedAt = name;
+      if (faults.cancelAt === name) {
+        throw new CancelRequested(new Cancelled(name));
+      }
+      throw new InjectedFailure(name);
     }
-    if (faults.failAt === name) throw new InjectedFailure(name);
     const held = name === "before_business"
       ? faults.pause?.("before_business")
       : name === "after_business"
       ? faults.pause?.("after_commit")
       : undefined;
-    // A real abort is delivered while this await is pending, as asyncio
-    // delivers Task.cancel() at an await.
-    await abortable(held ?? (signal ? nextTurn() : undefined), signal);
+    try {
+      // A real abort is delivered while this await is pending, as asyncio
+      // delivers Task.cancel() at an await.
+      await abortable(held ?? (signal ? nextTurn() : undefined), signal);
+    } catch (error) {
+      trace.stoppedAt = name;
+      throw error;
+    }
   }
 }
 

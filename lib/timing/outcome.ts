@@ -99,5 +99,7 @@ function attemptOf(
       : output.effect_exists,
     receiptAttempt: record.receipt?.attempt ?? null,
     receiptStatus: record.receipt?.status,
+    ...(record.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
+    ...(record.refusal ? { refusal: record.refusal } : {}),
   };
 }

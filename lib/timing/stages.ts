@@ -42,6 +42,9 @@ export const FAIL_POINTS = [
 /** A failure injection point. */
 export type FailPoint = typeof FAIL_POINTS[number];
 
+/** Where a cancellation or an injected failure can stop an attempt. */
+export type StopPoint = Checkpoint | FailPoint;
+
 /** Statuses a returned result can carry. */
 export const STATUSES = [
   "accepted",

@@ -4,7 +4,17 @@
  *
  * @module
  */
-import { type Attempt, type Mark, timelineOf } from "./timeline.ts";
+import { type Lang, say, type Text } from "./i18n.ts";
+import {
+  type Attempt,
+  type CommitState,
+  type Mark,
+  MARK_LABEL,
+  STAGE_LABEL,
+  type StageRow,
+  SYMBOL,
+  timelineOf,
+} from "./timeline.ts";
 
 const FILL: Record<Mark, string> = {
   "passed": "#d8f0d8",
@@ -37,77 +47,146 @@ export function xmlEscape(text: string): string {
   );
 }
 
-const BOX_W = 150;
+const BOX_W = 138;
 const BOX_H = 44;
-const GAP = 14;
+const GAP = 12;
 const LEFT = 20;
-const LANE_H = 120;
-const COMMIT_GAP = 36;
+const LANE_H = 132;
+const COMMIT_GAP = 40;
+const BADGE_W = 150;
+/** The most boxes a lane can have: five stages and one gap row. */
+const MOST_BOXES = 6;
 
-function boxX(i: number): number {
-  // Three boxes before the commit point, two after, with room for the divider.
-  return LEFT + i * (BOX_W + GAP) + (i >= 3 ? COMMIT_GAP : 0);
-}
+/**
+ * Fonts for both languages: the CJK faces first where a machine has them
+ * (Linux: Noto Sans CJK or WenQuanYi; macOS: PingFang; Windows: Microsoft
+ * YaHei). A machine with none shows empty boxes for Chinese text.
+ */
+export const FONT_STACK =
+  "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', " +
+  "'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif";
 
-/** Render lanes of attempts plus optional note lines as one SVG document. */
+/** How the commit point is drawn: committed, reused and not reached look different. */
+const COMMIT_LINE: Record<
+  CommitState,
+  { stroke: string; dash: string; width: number }
+> = {
+  "committed": { stroke: "#b71c1c", dash: "", width: 4 },
+  "reused": { stroke: "#1565c0", dash: "10 4 2 4", width: 3 },
+  "not reached": { stroke: "#9e9e9e", dash: "2 5", width: 1.5 },
+};
+
+const COMMIT_WORD: Record<CommitState, Text> = {
+  "committed": { en: "commit point: committed", zh: "提交点：已提交" },
+  "reused": { en: "commit point: reused", zh: "提交点：复用" },
+  "not reached": { en: "commit point: not reached", zh: "提交点：未到达" },
+};
+
+/**
+ * Render lanes of attempts plus optional note lines as one SVG document, in
+ * `lang`. Each lane shows its stages, the commit point drawn by what
+ * happened there, and whether the draft is present, as a badge.
+ */
 export function timelineSvg(
   title: string,
   lanes: { title: string; attempt: Attempt }[],
   notes: string[],
+  lang: Lang = "en",
 ): string {
-  const width = boxX(5) + LEFT;
-  const notesTop = 60 + lanes.length * LANE_H;
+  const width = LEFT + MOST_BOXES * (BOX_W + GAP) + COMMIT_GAP + BADGE_W +
+    LEFT;
+  const notesTop = 70 + lanes.length * LANE_H;
   const height = notesTop + notes.length * 18 + 20;
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-      `viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="13">`,
+      `viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="13">`,
     `<title>${xmlEscape(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="${LEFT}" y="30" font-size="18" font-weight="bold">${
       xmlEscape(title)
     }</text>`,
   );
-  const commitX = boxX(3) - (GAP + COMMIT_GAP) / 2;
   lanes.forEach((lane, n) => {
     const top = 50 + n * LANE_H;
     const view = timelineOf(lane.attempt);
-    const rows = [...view.before, ...view.after];
     parts.push(
       `<text x="${LEFT}" y="${top + 18}" font-weight="bold">${
         xmlEscape(lane.title)
       }</text>`,
     );
-    rows.forEach((row, i) => {
-      const x = boxX(i);
-      const y = top + 28;
+    let x = LEFT;
+    const box = (row: StageRow) => {
+      const y = top + 30;
       parts.push(
-        `<g class="stage" data-mark="${row.mark}">`,
+        `<g class="stage" data-stage="${row.stage}" data-mark="${row.mark}">`,
         `<rect x="${x}" y="${y}" width="${BOX_W}" height="${BOX_H}" rx="6" ` +
           `fill="${FILL[row.mark]}" stroke="${
             STROKE[row.mark]
           }" stroke-width="1.5"/>`,
-        `<text x="${x + 8}" y="${y + 18}">${xmlEscape(row.stage)}</text>`,
+        `<text x="${x + 8}" y="${y + 18}">${
+          xmlEscape(say(STAGE_LABEL[row.stage], lang))
+        }</text>`,
         `<text x="${x + 8}" y="${y + 35}" fill="${STROKE[row.mark]}">${
-          xmlEscape(row.mark)
+          xmlEscape(`${SYMBOL[row.mark]} ${say(MARK_LABEL[row.mark], lang)}`)
         }</text>`,
         `</g>`,
       );
-    });
+      x += BOX_W + GAP;
+    };
+    view.before.forEach(box);
+    const commitX = x + COMMIT_GAP / 2 - GAP / 2;
+    const line = COMMIT_LINE[view.commit];
     parts.push(
-      `<line x1="${commitX}" y1="${top + 20}" x2="${commitX}" y2="${
-        top + 80
-      }" ` +
-        `stroke="#000000" stroke-width="2" stroke-dasharray="6 4"/>`,
+      `<g class="commit" data-commit="${view.commit}">`,
+      `<line x1="${commitX}" y1="${top + 22}" x2="${commitX}" y2="${
+        top + 84
+      }" stroke="${line.stroke}" stroke-width="${line.width}"${
+        line.dash ? ` stroke-dasharray="${line.dash}"` : ""
+      }/>`,
       `<text x="${commitX}" y="${
-        top + 96
-      }" text-anchor="middle" font-size="11">commit point</text>`,
-      `<text x="${LEFT}" y="${top + 112}" font-size="12" fill="#333333">${
+        top + 100
+      }" text-anchor="middle" font-size="12" font-weight="bold" fill="${line.stroke}">${
+        xmlEscape(say(COMMIT_WORD[view.commit], lang))
+      }</text>`,
+      `</g>`,
+    );
+    x += COMMIT_GAP;
+    view.after.forEach(box);
+    const badgeX = width - LEFT - BADGE_W;
+    const present = view.state.draft;
+    parts.push(
+      `<g class="draft" data-draft="${present ? "present" : "absent"}">`,
+      `<rect x="${badgeX}" y="${
+        top + 30
+      }" width="${BADGE_W}" height="${BOX_H}" rx="8" ` +
+        `fill="${present ? "#b71c1c" : "#ffffff"}" stroke="${
+          present ? "#b71c1c" : "#9e9e9e"
+        }" stroke-width="2"/>`,
+      `<text x="${badgeX + BADGE_W / 2}" y="${
+        top + 57
+      }" text-anchor="middle" font-size="15" font-weight="bold" fill="${
+        present ? "#ffffff" : "#616161"
+      }">${
         xmlEscape(
-          `draft ${
-            view.state.draft ? "present" : "absent"
-          } · receipt ${view.state.receipt} · ` +
-            `caller: ${view.state.caller}`,
+          say(
+            present
+              ? { en: "DRAFT PRESENT", zh: "草稿存在" }
+              : { en: "draft absent", zh: "无草稿" },
+            lang,
+          ),
+        )
+      }</text>`,
+      `</g>`,
+      `<text x="${LEFT}" y="${top + 122}" font-size="12" fill="#333333">${
+        xmlEscape(
+          lang === "zh"
+            ? `回执 ${say(view.state.receipt, lang)} · 调用方得到：${
+              say(view.state.caller, lang)
+            }`
+            : `receipt ${say(view.state.receipt, lang)} · caller: ${
+              say(view.state.caller, lang)
+            }`,
         )
       }</text>`,
     );
@@ -116,8 +195,7 @@ export function timelineSvg(
     parts.push(
       `<text x="${LEFT}" y="${
         notesTop + 18 * i
-      }" font-family="monospace" font-size="12" ` +
-        `xml:space="preserve">${xmlEscape(line)}</text>`,
+      }" font-size="12" xml:space="preserve">${xmlEscape(line)}</text>`,
     );
   });
   parts.push(`</svg>`);

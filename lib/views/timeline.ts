@@ -1,11 +1,15 @@
 /**
  * The timeline view of one attempt: each stage in order with its mark, the
  * commit point between business and output check, and what the ledger and
- * the caller hold afterwards.
+ * the caller hold afterwards. A mark sits on the stage where the event
+ * happened: a cancel or failure between two stages gets a row of its own
+ * ("before business", "after commit"), never the next stage's.
  *
  * @module
  */
-import type { EventName } from "../timing/stages.ts";
+import type { StopPoint } from "../timing/stages.ts";
+import { type Lang, say, type Text } from "./i18n.ts";
+import { displayWidth, wrap } from "./text.ts";
 
 /** How an attempt ended for the caller. */
 export type Outcome =
@@ -20,14 +24,31 @@ export type Mark =
   | "cancelled"
   | "not reached";
 
+/** The stages a timeline can show, in order. */
+export const STAGE_IDS = [
+  "arguments",
+  "input",
+  "before_business",
+  "business",
+  "after_commit",
+  "output",
+  "receipt",
+] as const;
+
+/** One stage of the timeline. */
+export type StageId = typeof STAGE_IDS[number];
+
+/** What the commit point saw. */
+export type CommitState = "committed" | "reused" | "not reached";
+
 /** One row of the timeline. */
 export interface StageRow {
-  /** Stage label. */
-  stage: string;
+  /** Which stage. */
+  stage: StageId;
   /** What happened there. */
   mark: Mark;
-  /** A short note (e.g. `new draft`, `reused draft`). */
-  note: string;
+  /** Why, or what it means, when there is something to say. */
+  note: Text | null;
 }
 
 /** The whole view of one attempt. */
@@ -35,17 +56,17 @@ export interface Timeline {
   /** Stages before the commit point. */
   before: StageRow[];
   /** What the commit point saw. */
-  commit: string;
-  /** Stages after the commit point (output check, receipt). */
+  commit: CommitState;
+  /** Stages after the commit point (a gap row, output check, receipt). */
   after: StageRow[];
   /** Ledger and caller state after the attempt. */
-  state: { draft: boolean; receipt: string; caller: string };
+  state: { draft: boolean; receipt: Text; caller: Text };
 }
 
 /** What a run produced, in the shape both `run` and `script` print. */
 export interface Attempt {
   /** Events the attempt reached (for a raised run, as far as they are known). */
-  events: readonly EventName[] | readonly string[];
+  events: readonly string[];
   /** How it ended. */
   outcome: Outcome;
   /** Whether the draft exists after the attempt. */
@@ -54,71 +75,245 @@ export interface Attempt {
   receiptAttempt: number | null;
   /** Receipt status, when one was written. */
   receiptStatus?: string;
+  /** Where a cancellation or injected failure stopped it. */
+  stoppedAt?: StopPoint;
+  /** The rule that refused it. */
+  refusal?: string;
 }
 
-const STOP_MARK: Record<string, Mark> = {
-  input_rejected: "refused",
-  output_rejected: "refused",
-  key_conflict: "refused",
-  error: "failed",
-  cancelled: "cancelled",
-  audit_unavailable: "failed",
-  database_error: "failed",
+/** Stage labels. */
+export const STAGE_LABEL: Readonly<Record<StageId, Text>> = {
+  arguments: { en: "arguments valid", zh: "参数校验" },
+  input: { en: "input check", zh: "前检" },
+  before_business: { en: "before business", zh: "业务写入前" },
+  business: { en: "business", zh: "业务写入" },
+  after_commit: { en: "after commit", zh: "提交之后" },
+  output: { en: "output check", zh: "后检" },
+  receipt: { en: "receipt", zh: "回执" },
 };
+
+/** Mark words. */
+export const MARK_LABEL: Readonly<Record<Mark, Text>> = {
+  "passed": { en: "passed", zh: "通过" },
+  "refused": { en: "refused", zh: "拒绝" },
+  "failed": { en: "failed", zh: "失败" },
+  "cancelled": { en: "cancelled", zh: "取消" },
+  "not reached": { en: "not reached", zh: "未到达" },
+};
+
+/** Each refusal names its rule and what would have been valid. */
+export const RULES: Readonly<Record<string, Text>> = {
+  shape: {
+    en: "shape: exactly job, topic, copies",
+    zh: "形状：恰好 job、topic、copies 三个字段",
+  },
+  job: {
+    en: "job: JOB- and three digits, e.g. JOB-001",
+    zh: "job：JOB- 加三位数字，例如 JOB-001",
+  },
+  topic: { en: "topic: river or forest", zh: "topic：river 或 forest" },
+  copies: {
+    en: "copies: an integer from 1 to 9",
+    zh: "copies：1 到 9 的整数",
+  },
+  batch_limit: {
+    en: "batch_limit: at most 3 copies per call",
+    zh: "batch_limit：每次最多 3 份",
+  },
+  output_contract: {
+    en: "output contract: not the draft asked for",
+    zh: "输出约定：不是参数要求的那份草稿",
+  },
+  same_key_different_arguments: {
+    en: "key exists with other arguments: no write",
+    zh: "业务键已以其他参数存在：什么也没写",
+  },
+};
+
+const COMMIT_TEXT: Readonly<Record<CommitState, Text>> = {
+  "committed": {
+    en: "commit point: draft committed; no later check can undo it",
+    zh: "提交点：草稿已提交，之后的检查都撤销不了",
+  },
+  "reused": {
+    en: "commit point: draft already there, reused; this attempt wrote none",
+    zh: "提交点：草稿早已存在，本次复用，没有新写入",
+  },
+  "not reached": {
+    en: "commit point: not reached; this attempt wrote no draft",
+    zh: "提交点：未到达，本次没有写入草稿",
+  },
+};
+
+const ARGUMENT_RULES = ["shape", "job", "topic", "copies"];
+
+function ruleNote(refusal: string | undefined): Text | null {
+  return refusal !== undefined && Object.hasOwn(RULES, refusal)
+    ? RULES[refusal]
+    : null;
+}
 
 /** Build the timeline of `attempt`. */
 export function timelineOf(attempt: Attempt): Timeline {
   const seen = new Set<string>(attempt.events);
-  const stop = attempt.outcome.kind === "result"
-    ? attempt.outcome.status
-    : attempt.outcome.raised;
-  const passed = [
-    seen.has("arguments_valid"),
-    seen.has("input_allowed"),
-    seen.has("effect_committed") || seen.has("effect_reused"),
-    seen.has("output_allowed"),
-  ];
-  const firstOpen = passed.indexOf(false);
-  const markAt = (i: number): Mark => {
-    if (passed[i]) return "passed";
-    if (i === firstOpen) return STOP_MARK[stop] ?? "failed";
-    return "not reached";
-  };
-  const businessNote = seen.has("effect_committed")
-    ? "new draft committed"
-    : seen.has("effect_reused")
-    ? "existing draft reused"
-    : seen.has("business_started")
-    ? "transaction rolled back or refused"
-    : "";
-  const commit = seen.has("effect_committed")
-    ? "draft committed; no later check can undo it"
-    : seen.has("effect_reused")
-    ? "draft already there; this attempt wrote none"
-    : "not reached; this attempt wrote no draft";
-  const receipt = attempt.receiptAttempt === null
-    ? "not written"
-    : `#${attempt.receiptAttempt} ${attempt.receiptStatus ?? stop}`;
-  const caller = attempt.outcome.kind === "raised"
-    ? `an exception (${attempt.outcome.raised})`
-    : attempt.outcome.released === null
-    ? `no value (status ${attempt.outcome.status})`
-    : "the checked value";
-  return {
-    before: [
-      { stage: "arguments valid", mark: markAt(0), note: "" },
-      { stage: "input check", mark: markAt(1), note: "" },
-      { stage: "business", mark: markAt(2), note: businessNote },
-    ],
-    commit,
-    after: [
-      { stage: "output check", mark: markAt(3), note: "" },
-      {
-        stage: "receipt",
-        mark: attempt.receiptAttempt === null ? "failed" : "passed",
-        note: receipt,
+  const { outcome, stoppedAt } = attempt;
+  const status = outcome.kind === "result" ? outcome.status : undefined;
+  const cancelled = outcome.kind === "raised" &&
+    (outcome.raised === "cancelled" || outcome.cause === "cancelled");
+  // What happened where the attempt stopped, if a fault stopped it.
+  const stopMark: Mark = cancelled ? "cancelled" : "failed";
+  const before: StageRow[] = [];
+  const after: StageRow[] = [];
+
+  const argsRefused = status === "input_rejected" &&
+    !seen.has("arguments_valid");
+  before.push({
+    stage: "arguments",
+    mark: seen.has("arguments_valid")
+      ? "passed"
+      : argsRefused
+      ? "refused"
+      : "not reached",
+    note: argsRefused ? ruleNote(attempt.refusal) : null,
+  });
+  const inputRefused = status === "input_rejected" &&
+    seen.has("arguments_valid");
+  before.push({
+    stage: "input",
+    mark: seen.has("input_allowed")
+      ? "passed"
+      : inputRefused
+      ? "refused"
+      : "not reached",
+    note: inputRefused ? ruleNote(attempt.refusal) : null,
+  });
+  if (stoppedAt === "before_business") {
+    before.push({
+      stage: "before_business",
+      mark: stopMark,
+      note: cancelled
+        ? {
+          en: "cancel arrived before business: no write",
+          zh: "取消在业务写入前到达：没有写入",
+        }
+        : {
+          en: "an error before business: no write",
+          zh: "业务写入前出错：没有写入",
+        },
+    });
+  }
+  const committed = seen.has("effect_committed");
+  const reused = seen.has("effect_reused");
+  const businessMark: Mark = committed || reused
+    ? "passed"
+    : !seen.has("business_started")
+    ? "not reached"
+    : status === "key_conflict"
+    ? "refused"
+    : "failed";
+  before.push({
+    stage: "business",
+    mark: businessMark,
+    note: committed
+      ? { en: "new draft committed", zh: "新草稿已提交" }
+      : reused
+      ? {
+        en: "reused: same key, same arguments",
+        zh: "复用：同一业务键、同样参数（幂等）",
+      }
+      : businessMark === "refused"
+      ? RULES.same_key_different_arguments
+      : businessMark === "failed"
+      ? {
+        en: "failed in the transaction: rolled back",
+        zh: "事务内失败：已回滚，没有写入",
+      }
+      : null,
+  });
+
+  if (stoppedAt === "after_commit" || stoppedAt === "after_business") {
+    after.push({
+      stage: "after_commit",
+      mark: stopMark,
+      note: cancelled
+        ? {
+          en: "cancel arrived after commit: draft stays",
+          zh: "取消在提交之后到达：草稿留下",
+        }
+        : {
+          en: "an error after commit: draft stays",
+          zh: "提交之后出错：草稿留下",
+        },
+    });
+  }
+  const outputMark: Mark = seen.has("output_allowed")
+    ? "passed"
+    : !seen.has("output_started")
+    ? "not reached"
+    : status === "output_rejected"
+    ? "refused"
+    : stoppedAt === "output_check"
+    ? stopMark
+    : "failed";
+  after.push({
+    stage: "output",
+    mark: outputMark,
+    note: outputMark === "refused"
+      ? ruleNote(attempt.refusal)
+      : outputMark === "cancelled"
+      ? {
+        en: "cancel during the check: nothing released",
+        zh: "取消在检查中到达：结果不放行",
+      }
+      : outputMark === "failed"
+      ? {
+        en: "the check itself failed: nothing released",
+        zh: "检查本身出错：结果不放行",
+      }
+      : null,
+  });
+
+  const receipt: Text = attempt.receiptAttempt === null
+    ? { en: "none", zh: "无" }
+    : {
+      en: `#${attempt.receiptAttempt} ${attempt.receiptStatus}`,
+      zh: `#${attempt.receiptAttempt} ${attempt.receiptStatus}`,
+    };
+  after.push({
+    stage: "receipt",
+    mark: attempt.receiptAttempt === null ? "failed" : "passed",
+    note: attempt.receiptAttempt !== null ? receipt : cancelled
+      ? {
+        en: "write failed while recording the cancel",
+        zh: "记录取消时回执写入失败：没有回执",
+      }
+      : {
+        en: "write failed: this attempt has no receipt",
+        zh: "回执写入失败：本次尝试没有回执",
       },
-    ],
+  });
+
+  const caller: Text = outcome.kind === "raised"
+    ? outcome.cause === "cancelled"
+      ? {
+        en: `an exception (${outcome.raised}), raised while cancelling`,
+        zh: `异常（${outcome.raised}），发生在取消过程中`,
+      }
+      : {
+        en: `an exception (${outcome.raised})`,
+        zh: `异常（${outcome.raised}）`,
+      }
+    : outcome.released === null
+    ? {
+      en: `no value (status ${outcome.status})`,
+      zh: `没有结果（状态 ${outcome.status}）`,
+    }
+    : { en: "the checked value", zh: "经过检查的结果" };
+
+  return {
+    before,
+    commit: committed ? "committed" : reused ? "reused" : "not reached",
+    after,
     state: { draft: attempt.draftExists, receipt, caller },
   };
 }
@@ -149,7 +344,8 @@ export const ANSI: Style = {
   divider: (t) => `\x1b[1m${t}\x1b[0m`,
 };
 
-const SYMBOL: Record<Mark, string> = {
+/** The symbol of each mark, the same in both languages. */
+export const SYMBOL: Readonly<Record<Mark, string>> = {
   "passed": "[ok]",
   "refused": "[no]",
   "failed": "[!!]",
@@ -157,25 +353,53 @@ const SYMBOL: Record<Mark, string> = {
   "not reached": "[ ]",
 };
 
-/** Render `timeline` as lines no wider than 80 columns. */
+/** The column where a row's note starts. */
+const NOTE_AT = 2 + 16 + 1 + 18;
+
+/** `text` padded with spaces to `width` terminal columns. */
+function padTo(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/** Render `timeline` in `lang` as lines no wider than 80 columns. */
 export function renderTimeline(
   timeline: Timeline,
   style: Style = PLAIN,
+  lang: Lang = "en",
 ): string[] {
-  const row = (r: StageRow) => {
-    const label = `${SYMBOL[r.mark].padEnd(4)} ${r.mark}`;
-    // Pad outside the colour codes, so coloured and plain text line up alike.
-    const pad = r.note ? " ".repeat(16 - label.length) + "  " + r.note : "";
-    return `  ${r.stage.padEnd(16)} ${style.mark(r.mark, label)}${pad}`;
+  const row = (r: StageRow): string[] => {
+    const word = say(MARK_LABEL[r.mark], lang);
+    const label = `${SYMBOL[r.mark].padEnd(4)} ${word}`;
+    const head = `  ${padTo(say(STAGE_LABEL[r.stage], lang), 16)} `;
+    if (r.note === null) return [head + style.mark(r.mark, label)];
+    // Pad outside the colour codes, so coloured and plain text line up alike;
+    // the note wraps in its own column.
+    const gap = " ".repeat(Math.max(1, 18 - displayWidth(label)));
+    const [first, ...rest] = wrap(say(r.note, lang), 80 - NOTE_AT)
+      .map((l) => l.trim());
+    return [
+      head + style.mark(r.mark, label) + gap + first,
+      ...rest.map((l) => " ".repeat(NOTE_AT) + l),
+    ];
   };
+  const divider = `--- ${say(COMMIT_TEXT[timeline.commit], lang)} `;
+  const state = timeline.state;
   return [
-    ...timeline.before.map(row),
+    ...timeline.before.flatMap(row),
     "  " +
-    style.divider(`--- commit point: ${timeline.commit} `.padEnd(76, "-")),
-    ...timeline.after.map(row),
-    `  ledger: draft ${
-      timeline.state.draft ? "present" : "absent"
-    }, receipt ${timeline.state.receipt}`,
-    `  caller received: ${timeline.state.caller}`,
+    style.divider(
+      divider + "-".repeat(Math.max(0, 76 - displayWidth(divider))),
+    ),
+    ...timeline.after.flatMap(row),
+    lang === "zh"
+      ? `  账本：草稿${state.draft ? "存在" : "不存在"}，回执 ${
+        say(state.receipt, lang)
+      }`
+      : `  ledger: draft ${state.draft ? "present" : "absent"}, receipt ${
+        say(state.receipt, lang)
+      }`,
+    lang === "zh"
+      ? `  调用方得到：${say(state.caller, lang)}`
+      : `  caller received: ${say(state.caller, lang)}`,
   ];
 }

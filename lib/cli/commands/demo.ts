@@ -10,6 +10,7 @@ import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command } from "../registry.ts";
+import { say } from "../../views/i18n.ts";
 import { policyLines, styleFor } from "../view.ts";
 
 /** The `demo` command. */
@@ -34,7 +35,7 @@ value, failure before commit), each in a fresh scratch ledger.`,
   options: FORMAT_OPTIONS,
   maxPositionals: 1,
   exits: { 0: null, 2: null, 4: REFUSED_ROOT },
-  async run({ values, positionals, io }) {
+  async run({ values, positionals, io, lang }) {
     const which = choice(
       "demo",
       "lab",
@@ -60,34 +61,49 @@ value, failure before commit), each in a fresh scratch ledger.`,
     }
     if (format === "svg") {
       io.out(timelineSvg(
-        "guardlab demo: where each check stops the call",
+        say({
+          en: "guardlab demo: where each check stops the call",
+          zh: "guardlab 演示：每个检查拦在哪一步",
+        }, lang),
         (timing?.attempts ?? []).map((a) => ({
           title: a.scenario,
           attempt: a.attempt,
         })),
-        policy ? policyLines(policy) : [],
+        policy ? policyLines(policy, lang) : [],
+        lang,
       ));
       return EXIT.ok;
     }
     const style = styleFor(io);
     if (timing) {
-      io.out("Timing lab: one call, one timeline, one SQLite ledger");
+      io.out(say({
+        en: "Timing lab: one call, one timeline, one SQLite ledger",
+        zh: "时间线实验：一次调用、一条时间线、一个 SQLite 账本",
+      }, lang));
       for (const { scenario, attempt } of timing.attempts) {
         io.out("");
         io.out(`${scenario}`);
-        for (const line of renderTimeline(timelineOf(attempt), style)) {
+        for (const line of renderTimeline(timelineOf(attempt), style, lang)) {
           io.out(line);
         }
       }
       io.out("");
-      io.out(`draft_rows=${timing.result.draft_rows}  (JOB-001 and JOB-002)`);
+      io.out(
+        `draft_rows=${timing.result.draft_rows}  ${
+          say(
+            { en: "(JOB-001 and JOB-002)", zh: "（JOB-001 和 JOB-002）" },
+            lang,
+          )
+        }`,
+      );
     }
     if (policy) {
       if (timing) io.out("");
-      io.out(
-        "Policy lab: commit only under the rule revision that was checked",
-      );
-      for (const line of policyLines(policy)) io.out(line);
+      io.out(say({
+        en: "Policy lab: commit only under the rule revision that was checked",
+        zh: "规则实验：只有前检所见的修订号仍然有效时才提交",
+      }, lang));
+      for (const line of policyLines(policy, lang)) io.out(line);
     }
     return EXIT.ok;
   },

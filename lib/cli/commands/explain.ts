@@ -4,7 +4,11 @@
  * @module
  */
 import { timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { explanation, explanationLines, SCENARIOS } from "../../views/explain.ts";
+import {
+  explanation,
+  explanationLines,
+  SCENARIOS,
+} from "../../views/explain.ts";
 import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../views/text.ts";
@@ -64,7 +68,7 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
         .map((a) => ({ title: a.scenario, attempt: a.attempt }));
       const notes = chosen.flatMap((name) => explanationLines(name, lang))
         .flatMap((line) => wrap(line, 110));
-      io.out(timelineSvg("guardlab explain", lanes, notes));
+      io.out(timelineSvg("guardlab explain", lanes, notes, lang));
       return EXIT.ok;
     }
     chosen.forEach((name, i) => {

@@ -6,7 +6,11 @@
 import { join } from "node:path";
 import { type Faults, Lab } from "../../timing/lab.ts";
 import { observeRun } from "../../timing/outcome.ts";
-import { privateRoot, scratchFolder, trustedFolders } from "../../sandbox/sandbox.ts";
+import {
+  privateRoot,
+  scratchFolder,
+  trustedFolders,
+} from "../../sandbox/sandbox.ts";
 import {
   CHECKPOINTS,
   FAIL_POINTS,
@@ -14,8 +18,10 @@ import {
   type PausePoint,
 } from "../../timing/stages.ts";
 import { timelineSvg } from "../../views/svg.ts";
-import { renderTimeline, timelineOf } from "../../views/timeline.ts";
+import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
+import { type Lang, say } from "../../views/i18n.ts";
+import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import {
@@ -137,6 +143,20 @@ function rawToolArgs(values: {
   return raw;
 }
 
+/** One line naming what was asked: the raw arguments and the faults. */
+function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
+  const set = [
+    faults.cancelAt && `cancel_at=${faults.cancelAt}`,
+    faults.failAt && `fail_at=${faults.failAt}`,
+    faults.badOutput && "bad_output",
+    faults.auditFailure && "audit_failure",
+  ].filter(Boolean);
+  const none = say({ en: "none", zh: "无" }, lang);
+  return lang === "zh"
+    ? `调用参数 ${JSON.stringify(raw)}；故障：${set.join("、") || none}`
+    : `attempt with ${JSON.stringify(raw)}; faults: ${set.join(", ") || none}`;
+}
+
 function holdForever(io: Io, point: PausePoint): Promise<void> {
   io.err(`paused ${point}`);
   // An interval keeps the process alive while it waits to be killed.
@@ -179,7 +199,7 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     2: null,
     4: null,
   },
-  async run({ values, io }) {
+  async run({ values, io, lang }) {
     const format = formatOf("run", values);
     const pauseAt = choice(
       "run",
@@ -205,16 +225,24 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     const lab = Lab.open(path, { trusted: trustedFolders(io.base) });
     try {
       const { output, attempt } = await observeRun(lab, raw, faults);
-      if (format === "json") io.out(JSON.stringify(output));
-      else if (format === "svg") {
-        io.out(
-          timelineSvg("guardlab run", [{ title: "this attempt", attempt }], []),
-        );
+      const refusal = attempt.refusal === undefined ? null : {
+        rule: attempt.refusal,
+        valid: RULES[attempt.refusal] ? say(RULES[attempt.refusal], lang) : "",
+      };
+      if (format === "json") {
+        io.out(JSON.stringify({ result: output, refusal }));
+      } else if (format === "svg") {
+        io.out(timelineSvg(
+          say({ en: "guardlab run", zh: "guardlab 单次调用" }, lang),
+          [{ title: headerOf(raw, faults, lang), attempt }],
+          [],
+          lang,
+        ));
       } else {
-        for (const line of renderTimeline(timelineOf(attempt), styleFor(io))) {
-          io.out(line);
-        }
-        io.out("result:");
+        for (const line of wrap(headerOf(raw, faults, lang), 80)) io.out(line);
+        const rows = renderTimeline(timelineOf(attempt), styleFor(io), lang);
+        for (const line of rows) io.out(line);
+        io.out(say({ en: "result:", zh: "结果：" }, lang));
         for (const line of JSON.stringify(output, null, 2).split("\n")) {
           io.out(`  ${line}`);
         }

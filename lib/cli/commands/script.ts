@@ -13,7 +13,11 @@ import {
   scratchFolder,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { InvalidStep, ScriptSession } from "../../experiments/script.ts";
+import {
+  InvalidStep,
+  ScriptSession,
+  type StepResult,
+} from "../../experiments/script.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
@@ -92,7 +96,7 @@ ${STEPS}`,
     2: null,
     4: null,
   },
-  async run({ values, positionals, io }) {
+  async run({ values, positionals, io, lang }) {
     const name = values.ledger === undefined
       ? undefined
       : checkedName("script", values.ledger);
@@ -145,24 +149,32 @@ ${STEPS}`,
       for await (const line of linesOf(steps)) {
         if ("text" in line && line.text.trim() === "") continue;
         let output: Record<string, unknown>;
-        session.lastAttempt = undefined;
+        let ran: StepResult["run"];
         try {
           if ("tooLong" in line) {
-            throw new InvalidStep(
-              `line ${line.number} is longer than ${MAX_LINE_BYTES} bytes`,
-            );
+            throw new InvalidStep(`longer than ${MAX_LINE_BYTES} bytes`);
           }
-          output = await session.step(line.text);
+          ({ output, run: ran } = await session.step(line.text));
         } catch (error) {
           if (!(error instanceof InvalidStep)) throw error;
           invalid++;
-          output = { raised: "invalid_step", message: error.message };
+          output = {
+            raised: "invalid_step",
+            message: `line ${line.number}: ${error.message}`,
+          };
         }
         io.out(JSON.stringify(output));
-        if (values.view && session.lastAttempt) {
+        if (values.view && ran) {
+          const job = ran.job ?? "?";
+          io.err(
+            lang === "zh"
+              ? `第 ${line.number} 行：run ${job}`
+              : `line ${line.number}: run ${job}`,
+          );
           const rows = renderTimeline(
-            timelineOf(session.lastAttempt),
+            timelineOf(ran.attempt),
             styleFor(io),
+            lang,
           );
           for (const row of rows) io.err(row);
         }

@@ -4,7 +4,11 @@
  * @module
  */
 import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
-import { EXPECTED, renderChecks, verify as compare } from "../../experiments/verify.ts";
+import {
+  EXPECTED,
+  renderChecks,
+  verify as compare,
+} from "../../experiments/verify.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { REFUSED_ROOT } from "../places.ts";
