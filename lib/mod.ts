@@ -83,5 +83,6 @@ export {
   type ReceiptStatus,
   type Status,
   STATUSES,
+  type StopPoint,
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";

@@ -30,7 +30,12 @@ cleanup() {
 trap cleanup EXIT
 cd "$work" || exit 1
 
-fingerprint() { (cd "$1" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+ 2>/dev/null; find . -type f -print0 | sort -z | xargs -0 cat 2>/dev/null | cksum); }
+# Names, link targets and file contents below a folder (portable: GNU and BSD).
+fingerprint() {
+  (cd "$1" && find . -print | LC_ALL=C sort &&
+    find . -type l -print | LC_ALL=C sort | while read -r f; do echo "$f -> $(readlink "$f")"; done &&
+    find . -type f -print | LC_ALL=C sort | while read -r f; do echo "$f $(cksum <"$f")"; done)
+}
 refused() { # label, then the guardlab arguments; must exit 4 with one line on stderr
   local label="$1"; shift
   "${guardlab[@]}" "$@" >"$work/out" 2>"$work/err" </dev/null

@@ -79,3 +79,24 @@ function walk(dir: string): string[] {
       : []
   );
 }
+
+Deno.test("project: the release workflow builds with the project's own tasks and checks with its script", () => {
+  const workflow = read("../.github/workflows/release.yml");
+  const tasks = config.tasks as Record<string, string | object>;
+  const entries = [
+    ...workflow.matchAll(/task: (\S+)\n\s+binary: (\S+)/g),
+  ];
+  assert.equal(entries.length, 5, "five platforms");
+  for (const [, task, binary] of entries) {
+    const line = tasks[task];
+    assert.equal(typeof line, "string", task);
+    assert.ok((line as string).includes(`--output ${binary} `), task);
+    assert.match(line as string, /--no-prompt -P=guardlab(-windows)?\b/);
+  }
+  assert.match(
+    workflow,
+    /bash scripts\/check-binary\.sh "\$PWD\/\$\{\{ matrix\.binary \}\}"/,
+  );
+  assert.match(workflow, /\.ci\/deno-version/);
+  assert.match(workflow, /sha256sum guardlab-\* > SHA256SUMS/);
+});

@@ -145,8 +145,6 @@ const COMMIT_TEXT: Readonly<Record<CommitState, Text>> = {
   },
 };
 
-const ARGUMENT_RULES = ["shape", "job", "topic", "copies"];
-
 function ruleNote(refusal: string | undefined): Text | null {
   return refusal !== undefined && Object.hasOwn(RULES, refusal)
     ? RULES[refusal]
