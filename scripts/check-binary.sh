@@ -62,7 +62,7 @@ fi
 # 2. The lab behaves as the article says, and the grant is the narrow one.
 "${guardlab[@]}" verify >"$work/out" 2>"$work/err"
 rc=$?
-if [ "$rc" -eq 0 ] && tail -n1 "$work/out" | grep -q '^all [0-9]* scenarios match'; then pass "verify: $(tail -n1 "$work/out")"
+if [ "$rc" -eq 0 ] && tail -n1 "$work/out" | grep -q '^all [0-9]* checks of the [0-9]* scenarios match'; then pass "verify: $(tail -n1 "$work/out")"
 else fail "verify: exit $rc: $(tail -n2 "$work/out" "$work/err" | head -c 300)"; fi
 "${guardlab[@]}" sandbox >"$work/out" 2>"$work/err"
 rc=$?

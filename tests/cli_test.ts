@@ -13,7 +13,7 @@ import expectedTiming from "../fixtures/expected-timing.json" with {
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands/verify.ts";
-import { EXPECTED } from "../lib/experiments/verify.ts";
+import { EXPECTED, scenarioOf } from "../lib/experiments/verify.ts";
 import {
   ledgerFolder,
   ledgerPaths,
@@ -168,10 +168,15 @@ Deno.test("cli: verify", async (t) => {
   await t.step("passes and lists every scenario of both labs", async () => {
     const r = await cli(["verify"]);
     assert.equal(r.code, 0);
+    // Each checked key is shown under the scenario it belongs to.
+    const label = (lab: string, k: string) =>
+      scenarioOf(k) === k ? `${lab}/${k}` : `${lab}/${scenarioOf(k)} · ${k}`;
     const scenarios = [
-      ...Object.keys(expectedTiming).map((k) => `pass timing/${k}`),
-      ...Object.keys(expectedPolicy).map((k) => `pass policy/${k}`),
+      ...Object.keys(expectedTiming).map((k) => `pass ${label("timing", k)}`),
+      ...Object.keys(expectedPolicy).map((k) => `pass ${label("policy", k)}`),
     ];
+    assert.ok(scenarios.includes("pass timing/timing demo · draft_rows"));
+    assert.ok(scenarios.includes("pass policy/checked_stale · after_stale"));
     assert.deepEqual(r.out.slice(0, -1), scenarios);
     const json = JSON.parse((await cli(["verify", "--json"])).out[0]);
     assert.equal(json.ok, true);
@@ -196,14 +201,14 @@ Deno.test("cli: verify", async (t) => {
       const text = io.stdout.join("\n");
       assert.match(
         text,
-        /FAIL timing\/draft_rows\n {2}expected: 3\n {2}actual: {3}2/,
+        /FAIL timing\/timing demo · draft_rows\n {2}expected: 3\n {2}actual: {3}2/,
       );
       assert.match(
         text,
-        /FAIL policy\/after_recovery\n {2}expected: \[\["JOB-002",1,1\]\]\n {2}actual: {3}\[\["JOB-002",1,2\]\]/,
+        /FAIL policy\/checked_stale · after_recovery\n {2}expected: \[\["JOB-002",1,1\]\]\n {2}actual: {3}\[\["JOB-002",1,2\]\]/,
       );
       assert.match(text, /pass timing\/input_rejected/);
-      assert.match(text, /2 of 15 scenarios differ/);
+      assert.match(text, /2 of 15 checks differ/);
     },
   );
 
@@ -217,7 +222,7 @@ Deno.test("cli: verify", async (t) => {
     assert.equal(await runVerify(io, false, copy), 1);
     assert.match(
       io.stdout.join("\n"),
-      /FAIL timing\/draft_rows\n {2}expected: \(missing\)/,
+      /FAIL timing\/timing demo · draft_rows\n {2}expected: \(missing\)/,
     );
   });
 });
@@ -657,10 +662,11 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
     const pending = await cli(["reconcile", "--ledger", name]);
     assert.equal(pending.code, 3);
     // The arguments come from the stored digest, not from the edited text.
-    assert.equal(
-      pending.out[1],
-      `  next: guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`,
-    );
+    // Too long for 80 columns: one command continued with a backslash.
+    assert.deepEqual(pending.out.slice(1, 3), [
+      `  next: guardlab run --ledger ${name} \\`,
+      "          --job JOB-001 --topic river --copies 2",
+    ]);
     // The stored body cannot be read back: the retry folds that into status error.
     const retry =
       JSON.parse((await cli(["run", ...args, "--json"])).out[0]).result;
@@ -675,6 +681,49 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
       unknown.out[1],
       /retry JOB-001 with the arguments that created it/,
     );
+  } finally {
+    removeLedger(TEST_ROOT, name);
+  }
+});
+
+Deno.test("cli: verify and explain mean the same scenarios", async () => {
+  const { scenarioOf } = await import("../lib/experiments/verify.ts");
+  const { SCENARIOS } = await import("../lib/views/explain.ts");
+  const json = JSON.parse((await cli(["verify", "--json"])).out[0]);
+  const scenarios = new Set(
+    json.scenarios.map((c: { scenario: string }) => scenarioOf(c.scenario)),
+  );
+  scenarios.delete("timing demo");
+  assert.deepEqual([...scenarios].sort(), [...SCENARIOS].sort());
+});
+
+Deno.test("cli: ledger shows the policy lab beside the lab, in both languages", async () => {
+  const name = `t-pol-${crypto.randomUUID().slice(0, 6)}`;
+  try {
+    const steps = [
+      '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"s"}',
+      '{"op":"policy.change","max_copies":1}',
+      '{"op":"policy.insert_naive","job":"JOB-001","copies":2,"snapshot":"s"}',
+    ].join("\n");
+    assert.equal((await cli(["script", "--ledger", name], steps)).code, 0);
+    const json = JSON.parse(
+      (await cli(["ledger", "--ledger", name, "--json"])).out[0],
+    );
+    assert.deepEqual(json.policy, {
+      rule: { revision: 2, max_copies: 1 },
+      drafts: [["JOB-001", 2, 1]],
+    });
+    const en = (await cli(["ledger", "--ledger", name])).out;
+    assert.ok(en.includes("  rule: revision 2, max_copies 1"), en.join("\n"));
+    assert.ok(en.includes("    JOB-001  copies=2  checked at revision 1"));
+    const zh = (await cli(["ledger", "--ledger", name, "--lang", "zh"])).out;
+    assert.ok(zh.includes("  当前规则：修订号 2，max_copies 1"), zh.join("\n"));
+    assert.ok(zh.includes("    JOB-001  copies=2  按修订号 1 检查"));
+    // The policy database is only read: the same bytes afterwards.
+    const file = ledgerPaths(TEST_ROOT, name).policy;
+    const before = await Deno.readFile(file);
+    await cli(["ledger", "--ledger", name]);
+    assert.deepEqual(await Deno.readFile(file), before);
   } finally {
     removeLedger(TEST_ROOT, name);
   }

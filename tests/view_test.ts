@@ -87,6 +87,24 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       ["demo", "--bogus"],
       ...COMMAND_NAMES.map((c) => [c, "--help"]),
     ];
+    // Every screen again in Chinese, where wide characters take two columns.
+    commands.push(...commands.map((args) => [...args, "--lang", "zh"]));
+    commands.push([
+      "run",
+      "--ledger",
+      name,
+      "--job",
+      "JOB-002",
+      "--topic",
+      "river",
+      "--copies",
+      "2",
+      "--cancel-at",
+      "after_business",
+      "--audit-failure",
+      "--lang",
+      "zh",
+    ]);
     for (const args of commands) {
       await t.step(args.join(" "), async () => {
         const r = await cli(args, "", true);

@@ -12,6 +12,7 @@ import expectedTiming from "../../fixtures/expected-timing.json" with {
 };
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../store/wire.ts";
+import type { Lang } from "../views/i18n.ts";
 
 /** The hand-written expected answers, per lab. */
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
@@ -65,23 +66,64 @@ export async function verify(
   ];
 }
 
-/** Render checks as lines: one per scenario, expected and actual under each mismatch. */
-export function renderChecks(checks: Check[]): string[] {
+/**
+ * The demo scenario (as `explain` names them) that a checked key belongs
+ * to: a scenario's result and the ledger rows read after it are one lesson.
+ * `draft_rows` counts the whole timing demo.
+ */
+export function scenarioOf(key: string): string {
+  const owner: Record<string, string> = {
+    draft_rows: "timing demo",
+    after_stale: "checked_stale",
+    fresh_check_same_request: "checked_stale",
+    new_input_accepted: "checked_stale",
+    after_recovery: "checked_stale",
+    after_restored_value: "restored_value_old_revision",
+    after_precommit_error: "precommit_error",
+  };
+  return owner[key] ?? key;
+}
+
+/**
+ * Render checks as lines, in `lang`: one per checked key under its scenario,
+ * expected and actual under each mismatch, then the count of checks and of
+ * the scenarios they belong to (the ones `explain` explains).
+ */
+export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
   const show = (v: unknown) =>
     v === undefined ? "(missing)" : JSON.stringify(v);
   const lines: string[] = [];
   for (const c of checks) {
-    lines.push(`${c.pass ? "pass" : "FAIL"} ${c.lab}/${c.scenario}`);
+    const scenario = scenarioOf(c.scenario);
+    const label = scenario === c.scenario
+      ? `${c.lab}/${scenario}`
+      : `${c.lab}/${scenario} · ${c.scenario}`;
+    lines.push(`${c.pass ? "pass" : "FAIL"} ${label}`);
     if (!c.pass) {
-      lines.push(`  expected: ${show(c.expected)}`);
-      lines.push(`  actual:   ${show(c.actual)}`);
+      lines.push(
+        `  ${lang === "zh" ? "预期" : "expected"}: ${show(c.expected)}`,
+      );
+      lines.push(`  ${lang === "zh" ? "实际" : "actual"}:   ${show(c.actual)}`);
     }
   }
   const failed = checks.filter((c) => !c.pass).length;
-  lines.push(
-    failed === 0
-      ? `all ${checks.length} scenarios match the expected answers`
-      : `${failed} of ${checks.length} scenarios differ from the expected answers`,
-  );
+  const scenarios = new Set(
+    checks.map((c) => scenarioOf(c.scenario)).filter((s) =>
+      s !== "timing demo"
+    ),
+  ).size;
+  if (lang === "zh") {
+    lines.push(
+      failed === 0
+        ? `${scenarios} 个场景的 ${checks.length} 项检查全部与预期答案一致`
+        : `${checks.length} 项检查中有 ${failed} 项与预期答案不一致`,
+    );
+  } else {
+    lines.push(
+      failed === 0
+        ? `all ${checks.length} checks of the ${scenarios} scenarios match the expected answers`
+        : `${failed} of ${checks.length} checks differ from the expected answers`,
+    );
+  }
   return lines;
 }

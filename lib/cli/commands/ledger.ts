@@ -3,7 +3,18 @@
  *
  * @module
  */
+import {
+  currentPolicy,
+  openPolicyForReading,
+  rows,
+} from "../../policy/policy.ts";
+import {
+  ledgerFolder,
+  privateRoot,
+  trustedFolders,
+} from "../../sandbox/sandbox.ts";
 import { wrap } from "../../views/text.ts";
+import type { Io } from "../io.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../registry.ts";
@@ -35,38 +46,119 @@ The file is opened read-only: not a byte of it changes.`,
   },
   maxPositionals: 0,
   exits: { 0: null, 2: null, 4: null },
-  run({ values, io }) {
+  run({ values, io, lang }) {
     const book = openExisting("ledger", io, values);
+    let drafts, receipts;
     try {
-      const drafts = book.drafts();
-      const receipts = book.receipts();
-      if (values.json) {
-        io.out(JSON.stringify({ drafts, receipts }));
-        return EXIT.ok;
-      }
-      io.out(`drafts (${drafts.length}): the business effect`);
-      for (const d of drafts) {
-        const text = (d.body as { text?: unknown })?.text;
-        io.out(
-          `  ${d.job}  ${
-            typeof text === "string" ? text : JSON.stringify(d.body)
-          }`,
-        );
-      }
-      io.out(`receipts (${receipts.length}): the audit trail`);
-      for (const r of receipts) {
-        io.out(
-          `  #${r.attempt}  ${r.job ?? "(no job)"}  ${r.status}  draft ${
-            r.effect_exists ? "present" : "absent"
-          }`,
-        );
-        for (const line of wrap(`      ${(r.events ?? []).join(" > ")}`, 80)) {
-          io.out(line);
-        }
-      }
-      return EXIT.ok;
+      drafts = book.drafts();
+      receipts = book.receipts();
     } finally {
       book.close();
     }
+    // A named ledger's policy database, beside it, read-only too.
+    const policy = values.ledger === undefined
+      ? undefined
+      : policyOf(io, values.ledger);
+    if (values.json) {
+      io.out(JSON.stringify({
+        drafts,
+        receipts,
+        ...(policy === undefined ? {} : { policy }),
+      }));
+      return EXIT.ok;
+    }
+    const zh = lang === "zh";
+    io.out(
+      zh
+        ? `草稿（${drafts.length} 条）：业务效果`
+        : `drafts (${drafts.length}): the business effect`,
+    );
+    for (const d of drafts) {
+      const text = (d.body as { text?: unknown })?.text;
+      io.out(
+        `  ${d.job}  ${
+          typeof text === "string" ? text : JSON.stringify(d.body)
+        }`,
+      );
+    }
+    io.out(
+      zh
+        ? `回执（${receipts.length} 条）：审计记录`
+        : `receipts (${receipts.length}): the audit trail`,
+    );
+    for (const r of receipts) {
+      const draft = zh
+        ? (r.effect_exists ? "草稿存在" : "草稿不存在")
+        : `draft ${r.effect_exists ? "present" : "absent"}`;
+      io.out(
+        `  #${r.attempt}  ${
+          r.job ?? (zh ? "（无业务键）" : "(no job)")
+        }  ${r.status}  ${draft}`,
+      );
+      for (const line of wrap(`      ${(r.events ?? []).join(" > ")}`, 80)) {
+        io.out(line);
+      }
+    }
+    if (policy === undefined) return EXIT.ok;
+    io.out(zh ? "规则实验（policy.sqlite）：" : "policy lab (policy.sqlite):");
+    if (policy === null) {
+      io.out(
+        zh
+          ? "  尚未创建（script 的 policy 步骤会创建它）"
+          : "  not created yet (a script's policy steps create it)",
+      );
+      return EXIT.ok;
+    }
+    io.out(
+      policy.rule === null
+        ? (zh ? "  当前规则：缺失（已被删除）" : "  rule: missing (deleted)")
+        : zh
+        ? `  当前规则：修订号 ${policy.rule.revision}，max_copies ${policy.rule.max_copies}`
+        : `  rule: revision ${policy.rule.revision}, max_copies ${policy.rule.max_copies}`,
+    );
+    io.out(
+      zh
+        ? `  草稿（${policy.drafts.length} 条），附前检所见的修订号：`
+        : `  drafts (${policy.drafts.length}), each with the revision its check saw:`,
+    );
+    for (const [job, copies, revision] of policy.drafts) {
+      io.out(
+        zh
+          ? `    ${job}  copies=${copies}  按修订号 ${revision} 检查`
+          : `    ${job}  copies=${copies}  checked at revision ${revision}`,
+      );
+    }
+    return EXIT.ok;
   },
 });
+
+/** The policy database beside named ledger `name`: `null` when it was never made. */
+function policyOf(io: Io, name: string): PolicyView | null {
+  const root = privateRoot(io.base, false);
+  const folder = root === null ? null : ledgerFolder(root, name, false);
+  if (folder === null) return null;
+  try {
+    Deno.lstatSync(folder.policy);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  const db = openPolicyForReading(folder.policy, trustedFolders(io.base));
+  try {
+    const rule = currentPolicy(db);
+    return {
+      rule: rule && { revision: rule.revision, max_copies: rule.max_copies },
+      drafts: rows(db),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** What `ledger` shows of the policy lab. */
+interface PolicyView {
+  /** The current rule, or `null` when its row was deleted. */
+  rule: { revision: number; max_copies: number } | null;
+  /** `[job, copies, checked_revision]`, by job. */
+  drafts: [string, number, number][];
+}

@@ -4,7 +4,7 @@
  * @module
  */
 import { pendingKeys } from "../../timing/reconcile.ts";
-import { shellQuote } from "../../views/text.ts";
+import { displayWidth, shellQuote, wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../registry.ts";
@@ -44,7 +44,7 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
     3: null,
     4: null,
   },
-  run({ values, io }) {
+  run({ values, io, lang }) {
     const book = openExisting("reconcile", io, values);
     let pending;
     try {
@@ -52,26 +52,53 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
     } finally {
       book.close();
     }
+    const zh = lang === "zh";
     if (values.json) io.out(JSON.stringify({ pending }));
     else if (pending.length === 0) {
-      io.out("nothing to reconcile: every draft has an accepted receipt");
+      io.out(
+        zh
+          ? "无需对账：每份草稿都有 accepted 回执"
+          : "nothing to reconcile: every draft has an accepted receipt",
+      );
     } else {
       const where = values.ledger !== undefined
         ? `--ledger ${values.ledger}`
         : `--ledger-file ${shellQuote(values["ledger-file"]!)}`;
       for (const p of pending) {
         const seen = p.receipts.length === 0
-          ? "no receipt at all (effect present, receipt missing)"
-          : "receipts " +
+          ? (zh
+            ? "没有任何回执（效果已发生，回执缺失）"
+            : "no receipt at all (effect present, receipt missing)")
+          : (zh ? "回执 " : "receipts ") +
             p.receipts.map((r) => `#${r.attempt} ${r.status}`).join(", ");
-        io.out(`${p.job}: draft present, never accepted; ${seen}`);
+        const head = zh
+          ? `${p.job}：草稿存在，但从未 accepted；${seen}`
+          : `${p.job}: draft present, never accepted; ${seen}`;
+        for (const line of wrap(head, 80)) io.out(line);
+        const next = zh ? "  下一步：" : "  next: ";
+        if (p.retry) {
+          const args =
+            `--job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`;
+          const command = `guardlab run ${where} ${args}`;
+          // A command too long for one line continues with a backslash, so a
+          // pasted copy is still one command.
+          if (displayWidth(next + command) <= 80) io.out(next + command);
+          else {
+            io.out(`${next}guardlab run ${where} \\`);
+            io.out(`          ${args}`);
+          }
+        } else {
+          io.out(
+            next +
+              (zh
+                ? `用当初创建 ${p.job} 的那组参数重试`
+                : `retry ${p.job} with the arguments that created it`),
+          );
+        }
         io.out(
-          p.retry
-            ? `  next: guardlab run ${where} --job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`
-            : `  next: retry ${p.job} with the arguments that created it`,
-        );
-        io.out(
-          "        (same key and arguments: the draft is reused, the output check runs again)",
+          zh
+            ? "        （同一业务键、同样参数：草稿被复用，后检重新运行）"
+            : "        (same key, same arguments: the draft is reused, checked again)",
         );
       }
     }

@@ -13,18 +13,20 @@ import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { REFUSED_ROOT } from "../places.ts";
 import { command } from "../registry.ts";
+import type { Lang } from "../../views/i18n.ts";
 
 /** Run both demos, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(
   io: Io,
   json: boolean,
   expected: Parameters<typeof compare>[1] = EXPECTED,
+  lang: Lang = "en",
 ): Promise<number> {
   await using folder = scratchFolder(privateRoot(io.base)!);
   const checks = await compare(folder.path, expected);
   const ok = checks.every((c) => c.pass);
   if (json) io.out(JSON.stringify({ ok, scenarios: checks }));
-  else for (const line of renderChecks(checks)) io.out(line);
+  else for (const line of renderChecks(checks, lang)) io.out(line);
   return ok ? EXIT.ok : EXIT.failed;
 }
 
@@ -61,5 +63,6 @@ value.`,
     2: null,
     4: REFUSED_ROOT,
   },
-  run: ({ values, io }) => runVerify(io, values.json ?? false),
+  run: ({ values, io, lang }) =>
+    runVerify(io, values.json ?? false, EXPECTED, lang),
 });
