@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { XMLValidator } from "./deps.ts";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -85,7 +86,7 @@ Deno.test("cli: help, version and usage errors", async (t) => {
     [["verify", "extra"], /unexpected argument "extra"/],
     [["ledger"], /--ledger NAME or --ledger-file PATH is required/],
     [["reset"], /--ledger NAME is required/],
-    [["explain", "nope"], /scenario must be one of/],
+    [["explain", "nope"], /topic must be one of/],
     [["explain", "--lang", "fr"], /--lang must be one of en, zh/],
     [
       ["nonsense\u001b[31m"],
@@ -567,8 +568,24 @@ Deno.test("cli: ledger files that are not ledgers are refused and left untouched
   }
 });
 
-Deno.test("cli: explain covers every demo scenario in both languages", async () => {
-  const list = (await cli(["explain", "list"])).out.map((l) => l.split(" ")[0]);
+Deno.test("cli: explain covers every demo scenario and lesson in both languages", async () => {
+  const list = (await cli(["explain", "list"])).out
+    .filter((l) => l.startsWith("  ")).map((l) => l.trim().split(" ")[0]);
+  // The lessons the issue asked for, beyond the demo: every fault and outcome.
+  for (
+    const lesson of [
+      "inside_vs_after_commit",
+      "audit_unavailable",
+      "key_conflict",
+      "killed_after_commit",
+      "receipt_ignore_trigger",
+      "lock_busy",
+      "missing_rule",
+      "new_key_second_draft",
+      "inserted_false_is_not_proof",
+      "compensation_can_fail",
+    ]
+  ) assert.ok(list.includes(lesson), lesson);
   const demoKeys = [
     ...Object.keys(expectedTiming).filter((k) => k !== "draft_rows"),
     "naive_stale",
@@ -585,9 +602,67 @@ Deno.test("cli: explain covers every demo scenario in both languages", async () 
     }
   }
   const zh = (await cli(["explain", "--lang", "zh"])).out.join("\n");
-  for (const term of ["前检", "后检", "提交点", "回执", "对账"]) {
+  for (
+    const term of [
+      "前检",
+      "后检",
+      "提交点",
+      "回执",
+      "对账",
+      "幂等",
+      "业务键",
+      "修订号",
+      "条件写入",
+      "补偿本身也可能失败",
+    ]
+  ) {
     assert.ok(zh.includes(term), term);
   }
+});
+
+Deno.test("cli: explain --format svg replays each lesson and draws it", async (t) => {
+  const { LESSONS, LESSON_STEPS } = await import("../lib/views/lessons.ts");
+  for (const lesson of LESSONS) {
+    await t.step(lesson, async () => {
+      const r = await cli([
+        "explain",
+        lesson,
+        "--format",
+        "svg",
+        "--lang",
+        "zh",
+      ]);
+      assert.equal(r.code, 0, r.err.join("\n"));
+      const svg = r.out.join("\n");
+      assert.equal(XMLValidator.validate(svg), true);
+      const steps = LESSON_STEPS[lesson];
+      const runs = steps.filter((s) => s.includes('"op":"run"')).length;
+      const policy = steps.filter((s) => s.includes('"op":"policy.')).length;
+      assert.equal([...svg.matchAll(/data-commit=/g)].length, runs);
+      assert.equal([...svg.matchAll(/class="policy-step"/g)].length, policy);
+    });
+  }
+  await t.step(
+    "the policy lanes put each step in its connection's lane",
+    async () => {
+      const r = await cli(["explain", "checked_stale", "--format", "svg"]);
+      const lanes = [
+        ...r.out.join("\n").matchAll(
+          /data-lane="([a-z]+)" data-emphasis="([a-z_]+)"/g,
+        ),
+      ]
+        .map((m) => `${m[1]}:${m[2]}`);
+      assert.deepEqual(lanes, [
+        "reader:none",
+        "editor:rule_changed",
+        "reader:refused",
+        "reader:none",
+        "reader:none",
+        "reader:written",
+        "editor:none",
+      ]);
+    },
+  );
 });
 
 Deno.test("cli: sandbox report", async () => {

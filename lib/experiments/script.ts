@@ -25,6 +25,7 @@ import {
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
 import type { Attempt } from "../views/timeline.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
+import { type PolicyRow, policyRow } from "../views/policy_view.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
 export class InvalidStep extends Error {
@@ -55,6 +56,8 @@ export interface StepResult {
   output: Output;
   /** For a `run` step: its business key (if a string) and the attempt. */
   run?: { job: string | null; attempt: Attempt };
+  /** For a `policy.*` step: the step in its lane (reader or editor). */
+  policy?: PolicyRow;
 }
 
 function field(step: Step, name: string): unknown {
@@ -216,8 +219,14 @@ export class ScriptSession {
     switch (op) {
       case "run":
         return await this.#run(s);
-      default:
-        return { output: this.#other(op, s) };
+      default: {
+        const output = this.#other(op, s);
+        const named = typeof s.snapshot === "string"
+          ? this.#snapshots.get(s.snapshot)?.revision
+          : undefined;
+        const row = policyRow(s, output, named);
+        return row ? { output, policy: row } : { output };
+      }
     }
   }
 

@@ -7,6 +7,13 @@
  */
 
 import type { Lang } from "./i18n.ts";
+import {
+  type Lesson,
+  LESSON_STEPS,
+  LESSONS,
+  LESSONS_EN,
+  LESSONS_ZH,
+} from "./lessons.ts";
 export { type Lang, LANGS } from "./i18n.ts";
 
 /** One scenario's explanation. */
@@ -182,17 +189,64 @@ const LABELS: Record<Lang, { happened: string; why: string; next: string }> = {
   zh: { happened: "发生了什么", why: "原因", next: "安全的下一步" },
 };
 
-/** The explanation of `scenario` in `lang`. */
+/** Everything `explain` explains: the demo scenarios, then the other lessons. */
+export const TOPICS = [...SCENARIOS, ...LESSONS] as const;
+
+/** A scenario or a lesson. */
+export type Topic = typeof TOPICS[number];
+
+/** The `script` steps that replay a policy demo scenario (drawn by `explain --format svg`). */
+export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
+  naive_stale: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.change","max_copies":1}',
+    '{"op":"policy.insert_naive","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.rows"}',
+  ],
+  checked_stale: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.change","max_copies":1}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.precheck","job":"JOB-001","copies":2}',
+    '{"op":"policy.precheck","job":"JOB-002","copies":1,"as":"fresh"}',
+    '{"op":"policy.insert_checked","job":"JOB-002","copies":1,"snapshot":"fresh"}',
+    '{"op":"policy.rows"}',
+  ],
+  restored_value_old_revision: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.change","max_copies":1}',
+    '{"op":"policy.change","max_copies":3}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.rows"}',
+  ],
+  precommit_error: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen","fail_before_commit":true}',
+    '{"op":"policy.rows"}',
+  ],
+};
+
+/** The steps that show `topic`, or none (a timing demo scenario, or prose only). */
+export function stepsOf(topic: Topic): readonly string[] {
+  return (LESSONS as readonly string[]).includes(topic)
+    ? LESSON_STEPS[topic as Lesson]
+    : POLICY_DEMO_STEPS[topic] ?? [];
+}
+
+/** The explanation of `topic` in `lang`. */
 export function explanation(
-  scenario: Scenario,
+  topic: Topic,
   lang: Lang = "en",
 ): Explanation {
-  return (lang === "zh" ? ZH : EN)[scenario];
+  if ((LESSONS as readonly string[]).includes(topic)) {
+    return (lang === "zh" ? LESSONS_ZH : LESSONS_EN)[topic as Lesson];
+  }
+  return (lang === "zh" ? ZH : EN)[topic as Scenario];
 }
 
 /** The explanation as labelled lines. */
 export function explanationLines(
-  scenario: Scenario,
+  scenario: Topic,
   lang: Lang = "en",
 ): string[] {
   const e = explanation(scenario, lang);

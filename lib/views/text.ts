@@ -124,6 +124,9 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Punctuation that may not end a line (it opens what comes next). */
+const OPENING = new Set([..."（「『《〈【“‘([{"]);
+
 /** Punctuation that may not begin a line (it closes what came before). */
 const CLOSING = new Set([..."，。、；：！？）」』》〉】”’,.;:!?)]}%"]);
 
@@ -141,9 +144,11 @@ function piecesOf(line: string): string[] {
     )
   ) {
     const last = pieces.length - 1;
-    if (last >= 0 && CLOSING.has([...piece][0]) && pieces[last].trim() !== "") {
-      pieces[last] += piece;
-    } else pieces.push(piece);
+    const glued = last >= 0 && pieces[last].trim() !== "" &&
+      piece.trim() !== "" &&
+      (CLOSING.has([...piece][0]) || OPENING.has([...pieces[last]].at(-1)!));
+    if (glued) pieces[last] += piece;
+    else pieces.push(piece);
   }
   return pieces;
 }

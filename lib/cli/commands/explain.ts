@@ -1,16 +1,30 @@
 /**
- * `guardlab explain [SCENARIO|list]`: what each scenario shows.
+ * `guardlab explain [TOPIC|list]`: what each scenario and lesson shows.
  *
  * @module
  */
 import { timingDemoWithAttempts } from "../../experiments/demo.ts";
+import { join } from "node:path";
+import { ScriptSession } from "../../experiments/script.ts";
 import {
   explanation,
   explanationLines,
   SCENARIOS,
+  stepsOf,
+  type Topic,
+  TOPICS,
 } from "../../views/explain.ts";
-import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
-import { timelineSvg } from "../../views/svg.ts";
+import { type Lang, say } from "../../views/i18n.ts";
+import { LESSONS } from "../../views/lessons.ts";
+import { type PolicyRow, policySvg } from "../../views/policy_view.ts";
+import type { Io } from "../io.ts";
+import type { Attempt } from "../../views/timeline.ts";
+import {
+  privateRoot,
+  scratchFolder,
+  trustedFolders,
+} from "../../sandbox/sandbox.ts";
+import { FONT_STACK, timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { formatOf, REFUSED_ROOT } from "../places.ts";
@@ -23,7 +37,7 @@ export const explain = command({
     en: "what each demo scenario shows, in English or Chinese",
     zh: "用中文或英文讲解每个演示场景",
   },
-  usage: "explain [SCENARIO|list] [--lang en|zh] [--format text|svg]",
+  usage: "explain [TOPIC|list] [--lang en|zh] [--format text|svg]",
   about: {
     en:
       `Explains a demo scenario: what happened, why the check could not undo the
@@ -52,23 +66,27 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
       if (format !== "text") {
         throw new UsageError("explain list has only a text format", "explain");
       }
+      io.out(say({
+        en: "Demo scenarios (guardlab demo; checked by guardlab verify):",
+        zh: "演示场景（guardlab demo；由 guardlab verify 核对）：",
+      }, lang));
       for (const name of SCENARIOS) {
-        io.out(`${name}  (${explanation(name, lang).lab})`);
+        io.out(`  ${name}  (${explanation(name, lang).lab})`);
+      }
+      io.out(say({
+        en: "More lessons (reproduce them with guardlab script):",
+        zh: "更多课题（可用 guardlab script 复现）：",
+      }, lang));
+      for (const name of LESSONS) {
+        io.out(`  ${name}  (${explanation(name, lang).lab})`);
       }
       return EXIT.ok;
     }
-    const chosen = topic === undefined
-      ? [...SCENARIOS]
-      : [choice("explain", "scenario", topic, SCENARIOS)!];
+    const chosen: Topic[] = topic === undefined
+      ? [...TOPICS]
+      : [choice("explain", "topic", topic, TOPICS)!];
     if (format === "svg") {
-      await using folder = scratchFolder(privateRoot(io.base)!);
-      const { attempts } = await timingDemoWithAttempts(folder.path);
-      const lanes = attempts
-        .filter((a) => (chosen as string[]).includes(a.scenario))
-        .map((a) => ({ title: a.scenario, attempt: a.attempt }));
-      const notes = chosen.flatMap((name) => explanationLines(name, lang))
-        .flatMap((line) => wrap(line, 110));
-      io.out(timelineSvg("guardlab explain", lanes, notes, lang));
+      io.out(await drawTopics(chosen, io, lang));
       return EXIT.ok;
     }
     chosen.forEach((name, i) => {
@@ -80,3 +98,55 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
     return EXIT.ok;
   },
 });
+
+/**
+ * The SVG of `topics`: a timing demo scenario as the demo ran it, any other
+ * topic by replaying its steps in a scratch ledger (timelines for run steps,
+ * the reader and editor lanes for policy steps), with its explanation below.
+ */
+async function drawTopics(
+  topics: Topic[],
+  io: Io,
+  lang: Lang,
+): Promise<string> {
+  await using folder = scratchFolder(privateRoot(io.base)!);
+  const notes = topics.flatMap((name) => explanationLines(name, lang))
+    .flatMap((line) => wrap(line, 110));
+  const steps = topics.flatMap((t) => stepsOf(t));
+  const demoLanes =
+    topics.some((t) =>
+        (SCENARIOS as readonly string[]).includes(t) && stepsOf(t).length === 0
+      )
+      ? (await timingDemoWithAttempts(folder.path)).attempts
+        .filter((a) => (topics as string[]).includes(a.scenario))
+        .map((a) => ({ title: a.scenario, attempt: a.attempt }))
+      : [];
+  const session = new ScriptSession({
+    lab: join(folder.path, "lab.sqlite"),
+    policy: join(folder.path, "policy.sqlite"),
+    trusted: trustedFolders(io.base),
+  });
+  const lanes: { title: string; attempt: Attempt }[] = [...demoLanes];
+  const policy: PolicyRow[] = [];
+  try {
+    for (const [i, line] of steps.entries()) {
+      const result = await session.step(line);
+      if (result.run) {
+        lanes.push({
+          title: `${i + 1}. run ${result.run.job ?? ""}`,
+          attempt: result.run.attempt,
+        });
+      }
+      if (result.policy) policy.push(result.policy);
+    }
+  } finally {
+    session.close();
+  }
+  const title = topics.length === 1
+    ? `guardlab explain ${topics[0]}`
+    : "guardlab explain";
+  if (policy.length > 0 && lanes.length === 0) {
+    return policySvg(title, policy, lang, FONT_STACK, notes);
+  }
+  return timelineSvg(title, lanes, notes, lang);
+}

@@ -19,6 +19,7 @@ import {
   type StepResult,
 } from "../../experiments/script.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
+import { policyHeader, renderPolicyRow } from "../../views/policy_view.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { checkedName } from "../places.ts";
@@ -145,16 +146,18 @@ ${STEPS}`,
       trusted: trustedFolders(io.base),
     });
     let invalid = 0;
+    let lanesShown = false;
     try {
       for await (const line of linesOf(steps)) {
         if ("text" in line && line.text.trim() === "") continue;
         let output: Record<string, unknown>;
         let ran: StepResult["run"];
+        let policy: StepResult["policy"];
         try {
           if ("tooLong" in line) {
             throw new InvalidStep(`longer than ${MAX_LINE_BYTES} bytes`);
           }
-          ({ output, run: ran } = await session.step(line.text));
+          ({ output, run: ran, policy } = await session.step(line.text));
         } catch (error) {
           if (!(error instanceof InvalidStep)) throw error;
           invalid++;
@@ -177,6 +180,12 @@ ${STEPS}`,
             lang,
           );
           for (const row of rows) io.err(row);
+        }
+        if (values.view && policy) {
+          // The two lanes' header once, at the first policy step.
+          if (!lanesShown) { for (const l of policyHeader(lang)) io.err(l); }
+          lanesShown = true;
+          for (const l of renderPolicyRow(policy, lang)) io.err(l);
         }
       }
     } finally {

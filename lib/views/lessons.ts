@@ -1,0 +1,272 @@
+/**
+ * What `explain` covers beyond the eight demo scenarios: every other fault
+ * and outcome a student can produce, and the article's two caveats. Each
+ * lesson is written once per language (`LESSONS_EN`, `LESSONS_ZH`) and, where
+ * it can be shown, carries the `script` steps that reproduce it, so
+ * `explain LESSON --format svg` draws what really happens.
+ *
+ * @module
+ */
+import type { Explanation } from "./explain.ts";
+
+/** The lessons, in the order `explain list` shows them. */
+export const LESSONS = [
+  "inside_vs_after_commit",
+  "audit_unavailable",
+  "key_conflict",
+  "killed_after_commit",
+  "receipt_ignore_trigger",
+  "new_key_second_draft",
+  "lock_busy",
+  "missing_rule",
+  "inserted_false_is_not_proof",
+  "compensation_can_fail",
+] as const;
+
+/** A lesson name. */
+export type Lesson = typeof LESSONS[number];
+
+const RUN = (job: string, faults?: Record<string, unknown>, copies = 2) =>
+  JSON.stringify({
+    op: "run",
+    args: { job, topic: "river", copies },
+    ...(faults ? { faults } : {}),
+  });
+
+/** The `script` steps that reproduce each lesson (none where only prose can). */
+export const LESSON_STEPS: Readonly<Record<Lesson, readonly string[]>> = {
+  inside_vs_after_commit: [
+    RUN("JOB-001", { fail_at: "inside_transaction" }),
+    RUN("JOB-002", { fail_at: "after_commit" }),
+  ],
+  audit_unavailable: [RUN("JOB-001", { audit_failure: true })],
+  key_conflict: [RUN("JOB-001"), RUN("JOB-001", undefined, 3)],
+  killed_after_commit: [],
+  receipt_ignore_trigger: [
+    '{"op":"fixture","receipt_fault":"ignore"}',
+    RUN("JOB-001"),
+    '{"op":"fixture","receipt_fault":"none"}',
+    RUN("JOB-001"),
+  ],
+  new_key_second_draft: [RUN("JOB-001"), RUN("JOB-002")],
+  lock_busy: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.lock"}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.unlock"}',
+    '{"op":"policy.rows"}',
+  ],
+  missing_rule: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.delete"}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.rows"}',
+  ],
+  inserted_false_is_not_proof: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
+    '{"op":"policy.change","max_copies":3}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
+    '{"op":"policy.rows"}',
+  ],
+  compensation_can_fail: [],
+};
+
+/** The lessons in English. */
+export const LESSONS_EN: Readonly<Record<Lesson, Explanation>> = {
+  inside_vs_after_commit: {
+    lab: "timing",
+    happened:
+      "Two attempts both end with status error. JOB-001 failed inside " +
+      "the transaction; JOB-002 failed right after its COMMIT returned.",
+    why: "The same status hides two different ledgers: the first rolled back " +
+      "and wrote nothing, the second left a committed draft. Only the commit " +
+      "point tells them apart, which is why the receipt records the events.",
+    next: "Reconcile: JOB-002 has a draft without an accepted receipt; retry " +
+      "it with the same key and arguments. JOB-001 needs nothing undone.",
+  },
+  audit_unavailable: {
+    lab: "timing",
+    happened: "The draft was committed and the output check passed, then the " +
+      "receipt write failed (audit unavailable).",
+    why: "The receipt is a later, separate transaction; its failure cannot " +
+      "undo the draft. The run raises instead of claiming accepted.",
+    next: "The effect is there and no receipt says so: reconcile finds the " +
+      "key (no receipt at all); a retry reuses the draft and writes a receipt.",
+  },
+  key_conflict: {
+    lab: "timing",
+    happened:
+      "JOB-001 was created with 2 copies; a second call used the same " +
+      "key with 3 copies.",
+    why: "The business key identifies one request. The same key with other " +
+      "arguments is refused inside the transaction: nothing is written and " +
+      "the first draft stays as it was.",
+    next:
+      "Use a new key for a new request, or the original arguments to retry.",
+  },
+  killed_after_commit: {
+    lab: "timing",
+    happened: "A process is killed after the commit and before its receipt " +
+      "(try: guardlab run --ledger mine ... --pause-at after_commit, then kill it).",
+    why: "No code runs after a kill: the draft is committed, and no receipt, " +
+      "not even cancelled, records the attempt. A missing receipt does not " +
+      "mean nothing happened.",
+    next:
+      "reconcile lists the key (effect present, receipt missing); a retry " +
+      "with the same key and arguments reuses the draft and writes the receipt.",
+  },
+  receipt_ignore_trigger: {
+    lab: "timing",
+    happened: "A test-only trigger makes the receipt INSERT a silent no-op " +
+      "(RAISE(IGNORE)). The draft commits; the receipt insert changes 0 rows.",
+    why: "No error is raised, and the last row id is no proof. guardlab " +
+      "checks that exactly one row was inserted, so it raises " +
+      "audit_unavailable instead of returning accepted without a receipt.",
+    next: "Remove the fixture and retry the same request: the draft is " +
+      "reused, the output is checked again, and one receipt is written.",
+  },
+  new_key_second_draft: {
+    lab: "timing",
+    happened: "JOB-001 and then JOB-002 were sent with the same topic and " +
+      "copies. Both were accepted: two drafts.",
+    why: "Idempotency covers one business key in one ledger. A retry under a " +
+      "new key is a new request, so the effect happens twice.",
+    next: "After an unknown outcome, look up or reconcile the old key; never " +
+      "retry by minting a new key.",
+  },
+  lock_busy: {
+    lab: "policy",
+    happened: "The editor held the write lock when the reader's conditional " +
+      "insert ran; BEGIN IMMEDIATE failed at once (database is locked).",
+    why: "A busy lock is an error, not a rule change: it is raised, never " +
+      "folded into inserted=false, and nothing is written.",
+    next: "Retry the conditional insert after the lock is released, with a " +
+      "snapshot that is still current.",
+  },
+  missing_rule: {
+    lab: "policy",
+    happened:
+      "The rule row was deleted between the pre-check and the insert. " +
+      "The conditional insert found no rule to match and wrote nothing.",
+    why: "INSERT … SELECT selects from the rule: no row, no insert. The " +
+      "pre-check that saw the rule is no licence once the rule is gone.",
+    next: "A fresh pre-check now refuses (missing_policy); restore the rule " +
+      "through its trusted setup before any write.",
+  },
+  inserted_false_is_not_proof: {
+    lab: "policy",
+    happened: "The rule was set to the same limit again (3); the revision " +
+      "advanced; the conditional insert with the old snapshot said " +
+      "inserted=false, although the limit still allows 2 copies.",
+    why: "inserted=false only says the condition did not match. A lower " +
+      "limit, a new revision with the same value, or a missing rule all give " +
+      "the same false: it does not prove the limit dropped.",
+    next: "Re-read the rule and check the request again; decide from what " +
+      "the fresh check says, not from the false alone.",
+  },
+  compensation_can_fail: {
+    lab: "timing",
+    happened: "A committed draft turns out to be unwanted (its output was " +
+      "rejected, or its caller was cancelled).",
+    why: "No guardrail and no later check undoes a commit. Undoing it takes " +
+      "the business's own cancel or compensation flow, which is another " +
+      "write with its own commit point, and which can itself fail.",
+    next: "Treat a compensation like any call: give it a key, check its " +
+      "result separately, and reconcile until the ledger says it happened.",
+  },
+};
+
+/** The lessons in Chinese. */
+export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
+  inside_vs_after_commit: {
+    lab: "timing",
+    happened:
+      "两次尝试的状态都是 error。JOB-001 在事务内失败；JOB-002 在 COMMIT " +
+      "返回之后失败。",
+    why:
+      "同一个状态背后是两种账本：第一次回滚，什么也没写；第二次留下了已提交的" +
+      "草稿。只有提交点能区分二者，所以回执要记录事件。",
+    next:
+      "对账：JOB-002 有草稿而没有 accepted 回执，用同一业务键和同样参数重试；" +
+      "JOB-001 不需要撤销任何东西。",
+  },
+  audit_unavailable: {
+    lab: "timing",
+    happened: "草稿已提交、后检也通过，随后回执写入失败（审计不可用）。",
+    why: "回执是之后另开的一次事务，它失败撤销不了草稿。这次调用抛出异常，" +
+      "而不是声称 accepted。",
+    next: "效果已发生却没有回执：对账会找到这个业务键（完全没有回执）；" +
+      "重试会复用草稿并写下回执。",
+  },
+  key_conflict: {
+    lab: "timing",
+    happened: "JOB-001 以 2 份创建；第二次调用用同一业务键、3 份。",
+    why: "业务键标识一笔请求。同键换参数在事务内被拒绝：什么也不写，" +
+      "第一份草稿保持原样。",
+    next: "新请求请用新业务键；重试请用原来的参数。",
+  },
+  killed_after_commit: {
+    lab: "timing",
+    happened: "进程在提交之后、写回执之前被杀掉（试试：guardlab run --ledger " +
+      "mine ... --pause-at after_commit，然后杀掉它）。",
+    why: "被杀之后不再有代码运行：草稿已提交，却没有任何回执（连 cancelled " +
+      "都没有）记录这次尝试。缺回执不等于什么都没发生。",
+    next:
+      "reconcile 会列出这个业务键（效果存在、回执缺失）；用同一业务键和同样" +
+      "参数重试，会复用草稿并写下回执。",
+  },
+  receipt_ignore_trigger: {
+    lab: "timing",
+    happened: "仅用于测试的触发器让回执 INSERT 静默失效（RAISE(IGNORE)）。" +
+      "草稿已提交；回执插入改动了 0 行。",
+    why: "没有抛出任何异常，lastrowid 也不能作为证据。guardlab 检查恰好插入了" +
+      "一行，所以抛出 audit_unavailable，而不是没有回执却返回 accepted。",
+    next:
+      "移除这个夹具后用同一请求重试：草稿被复用，后检重新运行，写下一条回执。",
+  },
+  new_key_second_draft: {
+    lab: "timing",
+    happened:
+      "先后发送 JOB-001 和 JOB-002，topic 和 copies 相同。两次都被接受：" +
+      "两份草稿。",
+    why:
+      "幂等只覆盖同一账本里的同一个业务键。换新键重试就是新请求，效果发生两次。",
+    next: "结果未知时，先按旧业务键查询或对账；不要靠生成新业务键来重试。",
+  },
+  lock_busy: {
+    lab: "policy",
+    happened: "读者执行条件写入时，编辑者正持有写锁；BEGIN IMMEDIATE 立即失败" +
+      "（database is locked）。",
+    why: "锁忙是错误，不是规则变化：它被抛出，不会折叠成 inserted=false，" +
+      "也什么都没写。",
+    next: "等锁释放后，用仍然有效的快照重新做条件写入。",
+  },
+  missing_rule: {
+    lab: "policy",
+    happened:
+      "规则行在前检和写入之间被删除。条件写入找不到可匹配的规则，什么也没写。",
+    why: "INSERT … SELECT 从规则表里选择：没有行就没有插入。规则没了，" +
+      "之前看到规则的前检也就不再是许可。",
+    next:
+      "重新前检会拒绝（missing_policy）；写入之前先通过可信的布置入口恢复规则。",
+  },
+  inserted_false_is_not_proof: {
+    lab: "policy",
+    happened: "规则被设成同样的上限（3），修订号推进；拿旧快照做条件写入得到 " +
+      "inserted=false，尽管上限仍然允许 2 份。",
+    why: "inserted=false 只说明条件没有匹配。上限降低、数值相同但修订号变了、" +
+      "规则缺失，都会得到同样的 false：它不能证明上限降低了。",
+    next:
+      "重新读取规则、重新检查请求，依据新的检查结论决定，而不是只看这个 false。",
+  },
+  compensation_can_fail: {
+    lab: "timing",
+    happened:
+      "一份已提交的草稿事后发现不该要（它的结果被后检拒绝，或调用方已取消）。",
+    why:
+      "没有任何护栏或之后的检查能撤销提交。撤销要靠业务自己的取消或补偿流程，" +
+      "那是另一次写入，有自己的提交点，补偿本身也可能失败。",
+    next: "把补偿当成一次普通调用：给它业务键，单独核对它的结果，" +
+      "对账直到账本证明它已发生。",
+  },
+};
