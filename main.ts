@@ -20,7 +20,7 @@ import {
 } from "./lib/cli/registry.ts";
 import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS } from "./lib/views/i18n.ts";
+import { type Lang, LANGS, say } from "./lib/views/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
 import { wrap } from "./lib/views/text.ts";
 
@@ -86,10 +86,17 @@ async function dispatch(args: string[], io: Io, lang: Lang): Promise<number> {
 
 function unknownCommand(word: string): UsageError {
   const names = COMMANDS.map((c) => c.name);
+  const hint = suggestion(word, names);
   return new UsageError(
     word.startsWith("-")
-      ? `unknown option ${printable(word)}`
-      : `unknown command ${printable(word)}${suggestion(word, names)}`,
+      ? {
+        en: `unknown option ${printable(word)}`,
+        zh: `未知选项 ${printable(word)}`,
+      }
+      : {
+        en: `unknown command ${printable(word)}${hint.en}`,
+        zh: `未知命令 ${printable(word)}${hint.zh}`,
+      },
   );
 }
 
@@ -116,28 +123,34 @@ export async function main(
     return await dispatch(args, io, lang);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`guardlab: ${error.message}`);
+      io.err(`guardlab: ${say(error.text, lang)}`);
       for (const line of usageOf(COMMANDS, error.command, lang)) io.err(line);
       return EXIT.usage;
     }
     if (error instanceof Deno.errors.NotCapable) {
-      io.err(`guardlab: ${refusalLine(error)}`);
+      io.err(`guardlab: ${say(refusalLine(error), lang)}`);
       return EXIT.refused;
     }
     if (error instanceof Refused) {
-      io.err(`guardlab: refused: ${error.message}`);
+      io.err(`guardlab: ${say(REFUSED, lang)}${say(error.text, lang)}`);
       return EXIT.refused;
     }
     if (error instanceof Deno.errors.PermissionDenied) {
       // The operating system said no (EACCES, EPERM): a refusal, not a bug.
-      io.err(`guardlab: refused: ${firstLine(error.message)}`);
+      io.err(`guardlab: ${say(REFUSED, lang)}${firstLine(error.message)}`);
       return EXIT.refused;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`guardlab: internal error: ${firstLine(message)}`);
+    io.err(
+      `guardlab: ${say({ en: "internal error: ", zh: "内部错误：" }, lang)}${
+        firstLine(message)
+      }`,
+    );
     return EXIT.failed;
   }
 }
+
+const REFUSED = { en: "refused: ", zh: "拒绝：" };
 
 function firstLine(text: string): string {
   return text.split("\n")[0];

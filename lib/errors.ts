@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { same, type Text } from "./views/i18n.ts";
 
 /**
  * A structural or business input check said no; `reason` names the rule.
@@ -168,10 +169,14 @@ export class InjectedFailure extends Error {
  * ```
  */
 export class Refused extends Error {
+  /** The one line the user reads, in both languages. */
+  readonly text: Text;
   /** Build the refusal; `message` is the one line the user reads. */
-  constructor(message: string) {
-    super(message);
+  constructor(message: Text | string) {
+    const text = typeof message === "string" ? same(message) : message;
+    super(text.en);
     this.name = "Refused";
+    this.text = text;
   }
 }
 
@@ -190,7 +195,7 @@ export class Refused extends Error {
  */
 export class LedgerUnusable extends Refused {
   /** Build the refusal for `path`. */
-  constructor(message: string) {
+  constructor(message: Text | string) {
     super(message);
     this.name = "LedgerUnusable";
   }

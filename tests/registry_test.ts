@@ -125,15 +125,45 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
     );
     assert.equal((await say(["reset", "--ledger", "x"])).code, 0);
     assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
+    // With Chinese stored, the errors speak Chinese too.
     assertUsageError(
       await say(["config", "lang", "fr"]),
-      /lang must be one of en, zh/,
+      /lang 只能是 en、zh 之一/,
     );
-    assertUsageError(
-      await say(["config", "colour"]),
-      /unknown setting "colour"/,
-    );
+    assertUsageError(await say(["config", "colour"]), /未知设置 "colour"/);
   } finally {
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("registry: usage errors and refusals speak the chosen language", async (t) => {
+  const cases: [string[], RegExp, number][] = [
+    [["demoo"], /^guardlab: 未知命令 "demoo"（是不是想输入 demo？）$/, 2],
+    [
+      ["run", "--job", "JOB-001", "--job", "JOB-002"],
+      /^guardlab: --job 给了两次$/,
+      2,
+    ],
+    [
+      ["ledger", "--ledger", "nope"],
+      /^guardlab: 拒绝：没有名为 nope 的账本/,
+      4,
+    ],
+    [["run", "--ledger", "../x"], /^guardlab: 账本名 "..\/x" 不合法/, 2],
+    [
+      ["run", "--ledger-file", "/tmp/shared.sqlite", "--job", "JOB-001"],
+      /^guardlab: 拒绝：\/tmp\/shared\.sqlite 所在目录 \/tmp 其他用户可以写入/,
+      4,
+    ],
+  ];
+  for (const [args, line, code] of cases) {
+    await t.step(args.join(" "), async () => {
+      const r = await cli([...args, "--lang", "zh"]);
+      assert.equal(r.code, code, r.err.join("\n"));
+      assert.match(r.err[0], line);
+      if (code === 2) assert.match(r.err[1], /^用法: guardlab /);
+      const en = await cli(args);
+      assert.doesNotMatch(en.err[0], /[\u4e00-\u9fff]/, "English by default");
+    });
   }
 });

@@ -58,10 +58,10 @@ export function formatOf(
 ): Format {
   const format = choice(command, "--format", values.format, allowed);
   if (values.json && format !== undefined && format !== "json") {
-    throw new UsageError(
-      "--json and --format " + format + " contradict each other",
-      command,
-    );
+    throw new UsageError({
+      en: `--json and --format ${format} contradict each other`,
+      zh: `--json 与 --format ${format} 互相矛盾`,
+    }, command);
   }
   return values.json ? "json" : format ?? "text";
 }
@@ -93,7 +93,7 @@ export function checkedName(command: string, name: string): string {
     return name;
   } catch (error) {
     if (error instanceof BadLedgerName) {
-      throw new UsageError(error.message, command);
+      throw new UsageError(error.text, command);
     }
     throw error;
   }
@@ -111,7 +111,10 @@ export function ledgerFileOf(
   create: boolean,
 ): string | null | undefined {
   if (values.ledger !== undefined && values["ledger-file"] !== undefined) {
-    throw new UsageError("give --ledger or --ledger-file, not both", command);
+    throw new UsageError({
+      en: "give --ledger or --ledger-file, not both",
+      zh: "--ledger 和 --ledger-file 只能给一个",
+    }, command);
   }
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
@@ -129,16 +132,21 @@ export function openExisting(
 ): Ledger {
   const path = ledgerFileOf(command, io, values, false);
   if (path === undefined) {
-    throw new UsageError(
-      "--ledger NAME or --ledger-file PATH is required",
-      command,
-    );
+    throw new UsageError({
+      en: "--ledger NAME or --ledger-file PATH is required",
+      zh: "需要 --ledger NAME 或 --ledger-file PATH",
+    }, command);
   }
   if (path === null || !lexists(path)) {
     throw new LedgerUnusable(
       values.ledger !== undefined
-        ? `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`
-        : `no ledger file at ${path}`,
+        ? {
+          en:
+            `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`,
+          zh:
+            `没有名为 ${values.ledger} 的账本（用 --ledger ${values.ledger} 运行一次 run 会创建它）`,
+        }
+        : { en: `no ledger file at ${path}`, zh: `${path} 处没有账本文件` },
     );
   }
   return Ledger.open(path, { mode: "read", trusted: trustedFolders(io.base) });

@@ -7,7 +7,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Lang, LANGS, say, type Text } from "../views/i18n.ts";
+import { type Lang, LANGS, same, say, type Text } from "../views/i18n.ts";
 import { displayWidth } from "../views/text.ts";
 import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
@@ -76,10 +76,14 @@ export function command<O extends OptionSpecs>(spec: Command<O>): Command {
 
 /** Bad command-line input: one line for the user, exit 2. */
 export class UsageError extends Error {
+  /** The one line the user reads, in both languages. */
+  readonly text: Text;
   /** Build a usage error; `command` selects which usage to show. */
-  constructor(message: string, readonly command?: string) {
-    super(message);
+  constructor(message: Text | string, readonly command?: string) {
+    const text = typeof message === "string" ? same(message) : message;
+    super(text.en);
     this.name = "UsageError";
+    this.text = text;
   }
 }
 
@@ -134,7 +138,10 @@ export function parseFor<O extends OptionSpecs>(
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== "option") continue;
     if (seen.has(token.name)) {
-      throw new UsageError(`--${token.name} is given twice`, cmd.name);
+      throw new UsageError({
+        en: `--${token.name} is given twice`,
+        zh: `--${token.name} 给了两次`,
+      }, cmd.name);
     }
     seen.add(token.name);
   }
@@ -142,12 +149,12 @@ export function parseFor<O extends OptionSpecs>(
     const extra = parsed.positionals[cmd.maxPositionals];
     const asFlag = Object.keys(cmd.options).includes("ledger") &&
         /^[a-z0-9][a-z0-9-]*$/.test(extra)
-      ? ` (did you mean --ledger ${extra}?)`
-      : "";
-    throw new UsageError(
-      `unexpected argument ${printable(extra)}${asFlag}`,
-      cmd.name,
-    );
+      ? didYouMean(`--ledger ${extra}`)
+      : same("");
+    throw new UsageError({
+      en: `unexpected argument ${printable(extra)}${asFlag.en}`,
+      zh: `多余的参数 ${printable(extra)}${asFlag.zh}`,
+    }, cmd.name);
   }
   return {
     values: parsed.values as Values<O>,
@@ -155,28 +162,45 @@ export function parseFor<O extends OptionSpecs>(
   };
 }
 
-function describeParseError(error: unknown, flags: string[]): string {
+function describeParseError(error: unknown, flags: string[]): Text {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
   switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option ${printable(quoted)}${
-        suggestion(quoted.replace(/^-+/, "").split("=")[0], flags, "--")
-      }`;
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return `option ${printable(quoted.split(" ")[0])} needs a value`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      const hint = suggestion(
+        quoted.replace(/^-+/, "").split("=")[0],
+        flags,
+        "--",
+      );
+      return {
+        en: `unknown option ${printable(quoted)}${hint.en}`,
+        zh: `未知选项 ${printable(quoted)}${hint.zh}`,
+      };
+    }
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
+      const flag = printable(quoted.split(" ")[0]);
+      return {
+        en: `option ${flag} needs a value`,
+        zh: `选项 ${flag} 需要一个值`,
+      };
+    }
     default:
-      return printable(message.split("\n")[0]);
+      return same(printable(message.split("\n")[0]));
   }
 }
 
-/** ` (did you mean X?)` for the closest of `names` to `typed`, or "". */
+/** ` (did you mean X?)` in both languages. */
+function didYouMean(what: string): Text {
+  return { en: ` (did you mean ${what}?)`, zh: `（是不是想输入 ${what}？）` };
+}
+
+/** ` (did you mean X?)` for the closest of `names` to `typed`, or empty. */
 export function suggestion(
   typed: string,
   names: readonly string[],
   prefix = "",
-): string {
+): Text {
   const folded = typed.toLowerCase().replaceAll("_", "-");
   let best = "";
   let bestDistance = Infinity;
@@ -186,8 +210,8 @@ export function suggestion(
   }
   const allowed = Math.max(1, Math.floor(best.length / 3));
   return best !== "" && bestDistance <= allowed
-    ? ` (did you mean ${prefix}${best}?)`
-    : "";
+    ? didYouMean(prefix + best)
+    : same("");
 }
 
 /** Edit distance (insert, delete, substitute), for suggestions. */
@@ -227,10 +251,14 @@ export function choice<T extends string>(
 ): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(
-      `${flag} must be one of ${allowed.join(", ")} (got ${printable(value)})`,
-      command,
-    );
+    throw new UsageError({
+      en: `${flag} must be one of ${allowed.join(", ")} (got ${
+        printable(value)
+      })`,
+      zh: `${flag} 只能是 ${allowed.join("、")} 之一（收到 ${
+        printable(value)
+      }）`,
+    }, command);
   }
   return value as T;
 }

@@ -68,7 +68,7 @@ const POLICY_DRAFTS = `CREATE TABLE drafts(
 
 /** The policy database's exact schema, as the reference writes it. */
 export const POLICY_SCHEMA: SchemaSpec = {
-  what: "policy database",
+  what: { en: "policy database", zh: "规则数据库" },
   tables: { policy: POLICY, drafts: POLICY_DRAFTS },
   autoIndexes: ["sqlite_autoindex_drafts_1"],
   triggers: {},

@@ -18,6 +18,7 @@
  */
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { Refused } from "../errors.ts";
+import type { Text } from "../views/i18n.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;
@@ -26,12 +27,58 @@ const STICKY = 0o1000;
 export class UnsafePath extends Refused {
   /** The path that was refused. */
   readonly path: string;
+  /** What is wrong with it. */
+  readonly problem: Text;
   /** Build the refusal for `path`. */
-  constructor(path: string, problem: string, remedy?: string) {
-    super(`${path} ${problem}${remedy ? `; ${remedy}` : ""}`);
+  constructor(path: string, problem: Text, remedy?: Text) {
+    super({
+      en: `${path} ${problem.en}${remedy ? `; ${remedy.en}` : ""}`,
+      zh: `${path} ${problem.zh}${remedy ? `；${remedy.zh}` : ""}`,
+    });
     this.name = "UnsafePath";
     this.path = path;
+    this.problem = problem;
   }
+}
+
+/** What can be wrong with a path, in both languages. */
+export const PROBLEM = {
+  missing: { en: "does not exist", zh: "不存在" },
+  link: {
+    en: "is a symbolic link; guardlab never follows links",
+    zh: "是符号链接；guardlab 从不跟随链接",
+  },
+  notFolder: { en: "is not a folder", zh: "不是目录" },
+  notFile: { en: "is not a regular file", zh: "不是普通文件" },
+  owner: (owner: number, you?: number | null): Text => ({
+    en: `belongs to uid ${owner}, not to you${
+      you === undefined || you === null ? "" : ` (uid ${you})`
+    }`,
+    zh: `属于 uid ${owner}，不属于你${
+      you === undefined || you === null ? "" : `（uid ${you}）`
+    }`,
+  }),
+  writable: (mode: string): Text => ({
+    en: `can be written by other users (mode ${mode})`,
+    zh: `其他用户可以写入（权限 ${mode}）`,
+  }),
+  hardLinks: (n: number): Text => ({
+    en:
+      `has ${n} hard links; guardlab refuses a file it may share with another name`,
+    zh: `有 ${n} 个硬链接；guardlab 拒绝可能与其他名字共享的文件`,
+  }),
+  replaced: {
+    en: "was replaced while guardlab opened it",
+    zh: "在 guardlab 打开时被替换了",
+  },
+} as const;
+
+/** What to do about a link. */
+function removeLink(path: string): Text {
+  return {
+    en: `remove the link (rm ${path})`,
+    zh: `请删除这个链接（rm ${path}）`,
+  };
 }
 
 let knownUid: number | null | undefined;
@@ -74,18 +121,16 @@ function modeText(info: Deno.FileInfo): string {
 export function privateFolderProblem(
   path: string,
   uid: number | null,
-): string | null {
+): Text | null {
   const info = lstatOrNull(path);
-  if (info === null) return "does not exist";
-  if (info.isSymlink) {
-    return "is a symbolic link; guardlab never follows links";
-  }
-  if (!info.isDirectory) return "is not a folder";
+  if (info === null) return PROBLEM.missing;
+  if (info.isSymlink) return PROBLEM.link;
+  if (!info.isDirectory) return PROBLEM.notFolder;
   if (uid !== null && info.uid !== null && info.uid !== uid) {
-    return `belongs to uid ${info.uid}, not to you (uid ${uid})`;
+    return PROBLEM.owner(info.uid, uid);
   }
   if (info.mode !== null && (info.mode & GROUP_OR_OTHER_WRITE) !== 0) {
-    return `can be written by other users (mode ${modeText(info)})`;
+    return PROBLEM.writable(modeText(info));
   }
   return null;
 }
@@ -94,7 +139,7 @@ export function privateFolderProblem(
 export function assertPrivateFolder(
   path: string,
   uid: number | null,
-  remedy?: string,
+  remedy?: Text,
 ): void {
   const problem = privateFolderProblem(path, uid);
   if (problem !== null) throw new UnsafePath(path, problem, remedy);
@@ -129,25 +174,17 @@ export function assertFolderChain(
   }
   for (const dir of chain) {
     const info = lstatOrNull(dir);
-    if (info === null) throw new UnsafePath(dir, "does not exist");
-    if (info.isSymlink) {
-      throw new UnsafePath(
-        dir,
-        "is a symbolic link; guardlab never follows links",
-      );
-    }
-    if (!info.isDirectory) throw new UnsafePath(dir, "is not a folder");
+    if (info === null) throw new UnsafePath(dir, PROBLEM.missing);
+    if (info.isSymlink) throw new UnsafePath(dir, PROBLEM.link);
+    if (!info.isDirectory) throw new UnsafePath(dir, PROBLEM.notFolder);
     if (uid === null || info.mode === null) continue;
     const ownerOk = info.uid === uid || info.uid === 0;
     const sticky = (info.mode & STICKY) !== 0;
     if (!ownerOk && !sticky) {
-      throw new UnsafePath(dir, `belongs to uid ${info.uid}, not to you`);
+      throw new UnsafePath(dir, PROBLEM.owner(info.uid!));
     }
     if ((info.mode & GROUP_OR_OTHER_WRITE) !== 0 && !sticky) {
-      throw new UnsafePath(
-        dir,
-        `can be written by other users (mode ${modeText(info)})`,
-      );
+      throw new UnsafePath(dir, PROBLEM.writable(modeText(info)));
     }
   }
 }
@@ -181,27 +218,17 @@ export function assertPlainFile(
   const info = lstatOrNull(path);
   if (info === null) {
     if (missingOk) return null;
-    throw new UnsafePath(path, "does not exist");
+    throw new UnsafePath(path, PROBLEM.missing);
   }
   if (info.isSymlink) {
-    throw new UnsafePath(
-      path,
-      "is a symbolic link; guardlab never follows links",
-      `remove the link (rm ${path})`,
-    );
+    throw new UnsafePath(path, PROBLEM.link, removeLink(path));
   }
-  if (!info.isFile) throw new UnsafePath(path, "is not a regular file");
+  if (!info.isFile) throw new UnsafePath(path, PROBLEM.notFile);
   if (info.nlink !== null && info.nlink > 1) {
-    throw new UnsafePath(
-      path,
-      `has ${info.nlink} hard links; guardlab refuses a file it may share with another name`,
-    );
+    throw new UnsafePath(path, PROBLEM.hardLinks(info.nlink));
   }
   if (uid !== null && info.uid !== null && info.uid !== uid) {
-    throw new UnsafePath(
-      path,
-      `belongs to uid ${info.uid}, not to you (uid ${uid})`,
-    );
+    throw new UnsafePath(path, PROBLEM.owner(info.uid, uid));
   }
   return info;
 }
@@ -229,8 +256,14 @@ export function checkDatabasePlace(
   if (problem !== null) {
     throw new UnsafePath(
       path,
-      `is in ${folder}, which ${problem}`,
-      "keep a ledger file in a folder of your own (mkdir -m 700 DIR)",
+      {
+        en: `is in ${folder}, which ${problem.en}`,
+        zh: `所在目录 ${folder} ${problem.zh}`,
+      },
+      {
+        en: "keep a ledger file in a folder of your own (mkdir -m 700 DIR)",
+        zh: "请把账本文件放在你自己的目录里（mkdir -m 700 DIR）",
+      },
     );
   }
   const info = assertPlainFile(abs, uid, !mustExist);
@@ -258,11 +291,10 @@ export async function openPlainFile(
   try {
     const opened = await file.stat();
     if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
-      throw new UnsafePath(
-        path,
-        "was replaced while guardlab opened it",
-        "try again",
-      );
+      throw new UnsafePath(path, PROBLEM.replaced, {
+        en: "try again",
+        zh: "请重试",
+      });
     }
     return file;
   } catch (error) {

@@ -9,12 +9,14 @@
 import { join } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
+import type { Text } from "../views/i18n.ts";
 import {
   assertPlainFile,
   assertPrivateFolder,
   COMPANIONS,
   currentUid,
   privateFolderProblem,
+  PROBLEM,
   UnsafePath,
 } from "./safe_fs.ts";
 
@@ -46,14 +48,21 @@ export interface LedgerPaths {
 
 /** A ledger name that does not match {@linkcode LEDGER_NAME}. */
 export class BadLedgerName extends Error {
+  /** The message in both languages. */
+  readonly text: Text;
   /** Build the refusal for `name`. */
   constructor(name: string) {
-    super(
-      `bad ledger name ${
+    const text = {
+      en: `bad ledger name ${
         JSON.stringify(name)
       }: use 1-32 of a-z, 0-9 and '-', starting with a letter or digit`,
-    );
+      zh: `账本名 ${
+        JSON.stringify(name)
+      } 不合法：只能用 1-32 个 a-z、0-9 和 '-'，以字母或数字开头`,
+    };
+    super(text.en);
     this.name = "BadLedgerName";
+    this.text = text;
   }
 }
 
@@ -92,7 +101,7 @@ export function privateRoot(
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
-  } else if (privateFolderProblem(root, uid) === "does not exist") {
+  } else if (privateFolderProblem(root, uid) === PROBLEM.missing) {
     return null;
   }
   // The umask may only remove bits; set the mode exactly on a folder we made.
@@ -100,8 +109,11 @@ export function privateRoot(
   assertPrivateFolder(
     root,
     uid,
-    "guardlab keeps ledgers only in a folder that is yours alone: " +
-      "remove or rename it, then run again",
+    {
+      en: "guardlab keeps ledgers only in a folder that is yours alone: " +
+        "remove or rename it, then run again",
+      zh: "guardlab 只把账本放在完全属于你的目录里：请删除或改名后再运行",
+    },
   );
   return root;
 }
@@ -136,7 +148,7 @@ export function ledgerFolder(
     }
   }
   const problem = privateFolderProblem(paths.dir, currentUid(root));
-  if (problem === "does not exist" && !create) return null;
+  if (problem === PROBLEM.missing && !create) return null;
   if (problem !== null) throw new UnsafePath(paths.dir, problem);
   return paths;
 }
@@ -175,11 +187,13 @@ export function removeLedger(root: string, name: string): boolean {
   const entries = [...Deno.readDirSync(paths.dir)].map((e) => e.name).sort();
   for (const entry of entries) {
     if (!known.has(entry)) {
-      throw new Refused(
-        `${
-          join(paths.dir, entry)
-        } is not a file guardlab made; nothing was removed (move it away and run reset again)`,
-      );
+      const path = join(paths.dir, entry);
+      throw new Refused({
+        en: `${path} is not a file guardlab made; nothing was removed ` +
+          "(move it away and run reset again)",
+        zh: `${path} 不是 guardlab 建立的文件；什么也没删除` +
+          "（把它移走后再运行 reset）",
+      });
     }
     assertPlainFile(join(paths.dir, entry), uid, false);
   }
@@ -189,10 +203,14 @@ export function removeLedger(root: string, name: string): boolean {
 }
 
 /** One line explaining a sandbox refusal, naming what was refused. */
-export function refusalLine(error: Error): string {
+export function refusalLine(error: Error): Text {
   const what = error.message.replace(/, run again with.*$/s, "").replace(
     /^Requires /,
     "",
   );
-  return `refused by the sandbox: ${what} (guardlab may only read and write under ${SANDBOX_ROOT})`;
+  return {
+    en:
+      `refused by the sandbox: ${what} (guardlab may only read and write under ${SANDBOX_ROOT})`,
+    zh: `被沙箱拒绝：${what}（guardlab 只能读写 ${SANDBOX_ROOT}）`,
+  };
 }

@@ -9,11 +9,12 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
+import type { Text } from "../views/i18n.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
-  /** What the file is called in messages, e.g. `ledger`. */
-  what: string;
+  /** What the file is called in messages, e.g. `ledger` / `账本`. */
+  what: Text;
   /** Table name → its CREATE TABLE statement, as guardlab and the reference write it. */
   tables: Readonly<Record<string, string>>;
   /** Indexes SQLite makes by itself for those tables (primary keys on text). */
@@ -67,9 +68,10 @@ export function openDatabase(
     });
   } catch (error) {
     if (isSqliteError(error)) {
-      throw new LedgerUnusable(
-        `cannot open ${path} as a ${spec.what} (${firstLine(error)})`,
-      );
+      throw new LedgerUnusable({
+        en: `cannot open ${path} as a ${spec.what.en} (${firstLine(error)})`,
+        zh: `无法把 ${path} 作为${spec.what.zh}打开（${firstLine(error)}）`,
+      });
     }
     throw error;
   }
@@ -79,7 +81,10 @@ export function openDatabase(
     db.exec("PRAGMA temp_store=MEMORY");
     const empty = existed ? inspect(db, path, spec) : true;
     if (reading && empty) {
-      throw new LedgerUnusable(`${path} is not a ${spec.what} (it is empty)`);
+      throw new LedgerUnusable({
+        en: `${path} is not a ${spec.what.en} (it is empty)`,
+        zh: `${path} 不是${spec.what.zh}（文件是空的）`,
+      });
     }
     if (!reading) {
       useDurableWal(db);
@@ -89,9 +94,12 @@ export function openDatabase(
   } catch (error) {
     db.close();
     if (isSqliteError(error)) {
-      throw new LedgerUnusable(
-        `${path} is not a usable SQLite ${spec.what} (${firstLine(error)})`,
-      );
+      throw new LedgerUnusable({
+        en: `${path} is not a usable SQLite ${spec.what.en} (${
+          firstLine(error)
+        })`,
+        zh: `${path} 不是可用的 SQLite ${spec.what.zh}（${firstLine(error)}）`,
+      });
     }
     throw error;
   }
@@ -124,8 +132,11 @@ interface MasterRow {
  * exactly. Returns whether the file holds no schema at all.
  */
 function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
-  const refuse = (why: string) =>
-    new LedgerUnusable(`${path} is not a guardlab ${spec.what} (${why})`);
+  const refuse = (why: Text) =>
+    new LedgerUnusable({
+      en: `${path} is not a guardlab ${spec.what.en} (${why.en})`,
+      zh: `${path} 不是 guardlab 的${spec.what.zh}（${why.zh}）`,
+    });
   const check = db.prepare("PRAGMA quick_check").all() as {
     quick_check: string;
   }[];
@@ -133,7 +144,10 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
     const said = (check[0]?.quick_check ?? "no answer")
       .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
       .trim();
-    throw refuse(`damaged: ${said.slice(0, 100)}`);
+    throw refuse({
+      en: `damaged: ${said.slice(0, 100)}`,
+      zh: `已损坏：${said.slice(0, 100)}`,
+    });
   }
   const objects = db.prepare(
     "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
@@ -144,33 +158,54 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
     if (o.type === "table") {
       if (o.name === "sqlite_sequence") continue;
       const expected = spec.tables[o.name];
-      if (expected === undefined) throw refuse(`a foreign table ${o.name}`);
+      if (expected === undefined) {
+        throw refuse({
+          en: `a foreign table ${o.name}`,
+          zh: `有外来的表 ${o.name}`,
+        });
+      }
       if (normalizeSql(o.sql ?? "") !== normalizeSql(expected)) {
-        throw refuse(`table ${o.name} is not defined as guardlab defines it`);
+        throw refuse({
+          en: `table ${o.name} is not defined as guardlab defines it`,
+          zh: `表 ${o.name} 的定义与 guardlab 的不同`,
+        });
       }
       seenTables.add(o.name);
     } else if (o.type === "index") {
       if (!spec.autoIndexes.includes(o.name)) {
-        throw refuse(`a foreign index ${o.name}`);
+        throw refuse({
+          en: `a foreign index ${o.name}`,
+          zh: `有外来的索引 ${o.name}`,
+        });
       }
     } else if (o.type === "trigger") {
       const allowed = spec.triggers[o.name] ?? [];
       if (!allowed.map(normalizeSql).includes(normalizeSql(o.sql ?? ""))) {
-        throw refuse(`a trigger ${o.name} guardlab did not install`);
+        throw refuse({
+          en: `a trigger ${o.name} guardlab did not install`,
+          zh: `有不是 guardlab 安装的触发器 ${o.name}`,
+        });
       }
     } else {
-      throw refuse(`a ${o.type} named ${o.name}`);
+      throw refuse({
+        en: `a ${o.type} named ${o.name}`,
+        zh: `有名为 ${o.name} 的 ${o.type}`,
+      });
     }
   }
   for (const table of Object.keys(spec.tables)) {
-    if (!seenTables.has(table)) throw refuse(`no table ${table}`);
+    if (!seenTables.has(table)) {
+      throw refuse({ en: `no table ${table}`, zh: `缺少表 ${table}` });
+    }
   }
   for (const query of spec.badValues) {
     const row = db.prepare(query).get() as { n: number };
     if (Number(row.n) !== 0) {
-      throw refuse(
-        "it holds values guardlab cannot show exactly (a wrong kind, or an integer beyond 2^53)",
-      );
+      throw refuse({
+        en: "it holds values guardlab cannot show exactly (a wrong kind, " +
+          "or an integer beyond 2^53)",
+        zh: "其中有 guardlab 无法准确显示的值（类型不对，或整数超过 2^53）",
+      });
     }
   }
   return false;

@@ -40,7 +40,7 @@ export function receiptFaultTrigger(fault: ReceiptFault): string {
 
 /** The ledger's exact schema, as the reference lab writes it. */
 export const LEDGER_SCHEMA: SchemaSpec = {
-  what: "ledger",
+  what: { en: "ledger", zh: "账本" },
   tables: { drafts: DRAFTS, receipts: RECEIPTS },
   autoIndexes: ["sqlite_autoindex_drafts_1"],
   triggers: {

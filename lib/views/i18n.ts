@@ -20,6 +20,11 @@ export interface Text {
   readonly zh: string;
 }
 
+/** A text that reads the same in both languages (a path, a number, a name). */
+export function same(text: string): Text {
+  return { en: text, zh: text };
+}
+
 /**
  * `text` in `lang`.
  *

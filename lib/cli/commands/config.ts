@@ -35,10 +35,10 @@ setting lives in your private guardlab folder, so it survives reset.`,
       return EXIT.ok;
     }
     if (key !== "lang") {
-      throw new UsageError(
-        `unknown setting ${JSON.stringify(key)}; try lang`,
-        "config",
-      );
+      throw new UsageError({
+        en: `unknown setting ${JSON.stringify(key)}; try lang`,
+        zh: `未知设置 ${JSON.stringify(key)}；可用的是 lang`,
+      }, "config");
     }
     if (value === undefined) {
       io.out(`lang ${readSettings(io.base).lang ?? "en (not set)"}`);

@@ -64,7 +64,10 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
     const topic = positionals[0];
     if (topic === "list") {
       if (format !== "text") {
-        throw new UsageError("explain list has only a text format", "explain");
+        throw new UsageError({
+          en: "explain list has only a text format",
+          zh: "explain list 只有文本格式",
+        }, "explain");
       }
       io.out(say({
         en: "Demo scenarios (guardlab demo; checked by guardlab verify):",

@@ -42,7 +42,10 @@ anything is removed.`,
   },
   run({ values, io }) {
     if (values.ledger === undefined) {
-      throw new UsageError("--ledger NAME is required", "reset");
+      throw new UsageError({
+        en: "--ledger NAME is required",
+        zh: "需要 --ledger NAME",
+      }, "reset");
     }
     const name = checkedName("reset", values.ledger);
     const root = privateRoot(io.base, false);

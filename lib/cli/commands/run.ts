@@ -120,15 +120,19 @@ function rawToolArgs(values: {
     if (
       [values.job, values.topic, values.copies].some((v) => v !== undefined)
     ) {
-      throw new UsageError(
-        "--args replaces --job, --topic and --copies; give one or the other",
-        "run",
-      );
+      throw new UsageError({
+        en:
+          "--args replaces --job, --topic and --copies; give one or the other",
+        zh: "--args 取代 --job、--topic 和 --copies；二者只能选一种",
+      }, "run");
     }
     try {
       return parseJsonLikePython(values.args);
     } catch {
-      throw new UsageError("--args must be one JSON value", "run");
+      throw new UsageError({
+        en: "--args must be one JSON value",
+        zh: "--args 必须是一个 JSON 值",
+      }, "run");
     }
   }
   const raw: Record<string, unknown> = {};

@@ -4,7 +4,11 @@
  *
  * @module
  */
-import { currentUid, privateFolderProblem } from "../../sandbox/safe_fs.ts";
+import {
+  currentUid,
+  privateFolderProblem,
+  PROBLEM,
+} from "../../sandbox/safe_fs.ts";
 import { privateRootPath, SANDBOX_ROOT } from "../../sandbox/sandbox.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../registry.ts";
@@ -56,8 +60,8 @@ export function inspectRoot(base: string): RootReport {
   const path = privateRootPath(base);
   const problem = privateFolderProblem(path, currentUid(base));
   if (problem === null) return { path, state: "private" };
-  if (problem === "does not exist") return { path, state: "absent" };
-  return { path, state: "unsafe", problem };
+  if (problem === PROBLEM.missing) return { path, state: "absent" };
+  return { path, state: "unsafe", problem: problem.en };
 }
 
 /** The `sandbox` command. */

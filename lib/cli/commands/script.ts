@@ -106,10 +106,11 @@ ${STEPS}`,
       steps = await openSteps(positionals[0], io);
     } catch (error) {
       if (error instanceof Deno.errors.NotCapable) {
+        const line = refusalLine(error);
         io.err(
-          `guardlab: ${
-            refusalLine(error)
-          }; pipe it instead: guardlab script < FILE`,
+          lang === "zh"
+            ? `guardlab: ${line.zh}；请改用管道：guardlab script < FILE`
+            : `guardlab: ${line.en}; pipe it instead: guardlab script < FILE`,
         );
         return EXIT.refused;
       }
@@ -117,10 +118,11 @@ ${STEPS}`,
         error instanceof Deno.errors.NotFound ||
         error instanceof Deno.errors.IsADirectory
       ) {
+        const file = JSON.stringify(positionals[0]);
         io.err(
-          `guardlab: cannot read steps from ${
-            JSON.stringify(positionals[0])
-          }: not a readable file`,
+          lang === "zh"
+            ? `guardlab: 无法从 ${file} 读取步骤：不是可读的文件`
+            : `guardlab: cannot read steps from ${file}: not a readable file`,
         );
         return EXIT.failed;
       }
@@ -128,8 +130,11 @@ ${STEPS}`,
     }
     if (positionals[0] === undefined && io.stdinIsTerminal) {
       io.err(
-        "guardlab script: reading JSON Lines steps from the terminal, one per " +
-          "line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
+        lang === "zh"
+          ? "guardlab script：正在从终端读取 JSON Lines 步骤，每行一步；" +
+            "按 Ctrl-D 结束（Windows 上按 Ctrl-Z 再回车）"
+          : "guardlab script: reading JSON Lines steps from the terminal, one " +
+            "per line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
       );
     }
     const root = privateRoot(io.base)!;
