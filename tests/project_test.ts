@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
 import { SANDBOX_ROOT } from "../lib/sandbox/sandbox.ts";
+import { cli } from "./helpers.ts";
 
 const read = (path: string) =>
   Deno.readTextFileSync(fileURLToPath(new URL(path, import.meta.url)));
@@ -99,4 +100,26 @@ Deno.test("project: the release workflow builds with the project's own tasks and
   );
   assert.match(workflow, /\.ci\/deno-version/);
   assert.match(workflow, /sha256sum guardlab-\* > SHA256SUMS/);
+});
+
+Deno.test("project: the README's Chinese screen is what guardlab prints", async () => {
+  const readme = read("../README.md");
+  const at = readme.indexOf("--cancel-at after_business --lang zh`");
+  assert.ok(at > 0);
+  const block = readme.slice(at).split("\n\n")[1].split("\n")
+    .map((l) => l.slice(4));
+  const r = await cli([
+    "run",
+    "--job",
+    "JOB-001",
+    "--topic",
+    "river",
+    "--copies",
+    "2",
+    "--cancel-at",
+    "after_business",
+    "--lang",
+    "zh",
+  ]);
+  assert.deepEqual(block, r.out.slice(0, block.length));
 });
