@@ -86,3 +86,4 @@ export {
   type StopPoint,
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";
+export { type Lang, LANGS, type Text } from "./views/i18n.ts";

@@ -40,7 +40,7 @@ anything is removed.`,
     2: null,
     4: null,
   },
-  run({ values, io }) {
+  run({ values, io, lang }) {
     if (values.ledger === undefined) {
       throw new UsageError({
         en: "--ledger NAME is required",
@@ -51,9 +51,13 @@ anything is removed.`,
     const root = privateRoot(io.base, false);
     const removed = root !== null && removeLedger(root, name);
     io.out(
-      removed
-        ? `removed ledger ${name}`
-        : `no ledger named ${name}; nothing removed`,
+      lang === "zh"
+        ? (removed
+          ? `已删除账本 ${name}`
+          : `没有名为 ${name} 的账本；什么也没删除`)
+        : (removed
+          ? `removed ledger ${name}`
+          : `no ledger named ${name}; nothing removed`),
     );
     return EXIT.ok;
   },

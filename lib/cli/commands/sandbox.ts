@@ -10,6 +10,8 @@ import {
   PROBLEM,
 } from "../../sandbox/safe_fs.ts";
 import { privateRootPath, SANDBOX_ROOT } from "../../sandbox/sandbox.ts";
+import { dirname } from "node:path";
+import { say, type Text } from "../../views/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../registry.ts";
 
@@ -53,6 +55,12 @@ export interface RootReport {
   state: "private" | "absent" | "unsafe";
   /** What is wrong, when `unsafe`. */
   problem?: string;
+}
+
+/** What is wrong with an unsafe folder, in both languages (read again, unchanged). */
+function inspectRootProblem(root: RootReport): Text | null {
+  if (root.state !== "unsafe") return null;
+  return privateFolderProblem(root.path, currentUid(dirname(root.path)));
 }
 
 /** Look at the private folder without creating or changing anything. */
@@ -106,33 +114,48 @@ ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息�
     },
     2: null,
   },
-  run({ values, io }) {
+  run({ values, io, lang }) {
     const probes = probeSandbox();
     const narrow = probes.every((p) => (p.state === "granted") === p.needed);
     const root = inspectRoot(io.base);
     const safe = root.state !== "unsafe";
     if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
     else {
+      const zh = lang === "zh";
       for (const p of probes) {
-        const verdict = (p.state === "granted") === p.needed
-          ? "as intended"
-          : "NOT as intended";
+        const intended = (p.state === "granted") === p.needed;
+        const verdict = zh
+          ? (intended ? "符合预期" : "不符合预期")
+          : (intended ? "as intended" : "NOT as intended");
         io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
       }
       io.out(
-        "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
+        zh
+          ? "（prompt：未授权；guardlab 以 --no-prompt 运行，因此会被拒绝）"
+          : "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
       );
       io.out(
         narrow
-          ? `narrow: only ${SANDBOX_ROOT} can be read and written`
-          : "this process has a different grant than the guardlab sandbox",
+          ? (zh
+            ? `narrow: 只能读写 ${SANDBOX_ROOT}`
+            : `narrow: only ${SANDBOX_ROOT} can be read and written`)
+          : (zh
+            ? "本进程的授权与 guardlab 沙箱不同"
+            : "this process has a different grant than the guardlab sandbox"),
       );
+      const problem = inspectRootProblem(root);
       io.out(
         root.state === "private"
-          ? `private folder: ${root.path} is yours alone`
+          ? (zh
+            ? `private folder: ${root.path} 只属于你`
+            : `private folder: ${root.path} is yours alone`)
           : root.state === "absent"
-          ? `private folder: ${root.path} (made with mode 0700 on first use)`
-          : `UNSAFE private folder: ${root.path} ${root.problem}`,
+          ? (zh
+            ? `private folder: ${root.path}（首次使用时以 0700 权限创建）`
+            : `private folder: ${root.path} (made with mode 0700 on first use)`)
+          : `UNSAFE private folder: ${root.path} ${
+            problem ? say(problem, lang) : root.problem
+          }`,
       );
     }
     return narrow && safe ? EXIT.ok : EXIT.failed;
