@@ -95,7 +95,7 @@ const FAULT_KEYS = ["cancel_at", "fail_at", "bad_output", "audit_failure"];
  * invalid: a misspelt `faults` must not quietly run a clean attempt.
  */
 export const STEP_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  "run": ["args", "faults"],
+  "run": ["args", "faults", "receipt", "input_guardrail"],
   "count": [],
   "exists": ["job"],
   "drafts": [],
@@ -111,6 +111,23 @@ export const STEP_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "policy.delete": [],
   "policy.rows": [],
 };
+
+/** An optional field that must be one of `allowed`, as `{ [key]: value }`. */
+function choiceField<T extends string, K extends string>(
+  step: Step,
+  name: string,
+  allowed: readonly T[],
+  key: K,
+): Partial<Record<K, T>> {
+  if (!Object.hasOwn(step, name)) return {};
+  const value = step[name];
+  if (!isOneOf(allowed, value)) {
+    throw new InvalidStep(
+      `${name} must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`,
+    );
+  }
+  return { [key]: value } as Partial<Record<K, T>>;
+}
 
 /** Read a step's `faults` object into the lab's trusted Faults. */
 function faultsOf(step: Step): Faults {
@@ -281,7 +298,17 @@ export class ScriptSession {
 
   async #run(s: Step): Promise<StepResult> {
     const raw = field(s, "args");
-    const faults = faultsOf(s);
+    // Trusted switches beside the faults, optional: absent changes nothing.
+    const faults: Faults = {
+      ...faultsOf(s),
+      ...choiceField(s, "receipt", ["checked", "naive"] as const, "receipt"),
+      ...choiceField(
+        s,
+        "input_guardrail",
+        ["sequential", "parallel"] as const,
+        "inputGuardrail",
+      ),
+    };
     const { output, attempt } = await observeRun(this.#lab, raw, faults);
     const job = (raw as { job?: unknown } | null)?.job;
     return {

@@ -48,6 +48,21 @@ export interface Faults {
   /** Make the receipt write fail before it touches the database. */
   auditFailure?: boolean;
   /**
+   * Teaching switch, like the policy lab's `insertNaive`: `naive` writes the
+   * receipt as the article's original code did, trusting the last row id
+   * without checking that the INSERT added a row. Never the default, never a
+   * tool argument.
+   */
+  receipt?: "checked" | "naive";
+  /**
+   * How the agent-level input guardrail is scheduled (OpenAI Agents SDK's
+   * `run_in_parallel`, as the article describes v0.23.1): `sequential`
+   * (the default here) checks before the business step; `parallel` lets the
+   * call go on and delivers the verdict right after the business step, past
+   * the commit point.
+   */
+  inputGuardrail?: "sequential" | "parallel";
+  /**
    * Awaited at each pause point; a harness uses it to hold the run there.
    * While held at `before_business` or `after_commit` the run can be aborted.
    */
@@ -126,6 +141,8 @@ export interface WrittenReceipt {
   status: ReceiptStatus;
   /** Whether a draft for the key existed when the receipt was written. */
   effect_exists: boolean;
+  /** How many rows the receipt INSERT really added (a naive receipt may claim one with 0). */
+  rowsInserted: number;
 }
 
 /**
@@ -141,6 +158,8 @@ export interface AttemptRecord {
   stoppedAt?: StopPoint;
   /** The rule that refused it (e.g. `batch_limit`), if a check said no. */
   refusal?: string;
+  /** `parallel` when the input guardrail ran beside the call. */
+  inputGuardrail?: "parallel";
   /** The result the caller received, or what was thrown instead. */
   outcome:
     | { kind: "result"; result: RunResult }
@@ -240,6 +259,9 @@ export class Lab {
       receipt: trace.receipt,
       ...(trace.stoppedAt ? { stoppedAt: trace.stoppedAt } : {}),
       ...(trace.refusal ? { refusal: trace.refusal } : {}),
+      ...(faults.inputGuardrail === "parallel"
+        ? { inputGuardrail: "parallel" as const }
+        : {}),
     });
     try {
       const result = await this.#timeline(raw, faults, signal, trace);
@@ -276,13 +298,17 @@ export class Lab {
       const args = checkedArgs(raw);
       job = args.job;
       events.push("arguments_valid");
-      inputCheck(args);
-      events.push("input_allowed");
+      // Sequential: the check runs here and the call waits for its verdict.
+      // Parallel: the call goes on, and the verdict arrives later.
+      const inputVerdict = this.#inputGuardrail(args, events, faults);
       await this.#checkpoint("before_business", faults, signal, trace);
       events.push("business_started");
       // The commit point: once this returns with effect_committed, no later
       // check on this timeline can take the draft back.
       let value = this.#business(args, trace, faults);
+      // A parallel input guardrail's verdict lands here, past the commit
+      // point: a rejection now cannot take the draft back.
+      inputVerdict.deliver();
       await this.#checkpoint("after_business", faults, signal, trace);
       events.push("output_started");
       if (faults.badOutput) value = { ...value, text: BAD_OUTPUT_TEXT };
@@ -320,6 +346,39 @@ export class Lab {
       effect_exists: receiptWritten.effect_exists,
       events: [...events],
       released,
+    };
+  }
+
+  /**
+   * The input check, scheduled as `faults.inputGuardrail` says. Sequential:
+   * judged now (a rejection throws before anything is written). Parallel:
+   * judged now but delivered by `deliver()`, which the timeline calls after
+   * the business step, deterministically, with no sleep and no race.
+   */
+  #inputGuardrail(
+    args: ToolArgs,
+    events: EventName[],
+    faults: Faults,
+  ): { deliver(): void } {
+    if (faults.inputGuardrail !== "parallel") {
+      inputCheck(args);
+      events.push("input_allowed");
+      return { deliver() {} };
+    }
+    let rejection: unknown = null;
+    try {
+      inputCheck(args);
+    } catch (error) {
+      rejection = error;
+    }
+    return {
+      deliver() {
+        if (rejection !== null) {
+          events.push("input_tripwire");
+          throw rejection;
+        }
+        events.push("input_allowed");
+      },
     };
   }
 
@@ -380,13 +439,29 @@ export class Lab {
         present,
         pythonJson(events),
       );
+      if (faults.receipt === "naive") {
+        // The article's original code: the last row id, with no check that
+        // this INSERT added a row. Under RAISE(IGNORE) it reports the id of
+        // the connection's last insert (the draft), and no receipt exists.
+        return {
+          attempt: row.attempt,
+          status,
+          effect_exists: present,
+          rowsInserted: row.changes,
+        };
+      }
       if (row.changes !== 1) {
         throw new AuditUnavailable(
           "audit insert did not create one row",
           causeOption(cancellation),
         );
       }
-      return { attempt: row.attempt, status, effect_exists: present };
+      return {
+        attempt: row.attempt,
+        status,
+        effect_exists: present,
+        rowsInserted: row.changes,
+      };
     });
   }
 

@@ -101,5 +101,9 @@ function attemptOf(
     receiptStatus: record.receipt?.status,
     ...(record.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
     ...(record.refusal ? { refusal: record.refusal } : {}),
+    ...(record.inputGuardrail ? { inputGuardrail: record.inputGuardrail } : {}),
+    ...(record.receipt && record.receipt.rowsInserted !== 1
+      ? { receiptRowsInserted: record.receipt.rowsInserted }
+      : {}),
   };
 }

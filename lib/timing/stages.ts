@@ -17,6 +17,8 @@ export const EVENT_ORDER = [
   "effect_reused",
   "output_started",
   "output_allowed",
+  // Only with a parallel input guardrail that rejects, after the commit.
+  "input_tripwire",
 ] as const;
 
 /** One event of a run's timeline. */

@@ -21,6 +21,7 @@ const FILL: Record<Mark, string> = {
   "refused": "#f8d0d0",
   "failed": "#f8d0d0",
   "cancelled": "#fbe6b8",
+  "in parallel": "#d7eef5",
   "not reached": "#eeeeee",
 };
 
@@ -29,6 +30,7 @@ const STROKE: Record<Mark, string> = {
   "refused": "#c62828",
   "failed": "#c62828",
   "cancelled": "#b26a00",
+  "in parallel": "#00838f",
   "not reached": "#9e9e9e",
 };
 
@@ -54,8 +56,8 @@ const LEFT = 20;
 const LANE_H = 132;
 const COMMIT_GAP = 40;
 const BADGE_W = 150;
-/** The most boxes a lane can have: five stages and one gap row. */
-const MOST_BOXES = 6;
+/** The most boxes a lane can have: five stages, a late input verdict, a gap row. */
+const MOST_BOXES = 7;
 
 /**
  * Fonts for both languages: the CJK faces first where a machine has them

@@ -22,6 +22,7 @@ export type Mark =
   | "refused"
   | "failed"
   | "cancelled"
+  | "in parallel"
   | "not reached";
 
 /** The stages a timeline can show, in order. */
@@ -30,6 +31,7 @@ export const STAGE_IDS = [
   "input",
   "before_business",
   "business",
+  "input_verdict",
   "after_commit",
   "output",
   "receipt",
@@ -79,6 +81,10 @@ export interface Attempt {
   stoppedAt?: StopPoint;
   /** The rule that refused it. */
   refusal?: string;
+  /** `parallel` when the input guardrail ran beside the call. */
+  inputGuardrail?: "parallel";
+  /** Rows the receipt INSERT really added, when not the 1 it claimed (a naive receipt). */
+  receiptRowsInserted?: number;
 }
 
 /** Stage labels. */
@@ -87,6 +93,7 @@ export const STAGE_LABEL: Readonly<Record<StageId, Text>> = {
   input: { en: "input check", zh: "前检" },
   before_business: { en: "before business", zh: "业务写入前" },
   business: { en: "business", zh: "业务写入" },
+  input_verdict: { en: "input verdict", zh: "前检结论" },
   after_commit: { en: "after commit", zh: "提交之后" },
   output: { en: "output check", zh: "后检" },
   receipt: { en: "receipt", zh: "回执" },
@@ -98,6 +105,7 @@ export const MARK_LABEL: Readonly<Record<Mark, Text>> = {
   "refused": { en: "refused", zh: "拒绝" },
   "failed": { en: "failed", zh: "失败" },
   "cancelled": { en: "cancelled", zh: "取消" },
+  "in parallel": { en: "in parallel", zh: "并行中" },
   "not reached": { en: "not reached", zh: "未到达" },
 };
 
@@ -174,17 +182,29 @@ export function timelineOf(attempt: Attempt): Timeline {
       : "not reached",
     note: argsRefused ? ruleNote(attempt.refusal) : null,
   });
+  const parallel = attempt.inputGuardrail === "parallel";
   const inputRefused = status === "input_rejected" &&
     seen.has("arguments_valid");
-  before.push({
-    stage: "input",
-    mark: seen.has("input_allowed")
-      ? "passed"
-      : inputRefused
-      ? "refused"
-      : "not reached",
-    note: inputRefused ? ruleNote(attempt.refusal) : null,
-  });
+  before.push(
+    parallel && seen.has("arguments_valid")
+      ? {
+        stage: "input",
+        mark: "in parallel",
+        note: {
+          en: "runs beside the call; the call does not wait",
+          zh: "与调用并行；调用不等它的结论",
+        },
+      }
+      : {
+        stage: "input",
+        mark: seen.has("input_allowed")
+          ? "passed"
+          : inputRefused
+          ? "refused"
+          : "not reached",
+        note: inputRefused ? ruleNote(attempt.refusal) : null,
+      },
+  );
   if (stoppedAt === "before_business") {
     before.push({
       stage: "before_business",
@@ -229,6 +249,32 @@ export function timelineOf(attempt: Attempt): Timeline {
       : null,
   });
 
+  if (parallel && seen.has("arguments_valid")) {
+    const late = seen.has("input_tripwire");
+    after.push({
+      stage: "input_verdict",
+      mark: late
+        ? "refused"
+        : seen.has("input_allowed")
+        ? "passed"
+        : "not reached",
+      note: late
+        ? {
+          en: `tripwire after the commit: ${
+            say(ruleNote(attempt.refusal) ?? RULES.batch_limit, "en")
+          }`,
+          zh: `提交之后才触发：${
+            say(ruleNote(attempt.refusal) ?? RULES.batch_limit, "zh")
+          }`,
+        }
+        : seen.has("input_allowed")
+        ? {
+          en: "allowed, but only after the commit",
+          zh: "允许，但结论在提交之后才到",
+        }
+        : null,
+    });
+  }
   if (stoppedAt === "after_commit" || stoppedAt === "after_business") {
     after.push({
       stage: "after_commit",
@@ -271,16 +317,29 @@ export function timelineOf(attempt: Attempt): Timeline {
       : null,
   });
 
+  const lied = attempt.receiptRowsInserted === 0;
   const receipt: Text = attempt.receiptAttempt === null
     ? { en: "none", zh: "无" }
+    : lied
+    ? {
+      en: `none (a naive receipt claimed #${attempt.receiptAttempt})`,
+      zh: `无（朴素回执声称 #${attempt.receiptAttempt}）`,
+    }
     : {
       en: `#${attempt.receiptAttempt} ${attempt.receiptStatus}`,
       zh: `#${attempt.receiptAttempt} ${attempt.receiptStatus}`,
     };
   after.push({
     stage: "receipt",
-    mark: attempt.receiptAttempt === null ? "failed" : "passed",
-    note: attempt.receiptAttempt !== null ? receipt : cancelled
+    mark: attempt.receiptAttempt === null || lied ? "failed" : "passed",
+    note: lied
+      ? {
+        en: `claimed #${attempt.receiptAttempt}; the INSERT added 0 rows`,
+        zh: `声称 #${attempt.receiptAttempt}；INSERT 实际新增 0 行`,
+      }
+      : attempt.receiptAttempt !== null
+      ? receipt
+      : cancelled
       ? {
         en: "write failed while recording the cancel",
         zh: "记录取消时回执写入失败：没有回执",
@@ -336,6 +395,8 @@ export const ANSI: Style = {
       ? 90
       : mark === "cancelled"
       ? 33
+      : mark === "in parallel"
+      ? 36
       : 31;
     return `\x1b[${code}m${text}\x1b[0m`;
   },
@@ -348,6 +409,7 @@ export const SYMBOL: Readonly<Record<Mark, string>> = {
   "refused": "[no]",
   "failed": "[!!]",
   "cancelled": "[xx]",
+  "in parallel": "[..]",
   "not reached": "[ ]",
 };
 

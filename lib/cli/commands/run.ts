@@ -95,6 +95,26 @@ const OPTIONS = {
       zh: "故障：让回执写入失败",
     },
   },
+  receipt: {
+    type: "string",
+    value: "MODE",
+    help: {
+      en: "checked (default) or naive: the article's original receipt, " +
+        "trusting the last row id (teaching switch, never a tool argument)",
+      zh: "checked（默认）或 naive：文章原始的回执写法，只信 lastrowid" +
+        "（教学开关，从来不是工具参数）",
+    },
+  },
+  "input-guardrail": {
+    type: "string",
+    value: "MODE",
+    help: {
+      en: "sequential (default) or parallel: the agent-level input guardrail " +
+        "runs beside the call and its verdict lands after the business step",
+      zh: "sequential（默认）或 parallel：Agent 级输入护栏与调用并行，" +
+        "结论在业务写入之后才到",
+    },
+  },
   "pause-at": {
     type: "string",
     value: "POINT",
@@ -154,6 +174,8 @@ function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
     faults.failAt && `fail_at=${faults.failAt}`,
     faults.badOutput && "bad_output",
     faults.auditFailure && "audit_failure",
+    faults.receipt === "naive" && "receipt=naive",
+    faults.inputGuardrail === "parallel" && "input_guardrail=parallel",
   ].filter(Boolean);
   const none = say({ en: "none", zh: "无" }, lang);
   return lang === "zh"
@@ -177,7 +199,9 @@ export const run = command({
   usage: `run [--ledger NAME | --ledger-file PATH]
                     (--job JOB --topic TOPIC --copies N | --args JSON)
                     [--cancel-at STAGE] [--fail-at STAGE] [--bad-output]
-                    [--audit-failure] [--pause-at POINT] [--json]
+                    [--audit-failure] [--receipt checked|naive]
+                    [--input-guardrail sequential|parallel]
+                    [--pause-at POINT] [--json]
                     [--format text|json|svg]`,
   about: {
     en: `One attempt of the draft tool. The arguments go through the lab's own
@@ -216,6 +240,21 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
       failAt: choice("run", "--fail-at", values["fail-at"], FAIL_POINTS),
       badOutput: values["bad-output"] ?? false,
       auditFailure: values["audit-failure"] ?? false,
+      receipt: choice(
+        "run",
+        "--receipt",
+        values.receipt,
+        [
+          "checked",
+          "naive",
+        ] as const,
+      ),
+      inputGuardrail: choice(
+        "run",
+        "--input-guardrail",
+        values["input-guardrail"],
+        ["sequential", "parallel"] as const,
+      ),
       pause: pauseAt
         ? (point) => point === pauseAt ? holdForever(io, point) : undefined
         : undefined,
