@@ -203,7 +203,17 @@ Deno.test("property: any script input gives one JSON line per step, never a cras
       fc.record({ cancel_at: fc.constantFrom("", ...CHECKPOINTS) }),
     ),
     fail_before_commit: fc.oneof(fc.boolean(), fc.jsonValue()),
+    receipt: fc.oneof(fc.constantFrom("checked", "naive"), fc.jsonValue()),
+    input_guardrail: fc.oneof(
+      fc.constantFrom("sequential", "parallel"),
+      fc.jsonValue(),
+    ),
   };
+  for (const [op, names] of Object.entries(STEP_FIELDS)) {
+    for (const name of names) {
+      assert.ok(name in values, `the fuzzer has values for ${op}.${name}`);
+    }
+  }
   // Steps with an op's own fields (each maybe missing), sometimes with a stray one.
   const step = fc.constantFrom(...Object.keys(STEP_FIELDS), "nope").chain((
     op,
