@@ -11,6 +11,9 @@ import expectedPolicy from "../fixtures/expected-policy.json" with {
 import expectedTiming from "../fixtures/expected-timing.json" with {
   type: "json",
 };
+import expectedArticle from "../fixtures/expected-article.json" with {
+  type: "json",
+};
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { runVerify } from "../lib/cli/commands/verify.ts";
@@ -127,6 +130,7 @@ Deno.test("cli: demo", async (t) => {
     assert.deepEqual(JSON.parse(r.out.join("\n")), {
       timing: expectedTiming,
       policy: expectedPolicy,
+      article: expectedArticle,
     });
     assert.deepEqual(
       JSON.parse((await cli(["demo", "timing", "--json"])).out.join("\n")),
@@ -175,6 +179,7 @@ Deno.test("cli: verify", async (t) => {
     const scenarios = [
       ...Object.keys(expectedTiming).map((k) => `pass ${label("timing", k)}`),
       ...Object.keys(expectedPolicy).map((k) => `pass ${label("policy", k)}`),
+      ...Object.keys(expectedArticle).map((k) => `pass ${label("article", k)}`),
     ];
     assert.ok(scenarios.includes("pass timing/timing demo · draft_rows"));
     assert.ok(scenarios.includes("pass policy/checked_stale · after_stale"));
@@ -190,6 +195,7 @@ Deno.test("cli: verify", async (t) => {
       const copy = structuredClone(EXPECTED) as {
         timing: Record<string, unknown>;
         policy: Record<string, unknown>;
+        article: Record<string, unknown>;
       };
       copy.timing.draft_rows = 3;
       (copy.policy as { after_recovery: unknown }).after_recovery = [[
@@ -209,7 +215,7 @@ Deno.test("cli: verify", async (t) => {
         /FAIL policy\/checked_stale · after_recovery\n {2}expected: \[\["JOB-002",1,1\]\]\n {2}actual: {3}\[\["JOB-002",1,2\]\]/,
       );
       assert.match(text, /pass timing\/input_rejected/);
-      assert.match(text, /2 of 15 checks differ/);
+      assert.match(text, /2 of 19 checks differ/);
     },
   );
 
@@ -217,6 +223,7 @@ Deno.test("cli: verify", async (t) => {
     const copy = structuredClone(EXPECTED) as {
       timing: Record<string, unknown>;
       policy: Record<string, unknown>;
+      article: Record<string, unknown>;
     };
     delete copy.timing.draft_rows;
     const io = memoryIo("", false, TEST_BASE);

@@ -182,7 +182,8 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
     const marks = [...svg.matchAll(/data-mark="([^"]+)"/g)].map((m) => m[1]);
     const expected = marksOfView(EXPECTED_VIEW);
     assert.equal(expected.length, 4);
-    assert.deepEqual(marks, expected.flat());
+    // The timing lanes first, then the article's four.
+    assert.deepEqual(marks.slice(0, expected.flat().length), expected.flat());
     for (
       const scenario of [
         "input_rejected",
@@ -196,11 +197,17 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
     // The commit point is drawn by what happened there, lane by lane.
     assert.deepEqual(
       [...svg.matchAll(/data-commit="([^"]+)"/g)].map((m) => m[1]),
-      ["not reached", "committed", "reused", "committed"],
+      [
+        ...["not reached", "committed", "reused", "committed"],
+        ...["committed", "committed", "committed", "not reached"],
+      ],
     );
     assert.deepEqual(
       [...svg.matchAll(/data-draft="([^"]+)"/g)].map((m) => m[1]),
-      ["absent", "present", "present", "present"],
+      [
+        ...["absent", "present", "present", "present"],
+        ...["present", "present", "present", "absent"],
+      ],
     );
     assert.ok(svg.includes("naive_stale"), "the policy lab is described too");
   });

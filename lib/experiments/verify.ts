@@ -10,6 +10,10 @@ import expectedPolicy from "../../fixtures/expected-policy.json" with {
 import expectedTiming from "../../fixtures/expected-timing.json" with {
   type: "json",
 };
+import expectedArticle from "../../fixtures/expected-article.json" with {
+  type: "json",
+};
+import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../store/wire.ts";
 import type { Lang } from "../views/i18n.ts";
@@ -18,10 +22,11 @@ import type { Lang } from "../views/i18n.ts";
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
   timing: expectedTiming,
   policy: expectedPolicy,
+  article: expectedArticle,
 };
 
-/** The two labs. */
-export type LabName = "timing" | "policy";
+/** The labs: the two of the article's code, and its other claims. */
+export type LabName = "timing" | "policy" | "article";
 
 /** One scenario's comparison. */
 export interface Check {
@@ -60,9 +65,14 @@ export async function verify(
 ): Promise<Check[]> {
   const timing = await timingDemo(folder) as unknown as Record<string, unknown>;
   const policy = await policyDemo(folder) as unknown as Record<string, unknown>;
+  const article = (await articleDemo(folder)).result as unknown as Record<
+    string,
+    unknown
+  >;
   return [
     ...compareLab("timing", expected.timing, timing),
     ...compareLab("policy", expected.policy, policy),
+    ...compareLab("article", expected.article, article),
   ];
 }
 

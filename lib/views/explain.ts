@@ -19,7 +19,7 @@ export { type Lang, LANGS } from "./i18n.ts";
 /** One scenario's explanation. */
 export interface Explanation {
   /** Which lab the scenario belongs to. */
-  lab: "timing" | "policy";
+  lab: "timing" | "policy" | "article";
   /** What happened. */
   happened: string;
   /** Why the check could not undo the effect, or why the write refused. */
@@ -38,6 +38,10 @@ export const SCENARIOS = [
   "checked_stale",
   "restored_value_old_revision",
   "precommit_error",
+  "naive_receipt",
+  "checked_receipt",
+  "parallel_input_guardrail",
+  "sequential_input_guardrail",
 ] as const;
 
 /** A scenario name. */
@@ -116,6 +120,48 @@ const EN: Record<Scenario, Explanation> = {
     next:
       "Nothing to undo. Investigate the error; retry only with a fresh check.",
   },
+  naive_receipt: {
+    lab: "article",
+    happened: "With a test-only RAISE(IGNORE) trigger on the receipts, the " +
+      "original receipt code (the last row id, no row count check) returned " +
+      "accepted, attempt 1 and the released value.",
+    why:
+      "The INSERT added no row and raised nothing; the last row id was the " +
+      "draft's. A second connection sees 1 draft and 0 receipts: the receipt " +
+      "that succeeded is a lie.",
+    next:
+      "Never trust the last row id as proof of a write: check that exactly " +
+      "one row was inserted (the next scenario).",
+  },
+  checked_receipt: {
+    lab: "article",
+    happened: "The same trigger, with the receipt write that checks its row " +
+      "count: the run raises audit_unavailable.",
+    why: "The check cannot undo the committed draft, but it refuses to claim " +
+      "a receipt that does not exist: 1 draft, 0 receipts, and no accepted.",
+    next: "Reconcile: the key has a draft and no receipt; after the fixture " +
+      "is removed, a retry reuses the draft and writes one receipt.",
+  },
+  parallel_input_guardrail: {
+    lab: "article",
+    happened:
+      "JOB-001 asked for 4 copies with the agent-level input guardrail " +
+      "running in parallel (the SDK's default, run_in_parallel=True). The " +
+      "draft was committed before the guardrail's tripwire arrived.",
+    why: "A parallel guardrail does not hold the call: by the time it says " +
+      "no, the tool may have run. The receipt says input_rejected with " +
+      "effect_exists true, and its events show the commit before the tripwire.",
+    next: "Reconcile the draft the rejected request left. Where the effect " +
+      "must not happen, run the guardrail before the call (next scenario).",
+  },
+  sequential_input_guardrail: {
+    lab: "article",
+    happened: "The same request with the guardrail in sequence " +
+      "(run_in_parallel=False): it refused before the business step.",
+    why: "Waiting for the verdict is what makes a pre-check a pre-check: " +
+      "nothing was written, only an input_rejected receipt.",
+    next: "Nothing to undo. Send a request within the limit if one is wanted.",
+  },
 };
 
 const ZH: Record<Scenario, Explanation> = {
@@ -182,6 +228,44 @@ const ZH: Record<Scenario, Explanation> = {
     why: "失败发生在提交点之前，事务回滚；另一个连接查不到草稿。",
     next: "无需撤销。先排查错误；重试前重新检查。",
   },
+  naive_receipt: {
+    lab: "article",
+    happened:
+      "回执表上装了仅用于测试的 RAISE(IGNORE) 触发器；原始回执代码（只取 " +
+      "lastrowid、不检查行数）返回 accepted、attempt 1 和放行的结果。",
+    why:
+      "这次 INSERT 没有新增任何行，也没有抛异常；lastrowid 其实是草稿的行号。" +
+      "另一条连接看到 1 条草稿、0 条回执：声称成功的回执是假的。",
+    next:
+      "不要把 lastrowid 当成写入成功的凭据：要检查恰好插入了一行（见下一个场景）。",
+  },
+  checked_receipt: {
+    lab: "article",
+    happened:
+      "同样的触发器，换成检查行数的回执写入：调用抛出 audit_unavailable。",
+    why:
+      "这个检查撤销不了已提交的草稿，但它拒绝声称一条不存在的回执：1 条草稿、" +
+      "0 条回执，没有 accepted。",
+    next:
+      "对账：该业务键有草稿而没有回执；移除夹具后重试，会复用草稿并写下一条回执。",
+  },
+  parallel_input_guardrail: {
+    lab: "article",
+    happened: "JOB-001 请求 4 份，Agent 级输入护栏并行运行（SDK 的默认 " +
+      "run_in_parallel=True）。护栏的 tripwire 到达之前，草稿已经提交。",
+    why: "并行护栏不会拦住调用：等它说不，工具可能已经执行了。回执记为 " +
+      "input_rejected 且 effect_exists 为 true，事件里提交在 tripwire 之前。",
+    next:
+      "对账被拒请求留下的草稿。效果绝不能发生时，让护栏在调用之前运行（见下一个场景）。",
+  },
+  sequential_input_guardrail: {
+    lab: "article",
+    happened:
+      "同一请求，护栏改为顺序运行（run_in_parallel=False）：在业务写入之前拒绝。",
+    why:
+      "等到结论再继续，前检才名副其实：什么也没写，只有一条 input_rejected 回执。",
+    next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
+  },
 };
 
 const LABELS: Record<Lang, { happened: string; why: string; next: string }> = {
@@ -195,7 +279,10 @@ export const TOPICS = [...SCENARIOS, ...LESSONS] as const;
 /** A scenario or a lesson. */
 export type Topic = typeof TOPICS[number];
 
-/** The `script` steps that replay a policy demo scenario (drawn by `explain --format svg`). */
+/**
+ * The `script` steps that replay a demo scenario of the policy lab or of
+ * the article's other claims (drawn by `explain --format svg`).
+ */
 export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
   naive_stale: [
     '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
@@ -218,6 +305,20 @@ export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
     '{"op":"policy.change","max_copies":3}',
     '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
     '{"op":"policy.rows"}',
+  ],
+  naive_receipt: [
+    '{"op":"fixture","receipt_fault":"ignore"}',
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"receipt":"naive"}',
+  ],
+  checked_receipt: [
+    '{"op":"fixture","receipt_fault":"ignore"}',
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
+  ],
+  parallel_input_guardrail: [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":4},"input_guardrail":"parallel"}',
+  ],
+  sequential_input_guardrail: [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":4},"input_guardrail":"sequential"}',
   ],
   precommit_error: [
     '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',

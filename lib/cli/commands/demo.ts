@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { articleDemo } from "../../experiments/article_demo.ts";
 import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
 import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
 import { timelineSvg } from "../../views/svg.ts";
@@ -20,17 +21,20 @@ export const demo = command({
     en: "run the article's fixed scenarios (default: both labs)",
     zh: "运行文章里的固定场景（默认两个实验都跑）",
   },
-  usage: "demo [timing|policy] [--json] [--format text|json|svg]",
+  usage: "demo [timing|policy|article] [--json] [--format text|json|svg]",
   about: {
     en:
       `Runs the fixed scenarios of the timing lab (input rejected, output rejected
 with the draft already committed, same-request retry, cancel after commit) and
 of the policy lab (stale rule with the naive and the checked insert, restored
-value, failure before commit), each in a fresh scratch ledger.`,
+value, failure before commit), and the article's other claims (the receipt
+before the fix; the input guardrail in parallel and in sequence), each in a
+fresh scratch ledger.`,
     zh:
       `运行时间线实验的固定场景（前检拒绝；草稿已提交后的后检拒绝；同一请求重试；
 提交后取消）和规则实验的固定场景（规则已变时的朴素写入与条件写入、数值改回、
-提交前失败），每个都用新的临时账本。`,
+提交前失败），以及文章的其他论断（修正之前的回执；并行与顺序的输入护栏），
+每个都用新的临时账本。`,
   },
   options: FORMAT_OPTIONS,
   maxPositionals: 1,
@@ -40,22 +44,28 @@ value, failure before commit), each in a fresh scratch ledger.`,
       "demo",
       "lab",
       positionals[0],
-      ["timing", "policy"] as const,
+      ["timing", "policy", "article"] as const,
     );
     const format = formatOf("demo", values);
     await using folder = scratchFolder(privateRoot(io.base)!);
-    const timing = which !== "policy"
+    const all = which === undefined;
+    const timing = all || which === "timing"
       ? await timingDemoWithAttempts(folder.path)
       : undefined;
-    const policy = which !== "timing"
+    const policy = all || which === "policy"
       ? await policyDemo(folder.path)
+      : undefined;
+    const article = all || which === "article"
+      ? await articleDemo(folder.path)
       : undefined;
     if (format === "json") {
       const data = which === "timing"
         ? timing!.result
         : which === "policy"
         ? policy
-        : { timing: timing!.result, policy };
+        : which === "article"
+        ? article!.result
+        : { timing: timing!.result, policy, article: article!.result };
       io.out(JSON.stringify(data, null, 2));
       return EXIT.ok;
     }
@@ -65,7 +75,9 @@ value, failure before commit), each in a fresh scratch ledger.`,
           en: "guardlab demo: where each check stops the call",
           zh: "guardlab 演示：每个检查拦在哪一步",
         }, lang),
-        (timing?.attempts ?? []).map((a) => ({
+        [...(timing?.attempts ?? []), ...(article?.attempts ?? [])].map((
+          a,
+        ) => ({
           title: a.scenario,
           attempt: a.attempt,
         })),
@@ -104,6 +116,27 @@ value, failure before commit), each in a fresh scratch ledger.`,
         zh: "规则实验：只有前检所见的修订号仍然有效时才提交",
       }, lang));
       for (const line of policyLines(policy, lang)) io.out(line);
+    }
+    if (article) {
+      if (timing || policy) io.out("");
+      io.out(say({
+        en: "The article's other claims: the receipt before the fix, the " +
+          "input guardrail",
+        zh: "文章的其他论断：修正之前的回执，以及输入护栏的并行与顺序",
+      }, lang));
+      for (const { scenario, attempt } of article.attempts) {
+        io.out("");
+        io.out(scenario);
+        for (const line of renderTimeline(timelineOf(attempt), style, lang)) {
+          io.out(line);
+        }
+        const { drafts, receipts } = article.result[scenario].rows;
+        io.out(
+          lang === "zh"
+            ? `  另一条连接看到：草稿 ${drafts} 条，回执 ${receipts} 条`
+            : `  a second connection sees: drafts ${drafts}, receipts ${receipts}`,
+        );
+      }
     }
     return EXIT.ok;
   },

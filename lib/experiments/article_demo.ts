@@ -1,0 +1,104 @@
+/**
+ * The article's other claims as fixed scenarios, each in a fresh ledger of
+ * its own: the receipt before the fix and after it, and the agent-level
+ * input guardrail run in parallel and in sequence. They return what the lab
+ * did and what a second connection sees; the expected answers are
+ * hand-written in `fixtures/expected-article.json`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { countRows } from "../store/db.ts";
+import { type Faults, Lab } from "../timing/lab.ts";
+import { receiptFaultTrigger } from "../timing/ledger.ts";
+import { observeRun, type Raised } from "../timing/outcome.ts";
+import type { RunResult } from "../timing/lab.ts";
+import type { Attempt } from "../views/timeline.ts";
+import { DEMO_ARGS } from "./demo.ts";
+
+/** One scenario: what the call returned (or raised), and the ledger's rows. */
+export interface ArticleOutcome {
+  /** The result object, or the raised object. */
+  output: RunResult | Raised;
+  /** Rows a second connection counts afterwards. */
+  rows: { drafts: number; receipts: number };
+}
+
+/** What the article demo did, scenario by scenario. */
+export interface ArticleDemoResult {
+  /** The original receipt code under RAISE(IGNORE): accepted, with no receipt. */
+  naive_receipt: ArticleOutcome;
+  /** The checked receipt on the same fixture: audit_unavailable. */
+  checked_receipt: ArticleOutcome;
+  /** copies=4 with the input guardrail in parallel: the draft is committed first. */
+  parallel_input_guardrail: ArticleOutcome;
+  /** The same request with the guardrail in sequence: nothing written. */
+  sequential_input_guardrail: ArticleOutcome;
+}
+
+/** One article scenario as the timeline view needs it. */
+export interface ArticleAttempt {
+  /** Scenario key in {@linkcode ArticleDemoResult}. */
+  scenario: keyof ArticleDemoResult;
+  /** What the attempt produced. */
+  attempt: Attempt;
+}
+
+function counted(path: string): { drafts: number; receipts: number } {
+  // A second connection: what was committed, not what the writer holds.
+  const observer = new DatabaseSync(path, { readOnly: true });
+  try {
+    return {
+      drafts: countRows(observer, "drafts"),
+      receipts: countRows(observer, "receipts"),
+    };
+  } finally {
+    observer.close();
+  }
+}
+
+/** Run the article demo; every scenario gets its own ledger inside `folder`. */
+export async function articleDemo(
+  folder: string,
+): Promise<{ result: ArticleDemoResult; attempts: ArticleAttempt[] }> {
+  const attempts: ArticleAttempt[] = [];
+  const scenario = async (
+    name: keyof ArticleDemoResult,
+    raw: unknown,
+    faults: Faults,
+    ignoreReceipts = false,
+  ): Promise<ArticleOutcome> => {
+    const path = join(folder, `article-${name}.sqlite`);
+    const lab = Lab.open(path);
+    try {
+      // Trusted fixture on this scenario's own ledger, never tool input.
+      if (ignoreReceipts) lab.ledger.db.exec(receiptFaultTrigger("ignore"));
+      const seen = await observeRun(lab, raw, faults);
+      attempts.push({ scenario: name, attempt: seen.attempt });
+      return { output: seen.output, rows: counted(path) };
+    } finally {
+      lab.close();
+    }
+  };
+  const result: ArticleDemoResult = {
+    naive_receipt: await scenario(
+      "naive_receipt",
+      DEMO_ARGS,
+      { receipt: "naive" },
+      true,
+    ),
+    checked_receipt: await scenario("checked_receipt", DEMO_ARGS, {}, true),
+    parallel_input_guardrail: await scenario(
+      "parallel_input_guardrail",
+      { ...DEMO_ARGS, copies: 4 },
+      { inputGuardrail: "parallel" },
+    ),
+    sequential_input_guardrail: await scenario(
+      "sequential_input_guardrail",
+      { ...DEMO_ARGS, copies: 4 },
+      { inputGuardrail: "sequential" },
+    ),
+  };
+  return { result, attempts };
+}
