@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { XMLValidator } from "./deps.ts";
+import { displayWidth } from "../lib/views/text.ts";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -809,4 +810,55 @@ Deno.test("cli: ledger shows the policy lab beside the lab, in both languages", 
   } finally {
     removeLedger(TEST_ROOT, name);
   }
+});
+
+Deno.test("cli: explain --sdk shows the documented behaviours beside the ledger", async (t) => {
+  await t.step(
+    "output_rejected is the tool output guardrail's reject rows",
+    async () => {
+      const r = await cli(["explain", "output_rejected", "--sdk"]);
+      const marked = r.out.filter((l) => l.startsWith("→ "));
+      assert.deepEqual(marked, [
+        "→ tool output guardrail · reject_content / rejectContent",
+        "→ tool output guardrail · raise_exception / throwException",
+      ]);
+      const text = r.out.join("\n");
+      assert.match(text, /the draft stays: the side effect already happened/);
+      assert.match(text, /v0\.23\.1/);
+      assert.match(text, /not SDK status names/);
+    },
+  );
+  await t.step(
+    "a cancellation is no guardrail behaviour, and says so",
+    async () => {
+      const r = await cli(["explain", "cancelled_after_business", "--sdk"]);
+      assert.ok(!r.out.some((l) => l.startsWith("→ ")));
+      assert.match(
+        r.out.join("\n"),
+        /No guardrail behaviour matches this topic/,
+      );
+    },
+  );
+  await t.step(
+    "every topic, both languages, 80 columns, and in the SVG",
+    async () => {
+      for (const lang of ["en", "zh"]) {
+        const r = await cli(["explain", "--sdk", "--lang", lang]);
+        assert.equal(r.code, 0);
+        for (const line of r.out) assert.ok(displayWidth(line) <= 80, line);
+      }
+      const svg = await cli([
+        "explain",
+        "parallel_input_guardrail",
+        "--sdk",
+        "--format",
+        "svg",
+        "--lang",
+        "zh",
+      ]);
+      const text = svg.out.join("\n");
+      assert.equal(XMLValidator.validate(text), true);
+      assert.match(text, /→ Agent 输入护栏 · run_in_parallel=True（默认）/);
+    },
+  );
 });

@@ -16,6 +16,7 @@ import {
 } from "../../views/explain.ts";
 import { type Lang, say } from "../../views/i18n.ts";
 import { LESSONS } from "../../views/lessons.ts";
+import { sdkLensLines } from "../../views/sdk.ts";
 import { type PolicyRow, policySvg } from "../../views/policy_view.ts";
 import type { Io } from "../io.ts";
 import type { Attempt } from "../../views/timeline.ts";
@@ -48,6 +49,15 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
 拒绝），以及安全的下一步。不给 SCENARIO 时讲解全部；"list" 列出场景名。`,
   },
   options: {
+    sdk: {
+      type: "boolean",
+      help: {
+        en: "also show what an agent framework does with each guardrail " +
+          "behaviour (OpenAI Agents SDK, as documented)",
+        zh:
+          "同时显示 Agent 框架对每种护栏行为的处理（OpenAI Agents SDK，按文档）",
+      },
+    },
     format: {
       type: "string",
       value: "FORMAT",
@@ -88,8 +98,9 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
     const chosen: Topic[] = topic === undefined
       ? [...TOPICS]
       : [choice("explain", "topic", topic, TOPICS)!];
+    const lens = (name: Topic) => values.sdk ? sdkLensLines(name, lang) : [];
     if (format === "svg") {
-      io.out(await drawTopics(chosen, io, lang));
+      io.out(await drawTopics(chosen, io, lang, chosen.flatMap(lens)));
       return EXIT.ok;
     }
     chosen.forEach((name, i) => {
@@ -97,6 +108,9 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
       for (const line of explanationLines(name, lang)) {
         for (const part of wrap(line, 80)) io.out(part);
       }
+      const extra = lens(name);
+      if (extra.length > 0) io.out("");
+      for (const line of extra) io.out(line);
     });
     return EXIT.ok;
   },
@@ -111,10 +125,14 @@ async function drawTopics(
   topics: Topic[],
   io: Io,
   lang: Lang,
+  extraNotes: string[],
 ): Promise<string> {
   await using folder = scratchFolder(privateRoot(io.base)!);
-  const notes = topics.flatMap((name) => explanationLines(name, lang))
-    .flatMap((line) => wrap(line, 110));
+  const notes = [
+    ...topics.flatMap((name) => explanationLines(name, lang))
+      .flatMap((line) => wrap(line, 110)),
+    ...(extraNotes.length > 0 ? ["", ...extraNotes] : []),
+  ];
   const steps = topics.flatMap((t) => stepsOf(t));
   const demoLanes =
     topics.some((t) =>
