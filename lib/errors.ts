@@ -202,6 +202,24 @@ export class LedgerUnusable extends Refused {
 }
 
 /**
+ * The business key was voided by a compensation: it is never re-created.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KeyVoided } from "./mod.ts";
+ * assert.equal(new KeyVoided().message, "key_voided");
+ * ```
+ */
+export class KeyVoided extends Error {
+  /** Build the refusal. */
+  constructor() {
+    super("key_voided");
+    this.name = "KeyVoided";
+  }
+}
+
+/**
  * The draft INSERT did not add exactly one row (a trigger doing
  * `RAISE(IGNORE)` makes it a silent no-op). The business transaction rolls
  * back, and the attempt ends as `error`, never `accepted`.

@@ -36,6 +36,7 @@ export {
   InjectedFailure,
   InputRejected,
   KeyConflict,
+  KeyVoided,
   LedgerUnusable,
   OutputRejected,
   Refused,
@@ -71,6 +72,14 @@ export {
   Snapshot,
 } from "./policy/policy.ts";
 export { type Pending, pendingKeys } from "./timing/reconcile.ts";
+export {
+  compensate,
+  COMPENSATION_FAULTS,
+  type CompensationFault,
+  type CompensationResult,
+  type CompensationState,
+  compensationState,
+} from "./timing/compensation.ts";
 export {
   type Checkpoint,
   CHECKPOINTS,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { compensate } from "./commands/compensate.ts";
 import { config } from "./commands/config.ts";
 import { demo } from "./commands/demo.ts";
 import { explain } from "./commands/explain.ts";
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   run,
   ledger,
   reconcile,
+  compensate,
   reset,
   script,
   explain,

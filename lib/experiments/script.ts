@@ -10,7 +10,12 @@ import { InjectedFailure, InputRejected, isSqliteError } from "../errors.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
 import { Ledger, receiptFaultTrigger } from "../timing/ledger.ts";
-import { observeRun } from "../timing/outcome.ts";
+import { observeRun, raisedOf } from "../timing/outcome.ts";
+import {
+  compensate,
+  COMPENSATION_FAULTS,
+  type CompensationFault,
+} from "../timing/compensation.ts";
 import {
   changePolicy,
   connect,
@@ -102,6 +107,7 @@ export const STEP_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "receipts": [],
   "fixture": ["receipt_fault"],
   "restart": [],
+  "compensate": ["job", "faults"],
   "policy.precheck": ["job", "copies", "as"],
   "policy.change": ["max_copies"],
   "policy.insert_checked": ["job", "copies", "snapshot", "fail_before_commit"],
@@ -262,6 +268,8 @@ export class ScriptSession {
         return { receipts: this.#observer.receipts() };
       case "fixture":
         return this.#fixture(s);
+      case "compensate":
+        return this.#compensate(s);
       case "restart":
         this.#lab.close();
         this.#lab = Lab.open(this.#files.lab, { trusted: this.#files.trusted });
@@ -315,6 +323,39 @@ export class ScriptSession {
       output: { ...output },
       run: { job: typeof job === "string" ? job : null, attempt },
     };
+  }
+
+  #compensate(s: Step): Output {
+    const job = stringField(s, "job");
+    let failAt: CompensationFault | undefined;
+    if (Object.hasOwn(s, "faults")) {
+      const raw = s.faults;
+      if (!isPlainRecord(raw)) {
+        throw new InvalidStep("faults must be an object");
+      }
+      for (const key of Object.keys(raw)) {
+        if (key !== "fail_at") throw new InvalidStep(`unknown fault ${key}`);
+      }
+      const at = Object.hasOwn(raw, "fail_at") ? raw.fail_at : "";
+      if (at !== "" && !isOneOf(COMPENSATION_FAULTS, at)) {
+        throw new InvalidStep(
+          `faults.fail_at must be "" or one of ${
+            COMPENSATION_FAULTS.join(", ")
+          }`,
+        );
+      }
+      failAt = at === "" ? undefined : at;
+    }
+    try {
+      return { ...compensate(this.#lab.ledger, job, failAt) };
+    } catch (error) {
+      if (error instanceof InjectedFailure) {
+        return { raised: "injected", message: error.message };
+      }
+      const raised = raisedOf(error);
+      if (raised) return { ...raised };
+      throw error;
+    }
   }
 
   #fixture(s: Step): Output {

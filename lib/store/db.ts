@@ -17,6 +17,14 @@ export interface SchemaSpec {
   what: Text;
   /** Table name → its CREATE TABLE statement, as guardlab and the reference write it. */
   tables: Readonly<Record<string, string>>;
+  /**
+   * Tables guardlab adds later, only when first needed (the reference
+   * ignores them): checked exactly when present, never required. Each
+   * carries its own value checks.
+   */
+  optionalTables?: Readonly<
+    Record<string, { create: string; badValues: readonly string[] }>
+  >;
   /** Indexes SQLite makes by itself for those tables (primary keys on text). */
   autoIndexes: readonly string[];
   /** Triggers that are allowed by exact name and SQL (trusted test fixtures). */
@@ -157,7 +165,8 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
   for (const o of objects) {
     if (o.type === "table") {
       if (o.name === "sqlite_sequence") continue;
-      const expected = spec.tables[o.name];
+      const expected = spec.tables[o.name] ??
+        spec.optionalTables?.[o.name]?.create;
       if (expected === undefined) {
         throw refuse({
           en: `a foreign table ${o.name}`,
@@ -198,7 +207,10 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
       throw refuse({ en: `no table ${table}`, zh: `缺少表 ${table}` });
     }
   }
-  for (const query of spec.badValues) {
+  const optional = Object.entries(spec.optionalTables ?? {})
+    .filter(([name]) => seenTables.has(name))
+    .flatMap(([, table]) => table.badValues);
+  for (const query of [...spec.badValues, ...optional]) {
     const row = db.prepare(query).get() as { n: number };
     if (Number(row.n) !== 0) {
       throw refuse({

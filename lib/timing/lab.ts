@@ -12,8 +12,10 @@ import {
   InjectedFailure,
   InputRejected,
   KeyConflict,
+  KeyVoided,
   OutputRejected,
 } from "../errors.ts";
+import { compensationState } from "./compensation.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
 import type {
   Checkpoint,
@@ -129,6 +131,7 @@ function statusFor(error: unknown): Status {
   if (error instanceof InputRejected) return "input_rejected";
   if (error instanceof OutputRejected) return "output_rejected";
   if (error instanceof KeyConflict) return "key_conflict";
+  if (error instanceof KeyVoided) return "key_voided";
   // Anything else is folded without its text: a message is not a checked output.
   return "error";
 }
@@ -391,6 +394,10 @@ export class Lab {
     const outcome = this.ledger.writeTransaction(() => {
       const old = this.ledger.findDraft(args.job);
       if (old !== undefined) {
+        // A compensated key is closed: neither reused nor re-created.
+        if (compensationState(this.ledger, args.job) === "voided") {
+          throw new KeyVoided();
+        }
         if (old.digest !== digest) throw new KeyConflict();
         return { reused: true, value: JSON.parse(old.body) as DraftValue };
       }

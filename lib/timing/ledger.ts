@@ -14,6 +14,7 @@ import {
   statement,
 } from "../store/db.ts";
 import { DraftNotInserted } from "../errors.ts";
+import { COMPENSATION_TABLES } from "./compensation.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 const DRAFTS = `CREATE TABLE drafts(
@@ -42,7 +43,11 @@ export function receiptFaultTrigger(fault: ReceiptFault): string {
 export const LEDGER_SCHEMA: SchemaSpec = {
   what: { en: "ledger", zh: "账本" },
   tables: { drafts: DRAFTS, receipts: RECEIPTS },
-  autoIndexes: ["sqlite_autoindex_drafts_1"],
+  autoIndexes: [
+    "sqlite_autoindex_drafts_1",
+    "sqlite_autoindex_compensations_1",
+  ],
+  optionalTables: COMPENSATION_TABLES,
   triggers: {
     fixture_receipt_fault: [
       receiptFaultTrigger("ignore"),

@@ -5,6 +5,7 @@
  * @module
  */
 import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
+import { compensations } from "./compensation.ts";
 import type { Ledger } from "./ledger.ts";
 import { fingerprint } from "../store/wire.ts";
 
@@ -12,12 +13,26 @@ import { fingerprint } from "../store/wire.ts";
 export interface Pending {
   /** Business key. */
   job: string;
+  /**
+   * `unaccepted`: the effect is there and no receipt says accepted;
+   * `compensation_requested`: a compensation was asked for and never
+   * confirmed; `voided`: compensated and on record (settled, shown for
+   * completeness).
+   */
+  state: "unaccepted" | "compensation_requested" | "voided";
   /** Its receipts so far (possibly none: effect present, receipt missing). */
   receipts: { attempt: number; status: string }[];
   /** The arguments whose digest is the stored one, or null if none is valid. */
   retry: ToolArgs | null;
   /** The safe next step. */
-  next: "retry_same_arguments";
+  next: "retry_same_arguments" | "compensate_again" | "none";
+  /** For a voided key: whether the compensation's own receipt exists. */
+  compensationReceipt?: boolean;
+}
+
+/** Whether `p` needs a person: everything but a settled void. */
+export function needsAttention(p: Pending): boolean {
+  return p.state !== "voided";
 }
 
 const [FEWEST, MOST] = COPIES_RANGE;
@@ -66,16 +81,39 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  */
 export function pendingKeys(ledger: Ledger): Pending[] {
   const receipts = ledger.receipts();
-  return ledger.drafts()
-    .map((draft) => ({
-      draft,
-      mine: receipts.filter((r) => r.job === draft.job),
-    }))
-    .filter(({ mine }) => !mine.some((r) => r.status === "accepted"))
-    .map(({ draft, mine }) => ({
-      job: draft.job,
-      receipts: mine.map((r) => ({ attempt: r.attempt, status: r.status })),
-      retry: argsForDigest(draft.job, draft.digest),
-      next: "retry_same_arguments" as const,
-    }));
+  const compensated = new Map(compensations(ledger).map((c) => [c.job, c]));
+  const out: Pending[] = [];
+  for (const draft of ledger.drafts()) {
+    const mine = receipts.filter((r) => r.job === draft.job)
+      .map((r) => ({ attempt: r.attempt, status: r.status }));
+    const retry = argsForDigest(draft.job, draft.digest);
+    const c = compensated.get(draft.job);
+    if (c?.state === "voided") {
+      out.push({
+        job: draft.job,
+        state: "voided",
+        receipts: mine,
+        retry,
+        next: "none",
+        compensationReceipt: c.receipts > 0,
+      });
+    } else if (c?.state === "requested") {
+      out.push({
+        job: draft.job,
+        state: "compensation_requested",
+        receipts: mine,
+        retry,
+        next: "compensate_again",
+      });
+    } else if (!mine.some((r) => r.status === "accepted")) {
+      out.push({
+        job: draft.job,
+        state: "unaccepted",
+        receipts: mine,
+        retry,
+        next: "retry_same_arguments",
+      });
+    }
+  }
+  return out;
 }

@@ -53,6 +53,7 @@ export const STATUSES = [
   "input_rejected",
   "output_rejected",
   "key_conflict",
+  "key_voided",
   "error",
 ] as const;
 

@@ -132,6 +132,10 @@ export const RULES: Readonly<Record<string, Text>> = {
     en: "output contract: not the draft asked for",
     zh: "输出约定：不是参数要求的那份草稿",
   },
+  key_voided: {
+    en: "key voided by a compensation: not re-created",
+    zh: "业务键已被补偿作废：不会重新创建",
+  },
   same_key_different_arguments: {
     en: "key exists with other arguments: no write",
     zh: "业务键已以其他参数存在：什么也没写",
@@ -226,7 +230,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     ? "passed"
     : !seen.has("business_started")
     ? "not reached"
-    : status === "key_conflict"
+    : status === "key_conflict" || status === "key_voided"
     ? "refused"
     : "failed";
   before.push({
@@ -240,7 +244,9 @@ export function timelineOf(attempt: Attempt): Timeline {
         zh: "复用：同一业务键、同样参数（幂等）",
       }
       : businessMark === "refused"
-      ? RULES.same_key_different_arguments
+      ? (status === "key_voided"
+        ? RULES.key_voided
+        : RULES.same_key_different_arguments)
       : businessMark === "failed"
       ? {
         en: "failed in the transaction: rolled back",

@@ -13,6 +13,7 @@ import {
   privateRoot,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
+import { compensations } from "../../timing/compensation.ts";
 import { wrap } from "../../views/text.ts";
 import type { Io } from "../io.ts";
 import { EXIT } from "../exit.ts";
@@ -48,10 +49,11 @@ The file is opened read-only: not a byte of it changes.`,
   exits: { 0: null, 2: null, 4: null },
   run({ values, io, lang }) {
     const book = openExisting("ledger", io, values);
-    let drafts, receipts;
+    let drafts, receipts, voids;
     try {
       drafts = book.drafts();
       receipts = book.receipts();
+      voids = compensations(book);
     } finally {
       book.close();
     }
@@ -63,6 +65,7 @@ The file is opened read-only: not a byte of it changes.`,
       io.out(JSON.stringify({
         drafts,
         receipts,
+        ...(voids.length > 0 ? { compensations: voids } : {}),
         ...(policy === undefined ? {} : { policy }),
       }));
       return EXIT.ok;
@@ -73,12 +76,19 @@ The file is opened read-only: not a byte of it changes.`,
         ? `草稿（${drafts.length} 条）：业务效果`
         : `drafts (${drafts.length}): the business effect`,
     );
+    const stateOf = new Map(voids.map((c) => [c.job, c.state]));
     for (const d of drafts) {
       const text = (d.body as { text?: unknown })?.text;
+      const state = stateOf.get(d.job);
+      const tag = state === "voided"
+        ? (zh ? "  [已作废]" : "  [voided]")
+        : state === "requested"
+        ? (zh ? "  [补偿已请求，未确认]" : "  [compensation requested]")
+        : "";
       io.out(
         `  ${d.job}  ${
           typeof text === "string" ? text : JSON.stringify(d.body)
-        }`,
+        }${tag}`,
       );
     }
     io.out(

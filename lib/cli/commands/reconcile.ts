@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { pendingKeys } from "../../timing/reconcile.ts";
+import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
 import { displayWidth, shellQuote, wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
@@ -53,55 +53,98 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
       book.close();
     }
     const zh = lang === "zh";
-    if (values.json) io.out(JSON.stringify({ pending }));
-    else if (pending.length === 0) {
-      io.out(
-        zh
-          ? "无需对账：每份草稿都有 accepted 回执"
-          : "nothing to reconcile: every draft has an accepted receipt",
-      );
-    } else {
-      const where = values.ledger !== undefined
-        ? `--ledger ${values.ledger}`
-        : `--ledger-file ${shellQuote(values["ledger-file"]!)}`;
-      for (const p of pending) {
-        const seen = p.receipts.length === 0
-          ? (zh
-            ? "没有任何回执（效果已发生，回执缺失）"
-            : "no receipt at all (effect present, receipt missing)")
-          : (zh ? "回执 " : "receipts ") +
-            p.receipts.map((r) => `#${r.attempt} ${r.status}`).join(", ");
-        const head = zh
-          ? `${p.job}：草稿存在，但从未 accepted；${seen}`
-          : `${p.job}: draft present, never accepted; ${seen}`;
-        for (const line of wrap(head, 80)) io.out(line);
-        const next = zh ? "  下一步：" : "  next: ";
-        if (p.retry) {
-          const args =
-            `--job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`;
-          const command = `guardlab run ${where} ${args}`;
-          // A command too long for one line continues with a backslash, so a
-          // pasted copy is still one command.
-          if (displayWidth(next + command) <= 80) io.out(next + command);
-          else {
-            io.out(`${next}guardlab run ${where} \\`);
-            io.out(`          ${args}`);
-          }
-        } else {
-          io.out(
-            next +
-              (zh
-                ? `用当初创建 ${p.job} 的那组参数重试`
-                : `retry ${p.job} with the arguments that created it`),
-          );
-        }
+    const open = pending.filter(needsAttention);
+    if (values.json) {
+      io.out(JSON.stringify({ pending }));
+      return open.length === 0 ? EXIT.ok : EXIT.reconcile;
+    }
+    const where = values.ledger !== undefined
+      ? `--ledger ${values.ledger}`
+      : `--ledger-file ${shellQuote(values["ledger-file"]!)}`;
+    const next = zh ? "  下一步：" : "  next: ";
+    // A command too long for one line continues with a backslash, so a
+    // pasted copy is still one command.
+    const command = (verb: string, args: string) => {
+      const line = `guardlab ${verb} ${where} ${args}`;
+      if (displayWidth(next + line) <= 80) io.out(next + line);
+      else {
+        io.out(`${next}guardlab ${verb} ${where} \\`);
+        io.out(`          ${args}`);
+      }
+    };
+    for (const p of pending) {
+      const seen = p.receipts.length === 0
+        ? (zh
+          ? "没有任何回执（效果已发生，回执缺失）"
+          : "no receipt at all (effect present, receipt missing)")
+        : (zh ? "回执 " : "receipts ") +
+          p.receipts.map((r) => `#${r.attempt} ${r.status}`).join(", ");
+      if (p.state === "voided") {
+        const receipt = p.compensationReceipt
+          ? (zh ? "补偿回执已写" : "its receipt written")
+          : (zh ? "补偿回执缺失" : "its receipt missing");
+        for (
+          const line of wrap(
+            zh
+              ? `${p.job}：已被补偿作废（草稿行保留；${receipt}）`
+              : `${p.job}: voided by a compensation (draft row kept; ${receipt})`,
+            80,
+          )
+        ) io.out(line);
         io.out(
           zh
-            ? "        （同一业务键、同样参数：草稿被复用，后检重新运行）"
-            : "        (same key, same arguments: the draft is reused, checked again)",
+            ? "        （该业务键已关闭：重试会被拒绝为 key_voided）"
+            : "        (the key is closed: a retry is refused as key_voided)",
+        );
+        continue;
+      }
+      if (p.state === "compensation_requested") {
+        for (
+          const line of wrap(
+            zh
+              ? `${p.job}：补偿已请求，但从未确认；草稿仍有效`
+              : `${p.job}: compensation requested, never confirmed; the draft still stands`,
+            80,
+          )
+        ) io.out(line);
+        command("compensate", `--job ${p.job}`);
+        io.out(
+          zh
+            ? "        （补偿本身也可能失败：重做补偿，再核对账本）"
+            : "        (a compensation can fail too: run it again, then check)",
+        );
+        continue;
+      }
+      const head = zh
+        ? `${p.job}：草稿存在，但从未 accepted；${seen}`
+        : `${p.job}: draft present, never accepted; ${seen}`;
+      for (const line of wrap(head, 80)) io.out(line);
+      if (p.retry) {
+        command(
+          "run",
+          `--job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`,
+        );
+      } else {
+        io.out(
+          next +
+            (zh
+              ? `用当初创建 ${p.job} 的那组参数重试`
+              : `retry ${p.job} with the arguments that created it`),
         );
       }
+      io.out(
+        zh
+          ? "        （同一业务键、同样参数：草稿被复用，后检重新运行）"
+          : "        (same key, same arguments: the draft is reused, checked again)",
+      );
     }
-    return pending.length === 0 ? EXIT.ok : EXIT.reconcile;
+    if (open.length === 0) {
+      io.out(
+        zh
+          ? "无需对账：每份有效草稿都有 accepted 回执"
+          : "nothing to reconcile: every live draft has an accepted receipt",
+      );
+    }
+    return open.length === 0 ? EXIT.ok : EXIT.reconcile;
   },
 });
