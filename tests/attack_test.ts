@@ -463,6 +463,11 @@ Deno.test("attack: hostile ledgers are refused before any write", async (t) => {
       /values guardlab cannot show exactly/,
     ],
     [
+      "a compensation table not as guardlab defines it",
+      `${GOOD_TABLES} CREATE TABLE compensations(job TEXT, state TEXT);`,
+      /table compensations is not defined as guardlab defines it/,
+    ],
+    [
       "a blob where text belongs",
       `${GOOD_TABLES} INSERT INTO drafts VALUES('JOB-001', x'00', '{}');`,
       /values guardlab cannot show exactly/,

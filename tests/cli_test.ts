@@ -216,7 +216,7 @@ Deno.test("cli: verify", async (t) => {
         /FAIL policy\/checked_stale · after_recovery\n {2}expected: \[\["JOB-002",1,1\]\]\n {2}actual: {3}\[\["JOB-002",1,2\]\]/,
       );
       assert.match(text, /pass timing\/input_rejected/);
-      assert.match(text, /2 of 19 checks differ/);
+      assert.match(text, /2 of 21 checks differ/);
     },
   );
 

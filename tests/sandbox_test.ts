@@ -21,7 +21,7 @@ Deno.test({
       assert.equal(r.code, 0, r.err.join("\n"));
       assert.match(
         r.out.at(-1)!,
-        /^all 19 checks of the 12 scenarios match the expected answers$/,
+        /^all 21 checks of the 14 scenarios match the expected answers$/,
       );
     });
 

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { type Lang, LANGS, same, say, type Text } from "../views/i18n.ts";
-import { displayWidth } from "../views/text.ts";
+import { displayWidth, wrap } from "../views/text.ts";
 import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 
@@ -336,7 +336,7 @@ export function usageOf(
     `${say(LABELS.usage, lang)}: guardlab <command> [options]`,
     `  commands: ${commands.map((c) => c.name).join(" ")}`,
     `  ${help}`,
-  ];
+  ].flatMap((line) => wrap(line, 80));
 }
 
 /** Write `--help` of `cmd` and return 0. */

@@ -1,7 +1,8 @@
 /**
  * The article's other claims as fixed scenarios, each in a fresh ledger of
  * its own: the receipt before the fix and after it, and the agent-level
- * input guardrail run in parallel and in sequence. They return what the lab
+ * input guardrail run in parallel and in sequence, and a compensation that
+ * succeeds and one that fails. They return what the lab
  * did and what a second connection sees; the expected answers are
  * hand-written in `fixtures/expected-article.json`.
  *
@@ -9,7 +10,9 @@
  */
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { InjectedFailure } from "../errors.ts";
 import { countRows } from "../store/db.ts";
+import { compensate, type CompensationFault } from "../timing/compensation.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
 import { receiptFaultTrigger } from "../timing/ledger.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
@@ -35,6 +38,25 @@ export interface ArticleDemoResult {
   parallel_input_guardrail: ArticleOutcome;
   /** The same request with the guardrail in sequence: nothing written. */
   sequential_input_guardrail: ArticleOutcome;
+  /** A compensation that voids a rejected draft; the key's retry is refused. */
+  compensation_confirmed: CompensationOutcome;
+  /** A compensation that fails before its commit: requested, never confirmed. */
+  compensation_failed: CompensationOutcome;
+}
+
+/** A compensation scenario: what it returned, a retry, and the ledger's facts. */
+export interface CompensationOutcome {
+  /** The compensation's result, or what it raised. */
+  compensation: Record<string, unknown>;
+  /** A retry of the same request afterwards. */
+  retry: RunResult | Raised;
+  /** What a second connection sees. */
+  rows: {
+    drafts: number;
+    receipts: number;
+    compensation: string | null;
+    compensation_receipts: number;
+  };
 }
 
 /** One article scenario as the timeline view needs it. */
@@ -43,6 +65,52 @@ export interface ArticleAttempt {
   scenario: keyof ArticleDemoResult;
   /** What the attempt produced. */
   attempt: Attempt;
+}
+
+/**
+ * A rejected draft, then its compensation (failing at `failAt`, if given),
+ * then a retry of the same request, in a ledger of its own.
+ */
+async function compensation(
+  folder: string,
+  failAt: CompensationFault | undefined,
+): Promise<CompensationOutcome> {
+  const path = join(
+    folder,
+    `article-compensation-${failAt ?? "confirmed"}.sqlite`,
+  );
+  const lab = Lab.open(path);
+  try {
+    await lab.run(DEMO_ARGS, { badOutput: true });
+    let result: Record<string, unknown>;
+    try {
+      result = { ...compensate(lab.ledger, DEMO_ARGS.job, failAt) };
+    } catch (error) {
+      if (!(error instanceof InjectedFailure)) throw error;
+      result = { raised: "injected", message: error.message };
+    }
+    const retry = (await observeRun(lab, DEMO_ARGS)).output;
+    const observer = new DatabaseSync(path, { readOnly: true });
+    try {
+      const state = observer.prepare(
+        "SELECT state FROM compensations WHERE job=?",
+      ).get(DEMO_ARGS.job) as { state: string } | undefined;
+      return {
+        compensation: result,
+        retry,
+        rows: {
+          drafts: countRows(observer, "drafts"),
+          receipts: countRows(observer, "receipts"),
+          compensation: state?.state ?? null,
+          compensation_receipts: countRows(observer, "compensation_receipts"),
+        },
+      };
+    } finally {
+      observer.close();
+    }
+  } finally {
+    lab.close();
+  }
 }
 
 function counted(path: string): { drafts: number; receipts: number } {
@@ -99,6 +167,8 @@ export async function articleDemo(
       { ...DEMO_ARGS, copies: 4 },
       { inputGuardrail: "sequential" },
     ),
+    compensation_confirmed: await compensation(folder, undefined),
+    compensation_failed: await compensation(folder, "before_commit"),
   };
   return { result, attempts };
 }

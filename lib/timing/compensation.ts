@@ -112,7 +112,7 @@ export function compensations(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { compensate, Lab } from "./mod.ts";
+ * import { compensate, Lab } from "../mod.ts";
  * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
  * await lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { badOutput: true });
  * assert.equal(compensate(lab.ledger, "JOB-001").status, "voided");
@@ -133,12 +133,13 @@ export function compensate(
   // The request is a fact of its own: if what follows fails, reconcile can
   // still tell that a compensation was asked for and never confirmed.
   const start = immediate(db, () => {
+    // Nothing to undo writes nothing, not even the tables.
+    if (!ledger.draftExists(job)) return "no_draft" as const;
     db.exec(`CREATE TABLE IF NOT EXISTS compensations(
       job TEXT PRIMARY KEY, state TEXT NOT NULL)`);
     db.exec(`CREATE TABLE IF NOT EXISTS compensation_receipts(
       attempt INTEGER PRIMARY KEY AUTOINCREMENT,
       job TEXT NOT NULL, status TEXT NOT NULL, events TEXT NOT NULL)`);
-    if (!ledger.draftExists(job)) return "no_draft" as const;
     const state = compensationState(ledger, job);
     if (state === "voided") return "already_voided" as const;
     if (state === "none") {

@@ -42,6 +42,8 @@ export const SCENARIOS = [
   "checked_receipt",
   "parallel_input_guardrail",
   "sequential_input_guardrail",
+  "compensation_confirmed",
+  "compensation_failed",
 ] as const;
 
 /** A scenario name. */
@@ -162,6 +164,29 @@ const EN: Record<Scenario, Explanation> = {
       "nothing was written, only an input_rejected receipt.",
     next: "Nothing to undo. Send a request within the limit if one is wanted.",
   },
+  compensation_confirmed: {
+    lab: "article",
+    happened: "JOB-001's output was rejected after its draft committed; a " +
+      "compensation voided the draft in its own transaction and wrote its " +
+      "own receipt. A retry of the same request was then refused as key_voided.",
+    why:
+      "Undoing a commit takes the business's own flow, with its own commit " +
+      "point. The draft row stays and the void is recorded beside it, so the " +
+      "key is closed rather than silently re-created.",
+    next: "Nothing left: reconcile shows the key as voided, with its receipt.",
+  },
+  compensation_failed: {
+    lab: "article",
+    happened: "The same compensation failed before its commit: the request " +
+      "was recorded, the void rolled back. A retry of the request then reused " +
+      "the draft, which still stands.",
+    why:
+      "A compensation can itself fail. Its request is a fact of its own, so " +
+      "reconcile can tell 'requested, never confirmed' from 'voided'.",
+    next:
+      "Run the compensation again (reconcile prints the command) and check " +
+      "the ledger until it says voided.",
+  },
 };
 
 const ZH: Record<Scenario, Explanation> = {
@@ -266,6 +291,26 @@ const ZH: Record<Scenario, Explanation> = {
       "等到结论再继续，前检才名副其实：什么也没写，只有一条 input_rejected 回执。",
     next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
   },
+  compensation_confirmed: {
+    lab: "article",
+    happened:
+      "JOB-001 的草稿提交后结果被后检拒绝；补偿在自己的事务里作废了草稿，" +
+      "并写下自己的回执。随后用同一请求重试，被拒绝为 key_voided。",
+    why:
+      "撤销提交要走业务自己的流程，它有自己的提交点。草稿行保留，作废记录在" +
+      "旁边，所以该业务键被关闭，而不是被悄悄重新创建。",
+    next: "无事可做：对账显示该业务键已作废，补偿回执已写。",
+  },
+  compensation_failed: {
+    lab: "article",
+    happened:
+      "同样的补偿在提交前失败：请求已记录，作废被回滚。随后重试同一请求，" +
+      "复用了仍然有效的草稿。",
+    why:
+      "补偿本身也可能失败。补偿请求单独记录，所以对账能区分“已请求、未确认”" +
+      "和“已作废”。",
+    next: "再执行一次补偿（reconcile 会给出命令），并核对账本直到显示已作废。",
+  },
 };
 
 const LABELS: Record<Lang, { happened: string; why: string; next: string }> = {
@@ -319,6 +364,16 @@ export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
   ],
   sequential_input_guardrail: [
     '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":4},"input_guardrail":"sequential"}',
+  ],
+  compensation_confirmed: [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"faults":{"bad_output":true}}',
+    '{"op":"compensate","job":"JOB-001"}',
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
+  ],
+  compensation_failed: [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"faults":{"bad_output":true}}',
+    '{"op":"compensate","job":"JOB-001","faults":{"fail_at":"before_commit"}}',
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
   ],
   precommit_error: [
     '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',

@@ -22,8 +22,8 @@ export const compensate = command({
     en: "undo a committed draft with a compensation, which can itself fail",
     zh: "用补偿撤销已提交的草稿（补偿本身也可能失败）",
   },
-  usage:
-    "compensate (--ledger NAME | --ledger-file PATH) --job JOB [--fail-at POINT] [--json]",
+  usage: `compensate (--ledger NAME | --ledger-file PATH) --job JOB
+                    [--fail-at POINT] [--json]`,
   about: {
     en:
       `No check undoes a commit; undoing a draft takes the business's own flow.
