@@ -86,6 +86,11 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       ["nonsense"],
       ["demo", "--bogus"],
       ...COMMAND_NAMES.map((c) => [c, "--help"]),
+      ["exercise", "list"],
+      ...Array.from({ length: 16 }, (_, i) => ["exercise", "show", `${i + 1}`]),
+      ["exercise", "hint", "9"],
+      ["exercise", "progress"],
+      ["explain", "--sdk"],
     ];
     // Every screen again in Chinese, where wide characters take two columns.
     commands.push(...commands.map((args) => [...args, "--lang", "zh"]));

@@ -7,6 +7,7 @@
 import { compensate } from "./commands/compensate.ts";
 import { config } from "./commands/config.ts";
 import { demo } from "./commands/demo.ts";
+import { exercise } from "./commands/exercise.ts";
 import { explain } from "./commands/explain.ts";
 import { ledger } from "./commands/ledger.ts";
 import { reconcile } from "./commands/reconcile.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   reset,
   script,
   explain,
+  exercise,
   sandbox,
   config,
 ];

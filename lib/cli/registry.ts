@@ -282,7 +282,8 @@ export function helpOf(cmd: Command, lang: Lang): string[] {
   const lines = [
     `${say(LABELS.usage, lang)}: guardlab ${cmd.usage}`,
     "",
-    ...say(cmd.about, lang).split("\n"),
+    // Hand-written paragraphs, kept within 80 columns all the same.
+    ...say(cmd.about, lang).split("\n").flatMap((l) => wrap(l, 80)),
     "",
     say(LABELS.options, lang),
   ];

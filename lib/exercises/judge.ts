@@ -1,0 +1,96 @@
+/**
+ * Judging an answer: a script is run in a fresh scratch ledger (never a
+ * student's named ledger) and its evidence checked by the exercise's
+ * invariants; a prediction is compared with what its setup really does. An
+ * empty or malformed answer, or one with an invalid step, is "not yet",
+ * with the reason.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { isPlainRecord } from "../timing/args.ts";
+import { parseJsonLikePython } from "../store/wire.ts";
+import type { Text } from "../views/i18n.ts";
+import type { Exercise, Finding } from "./catalog.ts";
+import { gather } from "./evidence.ts";
+
+/** The verdict on one answer. */
+export interface Judgement {
+  /** Every invariant held. */
+  done: boolean;
+  /** Why nothing could be judged (empty, malformed, invalid steps), or null. */
+  reason: Text | null;
+  /** The invariants, each held or not. */
+  findings: Finding[];
+}
+
+const encoder = new TextEncoder();
+
+function stream(text: string): ReadableStream<Uint8Array> {
+  return new Blob([encoder.encode(text)]).stream();
+}
+
+/** Judge `answer` to `exercise`, working in a fresh folder inside `scratch`. */
+export async function judge(
+  exercise: Exercise,
+  answer: string,
+  scratch: string,
+  trusted: readonly string[],
+): Promise<Judgement> {
+  const folder = await Deno.makeTempDir({ dir: scratch, prefix: "judge-" });
+  try {
+    if (exercise.kind === "prediction") {
+      const line = answer.split("\n").find((l) => l.trim() !== "");
+      let prediction: unknown;
+      try {
+        prediction = line === undefined ? undefined : parseJsonLikePython(line);
+      } catch {
+        prediction = undefined;
+      }
+      if (!isPlainRecord(prediction)) {
+        return notYet({
+          en: "the answer must be one JSON object, e.g. " +
+            '{"outcome":"accepted","draft":true,"receipts":1}',
+          zh:
+            '答案必须是一个 JSON 对象，例如 {"outcome":"accepted","draft":true,"receipts":1}',
+        });
+      }
+      const e = await gather(
+        stream(exercise.setup!.join("\n")),
+        folder,
+        trusted,
+      );
+      const findings = exercise.check(e, prediction);
+      return { done: findings.every((f) => f.held), reason: null, findings };
+    }
+    if (answer.trim() === "") {
+      return notYet({
+        en: "the answer is empty: write script steps, one JSON object a line",
+        zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
+      });
+    }
+    const e = await gather(stream(answer), folder, trusted);
+    if (e.invalid.length > 0) {
+      const { line, message } = e.invalid[0];
+      return notYet({
+        en: `line ${line} is not a step that can run (${message}); ` +
+          "an answer with invalid steps proves nothing",
+        zh:
+          `第 ${line} 行不是能运行的步骤（${message}）；含无效步骤的答案什么也证明不了`,
+      });
+    }
+    const findings = exercise.check(e);
+    return { done: findings.every((f) => f.held), reason: null, findings };
+  } finally {
+    await Deno.remove(folder, { recursive: true }).catch(() => {});
+  }
+}
+
+function notYet(reason: Text): Judgement {
+  return { done: false, reason, findings: [] };
+}
+
+/** A folder name inside `root` for this session's judging. */
+export function judgeFolder(root: string): string {
+  return join(root, ".exercises");
+}

@@ -1,0 +1,72 @@
+/**
+ * Where a student stands: which exercises are attempted or done, how many
+ * hints each has shown, and the last answer checked (for `hand-in`). Kept in
+ * the private guardlab folder as `exercises.json`, beside the settings, so a
+ * ledger `reset` never touches it. Read with the same checks as any file.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { assertPlainFile, currentUid } from "../sandbox/safe_fs.ts";
+import { privateRoot } from "../sandbox/sandbox.ts";
+
+/** One exercise's record. */
+export interface ExerciseProgress {
+  /** `attempted` after any check, `done` once a check passed. */
+  state: "attempted" | "done";
+  /** The last answer checked, for `hand-in`. */
+  answer: string;
+}
+
+/** The whole record. */
+export interface Progress {
+  /** By exercise number. */
+  exercises: Record<string, ExerciseProgress>;
+  /** Hints shown, by exercise number. */
+  hints: Record<string, number>;
+}
+
+const FILE = "exercises.json";
+const MAX_BYTES = 4 << 20;
+
+/** The stored progress in `base`'s private folder; empty when there is none or it is damaged. */
+export function readProgress(base: string): Progress {
+  const empty: Progress = { exercises: {}, hints: {} };
+  const root = privateRoot(base, false);
+  if (root === null) return empty;
+  const path = join(root, FILE);
+  if (assertPlainFile(path, currentUid(base), true) === null) return empty;
+  const bytes = Deno.readFileSync(path);
+  if (bytes.length > MAX_BYTES) return empty;
+  try {
+    const data = JSON.parse(new TextDecoder().decode(bytes));
+    const exercises: Progress["exercises"] = {};
+    for (const [n, e] of Object.entries(data?.exercises ?? {})) {
+      const x = e as ExerciseProgress;
+      if (
+        (x?.state === "attempted" || x?.state === "done") &&
+        typeof x.answer === "string"
+      ) exercises[n] = { state: x.state, answer: x.answer };
+    }
+    const hints: Progress["hints"] = {};
+    for (const [n, h] of Object.entries(data?.hints ?? {})) {
+      if (Number.isInteger(h)) hints[n] = h as number;
+    }
+    return { exercises, hints };
+  } catch {
+    return empty;
+  }
+}
+
+/** Store `progress`, replacing the file whole (written beside, then renamed). */
+export function writeProgress(base: string, progress: Progress): void {
+  const root = privateRoot(base, true)!;
+  const path = join(root, FILE);
+  assertPlainFile(path, currentUid(base), true);
+  const next = join(root, `.${FILE}.${crypto.randomUUID()}`);
+  Deno.writeTextFileSync(next, JSON.stringify(progress) + "\n", {
+    createNew: true,
+    mode: 0o600,
+  });
+  Deno.renameSync(next, path);
+}
