@@ -6,10 +6,8 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
 import { type Lang, LANGS } from "../views/i18n.ts";
-import { assertPlainFile, currentUid } from "../sandbox/safe_fs.ts";
-import { privateRoot } from "../sandbox/sandbox.ts";
 
 /** What can be stored. */
 export interface Settings {
@@ -22,31 +20,13 @@ const MAX_BYTES = 4096;
 
 /** The stored settings in `base`'s private folder; `{}` when there are none. */
 export function readSettings(base: string): Settings {
-  const root = privateRoot(base, false);
-  if (root === null) return {};
-  const path = join(root, FILE);
-  if (assertPlainFile(path, currentUid(base), true) === null) return {};
-  const bytes = Deno.readFileSync(path);
-  if (bytes.length > MAX_BYTES) return {};
-  try {
-    const data = JSON.parse(new TextDecoder().decode(bytes));
-    return LANGS.includes(data?.lang) ? { lang: data.lang } : {};
-  } catch {
-    return {};
-  }
+  const data = readPrivateJson(base, FILE, MAX_BYTES) as
+    | { lang?: unknown }
+    | undefined;
+  return LANGS.includes(data?.lang as Lang) ? { lang: data!.lang as Lang } : {};
 }
 
 /** Store `settings` in `base`'s private folder (made if needed), replacing the file whole. */
 export function writeSettings(base: string, settings: Settings): string {
-  const root = privateRoot(base, true)!;
-  const path = join(root, FILE);
-  assertPlainFile(path, currentUid(base), true);
-  // Written beside and renamed: a reader never sees half a file.
-  const next = join(root, `.${FILE}.${crypto.randomUUID()}`);
-  Deno.writeTextFileSync(next, JSON.stringify(settings) + "\n", {
-    createNew: true,
-    mode: 0o600,
-  });
-  Deno.renameSync(next, path);
-  return path;
+  return writePrivateJson(base, FILE, settings);
 }

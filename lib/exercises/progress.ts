@@ -6,9 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { assertPlainFile, currentUid } from "../sandbox/safe_fs.ts";
-import { privateRoot } from "../sandbox/sandbox.ts";
+import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -31,42 +29,25 @@ const MAX_BYTES = 4 << 20;
 
 /** The stored progress in `base`'s private folder; empty when there is none or it is damaged. */
 export function readProgress(base: string): Progress {
-  const empty: Progress = { exercises: {}, hints: {} };
-  const root = privateRoot(base, false);
-  if (root === null) return empty;
-  const path = join(root, FILE);
-  if (assertPlainFile(path, currentUid(base), true) === null) return empty;
-  const bytes = Deno.readFileSync(path);
-  if (bytes.length > MAX_BYTES) return empty;
-  try {
-    const data = JSON.parse(new TextDecoder().decode(bytes));
-    const exercises: Progress["exercises"] = {};
-    for (const [n, e] of Object.entries(data?.exercises ?? {})) {
-      const x = e as ExerciseProgress;
-      if (
-        (x?.state === "attempted" || x?.state === "done") &&
-        typeof x.answer === "string"
-      ) exercises[n] = { state: x.state, answer: x.answer };
-    }
-    const hints: Progress["hints"] = {};
-    for (const [n, h] of Object.entries(data?.hints ?? {})) {
-      if (Number.isInteger(h)) hints[n] = h as number;
-    }
-    return { exercises, hints };
-  } catch {
-    return empty;
+  const data = readPrivateJson(base, FILE, MAX_BYTES) as
+    | { exercises?: unknown; hints?: unknown }
+    | undefined;
+  const exercises: Progress["exercises"] = {};
+  for (const [n, e] of Object.entries(data?.exercises ?? {})) {
+    const x = e as ExerciseProgress;
+    if (
+      (x?.state === "attempted" || x?.state === "done") &&
+      typeof x.answer === "string"
+    ) exercises[n] = { state: x.state, answer: x.answer };
   }
+  const hints: Progress["hints"] = {};
+  for (const [n, h] of Object.entries(data?.hints ?? {})) {
+    if (Number.isInteger(h)) hints[n] = h as number;
+  }
+  return { exercises, hints };
 }
 
 /** Store `progress`, replacing the file whole (written beside, then renamed). */
 export function writeProgress(base: string, progress: Progress): void {
-  const root = privateRoot(base, true)!;
-  const path = join(root, FILE);
-  assertPlainFile(path, currentUid(base), true);
-  const next = join(root, `.${FILE}.${crypto.randomUUID()}`);
-  Deno.writeTextFileSync(next, JSON.stringify(progress) + "\n", {
-    createNew: true,
-    mode: 0o600,
-  });
-  Deno.renameSync(next, path);
+  writePrivateJson(base, FILE, progress);
 }
