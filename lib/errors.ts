@@ -57,12 +57,14 @@ export class OutputRejected extends Error {
  * import assert from "node:assert/strict";
  * import { Lab } from "./mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
  * // The same key with other arguments: the first draft stays as it was.
  * const again = await lab.run({ job: "JOB-001", topic: "river", copies: 3 });
  * assert.equal(again.status, "key_conflict");
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class KeyConflict extends Error {
@@ -81,7 +83,8 @@ export class KeyConflict extends Error {
  * import assert from "node:assert/strict";
  * import { AuditUnavailable, Lab } from "./mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * await assert.rejects(
  *   lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { auditFailure: true }),
  *   AuditUnavailable,
@@ -89,6 +92,7 @@ export class KeyConflict extends Error {
  * // The draft was committed before the receipt failed: it is still there.
  * assert.equal(lab.ledger.countDrafts(), 1);
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class AuditUnavailable extends Error {
@@ -107,7 +111,8 @@ export class AuditUnavailable extends Error {
  * import assert from "node:assert/strict";
  * import { Cancelled, Lab } from "./mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * await assert.rejects(
  *   lab.run({ job: "JOB-002", topic: "river", copies: 2 }, { cancelAt: "after_business" }),
  *   Cancelled,
@@ -115,6 +120,7 @@ export class AuditUnavailable extends Error {
  * // A cancel after the commit point leaves the effect.
  * assert.equal(lab.ledger.draftExists("JOB-002"), true);
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class Cancelled extends Error {
@@ -136,7 +142,8 @@ export class Cancelled extends Error {
  * import assert from "node:assert/strict";
  * import { Lab } from "./mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * const r = await lab.run(
  *   { job: "JOB-001", topic: "river", copies: 2 },
  *   { failAt: "inside_transaction" },
@@ -145,6 +152,7 @@ export class Cancelled extends Error {
  * assert.equal(r.status, "error");
  * assert.equal(r.effect_exists, false);
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class InjectedFailure extends Error {
@@ -191,6 +199,7 @@ export class Refused extends Error {
  * const dir = Deno.makeTempDirSync();
  * Deno.writeTextFileSync(`${dir}/notes.sqlite`, "not a database at all");
  * assert.throws(() => Lab.open(`${dir}/notes.sqlite`), LedgerUnusable);
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class LedgerUnusable extends Refused {

@@ -9,7 +9,8 @@
  * import assert from "node:assert/strict";
  * import { Lab } from "./mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * const result = await lab.run(
  *   { job: "JOB-001", topic: "river", copies: 2 },
  *   { badOutput: true },
@@ -18,6 +19,7 @@
  * assert.equal(result.status, "output_rejected");
  * assert.equal(result.effect_exists, true);
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  *
  * @module

@@ -47,10 +47,12 @@ export function validateRequest(
  * import assert from "node:assert/strict";
  * import { connect, initialize, precheck, Snapshot } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * assert.ok(precheck(db, { job: "JOB-001", copies: 1 }) instanceof Snapshot);
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class Snapshot {
@@ -102,11 +104,13 @@ export interface ConnectOptions {
  * import assert from "node:assert/strict";
  * import { connect, initialize, rows } from "../mod.ts";
  *
- * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const dir = Deno.makeTempDirSync();
+ * const path = `${dir}/policy.sqlite`;
  * const db = connect(path);
  * initialize(db);
  * assert.deepEqual(rows(db), []);
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function connect(
@@ -158,10 +162,12 @@ export function openPolicyForReading(
  * import assert from "node:assert/strict";
  * import { connect, currentPolicy, initialize } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * assert.deepEqual({ ...currentPolicy(db) }, { revision: 1, max_copies: 3 });
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function initialize(db: DatabaseSync): void {
@@ -177,11 +183,13 @@ export function initialize(db: DatabaseSync): void {
  * import assert from "node:assert/strict";
  * import { changePolicy, connect, currentPolicy, initialize } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * changePolicy(db, 3); // the same value still advances the revision
  * assert.deepEqual({ ...currentPolicy(db) }, { revision: 2, max_copies: 3 });
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
@@ -202,11 +210,13 @@ export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
  * import assert from "node:assert/strict";
  * import { connect, currentPolicy, initialize } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * db.exec("DELETE FROM policy");
  * assert.equal(currentPolicy(db), null);
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function currentPolicy(db: DatabaseSync): Snapshot | null {
@@ -227,12 +237,14 @@ export function currentPolicy(db: DatabaseSync): Snapshot | null {
  * import assert from "node:assert/strict";
  * import { changePolicy, connect, initialize, precheck } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * assert.equal(precheck(db, { job: "JOB-001", copies: 2 }).revision, 1);
  * changePolicy(db, 1);
  * assert.throws(() => precheck(db, { job: "JOB-001", copies: 2 }), { reason: "current_limit" });
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
@@ -253,7 +265,8 @@ export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
  * import assert from "node:assert/strict";
  * import { changePolicy, connect, initialize, insertNaive, precheck, rows } from "../mod.ts";
  *
- * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const dir = Deno.makeTempDirSync();
+ * const path = `${dir}/policy.sqlite`;
  * const reader = connect(path);
  * const editor = connect(path);
  * initialize(reader);
@@ -264,6 +277,7 @@ export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
  * assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
  * reader.close();
  * editor.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function insertNaive(
@@ -299,7 +313,8 @@ export interface InsertCheckedOptions {
  * import assert from "node:assert/strict";
  * import { changePolicy, connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
  *
- * const path = `${Deno.makeTempDirSync()}/policy.sqlite`;
+ * const dir = Deno.makeTempDirSync();
+ * const path = `${dir}/policy.sqlite`;
  * const reader = connect(path);
  * const editor = connect(path);
  * initialize(reader);
@@ -310,6 +325,7 @@ export interface InsertCheckedOptions {
  * assert.deepEqual(rows(editor), []);
  * reader.close();
  * editor.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function insertChecked(
@@ -354,12 +370,14 @@ export function insertChecked(
  * import assert from "node:assert/strict";
  * import { connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
  *
- * const db = connect(`${Deno.makeTempDirSync()}/policy.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const db = connect(`${dir}/policy.sqlite`);
  * initialize(db);
  * const request = { job: "JOB-001", copies: 2 };
  * insertChecked(db, request, precheck(db, request));
  * assert.deepEqual(rows(db), [["JOB-001", 2, 1]]);
  * db.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function rows(db: DatabaseSync): [string, number, number][] {

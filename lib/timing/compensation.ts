@@ -113,7 +113,8 @@ export function compensations(
  * ```ts
  * import assert from "node:assert/strict";
  * import { compensate, Lab } from "../mod.ts";
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * await lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { badOutput: true });
  * assert.equal(compensate(lab.ledger, "JOB-001").status, "voided");
  * // The draft row stays; a retry of the key is refused, not re-created.
@@ -121,6 +122,7 @@ export function compensations(
  * const retry = await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
  * assert.equal(retry.status, "key_voided");
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function compensate(

@@ -196,6 +196,7 @@ interface Trace {
  * const result = await lab.run({ job: "JOB-001", topic: "river", copies: 2 });
  * assert.equal(result.status, "accepted");
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class Lab {
@@ -249,6 +250,7 @@ export class Lab {
    * assert.equal(record.outcome.kind, "thrown");
    * assert.equal(record.receipt?.status, "cancelled");
    * lab.close();
+   * Deno.removeSync(dir, { recursive: true });
    * ```
    */
   async attempt(

@@ -127,6 +127,7 @@ export interface LedgerOptions {
  * const ledger = Ledger.open(`${dir}/lab.sqlite`);
  * assert.equal(ledger.countDrafts(), 0);
  * ledger.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export class Ledger {

@@ -71,12 +71,14 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  * import assert from "node:assert/strict";
  * import { Lab, pendingKeys } from "../mod.ts";
  *
- * const lab = Lab.open(`${Deno.makeTempDirSync()}/lab.sqlite`);
+ * const dir = Deno.makeTempDirSync();
+ * const lab = Lab.open(`${dir}/lab.sqlite`);
  * await lab.run({ job: "JOB-001", topic: "river", copies: 2 }, { badOutput: true });
  * const [pending] = pendingKeys(lab.ledger);
  * assert.equal(pending.job, "JOB-001");
  * assert.deepEqual(pending.retry, { job: "JOB-001", topic: "river", copies: 2 });
  * lab.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function pendingKeys(ledger: Ledger): Pending[] {

@@ -252,9 +252,24 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
       case "check": {
         tooMany(3);
         const x = numberOf(arg);
-        const source = file === undefined
-          ? io.stdin()
-          : (await openPlainFile(file, trustedFolders(io.base))).readable;
+        let source: ReadableStream<Uint8Array>;
+        try {
+          source = file === undefined
+            ? io.stdin()
+            : (await openPlainFile(file, trustedFolders(io.base))).readable;
+        } catch (error) {
+          if (
+            !(error instanceof Deno.errors.NotFound) &&
+            !(error instanceof Deno.errors.IsADirectory)
+          ) throw error;
+          io.err(say({
+            en: `guardlab: cannot read an answer from ${
+              printable(file!)
+            }: not a readable file`,
+            zh: `guardlab: 无法从 ${printable(file!)} 读取答案：不是可读的文件`,
+          }, lang));
+          return EXIT.failed;
+        }
         const answer = await readAll(source);
         const root = privateRoot(io.base)!;
         await using scratch = scratchFolder(root);

@@ -33,11 +33,13 @@ async function openSteps(file: string | undefined, io: Io) {
 
 /** The step reference, for `--help`: a student with only the binary has no README. */
 const STEPS = `  {"op":"run","args":ARGS,"faults":{"cancel_at":"","fail_at":"",
-      "bad_output":false,"audit_failure":false}}   one attempt
+      "bad_output":false,"audit_failure":false},"receipt":"checked",
+      "input_guardrail":"sequential"}                one attempt
   {"op":"count"}  {"op":"exists","job":J}  {"op":"drafts"}  {"op":"receipts"}
                                   read through a second connection
   {"op":"fixture","receipt_fault":"ignore"|"abort"|"none"}   test trigger
   {"op":"restart"}                close and reopen the ledger
+  {"op":"compensate","job":J,"faults":{"fail_at":""}}   void a draft
   {"op":"policy.precheck","job":J,"copies":C,"as":NAME}      read the rule
   {"op":"policy.change","max_copies":N}    the editor changes the rule
   {"op":"policy.insert_checked","job":J,"copies":C,"snapshot":NAME,
