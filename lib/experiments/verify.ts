@@ -1,5 +1,5 @@
 /**
- * `verify`: run both demos and compare every scenario with the expected JSON
+ * `verify`: run every demo and compare every scenario with the expected JSON
  * that is built into the program (JSON imports, embedded by `deno compile`).
  *
  * @module
@@ -58,7 +58,7 @@ export function compareLab(
   });
 }
 
-/** Run both demos inside `folder` and compare them with `expected`. */
+/** Run every demo inside `folder` and compare them with `expected`. */
 export async function verify(
   folder: string,
   expected: Readonly<Record<LabName, Record<string, unknown>>> = EXPECTED,

@@ -18,8 +18,8 @@ import { policyLines, styleFor } from "../view.ts";
 export const demo = command({
   name: "demo",
   summary: {
-    en: "run the article's fixed scenarios (default: both labs)",
-    zh: "运行文章里的固定场景（默认两个实验都跑）",
+    en: "run the article's fixed scenarios (default: all three labs)",
+    zh: "运行文章里的固定场景（默认三个实验都跑）",
   },
   usage: "demo [timing|policy|article] [--json] [--format text|json|svg]",
   about: {

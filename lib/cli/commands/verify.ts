@@ -1,5 +1,5 @@
 /**
- * `guardlab verify`: both demos against the expected answers built in.
+ * `guardlab verify`: every demo against the expected answers built in.
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { REFUSED_ROOT } from "../places.ts";
 import { command } from "../registry.ts";
 import type { Lang } from "../../views/i18n.ts";
 
-/** Run both demos, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
+/** Run every demo, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(
   io: Io,
   json: boolean,
@@ -34,17 +34,17 @@ export async function runVerify(
 export const verify = command({
   name: "verify",
   summary: {
-    en: "run both demos and compare them with the built-in expected answers",
-    zh: "运行两个演示，并与程序内置的预期答案逐项比对",
+    en: "run every demo and compare it with the built-in expected answers",
+    zh: "运行全部演示，并与程序内置的预期答案逐项比对",
   },
   usage: "verify [--json]",
   about: {
     en:
-      `Runs both demos in fresh scratch ledgers and compares every scenario with
+      `Runs every demo in fresh scratch ledgers and compares every scenario with
 the expected JSON built into this program (written by hand from the article).
 Prints one line per scenario and, for a mismatch, the expected and the actual
 value.`,
-    zh: `在新的临时账本里运行两个演示，把每个场景与程序内置的预期 JSON（依据文章
+    zh: `在新的临时账本里运行全部演示，把每个场景与程序内置的预期 JSON（依据文章
 手工写成）比对。每个场景一行；不一致时给出预期值和实际值。`,
   },
   options: {
