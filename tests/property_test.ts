@@ -20,7 +20,6 @@ import {
   assertUsageError,
   tempLab,
   TEST_BASE,
-  TEST_ROOT,
 } from "./helpers.ts";
 
 /** The argument rules, written again independently of lib/args.ts. */
