@@ -17,7 +17,12 @@ function namespaceMissing(): string {
   if (Deno.build.os !== "linux") return "a mount namespace needs Linux";
   try {
     const probe = new Deno.Command("unshare", {
-      args: ["-m", "sh", "-c", "mount -t tmpfs tmpfs /tmp"],
+      args: [
+        "-m",
+        "sh",
+        "-c",
+        "mount -t tmpfs tmpfs /tmp && test -d /var/tmp",
+      ],
       stdout: "null",
       stderr: "null",
     }).outputSync();
@@ -34,26 +39,41 @@ Deno.test({
     (NEEDS_RUN || (missing ? ` [ignored: ${missing}]` : "")),
   ignore: !CAN_RUN || missing !== "",
   async fn() {
+    // The checkout may itself live under /tmp, which the fresh tmpfs would
+    // hide: it is bind-mounted elsewhere first, inside the namespace only.
+    const keep = Deno.makeTempDirSync({
+      dir: "/var/tmp",
+      prefix: "guardlab-repo-",
+    });
+    const quote = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
     const command = [
       Deno.execPath(),
       "task",
       "-q",
       "--config",
-      `${ROOT}deno.json`,
+      `${keep}/deno.json`,
       "guardlab",
-    ].map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
-    const { code, stdout, stderr } = await new Deno.Command("unshare", {
-      args: [
-        "-m",
-        "bash",
-        "-c",
-        `mount -t tmpfs tmpfs /tmp && exec bash scripts/check-binary.sh ${command}`,
-      ],
-      cwd: ROOT,
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    ].map(quote).join(" ");
+    const script = [
+      "set -e",
+      `mount --bind ${quote(ROOT)} ${quote(keep)}`,
+      "mount -t tmpfs tmpfs /tmp",
+      `cd ${quote(keep)}`,
+      `exec bash scripts/check-binary.sh ${command}`,
+    ].join("\n");
+    let result;
+    try {
+      result = await new Deno.Command("unshare", {
+        args: ["-m", "bash", "-c", script],
+        cwd: ROOT,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    } finally {
+      Deno.removeSync(keep);
+    }
+    const { code, stdout, stderr } = result;
     const out = new TextDecoder().decode(stdout);
     assert.equal(code, 0, out + new TextDecoder().decode(stderr));
     const lines = out.trim().split("\n");
