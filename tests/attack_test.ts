@@ -49,6 +49,21 @@ async function place(): Promise<
   };
 }
 
+/** `run`, `ledger` and `reconcile` on the same ledger are each refused with `why`. */
+async function refusedByEveryOpener(
+  base: string,
+  ledger: string[],
+  why: RegExp,
+): Promise<void> {
+  for (const command of ["run", "ledger", "reconcile"]) {
+    const extra = command === "run" ? RUN : [];
+    assertRefused(
+      await cli([command, ...ledger, ...extra], "", false, base),
+      why,
+    );
+  }
+}
+
 /** Every file below `dir` with its bytes (links as their target text). */
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const seen = new Map<string, string>();
@@ -232,17 +247,11 @@ Deno.test("attack: links and hard links below the root", async (t) => {
     await Deno.copyFile(REFERENCE_LEDGER, other);
     await Deno.link(other, join(folder, "lab.sqlite"));
     const before = await snapshot(p.root());
-    for (const command of ["run", "ledger", "reconcile"]) {
-      assertRefused(
-        await cli(
-          [command, "--ledger", "mine", ...(command === "run" ? RUN : [])],
-          "",
-          false,
-          p.base,
-        ),
-        /has 2 hard links/,
-      );
-    }
+    await refusedByEveryOpener(
+      p.base,
+      ["--ledger", "mine"],
+      /has 2 hard links/,
+    );
     assert.deepEqual(await snapshot(p.root()), before);
   });
 
@@ -301,17 +310,11 @@ Deno.test("attack: --ledger-file and script FILE", async (t) => {
         join(mine, "via", "foreign.sqlite"),
       ]
     ) {
-      for (const command of ["run", "ledger", "reconcile"]) {
-        assertRefused(
-          await cli(
-            [command, "--ledger-file", path, ...(command === "run" ? RUN : [])],
-            "",
-            false,
-            p.base,
-          ),
-          /is a symbolic link/,
-        );
-      }
+      await refusedByEveryOpener(
+        p.base,
+        ["--ledger-file", path],
+        /is a symbolic link/,
+      );
     }
     assert.deepEqual(await snapshot(p.outside), before);
   });
@@ -481,17 +484,7 @@ Deno.test("attack: hostile ledgers are refused before any write", async (t) => {
       const path = join(mine, "hostile.sqlite");
       hostile(path, sql);
       const before = await snapshot(mine);
-      for (const command of ["run", "ledger", "reconcile"]) {
-        assertRefused(
-          await cli(
-            [command, "--ledger-file", path, ...(command === "run" ? RUN : [])],
-            "",
-            false,
-            p.base,
-          ),
-          why,
-        );
-      }
+      await refusedByEveryOpener(p.base, ["--ledger-file", path], why);
       assert.deepEqual(await snapshot(mine), before);
     });
   }
@@ -515,17 +508,11 @@ Deno.test("attack: hostile ledgers are refused before any write", async (t) => {
     bytes.fill(0xa5, 4096 * 2 + 100, 4096 * 2 + 1200);
     await Deno.writeFile(path, bytes);
     const before = await snapshot(mine);
-    for (const command of ["run", "ledger", "reconcile"]) {
-      assertRefused(
-        await cli(
-          [command, "--ledger-file", path, ...(command === "run" ? RUN : [])],
-          "",
-          false,
-          p.base,
-        ),
-        /damaged|malformed/,
-      );
-    }
+    await refusedByEveryOpener(
+      p.base,
+      ["--ledger-file", path],
+      /damaged|malformed/,
+    );
     assert.deepEqual(await snapshot(mine), before);
   });
 
