@@ -7,7 +7,16 @@ import { DatabaseSync } from "node:sqlite";
 import { InjectedFailure } from "../lib/errors.ts";
 import { compensate } from "../lib/timing/compensation.ts";
 import { pendingKeys } from "../lib/timing/reconcile.ts";
-import { ARGS, cli, persistedReceipts, tempLab } from "./helpers.ts";
+import { ledgerPaths } from "../lib/sandbox/sandbox.ts";
+import { displayWidth } from "../lib/views/text.ts";
+import {
+  ARGS,
+  cli,
+  exists,
+  persistedReceipts,
+  tempLab,
+  TEST_ROOT,
+} from "./helpers.ts";
 
 /** Drafts, the compensation state and compensation receipts, from a second connection. */
 function facts(path: string) {
@@ -184,6 +193,52 @@ Deno.test("compensation: reconcile and the command tell the states apart", async
     ["JOB-002", "compensation_requested", null],
     ["JOB-003", "voided", false],
     ["JOB-004", "unaccepted", null],
+  ]);
+  // A ledger that does not exist is refused, and none is created.
+  const absent = `t-none-${crypto.randomUUID().slice(0, 6)}`;
+  const missing = await cli([
+    "compensate",
+    "--ledger",
+    absent,
+    "--job",
+    "JOB-001",
+  ]);
+  assert.equal(missing.code, 4);
+  assert.match(missing.err[0], new RegExp(`no ledger named ${absent}`));
+  assert.ok(!exists(ledgerPaths(TEST_ROOT, absent).dir));
+  // Every compensation screen fits 80 columns, in both languages.
+  for (const lang of ["en", "zh"]) {
+    for (
+      const args of [
+        [
+          "compensate",
+          "--ledger",
+          name,
+          "--job",
+          "JOB-004",
+          "--fail-at",
+          "before_commit",
+        ],
+        ["reconcile", "--ledger", name],
+        ["ledger", "--ledger", name],
+      ]
+    ) {
+      for (const line of (await cli([...args, "--lang", lang])).out) {
+        assert.ok(displayWidth(line) <= 80, `${lang}: ${line}`);
+      }
+    }
+  }
+  await cli([
+    "run",
+    "--ledger",
+    name,
+    "--job",
+    "JOB-004",
+    "--topic",
+    "river",
+    "--copies",
+    "2",
+    "--bad-output",
   ]);
   const text = (await cli(["reconcile", "--ledger", name])).out.join("\n");
   assert.match(text, /JOB-002: compensation requested, never confirmed/);

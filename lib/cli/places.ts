@@ -130,6 +130,21 @@ export function openExisting(
   io: Io,
   values: { ledger?: string; "ledger-file"?: string },
 ): Ledger {
+  return Ledger.open(existingLedgerPath(command, io, values), {
+    mode: "read",
+    trusted: trustedFolders(io.base),
+  });
+}
+
+/**
+ * The path of the ledger a command names, which must exist already: a
+ * command that works on a ledger never creates one by mistake.
+ */
+export function existingLedgerPath(
+  command: string,
+  io: Io,
+  values: { ledger?: string; "ledger-file"?: string },
+): string {
   const path = ledgerFileOf(command, io, values, false);
   if (path === undefined) {
     throw new UsageError({
@@ -149,7 +164,7 @@ export function openExisting(
         : { en: `no ledger file at ${path}`, zh: `${path} 处没有账本文件` },
     );
   }
-  return Ledger.open(path, { mode: "read", trusted: trustedFolders(io.base) });
+  return path;
 }
 
 /** Whether `path` names anything, a dangling link included. */

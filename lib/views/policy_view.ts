@@ -8,7 +8,7 @@
  * @module
  */
 import { type Lang, say, type Text } from "./i18n.ts";
-import { xmlEscape } from "./svg.ts";
+import { svgStart, xmlEscape } from "./svg.ts";
 import { displayWidth, wrap } from "./text.ts";
 
 /** The two connections of the policy lab. */
@@ -214,7 +214,6 @@ export function policySvg(
   title: string,
   rows: PolicyRow[],
   lang: Lang,
-  fontFamily: string,
   notes: string[] = [],
 ): string {
   const left = 20;
@@ -229,15 +228,7 @@ export function policySvg(
       : r.emphasis === "written"
       ? "#d8f0d8"
       : "#eeeeee";
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-    `viewBox="0 0 ${width} ${height}" font-family="${fontFamily}" font-size="12">`,
-    `<title>${xmlEscape(title)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${left}" y="30" font-size="18" font-weight="bold">${
-      xmlEscape(title)
-    }</text>`,
-  ];
+  const parts = svgStart(title, width, height, 12);
   for (const lane of ["reader", "editor"] as const) {
     parts.push(
       `<text x="${left}" y="${laneY[lane] + 28}" font-weight="bold">${

@@ -85,6 +85,27 @@ const COMMIT_WORD: Record<CommitState, Text> = {
 };
 
 /**
+ * The opening of every guardlab SVG: the document with the CJK-capable font
+ * stack, its title, a white page and the title drawn at the top left.
+ */
+export function svgStart(
+  title: string,
+  width: number,
+  height: number,
+  fontSize: number,
+): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+    `viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="${fontSize}">`,
+    `<title>${xmlEscape(title)}</title>`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${LEFT}" y="30" font-size="18" font-weight="bold">${
+      xmlEscape(title)
+    }</text>`,
+  ];
+}
+
+/**
  * Render lanes of attempts plus optional note lines as one SVG document, in
  * `lang`. Each lane shows its stages, the commit point drawn by what
  * happened there, and whether the draft is present, as a badge.
@@ -99,16 +120,7 @@ export function timelineSvg(
     LEFT;
   const notesTop = 70 + lanes.length * LANE_H;
   const height = notesTop + notes.length * 18 + 20;
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-      `viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="13">`,
-    `<title>${xmlEscape(title)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${LEFT}" y="30" font-size="18" font-weight="bold">${
-      xmlEscape(title)
-    }</text>`,
-  );
+  const parts = svgStart(title, width, height, 13);
   lanes.forEach((lane, n) => {
     const top = 50 + n * LANE_H;
     const view = timelineOf(lane.attempt);

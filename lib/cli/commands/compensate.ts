@@ -11,8 +11,9 @@ import {
 } from "../../timing/compensation.ts";
 import { Ledger } from "../../timing/ledger.ts";
 import { raisedOf } from "../../timing/outcome.ts";
+import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
-import { LEDGER_OPTIONS, ledgerFileOf } from "../places.ts";
+import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
 import { choice, command, UsageError } from "../registry.ts";
 
 /** The `compensate` command. */
@@ -86,13 +87,8 @@ reconcile tells the three apart.`,
       values["fail-at"],
       COMPENSATION_FAULTS,
     );
-    const path = ledgerFileOf("compensate", io, values, true);
-    if (path === undefined || path === null) {
-      throw new UsageError({
-        en: "--ledger NAME or --ledger-file PATH is required",
-        zh: "需要 --ledger NAME 或 --ledger-file PATH",
-      }, "compensate");
-    }
+    // Compensating a ledger that does not exist is a mistake, not a new ledger.
+    const path = existingLedgerPath("compensate", io, values);
     const ledger = Ledger.open(path, { trusted: trustedFolders(io.base) });
     const zh = lang === "zh";
     try {
@@ -121,11 +117,10 @@ reconcile tells the three apart.`,
       if (raised === undefined) throw error;
       if (values.json) io.out(JSON.stringify(raised));
       else {
-        io.out(
-          zh
-            ? `${values.job}：补偿失败（${raised.message}）；用 reconcile 查看它停在哪一步`
-            : `${values.job}: the compensation failed (${raised.message}); reconcile shows where it stopped`,
-        );
+        const line = zh
+          ? `${values.job}：补偿失败（${raised.message}）；用 reconcile 查看它停在哪一步`
+          : `${values.job}: the compensation failed (${raised.message}); reconcile shows where it stopped`;
+        for (const part of wrap(line, 80)) io.out(part);
       }
       return EXIT.failed;
     } finally {

@@ -25,7 +25,7 @@ import {
   scratchFolder,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { FONT_STACK, timelineSvg } from "../../views/svg.ts";
+import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import { formatOf, REFUSED_ROOT } from "../places.ts";
@@ -167,7 +167,7 @@ async function drawTopics(
     ? `guardlab explain ${topics[0]}`
     : "guardlab explain";
   if (policy.length > 0 && lanes.length === 0) {
-    return policySvg(title, policy, lang, FONT_STACK, notes);
+    return policySvg(title, policy, lang, notes);
   }
   return timelineSvg(title, lanes, notes, lang);
 }
