@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Exercise, Finding } from "./catalog.ts";
 import { gather } from "./evidence.ts";
 
