@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Evidence, Item, Value } from "./evidence.ts";
 import type {
   Clause,

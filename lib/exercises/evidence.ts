@@ -21,7 +21,7 @@ import { compensations } from "../timing/compensation.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import { openPolicyForReading } from "../policy/policy.ts";
 import { isPlainRecord } from "../timing/args.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
 /** A value a field of the evidence can hold. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 
 /**
  * A finding's status: `yes` it holds, `no` it does not, `not-checked` when
