@@ -252,6 +252,9 @@ export function judgeInvariant(inv: Invariant, ctx: EngineContext): Judged {
 /** The word for a missing value. */
 const MISSING: Text = { en: "missing", zh: "缺失" };
 
+/** What a name no premise bound reads as (in a finding that was not checked). */
+const UNBOUND = "…";
+
 function shown(v: unknown, lang: "en" | "zh"): string {
   const x = plain(v);
   if (x === undefined) return MISSING[lang];
@@ -265,15 +268,23 @@ const PLACEHOLDER =
 
 /**
  * `text` with `{param}`, `{name}` and `{name.field}` filled in from this
- * student's values and the bindings; a missing value reads "missing".
+ * student's values and the bindings; a missing value reads "missing", and
+ * a name nothing bound reads "…" (or stays as written, with `keepUnbound`).
  */
-export function fill(text: Text, b: Bindings, params: ExerciseParams): Text {
+export function fill(
+  text: Text,
+  b: Bindings,
+  params: ExerciseParams,
+  keepUnbound = false,
+): Text {
   const one = (s: string, lang: "en" | "zh") =>
     s.replace(PLACEHOLDER, (whole, name: string, field?: string) => {
       if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
         return shown(params[name as keyof ExerciseParams], lang);
       }
-      if (field === undefined && !b.has(name)) return whole;
+      if (!b.has(name)) {
+        return keepUnbound ? whole : UNBOUND;
+      }
       return shown(
         valueOf({ ref: field ? `${name}.${field}` : name }, b, params),
         lang,

@@ -21,6 +21,7 @@ import { compensations } from "../timing/compensation.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import { openPolicyForReading } from "../policy/policy.ts";
 import { isPlainRecord } from "../timing/args.ts";
+import type { Attempt } from "../timing/attempt.ts";
 import type { Text } from "../i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
@@ -171,7 +172,7 @@ function runItem(
   item: Record<string, Value>,
   s: Record<string, unknown>,
   output: Record<string, unknown>,
-  refusal: string | undefined,
+  attempt: Attempt | undefined,
   ctx: StepContext,
   seen: Observer,
 ): void {
@@ -197,13 +198,14 @@ function runItem(
       "cause",
       "attempt",
       "effect_exists",
-      "events",
       "message",
     ]
   ) put(item, name, output[name]);
+  // The events the attempt passed, whether it returned or raised.
+  put(item, "events", [...(attempt?.events ?? [])]);
   const outcome = output.status ?? output.raised;
   if (typeof outcome === "string") item.outcome = outcome;
-  if (refusal !== undefined) item.refusal = refusal;
+  if (attempt?.refusal !== undefined) item.refusal = attempt.refusal;
   seen.newReceipts(item.step as number);
   item.draft = seen.draftExists(item.job);
 }
@@ -261,13 +263,13 @@ function itemOf(
   line: number,
   s: Record<string, unknown>,
   output: Record<string, unknown>,
-  refusal: string | undefined,
+  attempt: Attempt | undefined,
   ctx: StepContext,
   seen: Observer,
 ): Item {
   const op = String(s.op);
   const item: Record<string, Value> = { step: n, line, op };
-  if (op === "run") runItem(item, s, output, refusal, ctx, seen);
+  if (op === "run") runItem(item, s, output, attempt, ctx, seen);
   else if (op.startsWith("policy.")) {
     policyItem(op, item, s, output, ctx, seen);
   } else if (op === "fixture") {
@@ -337,7 +339,7 @@ export async function gather(
             line.number,
             s,
             result.output,
-            result.run?.attempt.refusal,
+            result.run?.attempt,
             ctx,
             seen,
           ),

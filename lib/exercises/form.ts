@@ -163,7 +163,8 @@ const MAX_TEXT = 4000;
 const MAX_LIST = 32;
 const NAME = /^[a-z][a-zA-Z0-9_]{0,31}$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,47}$/;
-const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}/g;
+const PLACEHOLDER =
+  /\{([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}/g;
 
 type Rec = Record<string, unknown>;
 
@@ -226,11 +227,19 @@ interface Scope {
 function checkTemplate(text: string, path: string, scope: Scope | null): void {
   for (const m of text.matchAll(PLACEHOLDER)) {
     const [, name, fieldName] = m;
-    if (fieldName === undefined && (PARAM_NAMES as readonly string[]).includes(name)) {
+    if (
+      fieldName === undefined &&
+      (PARAM_NAMES as readonly string[]).includes(name)
+    ) {
       continue;
     }
     if (scope === null) {
-      throw new FormError(path, `{${m[0].slice(1, -1)}}: only this student's values ({${PARAM_NAMES.join("}, {")}}) may be named here`);
+      throw new FormError(
+        path,
+        `{${m[0].slice(1, -1)}}: only this student's values ({${
+          PARAM_NAMES.join("}, {")
+        }}) may be named here`,
+      );
     }
     checkRef(fieldName ? `${name}.${fieldName}` : name, path, scope);
   }
@@ -262,7 +271,9 @@ function checkRef(ref: string, path: string, scope: Scope): void {
     if (!ITEM_FIELDS[source].includes(fieldName)) {
       throw new FormError(
         path,
-        `${ref}: ${source} have no field ${fieldName} (they have ${ITEM_FIELDS[source].join(", ")})`,
+        `${ref}: ${source} have no field ${fieldName} (they have ${
+          ITEM_FIELDS[source].join(", ")
+        })`,
       );
     }
   }
@@ -280,7 +291,11 @@ function checkValue(v: unknown, path: string, scope: Scope): ValueExpr {
   }
   if (isRecord(v) && Object.hasOwn(v, "ref")) {
     fields(v, path, ["ref"]);
-    checkRef(string(v.ref, childPath(path, "ref")), childPath(path, "ref"), scope);
+    checkRef(
+      string(v.ref, childPath(path, "ref")),
+      childPath(path, "ref"),
+      scope,
+    );
     return v as { ref: string };
   }
   if (isRecord(v) && Object.hasOwn(v, "param")) {
@@ -299,13 +314,23 @@ function checkValue(v: unknown, path: string, scope: Scope): ValueExpr {
   );
 }
 
-function checkWhere(v: unknown, path: string, scope: Scope, source: string): Where {
+function checkWhere(
+  v: unknown,
+  path: string,
+  scope: Scope,
+  source: string,
+): Where {
   if (!isRecord(v)) throw new FormError(path, "must be an object");
   const out: Record<string, Matcher> = {};
   for (const [key, m] of Object.entries(v)) {
     const p = childPath(path, key);
     if (!ITEM_FIELDS[source].includes(key)) {
-      throw new FormError(p, `${source} have no field ${key} (they have ${ITEM_FIELDS[source].join(", ")})`);
+      throw new FormError(
+        p,
+        `${source} have no field ${key} (they have ${
+          ITEM_FIELDS[source].join(", ")
+        })`,
+      );
     }
     const test = isRecord(m)
       ? MATCH_TESTS.find((t) => Object.hasOwn(m, t))
@@ -320,7 +345,9 @@ function checkWhere(v: unknown, path: string, scope: Scope, source: string): Whe
     if (test === "in") {
       list(arg, q, 1).forEach((x, i) => checkValue(x, childPath(q, i), scope));
     } else if (test === "missing") {
-      if (typeof arg !== "boolean") throw new FormError(q, "must be true or false");
+      if (typeof arg !== "boolean") {
+        throw new FormError(q, "must be true or false");
+      }
     } else checkValue(arg, q, scope);
     out[key] = m as Matcher;
   }
@@ -330,9 +357,14 @@ function checkWhere(v: unknown, path: string, scope: Scope, source: string): Whe
 function bindName(v: unknown, path: string, scope: Scope): string {
   const name = string(v, path);
   if (!NAME.test(name) || (PARAM_NAMES as readonly string[]).includes(name)) {
-    throw new FormError(path, "must be a short name (a-z, then letters, digits, _) not used by a value of the student");
+    throw new FormError(
+      path,
+      "must be a short name (a-z, then letters, digits, _) not used by a value of the student",
+    );
   }
-  if (scope.vars.has(name)) throw new FormError(path, `${name} is already bound`);
+  if (scope.vars.has(name)) {
+    throw new FormError(path, `${name} is already bound`);
+  }
   return name;
 }
 
@@ -349,30 +381,45 @@ function checkClause(
   if (!isRecord(v)) throw new FormError(path, "must be an object");
   const kind = CLAUSE_KINDS.find((k) => Object.hasOwn(v, k));
   if (kind === undefined) {
-    throw new FormError(path, `must be one of the blocks ${CLAUSE_KINDS.join(", ")}`);
+    throw new FormError(
+      path,
+      `must be one of the blocks ${CLAUSE_KINDS.join(", ")}`,
+    );
   }
   const bindAs = (name: unknown, source: string) => {
     if (name === undefined) return;
     const n = bindName(name, childPath(path, "as"), into);
-    if (all.has(n)) throw new FormError(childPath(path, "as"), `${n} is already bound`);
+    if (all.has(n)) {
+      throw new FormError(childPath(path, "as"), `${n} is already bound`);
+    }
     all.add(n);
     into.vars.set(n, "item");
     into.sources.set(n, source);
   };
   if (kind === "pick" || kind === "ledger") {
     const c = fields(v, path, [kind, "says"], ["as", "where", "none"]);
-    const allowed: readonly string[] = kind === "pick" ? ["runs", "steps"] : LEDGER_TABLES;
+    const allowed: readonly string[] = kind === "pick"
+      ? ["runs", "steps"]
+      : LEDGER_TABLES;
     if (!allowed.includes(c[kind] as string)) {
-      throw new FormError(childPath(path, kind), `must be one of ${allowed.join(", ")}`);
+      throw new FormError(
+        childPath(path, kind),
+        `must be one of ${allowed.join(", ")}`,
+      );
     }
     const source = kind === "pick" ? "steps" : c[kind] as string;
     if (c.none !== undefined && typeof c.none !== "boolean") {
       throw new FormError(childPath(path, "none"), "must be true or false");
     }
     if (c.none === true && c.as !== undefined) {
-      throw new FormError(childPath(path, "as"), "a block with none binds nothing");
+      throw new FormError(
+        childPath(path, "as"),
+        "a block with none binds nothing",
+      );
     }
-    if (c.where !== undefined) checkWhere(c.where, childPath(path, "where"), scope, source);
+    if (c.where !== undefined) {
+      checkWhere(c.where, childPath(path, "where"), scope, source);
+    }
     const says = checkText(c.says, childPath(path, "says"), scope);
     bindAs(c.as, source);
     return { ...c, says } as Clause;
@@ -387,16 +434,30 @@ function checkClause(
         throw new FormError(p, `${n}: no step or row bound before this point`);
       }
     });
-    return { before: pair as [string, string], says: checkText(c.says, childPath(path, "says"), scope) };
+    return {
+      before: pair as [string, string],
+      says: checkText(c.says, childPath(path, "says"), scope),
+    };
   }
   if (kind === "compare") {
     const c = fields(v, path, ["compare", "says"]);
     const triple = list(c.compare, childPath(path, "compare"), 3, 3);
-    const left = checkValue(triple[0], childPath(childPath(path, "compare"), 0), scope);
+    const left = checkValue(
+      triple[0],
+      childPath(childPath(path, "compare"), 0),
+      scope,
+    );
     if (!(COMPARE_OPS as readonly unknown[]).includes(triple[1])) {
-      throw new FormError(childPath(childPath(path, "compare"), 1), `must be one of ${COMPARE_OPS.join(" ")}`);
+      throw new FormError(
+        childPath(childPath(path, "compare"), 1),
+        `must be one of ${COMPARE_OPS.join(" ")}`,
+      );
     }
-    const right = checkValue(triple[2], childPath(childPath(path, "compare"), 2), scope);
+    const right = checkValue(
+      triple[2],
+      childPath(childPath(path, "compare"), 2),
+      scope,
+    );
     return {
       compare: [left, triple[1] as CompareOp, right],
       says: checkText(c.says, childPath(path, "says"), scope),
@@ -404,9 +465,13 @@ function checkClause(
   }
   const c = fields(v, path, ["bind", "to"], ["says"]);
   const to = checkValue(c.to, childPath(path, "to"), scope);
-  const says = c.says === undefined ? undefined : checkText(c.says, childPath(path, "says"), scope);
+  const says = c.says === undefined
+    ? undefined
+    : checkText(c.says, childPath(path, "says"), scope);
   const name = bindName(c.bind, childPath(path, "bind"), into);
-  if (all.has(name)) throw new FormError(childPath(path, "bind"), `${name} is already bound`);
+  if (all.has(name)) {
+    throw new FormError(childPath(path, "bind"), `${name} is already bound`);
+  }
   all.add(name);
   into.vars.set(name, "value");
   return says ? { bind: name, to, says } : { bind: name, to };
@@ -416,39 +481,64 @@ function copyScope(s: Scope): Scope {
   return { vars: new Map(s.vars), sources: new Map(s.sources) };
 }
 
-function checkInvariant(v: unknown, path: string, whyScope: Scope, all: Set<string>): Invariant {
+function checkInvariant(
+  v: unknown,
+  path: string,
+  whyScope: Scope,
+  all: Set<string>,
+): Invariant {
   const inv = fields(v, path, ["premises", "findings"]);
   const scope: Scope = { vars: new Map(), sources: new Map() };
-  const premises = list(inv.premises, childPath(path, "premises"), 1).map((c, i) => {
-    const p = childPath(childPath(path, "premises"), i);
-    return checkClause(c, p, copyScope(scope), scope, all);
-  });
-  const findings = list(inv.findings, childPath(path, "findings")).map((c, i) => {
-    const p = childPath(childPath(path, "findings"), i);
-    // A finding sees the premises only; what it binds is for the why.
-    const own = copyScope(scope);
-    const clause = checkClause(c, p, scope, own, all);
-    for (const [k, kind] of own.vars) whyScope.vars.set(k, kind);
-    for (const [k, s] of own.sources) whyScope.sources.set(k, s);
-    return clause;
-  });
+  const premises = list(inv.premises, childPath(path, "premises"), 1).map(
+    (c, i) => {
+      const p = childPath(childPath(path, "premises"), i);
+      return checkClause(c, p, copyScope(scope), scope, all);
+    },
+  );
+  const findings = list(inv.findings, childPath(path, "findings")).map(
+    (c, i) => {
+      const p = childPath(childPath(path, "findings"), i);
+      // A finding sees the premises only; what it binds is for the why.
+      const own = copyScope(scope);
+      const clause = checkClause(c, p, scope, own, all);
+      for (const [k, kind] of own.vars) whyScope.vars.set(k, kind);
+      for (const [k, s] of own.sources) whyScope.sources.set(k, s);
+      return clause;
+    },
+  );
   for (const [k, kind] of scope.vars) whyScope.vars.set(k, kind);
   for (const [k, s] of scope.sources) whyScope.sources.set(k, s);
   return { premises, findings };
 }
 
-const EXERCISE_FIELDS = ["slug", "kind", "title", "task", "claim", "hints", "why"];
+const EXERCISE_FIELDS = [
+  "slug",
+  "kind",
+  "title",
+  "task",
+  "claim",
+  "hints",
+  "why",
+];
 
 /**
  * Check `v` against the form and return the exercise numbered `n`; throws
  * {@linkcode FormError} naming the first wrong field under `path`.
  */
 export function readExercise(v: unknown, n: number, path = ""): Exercise {
-  const x = fields(v, path, EXERCISE_FIELDS, ["skeleton", "invariants", "setup", "predict"]);
+  const x = fields(v, path, EXERCISE_FIELDS, [
+    "skeleton",
+    "invariants",
+    "setup",
+    "predict",
+  ]);
   const at = (k: string) => childPath(path, k);
   const slug = string(x.slug, at("slug"));
   if (!SLUG.test(slug)) {
-    throw new FormError(at("slug"), "must be 1-48 of a-z, 0-9 and -, starting with a letter or digit");
+    throw new FormError(
+      at("slug"),
+      "must be 1-48 of a-z, 0-9 and -, starting with a letter or digit",
+    );
   }
   if (x.kind !== "script" && x.kind !== "prediction") {
     throw new FormError(at("kind"), 'must be "script" or "prediction"');
@@ -457,8 +547,12 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
   const title = checkText(x.title, at("title"), null);
   const task = checkText(x.task, at("task"), null);
   const claim = checkText(x.claim, at("claim"), null);
-  const hints = list(x.hints, at("hints"), 1, 8).map((h, i) => checkText(h, childPath(at("hints"), i), null));
-  const skeleton = x.skeleton === undefined ? undefined : string(x.skeleton, at("skeleton"));
+  const hints = list(x.hints, at("hints"), 1, 8).map((h, i) =>
+    checkText(h, childPath(at("hints"), i), null)
+  );
+  const skeleton = x.skeleton === undefined
+    ? undefined
+    : string(x.skeleton, at("skeleton"));
   if (skeleton !== undefined) checkTemplate(skeleton, at("skeleton"), null);
   const whyScope: Scope = { vars: new Map(), sources: new Map() };
   const all = new Set<string>();
@@ -467,9 +561,13 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
   let predict: PredictedFact[] | undefined;
   if (kind === "script") {
     for (const k of ["setup", "predict"]) {
-      if (x[k] !== undefined) throw new FormError(at(k), "only a prediction has this");
+      if (x[k] !== undefined) {
+        throw new FormError(at(k), "only a prediction has this");
+      }
     }
-    if (x.invariants === undefined) throw new FormError(at("invariants"), "missing");
+    if (x.invariants === undefined) {
+      throw new FormError(at("invariants"), "missing");
+    }
     invariants = list(x.invariants, at("invariants"), 1, 8).map((inv, i) =>
       checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
     );
@@ -481,28 +579,40 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
       checkTemplate(step, childPath(at("setup"), i), null);
       return step;
     });
-    invariants = x.invariants === undefined ? [] : list(x.invariants, at("invariants"), 0, 4).map((inv, i) =>
-      checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
-    );
+    invariants = x.invariants === undefined
+      ? []
+      : list(x.invariants, at("invariants"), 0, 4).map((inv, i) =>
+        checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
+      );
     const seen = new Set<string>();
     predict = list(x.predict, at("predict"), 1, 8).map((f, i) => {
       const p = childPath(at("predict"), i);
       const fact = fields(f, p, ["field", "says", "value"]);
       const name = string(fact.field, childPath(p, "field"));
       if (!NAME.test(name) || seen.has(name)) {
-        throw new FormError(childPath(p, "field"), "must be a short name, used once");
+        throw new FormError(
+          childPath(p, "field"),
+          "must be a short name, used once",
+        );
       }
       seen.add(name);
       const value = isRecord(fact.value) && Object.hasOwn(fact.value, "count")
         ? (() => {
           const c = fields(fact.value, childPath(p, "value"), ["count"]);
           if (!(LEDGER_TABLES as readonly unknown[]).includes(c.count)) {
-            throw new FormError(childPath(childPath(p, "value"), "count"), `must be one of ${LEDGER_TABLES.join(", ")}`);
+            throw new FormError(
+              childPath(childPath(p, "value"), "count"),
+              `must be one of ${LEDGER_TABLES.join(", ")}`,
+            );
           }
           return { count: c.count as LedgerTable };
         })()
         : checkValue(fact.value, childPath(p, "value"), whyScope);
-      return { field: name, says: checkText(fact.says, childPath(p, "says"), null), value };
+      return {
+        field: name,
+        says: checkText(fact.says, childPath(p, "says"), null),
+        value,
+      };
     });
   }
   const why = checkText(x.why, at("why"), whyScope);

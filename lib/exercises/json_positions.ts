@@ -125,14 +125,21 @@ class Parser {
     if (c === "[") return this.#array(path, depth + 1);
     if (c === '"') return this.#string(path);
     if (c === "-" || (c >= "0" && c <= "9")) return this.#number(path);
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (
+      const [word, value] of [["true", true], ["false", false], [
+        "null",
+        null,
+      ]] as const
+    ) {
       if (this.#text.startsWith(word, this.#i)) {
         this.#i += word.length;
         return value;
       }
     }
     this.#fail(
-      c === undefined ? "the file ends where a value should be" : `unexpected ${JSON.stringify(c)}`,
+      c === undefined
+        ? "the file ends where a value should be"
+        : `unexpected ${JSON.stringify(c)}`,
       path,
     );
   }
@@ -161,7 +168,11 @@ class Parser {
       const key = this.#string(path);
       const child = childPath(path, key);
       if (Object.hasOwn(out, key)) {
-        throw new CourseError(`the field ${JSON.stringify(key)} appears twice`, child, keyAt);
+        throw new CourseError(
+          `the field ${JSON.stringify(key)} appears twice`,
+          child,
+          keyAt,
+        );
       }
       this.#space();
       if (this.#text[this.#i] !== ":") this.#fail('expected ":"', child);

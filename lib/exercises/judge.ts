@@ -18,11 +18,16 @@ import {
   TooMuchWork,
   valueOf,
 } from "./engine.ts";
-import { type Evidence, gather, type GatherLimits } from "./evidence.ts";
-import type { Exercise } from "./form.ts";
+import {
+  type Evidence,
+  gather,
+  type GatherLimits,
+  type Value,
+} from "./evidence.ts";
+import type { Exercise, ValueExpr } from "./form.ts";
 import { MAX_JUDGE_WORK } from "./limits.ts";
 import type { ExerciseParams } from "./params.ts";
-import { FINDING_MARK, type Finding, type Verdict } from "./verdict.ts";
+import { type Finding, FINDING_MARK, type Verdict } from "./verdict.ts";
 
 /** How {@linkcode judgeAnswer} works: where, and what it may show. */
 export interface JudgeOptions extends GatherLimits {
@@ -62,7 +67,9 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
 
 /** The steps of a prediction's setup, with this student's values. */
 export function setupSteps(x: Exercise, params: ExerciseParams): string[] {
-  return (x.setup ?? []).map((s) => fill({ en: s, zh: "" }, new Map(), params).en);
+  return (x.setup ?? []).map((s) =>
+    fill({ en: s, zh: "" }, new Map(), params).en
+  );
 }
 
 /**
@@ -215,18 +222,51 @@ function countOf(e: Evidence, table: keyof Evidence["ledger"]): number {
   return e.ledger[table].length;
 }
 
-async function judgePrediction(
+/** What a prediction's setup really did: one actual value per fact, or why it cannot tell. */
+async function actualFacts(
   x: Exercise,
-  answer: string,
   params: ExerciseParams,
   options: JudgeOptions,
   folder: string,
-): Promise<Verdict> {
+): Promise<{ actual: Map<string, unknown>; b: Bindings } | null> {
+  const e = await gather(
+    stream(setupSteps(x, params).join("\n")),
+    folder,
+    options.trusted,
+  );
+  const given = judgeEvidence(x, {
+    evidence: e,
+    params,
+    maxWork: options.maxWork ?? MAX_JUDGE_WORK,
+    work: { n: 0 },
+  });
+  if (
+    e.invalid.length > 0 || e.overLimit ||
+    given.findings.some((f) => f.status !== "yes")
+  ) return null;
+  const b = given.bindings;
+  const actual = new Map<string, unknown>();
+  for (const f of x.predict ?? []) {
+    const v = f.value;
+    actual.set(
+      f.field,
+      typeof v === "object" && v !== null && "count" in v
+        ? countOf(e, v.count)
+        : valueOf(v as ValueExpr, b, params),
+    );
+  }
+  return { actual, b };
+}
+
+/** A prediction's guess, or why its answer cannot be judged. */
+type Guess = { guess: Record<string, unknown> } | { reason: Text };
+
+function guessOf(x: Exercise, answer: string): Guess {
   const facts = x.predict ?? [];
   const example = "{" +
     facts.map((f) => `"${f.field}": ...`).join(", ") + "}";
   const line = predictionLine(answer);
-  if (typeof line !== "string") return verdict(x, { reason: line });
+  if (typeof line !== "string") return { reason: line };
   let guess: unknown;
   try {
     guess = parseJsonLikePython(line);
@@ -234,18 +274,18 @@ async function judgePrediction(
     guess = undefined;
   }
   if (!isPlainRecord(guess)) {
-    return verdict(x, {
+    return {
       reason: {
         en: `the answer must be one JSON object: ${example}`,
         zh: `答案必须是一个 JSON 对象：${example}`,
       },
-    });
+    };
   }
   const unknown = Object.keys(guess).find((k) =>
     !facts.some((f) => f.field === k)
   );
   if (unknown !== undefined) {
-    return verdict(x, {
+    return {
       reason: {
         en: `unknown field ${JSON.stringify(unknown)}: the fields are ${
           facts.map((f) => f.field).join(", ")
@@ -254,24 +294,24 @@ async function judgePrediction(
           facts.map((f) => f.field).join("、")
         }`,
       },
-    });
+    };
   }
-  const e = await gather(
-    stream(setupSteps(x, params).join("\n")),
-    folder,
-    options.trusted,
-  );
-  const ctx = {
-    evidence: e,
-    params,
-    maxWork: options.maxWork ?? MAX_JUDGE_WORK,
-    work: { n: 0 },
-  };
-  const given = judgeEvidence(x, ctx);
-  if (
-    e.invalid.length > 0 || e.overLimit ||
-    given.findings.some((f) => f.status !== "yes")
-  ) {
+  return { guess };
+}
+
+async function judgePrediction(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  options: JudgeOptions,
+  folder: string,
+): Promise<Verdict> {
+  const read = guessOf(x, answer);
+  if ("reason" in read && !options.reveal) {
+    return verdict(x, { reason: read.reason });
+  }
+  const facts = await actualFacts(x, params, options, folder);
+  if (facts === null) {
     return verdict(x, {
       reason: {
         en: "this exercise's setup did not run as its course says; " +
@@ -280,32 +320,34 @@ async function judgePrediction(
       },
     });
   }
-  const b: Bindings = given.bindings;
-  const findings: Finding[] = [];
-  const revealed: Text[] = [];
-  for (const f of facts) {
-    const actual = "count" in (f.value ?? {})
-      ? countOf(e, (f.value as { count: keyof Evidence["ledger"] }).count)
-      : valueOf(f.value as Parameters<typeof valueOf>[0], b, params);
-    const has = Object.hasOwn(guess, f.field);
-    const said = has ? shownGuess(guess[f.field]) : undefined;
-    findings.push({
-      status: has && sameValue(guess[f.field], actual) ? "yes" : "no",
+  const revealed: Text[] = (x.predict ?? []).map((f) => {
+    const it = fill(
+      { en: "{v}", zh: "{v}" },
+      new Map([["v", facts.actual.get(f.field) as Value]]),
+      params,
+    );
+    return { en: `${f.field}: ${it.en}`, zh: `${f.field}：${it.zh}` };
+  });
+  if ("reason" in read) return verdict(x, { reason: read.reason, revealed });
+  const g = read.guess;
+  const findings: Finding[] = (x.predict ?? []).map((f) => {
+    const has = Object.hasOwn(g, f.field);
+    const said = has ? shownGuess(g[f.field]) : undefined;
+    return {
+      status: has && sameValue(g[f.field], facts.actual.get(f.field))
+        ? "yes"
+        : "no",
       text: {
         en: `${f.field} (${f.says.en}): you predicted ${said ?? "missing"}`,
         zh: `${f.field}（${f.says.zh}）：你预测 ${said ?? "缺失"}`,
       },
-    });
-    const it = fill({ en: "{v}", zh: "{v}" }, new Map([["v", actual as string]]), params);
-    revealed.push({
-      en: `${f.field}: ${it.en}`,
-      zh: `${f.field}：${it.zh}`,
-    });
-  }
+    };
+  });
   const passed = findings.every((f) => f.status === "yes");
   return verdict(x, {
     findings,
-    why: fill(x.why, b, params),
+    why: fill(x.why, facts.b, params),
+    // A wrong guess never shows what happened, unless asked (and recorded).
     revealed: passed || options.reveal ? revealed : null,
   });
 }

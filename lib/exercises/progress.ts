@@ -14,6 +14,10 @@ export interface ExerciseProgress {
   state: "attempted" | "done";
   /** The last answer checked, for `hand-in`. */
   answer: string;
+  /** For a prediction: the first well-formed guess, the only one that counts. */
+  guess?: string;
+  /** For a prediction: the outcome was shown with `--reveal`. */
+  revealed?: boolean;
 }
 
 /** The whole record. */
@@ -38,7 +42,14 @@ export function readProgress(base: string): Progress {
     if (
       (x?.state === "attempted" || x?.state === "done") &&
       typeof x.answer === "string"
-    ) exercises[n] = { state: x.state, answer: x.answer };
+    ) {
+      exercises[n] = {
+        state: x.state,
+        answer: x.answer,
+        ...(typeof x.guess === "string" ? { guess: x.guess } : {}),
+        ...(x.revealed === true ? { revealed: true } : {}),
+      };
+    }
   }
   const hints: Progress["hints"] = {};
   for (const [n, h] of Object.entries(data?.hints ?? {})) {
@@ -50,4 +61,12 @@ export function readProgress(base: string): Progress {
 /** Store `progress`, replacing the file whole (written beside, then renamed). */
 export function writeProgress(base: string, progress: Progress): void {
   writePrivateJson(base, FILE, progress);
+}
+
+/**
+ * The key of exercise `n` of course `courseId` in the progress record: the
+ * number alone for the built-in course (as before), `ID/N` for another.
+ */
+export function progressKey(courseId: string, n: number): string {
+  return courseId === "guardlab" ? String(n) : `${courseId}/${n}`;
 }
