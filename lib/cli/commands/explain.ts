@@ -20,11 +20,8 @@ import { sdkLensLines } from "../../views/sdk.ts";
 import { type PolicyRow, policySvg } from "../../views/policy_view.ts";
 import type { Io } from "../io.ts";
 import type { Attempt } from "../../views/timeline.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
@@ -127,7 +124,7 @@ async function drawTopics(
   lang: Lang,
   extraNotes: string[],
 ): Promise<string> {
-  await using folder = scratchFolder(privateRoot(io.base)!);
+  await using folder = scratchFolder(io.base);
   const notes = [
     ...topics.flatMap((name) => explanationLines(name, lang))
       .flatMap((line) => wrap(line, 110)),
