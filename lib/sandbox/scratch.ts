@@ -16,7 +16,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import {
   assertFolderChain,
   currentUid,

@@ -16,11 +16,11 @@ import { readProgress, writeProgress } from "../../exercises/progress.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { displayWidth, wrap } from "../../views/text.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
-import { command, printable, UsageError } from "../registry.ts";
+import { command, printable, UsageError } from "../parser.ts";
 
 const ACTIONS = [
   "list",
