@@ -7,6 +7,7 @@
  * @module
  */
 import { BUILTIN_EXERCISES } from "../content/exercises.ts";
+import type { Text } from "../i18n.ts";
 import { type Exercise, FormError, readExercise } from "./form.ts";
 import {
   childPath,
@@ -38,7 +39,7 @@ function builtin(): Course {
     } catch (error) {
       if (!(error instanceof FormError)) throw error;
       // A built-in exercise that breaks the form is a bug caught by the tests.
-      throw new Error(`${file}: ${error.field}: ${error.message}`);
+      throw new Error(`${file}: ${error.field}: ${error.text.en}`);
     }
   });
   const slugs = new Set(exercises.map((x) => x.slug));
@@ -82,25 +83,37 @@ export function readCourse(text: string): Course {
   const located: Located = parseLocated(text);
   const at = (field: string) =>
     located.positions.get(field) ?? nearest(located, field);
-  const fail = (field: string, message: string): never => {
-    throw new CourseError(message, field, at(field));
+  const fail = (field: string, text: Text): never => {
+    throw new CourseError(text, field, at(field));
   };
+  const t = (en: string, zh: string): Text => ({ en, zh });
   const top = located.value;
   if (typeof top !== "object" || top === null || Array.isArray(top)) {
     return fail(
       "",
-      'must be one JSON object {"course": ..., "exercises": [...]}',
+      t(
+        'must be one JSON object {"course": ..., "exercises": [...]}',
+        '必须是一个 JSON 对象 {"course": ..., "exercises": [...]}',
+      ),
     );
   }
   const course = top as Record<string, unknown>;
   for (const key of Object.keys(course)) {
     if (key !== "course" && key !== "exercises") {
-      fail(childPath("", key), "unknown field (expected course, exercises)");
+      fail(
+        childPath("", key),
+        t(
+          "unknown field (expected course, exercises)",
+          "未知字段（应为 course、exercises）",
+        ),
+      );
     }
   }
-  if (!Object.hasOwn(course, "course")) fail("", "the field course is missing");
+  if (!Object.hasOwn(course, "course")) {
+    fail("", t("the field course is missing", "缺少字段 course"));
+  }
   if (!Object.hasOwn(course, "exercises")) {
-    fail("", "the field exercises is missing");
+    fail("", t("the field exercises is missing", "缺少字段 exercises"));
   }
   const id = course.course;
   if (
@@ -108,15 +121,30 @@ export function readCourse(text: string): Course {
   ) {
     fail(
       "course",
-      `must be an id of 1-48 of a-z, 0-9, ".", "_" and "-" (not "${BUILTIN_COURSE_ID}")`,
+      t(
+        `must be an id of 1-48 of a-z, 0-9, ".", "_" and "-" (not "${BUILTIN_COURSE_ID}")`,
+        `必须是 1-48 个 a-z、0-9、"."、"_" 和 "-" 组成的 id（不能是 "${BUILTIN_COURSE_ID}"）`,
+      ),
     );
   }
   const list = course.exercises;
   if (!Array.isArray(list) || list.length === 0) {
-    return fail("exercises", "must be a list of at least one exercise");
+    return fail(
+      "exercises",
+      t(
+        "must be a list of at least one exercise",
+        "必须是至少含一个练习的列表",
+      ),
+    );
   }
   if (list.length > MAX_EXERCISES) {
-    fail("exercises", `has more than ${MAX_EXERCISES} exercises`);
+    fail(
+      "exercises",
+      t(
+        `has more than ${MAX_EXERCISES} exercises`,
+        `超过 ${MAX_EXERCISES} 个练习`,
+      ),
+    );
   }
   const exercises = list.map((x, i) => {
     const path = childPath("exercises", i);
@@ -124,7 +152,7 @@ export function readCourse(text: string): Course {
       return readExercise(x, i + 1, path);
     } catch (error) {
       if (!(error instanceof FormError)) throw error;
-      return fail(error.field, error.message);
+      return fail(error.field, error.text);
     }
   });
   const seen = new Map<string, number>();
@@ -132,7 +160,10 @@ export function readCourse(text: string): Course {
     if (seen.has(x.slug)) {
       fail(
         childPath(childPath("exercises", i), "slug"),
-        `the slug ${x.slug} is also exercise ${seen.get(x.slug)}'s`,
+        t(
+          `the slug ${x.slug} is also exercise ${seen.get(x.slug)}'s`,
+          `slug ${x.slug} 与练习 ${seen.get(x.slug)} 重复`,
+        ),
       );
     }
     seen.set(x.slug, i + 1);

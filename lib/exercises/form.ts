@@ -151,13 +151,18 @@ export interface Exercise {
 export class FormError extends Error {
   /** The field's path, e.g. `invariants[0].premises[1].pick`. */
   readonly field: string;
+  /** What is wrong, in both languages. */
+  readonly text: Text;
   /** Build the error. */
-  constructor(field: string, message: string) {
-    super(message);
+  constructor(field: string, text: Text) {
+    super(text.en);
     this.name = "FormError";
     this.field = field;
+    this.text = text;
   }
 }
+
+const t = (en: string, zh: string): Text => ({ en, zh });
 
 const MAX_TEXT = 4000;
 const MAX_LIST = 32;
@@ -178,40 +183,59 @@ function fields(
   required: readonly string[],
   optional: readonly string[] = [],
 ): Rec {
-  if (!isRecord(v)) throw new FormError(path, "must be an object");
+  if (!isRecord(v)) {
+    throw new FormError(path, t("must be an object", "必须是一个对象"));
+  }
   for (const key of Object.keys(v)) {
     if (!required.includes(key) && !optional.includes(key)) {
       throw new FormError(
         childPath(path, key),
-        `unknown field (expected ${[...required, ...optional].join(", ")})`,
+        t(
+          `unknown field (expected ${[...required, ...optional].join(", ")})`,
+          `未知字段（应为 ${[...required, ...optional].join("、")}）`,
+        ),
       );
     }
   }
   for (const key of required) {
     if (!Object.hasOwn(v, key)) {
-      throw new FormError(childPath(path, key), "missing");
+      throw new FormError(childPath(path, key), t("missing", "缺失"));
     }
   }
   return v;
 }
 
 function list(v: unknown, path: string, min = 0, max = MAX_LIST): unknown[] {
-  if (!Array.isArray(v)) throw new FormError(path, "must be a list");
+  if (!Array.isArray(v)) {
+    throw new FormError(path, t("must be a list", "必须是一个列表"));
+  }
   if (v.length < min) {
-    throw new FormError(path, `needs at least ${min} entries`);
+    throw new FormError(
+      path,
+      t(`needs at least ${min} entries`, `至少需要 ${min} 项`),
+    );
   }
   if (v.length > max) {
-    throw new FormError(path, `has more than ${max} entries`);
+    throw new FormError(
+      path,
+      t(`has more than ${max} entries`, `超过 ${max} 项`),
+    );
   }
   return v;
 }
 
 function string(v: unknown, path: string): string {
   if (typeof v !== "string" || v.trim() === "") {
-    throw new FormError(path, "must be a non-empty string");
+    throw new FormError(
+      path,
+      t("must be a non-empty string", "必须是非空字符串"),
+    );
   }
   if (v.length > MAX_TEXT) {
-    throw new FormError(path, `longer than ${MAX_TEXT} characters`);
+    throw new FormError(
+      path,
+      t(`longer than ${MAX_TEXT} characters`, `超过 ${MAX_TEXT} 个字符`),
+    );
   }
   return v;
 }
@@ -236,9 +260,12 @@ function checkTemplate(text: string, path: string, scope: Scope | null): void {
     if (scope === null) {
       throw new FormError(
         path,
-        `{${m[0].slice(1, -1)}}: only this student's values ({${
-          PARAM_NAMES.join("}, {")
-        }}) may be named here`,
+        t(
+          `${m[0]}: only this student's values ({${
+            PARAM_NAMES.join("}, {")
+          }}) may be named here`,
+          `${m[0]}：这里只能用学生的取值（{${PARAM_NAMES.join("}、{")}}）`,
+        ),
       );
     }
     checkRef(fieldName ? `${name}.${fieldName}` : name, path, scope);
@@ -246,11 +273,14 @@ function checkTemplate(text: string, path: string, scope: Scope | null): void {
 }
 
 function checkText(v: unknown, path: string, scope: Scope | null): Text {
-  const t = fields(v, path, ["en", "zh"]);
-  const en = string(t.en, childPath(path, "en"));
-  const zh = string(t.zh, childPath(path, "zh"));
+  const pair = fields(v, path, ["en", "zh"]);
+  const en = string(pair.en, childPath(path, "en"));
+  const zh = string(pair.zh, childPath(path, "zh"));
   if (!/[\u4e00-\u9fff]/.test(zh)) {
-    throw new FormError(childPath(path, "zh"), "must be Chinese");
+    throw new FormError(
+      childPath(path, "zh"),
+      t("must be Chinese", "必须是中文"),
+    );
   }
   checkTemplate(en, childPath(path, "en"), scope);
   checkTemplate(zh, childPath(path, "zh"), scope);
@@ -261,19 +291,36 @@ function checkRef(ref: string, path: string, scope: Scope): void {
   const [name, fieldName, extra] = ref.split(".");
   const kind = scope.vars.get(name);
   if (extra !== undefined || kind === undefined) {
-    throw new FormError(path, `${ref}: no such name bound before this point`);
+    throw new FormError(
+      path,
+      t(
+        `${ref}: no such name bound before this point`,
+        `${ref}：此处之前没有绑定这个名字`,
+      ),
+    );
   }
   if (kind === "value" && fieldName !== undefined) {
-    throw new FormError(path, `${ref}: ${name} holds a value, not a row`);
+    throw new FormError(
+      path,
+      t(
+        `${ref}: ${name} holds a value, not a row`,
+        `${ref}：${name} 是一个值，不是一行`,
+      ),
+    );
   }
   if (kind === "item" && fieldName !== undefined) {
     const source = scope.sources.get(name)!;
     if (!ITEM_FIELDS[source].includes(fieldName)) {
       throw new FormError(
         path,
-        `${ref}: ${source} have no field ${fieldName} (they have ${
-          ITEM_FIELDS[source].join(", ")
-        })`,
+        t(
+          `${ref}: ${source} have no field ${fieldName} (they have ${
+            ITEM_FIELDS[source].join(", ")
+          })`,
+          `${ref}：${source} 没有字段 ${fieldName}（有 ${
+            ITEM_FIELDS[source].join("、")
+          }）`,
+        ),
       );
     }
   }
@@ -285,7 +332,10 @@ function checkValue(v: unknown, path: string, scope: Scope): ValueExpr {
     typeof v === "boolean"
   ) {
     if (typeof v === "string" && v.length > MAX_TEXT) {
-      throw new FormError(path, `longer than ${MAX_TEXT} characters`);
+      throw new FormError(
+        path,
+        t(`longer than ${MAX_TEXT} characters`, `超过 ${MAX_TEXT} 个字符`),
+      );
     }
     return v;
   }
@@ -303,14 +353,20 @@ function checkValue(v: unknown, path: string, scope: Scope): ValueExpr {
     if (!(PARAM_NAMES as readonly unknown[]).includes(v.param)) {
       throw new FormError(
         childPath(path, "param"),
-        `must be one of ${PARAM_NAMES.join(", ")}`,
+        t(
+          `must be one of ${PARAM_NAMES.join(", ")}`,
+          `必须是 ${PARAM_NAMES.join("、")} 之一`,
+        ),
       );
     }
     return v as { param: string };
   }
   throw new FormError(
     path,
-    'must be a literal, {"ref": "name.field"} or {"param": "name"}',
+    t(
+      'must be a literal, {"ref": "name.field"} or {"param": "name"}',
+      '必须是字面值、{"ref": "name.field"} 或 {"param": "name"}',
+    ),
   );
 }
 
@@ -320,16 +376,21 @@ function checkWhere(
   scope: Scope,
   source: string,
 ): Where {
-  if (!isRecord(v)) throw new FormError(path, "must be an object");
+  if (!isRecord(v)) {
+    throw new FormError(path, t("must be an object", "必须是一个对象"));
+  }
   const out: Record<string, Matcher> = {};
   for (const [key, m] of Object.entries(v)) {
     const p = childPath(path, key);
     if (!ITEM_FIELDS[source].includes(key)) {
       throw new FormError(
         p,
-        `${source} have no field ${key} (they have ${
-          ITEM_FIELDS[source].join(", ")
-        })`,
+        t(
+          `${source} have no field ${key} (they have ${
+            ITEM_FIELDS[source].join(", ")
+          })`,
+          `${source} 没有字段 ${key}（有 ${ITEM_FIELDS[source].join("、")}）`,
+        ),
       );
     }
     const test = isRecord(m)
@@ -346,7 +407,10 @@ function checkWhere(
       list(arg, q, 1).forEach((x, i) => checkValue(x, childPath(q, i), scope));
     } else if (test === "missing") {
       if (typeof arg !== "boolean") {
-        throw new FormError(q, "must be true or false");
+        throw new FormError(
+          q,
+          t("must be true or false", "必须是 true 或 false"),
+        );
       }
     } else checkValue(arg, q, scope);
     out[key] = m as Matcher;
@@ -359,11 +423,17 @@ function bindName(v: unknown, path: string, scope: Scope): string {
   if (!NAME.test(name) || (PARAM_NAMES as readonly string[]).includes(name)) {
     throw new FormError(
       path,
-      "must be a short name (a-z, then letters, digits, _) not used by a value of the student",
+      t(
+        "must be a short name (a-z, then letters, digits, _) not used by a value of the student",
+        "必须是短名字（a-z 开头，随后为字母、数字或 _），且不与学生的取值同名",
+      ),
     );
   }
   if (scope.vars.has(name)) {
-    throw new FormError(path, `${name} is already bound`);
+    throw new FormError(
+      path,
+      t(`${name} is already bound`, `${name} 已经绑定过了`),
+    );
   }
   return name;
 }
@@ -378,19 +448,27 @@ function checkClause(
   into: Scope,
   all: Set<string>,
 ): Clause {
-  if (!isRecord(v)) throw new FormError(path, "must be an object");
+  if (!isRecord(v)) {
+    throw new FormError(path, t("must be an object", "必须是一个对象"));
+  }
   const kind = CLAUSE_KINDS.find((k) => Object.hasOwn(v, k));
   if (kind === undefined) {
     throw new FormError(
       path,
-      `must be one of the blocks ${CLAUSE_KINDS.join(", ")}`,
+      t(
+        `must be one of the blocks ${CLAUSE_KINDS.join(", ")}`,
+        `必须是积木 ${CLAUSE_KINDS.join("、")} 之一`,
+      ),
     );
   }
   const bindAs = (name: unknown, source: string) => {
     if (name === undefined) return;
     const n = bindName(name, childPath(path, "as"), into);
     if (all.has(n)) {
-      throw new FormError(childPath(path, "as"), `${n} is already bound`);
+      throw new FormError(
+        childPath(path, "as"),
+        t(`${n} is already bound`, `${n} 已经绑定过了`),
+      );
     }
     all.add(n);
     into.vars.set(n, "item");
@@ -404,17 +482,23 @@ function checkClause(
     if (!allowed.includes(c[kind] as string)) {
       throw new FormError(
         childPath(path, kind),
-        `must be one of ${allowed.join(", ")}`,
+        t(
+          `must be one of ${allowed.join(", ")}`,
+          `必须是 ${allowed.join("、")} 之一`,
+        ),
       );
     }
     const source = kind === "pick" ? "steps" : c[kind] as string;
     if (c.none !== undefined && typeof c.none !== "boolean") {
-      throw new FormError(childPath(path, "none"), "must be true or false");
+      throw new FormError(
+        childPath(path, "none"),
+        t("must be true or false", "必须是 true 或 false"),
+      );
     }
     if (c.none === true && c.as !== undefined) {
       throw new FormError(
         childPath(path, "as"),
-        "a block with none binds nothing",
+        t("a block with none binds nothing", "带 none 的积木不绑定任何名字"),
       );
     }
     if (c.where !== undefined) {
@@ -431,7 +515,13 @@ function checkClause(
       const p = childPath(childPath(path, "before"), i);
       const n = string(name, p);
       if (scope.vars.get(n) !== "item") {
-        throw new FormError(p, `${n}: no step or row bound before this point`);
+        throw new FormError(
+          p,
+          t(
+            `${n}: no step or row bound before this point`,
+            `${n}：此处之前没有绑定这个步骤或行`,
+          ),
+        );
       }
     });
     return {
@@ -450,7 +540,10 @@ function checkClause(
     if (!(COMPARE_OPS as readonly unknown[]).includes(triple[1])) {
       throw new FormError(
         childPath(childPath(path, "compare"), 1),
-        `must be one of ${COMPARE_OPS.join(" ")}`,
+        t(
+          `must be one of ${COMPARE_OPS.join(" ")}`,
+          `必须是 ${COMPARE_OPS.join(" ")} 之一`,
+        ),
       );
     }
     const right = checkValue(
@@ -470,7 +563,10 @@ function checkClause(
     : checkText(c.says, childPath(path, "says"), scope);
   const name = bindName(c.bind, childPath(path, "bind"), into);
   if (all.has(name)) {
-    throw new FormError(childPath(path, "bind"), `${name} is already bound`);
+    throw new FormError(
+      childPath(path, "bind"),
+      t(`${name} is already bound`, `${name} 已经绑定过了`),
+    );
   }
   all.add(name);
   into.vars.set(name, "value");
@@ -537,11 +633,17 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
   if (!SLUG.test(slug)) {
     throw new FormError(
       at("slug"),
-      "must be 1-48 of a-z, 0-9 and -, starting with a letter or digit",
+      t(
+        "must be 1-48 of a-z, 0-9 and -, starting with a letter or digit",
+        "必须是 1-48 个 a-z、0-9 和 -，以字母或数字开头",
+      ),
     );
   }
   if (x.kind !== "script" && x.kind !== "prediction") {
-    throw new FormError(at("kind"), 'must be "script" or "prediction"');
+    throw new FormError(
+      at("kind"),
+      t('must be "script" or "prediction"', '必须是 "script" 或 "prediction"'),
+    );
   }
   const kind = x.kind;
   const title = checkText(x.title, at("title"), null);
@@ -562,18 +664,25 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
   if (kind === "script") {
     for (const k of ["setup", "predict"]) {
       if (x[k] !== undefined) {
-        throw new FormError(at(k), "only a prediction has this");
+        throw new FormError(
+          at(k),
+          t("only a prediction has this", "只有预测题才有这一项"),
+        );
       }
     }
     if (x.invariants === undefined) {
-      throw new FormError(at("invariants"), "missing");
+      throw new FormError(at("invariants"), t("missing", "缺失"));
     }
     invariants = list(x.invariants, at("invariants"), 1, 8).map((inv, i) =>
       checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
     );
   } else {
-    if (x.setup === undefined) throw new FormError(at("setup"), "missing");
-    if (x.predict === undefined) throw new FormError(at("predict"), "missing");
+    if (x.setup === undefined) {
+      throw new FormError(at("setup"), t("missing", "缺失"));
+    }
+    if (x.predict === undefined) {
+      throw new FormError(at("predict"), t("missing", "缺失"));
+    }
     setup = list(x.setup, at("setup"), 1, 16).map((s, i) => {
       const step = string(s, childPath(at("setup"), i));
       checkTemplate(step, childPath(at("setup"), i), null);
@@ -592,7 +701,7 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
       if (!NAME.test(name) || seen.has(name)) {
         throw new FormError(
           childPath(p, "field"),
-          "must be a short name, used once",
+          t("must be a short name, used once", "必须是短名字，且只用一次"),
         );
       }
       seen.add(name);
@@ -602,7 +711,10 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
           if (!(LEDGER_TABLES as readonly unknown[]).includes(c.count)) {
             throw new FormError(
               childPath(childPath(p, "value"), "count"),
-              `must be one of ${LEDGER_TABLES.join(", ")}`,
+              t(
+                `must be one of ${LEDGER_TABLES.join(", ")}`,
+                `必须是 ${LEDGER_TABLES.join("、")} 之一`,
+              ),
             );
           }
           return { count: c.count as LedgerTable };

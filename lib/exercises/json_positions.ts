@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Text } from "../i18n.ts";
 
 /** The largest course file read, in bytes. */
 export const MAX_COURSE_BYTES = 1 << 20;
@@ -28,14 +29,19 @@ export class CourseError extends Error {
   readonly position: Position | null;
   /** The field's path, e.g. `exercises[2].hints[0].zh`, or "" for the top. */
   readonly field: string;
+  /** What is wrong, in both languages. */
+  readonly text: Text;
   /** Build the error. */
-  constructor(message: string, field: string, position: Position | null) {
-    super(message);
+  constructor(text: Text, field: string, position: Position | null) {
+    super(text.en);
     this.name = "CourseError";
+    this.text = text;
     this.field = field;
     this.position = position;
   }
 }
+
+const t = (en: string, zh: string): Text => ({ en, zh });
 
 /** A parsed document: its value, and the position of each field path. */
 export interface Located {
@@ -68,7 +74,10 @@ export function childPath(path: string, key: string | number): string {
 export function parseLocated(text: string): Located {
   if (new TextEncoder().encode(text).length > MAX_COURSE_BYTES) {
     throw new CourseError(
-      `larger than ${MAX_COURSE_BYTES} bytes`,
+      t(
+        `larger than ${MAX_COURSE_BYTES} bytes`,
+        `超过 ${MAX_COURSE_BYTES} 字节`,
+      ),
       "",
       null,
     );
@@ -92,7 +101,10 @@ class Parser {
     const value = this.#value("", 0);
     this.#space();
     if (this.#i < this.#text.length) {
-      this.#fail("unexpected text after the JSON value", "");
+      this.#fail(
+        t("unexpected text after the JSON value", "JSON 值之后还有多余的内容"),
+        "",
+      );
     }
     return { value, positions: this.#positions };
   }
@@ -101,7 +113,7 @@ class Parser {
     return { line: this.#line, column: this.#i - this.#lineStart + 1 };
   }
 
-  #fail(message: string, path: string): never {
+  #fail(message: Text, path: string): never {
     throw new CourseError(message, path, this.#position());
   }
 
@@ -138,15 +150,18 @@ class Parser {
     }
     this.#fail(
       c === undefined
-        ? "the file ends where a value should be"
-        : `unexpected ${JSON.stringify(c)}`,
+        ? t("the file ends where a value should be", "文件在应有值的地方结束了")
+        : t(`unexpected ${JSON.stringify(c)}`, `意外的 ${JSON.stringify(c)}`),
       path,
     );
   }
 
   #deep(depth: number, path: string): void {
     if (depth > MAX_DEPTH) {
-      this.#fail(`nested deeper than ${MAX_DEPTH} levels`, path);
+      this.#fail(
+        t(`nested deeper than ${MAX_DEPTH} levels`, `嵌套超过 ${MAX_DEPTH} 层`),
+        path,
+      );
     }
   }
 
@@ -162,20 +177,31 @@ class Parser {
     for (;;) {
       this.#space();
       if (this.#text[this.#i] !== '"') {
-        this.#fail("expected a field name in double quotes", path);
+        this.#fail(
+          t(
+            "expected a field name in double quotes",
+            "此处应是双引号括起的字段名",
+          ),
+          path,
+        );
       }
       const keyAt = this.#position();
       const key = this.#string(path);
       const child = childPath(path, key);
       if (Object.hasOwn(out, key)) {
         throw new CourseError(
-          `the field ${JSON.stringify(key)} appears twice`,
+          t(
+            `the field ${JSON.stringify(key)} appears twice`,
+            `字段 ${JSON.stringify(key)} 出现了两次`,
+          ),
           child,
           keyAt,
         );
       }
       this.#space();
-      if (this.#text[this.#i] !== ":") this.#fail('expected ":"', child);
+      if (this.#text[this.#i] !== ":") {
+        this.#fail(t('expected ":"', '此处应是 ":"'), child);
+      }
       this.#i++;
       this.#space();
       out[key] = this.#value(child, depth);
@@ -190,7 +216,7 @@ class Parser {
         // A plain object, as JSON.parse makes: "__proto__" stays an own key.
         return Object.fromEntries(Object.entries(out));
       }
-      this.#fail('expected "," or "}"', path);
+      this.#fail(t('expected "," or "}"', '此处应是 "," 或 "}"'), path);
     }
   }
 
@@ -216,31 +242,38 @@ class Parser {
         this.#i++;
         return out;
       }
-      this.#fail('expected "," or "]"', path);
+      this.#fail(t('expected "," or "]"', '此处应是 "," 或 "]"'), path);
     }
   }
 
   #string(path: string): string {
-    const t = this.#text;
+    const text = this.#text;
     const start = this.#i;
     this.#i++;
     for (;;) {
-      const c = t[this.#i];
-      if (c === undefined) this.#fail("a string is not closed", path);
+      const c = text[this.#i];
+      if (c === undefined) {
+        this.#fail(t("a string is not closed", "字符串没有结束"), path);
+      }
       if (c === '"') break;
       if (c === "\\") {
         this.#i += 2;
         continue;
       }
-      if (c < " ") this.#fail("a control character inside a string", path);
+      if (c < " ") {
+        this.#fail(
+          t("a control character inside a string", "字符串里有控制字符"),
+          path,
+        );
+      }
       this.#i++;
     }
     this.#i++;
     try {
-      return JSON.parse(t.slice(start, this.#i));
+      return JSON.parse(text.slice(start, this.#i));
     } catch {
       this.#i = start;
-      this.#fail("a string with a bad escape", path);
+      this.#fail(t("a string with a bad escape", "字符串里有错误的转义"), path);
     }
   }
 
@@ -248,7 +281,7 @@ class Parser {
     const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(
       this.#text.slice(this.#i, this.#i + 400),
     );
-    if (!m) this.#fail("a malformed number", path);
+    if (!m) this.#fail(t("a malformed number", "数字格式不对"), path);
     this.#i += m[0].length;
     return Number(m[0]);
   }

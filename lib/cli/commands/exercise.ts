@@ -30,11 +30,8 @@ import {
 } from "../../exercises/progress.ts";
 import type { Verdict } from "../../exercises/verdict.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { type Lang, say, type Text } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
@@ -164,23 +161,27 @@ async function courseOf(
     return readCourse(text);
   } catch (error) {
     if (!(error instanceof CourseError)) throw error;
-    const where = error.position
-      ? {
-        en: `line ${error.position.line}, `,
-        zh: `第 ${error.position.line} 行，`,
-      }
-      : { en: "", zh: "" };
-    const field = error.field === "" ? "(top)" : error.field;
+    const line = error.position?.line;
+    const field = oneLine(error.field === "" ? "(top)" : error.field);
     io.err(say({
-      en: `guardlab: course ${printable(file)}: ${where.en}field ${
-        printable(field)
-      }: ${printable(error.message)}`,
-      zh: `guardlab: 课程 ${printable(file)}：${where.zh}字段 ${
-        printable(field)
-      }：${printable(error.message)}`,
+      en: `guardlab: course ${printable(file)}: ${
+        line ? `line ${line}, ` : ""
+      }field ${field}: ${oneLine(error.text.en)}`,
+      zh: `guardlab: 课程 ${printable(file)}：${
+        line ? `第 ${line} 行，` : ""
+      }字段 ${field}：${oneLine(error.text.zh)}`,
     }, lang));
     return EXIT.usage;
   }
+}
+
+/** Text from a file, made safe for one line: control and format characters escaped, length capped. */
+function oneLine(text: string): string {
+  const short = text.length > 200 ? text.slice(0, 200) + "…" : text;
+  return short.replace(
+    /[\p{Cc}\p{Cf}\u2028\u2029]/gu,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
 }
 
 function printVerdict(io: Io, v: Verdict, lang: Lang): void {
@@ -408,8 +409,7 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
           }
           answer = before.guess;
         }
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const v = await judgeAnswer(x, answer, paramsFor(course, x), {
           scratch: scratch.path,
           trusted: trustedFolders(io.base),
@@ -487,8 +487,7 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
           }, lang));
           return EXIT.failed;
         }
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const rows = [];
         for (const x of course.exercises) {
           const answer = (answers as Record<string, unknown>)[String(x.n)];
