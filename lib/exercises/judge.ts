@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type Text } from "../i18n.ts";
+import type { Text } from "../i18n.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import {

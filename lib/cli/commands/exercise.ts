@@ -196,8 +196,8 @@ export const exercise = command({
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
   usage:
-    `exercise [--course FILE] list [--json] | show N [--invariants] | hint N
-                    | check N [FILE] [--reveal] | progress [--json]
+    `exercise [--course FILE] list [--json] | show N [--invariants]
+                    | hint N | check N [FILE] [--reveal] | progress [--json]
                     | hand-in > answers.json | grade < answers.json`,
   about: {
     en: `Each exercise asks you to make something happen (or to predict it) and
