@@ -195,8 +195,7 @@ export const exercise = command({
     en: "exercises: prove each claim, checked by the ledger you leave",
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
-  usage:
-    `exercise [--course FILE] list [--json] | show N [--invariants]
+  usage: `exercise [--course FILE] list [--json] | show N [--invariants]
                     | hint N | check N [FILE] [--reveal] | progress [--json]
                     | hand-in > answers.json | grade < answers.json`,
   about: {
