@@ -16,7 +16,7 @@ import {
   type FailPoint,
   isOneOf,
 } from "../timing/stages.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 
 /** Where a hold fault can wait for the client's cancel. */
 export const HOLD_POINTS = ["before_business", "after_commit"] as const;

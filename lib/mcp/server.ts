@@ -30,7 +30,7 @@ import { Ledger } from "../timing/ledger.ts";
 import { raisedOf } from "../timing/outcome.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import { type Lang, say, type Text } from "../views/i18n.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
 import { RULES } from "../views/timeline.ts";
 import { type CallFaults, DEFAULT_HOLD_MS } from "./faults.ts";
 import { LineTransport } from "./transport.ts";

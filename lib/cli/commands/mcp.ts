@@ -20,10 +20,10 @@ import {
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { Lab } from "../../timing/lab.ts";
-import { say } from "../../views/i18n.ts";
+import { say } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, ledgerFileOf } from "../places.ts";
-import { choice, command, UsageError } from "../registry.ts";
+import { choice, command, UsageError } from "../parser.ts";
 
 /** The `mcp` command. */
 export const mcp = command({
