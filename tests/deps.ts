@@ -8,5 +8,16 @@
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
 export { parse as babelParse } from "npm:@babel/parser@7.28.5";
-export { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-export { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+/**
+ * The MCP SDK's own client, for tests that spawn `guardlab mcp`. Loaded on
+ * demand: its stdio transport reads the environment when its module loads,
+ * so a static import would break every test under the plain
+ * `deno test --allow-read --allow-write`.
+ */
+export async function mcpClientSdk() {
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js"),
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js"),
+  ]);
+  return { Client, StdioClientTransport };
+}

@@ -4,7 +4,7 @@
  * spawning it, and a second connection to the ledger file.
  */
 import { join } from "node:path";
-import { Client, StdioClientTransport } from "./deps.ts";
+import { mcpClientSdk } from "./deps.ts";
 import { privateRootPath } from "../lib/sandbox/sandbox.ts";
 import { Ledger } from "../lib/timing/ledger.ts";
 import { CAN_RUN, sandboxCommand } from "./spawn.ts";
@@ -49,11 +49,21 @@ export function mcpCommand(
   return { command: program, args: [...flags, "mcp", ...args] };
 }
 
+/** The SDK's `Client`. */
+export type McpClient = InstanceType<
+  Awaited<ReturnType<typeof mcpClientSdk>>["Client"]
+>;
+
 /** The SDK's own client, connected over stdio to `guardlab mcp args`; `stderr` collects the server's log. */
 export async function connect(args: string[]): Promise<
-  & { client: Client; stderr: string[]; waitFor(re: RegExp): Promise<string> }
+  & {
+    client: McpClient;
+    stderr: string[];
+    waitFor(re: RegExp): Promise<string>;
+  }
   & AsyncDisposable
 > {
+  const { Client, StdioClientTransport } = await mcpClientSdk();
   const { command, args: argv } = mcpCommand(args);
   const transport = new StdioClientTransport({
     command,
