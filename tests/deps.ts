@@ -16,7 +16,9 @@ export { parse as babelParse } from "npm:@babel/parser@7.28.5";
  */
 export async function mcpClientSdk() {
   const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
     import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js"),
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
     import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js"),
   ]);
   return { Client, StdioClientTransport };

@@ -13,12 +13,8 @@ import {
   readFaults,
 } from "../../mcp/faults.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
-import {
-  privateRoot,
-  refusalLine,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { refusalLine, trustedFolders } from "../../sandbox/sandbox.ts";
+import { beforeScratchRemoval, scratchFolder } from "../../sandbox/scratch.ts";
 import { Lab } from "../../timing/lab.ts";
 import { say } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
@@ -40,8 +36,8 @@ export const mcp = command({
 Desktop, the OpenAI Agents SDK, the MCP Inspector). Tools: create_draft (one
 full attempt of the timing lab), ledger and reconcile (read-only), compensate.
 Every call lands on the ledger with its receipt; view it afterwards with
-guardlab ledger --ledger NAME --timeline. Without --ledger a fresh scratch
-ledger is made and kept; its path is printed on stderr.
+guardlab ledger --ledger NAME. Without --ledger a fresh scratch
+ledger is used while the server runs (its path is printed on stderr).
 --faults FILE (JSON Lines, a plain file of yours under the temp folder)
 schedules faults by call number, counted from 1 over every tools/call:
   {"call": 2, "bad_output": true}
@@ -53,8 +49,8 @@ most hold_ms). Faults are never tool arguments. The log goes to stderr.`,
     zh: `在标准输入和标准输出上运行 MCP 服务器，供 Agent 框架（Claude Desktop、
 OpenAI Agents SDK、MCP Inspector）连接。工具：create_draft（时序实验的一次完整调用）、
 ledger 和 reconcile（只读）、compensate。每次调用都带着回执落在账本上；事后用
-guardlab ledger --ledger NAME --timeline 查看。不给 --ledger 时新建并保留一个临时
-账本，路径输出在标准错误。
+guardlab ledger --ledger NAME 查看。不给 --ledger 时在服务器运行期间
+使用一个临时账本（路径输出在标准错误）。
 --faults FILE（JSON Lines，临时目录下属于你的普通文件）按调用序号安排故障，
 序号从 1 起，对每一次 tools/call 计数：
   {"call": 2, "bad_output": true}
@@ -151,19 +147,20 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
       }
     }
     const named = ledgerFileOf("mcp", io, values, true);
-    let path: string;
-    if (named === undefined || named === null) {
-      // Kept after the server stops: the ledger is what the session left.
-      const scratch = scratchFolder(privateRoot(io.base)!);
-      path = join(scratch.path, "lab.sqlite");
-    } else path = named;
+    // Without a name, the ledger lives in this process's scratch folder and
+    // goes with it: --ledger NAME keeps what the session left.
+    using scratch = named === undefined || named === null
+      ? scratchFolder(io.base)
+      : undefined;
+    const path = scratch ? join(scratch.path, "lab.sqlite") : named!;
     const lab = Lab.open(path, { trusted });
-    if (named === undefined || named === null) {
+    using _closeFirst = beforeScratchRemoval(() => lab.close());
+    if (scratch) {
       io.err(say({
         en:
-          `guardlab mcp: scratch ledger ${path} (kept; view it with guardlab ledger --ledger-file ${path} --timeline)`,
+          `guardlab mcp: scratch ledger ${path} (removed when the server stops; --ledger NAME keeps one)`,
         zh:
-          `guardlab mcp：临时账本 ${path}（保留；用 guardlab ledger --ledger-file ${path} --timeline 查看）`,
+          `guardlab mcp：临时账本 ${path}（服务器停止时删除；用 --ledger NAME 可保留）`,
       }, lang));
     }
     if (io.stdinIsTerminal) {
