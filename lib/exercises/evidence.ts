@@ -17,7 +17,6 @@ import { linesOf } from "../experiments/lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import { statement } from "../store/db.ts";
 import { Ledger } from "../timing/ledger.ts";
-import { compensations } from "../timing/compensation.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import { openPolicyForReading } from "../policy/policy.ts";
 import { isPlainRecord } from "../timing/args.ts";
@@ -116,11 +115,7 @@ class Observer {
 
   /** The receipt rows written since the last look, now attributed to `step`. */
   newReceipts(step: number): void {
-    const rows = statement(
-      this.#lab.db,
-      "SELECT attempt FROM receipts WHERE attempt>? ORDER BY attempt",
-    ).all(this.#lastAttempt) as { attempt: number }[];
-    for (const r of rows) {
+    for (const r of this.#lab.receiptsAfter(this.#lastAttempt)) {
       const attempt = Number(r.attempt);
       this.receiptStep.set(attempt, step);
       this.#lastAttempt = Math.max(this.#lastAttempt, attempt);
@@ -382,7 +377,7 @@ function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
     if (step !== undefined) item.step = step;
     return item;
   });
-  const comps = compensations(lab).map((c) => ({
+  const comps = lab.compensations().map((c) => ({
     job: c.job,
     state: c.state,
     receipts: c.receipts,
