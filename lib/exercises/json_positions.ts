@@ -68,7 +68,7 @@ export function childPath(path: string, key: string | number): string {
  * import { parseLocated } from "./json_positions.ts";
  * const { value, positions } = parseLocated('{\n  "a": [1, {"b": true}]\n}');
  * assert.deepEqual(value, { a: [1, { b: true }] });
- * assert.deepEqual(positions.get("a[1].b"), { line: 2, column: 16 });
+ * assert.deepEqual(positions.get("a[1].b"), { line: 2, column: 18 });
  * ```
  */
 export function parseLocated(text: string): Located {
