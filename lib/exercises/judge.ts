@@ -12,7 +12,12 @@ import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import type { Text } from "../views/i18n.ts";
 import type { Exercise, Finding } from "./catalog.ts";
-import { gather } from "./evidence.ts";
+import {
+  gather,
+  MAX_ANSWER_STEPS,
+  MAX_STEP_BYTES,
+  type OverLimit,
+} from "./evidence.ts";
 
 /** The verdict on one answer. */
 export interface Judgement {
@@ -22,6 +27,24 @@ export interface Judgement {
   reason: Text | null;
   /** The invariants, each held or not. */
   findings: Finding[];
+  /** The answer went over a cap and was stopped: "over the limit". */
+  overLimit: boolean;
+}
+
+/** Why an answer is over the limit, naming the cap and the line. */
+export function overLimitReason(over: OverLimit): Text {
+  return over.cap === "steps"
+    ? {
+      en: `over the limit: more than ${MAX_ANSWER_STEPS} steps ` +
+        `(stopped at line ${over.line})`,
+      zh:
+        `超出限制：步骤多于 ${MAX_ANSWER_STEPS} 个（在第 ${over.line} 行停止）`,
+    }
+    : {
+      en: `over the limit: line ${over.line} or what it printed is longer ` +
+        `than ${MAX_STEP_BYTES} bytes`,
+      zh: `超出限制：第 ${over.line} 行或它的输出超过 ${MAX_STEP_BYTES} 字节`,
+    };
 }
 
 const encoder = new TextEncoder();
@@ -61,7 +84,12 @@ export async function judge(
         trusted,
       );
       const findings = exercise.check(e, prediction);
-      return { done: findings.every((f) => f.held), reason: null, findings };
+      return {
+        done: findings.every((f) => f.held),
+        reason: null,
+        findings,
+        overLimit: false,
+      };
     }
     if (answer.trim() === "") {
       return notYet({
@@ -70,6 +98,9 @@ export async function judge(
       });
     }
     const e = await gather(stream(answer), folder, trusted);
+    if (e.overLimit) {
+      return { ...notYet(overLimitReason(e.overLimit)), overLimit: true };
+    }
     if (e.invalid.length > 0) {
       const { line, message } = e.invalid[0];
       return notYet({
@@ -80,14 +111,19 @@ export async function judge(
       });
     }
     const findings = exercise.check(e);
-    return { done: findings.every((f) => f.held), reason: null, findings };
+    return {
+      done: findings.every((f) => f.held),
+      reason: null,
+      findings,
+      overLimit: false,
+    };
   } finally {
     await Deno.remove(folder, { recursive: true }).catch(() => {});
   }
 }
 
 function notYet(reason: Text): Judgement {
-  return { done: false, reason, findings: [] };
+  return { done: false, reason, findings: [], overLimit: false };
 }
 
 /** A folder name inside `root` for this session's judging. */
