@@ -295,7 +295,10 @@ Deno.test("exercises: the command, progress that survives reset, hand-in and gra
     assert.equal((await say(["config", "name", "Li Lei"])).code, 0);
     const handIn = (await say(["exercise", "hand-in"])).out[0];
     const bundle = JSON.parse(handIn);
-    assert.deepEqual(Object.keys(bundle.exercises), ["1", "15"]);
+    assert.deepEqual(Object.keys(bundle.exercises), [
+      "output-check-cannot-unwrite",
+      "predict-cancel-after-commit",
+    ]);
     assert.equal(bundle.name, "Li Lei");
     const graded = JSON.parse(
       (await say(["exercise", "grade", "--json"], handIn)).out[0],
@@ -306,7 +309,7 @@ Deno.test("exercises: the command, progress that survives reset, hand-in and gra
       [["1", "done"], ["15", "not-yet"]],
     );
     // Grading re-runs answers: a bundle that only claims success gets nothing.
-    bundle.exercises["2"] = {
+    bundle.exercises["same-error-two-ledgers"] = {
       answer: run("JOB-001"),
       passed: "2026-01-01T00:00:00.000Z",
       checks: 1,

@@ -6,14 +6,11 @@
  * unread past it; and no scratch folder is left behind, on any path.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  gather,
-  MAX_ANSWER_STEPS,
-  MAX_STEP_BYTES,
-} from "../lib/exercises/evidence.ts";
-import { judge } from "../lib/exercises/judge.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../lib/exercises/limits.ts";
+import { judgeAnswer } from "../lib/exercises/judge.ts";
+import { defaultParams } from "../lib/exercises/params.ts";
+import { BUILTIN_COURSE } from "../lib/exercises/course.ts";
 import { exerciseOf } from "../lib/exercises/catalog.ts";
 import { makeHandIn, readBounded } from "../lib/exercises/handin.ts";
 import { privateRoot } from "../lib/sandbox/sandbox.ts";
@@ -41,16 +38,16 @@ function hostileHandIn(): string {
   return JSON.stringify(makeHandIn({
     name: "Mallory",
     guardlab: config.version,
-    course: { id: "guardlab-builtin", code: null },
+    course: { id: BUILTIN_COURSE.id, code: null },
     exercises: {
-      "1": {
+      "output-check-cannot-unwrite": {
         answer: hostileAnswer(),
         passed: null,
         checks: 1,
         hints: 0,
         revealed: false,
       },
-      "2": {
+      "same-error-two-ledgers": {
         answer: [
           RUN("JOB-001").replace(
             "}}",
@@ -113,92 +110,92 @@ Deno.test("bounds: the crafted hand-in is graded, that answer over the limit, no
   }
 });
 
-Deno.test("bounds: the step cap holds at its edge, and what is over it is never run", async () => {
+const TRUSTED = (dir: string) => [dir, "/tmp"];
+
+async function verdictOf(
+  answer: string,
+  limits: { maxSteps?: number; maxStepBytes?: number } = {},
+) {
   const dir = await Deno.makeTempDir({ prefix: "guardlab-bounds-" });
   try {
-    const trusted = [dir, "/tmp"];
-    const steps = (n: number) =>
-      Array.from(
-        { length: n },
-        (_, i) => RUN(`JOB-${String(i).padStart(3, "0")}`),
-      ).join("\n\n"); // blank lines are not steps
-    await Deno.mkdir(join(dir, "a"));
-    const at = await gather(
-      new Blob([steps(MAX_ANSWER_STEPS)]).stream(),
-      join(dir, "a"),
-      trusted,
-    );
-    assert.equal(at.overLimit, null);
-    assert.equal(at.steps.length, MAX_ANSWER_STEPS);
-    await Deno.mkdir(join(dir, "b"));
-    const over = await gather(
-      new Blob([steps(MAX_ANSWER_STEPS + 1)]).stream(),
-      join(dir, "b"),
-      trusted,
-    );
-    assert.deepEqual(over.overLimit, {
-      line: 2 * MAX_ANSWER_STEPS + 1,
-      cap: "steps",
+    const v = await judgeAnswer(exerciseOf(1)!, answer, defaultParams, {
+      scratch: dir,
+      trusted: TRUSTED(dir),
+      ...limits,
     });
-    // The step over the cap never ran: the ledger (second connection) holds 200 drafts.
-    assert.equal(over.ledger.drafts.length, MAX_ANSWER_STEPS);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "scratch removed");
+    return v;
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("bounds: the step cap holds at its edge, and the step over it never runs", async () => {
+  const steps = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => RUN(`JOB-${String(i % 1000).padStart(3, "0")}`),
+    ).join("\n\n"); // blank lines are not steps
+  const at = await verdictOf(steps(MAX_ANSWER_STEPS));
+  assert.equal(at.overLimit, false);
+  assert.equal(at.reason, null, "judged in full");
+  const over = await verdictOf(steps(MAX_ANSWER_STEPS + 1));
+  assert.equal(over.overLimit, true);
+  assert.equal(over.passed, false);
+  assert.equal(
+    over.reason?.en,
+    `over the limit: more than ${MAX_ANSWER_STEPS} steps ` +
+      `(stopped at line ${2 * MAX_ANSWER_STEPS + 1})`,
+  );
+  // A passing answer followed by padding past the cap is still over the limit.
+  const padded = await verdictOf(
+    [
+      JSON.stringify({
+        op: "run",
+        args: { job: "JOB-001", topic: "river", copies: 2 },
+        faults: { bad_output: true },
+      }),
+      ...Array(MAX_ANSWER_STEPS).fill('{"op":"count"}'),
+    ].join("\n"),
+  );
+  assert.equal(padded.overLimit, true);
+  assert.equal(padded.passed, false);
 });
 
 Deno.test("bounds: a line, or a step's output, over the bytes cap stops the answer", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-bounds-" });
-  try {
-    const trusted = [dir, "/tmp"];
-    const long = RUN("JOB-001") + " ".repeat(MAX_STEP_BYTES);
-    await Deno.mkdir(join(dir, "a"));
-    const e = await gather(
-      new Blob([RUN("JOB-002") + "\n" + long]).stream(),
-      join(dir, "a"),
-      trusted,
-    );
-    assert.deepEqual(e.overLimit, { line: 2, cap: "bytes" });
-    // A line exactly at the cap is held and run.
-    await Deno.mkdir(join(dir, "b"));
-    const edge = RUN("JOB-001");
-    const padded = edge + " ".repeat(MAX_STEP_BYTES - edge.length);
-    const ok = await gather(
-      new Blob([padded]).stream(),
-      join(dir, "b"),
-      trusted,
-    );
-    assert.equal(ok.overLimit, null);
-    assert.equal(ok.steps.length, 1);
-    // An output over the cap (a small cap here: `receipts` after three runs).
-    await Deno.mkdir(join(dir, "c"));
-    const answer = [RUN("JOB-001"), RUN("JOB-002"), RUN("JOB-003")].join("\n") +
-      '\n{"op":"count"}\n{"op":"receipts"}';
-    const small = await gather(
-      new Blob([answer]).stream(),
-      join(dir, "c"),
-      trusted,
-      { steps: MAX_ANSWER_STEPS, stepBytes: 300 },
-    );
-    assert.deepEqual(small.overLimit, { line: 5, cap: "bytes" });
-    assert.equal(small.steps.length, 4, "the count step (small) was held");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const long = RUN("JOB-001") + " ".repeat(MAX_STEP_BYTES);
+  const v = await verdictOf(RUN("JOB-002") + "\n" + long);
+  assert.equal(v.overLimit, true);
+  assert.match(v.reason!.en, /^over the limit: line 2 /);
+  assert.match(v.reason!.zh, /^超出限制：第 2 行/);
+  // A line exactly at the cap is held and judged.
+  const edge = RUN("JOB-001");
+  const ok = await verdictOf(edge + " ".repeat(MAX_STEP_BYTES - edge.length));
+  assert.equal(ok.overLimit, false);
+  assert.equal(ok.reason, null);
+  // An output over the cap (a small cap here: `receipts` after three runs).
+  const answer = [RUN("JOB-001"), RUN("JOB-002"), RUN("JOB-003")].join("\n") +
+    '\n{"op":"count"}\n{"op":"receipts"}';
+  const small = await verdictOf(answer, { maxStepBytes: 300 });
+  assert.equal(small.overLimit, true);
+  assert.match(small.reason!.en, /^over the limit: line 5 /);
+  assert.equal(
+    (await verdictOf(answer, { maxStepBytes: 4000 })).overLimit,
+    false,
+  );
 });
 
-Deno.test("bounds: a judge removes its scratch folder when a checker throws", async () => {
+Deno.test("bounds: judging removes its scratch folder when the judging fails", async () => {
   const dir = await Deno.makeTempDir({ prefix: "guardlab-bounds-" });
   try {
-    const broken = {
-      ...exerciseOf(1)!,
-      check(): never {
-        throw new Error("checker failed");
-      },
-    };
+    // A scratch folder others can write: opening a ledger inside it is refused.
+    await Deno.chmod(dir, 0o777);
     await assert.rejects(
-      judge(broken, RUN("JOB-001"), dir, [dir, "/tmp"]),
-      /checker failed/,
+      judgeAnswer(exerciseOf(1)!, RUN("JOB-001"), defaultParams, {
+        scratch: dir,
+        trusted: ["/tmp"],
+      }),
+      /can be written by other users/,
     );
     assert.deepEqual([...Deno.readDirSync(dir)], []);
   } finally {

@@ -13,10 +13,11 @@
 import { createHash } from "node:crypto";
 import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import { MalformedHandIn, readHandIn } from "./handin.ts";
 import { nameKey } from "./student.ts";
-import { type Variant, variantOf } from "./variants.ts";
+import type { ExerciseParams } from "./params.ts";
+import { paramsFor } from "./variants.ts";
 
 /** What became of one answer. */
 export type Cell = "done" | "not-yet" | "missing" | "over-limit" | "copy";
@@ -66,8 +67,10 @@ export interface ClassGrade {
 
 /** An exercise as grading needs it. */
 export interface GradedExercise {
-  /** Its number. */
+  /** Its number (its place in the course). */
   n: number;
+  /** Its stable name: the key of its answer in a hand-in. */
+  slug: string;
   /** Predictions have one right answer: identical ones are no sign of a copy. */
   kind: "script" | "prediction";
 }
@@ -76,7 +79,7 @@ export interface GradedExercise {
 export type JudgeOne<X extends GradedExercise> = (
   exercise: X,
   answer: string,
-  variant: Variant,
+  params: ExerciseParams,
 ) => Promise<{ done: boolean; overLimit: boolean }>;
 
 /** One file to grade: its label, and its text (null when over the size cap). */
@@ -140,7 +143,7 @@ export async function gradeClass<X extends GradedExercise>(
   const rows: Row[] = [];
   // Per exercise: answer key → the rows that handed it in.
   const answers = new Map<number, Map<string, Row[]>>();
-  const known = new Set(exercises.map((x) => String(x.n)));
+  const known = new Set(exercises.map((x) => x.slug));
   for await (const source of sources) {
     const text = source.problem === undefined ? await source.read() : "";
     const row: Row = {
@@ -192,14 +195,16 @@ export async function gradeClass<X extends GradedExercise>(
       row.flags.push({ kind: "not-in-course", exercises: strangers });
     }
     for (const x of exercises) {
-      const entry = handIn.exercises[String(x.n)];
+      const entry = Object.hasOwn(handIn.exercises, x.slug)
+        ? handIn.exercises[x.slug]
+        : undefined;
       if (entry === undefined) {
         row.cells[x.n] = "missing";
         continue;
       }
       // Re-execution against this student's own values: the file's claims count for nothing.
-      const variant = variantOf(expected.code, handIn.name, x.n);
-      const j = await judgeOne(x, entry.answer, variant);
+      const params = paramsFor(expected.code, handIn.name, x.slug);
+      const j = await judgeOne(x, entry.answer, params);
       row.cells[x.n] = j.overLimit ? "over-limit" : j.done ? "done" : "not-yet";
       if (x.kind === "script" && !j.overLimit) {
         const byKey = answers.get(x.n) ?? new Map<string, Row[]>();

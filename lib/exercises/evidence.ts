@@ -10,20 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf } from "../experiments/lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-
-/**
- * The most steps one answer may run: 200. Every exercise takes a handful; the
- * cap keeps a crafted answer (thousands of runs, then a `receipts` step
- * repeated) from holding the ledger's whole history once per step.
- */
-export const MAX_ANSWER_STEPS = 200;
-
-/**
- * The most bytes held for one step: 64 KiB for its line, and again for the
- * JSON it printed. With {@linkcode MAX_ANSWER_STEPS}, an answer's evidence is
- * at most about 25 MiB, whatever it asks for.
- */
-export const MAX_STEP_BYTES = 64 << 10;
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
 /** The caps an answer runs under (tests may lower them). */
 export interface Limits {

@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainRecord } from "../timing/args.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import { checkCourseCode, checkName } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */
@@ -55,7 +55,7 @@ export interface HandIn {
   guardlab: string;
   /** The course: its id, and the course code (null without one). */
   course: { id: string; code: string | null };
-  /** By exercise number. */
+  /** By exercise slug (its stable name, whatever its place in the course). */
   exercises: Record<string, HandedExercise>;
   /** `sha256:` and the hex digest of everything else; not a signature. */
   digest: string;
@@ -155,7 +155,7 @@ function keysExactly(
 const TOP: Text = { en: "", zh: "" };
 const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
 const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
-const NUMBER = /^[1-9][0-9]{0,2}$/;
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const MAX_COUNT = 1_000_000;
 
 /**
@@ -242,13 +242,15 @@ export function readHandIn(text: string): ReadHandIn {
   }
   for (const [n, entry] of Object.entries(exercises)) {
     const where = {
-      en: ` in exercise ${JSON.stringify(n.slice(0, 8))}`,
-      zh: `（在练习 ${JSON.stringify(n.slice(0, 8))} 中）`,
+      en: ` in exercise ${JSON.stringify(n.slice(0, 40))}`,
+      zh: `（在练习 ${JSON.stringify(n.slice(0, 40))} 中）`,
     };
-    if (!NUMBER.test(n)) {
+    if (!SLUG.test(n)) {
       malformed(
-        `exercise key ${JSON.stringify(n.slice(0, 8))} is not a number`,
-        `练习键 ${JSON.stringify(n.slice(0, 8))} 不是编号`,
+        `exercise key ${
+          JSON.stringify(n.slice(0, 40))
+        } is not an exercise name`,
+        `练习键 ${JSON.stringify(n.slice(0, 40))} 不是练习名`,
       );
     }
     if (!isPlainRecord(entry)) {

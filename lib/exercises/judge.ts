@@ -10,14 +10,12 @@
 import { join } from "node:path";
 import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Exercise, Finding } from "./catalog.ts";
-import {
-  gather,
-  MAX_ANSWER_STEPS,
-  MAX_STEP_BYTES,
-  type OverLimit,
-} from "./evidence.ts";
+import { gather, LIMITS, type Limits, type OverLimit } from "./evidence.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
+import type { ExerciseParams } from "./params.ts";
+import { FINDING_MARK, type Verdict } from "./verdict.ts";
 
 /** The verdict on one answer. */
 export interface Judgement {
@@ -59,6 +57,7 @@ export async function judge(
   answer: string,
   scratch: string,
   trusted: readonly string[],
+  limits: Limits = LIMITS,
 ): Promise<Judgement> {
   const folder = await Deno.makeTempDir({ dir: scratch, prefix: "judge-" });
   try {
@@ -97,7 +96,7 @@ export async function judge(
         zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
       });
     }
-    const e = await gather(stream(answer), folder, trusted);
+    const e = await gather(stream(answer), folder, trusted, limits);
     if (e.overLimit) {
       return { ...notYet(overLimitReason(e.overLimit)), overLimit: true };
     }
@@ -129,4 +128,70 @@ function notYet(reason: Text): Judgement {
 /** A folder name inside `root` for this session's judging. */
 export function judgeFolder(root: string): string {
   return join(root, ".exercises");
+}
+
+/** How {@linkcode judgeAnswer} works: where, and what it may show. */
+export interface JudgeOptions {
+  /** A private folder to make the fresh scratch ledgers in (removed after). */
+  scratch: string;
+  /** Folders paths are checked from (the sandbox grant and the base). */
+  trusted: readonly string[];
+  /** For a prediction: show what really happened even after a wrong guess. */
+  reveal?: boolean;
+  /** Steps an answer may run (default {@linkcode MAX_ANSWER_STEPS}). */
+  maxSteps?: number;
+  /** Bytes held per step (default {@linkcode MAX_STEP_BYTES}). */
+  maxStepBytes?: number;
+}
+
+/**
+ * The single entry for judging: `answer` to `exercise`, with this student's
+ * `params`, run in a fresh scratch ledger inside `options.scratch`.
+ */
+export async function judgeAnswer(
+  exercise: Exercise,
+  answer: string,
+  _params: ExerciseParams,
+  options: JudgeOptions,
+): Promise<Verdict> {
+  const j = await judge(exercise, answer, options.scratch, options.trusted, {
+    steps: options.maxSteps ?? MAX_ANSWER_STEPS,
+    stepBytes: options.maxStepBytes ?? MAX_STEP_BYTES,
+  });
+  const findings = j.findings.map((f) => ({
+    status: f.held ? "yes" as const : "no" as const,
+    text: f.text,
+  }));
+  const passed = j.done;
+  const feedback = j.reason
+    ? [{ en: `not yet: ${j.reason.en}`, zh: `还没有：${j.reason.zh}` }]
+    : findings.map((f) => ({
+      en: `${FINDING_MARK[f.status].en} ${f.text.en}`,
+      zh: `${FINDING_MARK[f.status].zh} ${f.text.zh}`,
+    }));
+  if (!j.reason) {
+    feedback.push(
+      passed
+        ? { en: `exercise ${exercise.n}: done`, zh: `练习 ${exercise.n}：完成` }
+        : {
+          en: `exercise ${exercise.n}: not yet`,
+          zh: `练习 ${exercise.n}：还没有`,
+        },
+    );
+  }
+  if (passed) {
+    feedback.push({
+      en: `Why: ${exercise.why.en}`,
+      zh: `原因：${exercise.why.zh}`,
+    });
+  }
+  return {
+    passed,
+    reason: j.reason,
+    overLimit: j.overLimit,
+    findings,
+    why: passed ? exercise.why : null,
+    revealed: null,
+    feedback,
+  };
 }

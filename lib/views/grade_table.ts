@@ -16,8 +16,8 @@ import {
   label,
   type Row,
 } from "../exercises/class_grade.ts";
-import { type Lang, say, type Text } from "./i18n.ts";
-import { displayWidth, wrap } from "./text.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
+import { displayWidth, wrap } from "../terminal.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;

@@ -6,9 +6,9 @@
  * @module
  */
 import { checkCourseCode, checkName } from "../../exercises/student.ts";
-import { LANGS, say, type Text } from "../../views/i18n.ts";
+import { LANGS, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
-import { choice, command, printable, UsageError } from "../registry.ts";
+import { choice, command, printable, UsageError } from "../parser.ts";
 import { readSettings, type Settings, writeSettings } from "../settings.ts";
 
 const KEYS = ["lang", "name", "course"] as const;

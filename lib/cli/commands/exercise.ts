@@ -12,8 +12,11 @@ import {
   exerciseOf,
   EXERCISES,
 } from "../../exercises/catalog.ts";
-import { judge, type Judgement } from "../../exercises/judge.ts";
-import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/evidence.ts";
+import { judgeAnswer } from "../../exercises/judge.ts";
+import type { ExerciseParams } from "../../exercises/params.ts";
+import { paramsFor } from "../../exercises/variants.ts";
+import { BUILTIN_COURSE } from "../../exercises/course.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
 import { readProgress, writeProgress } from "../../exercises/progress.ts";
 import { gradeClass, type Source } from "../../exercises/class_grade.ts";
 import {
@@ -32,12 +35,12 @@ import {
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { displayWidth, wrap } from "../../views/text.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
-import { command, printable, UsageError } from "../registry.ts";
-import { readSettings } from "../settings.ts";
+import { command, printable, UsageError } from "../parser.ts";
+import { readSettings, type Settings } from "../settings.ts";
 
 const ACTIONS = [
   "list",
@@ -55,8 +58,8 @@ const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 const MAX_HAND_INS = 500;
 
-/** The id of the built-in course, carried by every hand-in. */
-const COURSE_ID = "guardlab-builtin";
+/** The id of the course, carried by every hand-in. */
+const COURSE_ID = BUILTIN_COURSE.id;
 
 function numberOf(word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
@@ -110,33 +113,6 @@ function stateWord(
       : { en: "not started", zh: "未开始" },
     lang,
   );
-}
-
-function printJudgement(io: Io, j: Judgement, x: Exercise, lang: Lang): void {
-  if (j.reason) {
-    printWrapped(
-      io,
-      `${say({ en: "not yet: ", zh: "还没有：" }, lang)}${say(j.reason, lang)}`,
-    );
-    return;
-  }
-  for (const f of j.findings) {
-    printWrapped(io, `${f.held ? "[ok]" : "[no]"} ${say(f.text, lang)}`);
-  }
-  io.out(
-    j.done
-      ? say({ en: `exercise ${x.n}: done`, zh: `练习 ${x.n}：完成` }, lang)
-      : say(
-        { en: `exercise ${x.n}: not yet`, zh: `练习 ${x.n}：还没有` },
-        lang,
-      ),
-  );
-  if (j.done) {
-    printWrapped(
-      io,
-      `${say({ en: "Why: ", zh: "原因：" }, lang)}${say(x.why, lang)}`,
-    );
-  }
 }
 
 /**
@@ -206,6 +182,23 @@ function fileSource(path: string, tops: readonly string[]): Source {
       return await readBounded(file.readable);
     },
   };
+}
+
+/**
+ * This student's values for exercise `x`: from the course code and the name
+ * when the teacher gave a code (a code without a name is a usage error: the
+ * values derive from both), else the fixed ones.
+ */
+function studentParams(settings: Settings, x: Exercise): ExerciseParams {
+  if (settings.course !== undefined && settings.name === undefined) {
+    throw new UsageError({
+      en: "with a course code, your exercise values derive from your name: " +
+        'set it first (guardlab config name "YOUR NAME")',
+      zh: "设置了课程代码后，练习的取值由你的名字算出：请先设置名字" +
+        '（guardlab config name "你的名字"）',
+    }, "exercise");
+  }
+  return paramsFor(settings.course, settings.name ?? "", x.slug);
 }
 
 /** The `exercise` command. */
@@ -318,6 +311,25 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         io.out("");
         printWrapped(io, say(x.task, lang));
         io.out("");
+        const settings = readSettings(io.base);
+        if (settings.course !== undefined) {
+          const p = studentParams(settings, x);
+          printWrapped(
+            io,
+            say({
+              en: `Your values (course ${settings.course}, ` +
+                `${settings.name}): job ${p.job}, other job ${p.otherJob}, ` +
+                `topic ${p.topic}, copies ${p.copies}, over-limit copies ` +
+                `${p.overCopies}, lowered limit ${p.lowerLimit}. ` +
+                "check and grade require these.",
+              zh: `你的取值（课程 ${settings.course}，${settings.name}）：` +
+                `业务键 ${p.job}，另一个业务键 ${p.otherJob}，topic ${p.topic}，` +
+                `份数 ${p.copies}，超限份数 ${p.overCopies}，降低后的上限 ` +
+                `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+            }, lang),
+          );
+          io.out("");
+        }
         printWrapped(
           io,
           `${say({ en: "Claim: ", zh: "论断：" }, lang)}${say(x.claim, lang)}`,
@@ -377,28 +389,31 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         const answer = await readAll(source);
         const root = privateRoot(io.base)!;
         await using scratch = scratchFolder(root);
-        const j = await judge(x, answer, scratch.path, trustedFolders(io.base));
-        printJudgement(io, j, x, lang);
+        const settings = readSettings(io.base);
+        const v = await judgeAnswer(x, answer, studentParams(settings, x), {
+          scratch: scratch.path,
+          trusted: trustedFolders(io.base),
+        });
+        for (const line of v.feedback) printWrapped(io, say(line, lang));
         const p = progress();
         const before = p.exercises[x.n];
-        const settings = readSettings(io.base);
         // A passing answer is kept for hand-in until a newer one passes.
-        const keep = before?.state === "done" && !j.done;
+        const keep = before?.state === "done" && !v.passed;
         const record = keep ? { ...before } : {
           ...before,
-          state: j.done ? "done" as const : "attempted" as const,
+          state: v.passed ? "done" as const : "attempted" as const,
           answer,
           as: { course: settings.course ?? null, name: settings.name ?? null },
         };
         record.checks = (before?.checks ?? 0) + 1;
-        if (j.done && before?.passed === undefined) {
+        if (v.passed && before?.passed === undefined) {
           record.passed = new Date().toISOString();
         }
         writeProgress(io.base, {
           ...p,
           exercises: { ...p.exercises, [x.n]: record },
         });
-        return j.done ? EXIT.ok : EXIT.failed;
+        return v.passed ? EXIT.ok : EXIT.failed;
       }
       case "progress": {
         tooMany(1);
@@ -446,7 +461,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
                     `请重新检查（exercise check ${x.n}）`,
                 }, lang));
               }
-              return [String(x.n), {
+              return [x.slug, {
                 answer: e.answer,
                 passed: e.state === "done" ? e.passed ?? null : null,
                 checks: e.checks ?? 0,
@@ -481,15 +496,13 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         const grade = await gradeClass(
           sources,
           EXERCISES,
-          async (x, answer) => {
+          async (x, answer, params) => {
             // Re-execution, never a recorded result: the same binary judges again.
-            const j = await judge(
-              x,
-              answer,
-              scratch.path,
-              trustedFolders(io.base),
-            );
-            return { done: j.done, overLimit: j.overLimit };
+            const v = await judgeAnswer(x, answer, params, {
+              scratch: scratch.path,
+              trusted: trustedFolders(io.base),
+            });
+            return { done: v.passed, overLimit: v.overLimit };
           },
           {
             version: config.version,
