@@ -13,7 +13,8 @@ import { defaultParams } from "../lib/exercises/params.ts";
 import { BUILTIN_COURSE } from "../lib/exercises/course.ts";
 import { exerciseOf } from "../lib/exercises/catalog.ts";
 import { makeHandIn, readBounded } from "../lib/exercises/handin.ts";
-import { privateRoot } from "../lib/sandbox/sandbox.ts";
+import { SCRATCH_PREFIX } from "../lib/sandbox/scratch.ts";
+import { join } from "node:path";
 import config from "../deno.json" with { type: "json" };
 import { cli } from "./helpers.ts";
 import { CAN_RUN, NEEDS_RUN, sandboxCommand } from "./spawn.ts";
@@ -67,12 +68,13 @@ function hostileHandIn(): string {
   }));
 }
 
+/** What is left inside this process's scratch folders in `base` (the folders themselves go at exit). */
 function scratchLeft(base: string): string[] {
-  const root = privateRoot(base, false);
-  if (root === null) return [];
-  return [...Deno.readDirSync(root)].map((e) => e.name).filter((n) =>
-    n.startsWith(".scratch-") || n.startsWith("judge-")
-  );
+  return [...Deno.readDirSync(base)]
+    .filter((e) => e.name.startsWith(SCRATCH_PREFIX))
+    .flatMap((e) =>
+      [...Deno.readDirSync(join(base, e.name))].map((f) => f.name)
+    );
 }
 
 Deno.test("bounds: the crafted hand-in is graded, that answer over the limit, no scratch left", async () => {

@@ -29,11 +29,8 @@ import {
   currentUid,
   openPlainFile,
 } from "../../sandbox/safe_fs.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
 import { type Lang, say } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
@@ -387,8 +384,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           return EXIT.failed;
         }
         const answer = await readAll(source);
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const settings = readSettings(io.base);
         const v = await judgeAnswer(x, answer, studentParams(settings, x), {
           scratch: scratch.path,
@@ -491,8 +487,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             ? [{ file: "-", read: () => readBounded(io.stdin()) }]
             : handInSources(files, io.base);
         const code = readSettings(io.base).course ?? null;
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const grade = await gradeClass(
           sources,
           EXERCISES,
