@@ -34,7 +34,7 @@ export const CELLS: readonly Cell[] = [
 /** Something a teacher should look at, about one hand-in. */
 export type Flag =
   | { kind: "duplicate-name"; others: string[] }
-  | { kind: "copy"; exercise: number; of: string[] }
+  | { kind: "copy"; exercise: number; of: string[] } // the owners' files
   | { kind: "other-version"; version: string }
   | { kind: "other-course"; id: string; code: string | null }
   | { kind: "edited" }
@@ -243,7 +243,7 @@ function flagCopies(answers: Map<number, Map<string, Row[]>>): void {
         row.flags.push({
           kind: "copy",
           exercise: n,
-          of: owners.filter((o) => o !== row).map(label),
+          of: owners.filter((o) => o !== row).map((o) => o.file),
         });
       }
     }

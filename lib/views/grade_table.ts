@@ -37,20 +37,25 @@ const MARK: Readonly<Record<Cell, { mark: string; text: Text }>> = {
   },
   "copy": {
     mark: "c",
-    text: {
-      en: "a copy: another student's passing answer, failing here",
-      zh: "抄袭：别人通过的答案，在这里不通过",
-    },
+    text: { en: "a copy (see flags)", zh: "抄袭（见标记）" },
   },
 };
 
 const T = {
-  head: (rows: number, code: string | null): Text => ({
-    en: `${rows} hand-in${rows === 1 ? "" : "s"}, every answer re-run here` +
-      (code ? ` with each student's variant of course ${code}` : ""),
-    zh: `${rows} 份作业，每个答案都在此重新运行` +
-      (code ? `，按课程 ${code} 中每个学生自己的取值` : ""),
+  head: (rows: number): Text => ({
+    en: `${rows} hand-in${rows === 1 ? "" : "s"}, every answer re-run here`,
+    zh: `${rows} 份作业，每个答案都在此重新运行`,
   }),
+  variants: (code: string | null): Text =>
+    code
+      ? {
+        en: `course ${code}: each answer judged with its student's own values`,
+        zh: `课程 ${code}：每个答案都按其学生自己的取值判定`,
+      }
+      : {
+        en: "no course code: every student has the fixed values",
+        zh: "没有课程代码：所有学生用同一组固定取值",
+      },
   student: { en: "student", zh: "学生" },
   total: { en: "total", zh: "合计" },
   perExercise: { en: "done per exercise", zh: "每题完成人数" },
@@ -73,10 +78,10 @@ export function flagText(flag: Flag): Text {
       };
     case "copy":
       return {
-        en: `exercise ${flag.exercise} is identical to the answer of ` +
-          `${flag.of.join(", ")}, which passes there and fails here (a copy)`,
-        zh: `练习 ${flag.exercise} 与 ${flag.of.join("、")} 的答案相同，` +
-          "在那里通过，在这里不通过（抄袭）",
+        en: `exercise ${flag.exercise}: identical to the passing answer in ` +
+          `${flag.of.join(", ")}; it fails here (a copy)`,
+        zh: `练习 ${flag.exercise}：与 ${flag.of.join("、")} 中通过的答案相同，` +
+          "在这里不通过（抄袭）",
       };
     case "other-version":
       return {
@@ -136,7 +141,8 @@ export function gradeTable(
 ): string[] {
   const out: string[] = [];
   const push = (line: string) => out.push(...wrap(line, TABLE_WIDTH));
-  push(say(T.head(grade.rows.length, code), lang));
+  push(say(T.head(grade.rows.length), lang));
+  push(say(T.variants(code), lang));
   out.push("");
   const blocks: number[][] = [];
   for (let i = 0; i < grade.exercises.length; i += PER_BLOCK) {

@@ -12,7 +12,9 @@ import {
   exerciseOf,
   EXERCISES,
 } from "../../exercises/catalog.ts";
-import { judgeAnswer } from "../../exercises/judge.ts";
+import { judgeAnswer, type JudgeOptions } from "../../exercises/judge.ts";
+import type { Verdict } from "../../exercises/verdict.ts";
+import { foreignValue, foreignValueText } from "../../exercises/own_values.ts";
 import type { ExerciseParams } from "../../exercises/params.ts";
 import { paramsFor } from "../../exercises/variants.ts";
 import { BUILTIN_COURSE } from "../../exercises/course.ts";
@@ -114,7 +116,8 @@ function stateWord(
 
 /**
  * The hand-ins named on the command line: each FILE, and each entry of each
- * FOLDER (sorted), opened one at a time when graded. Every path passes the
+ * FOLDER (sorted; named by the entry alone when one folder is graded), opened
+ * one at a time when graded. Every path passes the
  * sandbox's file rule (no link, this user's own file), else the grade is
  * refused; a sub-folder is named, not graded.
  */
@@ -139,17 +142,19 @@ function handInSources(paths: string[], base: string): Source[] {
       );
       for (const entry of entries) {
         const file = join(path, entry.name);
+        // One folder: its files by name, as the teacher knows them.
+        const shown = shownPath(paths.length === 1 ? entry.name : file);
         sources.push(
           entry.isDirectory
             ? {
-              file: shownPath(file),
+              file: shown,
               read: () => Promise.resolve(""),
               problem: {
                 en: "a folder, not a hand-in",
                 zh: "是目录，不是作业文件",
               },
             }
-            : fileSource(file, tops),
+            : fileSource(file, tops, shown),
         );
       }
     } else sources.push(fileSource(path, tops));
@@ -171,9 +176,13 @@ function shownPath(path: string): string {
   );
 }
 
-function fileSource(path: string, tops: readonly string[]): Source {
+function fileSource(
+  path: string,
+  tops: readonly string[],
+  shown: string = shownPath(path),
+): Source {
   return {
-    file: shownPath(path),
+    file: shown,
     async read() {
       const file = await openPlainFile(path, tops);
       return await readBounded(file.readable);
@@ -196,6 +205,31 @@ function studentParams(settings: Settings, x: Exercise): ExerciseParams {
     }, "exercise");
   }
   return paramsFor(settings.course, settings.name ?? "", x.slug);
+}
+
+/**
+ * Judge `answer` with `params`; with a course code in effect, an answer that
+ * names a key or topic of another variant is "not yet" with this student's
+ * values, before anything runs.
+ */
+async function judgeOwn(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  variants: boolean,
+  options: JudgeOptions,
+): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback">> {
+  const foreign = variants && x.kind === "script"
+    ? foreignValue(answer, params)
+    : null;
+  if (foreign !== null) {
+    return {
+      passed: false,
+      overLimit: false,
+      feedback: [foreignValueText(foreign, params)],
+    };
+  }
+  return await judgeAnswer(x, answer, params, options);
 }
 
 /** The `exercise` command. */
@@ -386,10 +420,13 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         const answer = await readAll(source);
         await using scratch = scratchFolder(io.base);
         const settings = readSettings(io.base);
-        const v = await judgeAnswer(x, answer, studentParams(settings, x), {
-          scratch: scratch.path,
-          trusted: trustedFolders(io.base),
-        });
+        const v = await judgeOwn(
+          x,
+          answer,
+          studentParams(settings, x),
+          settings.course !== undefined,
+          { scratch: scratch.path, trusted: trustedFolders(io.base) },
+        );
         for (const line of v.feedback) printWrapped(io, say(line, lang));
         const p = progress();
         const before = p.exercises[x.n];
@@ -493,7 +530,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           EXERCISES,
           async (x, answer, params) => {
             // Re-execution, never a recorded result: the same binary judges again.
-            const v = await judgeAnswer(x, answer, params, {
+            const v = await judgeOwn(x, answer, params, code !== null, {
               scratch: scratch.path,
               trusted: trustedFolders(io.base),
             });
