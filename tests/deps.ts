@@ -7,3 +7,13 @@
  */
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
+
+/**
+ * `@openai/agents-core`, the OpenAI Agents SDK for JavaScript, exactly as the
+ * SDK lens was verified against it. Loaded only when called: evaluating it
+ * reads all of `process.env` (a dependency lists it), so a test checks the
+ * env permission first and reports itself ignored without it. The literal
+ * specifier keeps the package in the type-checked graph and in `deno.lock`.
+ */
+// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
+export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
