@@ -7,6 +7,7 @@
  */
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
+export { parse as babelParse } from "npm:@babel/parser@7.28.5";
 
 /**
  * `@openai/agents-core`, the OpenAI Agents SDK for JavaScript, exactly as the

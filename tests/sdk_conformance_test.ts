@@ -19,7 +19,7 @@ import {
   SDK_ROWS,
   type SdkRow,
   TOOL_TYPE_ROWS,
-} from "../lib/views/sdk.ts";
+} from "../lib/content/sdk.ts";
 import {
   changePolicy,
   connect,

@@ -16,8 +16,8 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "./i18n.ts";
-import { wrap } from "./text.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
+import { wrap } from "../terminal.ts";
 
 /** The `@openai/agents-core` version the conformance tests run. */
 export const SDK_JS_VERSION = "0.20.0";
