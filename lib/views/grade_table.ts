@@ -80,7 +80,8 @@ export function flagText(flag: Flag): Text {
       return {
         en: `exercise ${flag.exercise}: identical to the passing answer in ` +
           `${flag.of.join(", ")}; it fails here (a copy)`,
-        zh: `练习 ${flag.exercise}：与 ${flag.of.join("、")} 中通过的答案相同，` +
+        zh:
+          `练习 ${flag.exercise}：与 ${flag.of.join("、")} 中通过的答案相同，` +
           "在这里不通过（抄袭）",
       };
     case "other-version":
