@@ -252,6 +252,16 @@ function policyItem(
   }
 }
 
+const encoder = new TextEncoder();
+
+function overBytes(line: number, max: number): Text {
+  return {
+    en: `over the limit: line ${line} or what it printed is longer than ` +
+      `${max} bytes`,
+    zh: `超出限制：第 ${line} 行或它的输出超过 ${max} 字节`,
+  };
+}
+
 /** One step's item: the step as written (named fields) and what came of it. */
 function itemOf(
   n: number,
@@ -305,28 +315,30 @@ export async function gather(
   const invalid: Evidence["invalid"] = [];
   const ctx: StepContext = { fixture: "none", snapshots: new Map() };
   let overLimit: Text | null = null;
-  const encoder = new TextEncoder();
+  let count = 0;
   try {
-    for await (const line of linesOf(answer)) {
-      const tooLong = "tooLong" in line ||
-        encoder.encode(line.text).length > maxBytes;
-      if (tooLong) {
-        overLimit = {
-          en: `line ${line.number} is longer than ${maxBytes} bytes`,
-          zh: `第 ${line.number} 行超过 ${maxBytes} 字节`,
-        };
+    // Leaving the loop early cancels the stream: the rest is never read.
+    for await (const line of linesOf(answer, maxBytes)) {
+      if ("tooLong" in line) {
+        overLimit = overBytes(line.number, maxBytes);
         break;
       }
       if (line.text.trim() === "") continue;
-      if (steps.length + invalid.length >= maxSteps) {
+      if (++count > maxSteps) {
         overLimit = {
-          en: `the answer has more than ${maxSteps} steps`,
-          zh: `答案超过 ${maxSteps} 个步骤`,
+          en: `over the limit: more than ${maxSteps} steps ` +
+            `(stopped at line ${line.number})`,
+          zh: `超出限制：步骤多于 ${maxSteps} 个（在第 ${line.number} 行停止）`,
         };
         break;
       }
       try {
         const result = await session.step(line.text);
+        // What a step printed is held while it runs: it is capped too.
+        if (encoder.encode(JSON.stringify(result.output)).length > maxBytes) {
+          overLimit = overBytes(line.number, maxBytes);
+          break;
+        }
         const s = parseJsonLikePython(line.text) as Record<string, unknown>;
         steps.push(
           itemOf(

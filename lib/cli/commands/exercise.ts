@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import config from "../../../deno.json" with { type: "json" };
 import {
   BUILTIN_COURSE,
@@ -20,23 +21,42 @@ import {
   CourseError,
   MAX_COURSE_BYTES,
 } from "../../exercises/json_positions.ts";
-import { exerciseTexts, judgeAnswer } from "../../exercises/judge.ts";
-import { defaultParams, type ExerciseParams } from "../../exercises/params.ts";
+import {
+  exerciseTexts,
+  judgeAnswer,
+  type JudgeOptions,
+} from "../../exercises/judge.ts";
+import type { Verdict } from "../../exercises/verdict.ts";
+import { foreignValue, foreignValueText } from "../../exercises/own_values.ts";
+import type { ExerciseParams } from "../../exercises/params.ts";
+import { paramsFor } from "../../exercises/variants.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
 import {
   type Progress,
   progressKey,
   readProgress,
   writeProgress,
 } from "../../exercises/progress.ts";
-import type { Verdict } from "../../exercises/verdict.ts";
-import { openPlainFile } from "../../sandbox/safe_fs.ts";
+import { gradeClass, type Source } from "../../exercises/class_grade.ts";
+import {
+  makeHandIn,
+  MAX_HAND_IN_BYTES,
+  readBounded,
+} from "../../exercises/handin.ts";
+import {
+  assertFolderChain,
+  currentUid,
+  openPlainFile,
+} from "../../sandbox/safe_fs.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
+import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
 import { type Lang, say, type Text } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { command, printable, UsageError } from "../parser.ts";
+import { readSettings, type Settings } from "../settings.ts";
 
 const ACTIONS = [
   "list",
@@ -49,7 +69,10 @@ const ACTIONS = [
 ] as const;
 
 /** The most an answer or a hand-in may be, read from stdin or a FILE. */
-const MAX_ANSWER_BYTES = 8 << 20;
+const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
+
+/** The most hand-ins one `grade` reads: a class, with room to spare. */
+const MAX_HAND_INS = 500;
 
 function numberOf(course: Course, word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
@@ -107,9 +130,80 @@ function stateWord(
   );
 }
 
-/** This student's values for `x` (the per-student variants come in here). */
-function paramsFor(_course: Course, _x: Exercise): ExerciseParams {
-  return defaultParams;
+/**
+ * The hand-ins named on the command line: each FILE, and each entry of each
+ * FOLDER (sorted; named by the entry alone when one folder is graded), opened
+ * one at a time when graded. Every path passes the
+ * sandbox's file rule (no link, this user's own file), else the grade is
+ * refused; a sub-folder is named, not graded.
+ */
+function handInSources(paths: string[], base: string): Source[] {
+  const tops = trustedFolders(base);
+  const sources: Source[] = [];
+  for (const path of paths) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new UsageError({
+        en: `no hand-in at ${printable(path)}`,
+        zh: `${printable(path)} 处没有作业文件`,
+      }, "exercise");
+    }
+    if (info.isDirectory) {
+      assertFolderChain(path, currentUid(base), tops);
+      const entries = [...Deno.readDirSync(path)].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+      );
+      for (const entry of entries) {
+        const file = join(path, entry.name);
+        // One folder: its files by name, as the teacher knows them.
+        const shown = shownPath(paths.length === 1 ? entry.name : file);
+        sources.push(
+          entry.isDirectory
+            ? {
+              file: shown,
+              read: () => Promise.resolve(""),
+              problem: {
+                en: "a folder, not a hand-in",
+                zh: "是目录，不是作业文件",
+              },
+            }
+            : fileSource(file, tops, shown),
+        );
+      }
+    } else sources.push(fileSource(path, tops));
+    if (sources.length > MAX_HAND_INS) {
+      throw new UsageError({
+        en: `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
+        zh: `作业多于 ${MAX_HAND_INS} 份：请分批评分`,
+      }, "exercise");
+    }
+  }
+  return sources;
+}
+
+/** A path as a table shows it: any control or invisible character escaped. */
+function shownPath(path: string): string {
+  return path.replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => "\\u" + c.codePointAt(0)!.toString(16).padStart(4, "0"),
+  );
+}
+
+function fileSource(
+  path: string,
+  tops: readonly string[],
+  shown: string = shownPath(path),
+): Source {
+  return {
+    file: shown,
+    async read() {
+      const file = await openPlainFile(path, tops);
+      return await readBounded(file.readable);
+    },
+  };
 }
 
 /** Open a FILE under the temp folder, or say in one line why it cannot be read (null). */
@@ -136,7 +230,20 @@ async function openInput(
   }
 }
 
-/** The course `--course FILE` names, or the built-in one; a bad file is one line and exit 2. */
+/** Text from a file, made safe for one line: control and format characters escaped, length capped. */
+function oneLine(text: string): string {
+  const short = text.length > 200 ? text.slice(0, 200) + "…" : text;
+  return short.replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => "\\u" + c.codePointAt(0)!.toString(16).padStart(4, "0"),
+  );
+}
+
+/**
+ * The course `--course FILE` names (read inside the sandbox), or the
+ * built-in one. A malformed file is one line with its line and field, and
+ * exit 2; a file that cannot be read, exit 1.
+ */
 async function courseOf(
   io: Io,
   file: string | undefined,
@@ -150,15 +257,17 @@ async function courseOf(
     lang,
   );
   if (input === null) return EXIT.failed;
-  let text: string;
+  let course: Course;
   try {
-    text = await readAll(input, MAX_COURSE_BYTES);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    text = "\u0000".repeat(MAX_COURSE_BYTES + 1);
-  }
-  try {
-    return readCourse(text);
+    // One byte over the cap is enough for the reader to refuse it by size.
+    let text: string;
+    try {
+      text = await readAll(input, MAX_COURSE_BYTES);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      text = " ".repeat(MAX_COURSE_BYTES + 1);
+    }
+    course = readCourse(text);
   } catch (error) {
     if (!(error instanceof CourseError)) throw error;
     const line = error.position?.line;
@@ -173,19 +282,85 @@ async function courseOf(
     }, lang));
     return EXIT.usage;
   }
+  return course;
 }
 
-/** Text from a file, made safe for one line: control and format characters escaped, length capped. */
-function oneLine(text: string): string {
-  const short = text.length > 200 ? text.slice(0, 200) + "…" : text;
-  return short.replace(
-    /[\p{Cc}\p{Cf}\u2028\u2029]/gu,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
-  );
+/**
+ * The progress after one check: a passing answer is kept for hand-in until
+ * a newer one passes; a prediction keeps its first well-formed guess (the
+ * one that counts) and whether the outcome was revealed; every check is
+ * counted, and the first pass is dated.
+ */
+function recordCheck(
+  p: Progress,
+  key: string,
+  x: Exercise,
+  answer: string,
+  v: Pick<Verdict, "passed" | "reason">,
+  reveal: boolean,
+  as: { course: string | null; name: string | null },
+): Progress {
+  const before = p.exercises[key];
+  const keep = before?.state === "done" && !v.passed;
+  const record = keep ? { ...before } : {
+    ...before,
+    state: v.passed ? "done" as const : "attempted" as const,
+    answer,
+    as,
+  };
+  record.checks = (before?.checks ?? 0) + 1;
+  if (v.passed && before?.passed === undefined) {
+    record.passed = new Date().toISOString();
+  }
+  const guess = before?.guess ??
+    (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
+  if (guess !== undefined) record.guess = guess;
+  if (before?.revealed === true || reveal) record.revealed = true;
+  return { ...p, exercises: { ...p.exercises, [key]: record } };
 }
 
-function printVerdict(io: Io, v: Verdict, lang: Lang): void {
-  for (const line of v.feedback) printWrapped(io, say(line, lang));
+/**
+ * This student's values for exercise `x`: from the course code and the name
+ * when the teacher gave a code (a code without a name is a usage error: the
+ * values derive from both), else the fixed ones.
+ */
+function studentParams(settings: Settings, x: Exercise): ExerciseParams {
+  if (settings.course !== undefined && settings.name === undefined) {
+    throw new UsageError({
+      en: "with a course code, your exercise values derive from your name: " +
+        'set it first (guardlab config name "YOUR NAME")',
+      zh: "设置了课程代码后，练习的取值由你的名字算出：请先设置名字" +
+        '（guardlab config name "你的名字"）',
+    }, "exercise");
+  }
+  return paramsFor(settings.course, settings.name ?? "", x.slug);
+}
+
+/**
+ * Judge `answer` with `params`; with a course code in effect, an answer that
+ * names a key or topic of another variant is "not yet" with this student's
+ * values, before anything runs.
+ */
+async function judgeOwn(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  variants: boolean,
+  options: JudgeOptions,
+): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback" | "reason">> {
+  const foreign = variants && x.kind === "script"
+    ? foreignValue(answer, params)
+    : null;
+  if (foreign !== null) {
+    const text = foreignValueText(foreign, params);
+    return {
+      passed: false,
+      overLimit: false,
+      reason: text,
+      feedback: [text],
+    };
+  }
+  return await judgeAnswer(x, answer, params, options);
 }
 
 /** The `exercise` command. */
@@ -197,7 +372,8 @@ export const exercise = command({
   },
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
                     | hint N | check N [FILE] [--reveal] | progress [--json]
-                    | hand-in > answers.json | grade < answers.json`,
+                    | hand-in > answers.json
+                    | grade [FILE|FOLDER…] [--json|--csv]`,
   about: {
     en: `Each exercise asks you to make something happen (or to predict it) and
 names the article's claim it proves. Answers are script steps (JSON Lines),
@@ -207,22 +383,30 @@ in a fresh scratch ledger and judges the outcomes and the ledger they leave
 premise failed is shown [--], not checked. A prediction is one JSON line; only
 your first guess counts and is kept, a wrong guess does not show what
 happened, and --reveal shows it (and is recorded). hint shows one more hint
-each time. Progress lives in your private folder (reset keeps it). show N
---invariants prints what is checked, for a teacher, in both languages.
---course FILE reads a teacher's course file in the same form (README: For a
-course); without it, the built-in exercises are the course. hand-in prints
-your last answers as JSON; grade re-runs every answer of a hand-in: results in
-the file are never trusted.`,
+each time. show N --invariants prints what is checked, for a teacher, in both
+languages. --course FILE reads a teacher's course file in the same form
+(README: For a course); without it the built-in exercises are the course.
+Progress lives in your private folder (reset keeps it). hand-in prints your
+work as JSON, with
+your name (guardlab config name) and course code (guardlab config course).
+grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
+stdin) and prints a students × exercises table: results in the files are never
+trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
+per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.`,
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
 新的临时账本里运行它们，逐条按不变式判定结果和留下的账本（通过另一条连接读取）：
 前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
 猜测算数并被保存，猜错时不显示实际结果，--reveal 会显示它（并被记录）。hint
-每次多给一条提示。进度保存在你的私有目录里（reset 不会删除）。show N --invariants
-用两种语言列出检查的内容，供老师查看。--course FILE 读取老师的课程文件（同样的
-格式，见 README 的“For a course”）；不给时，内置练习就是课程。hand-in 以 JSON
-输出你最近的答案；grade 重新运行交来的每个答案：文件里记录的结果从不被信任。`,
+每次多给一条提示。show N --invariants 用两种语言列出检查的内容，供老师查看。
+--course FILE 读取老师的课程文件（同样的格式，见 README 的“For a course”）；
+不给时，内置练习就是课程。进度保存在你的私有目录里（reset 不会删除）。hand-in
+以 JSON 输出你的作业，带上
+你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
+运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
+文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
+${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。`,
   },
   options: {
     json: {
@@ -256,16 +440,23 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
         zh: "检查预测：显示实际结果（会记录在进度里）",
       },
     },
+    csv: {
+      type: "boolean",
+      help: {
+        en: "grade as CSV, for a spreadsheet",
+        zh: "以 CSV 输出 grade，便于电子表格",
+      },
+    },
   },
-  maxPositionals: 3,
+  maxPositionals: 1 + MAX_HAND_INS,
   exits: {
     0: {
-      en: "done (check: every finding held)",
-      zh: "完成（check：每条结论都成立）",
+      en: "done (check: every invariant held; grade: every hand-in graded)",
+      zh: "完成（check：每条不变式都成立；grade：每份作业都已评分）",
     },
     1: {
-      en: "not yet (check), or a file that cannot be read",
-      zh: "还没有（check），或读不了文件",
+      en: "not yet (check), or a hand-in that could not be graded (grade)",
+      zh: "还没有（check），或有作业无法评分（grade）",
     },
     2: {
       en: "usage error, or a malformed course file (its line and field)",
@@ -291,8 +482,11 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
         }, "exercise");
       }
     };
-    const only = (flag: string, actions: readonly string[]) => {
-      if (values[flag as "json"] && !actions.includes(action)) {
+    const only = (
+      flag: "json" | "csv" | "invariants" | "reveal",
+      actions: readonly string[],
+    ) => {
+      if (values[flag] && !actions.includes(action)) {
         throw new UsageError({
           en: `--${flag} goes with ${actions.join(" or ")}`,
           zh: `--${flag} 只能用于 ${actions.join(" 或 ")}`,
@@ -302,11 +496,13 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
     only("invariants", ["show"]);
     only("reveal", ["check"]);
     only("json", ["list", "progress", "grade"]);
+    only("csv", ["grade"]);
+    const progress = () => readProgress(io.base);
+    // The course every action works through (its id goes in every hand-in).
     const loaded = await courseOf(io, values.course, lang);
     if (typeof loaded === "number") return loaded;
     const course = loaded;
     const key = (x: Exercise) => progressKey(course.id, x.n);
-    const progress = () => readProgress(io.base);
     switch (action) {
       case "list": {
         tooMany(1);
@@ -333,7 +529,8 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
       case "show": {
         tooMany(2);
         const x = numberOf(course, arg);
-        const params = paramsFor(course, x);
+        const settings = readSettings(io.base);
+        const params = studentParams(settings, x);
         if (values.invariants) {
           for (const line of describeInvariants(x, params)) {
             io.out(say(line, lang));
@@ -345,6 +542,24 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
         io.out("");
         printWrapped(io, say(t.task, lang));
         io.out("");
+        if (settings.course !== undefined) {
+          const p = params;
+          printWrapped(
+            io,
+            say({
+              en: `Your values (course ${settings.course}, ` +
+                `${settings.name}): job ${p.job}, other job ${p.otherJob}, ` +
+                `topic ${p.topic}, copies ${p.copies}, over-limit copies ` +
+                `${p.overCopies}, lowered limit ${p.lowerLimit}. ` +
+                "check and grade require these.",
+              zh: `你的取值（课程 ${settings.course}，${settings.name}）：` +
+                `业务键 ${p.job}，另一个业务键 ${p.otherJob}，topic ${p.topic}，` +
+                `份数 ${p.copies}，超限份数 ${p.overCopies}，降低后的上限 ` +
+                `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+            }, lang),
+          );
+          io.out("");
+        }
         printWrapped(
           io,
           `${say({ en: "Claim: ", zh: "论断：" }, lang)}${say(t.claim, lang)}`,
@@ -366,7 +581,8 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
       case "hint": {
         tooMany(2);
         const x = numberOf(course, arg);
-        const hints = exerciseTexts(x, paramsFor(course, x)).hints;
+        const hints =
+          exerciseTexts(x, studentParams(readSettings(io.base), x)).hints;
         const p = progress();
         const shown = Math.min((p.hints[key(x)] ?? 0) + 1, hints.length);
         for (let i = 0; i < shown; i++) {
@@ -392,6 +608,8 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
           : await openInput(io, file, { en: "an answer", zh: "答案" }, lang);
         if (source === null) return EXIT.failed;
         let answer = await readAll(source);
+        const settings = readSettings(io.base);
+        const params = studentParams(settings, x);
         const p = progress();
         const before = p.exercises[key(x)];
         const reveal = values.reveal === true;
@@ -409,13 +627,25 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
           answer = before.guess;
         }
         await using scratch = scratchFolder(io.base);
-        const v = await judgeAnswer(x, answer, paramsFor(course, x), {
-          scratch: scratch.path,
-          trusted: trustedFolders(io.base),
-          reveal,
-        });
-        printVerdict(io, v, lang);
-        writeProgress(io.base, recordCheck(p, key(x), x, answer, v, reveal));
+        const v = await judgeOwn(
+          x,
+          answer,
+          params,
+          settings.course !== undefined,
+          {
+            scratch: scratch.path,
+            trusted: trustedFolders(io.base),
+            reveal,
+          },
+        );
+        for (const line of v.feedback) printWrapped(io, say(line, lang));
+        writeProgress(
+          io.base,
+          recordCheck(p, key(x), x, answer, v, reveal, {
+            course: settings.course ?? null,
+            name: settings.name ?? null,
+          }),
+        );
         return v.passed ? EXIT.ok : EXIT.failed;
       }
       case "progress": {
@@ -442,13 +672,10 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
           en: `${done} of ${rows.length} exercises done`,
           zh: `已完成 ${done} / ${rows.length} 个练习`,
         }, lang));
-        for (const r of rows) {
+        for (const x of course.exercises) {
           io.out(
-            `  ${String(r.n).padStart(2)}  ${
-              stateWord(
-                p.exercises[key(course.exercises[r.n - 1])]?.state,
-                lang,
-              )
+            `  ${String(x.n).padStart(2)}  ${
+              stateWord(p.exercises[key(x)]?.state, lang)
             }`,
           );
         }
@@ -456,120 +683,87 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
       }
       case "hand-in": {
         tooMany(1);
+        const settings = readSettings(io.base);
+        if (settings.name === undefined) {
+          throw new UsageError({
+            en: "a hand-in says whose work it is: set your name first " +
+              '(guardlab config name "YOUR NAME")',
+            zh: "作业要写明是谁的：请先设置名字" +
+              '（guardlab config name "你的名字"）',
+          }, "exercise");
+        }
         const p = progress();
-        const answers = Object.fromEntries(
+        const code = settings.course ?? null;
+        const exercises = Object.fromEntries(
           course.exercises.filter((x) => p.exercises[key(x)] !== undefined)
-            .map((x) => [String(x.n), p.exercises[key(x)].answer]),
+            .map((x) => {
+              const e = p.exercises[key(x)];
+              const as = e.as ?? { course: null, name: null };
+              if (as.course !== code || as.name !== settings.name) {
+                io.err(say({
+                  en: `guardlab: exercise ${x.n} was checked under another ` +
+                    `name or course code: check it again (exercise check ${x.n})`,
+                  zh:
+                    `guardlab: 练习 ${x.n} 是在另一个名字或课程代码下检查的：` +
+                    `请重新检查（exercise check ${x.n}）`,
+                }, lang));
+              }
+              return [x.slug, {
+                answer: e.answer,
+                passed: e.state === "done" ? e.passed ?? null : null,
+                checks: e.checks ?? 0,
+                hints: p.hints[key(x)] ?? 0,
+                revealed: e.revealed ?? false,
+              }];
+            }),
         );
-        io.out(JSON.stringify({ guardlab: config.version, answers }));
+        io.out(JSON.stringify(makeHandIn({
+          name: settings.name,
+          guardlab: config.version,
+          course: { id: course.id, code },
+          exercises,
+        })));
         return EXIT.ok;
       }
       case "grade": {
-        tooMany(1);
-        const text = await readAll(io.stdin());
-        let bundle: { answers?: Record<string, unknown> };
-        try {
-          bundle = JSON.parse(text);
-        } catch {
-          bundle = {};
+        if (values.json && values.csv) {
+          throw new UsageError({
+            en: "choose one of --json and --csv",
+            zh: "--json 和 --csv 只能选一个",
+          }, "exercise");
         }
-        const answers = bundle?.answers;
-        if (
-          typeof answers !== "object" || answers === null ||
-          Array.isArray(answers)
-        ) {
-          io.err(say({
-            en:
-              'guardlab: a hand-in is one JSON object with an "answers" map (guardlab exercise hand-in)',
-            zh:
-              'guardlab: 交来的文件应是一个带 "answers" 的 JSON 对象（guardlab exercise hand-in）',
-          }, lang));
-          return EXIT.failed;
-        }
+        const files = positionals.slice(1);
+        const sources =
+          files.length === 0 || (files.length === 1 && files[0] === "-")
+            ? [{ file: "-", read: () => readBounded(io.stdin()) }]
+            : handInSources(files, io.base);
+        const code = readSettings(io.base).course ?? null;
         await using scratch = scratchFolder(io.base);
-        const rows = [];
-        for (const x of course.exercises) {
-          const answer = (answers as Record<string, unknown>)[String(x.n)];
-          if (typeof answer !== "string") {
-            rows.push({
-              n: x.n,
-              slug: x.slug,
-              result: "missing",
-              held: 0,
-              of: 0,
+        const grade = await gradeClass(
+          sources,
+          course.exercises,
+          async (x, answer, params) => {
+            // Re-execution, never a recorded result: the same binary judges again.
+            const v = await judgeOwn(x, answer, params, code !== null, {
+              scratch: scratch.path,
+              trusted: trustedFolders(io.base),
             });
-            continue;
-          }
-          // Re-execution, never a recorded result: the same binary judges again.
-          const v = await judgeAnswer(x, answer, paramsFor(course, x), {
-            scratch: scratch.path,
-            trusted: trustedFolders(io.base),
-          });
-          rows.push({
-            n: x.n,
-            slug: x.slug,
-            result: v.overLimit
-              ? "over the limit"
-              : v.passed
-              ? "done"
-              : "not yet",
-            held: v.findings.filter((f) => f.status === "yes").length,
-            of: v.findings.length,
-          });
-        }
-        if (values.json) io.out(JSON.stringify({ rows }));
-        else {
-          for (const r of rows) {
-            io.out(
-              `${String(r.n).padStart(2)}  ${r.slug.padEnd(32)} ${
-                r.result.padEnd(8)
-              } ${r.of > 0 ? `${r.held}/${r.of}` : ""}`.trimEnd(),
-            );
-          }
-          const done = rows.filter((r) => r.result === "done").length;
-          io.out(say({
-            en: `${done} of ${rows.length} done, each re-run here`,
-            zh: `完成 ${done} / ${rows.length}，全部在此重新运行`,
-          }, lang));
-        }
-        return EXIT.ok;
+            return { done: v.passed, overLimit: v.overLimit };
+          },
+          {
+            version: config.version,
+            courseId: course.id,
+            code,
+            maxBytes: MAX_HAND_IN_BYTES,
+          },
+        );
+        if (values.json) io.out(JSON.stringify(gradeJson(grade, lang)));
+        else if (values.csv) {
+          for (const l of gradeCsv(grade, lang)) io.out(l);
+        } else for (const l of gradeTable(grade, lang, code)) io.out(l);
+        return grade.rows.some((r) => r.total === null) ? EXIT.failed : EXIT.ok;
       }
     }
     return EXIT.usage;
   },
 });
-
-/**
- * The progress after one check: a passing answer is kept for hand-in until
- * a newer one passes; a prediction keeps its first well-formed guess (the
- * one that counts) and whether the outcome was revealed.
- */
-function recordCheck(
-  p: Progress,
-  key: string,
-  x: Exercise,
-  answer: string,
-  v: Verdict,
-  reveal: boolean,
-): Progress {
-  const before = p.exercises[key];
-  const keep = before?.state === "done" && !v.passed;
-  const base = keep ? before : {
-    state: v.passed ? "done" as const : "attempted" as const,
-    answer,
-  };
-  const guess = before?.guess ??
-    (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
-  const revealed = before?.revealed === true || reveal;
-  return {
-    ...p,
-    exercises: {
-      ...p.exercises,
-      [key]: {
-        ...base,
-        ...(guess !== undefined ? { guess } : {}),
-        ...(revealed ? { revealed: true } : {}),
-      },
-    },
-  };
-}
