@@ -57,7 +57,6 @@ const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 const MAX_HAND_INS = 500;
 
-
 function numberOf(word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
     ? Number(word)
