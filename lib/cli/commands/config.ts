@@ -6,7 +6,7 @@
 import { LANGS } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, UsageError } from "../parser.ts";
-import { readSettings, writeSettings } from "../settings.ts";
+import { readSettings, storedSettings, writeSettings } from "../settings.ts";
 
 /** The `config` command. */
 export const config = command({
@@ -20,18 +20,21 @@ export const config = command({
     en:
       `Without arguments, shows the stored settings. "config lang zh" makes every
 screen Chinese from now on; --lang on any command still overrides it. The
-setting lives in your private guardlab folder, so it survives reset.`,
+setting lives in your private guardlab folder (or the --home folder), so it
+survives reset.`,
     zh:
       `不带参数时显示已保存的设置。"config lang zh" 之后所有界面都用中文；任何命令
-上的 --lang 仍可临时覆盖。设置保存在你的 guardlab 私有目录里，reset 不会删除它。`,
+上的 --lang 仍可临时覆盖。设置保存在你的 guardlab 私有目录（或 --home 指定的
+目录）里，reset 不会删除它。`,
   },
   options: {},
   maxPositionals: 2,
   exits: { 0: null, 2: null, 4: null },
   run({ positionals, io }) {
     const [key, value] = positionals;
+    // Showing works in a private folder that cannot be read (main says why).
     if (key === undefined) {
-      io.out(`lang ${readSettings(io.base).lang ?? "en (not set)"}`);
+      io.out(`lang ${storedSettings(io).value.lang ?? "en (not set)"}`);
       return EXIT.ok;
     }
     if (key !== "lang") {
@@ -41,11 +44,11 @@ setting lives in your private guardlab folder, so it survives reset.`,
       }, "config");
     }
     if (value === undefined) {
-      io.out(`lang ${readSettings(io.base).lang ?? "en (not set)"}`);
+      io.out(`lang ${storedSettings(io).value.lang ?? "en (not set)"}`);
       return EXIT.ok;
     }
     const lang = choice("config", "lang", value, LANGS)!;
-    writeSettings(io.base, { ...readSettings(io.base), lang });
+    writeSettings(io, { ...readSettings(io), lang });
     io.out(
       lang === "zh" ? "语言已设为中文（zh）" : "language set to English (en)",
     );

@@ -12,11 +12,16 @@ import {
   EXERCISES,
 } from "../../exercises/catalog.ts";
 import { judge, type Judgement } from "../../exercises/judge.ts";
-import { readProgress, writeProgress } from "../../exercises/progress.ts";
+import {
+  type Progress,
+  readProgress,
+  writeProgress,
+} from "../../exercises/progress.ts";
+import { readOrFallback } from "../../sandbox/private_file.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
-import { type Lang, say } from "../../i18n.ts";
+import { type Lang, say, type Text } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
@@ -116,6 +121,8 @@ function printJudgement(io: Io, j: Judgement, x: Exercise, lang: Lang): void {
   }
 }
 
+const EMPTY_PROGRESS: Progress = { exercises: {}, hints: {} };
+
 /** The `exercise` command. */
 export const exercise = command({
   name: "exercise",
@@ -180,7 +187,30 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
         }, "exercise");
       }
     };
-    const progress = () => readProgress(io.base);
+    // Progress is kept when it can be: a private folder that is not safe
+    // (another user's) costs the record, never the judgement.
+    let problem: Text | undefined;
+    const progress = () => {
+      const read = readOrFallback(() => readProgress(io), EMPTY_PROGRESS);
+      problem ??= read.problem;
+      return read.value;
+    };
+    const record = (next: Progress) => {
+      if (problem !== undefined) return;
+      const kept = readOrFallback(() => writeProgress(io, next), undefined);
+      problem = kept.problem;
+    };
+    const unkept = (io: Io, lang: Lang, code: number) => {
+      if (problem !== undefined) {
+        io.err(`guardlab: ${
+          say({
+            en: `note: your progress could not be kept: ${problem.en}`,
+            zh: `注意：你的进度无法保存：${problem.zh}`,
+          }, lang)
+        }`);
+      }
+      return code;
+    };
     switch (action) {
       case "list": {
         tooMany(1);
@@ -193,7 +223,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
             title: say(x.title, lang),
             state: p.exercises[x.n]?.state ?? "not started",
           }))));
-          return EXIT.ok;
+          return unkept(io, lang, EXIT.ok);
         }
         for (const x of EXERCISES) {
           const state = stateWord(p.exercises[x.n]?.state, lang);
@@ -202,7 +232,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
             head + " ".repeat(Math.max(1, 64 - displayWidth(head))) + state,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "show": {
         tooMany(2);
@@ -243,8 +273,8 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
             zh: "（提示就这些：剩下的交给你）",
           }, lang));
         }
-        writeProgress(io.base, { ...p, hints: { ...p.hints, [x.n]: shown } });
-        return EXIT.ok;
+        record({ ...p, hints: { ...p.hints, [x.n]: shown } });
+        return unkept(io, lang, EXIT.ok);
       }
       case "check": {
         tooMany(3);
@@ -275,7 +305,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
         const before = p.exercises[x.n];
         // A passing answer is kept for hand-in until a newer one passes.
         const keep = before?.state === "done" && !j.done;
-        writeProgress(io.base, {
+        record({
           ...p,
           exercises: {
             ...p.exercises,
@@ -285,7 +315,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
             },
           },
         });
-        return j.done ? EXIT.ok : EXIT.failed;
+        return unkept(io, lang, j.done ? EXIT.ok : EXIT.failed);
       }
       case "progress": {
         tooMany(1);
@@ -304,11 +334,12 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
             }`,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "hand-in": {
         tooMany(1);
-        const p = progress();
+        // A hand-in without the record would be empty: refused, not faked.
+        const p = readProgress(io);
         const answers = Object.fromEntries(
           EXERCISES.filter((x) => p.exercises[x.n] !== undefined)
             .map((x) => [String(x.n), p.exercises[x.n].answer]),
