@@ -185,13 +185,15 @@ Deno.test({
     assert.deepEqual([r.code, r.err], [0, []]);
     // The stored language is read from --home, without a note.
     r = await cli(["config", ...h], "", false, p.base);
-    assert.deepEqual([r.code, r.out, r.err], [0, ["lang zh"], []]);
+    assert.deepEqual([r.code, r.out[0], r.err], [0, "lang zh", []]);
     r = await cli(["exercise", "hint", "1", ...h], "", false, p.base);
     assert.deepEqual([r.code, r.err], [0, []]);
     r = await cli(["exercise", "hint", "1", ...h, "--json"], "", false, p.base);
     r = await cli(["exercise", "progress", ...h], "", false, p.base);
     assert.equal(r.code, 0);
     assert.match(r.out[0], /已完成 0/);
+    r = await cli(["config", "name", "Alice", ...h], "", false, p.base);
+    assert.deepEqual([r.code, r.err], [0, []]);
     r = await cli(["exercise", "hand-in", ...h], "", false, p.base);
     assert.equal(r.code, 0, r.err.join("\n"));
     r = await cli(["reset", "--ledger", "mine", ...h], "", false, p.base);

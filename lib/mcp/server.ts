@@ -24,7 +24,6 @@ import config from "../../deno.json" with { type: "json" };
 import { AuditUnavailable } from "../errors.ts";
 import { isPlainRecord, JOB_PATTERN } from "../timing/args.ts";
 import { compensate } from "../timing/compensation.ts";
-import { compensations } from "../timing/compensation.ts";
 import type { Faults, Lab } from "../timing/lab.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { raisedOf } from "../timing/outcome.ts";
@@ -393,7 +392,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     if ("content" in asked) return asked;
     const { job } = asked;
     return observe((ledger) => {
-      const voids = new Map(compensations(ledger).map((c) => [c.job, c.state]));
+      const voids = new Map(
+        ledger.compensations().map((c) => [c.job, c.state]),
+      );
       const drafts = ledger.drafts()
         .filter((d) => job === null || d.job === job)
         .map((d) => ({
