@@ -37,6 +37,7 @@ import {
   readProgress,
   writeProgress,
 } from "../../exercises/progress.ts";
+import { readOrFallback } from "../../sandbox/private_file.ts";
 import { gradeClass, type Source } from "../../exercises/class_grade.ts";
 import {
   makeHandIn,
@@ -56,7 +57,7 @@ import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { command, printable, UsageError } from "../parser.ts";
-import { readSettings, type Settings } from "../settings.ts";
+import { readSettings, type Settings, storedSettings } from "../settings.ts";
 
 const ACTIONS = [
   "list",
@@ -363,6 +364,8 @@ async function judgeOwn(
   return await judgeAnswer(x, answer, params, options);
 }
 
+const EMPTY_PROGRESS: Progress = { exercises: {}, hints: {} };
+
 /** The `exercise` command. */
 export const exercise = command({
   name: "exercise",
@@ -497,7 +500,30 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
     only("reveal", ["check"]);
     only("json", ["list", "progress", "grade"]);
     only("csv", ["grade"]);
-    const progress = () => readProgress(io.base);
+    // Progress is kept when it can be: a private folder that is not safe
+    // (another user's) costs the record, never the judgement.
+    let problem: Text | undefined;
+    const progress = () => {
+      const read = readOrFallback(() => readProgress(io), EMPTY_PROGRESS);
+      problem ??= read.problem;
+      return read.value;
+    };
+    const keepProgress = (next: Progress) => {
+      if (problem !== undefined) return;
+      problem = readOrFallback(() => writeProgress(io, next), undefined)
+        .problem;
+    };
+    const unkept = (io: Io, lang: Lang, code: number) => {
+      if (problem !== undefined) {
+        io.err(`guardlab: ${
+          say({
+            en: `note: your progress could not be kept: ${problem.en}`,
+            zh: `注意：你的进度无法保存：${problem.zh}`,
+          }, lang)
+        }`);
+      }
+      return code;
+    };
     // The course every action works through (its id goes in every hand-in).
     const loaded = await courseOf(io, values.course, lang);
     if (typeof loaded === "number") return loaded;
@@ -515,7 +541,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             title: say(x.title, lang),
             state: p.exercises[key(x)]?.state ?? "not started",
           }))));
-          return EXIT.ok;
+          return unkept(io, lang, EXIT.ok);
         }
         for (const x of course.exercises) {
           const state = stateWord(p.exercises[key(x)]?.state, lang);
@@ -524,12 +550,12 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             head + " ".repeat(Math.max(1, 64 - displayWidth(head))) + state,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "show": {
         tooMany(2);
         const x = numberOf(course, arg);
-        const settings = readSettings(io.base);
+        const settings = storedSettings(io).value;
         const params = studentParams(settings, x);
         if (values.invariants) {
           for (const line of describeInvariants(x, params)) {
@@ -582,7 +608,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         tooMany(2);
         const x = numberOf(course, arg);
         const hints =
-          exerciseTexts(x, studentParams(readSettings(io.base), x)).hints;
+          exerciseTexts(x, studentParams(storedSettings(io).value, x)).hints;
         const p = progress();
         const shown = Math.min((p.hints[key(x)] ?? 0) + 1, hints.length);
         for (let i = 0; i < shown; i++) {
@@ -594,11 +620,8 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             zh: "（提示就这些：剩下的交给你）",
           }, lang));
         }
-        writeProgress(io.base, {
-          ...p,
-          hints: { ...p.hints, [key(x)]: shown },
-        });
-        return EXIT.ok;
+        keepProgress({ ...p, hints: { ...p.hints, [key(x)]: shown } });
+        return unkept(io, lang, EXIT.ok);
       }
       case "check": {
         tooMany(3);
@@ -608,7 +631,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           : await openInput(io, file, { en: "an answer", zh: "答案" }, lang);
         if (source === null) return EXIT.failed;
         let answer = await readAll(source);
-        const settings = readSettings(io.base);
+        const settings = storedSettings(io).value;
         const params = studentParams(settings, x);
         const p = progress();
         const before = p.exercises[key(x)];
@@ -639,14 +662,13 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           },
         );
         for (const line of v.feedback) printWrapped(io, say(line, lang));
-        writeProgress(
-          io.base,
+        keepProgress(
           recordCheck(p, key(x), x, answer, v, reveal, {
             course: settings.course ?? null,
             name: settings.name ?? null,
           }),
         );
-        return v.passed ? EXIT.ok : EXIT.failed;
+        return unkept(io, lang, v.passed ? EXIT.ok : EXIT.failed);
       }
       case "progress": {
         tooMany(1);
@@ -666,7 +688,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             of: rows.length,
             exercises: rows,
           }));
-          return EXIT.ok;
+          return unkept(io, lang, EXIT.ok);
         }
         io.out(say({
           en: `${done} of ${rows.length} exercises done`,
@@ -679,11 +701,11 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             }`,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "hand-in": {
         tooMany(1);
-        const settings = readSettings(io.base);
+        const settings = readSettings(io);
         if (settings.name === undefined) {
           throw new UsageError({
             en: "a hand-in says whose work it is: set your name first " +
@@ -692,7 +714,8 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
               '（guardlab config name "你的名字"）',
           }, "exercise");
         }
-        const p = progress();
+        // A hand-in without the record would be empty: refused, not faked.
+        const p = readProgress(io);
         const code = settings.course ?? null;
         const exercises = Object.fromEntries(
           course.exercises.filter((x) => p.exercises[key(x)] !== undefined)
@@ -737,7 +760,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           files.length === 0 || (files.length === 1 && files[0] === "-")
             ? [{ file: "-", read: () => readBounded(io.stdin()) }]
             : handInSources(files, io.base);
-        const code = readSettings(io.base).course ?? null;
+        const code = storedSettings(io).value.course ?? null;
         await using scratch = scratchFolder(io.base);
         const grade = await gradeClass(
           sources,
