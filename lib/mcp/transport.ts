@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { linesOf } from "../experiments/lines.ts";
+import { linesOf, MAX_LINE_BYTES } from "../experiments/lines.ts";
 
 /** The longest message this transport reads: 1 MiB, like a script step. */
-export const MAX_MESSAGE_BYTES = 1 << 20;
+export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;
 
 /** JSON-RPC's code for a line that is not JSON. */
 export const PARSE_ERROR = -32700;
