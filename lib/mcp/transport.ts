@@ -137,13 +137,24 @@ export class LineTransport {
         );
         continue;
       }
-      const refused = this.#options.screen?.(value) ?? null;
-      if (refused !== null) {
-        this.#reply(idOf(value), refused.code, refused.message);
+      try {
+        const refused = this.#options.screen?.(value) ?? null;
+        if (refused !== null) {
+          this.#reply(idOf(value), refused.code, refused.message);
+          continue;
+        }
+        if (this.#options.reparse) {
+          value = this.#options.reparse(line.text, value);
+        }
+      } catch {
+        // A second reading that cannot finish (e.g. nesting too deep for a
+        // recursive reviver) refuses this message, not the connection.
+        this.#reply(
+          idOf(value),
+          INVALID_REQUEST,
+          "Invalid Request: nested too deeply",
+        );
         continue;
-      }
-      if (this.#options.reparse) {
-        value = this.#options.reparse(line.text, value);
       }
       try {
         this.onmessage?.(value as Message);
