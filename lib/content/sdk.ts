@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { Lang, Text } from "../i18n.ts";
-import { say } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../i18n.ts";
 import { wrap } from "../terminal.ts";
 
 /** Where each fact below comes from. */
@@ -218,47 +217,62 @@ export const SDK_TOPICS: Readonly<Record<string, readonly string[]>> = {
   compensation_can_fail: ["tool_output_reject", "agent_output"],
 };
 
+/** The lens's own words around the rows. */
+export const SDK_LENS_MESSAGES = {
+  title: {
+    en: "SDK lens: {topic} (guardlab runs no SDK; behaviours as documented)",
+    zh: "SDK 视角：{topic}（guardlab 不运行任何 SDK；以下为文档所述行为）",
+  },
+  noMatch: {
+    en:
+      "  No guardrail behaviour matches this topic (a cancel, a receipt or a commit condition is the application's own).",
+    zh: "  本课题不对应任何护栏行为（取消、回执和提交条件是应用自己的事）。",
+  },
+  marked: {
+    en: "  This topic is the rows marked →.",
+    zh: "  本课题对应标有 → 的行。",
+  },
+  detail: {
+    en:
+      "tool runs: {toolRuns}; model receives: {modelReceives}; run continues: {continues}; ledger: {ledger}",
+    zh:
+      "工具执行：{toolRuns}；模型收到：{modelReceives}；运行继续：{continues}；账本：{ledger}",
+  },
+  sources: { en: "Sources:", zh: "来源：" },
+  statuses: {
+    en:
+      "  guardlab's statuses (input_rejected, output_rejected, ...) are the lab's own receipt fields, not SDK status names.",
+    zh:
+      "  guardlab 的状态名（input_rejected、output_rejected 等）是本实验自己的回执字段，并非 SDK 状态名。",
+  },
+} as const satisfies Record<string, Text>;
+
 /** The lens for `topic` in `lang`, within 80 columns. */
 export function sdkLensLines(topic: string, lang: Lang): string[] {
-  const zh = lang === "zh";
+  const m = SDK_LENS_MESSAGES;
   const mapped = SDK_TOPICS[topic] ?? [];
   const lines = [
-    zh
-      ? `SDK 视角：${topic}（guardlab 不运行任何 SDK；以下为文档所述行为）`
-      : `SDK lens: ${topic} (guardlab runs no SDK; behaviours as documented)`,
-    mapped.length === 0
-      ? (zh
-        ? "  本课题不对应任何护栏行为（取消、回执和提交条件是应用自己的事）。"
-        : "  No guardrail behaviour matches this topic (a cancel, a receipt or a commit condition is the application's own).")
-      : (zh
-        ? "  本课题对应标有 → 的行。"
-        : "  This topic is the rows marked →."),
+    say(fill(m.title, { topic }), lang),
+    say(mapped.length === 0 ? m.noMatch : m.marked, lang),
   ];
   for (const row of SDK_ROWS) {
     const mark = mapped.includes(row.id) ? "→ " : "  ";
     lines.push(`${mark}${say(row.what, lang)}`);
-    const detail = zh
-      ? `工具执行：${say(row.toolRuns, lang)}；模型收到：${
-        say(row.modelReceives, lang)
-      }；运行继续：${say(row.continues, lang)}；账本：${say(row.ledger, lang)}`
-      : `tool runs: ${say(row.toolRuns, lang)}; model receives: ${
-        say(row.modelReceives, lang)
-      }; run continues: ${say(row.continues, lang)}; ledger: ${
-        say(row.ledger, lang)
-      }`;
+    const detail = say(
+      fill(m.detail, {
+        toolRuns: row.toolRuns,
+        modelReceives: row.modelReceives,
+        continues: row.continues,
+        ledger: row.ledger,
+      }),
+      lang,
+    );
     lines.push(...wrap(`    ${detail}`, 80));
   }
-  lines.push(zh ? "来源：" : "Sources:");
+  lines.push(say(m.sources, lang));
   for (const source of SDK_SOURCES) {
     lines.push(...wrap(`  - ${say(source, lang)}`, 80));
   }
-  lines.push(
-    ...wrap(
-      zh
-        ? "  guardlab 的状态名（input_rejected、output_rejected 等）是本实验自己的回执字段，并非 SDK 状态名。"
-        : "  guardlab's statuses (input_rejected, output_rejected, ...) are the lab's own receipt fields, not SDK status names.",
-      80,
-    ),
-  );
+  lines.push(...wrap(say(m.statuses, lang), 80));
   return lines.flatMap((l) => wrap(l, 80));
 }

@@ -3,10 +3,18 @@
  *
  * @module
  */
-import { LANGS } from "../../i18n.ts";
+import { LANGS, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, UsageError } from "../parser.ts";
 import { readSettings, writeSettings } from "../settings.ts";
+
+/** What `config` tells a person. */
+export const CONFIG_MESSAGES = {
+  langSet: {
+    en: "language set to English (en)",
+    zh: "语言已设为中文（zh）",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `config` command. */
 export const config = command({
@@ -46,9 +54,8 @@ setting lives in your private guardlab folder, so it survives reset.`,
     }
     const lang = choice("config", "lang", value, LANGS)!;
     writeSettings(io.base, { ...readSettings(io.base), lang });
-    io.out(
-      lang === "zh" ? "语言已设为中文（zh）" : "language set to English (en)",
-    );
+    // Said in the language just chosen.
+    io.out(say(CONFIG_MESSAGES.langSet, lang));
     return EXIT.ok;
   },
 });
