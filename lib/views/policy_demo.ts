@@ -23,7 +23,7 @@ export const POLICY_DEMO_MESSAGES = {
   },
   naiveWrote: {
     en: "  naive insert (the wrong control) wrote anyway",
-    zh: "  朴素写入（错误的对照）照样写入",
+    zh: "  错误对照（insert_naive）照样写入",
   },
   checkedStale: {
     en: "checked_stale: same interleaving, conditional insert",
@@ -31,7 +31,7 @@ export const POLICY_DEMO_MESSAGES = {
   },
   checkedOld: {
     en: "  checked insert with the old snapshot: {result}",
-    zh: "  拿旧快照做条件写入：{result}",
+    zh: "  拿旧 Snapshot 做条件写入：{result}",
   },
   freshCheck: {
     en: "  fresh pre-check of the same request: {result}",
@@ -47,7 +47,7 @@ export const POLICY_DEMO_MESSAGES = {
   },
   restoredInsert: {
     en: "  checked insert with the rev-1 snapshot: {result}",
-    zh: "  拿修订号 1 的快照做条件写入：{result}",
+    zh: "  拿修订号 1 的 Snapshot 做条件写入：{result}",
   },
   precommit: {
     en: "precommit_error: failure after INSERT, before COMMIT",

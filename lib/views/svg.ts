@@ -10,9 +10,10 @@ import {
   type CommitState,
   type Mark,
   MARK_LABEL,
-  STAGE_LABEL,
+  stageLabel,
   type StageRow,
   SYMBOL,
+  type Timeline,
   timelineOf,
 } from "./timeline.ts";
 
@@ -33,6 +34,7 @@ const FILL: Record<Mark, string> = {
   "cancelled": "#fbe6b8",
   "in parallel": "#d7eef5",
   "not reached": "#eeeeee",
+  "unknown": "#f4f4f4",
 };
 
 const STROKE: Record<Mark, string> = {
@@ -42,6 +44,7 @@ const STROKE: Record<Mark, string> = {
   "cancelled": "#b26a00",
   "in parallel": "#00838f",
   "not reached": "#9e9e9e",
+  "unknown": "#616161",
 };
 
 /** Escape text for XML content and attributes; `@std/html`'s `escape` is the JSR equivalent. */
@@ -122,7 +125,7 @@ export function svgStart(
  */
 export function timelineSvg(
   title: string,
-  lanes: { title: string; attempt: Attempt }[],
+  lanes: { title: string; attempt: Attempt; timeline?: Timeline }[],
   notes: string[],
   lang: Lang = "en",
 ): string {
@@ -133,7 +136,7 @@ export function timelineSvg(
   const parts = svgStart(title, width, height, 13);
   lanes.forEach((lane, n) => {
     const top = 50 + n * LANE_H;
-    const view = timelineOf(lane.attempt);
+    const view = lane.timeline ?? timelineOf(lane.attempt);
     parts.push(
       `<text x="${LEFT}" y="${top + 18}" font-weight="bold">${
         xmlEscape(lane.title)
@@ -149,7 +152,7 @@ export function timelineSvg(
             STROKE[row.mark]
           }" stroke-width="1.5"/>`,
         `<text x="${x + 8}" y="${y + 18}">${
-          xmlEscape(say(STAGE_LABEL[row.stage], lang))
+          xmlEscape(say(stageLabel(row), lang))
         }</text>`,
         `<text x="${x + 8}" y="${y + 35}" fill="${STROKE[row.mark]}">${
           xmlEscape(`${SYMBOL[row.mark]} ${say(MARK_LABEL[row.mark], lang)}`)
