@@ -62,8 +62,12 @@ const PARAMETERS = {
   additionalProperties: false,
 } as const;
 const REJECT = "REJECTED BY THE TOOL GUARDRAIL";
-/** How much slower than the model the agent input guardrail is. */
-const GUARDRAIL_DELAY_MS = 60;
+/**
+ * How long the agent input guardrail takes after it may answer: a parallel
+ * one first waits until the model has been called, so it is slower than the
+ * model by construction, not by a race.
+ */
+const GUARDRAIL_DELAY_MS = 30;
 
 type Fields = Pick<
   Behaviour,
@@ -172,6 +176,7 @@ async function observe(setup: Setup, stream: boolean): Promise<Observation> {
         runInParallel: setup.agentInput === "parallel",
         execute: async () => {
           log.push("agent_input_guardrail:start");
+          if (setup.agentInput === "parallel") await model.called;
           await delay(GUARDRAIL_DELAY_MS);
           log.push("agent_input_guardrail:tripwire");
           return { tripwireTriggered: true, outputInfo: "over the limit" };
@@ -667,7 +672,8 @@ Deno.test({
       },
     );
     await t.step({
-      name: "a tool of a local stdio MCP server: the server's guardrails ran" +
+      name: "a tool of guardlab mcp (a local stdio MCP server): the " +
+        "server's guardrails ran" +
         (canSpawn ? "" : " [ignored: needs --allow-run to start the server]"),
       ignore: !canSpawn,
       fn: async () => {
@@ -677,7 +683,9 @@ Deno.test({
           drafts: ["JOB-001"],
           receipts: ["accepted"],
         });
-        assert.equal(seen.sent, "accepted: river / copies=2");
+        // guardlab mcp answers with a line and the result object.
+        assert.match(seen.sent ?? "", /"status":"accepted"/);
+        assert.match(seen.sent ?? "", /"effect_exists":true/);
         assert.deepEqual(seen.log, [
           "model:1",
           "tool_input_guardrail",
@@ -707,8 +715,9 @@ const canSpawn = (await Deno.permissions.query({ name: "run" })).state ===
   "granted";
 
 /**
- * The same call through a local stdio MCP server (tests/mcp_stdio_server.ts,
- * which runs guardlab's lab), with tool guardrails set on the server.
+ * The same call through a local stdio MCP server: guardlab's own
+ * `guardlab mcp`, under the program's grant, on the scratch ledger, with
+ * tool guardrails set on the SDK's `MCPServerStdio`.
  */
 async function mcpRun() {
   const api = await sdk();
@@ -720,11 +729,14 @@ async function mcpRun() {
     args: [
       "run",
       "-q",
-      "--no-lock",
+      "--lock=deno.lock",
+      "--frozen",
       "--no-prompt",
       // The program's own grant, from deno.json: the temp folder only.
       "-P=guardlab",
-      "tests/mcp_stdio_server.ts",
+      "main.ts",
+      "mcp",
+      "--ledger-file",
       ledger.path,
     ],
     cwd: new URL("..", import.meta.url).pathname,
