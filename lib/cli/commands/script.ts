@@ -176,7 +176,7 @@ ${STEPS_TEXT.zh}`,
         lab: join(scratch!.path, "lab.sqlite"),
         policy: join(scratch!.path, "policy.sqlite"),
       }
-      : ledgerFolder(privateRoot(io.base)!, name, true)!;
+      : ledgerFolder(privateRoot(io)!, name, true)!;
     const session = new ScriptSession({
       lab: place.lab,
       policy: place.policy,
