@@ -39,7 +39,7 @@ function builtin(): Course {
     } catch (error) {
       if (!(error instanceof FormError)) throw error;
       // A built-in exercise that breaks the form is a bug caught by the tests.
-      throw new Error(`${file}: ${error.field}: ${error.text.en}`);
+      throw new Error(`${file}: ${error.field}: ${error.message}`);
     }
   });
   const slugs = new Set(exercises.map((x) => x.slug));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import { LANGS, same, say, type Text } from "../i18n.ts";
 import { fill } from "./engine.ts";
 import type { Clause, Exercise, Matcher, ValueExpr } from "./form.ts";
 import { MATCH_TESTS } from "./form.ts";
@@ -73,8 +73,8 @@ export function describeInvariants(
   const out: Text[] = [];
   const both = (t: Text, indent: string) => {
     const f = fill(t, new Map(), params, true);
-    out.push({ en: `${indent}${f.en}`, zh: `${indent}${f.en}` });
-    out.push({ en: `${indent}${f.zh}`, zh: `${indent}${f.zh}` });
+    // A teacher reads both languages whatever the screen's language.
+    for (const lang of LANGS) out.push(same(`${indent}${say(f, lang)}`));
   };
   const plain = (s: string) => out.push({ en: s, zh: s });
   plain(

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
 import type { Evidence, Item, Value } from "./evidence.ts";
 import type {
   Clause,
@@ -255,9 +255,9 @@ const MISSING: Text = { en: "missing", zh: "缺失" };
 /** What a name no premise bound reads as (in a finding that was not checked). */
 const UNBOUND = "…";
 
-function shown(v: unknown, lang: "en" | "zh"): string {
+function shown(v: unknown, lang: Lang): string {
   const x = plain(v);
-  if (x === undefined) return MISSING[lang];
+  if (x === undefined) return say(MISSING, lang);
   if (Array.isArray(x)) return x.map(String).join(", ");
   if (x === null) return "null";
   return String(x);
@@ -291,6 +291,20 @@ export function fill(
       );
     });
   return { en: one(text.en, "en"), zh: one(text.zh, "zh") };
+}
+
+/**
+ * `text` (a step, a skeleton: not prose) with this student's values filled
+ * in for `{job}`, `{topic}`, ...; anything else is left as written.
+ */
+export function fillValues(text: string, params: ExerciseParams): string {
+  return text.replace(
+    PLACEHOLDER,
+    (whole, name: string, field?: string) =>
+      field === undefined && Object.hasOwn(params, name)
+        ? String(params[name as keyof ExerciseParams])
+        : whole,
+  );
 }
 
 /** Every invariant of `x` judged: findings in order, and all the bindings. */

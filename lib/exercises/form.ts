@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import { LANGS, say, type Text } from "../i18n.ts";
 import { ITEM_FIELDS, LEDGER_TABLES, type LedgerTable } from "./evidence.ts";
 import { childPath } from "./json_positions.ts";
 import { PARAM_NAMES } from "./params.ts";
@@ -155,7 +155,7 @@ export class FormError extends Error {
   readonly text: Text;
   /** Build the error. */
   constructor(field: string, text: Text) {
-    super(text.en);
+    super(say(text, "en"));
     this.name = "FormError";
     this.field = field;
     this.text = text;
@@ -273,9 +273,11 @@ function checkTemplate(text: string, path: string, scope: Scope | null): void {
 }
 
 function checkText(v: unknown, path: string, scope: Scope | null): Text {
-  const pair = fields(v, path, ["en", "zh"]);
-  const en = string(pair.en, childPath(path, "en"));
-  const zh = string(pair.zh, childPath(path, "zh"));
+  const pair = fields(v, path, LANGS);
+  // Read from the file's object, both sides, in the order LANGS names them.
+  const [en, zh] = LANGS.map((code) =>
+    string(pair[code], childPath(path, code))
+  );
   if (!/[\u4e00-\u9fff]/.test(zh)) {
     throw new FormError(
       childPath(path, "zh"),

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import { say, type Text } from "../i18n.ts";
 
 /** The largest course file read, in bytes. */
 export const MAX_COURSE_BYTES = 1 << 20;
@@ -33,7 +33,7 @@ export class CourseError extends Error {
   readonly text: Text;
   /** Build the error. */
   constructor(text: Text, field: string, position: Position | null) {
-    super(text.en);
+    super(say(text, "en"));
     this.name = "CourseError";
     this.text = text;
     this.field = field;

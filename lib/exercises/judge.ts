@@ -13,6 +13,7 @@ import { isPlainRecord } from "../timing/args.ts";
 import {
   type Bindings,
   fill,
+  fillValues,
   judgeEvidence,
   sameValue,
   TooMuchWork,
@@ -61,15 +62,13 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
     task: f(x.task),
     claim: f(x.claim),
     hints: x.hints.map(f),
-    ...(x.skeleton ? { skeleton: f({ en: x.skeleton, zh: "" }).en } : {}),
+    ...(x.skeleton ? { skeleton: fillValues(x.skeleton, params) } : {}),
   };
 }
 
 /** The steps of a prediction's setup, with this student's values. */
 export function setupSteps(x: Exercise, params: ExerciseParams): string[] {
-  return (x.setup ?? []).map((s) =>
-    fill({ en: s, zh: "" }, new Map(), params).en
-  );
+  return (x.setup ?? []).map((s) => fillValues(s, params));
 }
 
 /**
