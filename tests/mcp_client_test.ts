@@ -5,6 +5,7 @@
  * connection, and again through a second MCP connection's `ledger` tool.
  */
 import assert from "node:assert/strict";
+import { Ledger } from "../lib/timing/ledger.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -302,3 +303,212 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "mcp: faults by call number, an output rejection, compensate, a voided key" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn(t) {
+    const name = ledgerName("faults");
+    // Call 2 counts the ledger call before it: faults follow every tools/call.
+    using faults = faultsFile([{ call: 2, bad_output: true }]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      const { client } = s;
+      await t.step(
+        "call 1 (ledger) takes no fault; call 2 gets bad_output",
+        async () => {
+          const first = await client.callTool({
+            name: "ledger",
+            arguments: {},
+          });
+          assert.deepEqual(
+            (first.structuredContent as { drafts: unknown[] }).drafts,
+            [],
+          );
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: ARGS,
+          });
+          const st = r.structuredContent as Structured;
+          assert.equal(r.isError, true);
+          assert.equal(st.call, 2);
+          assert.equal(st.status, "output_rejected");
+          assert.equal(
+            st.effect_exists,
+            true,
+            "the draft was committed before the check",
+          );
+          assert.equal(st.released, null);
+          assert.deepEqual(st.refusal, {
+            rule: "output_contract",
+            valid: "output contract: not the draft asked for",
+          });
+          assert.match(
+            (r.content as { text: string }[])[0].text,
+            /committed before the check/,
+          );
+          assert.deepEqual(observed(name).drafts.map((d) => d.job), [
+            "JOB-001",
+          ]);
+        },
+      );
+      await t.step(
+        "reconcile lists the key; compensate voids it; a retry is key_voided",
+        async () => {
+          const rec = await client.callTool({
+            name: "reconcile",
+            arguments: {},
+          });
+          assert.deepEqual(
+            (rec.structuredContent as { pending: { job: string }[] }).pending
+              .map((p) => p.job),
+            ["JOB-001"],
+          );
+          const c = await client.callTool({
+            name: "compensate",
+            arguments: { job: "JOB-001" },
+          });
+          assert.equal((c.structuredContent as Structured).status, "voided");
+          const again = await client.callTool({
+            name: "compensate",
+            arguments: { job: "JOB-001" },
+          });
+          assert.equal(
+            (again.structuredContent as Structured).status,
+            "already_voided",
+          );
+          const retry = await client.callTool({
+            name: "create_draft",
+            arguments: ARGS,
+          });
+          assert.equal(retry.isError, true);
+          assert.equal(
+            (retry.structuredContent as Structured).status,
+            "key_voided",
+          );
+          assert.deepEqual(
+            ((retry.structuredContent as Structured).refusal as {
+              rule: string;
+            })
+              .rule,
+            "key_voided",
+          );
+          const seen = observed(name);
+          assert.equal(seen.drafts.length, 1, "the draft row stays, voided");
+          assert.deepEqual(seen.receipts.map((r) => r.status), [
+            "output_rejected",
+            "key_voided",
+          ]);
+        },
+      );
+      await t.step(
+        "bad arguments to ledger and compensate: isError with the rule",
+        async () => {
+          for (
+            const [tool, args] of [
+              ["ledger", { job: "job-1" }],
+              ["ledger", { who: "JOB-001" }],
+              ["compensate", {}],
+              ["compensate", { job: 7 }],
+            ] as const
+          ) {
+            const r = await client.callTool({ name: tool, arguments: args });
+            assert.equal(r.isError, true, `${tool} ${JSON.stringify(args)}`);
+            assert.equal(
+              ((r.structuredContent as Structured).refusal as { rule: string })
+                .rule,
+              "job",
+            );
+          }
+        },
+      );
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp: --input-guardrail parallel: the verdict lands after the commit, the draft stays" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("parallel");
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--input-guardrail",
+        "parallel",
+      ]);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: { ...ARGS, copies: 4 },
+      });
+      const st = r.structuredContent as Structured;
+      assert.equal(r.isError, true);
+      assert.equal(st.status, "input_rejected");
+      assert.equal(st.effect_exists, true);
+      assert.ok((st.events as string[]).includes("input_tripwire"));
+      assert.deepEqual(observed(name).drafts.map((d) => d.job), ["JOB-001"]);
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp: without --ledger a scratch ledger, named on stderr, gone when the server stops; --lang zh speaks Chinese" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    let path: string;
+    {
+      await using s = await connect(["--lang", "zh"]);
+      const line = await s.waitFor(/临时账本/);
+      path = /临时账本 (\S+lab\.sqlite)/.exec(line)![1];
+      assert.match(path, /\/guardlab-scratch-[^/]+\//);
+      const { tools } = await s.client.listTools() as { tools: ToolInfo[] };
+      assert.match(tools[0].description ?? "", /业务键是 job/);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      assert.match(
+        (r.content as { text: string }[])[0].text,
+        /^accepted：本次调用提交了草稿 JOB-001/,
+      );
+      // The scratch ledger is a real ledger while the server runs.
+      const seen = Ledger.open(path, { mode: "read" });
+      try {
+        assert.equal(seen.drafts().length, 1);
+      } finally {
+        seen.close();
+      }
+    }
+    // The client closed: the server stopped and took its scratch folder along.
+    const deadline = Date.now() + 10_000;
+    while (exists(path) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(exists(path), false);
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
