@@ -37,13 +37,19 @@ export function overview(lang: Lang): string[] {
     en
       ? "  --lang en|zh  the language of this screen (see: guardlab config)"
       : "  --lang en|zh  本次输出的语言（见 guardlab config）",
+    en
+      ? "  --home DIR    keep ledgers, settings and progress in DIR, a folder of your own"
+      : "  --home DIR    把账本、设置和进度保存在 DIR（你自己的目录）",
     "",
     en
       ? `guardlab reads and writes only under ${SANDBOX_ROOT}, in your private folder`
       : `guardlab 只读写 ${SANDBOX_ROOT}，并且只在你的私有目录里`,
     en
-      ? `${SANDBOX_ROOT}/guardlab-UID. It has no network, environment or process access.`
-      : `${SANDBOX_ROOT}/guardlab-UID 中。它没有网络、环境变量或子进程权限。`,
+      ? `${SANDBOX_ROOT}/guardlab-UID (or --home DIR) and in scratch folders made per`
+      : `${SANDBOX_ROOT}/guardlab-UID（或 --home DIR）以及每个进程各自的临时目录中。`,
+    en
+      ? "process. It has no network, environment or process access."
+      : "它没有网络、环境变量或子进程权限。",
     "",
     en ? "Exit codes:" : "退出码：",
   );
