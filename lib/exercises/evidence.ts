@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
+import { labFilesIn } from "../sandbox/sandbox.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf } from "../experiments/lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
@@ -304,11 +304,7 @@ export async function gather(
 ): Promise<Evidence> {
   const maxSteps = limits.maxSteps ?? MAX_ANSWER_STEPS;
   const maxBytes = limits.maxStepBytes ?? MAX_STEP_BYTES;
-  const files = {
-    lab: join(folder, "lab.sqlite"),
-    policy: join(folder, "policy.sqlite"),
-    trusted,
-  };
+  const files = { ...labFilesIn(folder), trusted };
   const session = new ScriptSession(files);
   const seen = new Observer(files.lab, files.policy, trusted);
   const steps: Item[] = [];
