@@ -1,8 +1,10 @@
 /**
  * The one place guardlab opens SQLite: the file's place is checked without
  * following links, an existing file is inspected (integrity, exact schema,
- * exact integers) before anything is written, and a read-only open never
- * changes a byte. Also the immediate write transaction and row counts.
+ * exact integers) before anything is written, and a view never changes a
+ * byte: it reads the file and its log into memory and opens that copy, so
+ * SQLite never touches a file beside it. Also the immediate write
+ * transaction and row counts.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
 import type { Text } from "../views/i18n.ts";
+import { viewImage } from "./snapshot.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -39,10 +42,22 @@ export interface SchemaSpec {
   create: string;
 }
 
-/** How a database is opened. */
+/**
+ * How a database is opened.
+ *
+ * - `read`: a view. The file (with its committed `-wal` frames) is read
+ *   into memory and that copy is opened: SQLite never opens the file by
+ *   path, so nothing beside it is created, changed or removed, refusals
+ *   included.
+ * - `observe`: a live read-only connection beside a writer of this same
+ *   process, which sees each commit as it lands. The writer has just
+ *   checked the file; close this one before the writer (the last connection
+ *   to close folds the log back into the file, and a read-only one cannot).
+ * - `write`: may create and change.
+ */
 export interface OpenOptions {
-  /** `read`: read-only, never a byte written; `write`: may create and change. */
-  mode: "read" | "write";
+  /** `read` (a view), `observe` (beside this process's writer) or `write`. */
+  mode: "read" | "observe" | "write";
   /** Folders the path is checked from (see {@linkcode checkDatabasePlace}). */
   trusted: readonly string[];
   /** Milliseconds to wait for another connection's lock. */
@@ -66,14 +81,28 @@ export function openDatabase(
   spec: SchemaSpec,
   options: OpenOptions,
 ): DatabaseSync {
-  const reading = options.mode === "read";
+  const viewing = options.mode === "read";
+  const reading = options.mode !== "write";
   const existed = checkDatabasePlace(path, options.trusted, reading);
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(path, {
-      readOnly: reading,
-      timeout: options.busyTimeoutMs ?? 0,
-    });
+    if (viewing) {
+      // Read before any open: an empty file beside a -wal is refused here,
+      // before SQLite could delete that -wal.
+      const image = viewImage(path, spec.what);
+      db = new DatabaseSync(":memory:");
+      try {
+        db.deserialize(image);
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    } else {
+      db = new DatabaseSync(path, {
+        readOnly: reading,
+        timeout: options.busyTimeoutMs ?? 0,
+      });
+    }
   } catch (error) {
     if (isSqliteError(error)) {
       throw new LedgerUnusable({
@@ -87,7 +116,11 @@ export function openDatabase(
     // Sorting and temporary tables stay in memory: no file outside the
     // ledger's folder, and TMPDIR is never consulted.
     db.exec("PRAGMA temp_store=MEMORY");
-    const empty = existed ? inspect(db, path, spec) : true;
+    // A view's copy is never written either: what it shows is what was read.
+    if (viewing) db.exec("PRAGMA query_only=1");
+    const empty = existed
+      ? inspect(db, path, spec, options.mode !== "observe")
+      : true;
     if (reading && empty) {
       throw new LedgerUnusable({
         en: `${path} is not a ${spec.what.en} (it is empty)`,
@@ -134,22 +167,36 @@ interface MasterRow {
 }
 
 /**
- * Check an existing file before anything is written: SQLite's quick check,
- * the exact schema (tables with their columns, types and keys; no views; no
+ * Check an existing file before anything is written: SQLite's integrity
+ * check (with `thorough`; else the quick check, for a file this process has
+ * just checked), the exact schema (tables with their columns, types and keys; no views; no
  * triggers but the allowed fixtures), and integers guardlab can show
  * exactly. Returns whether the file holds no schema at all.
  */
-function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
+function inspect(
+  db: DatabaseSync,
+  path: string,
+  spec: SchemaSpec,
+  thorough: boolean,
+): boolean {
   const refuse = (why: Text) =>
     new LedgerUnusable({
       en: `${path} is not a guardlab ${spec.what.en} (${why.en})`,
       zh: `${path} 不是 guardlab 的${spec.what.zh}（${why.zh}）`,
     });
-  const check = db.prepare("PRAGMA quick_check").all() as {
-    quick_check: string;
-  }[];
-  if (check.length !== 1 || check[0].quick_check !== "ok") {
-    const said = (check[0]?.quick_check ?? "no answer")
+  // The quick check skips whether each index agrees with its table: a drafts
+  // row that says JOB-777 under a key index that still says JOB-001 passes
+  // it, and a later INSERT of JOB-777 would then make a second row for one
+  // primary key. The integrity check compares them. At most one error is
+  // collected: the first is enough to refuse.
+  const check = db.prepare(
+    thorough ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)",
+  ).all() as Record<string, string>[];
+  const said0 = check[0] === undefined
+    ? undefined
+    : Object.values(check[0])[0];
+  if (check.length !== 1 || said0 !== "ok") {
+    const said = (said0 ?? "no answer")
       .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
       .trim();
     throw refuse({

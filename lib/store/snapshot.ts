@@ -1,0 +1,149 @@
+/**
+ * The bytes a view shows: a database file and its write-ahead log, read
+ * whole (bounded) through file handles that are checked to be the files
+ * that were checked by name, and combined in memory into the image SQLite
+ * would read. Nothing is created, changed or removed, on any path: an empty
+ * file beside a `-wal` is refused before anything else happens, and the
+ * `-wal` stays as it was.
+ *
+ * @module
+ */
+import { LedgerUnusable } from "../errors.ts";
+import { PROBLEM, UnsafePath } from "../sandbox/safe_fs.ts";
+import type { Text } from "../views/i18n.ts";
+import { BadImage, databaseImage } from "./wal.ts";
+
+/** The largest file plus log a view reads into memory. */
+export const MAX_VIEW_BYTES = 256 << 20;
+
+/** The first bytes of a rollback journal that still has to be rolled back. */
+const HOT_JOURNAL = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+
+/** Tries before a file that keeps changing under the reader is refused. */
+const TRIES = 5;
+
+function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * The whole of the plain file at `path`, or `null` when there is none; the
+ * open handle must be the file `lstat` saw (same device and inode), and no
+ * more than `maxBytes` are read.
+ */
+function readChecked(
+  path: string,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Uint8Array | null {
+  const seen = statOrNull(path);
+  if (seen === null) return null;
+  if (!seen.isFile) throw new UnsafePath(path, PROBLEM.notFile);
+  if (seen.size > maxBytes) throw tooLarge();
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  try {
+    const opened = file.statSync();
+    if (opened.ino !== seen.ino || opened.dev !== seen.dev || !opened.isFile) {
+      throw new UnsafePath(path, PROBLEM.replaced, {
+        en: "try again",
+        zh: "请重试",
+      });
+    }
+    // One byte more than allowed tells a file that grew past the bound.
+    const buffer = new Uint8Array(Math.min(opened.size, maxBytes) + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    if (filled > maxBytes) throw tooLarge();
+    return buffer.subarray(0, filled);
+  } finally {
+    file.close();
+  }
+}
+
+function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The image of the database at `path` (already checked by name: a plain
+ * file of this user in a private folder, companions too) as SQLite would
+ * read it, built in memory. Throws {@linkcode LedgerUnusable} for an empty
+ * file, a hot rollback journal beside it, a file over
+ * {@linkcode MAX_VIEW_BYTES}, or one that keeps changing while it is read.
+ */
+export function viewImage(path: string, what: Text): Uint8Array {
+  const tooLarge = () =>
+    new LedgerUnusable({
+      en: `${path} is too large to show (over ${MAX_VIEW_BYTES >> 20} MiB)`,
+      zh: `${path} 太大，无法显示（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
+    });
+  for (let attempt = 0; attempt < TRIES; attempt++) {
+    // The log before and after the file: equal logs mean no checkpoint
+    // restarted it while the file was read, so the two belong together.
+    const walBefore = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
+    const journal = readChecked(path + "-journal", 8, () => new Error());
+    if (journal !== null && HOT_JOURNAL.every((b, i) => journal[i] === b)) {
+      throw new LedgerUnusable({
+        en: `${path} cannot be shown now: ${path}-journal holds an ` +
+          "unfinished write (the next write to it rolls that back)",
+        zh: `${path} 现在无法显示：${path}-journal 里有未完成的写入` +
+          "（下一次写入会把它回滚）",
+      });
+    }
+    const main = readChecked(path, MAX_VIEW_BYTES, tooLarge);
+    const walAfter = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
+    if (!sameBytes(walBefore, walAfter)) continue;
+    if (main === null) throw new UnsafePath(path, PROBLEM.missing);
+    if (main.length === 0) {
+      throw new LedgerUnusable(
+        walAfter === null
+          ? {
+            en: `${path} is not a ${what.en} (it is empty)`,
+            zh: `${path} 不是${what.zh}（文件是空的）`,
+          }
+          : {
+            en: `${path} is not a ${what.en} (it is empty; ` +
+              `${path}-wal beside it is left as it was)`,
+            zh: `${path} 不是${what.zh}（文件是空的；旁边的 ` +
+              `${path}-wal 原样保留）`,
+          },
+      );
+    }
+    if (main.length + (walAfter?.length ?? 0) > MAX_VIEW_BYTES) {
+      throw tooLarge();
+    }
+    try {
+      return databaseImage(main, walAfter, MAX_VIEW_BYTES);
+    } catch (error) {
+      if (!(error instanceof BadImage)) throw error;
+      if (error.kind === "too_large") throw tooLarge();
+      throw new LedgerUnusable({
+        en: `${path} is not a usable SQLite ${what.en} (its -wal has ` +
+          "another page size than the file)",
+        zh: `${path} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
+      });
+    }
+  }
+  throw new LedgerUnusable({
+    en: `${path} kept changing while guardlab read it; try again`,
+    zh: `guardlab 读取 ${path} 时它一直在变化；请重试`,
+  });
+}
