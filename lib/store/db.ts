@@ -192,9 +192,7 @@ function inspect(
   const check = db.prepare(
     thorough ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)",
   ).all() as Record<string, string>[];
-  const said0 = check[0] === undefined
-    ? undefined
-    : Object.values(check[0])[0];
+  const said0 = check[0] === undefined ? undefined : Object.values(check[0])[0];
   if (check.length !== 1 || said0 !== "ok") {
     const said = (said0 ?? "no answer")
       .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")

@@ -138,7 +138,8 @@ export function viewImage(path: string, what: Text): Uint8Array {
       throw new LedgerUnusable({
         en: `${path} is not a usable SQLite ${what.en} (its -wal has ` +
           "another page size than the file)",
-        zh: `${path} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
+        zh:
+          `${path} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
       });
     }
   }

@@ -75,7 +75,9 @@ export function committedFrames(
     return none;
   }
   let sum = checksum(view, 0, 24, little, [0, 0]);
-  if (sum[0] !== view.getUint32(24, false) || sum[1] !== view.getUint32(28, false)) {
+  if (
+    sum[0] !== view.getUint32(24, false) || sum[1] !== view.getUint32(28, false)
+  ) {
     return none;
   }
   const salt1 = view.getUint32(16, false);
