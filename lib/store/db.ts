@@ -75,65 +75,88 @@ export function normalizeSql(sql: string): string {
 /**
  * Open `path` as the database `spec` describes, or throw
  * {@linkcode LedgerUnusable} (exit 4) and leave the file as it was.
+ *
+ * An existing file is inspected before SQLite opens it by path: its bytes
+ * and its log's committed frames are read into memory and checked there
+ * (integrity, exact schema, exact integers). SQLite deletes or folds a
+ * `-wal` when a connection to the file closes, so a refusal that had opened
+ * the file could still change it; this way it never has.
  */
 export function openDatabase(
   path: string,
   spec: SchemaSpec,
   options: OpenOptions,
 ): DatabaseSync {
-  const viewing = options.mode === "read";
-  const reading = options.mode !== "write";
-  const existed = checkDatabasePlace(path, options.trusted, reading);
-  let db: DatabaseSync;
-  try {
-    if (viewing) {
-      // Read before any open: an empty file beside a -wal is refused here,
-      // before SQLite could delete that -wal.
-      const image = viewImage(path, spec.what);
-      db = new DatabaseSync(":memory:");
+  const { mode } = options;
+  const existed = checkDatabasePlace(path, options.trusted, mode !== "write");
+  let empty = !existed;
+  if (existed && mode !== "observe") {
+    // An empty file beside a -wal is refused here, before SQLite could
+    // delete that -wal; an empty file alone is new only to a writer.
+    const image = viewImage(path, spec.what, mode === "write");
+    if (image === null) empty = true;
+    else {
+      const copy = sqliteStep(path, spec, () => inMemory(image));
       try {
-        db.deserialize(image);
+        empty = sqliteStep(path, spec, () => inspect(copy, path, spec));
+        if (empty && mode === "read") {
+          throw new LedgerUnusable({
+            en: `${path} is not a ${spec.what.en} (it is empty)`,
+            zh: `${path} 不是${spec.what.zh}（文件是空的）`,
+          });
+        }
       } catch (error) {
-        db.close();
+        copy.close();
         throw error;
       }
-    } else {
-      db = new DatabaseSync(path, {
-        readOnly: reading,
-        timeout: options.busyTimeoutMs ?? 0,
-      });
+      if (mode === "read") return copy;
+      copy.close();
     }
-  } catch (error) {
-    if (isSqliteError(error)) {
-      throw new LedgerUnusable({
-        en: `cannot open ${path} as a ${spec.what.en} (${firstLine(error)})`,
-        zh: `无法把 ${path} 作为${spec.what.zh}打开（${firstLine(error)}）`,
-      });
-    }
-    throw error;
   }
+  const db = sqliteStep(path, spec, () =>
+    new DatabaseSync(path, {
+      readOnly: mode !== "write",
+      timeout: options.busyTimeoutMs ?? 0,
+    }));
   try {
-    // Sorting and temporary tables stay in memory: no file outside the
-    // ledger's folder, and TMPDIR is never consulted.
-    db.exec("PRAGMA temp_store=MEMORY");
-    // A view's copy is never written either: what it shows is what was read.
-    if (viewing) db.exec("PRAGMA query_only=1");
-    const empty = existed
-      ? inspect(db, path, spec, options.mode !== "observe")
-      : true;
-    if (reading && empty) {
-      throw new LedgerUnusable({
-        en: `${path} is not a ${spec.what.en} (it is empty)`,
-        zh: `${path} 不是${spec.what.zh}（文件是空的）`,
-      });
-    }
-    if (!reading) {
-      useDurableWal(db);
-      if (empty) immediate(db, () => createIfEmpty(db, spec));
-    }
+    sqliteStep(path, spec, () => {
+      // Sorting and temporary tables stay in memory: no file outside the
+      // ledger's folder, and TMPDIR is never consulted.
+      db.exec("PRAGMA temp_store=MEMORY");
+      if (mode === "write") {
+        useDurableWal(db);
+        if (empty) immediate(db, () => createIfEmpty(db, spec));
+      }
+    });
     return db;
   } catch (error) {
     db.close();
+    throw error;
+  }
+}
+
+/**
+ * A connection to `image` in memory, never to a file, that refuses to
+ * write: what a view shows is what was read.
+ */
+function inMemory(image: Uint8Array): DatabaseSync {
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.deserialize(image);
+    db.exec("PRAGMA temp_store=MEMORY");
+    db.exec("PRAGMA query_only=1");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Run `body`, turning an SQLite error into the refusal of `path`. */
+function sqliteStep<T>(path: string, spec: SchemaSpec, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
     if (isSqliteError(error)) {
       throw new LedgerUnusable({
         en: `${path} is not a usable SQLite ${spec.what.en} (${
@@ -168,17 +191,11 @@ interface MasterRow {
 
 /**
  * Check an existing file before anything is written: SQLite's integrity
- * check (with `thorough`; else the quick check, for a file this process has
- * just checked), the exact schema (tables with their columns, types and keys; no views; no
+ * check, the exact schema (tables with their columns, types and keys; no views; no
  * triggers but the allowed fixtures), and integers guardlab can show
  * exactly. Returns whether the file holds no schema at all.
  */
-function inspect(
-  db: DatabaseSync,
-  path: string,
-  spec: SchemaSpec,
-  thorough: boolean,
-): boolean {
+function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
   const refuse = (why: Text) =>
     new LedgerUnusable({
       en: `${path} is not a guardlab ${spec.what.en} (${why.en})`,
@@ -189,12 +206,11 @@ function inspect(
   // it, and a later INSERT of JOB-777 would then make a second row for one
   // primary key. The integrity check compares them. At most one error is
   // collected: the first is enough to refuse.
-  const check = db.prepare(
-    thorough ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)",
-  ).all() as Record<string, string>[];
-  const said0 = check[0] === undefined ? undefined : Object.values(check[0])[0];
-  if (check.length !== 1 || said0 !== "ok") {
-    const said = (said0 ?? "no answer")
+  const check = db.prepare("PRAGMA integrity_check(1)").all() as {
+    integrity_check: string;
+  }[];
+  if (check.length !== 1 || check[0].integrity_check !== "ok") {
+    const said = (check[0]?.integrity_check ?? "no answer")
       .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
       .trim();
     throw refuse({

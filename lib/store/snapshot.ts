@@ -85,11 +85,17 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
 /**
  * The image of the database at `path` (already checked by name: a plain
  * file of this user in a private folder, companions too) as SQLite would
- * read it, built in memory. Throws {@linkcode LedgerUnusable} for an empty
- * file, a hot rollback journal beside it, a file over
+ * read it, built in memory. An empty file alone gives `null` when
+ * `emptyOk` (a writer creates the schema in it). Throws
+ * {@linkcode LedgerUnusable} for an empty file beside a `-wal`, or else one
+ * that is empty, a hot rollback journal beside it, a file over
  * {@linkcode MAX_VIEW_BYTES}, or one that keeps changing while it is read.
  */
-export function viewImage(path: string, what: Text): Uint8Array {
+export function viewImage(
+  path: string,
+  what: Text,
+  emptyOk = false,
+): Uint8Array | null {
   const tooLarge = () =>
     new LedgerUnusable({
       en: `${path} is too large to show (over ${MAX_VIEW_BYTES >> 20} MiB)`,
@@ -102,16 +108,18 @@ export function viewImage(path: string, what: Text): Uint8Array {
     const journal = readChecked(path + "-journal", 8, () => new Error());
     if (journal !== null && HOT_JOURNAL.every((b, i) => journal[i] === b)) {
       throw new LedgerUnusable({
-        en: `${path} cannot be shown now: ${path}-journal holds an ` +
-          "unfinished write (the next write to it rolls that back)",
-        zh: `${path} 现在无法显示：${path}-journal 里有未完成的写入` +
-          "（下一次写入会把它回滚）",
+        en: `${path} cannot be used now: ${path}-journal holds an ` +
+          "unfinished write (the program that wrote it, or sqlite3, " +
+          "rolls it back when it opens the file again)",
+        zh: `${path} 现在无法使用：${path}-journal 里有未完成的写入` +
+          "（写入它的程序或 sqlite3 再次打开该文件时会回滚它）",
       });
     }
     const main = readChecked(path, MAX_VIEW_BYTES, tooLarge);
     const walAfter = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
     if (!sameBytes(walBefore, walAfter)) continue;
     if (main === null) throw new UnsafePath(path, PROBLEM.missing);
+    if (main.length === 0 && walAfter === null && emptyOk) return null;
     if (main.length === 0) {
       throw new LedgerUnusable(
         walAfter === null
