@@ -5,7 +5,7 @@
  * @module
  */
 import config from "./deno.json" with { type: "json" };
-import { COMMANDS, findCommand } from "./lib/cli/commands.ts";
+import { COMMANDS, findCommand } from "./lib/cli/command_registry.ts";
 import { EXIT } from "./lib/cli/exit.ts";
 import { overview } from "./lib/cli/help.ts";
 import { type Io, processIo } from "./lib/cli/io.ts";
@@ -17,12 +17,12 @@ import {
   suggestion,
   UsageError,
   usageOf,
-} from "./lib/cli/registry.ts";
+} from "./lib/cli/parser.ts";
 import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS, say } from "./lib/views/i18n.ts";
+import { type Lang, LANGS, say } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
-import { wrap } from "./lib/views/text.ts";
+import { wrap } from "./lib/terminal.ts";
 
 /** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
 function langAsked(args: string[]): Lang | undefined {

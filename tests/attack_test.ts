@@ -13,7 +13,7 @@ import { Lab } from "../lib/timing/lab.ts";
 import { LEDGER_SCHEMA } from "../lib/timing/ledger.ts";
 import { currentUid } from "../lib/sandbox/safe_fs.ts";
 import { privateRoot, privateRootPath } from "../lib/sandbox/sandbox.ts";
-import { shellQuote } from "../lib/views/text.ts";
+import { shellQuote } from "../lib/terminal.ts";
 import {
   ARGS,
   cli,

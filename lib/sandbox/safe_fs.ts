@@ -18,7 +18,7 @@
  */
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { Refused } from "../errors.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;

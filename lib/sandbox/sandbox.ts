@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import {
   assertPlainFile,
   assertPrivateFolder,

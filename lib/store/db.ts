@@ -11,7 +11,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import { viewImage } from "./snapshot.ts";
 
 /** What a guardlab database must hold, exactly. */

@@ -10,7 +10,7 @@
  */
 import { LedgerUnusable } from "../errors.ts";
 import { PROBLEM, UnsafePath } from "../sandbox/safe_fs.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import { BadImage, databaseImage } from "./wal.ts";
 
 /** The largest file plus log a view reads into memory. */

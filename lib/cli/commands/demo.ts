@@ -10,9 +10,10 @@ import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
-import { choice, command } from "../registry.ts";
-import { say } from "../../views/i18n.ts";
-import { policyLines, styleFor } from "../view.ts";
+import { choice, command } from "../parser.ts";
+import { say } from "../../i18n.ts";
+import { policyLines } from "../../views/policy_demo.ts";
+import { styleFor } from "../io.ts";
 
 /** The `demo` command. */
 export const demo = command({

@@ -19,11 +19,11 @@ import {
   scratchFolder,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { displayWidth, wrap } from "../../views/text.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
-import { command, printable, UsageError } from "../registry.ts";
+import { command, printable, UsageError } from "../parser.ts";
 
 const ACTIONS = [
   "list",

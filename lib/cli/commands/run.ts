@@ -20,18 +20,17 @@ import {
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { wrap } from "../../views/text.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
+import { type Io, styleFor } from "../io.ts";
 import {
   FORMAT_OPTIONS,
   formatOf,
   LEDGER_OPTIONS,
   ledgerFileOf,
 } from "../places.ts";
-import { choice, command, UsageError } from "../registry.ts";
-import { styleFor } from "../view.ts";
+import { choice, command, UsageError } from "../parser.ts";
 
 const OPTIONS = {
   ...LEDGER_OPTIONS,

@@ -12,8 +12,8 @@ import {
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { REFUSED_ROOT } from "../places.ts";
-import { command } from "../registry.ts";
-import type { Lang } from "../../views/i18n.ts";
+import { command } from "../parser.ts";
+import type { Lang } from "../../i18n.ts";
 
 /** Run every demo, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(

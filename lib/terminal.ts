@@ -111,7 +111,7 @@ function columnsOf(char: string): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { displayWidth } from "./text.ts";
+ * import { displayWidth } from "./terminal.ts";
  * assert.equal(displayWidth("后检 ok"), 7);
  * ```
  */
@@ -162,7 +162,7 @@ function piecesOf(line: string): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { wrap } from "./text.ts";
+ * import { wrap } from "./terminal.ts";
  * assert.deepEqual(wrap("重试会复用 effect_reused 的草稿。", 20), [
  *   "重试会复用",
  *   "    effect_reused 的",
@@ -210,7 +210,7 @@ export function wrap(line: string, width: number): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { shellQuote } from "./text.ts";
+ * import { shellQuote } from "./terminal.ts";
  * assert.equal(shellQuote("/tmp/a b;touch x"), "'/tmp/a b;touch x'");
  * ```
  */
