@@ -118,7 +118,7 @@ Deno.test("integrity: an index that disagrees with its table", async (t) => {
 
     await t.step(
       "without the check, run would add a second JOB-777",
-      async () => {
+      () => {
         // What the refusal prevents: the same run on a copy, past the check.
         const db = new DatabaseSync(probe);
         db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')").run("JOB-777");
