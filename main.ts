@@ -22,6 +22,10 @@ import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
 import { type Lang, LANGS, say } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
+import {
+  removeScratchOnSignals,
+  scratchSession,
+} from "./lib/sandbox/scratch.ts";
 import { wrap } from "./lib/terminal.ts";
 
 /** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
@@ -119,6 +123,8 @@ export async function main(
   const lang = args[0] === "--version" || args[0] === "-V"
     ? "en"
     : langOfCall(args, io);
+  // Scratch folders live as long as the command: removed on every path out.
+  using _scratch = scratchSession();
   try {
     return await dispatch(args, io, lang);
   } catch (error) {
@@ -157,5 +163,6 @@ function firstLine(text: string): string {
 }
 
 if (import.meta.main) {
+  removeScratchOnSignals();
   Deno.exitCode = await main(Deno.args);
 }

@@ -153,20 +153,6 @@ export function ledgerFolder(
   return paths;
 }
 
-/** A fresh folder inside the private `root`, removed when disposed. */
-export function scratchFolder(
-  root: string,
-): { path: string } & AsyncDisposable {
-  const path = Deno.makeTempDirSync({ dir: root, prefix: ".scratch-" });
-  return {
-    path,
-    async [Symbol.asyncDispose]() {
-      // Removing a tree never follows a link inside it.
-      await Deno.remove(path, { recursive: true }).catch(() => {});
-    },
-  };
-}
-
 /** The entries `reset` recognises in a ledger folder. */
 function knownEntries(): Set<string> {
   return new Set(

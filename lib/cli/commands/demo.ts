@@ -5,7 +5,7 @@
  */
 import { articleDemo } from "../../experiments/article_demo.ts";
 import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
@@ -48,7 +48,7 @@ fresh scratch ledger.`,
       ["timing", "policy", "article"] as const,
     );
     const format = formatOf("demo", values);
-    await using folder = scratchFolder(privateRoot(io.base)!);
+    await using folder = scratchFolder(io.base);
     const all = which === undefined;
     const timing = all || which === "timing"
       ? await timingDemoWithAttempts(folder.path)

@@ -24,11 +24,8 @@ import {
 } from "../../views/policy_view.ts";
 import type { Io } from "../io.ts";
 import type { Attempt } from "../../timing/attempt.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
@@ -131,7 +128,7 @@ async function drawTopics(
   lang: Lang,
   extraNotes: string[],
 ): Promise<string> {
-  await using folder = scratchFolder(privateRoot(io.base)!);
+  await using folder = scratchFolder(io.base);
   const notes = [
     ...topics.flatMap((name) => explanationLines(name, lang))
       .flatMap((line) => wrap(line, 110)),

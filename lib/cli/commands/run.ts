@@ -6,11 +6,8 @@
 import { join } from "node:path";
 import { type Faults, Lab } from "../../timing/lab.ts";
 import { observeRun } from "../../timing/outcome.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   CHECKPOINTS,
   FAIL_POINTS,
@@ -261,7 +258,7 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     const raw = rawToolArgs(values);
     const named = ledgerFileOf("run", io, values, true);
     await using scratch = named === undefined
-      ? scratchFolder(privateRoot(io.base)!)
+      ? scratchFolder(io.base)
       : undefined;
     const path = named ?? join(scratch!.path, "lab.sqlite");
     const lab = Lab.open(path, { trusted: trustedFolders(io.base) });

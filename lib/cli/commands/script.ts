@@ -10,9 +10,9 @@ import {
   ledgerFolder,
   privateRoot,
   refusalLine,
-  scratchFolder,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   InvalidStep,
   ScriptSession,
@@ -142,14 +142,15 @@ ${STEPS}`,
             "per line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
       );
     }
-    const root = privateRoot(io.base)!;
-    await using scratch = name === undefined ? scratchFolder(root) : undefined;
+    await using scratch = name === undefined
+      ? scratchFolder(io.base)
+      : undefined;
     const place = name === undefined
       ? {
         lab: join(scratch!.path, "lab.sqlite"),
         policy: join(scratch!.path, "policy.sqlite"),
       }
-      : ledgerFolder(root, name, true)!;
+      : ledgerFolder(privateRoot(io.base)!, name, true)!;
     const session = new ScriptSession({
       lab: place.lab,
       policy: place.policy,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   EXPECTED,
   renderChecks,
@@ -22,7 +22,7 @@ export async function runVerify(
   expected: Parameters<typeof compare>[1] = EXPECTED,
   lang: Lang = "en",
 ): Promise<number> {
-  await using folder = scratchFolder(privateRoot(io.base)!);
+  await using folder = scratchFolder(io.base);
   const checks = await compare(folder.path, expected);
   const ok = checks.every((c) => c.pass);
   if (json) io.out(JSON.stringify({ ok, scenarios: checks }));
