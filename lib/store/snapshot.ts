@@ -20,7 +20,7 @@ export const MAX_VIEW_BYTES = 256 << 20;
 const HOT_JOURNAL = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
 
 /** Tries before a file that keeps changing under the reader is refused. */
-const TRIES = 5;
+const TRIES = 40;
 
 function statOrNull(path: string): Deno.FileInfo | null {
   try {
@@ -29,6 +29,12 @@ function statOrNull(path: string): Deno.FileInfo | null {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
+}
+
+/** What {@linkcode readChecked} read, and whether the file changed meanwhile. */
+interface Read {
+  bytes: Uint8Array;
+  changed: boolean;
 }
 
 /**
@@ -40,7 +46,7 @@ function readChecked(
   path: string,
   maxBytes: number,
   tooLarge: () => Error,
-): Uint8Array | null {
+): Read | null {
   const seen = statOrNull(path);
   if (seen === null) return null;
   if (!seen.isFile) throw new UnsafePath(path, PROBLEM.notFile);
@@ -69,17 +75,38 @@ function readChecked(
       filled += n;
     }
     if (filled > maxBytes) throw tooLarge();
-    return buffer.subarray(0, filled);
+    const after = file.statSync();
+    const changed = after.size !== opened.size ||
+      after.mtime?.getTime() !== opened.mtime?.getTime() ||
+      filled !== opened.size;
+    return { bytes: buffer.subarray(0, filled), changed };
   } finally {
     file.close();
   }
 }
 
-function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  if (a === null || b === null) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/**
+ * Whether two reads of a log belong to one generation of it: SQLite only
+ * appends to a log until it restarts it, and a restart rewrites the header
+ * (new salts, next checkpoint number). Within one generation, every frame a
+ * checkpoint could have copied into the file is in the later read.
+ */
+function sameLog(before: Read | null, after: Read | null): boolean {
+  if (before === null || after === null) return before === after;
+  const a = before.bytes;
+  const b = after.bytes;
+  // A log shorter than its header has no generation yet: it must not move.
+  const fixed = a.length < 32 ? Math.max(a.length, b.length) : 32;
+  if (b.length < a.length || (a.length < 32 && b.length !== a.length)) {
+    return false;
+  }
+  for (let i = 0; i < fixed; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Wait `ms` milliseconds (a file that is being written settles meanwhile). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
@@ -102,11 +129,16 @@ export function viewImage(
       zh: `${path} 太大，无法显示（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
     });
   for (let attempt = 0; attempt < TRIES; attempt++) {
-    // The log before and after the file: equal logs mean no checkpoint
-    // restarted it while the file was read, so the two belong together.
+    if (attempt > 0) pause(1 + Math.floor(Math.random() * 10));
+    // The log before and after the file. Another process of this user may
+    // be writing: the file may change under the reader only by a
+    // checkpoint, which copies frames of the log; if the log is still the
+    // same generation afterwards, laying its frames over the file gives a
+    // state that was committed. Else read again.
     const walBefore = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
-    const journal = readChecked(path + "-journal", 8, () => new Error());
-    if (journal !== null && HOT_JOURNAL.every((b, i) => journal[i] === b)) {
+    const journal = readChecked(path + "-journal", 8, () => new Error())
+      ?.bytes;
+    if (journal && HOT_JOURNAL.every((b, i) => journal[i] === b)) {
       throw new LedgerUnusable({
         en: `${path} cannot be used now: ${path}-journal holds an ` +
           "unfinished write (the program that wrote it, or sqlite3, " +
@@ -115,10 +147,15 @@ export function viewImage(
           "（写入它的程序或 sqlite3 再次打开该文件时会回滚它）",
       });
     }
-    const main = readChecked(path, MAX_VIEW_BYTES, tooLarge);
-    const walAfter = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
-    if (!sameBytes(walBefore, walAfter)) continue;
-    if (main === null) throw new UnsafePath(path, PROBLEM.missing);
+    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge);
+    const log = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
+    if (!sameLog(walBefore, log)) continue;
+    if (read === null) throw new UnsafePath(path, PROBLEM.missing);
+    // Without a log, a change while reading was a write in place (a
+    // rollback-journal writer, or a last checkpoint): read again.
+    if (read.changed && log === null) continue;
+    const main = read.bytes;
+    const walAfter = log?.bytes ?? null;
     if (main.length === 0 && walAfter === null && emptyOk) return null;
     if (main.length === 0) {
       throw new LedgerUnusable(
