@@ -270,6 +270,29 @@ Deno.test("view: a view creates, changes and deletes nothing", async (t) => {
     assert.ok(results.every((r) => r.code === 0 || r.code === 3));
   });
 
+  await t.step(
+    "a hot rollback journal beside the file: refused, both untouched",
+    async () => {
+      await using p = await place();
+      const path = join(p.mine, "reference.sqlite");
+      await Deno.copyFile(REFERENCE_LEDGER, path);
+      // The header of a journal a rollback-mode writer (the reference lab)
+      // leaves when it is killed inside a transaction.
+      const journal = new Uint8Array(512);
+      journal.set([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
+      await Deno.writeFile(path + "-journal", journal, { mode: 0o600 });
+      const results = await viewsChangeNothing(p.base, p.mine, [
+        "--ledger-file",
+        path,
+      ]);
+      for (const r of results) {
+        assert.equal(r.code, 4, r.out.join("\n"));
+        assert.equal(r.err.length, 1, r.err.join("\n"));
+        assert.match(r.err[0], /-journal/);
+      }
+    },
+  );
+
   await t.step("a refused foreign file", async () => {
     await using p = await place();
     const path = join(p.mine, "notes.sqlite");

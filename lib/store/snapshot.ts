@@ -85,6 +85,29 @@ function readChecked(
   }
 }
 
+/** Whether `path` is a rollback journal whose header says it is still live. */
+function isHotJournal(path: string): boolean {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  try {
+    const head = new Uint8Array(HOT_JOURNAL.length);
+    let filled = 0;
+    while (filled < head.length) {
+      const n = file.readSync(head.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return HOT_JOURNAL.every((b, i) => head[i] === b);
+  } finally {
+    file.close();
+  }
+}
+
 /**
  * Whether two reads of a log belong to one generation of it: SQLite only
  * appends to a log until it restarts it, and a restart rewrites the header
@@ -128,6 +151,7 @@ export function viewImage(
       en: `${path} is too large to show (over ${MAX_VIEW_BYTES >> 20} MiB)`,
       zh: `${path} 太大，无法显示（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
     });
+  let journalHot = false;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     if (attempt > 0) pause(1 + Math.floor(Math.random() * 10));
     // The log before and after the file. Another process of this user may
@@ -136,17 +160,10 @@ export function viewImage(
     // same generation afterwards, laying its frames over the file gives a
     // state that was committed. Else read again.
     const walBefore = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
-    const journal = readChecked(path + "-journal", 8, () => new Error())
-      ?.bytes;
-    if (journal && HOT_JOURNAL.every((b, i) => journal[i] === b)) {
-      throw new LedgerUnusable({
-        en: `${path} cannot be used now: ${path}-journal holds an ` +
-          "unfinished write (the program that wrote it, or sqlite3, " +
-          "rolls it back when it opens the file again)",
-        zh: `${path} 现在无法使用：${path}-journal 里有未完成的写入` +
-          "（写入它的程序或 sqlite3 再次打开该文件时会回滚它）",
-      });
-    }
+    // A rollback journal that is still hot: a write in progress (wait for
+    // it) or one that was cut off (only a writer can roll it back).
+    journalHot = isHotJournal(path + "-journal");
+    if (journalHot) continue;
     const read = readChecked(path, MAX_VIEW_BYTES, tooLarge);
     const log = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
     if (!sameLog(walBefore, log)) continue;
@@ -187,6 +204,15 @@ export function viewImage(
           `${path} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
       });
     }
+  }
+  if (journalHot) {
+    throw new LedgerUnusable({
+      en: `${path} cannot be used now: ${path}-journal holds an ` +
+        "unfinished write (the program that wrote it, or sqlite3, " +
+        "rolls it back when it opens the file again)",
+      zh: `${path} 现在无法使用：${path}-journal 里有未完成的写入` +
+        "（写入它的程序或 sqlite3 再次打开该文件时会回滚它）",
+    });
   }
   throw new LedgerUnusable({
     en: `${path} kept changing while guardlab read it; try again`,
