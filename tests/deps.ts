@@ -8,3 +8,28 @@
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
 export { parse as babelParse } from "npm:@babel/parser@7.28.5";
+/**
+ * The MCP SDK's own client, for tests that spawn `guardlab mcp`. Loaded on
+ * demand: its stdio transport reads the environment when its module loads,
+ * so a static import would break every test under the plain
+ * `deno test --allow-read --allow-write`.
+ */
+export async function mcpClientSdk() {
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js"),
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js"),
+  ]);
+  return { Client, StdioClientTransport };
+}
+
+/**
+ * `@openai/agents-core`, the OpenAI Agents SDK for JavaScript, exactly as the
+ * SDK lens was verified against it. Loaded only when called: evaluating it
+ * reads all of `process.env` (a dependency lists it), so a test checks the
+ * env permission first and reports itself ignored without it. The literal
+ * specifier keeps the package in the type-checked graph and in `deno.lock`.
+ */
+// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
+export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
