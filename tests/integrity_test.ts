@@ -145,7 +145,7 @@ Deno.test("integrity: a view's connection never writes", async () => {
       const ledger = Ledger.open(path, { mode });
       try {
         assert.throws(
-          () => ledger.db.exec("INSERT INTO drafts VALUES('JOB-001','d','{}')"),
+          () => ledger.setReceiptFault("ignore"),
           /readonly|read-only|query_only/i,
           mode,
         );
