@@ -341,9 +341,11 @@ export const SDK_ROWS: readonly SdkRow[] = [
       verified: RAN,
       note: {
         en: "streamed and not: the runner awaits the parallel guardrails " +
-          "after the model's response and before the turn's tools",
+          "after the model's response and before the turn's tools " +
+          "(dist/run.mjs:1095, 1922)",
         zh:
-          "流式与非流式相同：运行器在模型响应之后、执行本轮工具之前等待并行护栏",
+          "流式与非流式相同：运行器在模型响应之后、执行本轮工具之前等待并行护栏" +
+          "（dist/run.mjs:1095、1922）",
       },
     },
     ledger: {
