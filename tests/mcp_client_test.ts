@@ -5,6 +5,7 @@
  * connection, and again through a second MCP connection's `ledger` tool.
  */
 import assert from "node:assert/strict";
+import { Ledger } from "../lib/timing/ledger.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -463,3 +464,51 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "mcp: without --ledger a scratch ledger, named on stderr, gone when the server stops; --lang zh speaks Chinese" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    let path: string;
+    {
+      await using s = await connect(["--lang", "zh"]);
+      const line = await s.waitFor(/临时账本/);
+      path = /临时账本 (\S+lab\.sqlite)/.exec(line)![1];
+      assert.match(path, /\/guardlab-scratch-[^/]+\//);
+      const { tools } = await s.client.listTools() as { tools: ToolInfo[] };
+      assert.match(tools[0].description ?? "", /业务键是 job/);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      assert.match(
+        (r.content as { text: string }[])[0].text,
+        /^accepted：本次调用提交了草稿 JOB-001/,
+      );
+      // The scratch ledger is a real ledger while the server runs.
+      const seen = Ledger.open(path, { mode: "read" });
+      try {
+        assert.equal(seen.drafts().length, 1);
+      } finally {
+        seen.close();
+      }
+    }
+    // The client closed: the server stopped and took its scratch folder along.
+    const deadline = Date.now() + 10_000;
+    while (exists(path) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(exists(path), false);
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

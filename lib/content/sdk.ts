@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, same, say, type Text } from "../i18n.ts";
 import { wrap } from "../terminal.ts";
 
 /** The `@openai/agents-core` version the conformance tests run. */
@@ -616,10 +616,7 @@ export const TOOL_TYPE_ROWS: readonly ToolTypeRow[] = [
   },
   {
     id: "agent_as_tool",
-    what: {
-      en: "Agent.as_tool() / agent.asTool()",
-      zh: "Agent.as_tool() / agent.asTool()",
-    },
+    what: same("Agent.as_tool() / agent.asTool()"),
     python: {
       guarded: "no",
       verified: {
@@ -682,12 +679,10 @@ export const APPROVAL_ROWS: readonly ApprovalRow[] = [
   },
   {
     id: "approval_pre_check",
-    what: {
-      en: "· pre_approval_tool_input_guardrails=True / " +
+    what: same(
+      "· pre_approval_tool_input_guardrails=True / " +
         "preApprovalInputGuardrails: true",
-      zh: "· pre_approval_tool_input_guardrails=True / " +
-        "preApprovalInputGuardrails: true",
-    },
+    ),
     python: {
       checks: ["before_approval", "after_approval"],
       verified: {

@@ -15,9 +15,17 @@ import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command } from "../parser.ts";
-import { say } from "../../i18n.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { policyLines } from "../../views/policy_demo.ts";
 import { styleFor } from "../io.ts";
+
+/** What `demo` tells a person. */
+export const DEMO_MESSAGES = {
+  secondConnection: {
+    en: "  a second connection sees: drafts {drafts}, receipts {receipts}",
+    zh: "  另一条连接看到：草稿 {drafts} 条，回执 {receipts} 条",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `demo` command. */
 export const demo = command({
@@ -145,9 +153,7 @@ compensation can itself fail. Each runs in a fresh scratch ledger.`,
         }
         const { drafts, receipts } = article.result[scenario].rows;
         io.out(
-          lang === "zh"
-            ? `  另一条连接看到：草稿 ${drafts} 条，回执 ${receipts} 条`
-            : `  a second connection sees: drafts ${drafts}, receipts ${receipts}`,
+          say(fill(DEMO_MESSAGES.secondConnection, { drafts, receipts }), lang),
         );
       }
       for (const scenario of COMPENSATIONS) {
