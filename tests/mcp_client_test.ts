@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { Ledger } from "../lib/timing/ledger.ts";
+import { historyOf } from "../lib/views/ledger_timeline.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -512,3 +513,48 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test({
+  name:
+    "mcp: an audit failure leaves a draft no receipt records; the ledger timeline draws that attempt" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("audit");
+    using faults = faultsFile([{ call: 1, audit_failure: true }]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      const st = r.structuredContent as Structured;
+      assert.equal(r.isError, true);
+      assert.equal(st.status, "audit_unavailable");
+      assert.equal(st.receipt, null);
+      assert.equal(st.effect_exists, true);
+      const retry = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      assert.equal((retry.structuredContent as Structured).status, "accepted");
+      const seen = observed(name);
+      const h = historyOf(
+        seen.receipts,
+        seen.drafts.map((d) => d.job),
+        [],
+      );
+      assert.deepEqual(
+        h.attempts.map((a) => [a.receipt, a.timeline.commit]),
+        [[null, "committed"], [1, "reused"]],
+      );
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
