@@ -18,7 +18,7 @@ import { parseJsonLikePython } from "../store/wire.ts";
 import { statement } from "../store/db.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { openPolicyForReading } from "../policy/policy.ts";
+import { observePolicy } from "../policy/policy.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import type { Text } from "../i18n.ts";
@@ -99,7 +99,7 @@ class Observer {
   readonly receiptStep = new Map<number, number>();
 
   constructor(lab: string, policy: string, trusted: readonly string[]) {
-    this.#lab = Ledger.open(lab, { mode: "read", trusted });
+    this.#lab = Ledger.open(lab, { mode: "observe", trusted });
     this.#policyPath = policy;
     this.#trusted = trusted;
   }
@@ -134,7 +134,7 @@ class Observer {
       } catch {
         return undefined;
       }
-      this.#policy = openPolicyForReading(this.#policyPath, this.#trusted);
+      this.#policy = observePolicy(this.#policyPath, this.#trusted);
     }
     return this.#policy;
   }
