@@ -11,8 +11,21 @@ import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command } from "../registry.ts";
-import { say } from "../../views/i18n.ts";
+import { say, type Text } from "../../views/i18n.ts";
 import { policyLines, styleFor } from "../view.ts";
+
+/**
+ * Where to go after the demo, its last lines in the text view only (never
+ * under `--json` or `--format svg`, whose output goes to files): read why,
+ * then prove it.
+ */
+export const NEXT_STEPS: Text = {
+  en:
+    "Next: guardlab explain list    read why each check stops where it does\n" +
+    "      guardlab exercise list   prove it yourself, judged by the ledger",
+  zh: "下一步：guardlab explain list    读懂每个检查为什么拦在那一步\n" +
+    "        guardlab exercise list   亲手证明，由账本判定",
+};
 
 /** The `demo` command. */
 export const demo = command({
@@ -138,6 +151,8 @@ fresh scratch ledger.`,
         );
       }
     }
+    io.out("");
+    for (const line of say(NEXT_STEPS, lang).split("\n")) io.out(line);
     return EXIT.ok;
   },
 });

@@ -21,6 +21,7 @@ import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
 import { type Lang, say } from "../../views/i18n.ts";
+import { plainFields, plainValue } from "../../views/plain.ts";
 import { wrap } from "../../views/text.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
@@ -178,9 +179,11 @@ function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
     faults.inputGuardrail === "parallel" && "input_guardrail=parallel",
   ].filter(Boolean);
   const none = say({ en: "none", zh: "无" }, lang);
-  return lang === "zh"
-    ? `调用参数 ${JSON.stringify(raw)}；故障：${set.join("、") || none}`
-    : `attempt with ${JSON.stringify(raw)}; faults: ${set.join(", ") || none}`;
+  const args = plainValue(raw, lang);
+  return say({
+    en: `attempt with ${args}; faults: ${set.join(", ") || none}`,
+    zh: `调用参数：${args}；故障：${set.join("、") || none}`,
+  }, lang);
 }
 
 function holdForever(io: Io, point: PausePoint): Promise<void> {
@@ -286,8 +289,8 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
         const rows = renderTimeline(timelineOf(attempt), styleFor(io), lang);
         for (const line of rows) io.out(line);
         io.out(say({ en: "result:", zh: "结果：" }, lang));
-        for (const line of JSON.stringify(output, null, 2).split("\n")) {
-          io.out(`  ${line}`);
+        for (const line of plainFields(output, lang)) {
+          for (const part of wrap(`  ${line}`, 80)) io.out(part);
         }
       }
       return "raised" in output ? EXIT.failed : EXIT.ok;
