@@ -5,7 +5,7 @@
  * @module
  */
 import config from "./deno.json" with { type: "json" };
-import { COMMANDS, findCommand } from "./lib/cli/commands.ts";
+import { COMMANDS, findCommand } from "./lib/cli/command_registry.ts";
 import { EXIT } from "./lib/cli/exit.ts";
 import { overview } from "./lib/cli/help.ts";
 import { type Io, processIo } from "./lib/cli/io.ts";
@@ -17,12 +17,16 @@ import {
   suggestion,
   UsageError,
   usageOf,
-} from "./lib/cli/registry.ts";
+} from "./lib/cli/parser.ts";
 import { readSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS, say } from "./lib/views/i18n.ts";
+import { type Lang, LANGS, say } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
-import { wrap } from "./lib/views/text.ts";
+import {
+  removeScratchOnSignals,
+  scratchSession,
+} from "./lib/sandbox/scratch.ts";
+import { wrap } from "./lib/terminal.ts";
 
 /** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
 function langAsked(args: string[]): Lang | undefined {
@@ -119,6 +123,8 @@ export async function main(
   const lang = args[0] === "--version" || args[0] === "-V"
     ? "en"
     : langOfCall(args, io);
+  // Scratch folders live as long as the command: removed on every path out.
+  using _scratch = scratchSession();
   try {
     return await dispatch(args, io, lang);
   } catch (error) {
@@ -157,5 +163,6 @@ function firstLine(text: string): string {
 }
 
 if (import.meta.main) {
+  removeScratchOnSignals();
   Deno.exitCode = await main(Deno.args);
 }

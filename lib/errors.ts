@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { same, type Text } from "./views/i18n.ts";
+import { same, type Text } from "./i18n.ts";
 
 /**
  * A structural or business input check said no; `reason` names the rule.

@@ -4,6 +4,11 @@
  * library's public API: the timing lab, its ledger, the policy lab, their
  * typed errors and the stage names. The command line lives in `main.ts`.
  *
+ * This is the only door: files named `_*.ts` are internal. `lib/` is built
+ * in layers whose order is stated once, in `_layers.ts` (text and types,
+ * sandbox, store, labs, experiments, content, views, CLI); imports point
+ * down or stay level, and `tests/layers_test.ts` holds the code to it.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -97,4 +102,4 @@ export {
   type StopPoint,
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";
-export { type Lang, LANGS, type Text } from "./views/i18n.ts";
+export { type Lang, LANGS, type Text } from "./i18n.ts";

@@ -72,6 +72,8 @@ else fail "sandbox: exit $rc: $(cat "$work/out" "$work/err" | head -c 400)"; fi
 # 3. Links planted below the private folder and beside a --ledger-file.
 if [ "$windows" = 1 ]; then skip "planted links: Windows links need extra rights"
 else
+  # Commands that keep nothing no longer make the private folder; make it as guardlab would.
+  [ -d "$root" ] || mkdir -m 700 "$root"
   ln -s "$outside" "$root/$tag"
   refused "ledger folder link" run --ledger "$tag" --job JOB-001 --topic river --copies 2
   rm "$root/$tag"

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { XMLValidator } from "./deps.ts";
-import { displayWidth } from "../lib/views/text.ts";
+import { displayWidth } from "../lib/terminal.ts";
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -32,7 +32,7 @@ import {
   TEST_BASE,
   TEST_ROOT,
 } from "./helpers.ts";
-import { COMMANDS } from "../lib/cli/commands.ts";
+import { COMMANDS } from "../lib/cli/command_registry.ts";
 
 const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 
@@ -627,7 +627,7 @@ Deno.test("cli: explain covers every demo scenario and lesson in both languages"
 });
 
 Deno.test("cli: explain --format svg replays each lesson and draws it", async (t) => {
-  const { LESSONS, LESSON_STEPS } = await import("../lib/views/lessons.ts");
+  const { LESSONS, LESSON_STEPS } = await import("../lib/content/lessons.ts");
   for (const lesson of LESSONS) {
     await t.step(lesson, async () => {
       const r = await cli([
@@ -769,7 +769,7 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
 
 Deno.test("cli: verify and explain mean the same scenarios", async () => {
   const { scenarioOf } = await import("../lib/experiments/verify.ts");
-  const { SCENARIOS } = await import("../lib/views/explain.ts");
+  const { SCENARIOS } = await import("../lib/content/explain.ts");
   const json = JSON.parse((await cli(["verify", "--json"])).out[0]);
   const scenarios = new Set(
     json.scenarios.map((c: { scenario: string }) => scenarioOf(c.scenario)),

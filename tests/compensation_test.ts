@@ -8,7 +8,7 @@ import { InjectedFailure } from "../lib/errors.ts";
 import { compensate } from "../lib/timing/compensation.ts";
 import { pendingKeys } from "../lib/timing/reconcile.ts";
 import { ledgerPaths } from "../lib/sandbox/sandbox.ts";
-import { displayWidth } from "../lib/views/text.ts";
+import { displayWidth } from "../lib/terminal.ts";
 import {
   ARGS,
   cli,

@@ -7,3 +7,4 @@
  */
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
+export { parse as babelParse } from "npm:@babel/parser@7.28.5";

@@ -8,9 +8,9 @@ import { EXIT_MEANING } from "../lib/cli/exit.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { main } from "../main.ts";
 import { PROBLEM } from "../lib/sandbox/safe_fs.ts";
-import { explanation, TOPICS } from "../lib/views/explain.ts";
-import type { Text } from "../lib/views/i18n.ts";
-import { LESSONS_EN, LESSONS_ZH } from "../lib/views/lessons.ts";
+import { explanation, TOPICS } from "../lib/content/explain.ts";
+import type { Text } from "../lib/i18n.ts";
+import { LESSONS_EN, LESSONS_ZH } from "../lib/content/lessons.ts";
 import { MARK_LABEL, RULES, STAGE_LABEL } from "../lib/views/timeline.ts";
 import { TEST_BASE } from "./helpers.ts";
 

@@ -3,10 +3,10 @@
  * `--help` are all derived from it, and they agree.
  */
 import assert from "node:assert/strict";
-import { COMMANDS } from "../lib/cli/commands.ts";
-import { COMMON } from "../lib/cli/registry.ts";
-import { LANGS } from "../lib/views/i18n.ts";
-import { displayWidth } from "../lib/views/text.ts";
+import { COMMANDS } from "../lib/cli/command_registry.ts";
+import { COMMON } from "../lib/cli/parser.ts";
+import { LANGS } from "../lib/i18n.ts";
+import { displayWidth } from "../lib/terminal.ts";
 import { assertUsageError, cli } from "./helpers.ts";
 
 Deno.test("registry: overview, usage and help agree with the registry", async (t) => {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { NEXT_STEPS } from "../lib/cli/commands/demo.ts";
-import { TOPICS } from "../lib/views/explain.ts";
-import type { Lang, Text } from "../lib/views/i18n.ts";
+import { TOPICS } from "../lib/content/explain.ts";
+import type { Lang, Text } from "../lib/i18n.ts";
 import { plainFields, plainValue } from "../lib/views/plain.ts";
 import { draftRowsText } from "../lib/views/policy_view.ts";
 import {
@@ -14,7 +14,7 @@ import {
   displayWidth,
   PROTECTED_WORDS,
   wrap,
-} from "../lib/views/text.ts";
+} from "../lib/terminal.ts";
 import { MARK_LABEL, RULES, STAGE_LABEL } from "../lib/views/timeline.ts";
 import { EXIT_MEANING } from "../lib/cli/exit.ts";
 import { PROBLEM } from "../lib/sandbox/safe_fs.ts";

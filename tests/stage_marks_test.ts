@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { receiptFaultTrigger } from "../lib/timing/ledger.ts";
 import { observeRun } from "../lib/timing/outcome.ts";
 import type { Faults } from "../lib/timing/lab.ts";
-import { LANGS } from "../lib/views/i18n.ts";
-import { displayWidth } from "../lib/views/text.ts";
+import { LANGS } from "../lib/i18n.ts";
+import { displayWidth } from "../lib/terminal.ts";
 import {
   renderTimeline,
   STAGE_IDS,

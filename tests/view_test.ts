@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "./deps.ts";
 import { fileURLToPath } from "node:url";
-import { COMMANDS } from "../lib/cli/commands.ts";
+import { COMMANDS } from "../lib/cli/command_registry.ts";
 
 const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 import { cli, TEST_ROOT } from "./helpers.ts";
 import { removeLedger } from "../lib/sandbox/sandbox.ts";
-import { displayWidth, wrap } from "../lib/views/text.ts";
+import { displayWidth, wrap } from "../lib/terminal.ts";
 
 const EXPECTED_VIEW = Deno.readTextFileSync(
   fileURLToPath(new URL("../fixtures/views/timing-demo.txt", import.meta.url)),

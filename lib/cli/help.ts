@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { type Lang, say } from "../views/i18n.ts";
+import { type Lang, say } from "../i18n.ts";
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
-import { displayWidth } from "../views/text.ts";
-import { COMMANDS } from "./commands.ts";
+import { displayWidth } from "../terminal.ts";
+import { COMMANDS } from "./command_registry.ts";
 import { EXIT_MEANING, type ExitCode } from "./exit.ts";
 
 /** The lines of `guardlab --help` in `lang`. */

@@ -5,6 +5,7 @@
  * @module
  */
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
+import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
 
 /** Where a command writes and reads. */
 export interface Io {
@@ -89,4 +90,9 @@ export function memoryIo(
     stdinIsTerminal: false,
     base,
   };
+}
+
+/** Colour only when the Io allows it (a terminal without `NO_COLOR`). */
+export function styleFor(io: Io): Style {
+  return io.color ? ANSI : PLAIN;
 }

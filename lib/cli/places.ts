@@ -14,9 +14,9 @@ import {
   privateRoot,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Io } from "./io.ts";
-import { choice, type OptionSpecs, UsageError } from "./registry.ts";
+import { choice, type OptionSpecs, UsageError } from "./parser.ts";
 
 /** Exit 4 for a command whose only file is a scratch ledger in the private folder. */
 export const REFUSED_ROOT: Text = {

@@ -7,7 +7,7 @@
  * @module
  */
 import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
-import { type Lang, LANGS } from "../views/i18n.ts";
+import { type Lang, LANGS } from "../i18n.ts";
 
 /** What can be stored. */
 export interface Settings {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Evidence } from "./evidence.ts";
 
 /** One invariant a checker looked at. */

@@ -10,9 +10,11 @@
 import { join } from "node:path";
 import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import type { Exercise, Finding } from "./catalog.ts";
 import { gather } from "./evidence.ts";
+import type { ExerciseParams } from "./params.ts";
+import { FINDING_MARK, type Verdict } from "./verdict.ts";
 
 /** The verdict on one answer. */
 export interface Judgement {
@@ -93,4 +95,63 @@ function notYet(reason: Text): Judgement {
 /** A folder name inside `root` for this session's judging. */
 export function judgeFolder(root: string): string {
   return join(root, ".exercises");
+}
+
+/** How {@linkcode judgeAnswer} works: where, and what it may show. */
+export interface JudgeOptions {
+  /** A private folder to make the fresh scratch ledgers in (removed after). */
+  scratch: string;
+  /** Folders paths are checked from (the sandbox grant and the base). */
+  trusted: readonly string[];
+  /** For a prediction: show what really happened even after a wrong guess. */
+  reveal?: boolean;
+}
+
+/**
+ * The single entry for judging: `answer` to `exercise`, with this student's
+ * `params`, run in a fresh scratch ledger inside `options.scratch`.
+ */
+export async function judgeAnswer(
+  exercise: Exercise,
+  answer: string,
+  _params: ExerciseParams,
+  options: JudgeOptions,
+): Promise<Verdict> {
+  const j = await judge(exercise, answer, options.scratch, options.trusted);
+  const findings = j.findings.map((f) => ({
+    status: f.held ? "yes" as const : "no" as const,
+    text: f.text,
+  }));
+  const passed = j.done;
+  const feedback = j.reason
+    ? [{ en: `not yet: ${j.reason.en}`, zh: `还没有：${j.reason.zh}` }]
+    : findings.map((f) => ({
+      en: `${FINDING_MARK[f.status].en} ${f.text.en}`,
+      zh: `${FINDING_MARK[f.status].zh} ${f.text.zh}`,
+    }));
+  if (!j.reason) {
+    feedback.push(
+      passed
+        ? { en: `exercise ${exercise.n}: done`, zh: `练习 ${exercise.n}：完成` }
+        : {
+          en: `exercise ${exercise.n}: not yet`,
+          zh: `练习 ${exercise.n}：还没有`,
+        },
+    );
+  }
+  if (passed) {
+    feedback.push({
+      en: `Why: ${exercise.why.en}`,
+      zh: `原因：${exercise.why.zh}`,
+    });
+  }
+  return {
+    passed,
+    reason: j.reason,
+    overLimit: false,
+    findings,
+    why: passed ? exercise.why : null,
+    revealed: null,
+    feedback,
+  };
 }

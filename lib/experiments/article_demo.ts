@@ -17,7 +17,7 @@ import { type Faults, Lab } from "../timing/lab.ts";
 import { receiptFaultTrigger } from "../timing/ledger.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
 import type { RunResult } from "../timing/lab.ts";
-import type { Attempt } from "../views/timeline.ts";
+import type { Attempt } from "../timing/attempt.ts";
 import { DEMO_ARGS } from "./demo.ts";
 
 /** One scenario: what the call returned (or raised), and the ledger's rows. */

@@ -9,7 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected } from "../errors.ts";
 import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
-import type { Attempt } from "../views/timeline.ts";
+import type { Attempt } from "../timing/attempt.ts";
 import {
   changePolicy,
   connect,

@@ -28,9 +28,8 @@ import {
   type Snapshot,
 } from "../policy/policy.ts";
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
-import type { Attempt } from "../views/timeline.ts";
+import type { Attempt } from "../timing/attempt.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import { type PolicyRow, policyRow } from "../views/policy_view.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
 export class InvalidStep extends Error {
@@ -61,8 +60,18 @@ export interface StepResult {
   output: Output;
   /** For a `run` step: its business key (if a string) and the attempt. */
   run?: { job: string | null; attempt: Attempt };
-  /** For a `policy.*` step: the step in its lane (reader or editor). */
-  policy?: PolicyRow;
+  /** For a `policy.*` step: what the view needs to place it in its lane. */
+  policy?: PolicyStep;
+}
+
+/** A `policy.*` step as it ran: the step, what it printed, and the revision its snapshot saw. */
+export interface PolicyStep {
+  /** The step as written. */
+  step: Readonly<Record<string, unknown>>;
+  /** The object it printed. */
+  output: Output;
+  /** The revision of the snapshot the step named, if it named one. */
+  snapshotRevision?: unknown;
 }
 
 function field(step: Step, name: string): unknown {
@@ -247,8 +256,9 @@ export class ScriptSession {
         const named = typeof s.snapshot === "string"
           ? this.#snapshots.get(s.snapshot)?.revision
           : undefined;
-        const row = policyRow(s, output, named);
-        return row ? { output, policy: row } : { output };
+        return op.startsWith("policy.")
+          ? { output, policy: { step: s, output, snapshotRevision: named } }
+          : { output };
       }
     }
   }

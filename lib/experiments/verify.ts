@@ -16,7 +16,7 @@ import expectedArticle from "../../fixtures/expected-article.json" with {
 import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../store/wire.ts";
-import type { Lang } from "../views/i18n.ts";
+import type { Lang } from "../i18n.ts";
 
 /** The hand-written expected answers, per lab. */
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {

@@ -6,11 +6,13 @@
  *
  * Why a check followed by an open is not a race: a ledger lives in a folder
  * that only this user can change (owned by them, not writable by group or
- * others, not a link), and so do the folders above it, up to the sticky temp
- * folder. Once that chain is checked, nobody else can swap a name inside it
- * between the check and the open. A script FILE may sit directly in the
- * shared temp folder; it is re-checked after opening (same device and inode)
- * before a byte is read.
+ * others, not a link), and every folder above it, from `/` down, is owned by
+ * this user or by root, and sticky where others may write (like `/tmp`).
+ * Once that chain is checked, nobody else can rename a name on the path
+ * between the check and the open, so SQLite may open the ledger and its
+ * `-wal`, `-shm` and `-journal` by path. A script FILE may sit directly in
+ * the shared temp folder; it is re-checked after opening (same device and
+ * inode) before a byte is read.
  *
  * On Windows, Deno reports no owner or mode: only the link checks apply.
  *
@@ -18,7 +20,7 @@
  */
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { Refused } from "../errors.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;
@@ -66,6 +68,12 @@ export const PROBLEM = {
     en:
       `has ${n} hard links; guardlab refuses a file it may share with another name`,
     zh: `有 ${n} 个硬链接；guardlab 拒绝可能与其他名字共享的文件`,
+  }),
+  foreignFolder: (owner: number, you: number): Text => ({
+    en: `belongs to uid ${owner}, not to you (uid ${you}) or root; ` +
+      "its owner can rename anything inside it, sticky or not",
+    zh: `属于 uid ${owner}，既不属于你（uid ${you}）也不属于 root；` +
+      "它的所有者可以改名其中任何东西，不论是否设了粘滞位",
   }),
   replaced: {
     en: "was replaced while guardlab opened it",
@@ -145,21 +153,17 @@ export function assertPrivateFolder(
   if (problem !== null) throw new UnsafePath(path, problem, remedy);
 }
 
-/** The folder a path is checked from: a granted temp folder it lies in, or `/`. */
-function trustedTop(abs: string, tops: readonly string[]): string {
-  for (const top of tops) {
-    if (abs === top || abs.startsWith(top.endsWith(sep) ? top : top + sep)) {
-      return top;
-    }
-  }
-  return resolve(sep);
-}
-
 /**
- * Refuse unless every folder from below the trusted top (a granted temp
- * folder, which may itself be a system link such as macOS's `/tmp`) down to
- * `folder` is a real folder, not a link, that only its owner (this user or
- * root) can change, or that is sticky like `/tmp`.
+ * Refuse unless no other user can change any folder on the way to `folder`,
+ * `folder` included: from the granted folder that holds it (or from `/`,
+ * for a path outside every grant) down, each is a real folder (not a link),
+ * owned by this user or by root, and one that others may write is also
+ * sticky, like `/tmp`. The owner of a folder can rename anything inside it,
+ * sticky or not, so a classmate's sticky folder anywhere above a ledger
+ * would let them swap its folder for a link between the check and SQLite's
+ * open (OpenSSH's `StrictModes` and tmux's socket folder apply the same rule).
+ * A granted folder in `tops` may itself be a link that root made (macOS's
+ * `/tmp`); it is followed, and the folder it names is checked the same way.
  */
 export function assertFolderChain(
   folder: string,
@@ -167,27 +171,52 @@ export function assertFolderChain(
   tops: readonly string[],
 ): void {
   const abs = resolve(folder);
-  const top = trustedTop(abs, tops);
+  // The sandboxed binary may not even look above its grant: there, the
+  // chain starts at the outermost granted folder that holds the path.
+  const top = tops.filter((t) => abs === t || abs.startsWith(withSep(t)))
+    .sort((a, b) => a.length - b.length)[0];
   const chain: string[] = [];
-  for (let d = abs; d !== top && d !== dirname(d); d = dirname(d)) {
+  for (let d = abs;; d = dirname(d)) {
     chain.unshift(d);
+    if (d === top || d === dirname(d)) break;
   }
   for (const dir of chain) {
-    const info = lstatOrNull(dir);
+    let info = lstatOrNull(dir);
     if (info === null) throw new UnsafePath(dir, PROBLEM.missing);
-    if (info.isSymlink) throw new UnsafePath(dir, PROBLEM.link);
-    if (!info.isDirectory) throw new UnsafePath(dir, PROBLEM.notFolder);
-    if (uid === null || info.mode === null) continue;
-    const ownerOk = info.uid === uid || info.uid === 0;
-    const sticky = (info.mode & STICKY) !== 0;
-    if (!ownerOk && !sticky) {
-      throw new UnsafePath(dir, PROBLEM.owner(info.uid!));
+    if (info.isSymlink) {
+      const systemLink = tops.includes(dir) &&
+        (uid === null || info.uid === null || info.uid === 0);
+      if (!systemLink) throw new UnsafePath(dir, PROBLEM.link);
+      info = Deno.statSync(dir);
     }
-    if ((info.mode & GROUP_OR_OTHER_WRITE) !== 0 && !sticky) {
-      throw new UnsafePath(dir, PROBLEM.writable(modeText(info)));
+    if (!info.isDirectory) throw new UnsafePath(dir, PROBLEM.notFolder);
+    if (uid === null || info.mode === null || info.uid === null) continue;
+    if (info.uid !== uid && info.uid !== 0) {
+      throw new UnsafePath(
+        dir,
+        PROBLEM.foreignFolder(info.uid, uid),
+        OWN_FOLDER,
+      );
+    }
+    if (
+      (info.mode & GROUP_OR_OTHER_WRITE) !== 0 && (info.mode & STICKY) === 0
+    ) {
+      throw new UnsafePath(dir, PROBLEM.writable(modeText(info)), OWN_FOLDER);
     }
   }
 }
+
+function withSep(folder: string): string {
+  return folder.endsWith(sep) ? folder : folder + sep;
+}
+
+/** What to do about a folder above: the way out is always one's own. */
+const OWN_FOLDER: Text = {
+  en: "use a folder of your own whose parents only you or root can change " +
+    "(e.g. mkdir -m 700 /tmp/NAME)",
+  zh: "请改用你自己的目录，且其上级目录只有你或 root 能修改" +
+    "（例如 mkdir -m 700 /tmp/NAME）",
+};
 
 /**
  * Throw the runtime's own refusal for `path` unless this process may read
@@ -273,11 +302,13 @@ export function checkDatabasePlace(
 
 /**
  * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked.
+ * opened, and the open file must be the one that was checked. `seams` lets a
+ * test act between the check and the open, as a racing user would.
  */
 export async function openPlainFile(
   path: string,
   tops: readonly string[],
+  seams: { beforeOpen?: () => void } = {},
 ): Promise<Deno.FsFile> {
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, false);
@@ -287,6 +318,7 @@ export async function openPlainFile(
   if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
   const checked = assertPlainFile(abs, uid, false)!;
+  seams.beforeOpen?.();
   const file = await Deno.open(abs, { read: true });
   try {
     const opened = await file.stat();

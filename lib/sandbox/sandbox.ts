@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 import {
   assertPlainFile,
   assertPrivateFolder,
@@ -151,20 +151,6 @@ export function ledgerFolder(
   if (problem === PROBLEM.missing && !create) return null;
   if (problem !== null) throw new UnsafePath(paths.dir, problem);
   return paths;
-}
-
-/** A fresh folder inside the private `root`, removed when disposed. */
-export function scratchFolder(
-  root: string,
-): { path: string } & AsyncDisposable {
-  const path = Deno.makeTempDirSync({ dir: root, prefix: ".scratch-" });
-  return {
-    path,
-    async [Symbol.asyncDispose]() {
-      // Removing a tree never follows a link inside it.
-      await Deno.remove(path, { recursive: true }).catch(() => {});
-    },
-  };
 }
 
 /** The entries `reset` recognises in a ledger folder. */

@@ -9,7 +9,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
-import type { Text } from "../views/i18n.ts";
+import type { Text } from "../i18n.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {

@@ -8,35 +8,10 @@
  *
  * @module
  */
-import { immediate, MAX_EXACT, statement } from "../store/db.ts";
+import { immediate, statement } from "../store/db.ts";
 import { AuditUnavailable, InjectedFailure } from "../errors.ts";
 import type { Ledger } from "./ledger.ts";
 import { pythonJson } from "../store/wire.ts";
-
-const COMPENSATIONS = `CREATE TABLE compensations(
-  job TEXT PRIMARY KEY, state TEXT NOT NULL)`;
-const COMPENSATION_RECEIPTS = `CREATE TABLE compensation_receipts(
-  attempt INTEGER PRIMARY KEY AUTOINCREMENT,
-  job TEXT NOT NULL, status TEXT NOT NULL, events TEXT NOT NULL)`;
-
-/** The compensation tables, exact, for the ledger's schema check. */
-export const COMPENSATION_TABLES = {
-  compensations: {
-    create: COMPENSATIONS,
-    badValues: [
-      `SELECT COUNT(*) AS n FROM compensations WHERE typeof(job)!='text'
-         OR state NOT IN ('requested','voided')`,
-    ],
-  },
-  compensation_receipts: {
-    create: COMPENSATION_RECEIPTS,
-    badValues: [
-      `SELECT COUNT(*) AS n FROM compensation_receipts
-         WHERE attempt>${MAX_EXACT} OR typeof(job)!='text'
-         OR typeof(status)!='text' OR typeof(events)!='text'`,
-    ],
-  },
-} as const;
 
 /** Where a trusted fault can make the compensation fail. */
 export const COMPENSATION_FAULTS = ["before_commit", "after_commit"] as const;

@@ -14,7 +14,7 @@ import {
   statement,
 } from "../store/db.ts";
 import { DraftNotInserted } from "../errors.ts";
-import { COMPENSATION_TABLES } from "./compensation.ts";
+import { COMPENSATION_TABLES } from "./compensation_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 const DRAFTS = `CREATE TABLE drafts(

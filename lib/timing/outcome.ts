@@ -6,7 +6,7 @@
  */
 import { AuditUnavailable, Cancelled, isSqliteError } from "../errors.ts";
 import type { AttemptRecord, Faults, Lab, RunResult } from "./lab.ts";
-import type { Attempt } from "../views/timeline.ts";
+import type { Attempt } from "./attempt.ts";
 
 /** A thrown run, as one JSON object. */
 export interface Raised {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Lang } from "./i18n.ts";
+import type { Lang } from "../i18n.ts";
 
 /** The separator between the items of a list or the fields of an object. */
 const SEPARATOR: Record<Lang, string> = { en: ", ", zh: "，" };

@@ -7,10 +7,11 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "./i18n.ts";
+import type { PolicyStep } from "../experiments/script.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
 import { plainValue } from "./plain.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
-import { displayWidth, wrap } from "./text.ts";
+import { displayWidth, wrap } from "../terminal.ts";
 
 /** The two connections of the policy lab. */
 export type PolicyLane = "reader" | "editor";
@@ -30,8 +31,6 @@ const LANE_LABEL: Record<PolicyLane, Text> = {
   editor: { en: "editor (changes the rule)", zh: "编辑者（修改规则）" },
 };
 
-type Json = Record<string, unknown>;
-
 const rev = (o: unknown) => (o as { revision?: unknown })?.revision;
 const max = (o: unknown) => (o as { max_copies?: unknown })?.max_copies;
 
@@ -40,9 +39,7 @@ const max = (o: unknown) => (o as { max_copies?: unknown })?.max_copies;
  * `null` for a step that is not a policy step.
  */
 export function policyRow(
-  step: Json,
-  output: Json,
-  snapshotRevision?: unknown,
+  { step, output, snapshotRevision }: PolicyStep,
 ): PolicyRow | null {
   const job = `${step.job} ×${step.copies}`;
   const raised = typeof output.raised === "string"

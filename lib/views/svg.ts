@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "./i18n.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
+import type { Attempt } from "../timing/attempt.ts";
 import {
-  type Attempt,
   type CommitState,
   type Mark,
   MARK_LABEL,

@@ -7,14 +7,9 @@
  *
  * @module
  */
-import type { StopPoint } from "../timing/stages.ts";
-import { type Lang, say, type Text } from "./i18n.ts";
-import { displayWidth, wrap } from "./text.ts";
-
-/** How an attempt ended for the caller. */
-export type Outcome =
-  | { kind: "result"; status: string; released: unknown }
-  | { kind: "raised"; raised: string; message: string; cause?: string };
+import type { Attempt } from "../timing/attempt.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
+import { displayWidth, wrap } from "../terminal.ts";
 
 /** The mark of one stage. */
 export type Mark =
@@ -63,28 +58,6 @@ export interface Timeline {
   after: StageRow[];
   /** Ledger and caller state after the attempt. */
   state: { draft: boolean; receipt: Text; caller: Text };
-}
-
-/** What a run produced, in the shape both `run` and `script` print. */
-export interface Attempt {
-  /** Events the attempt reached (for a raised run, as far as they are known). */
-  events: readonly string[];
-  /** How it ended. */
-  outcome: Outcome;
-  /** Whether the draft exists after the attempt. */
-  draftExists: boolean;
-  /** Receipt attempt number, or null when none was written. */
-  receiptAttempt: number | null;
-  /** Receipt status, when one was written. */
-  receiptStatus?: string;
-  /** Where a cancellation or injected failure stopped it. */
-  stoppedAt?: StopPoint;
-  /** The rule that refused it. */
-  refusal?: string;
-  /** `parallel` when the input guardrail ran beside the call. */
-  inputGuardrail?: "parallel";
-  /** Rows the receipt INSERT really added, when not the 1 it claimed (a naive receipt). */
-  receiptRowsInserted?: number;
 }
 
 /** Stage labels. */

@@ -11,10 +11,10 @@ import {
 } from "../../timing/compensation.ts";
 import { Ledger } from "../../timing/ledger.ts";
 import { raisedOf } from "../../timing/outcome.ts";
-import { wrap } from "../../views/text.ts";
+import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
-import { choice, command, UsageError } from "../registry.ts";
+import { choice, command, UsageError } from "../parser.ts";
 
 /** The `compensate` command. */
 export const compensate = command({

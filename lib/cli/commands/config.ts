@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { LANGS } from "../../views/i18n.ts";
+import { LANGS } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
-import { choice, command, UsageError } from "../registry.ts";
+import { choice, command, UsageError } from "../parser.ts";
 import { readSettings, writeSettings } from "../settings.ts";
 
 /** The `config` command. */

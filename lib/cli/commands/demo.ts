@@ -5,14 +5,15 @@
  */
 import { articleDemo } from "../../experiments/article_demo.ts";
 import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
-import { choice, command } from "../registry.ts";
-import { say, type Text } from "../../views/i18n.ts";
-import { policyLines, styleFor } from "../view.ts";
+import { choice, command } from "../parser.ts";
+import { say, type Text } from "../../i18n.ts";
+import { policyLines } from "../../views/policy_demo.ts";
+import { styleFor } from "../io.ts";
 
 /**
  * Where to go after the demo, its last lines in the text view only (never
@@ -60,7 +61,7 @@ fresh scratch ledger.`,
       ["timing", "policy", "article"] as const,
     );
     const format = formatOf("demo", values);
-    await using folder = scratchFolder(privateRoot(io.base)!);
+    await using folder = scratchFolder(io.base);
     const all = which === undefined;
     const timing = all || which === "timing"
       ? await timingDemoWithAttempts(folder.path)

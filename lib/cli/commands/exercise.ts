@@ -14,16 +14,13 @@ import {
 import { judge, type Judgement } from "../../exercises/judge.ts";
 import { readProgress, writeProgress } from "../../exercises/progress.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { displayWidth, wrap } from "../../views/text.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
-import { command, printable, UsageError } from "../registry.ts";
+import { command, printable, UsageError } from "../parser.ts";
 
 const ACTIONS = [
   "list",
@@ -271,8 +268,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
           return EXIT.failed;
         }
         const answer = await readAll(source);
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const j = await judge(x, answer, scratch.path, trustedFolders(io.base));
         printJudgement(io, j, x, lang);
         const p = progress();
@@ -342,8 +338,7 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
           }, lang));
           return EXIT.failed;
         }
-        const root = privateRoot(io.base)!;
-        await using scratch = scratchFolder(root);
+        await using scratch = scratchFolder(io.base);
         const rows = [];
         for (const x of EXERCISES) {
           const answer = (answers as Record<string, unknown>)[String(x.n)];

@@ -13,23 +13,24 @@ import {
   stepsOf,
   type Topic,
   TOPICS,
-} from "../../views/explain.ts";
-import { type Lang, say } from "../../views/i18n.ts";
-import { LESSONS } from "../../views/lessons.ts";
-import { sdkLensLines } from "../../views/sdk.ts";
-import { type PolicyRow, policySvg } from "../../views/policy_view.ts";
-import type { Io } from "../io.ts";
-import type { Attempt } from "../../views/timeline.ts";
+} from "../../content/explain.ts";
+import { type Lang, say } from "../../i18n.ts";
+import { LESSONS } from "../../content/lessons.ts";
+import { sdkLensLines } from "../../content/sdk.ts";
 import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+  type PolicyRow,
+  policyRow,
+  policySvg,
+} from "../../views/policy_view.ts";
+import type { Io } from "../io.ts";
+import type { Attempt } from "../../timing/attempt.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
-import { wrap } from "../../views/text.ts";
+import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import { formatOf, REFUSED_ROOT } from "../places.ts";
-import { choice, command, UsageError } from "../registry.ts";
+import { choice, command, UsageError } from "../parser.ts";
 
 /** The `explain` command. */
 export const explain = command({
@@ -127,7 +128,7 @@ async function drawTopics(
   lang: Lang,
   extraNotes: string[],
 ): Promise<string> {
-  await using folder = scratchFolder(privateRoot(io.base)!);
+  await using folder = scratchFolder(io.base);
   const notes = [
     ...topics.flatMap((name) => explanationLines(name, lang))
       .flatMap((line) => wrap(line, 110)),
@@ -158,7 +159,8 @@ async function drawTopics(
           attempt: result.run.attempt,
         });
       }
-      if (result.policy) policy.push(result.policy);
+      const row = result.policy && policyRow(result.policy);
+      if (row) policy.push(row);
     }
   } finally {
     session.close();

@@ -14,11 +14,11 @@ import {
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { compensations } from "../../timing/compensation.ts";
-import { wrap } from "../../views/text.ts";
+import { wrap } from "../../terminal.ts";
 import type { Io } from "../io.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
-import { command } from "../registry.ts";
+import { command } from "../parser.ts";
 
 /** The `ledger` command. */
 export const ledger = command({

@@ -4,10 +4,10 @@
  * @module
  */
 import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
-import { displayWidth, shellQuote, wrap } from "../../views/text.ts";
+import { displayWidth, shellQuote, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
-import { command } from "../registry.ts";
+import { command } from "../parser.ts";
 
 /** The `reconcile` command. */
 export const reconcile = command({

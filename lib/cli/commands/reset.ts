@@ -6,7 +6,7 @@
 import { privateRoot, removeLedger } from "../../sandbox/sandbox.ts";
 import { EXIT } from "../exit.ts";
 import { checkedName } from "../places.ts";
-import { command, UsageError } from "../registry.ts";
+import { command, UsageError } from "../parser.ts";
 
 /** The `reset` command. */
 export const reset = command({

@@ -6,11 +6,8 @@
 import { join } from "node:path";
 import { type Faults, Lab } from "../../timing/lab.ts";
 import { observeRun } from "../../timing/outcome.ts";
-import {
-  privateRoot,
-  scratchFolder,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   CHECKPOINTS,
   FAIL_POINTS,
@@ -20,19 +17,18 @@ import {
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
-import { type Lang, say } from "../../views/i18n.ts";
+import { type Lang, say } from "../../i18n.ts";
 import { plainFields, plainValue } from "../../views/plain.ts";
-import { wrap } from "../../views/text.ts";
+import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
+import { type Io, styleFor } from "../io.ts";
 import {
   FORMAT_OPTIONS,
   formatOf,
   LEDGER_OPTIONS,
   ledgerFileOf,
 } from "../places.ts";
-import { choice, command, UsageError } from "../registry.ts";
-import { styleFor } from "../view.ts";
+import { choice, command, UsageError } from "../parser.ts";
 
 const OPTIONS = {
   ...LEDGER_OPTIONS,
@@ -265,7 +261,7 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     const raw = rawToolArgs(values);
     const named = ledgerFileOf("run", io, values, true);
     await using scratch = named === undefined
-      ? scratchFolder(privateRoot(io.base)!)
+      ? scratchFolder(io.base)
       : undefined;
     const path = named ?? join(scratch!.path, "lab.sqlite");
     const lab = Lab.open(path, { trusted: trustedFolders(io.base) });

@@ -11,9 +11,9 @@ import {
 } from "../../sandbox/safe_fs.ts";
 import { privateRootPath, SANDBOX_ROOT } from "../../sandbox/sandbox.ts";
 import { dirname } from "node:path";
-import { say, type Text } from "../../views/i18n.ts";
+import { say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
-import { command } from "../registry.ts";
+import { command } from "../parser.ts";
 
 /** One probe: a permission, what guardlab needs, what the runtime says. */
 export interface Probe {

@@ -10,21 +10,24 @@ import {
   ledgerFolder,
   privateRoot,
   refusalLine,
-  scratchFolder,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   InvalidStep,
   ScriptSession,
   type StepResult,
 } from "../../experiments/script.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { policyHeader, renderPolicyRow } from "../../views/policy_view.ts";
+import {
+  policyHeader,
+  policyRow,
+  renderPolicyRow,
+} from "../../views/policy_view.ts";
 import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
+import { type Io, styleFor } from "../io.ts";
 import { checkedName } from "../places.ts";
-import { command } from "../registry.ts";
-import { styleFor } from "../view.ts";
+import { command } from "../parser.ts";
 
 async function openSteps(file: string | undefined, io: Io) {
   if (file === undefined) return io.stdin();
@@ -139,14 +142,15 @@ ${STEPS}`,
             "per line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
       );
     }
-    const root = privateRoot(io.base)!;
-    await using scratch = name === undefined ? scratchFolder(root) : undefined;
+    await using scratch = name === undefined
+      ? scratchFolder(io.base)
+      : undefined;
     const place = name === undefined
       ? {
         lab: join(scratch!.path, "lab.sqlite"),
         policy: join(scratch!.path, "policy.sqlite"),
       }
-      : ledgerFolder(root, name, true)!;
+      : ledgerFolder(privateRoot(io.base)!, name, true)!;
     const session = new ScriptSession({
       lab: place.lab,
       policy: place.policy,
@@ -188,11 +192,12 @@ ${STEPS}`,
           );
           for (const row of rows) io.err(row);
         }
-        if (values.view && policy) {
+        const row = values.view && policy ? policyRow(policy) : null;
+        if (row) {
           // The two lanes' header once, at the first policy step.
           if (!lanesShown) { for (const l of policyHeader(lang)) io.err(l); }
           lanesShown = true;
-          for (const l of renderPolicyRow(policy, lang)) io.err(l);
+          for (const l of renderPolicyRow(row, lang)) io.err(l);
         }
       }
     } finally {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { privateRoot, scratchFolder } from "../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   EXPECTED,
   renderChecks,
@@ -12,8 +12,8 @@ import {
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { REFUSED_ROOT } from "../places.ts";
-import { command } from "../registry.ts";
-import type { Lang } from "../../views/i18n.ts";
+import { command } from "../parser.ts";
+import type { Lang } from "../../i18n.ts";
 
 /** Run every demo, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(
@@ -22,7 +22,7 @@ export async function runVerify(
   expected: Parameters<typeof compare>[1] = EXPECTED,
   lang: Lang = "en",
 ): Promise<number> {
-  await using folder = scratchFolder(privateRoot(io.base)!);
+  await using folder = scratchFolder(io.base);
   const checks = await compare(folder.path, expected);
   const ok = checks.every((c) => c.pass);
   if (json) io.out(JSON.stringify({ ok, scenarios: checks }));

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Explanation } from "./explain.ts";
+import type { Explanation } from "./explanation.ts";
 
 /** The lessons, in the order `explain list` shows them. */
 export const LESSONS = [

@@ -1,18 +1,11 @@
 /**
- * Human views shared by the commands: colour choice and the policy lab's
- * step-by-step lines.
+ * The policy demo as readable lines: each scenario's interleaving and what
+ * the ledger held afterwards.
  *
  * @module
  */
 import type { PolicyDemoResult } from "../experiments/demo.ts";
-import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
-import type { Lang } from "../views/i18n.ts";
-import type { Io } from "./io.ts";
-
-/** Colour only when the Io allows it (a terminal without `NO_COLOR`). */
-export function styleFor(io: Io): Style {
-  return io.color ? ANSI : PLAIN;
-}
+import type { Lang } from "../i18n.ts";
 
 function draftsText(drafts: [string, number, number][], lang: Lang): string {
   if (drafts.length === 0) return lang === "zh" ? "无" : "none";

@@ -2,13 +2,13 @@
  * What a command is: its name, summary, usage, options with their help,
  * the exit codes it can return, and its handler. Dispatch, the usage line,
  * the overview, each `--help` and the tests all read the same definitions
- * (see `commands.ts` for the list).
+ * (see `command_registry.ts` for the list).
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Lang, LANGS, same, say, type Text } from "../views/i18n.ts";
-import { displayWidth, wrap } from "../views/text.ts";
+import { type Lang, LANGS, same, say, type Text } from "../i18n.ts";
+import { displayWidth, wrap } from "../terminal.ts";
 import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Lang } from "./i18n.ts";
+import type { Lang } from "../i18n.ts";
 import {
   type Lesson,
   LESSON_STEPS,
@@ -14,19 +14,9 @@ import {
   LESSONS_EN,
   LESSONS_ZH,
 } from "./lessons.ts";
-export { type Lang, LANGS } from "./i18n.ts";
-
-/** One scenario's explanation. */
-export interface Explanation {
-  /** Which lab the scenario belongs to. */
-  lab: "timing" | "policy" | "article";
-  /** What happened. */
-  happened: string;
-  /** Why the check could not undo the effect, or why the write refused. */
-  why: string;
-  /** The safe next step. */
-  next: string;
-}
+import type { Explanation } from "./explanation.ts";
+export { type Lang, LANGS } from "../i18n.ts";
+export type { Explanation } from "./explanation.ts";
 
 /** Every scenario `guardlab demo` runs, in demo order. */
 export const SCENARIOS = [

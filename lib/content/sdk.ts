@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Lang, Text } from "./i18n.ts";
-import { say } from "./i18n.ts";
-import { wrap } from "./text.ts";
+import type { Lang, Text } from "../i18n.ts";
+import { say } from "../i18n.ts";
+import { wrap } from "../terminal.ts";
 
 /** Where each fact below comes from. */
 export const SDK_SOURCES: readonly Text[] = [

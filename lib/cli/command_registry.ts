@@ -16,7 +16,7 @@ import { run } from "./commands/run.ts";
 import { sandbox } from "./commands/sandbox.ts";
 import { script } from "./commands/script.ts";
 import { verify } from "./commands/verify.ts";
-import type { Command } from "./registry.ts";
+import type { Command } from "./parser.ts";
 
 /** Every command, in overview order. */
 export const COMMANDS: readonly Command[] = [

@@ -111,7 +111,7 @@ function columnsOf(char: string): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { displayWidth } from "./text.ts";
+ * import { displayWidth } from "./terminal.ts";
  * assert.equal(displayWidth("后检 ok"), 7);
  * ```
  */
@@ -299,11 +299,11 @@ export function continuationColumn(line: string, width: number): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { wrap } from "./text.ts";
+ * import { wrap } from "./terminal.ts";
  * assert.deepEqual(wrap("原因：重试会复用 effect_reused 的草稿。", 24), [
  *   "原因：重试会复用",
- *   "      effect_reused 的",
- *   "      草稿。",
+ *   "      effect_reused",
+ *   "      的草稿。",
  * ]);
  * ```
  */
@@ -365,7 +365,7 @@ export function wrap(line: string, width: number): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { shellQuote } from "./text.ts";
+ * import { shellQuote } from "./terminal.ts";
  * assert.equal(shellQuote("/tmp/a b;touch x"), "'/tmp/a b;touch x'");
  * ```
  */

@@ -1,0 +1,59 @@
+/**
+ * The layers of `lib/`, lowest first: the one statement of which way the
+ * imports point. A module may import from its own layer or a lower one,
+ * never from a higher one, and no import chain may come back to where it
+ * started (type imports included). `tests/layers_test.ts` parses every
+ * import in `lib/` and holds the code to this table; a new top-level file
+ * or folder of `lib/` must be placed here first.
+ *
+ * Internal: not part of the public API (`mod.ts` is the only door).
+ *
+ * @module
+ */
+
+/** One layer: top-level files and folders of `lib/`, and what it holds. */
+export interface Layer {
+  /** What the layer is for. */
+  readonly role: string;
+  /** Its entries: a file (`errors.ts`) or a folder (`timing`) under `lib/`. */
+  readonly members: readonly string[];
+}
+
+/** The layers of `lib/`, lowest first. */
+export const LAYERS: readonly Layer[] = [
+  {
+    role: "text and types: the Text type and the one language picker, " +
+      "the Chinese punctuation rule, terminal width, typed errors",
+    members: [
+      "_layers.ts",
+      "i18n.ts",
+      "zh_punctuation.ts",
+      "terminal.ts",
+      "errors.ts",
+    ],
+  },
+  {
+    role: "sandbox: the private folder and link-safe file access",
+    members: ["sandbox"],
+  },
+  {
+    role: "store: SQLite opened in one place, the wire format",
+    members: ["store"],
+  },
+  {
+    role: "labs: the timing lab and the policy lab",
+    members: ["timing", "policy"],
+  },
+  {
+    role: "experiments: scenarios and scripts run against the labs",
+    members: ["experiments"],
+  },
+  {
+    role: "content: the teaching texts and the exercises",
+    members: ["content", "exercises"],
+  },
+  { role: "views: renderers of timelines, lanes and SVG", members: ["views"] },
+  { role: "the MCP server", members: ["mcp"] },
+  { role: "the command line", members: ["cli"] },
+  { role: "the public API's door", members: ["mod.ts"] },
+];

@@ -1,0 +1,33 @@
+/**
+ * The two tables a compensation writes, beside the reference lab's two:
+ * their exact `CREATE TABLE` and the checks on their values. The ledger's
+ * schema check and the compensation itself both read them from here.
+ *
+ * @module
+ */
+import { MAX_EXACT } from "../store/db.ts";
+
+const COMPENSATIONS = `CREATE TABLE compensations(
+  job TEXT PRIMARY KEY, state TEXT NOT NULL)`;
+const COMPENSATION_RECEIPTS = `CREATE TABLE compensation_receipts(
+  attempt INTEGER PRIMARY KEY AUTOINCREMENT,
+  job TEXT NOT NULL, status TEXT NOT NULL, events TEXT NOT NULL)`;
+
+/** The compensation tables, exact, for the ledger's schema check. */
+export const COMPENSATION_TABLES = {
+  compensations: {
+    create: COMPENSATIONS,
+    badValues: [
+      `SELECT COUNT(*) AS n FROM compensations WHERE typeof(job)!='text'
+         OR state NOT IN ('requested','voided')`,
+    ],
+  },
+  compensation_receipts: {
+    create: COMPENSATION_RECEIPTS,
+    badValues: [
+      `SELECT COUNT(*) AS n FROM compensation_receipts
+         WHERE attempt>${MAX_EXACT} OR typeof(job)!='text'
+         OR typeof(status)!='text' OR typeof(events)!='text'`,
+    ],
+  },
+} as const;
