@@ -61,6 +61,7 @@ export {
   type DraftRow,
   Ledger,
   type LedgerOptions,
+  type ReceiptFault,
   type ReceiptRow,
   type StoredDraft,
 } from "./timing/ledger.ts";

@@ -552,9 +552,12 @@ Deno.test("attack: the draft insert is checked like the receipt", async () => {
     const lab = Lab.open(path);
     try {
       // Installed after the schema check, as a damaged SQLite could behave.
-      lab.ledger.db.exec(
+      // A second connection plants it; the lab's statements see the new schema.
+      const planter = new DatabaseSync(path);
+      planter.exec(
         "CREATE TRIGGER quiet BEFORE INSERT ON drafts BEGIN SELECT RAISE(IGNORE); END",
       );
+      planter.close();
       const r = await lab.run(ARGS);
       assert.equal(r.status, "error");
       assert.equal(r.effect_exists, false);
@@ -575,10 +578,7 @@ Deno.test("attack: SQLite keeps its temporary storage in memory", async () => {
   try {
     const lab = Lab.open(join(dir, "lab.sqlite"));
     try {
-      const row = lab.ledger.db.prepare("PRAGMA temp_store").get() as {
-        temp_store: number;
-      };
-      assert.equal(Number(row.temp_store), 2, "MEMORY");
+      assert.equal(lab.ledger.connectionSettings().tempStore, 2, "MEMORY");
     } finally {
       lab.close();
     }

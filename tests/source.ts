@@ -250,3 +250,62 @@ function closedPath(
   }
   return [start, start];
 }
+
+/** A node with the chain of nodes above it (nearest last). */
+export interface Located {
+  /** The node. */
+  node: Node;
+  /** Its ancestors, the program first. */
+  parents: readonly Node[];
+  /** The field of its parent it sits in (`callee`, `test`, `key`, …). */
+  field: string;
+}
+
+/** Every node under `root` with its ancestors and the field it sits in. */
+export function* locatedNodesOf(
+  root: Node,
+  parents: Node[] = [],
+  field = "",
+): Generator<Located> {
+  yield { node: root, parents, field };
+  const below = [...parents, root];
+  for (const [key, value] of Object.entries(root)) {
+    if (key === "loc" || key.endsWith("Comments")) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (isNode(item)) yield* locatedNodesOf(item, below, key);
+      }
+    } else if (isNode(value)) {
+      yield* locatedNodesOf(value, below, key);
+    }
+  }
+}
+
+/** Whether `node` is a string literal (or a template without holes) with the value `text`. */
+export function isLiteral(node: unknown, text?: string): boolean {
+  if (!isNode(node)) return false;
+  const value = node.type === "StringLiteral"
+    ? node.value
+    : node.type === "TemplateLiteral" &&
+        (node.expressions as unknown[]).length === 0
+    ? ((node.quasis as Node[])[0].value as { cooked: string }).cooked
+    : undefined;
+  return typeof value === "string" && (text === undefined || value === text);
+}
+
+/** The name of an identifier or a string-literal key, else `undefined`. */
+export function nameOf(node: unknown): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.type === "Identifier") return node.name as string;
+  if (node.type === "StringLiteral") return node.value as string;
+  return undefined;
+}
+
+/** Whether a located node sits inside a type (a TS type annotation or declaration). */
+export function inType(located: Located): boolean {
+  return located.parents.some((p) =>
+    p.type.startsWith("TS") && p.type !== "TSAsExpression" &&
+    p.type !== "TSNonNullExpression" && p.type !== "TSSatisfiesExpression" &&
+    p.type !== "TSEnumDeclaration"
+  );
+}

@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { receiptFaultTrigger } from "../lib/timing/ledger.ts";
 import { observeRun } from "../lib/timing/outcome.ts";
 import type { Faults } from "../lib/timing/lab.ts";
 import { LANGS } from "../lib/i18n.ts";
@@ -59,7 +58,7 @@ Deno.test("stage marks: every fault is drawn on the stage where it happened", as
       await using s = await tempLab();
       for (const step of c.setup) {
         if ("receipt_fault" in step) {
-          s.lab.ledger.db.exec(receiptFaultTrigger(step.receipt_fault));
+          s.lab.ledger.setReceiptFault(step.receipt_fault);
         } else await s.lab.run(step.args, step.faults);
       }
       const { output, attempt } = await observeRun(s.lab, c.args, c.faults);

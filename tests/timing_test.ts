@@ -10,7 +10,6 @@ import {
 import {
   ACCEPTED_EVENTS,
   ARGS,
-  installReceiptFault,
   persistedCounts,
   persistedReceipts,
   rejection,
@@ -43,7 +42,7 @@ async function rejectsCancelled(
   promise: Promise<RunResult>,
 ): Promise<void> {
   await assert.rejects(promise, Cancelled);
-  assert.equal(lab.ledger.db.isTransaction, false);
+  assert.equal(lab.ledger.inTransaction, false);
 }
 
 Deno.test("timing lab: SQLite receipt faults", async (t) => {
@@ -51,12 +50,12 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     t,
     "sqlite ignored receipt and same-key recovery",
     async (s) => {
-      installReceiptFault(s.lab.ledger.db, "ignore");
+      s.lab.ledger.setReceiptFault("ignore");
       await rejectsAuditInsert(s.lab.run(ARGS));
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
-      assert.equal(s.lab.ledger.db.isTransaction, false);
+      assert.equal(s.lab.ledger.inTransaction, false);
       // Remove only the fixture; the business request stays as it was.
-      s.lab.ledger.db.exec("DROP TRIGGER fixture_receipt_fault");
+      s.lab.ledger.setReceiptFault("none");
       const r = await s.lab.run(ARGS);
       assert.equal(r.status, "accepted");
       assert.ok(r.events.includes("effect_reused"));
@@ -75,13 +74,13 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     "sqlite ignored receipt cannot reuse old receipt",
     async (s) => {
       const first = await s.lab.run(ARGS);
-      installReceiptFault(s.lab.ledger.db, "ignore");
+      s.lab.ledger.setReceiptFault("ignore");
       await rejectsAuditInsert(s.lab.run({ ...ARGS, job: "JOB-002" }));
       assert.deepEqual(persistedCounts(s.path), [2, 1]);
       assert.deepEqual(persistedReceipts(s.path), [
         { attempt: first.attempt, job: "JOB-001", status: "accepted" },
       ]);
-      assert.equal(s.lab.ledger.db.isTransaction, false);
+      assert.equal(s.lab.ledger.inTransaction, false);
     },
   );
 
@@ -89,12 +88,12 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     t,
     "sqlite aborted receipt preserves committed effect",
     async (s) => {
-      installReceiptFault(s.lab.ledger.db, "abort");
+      s.lab.ledger.setReceiptFault("abort");
       const error = await rejection(s.lab.run(ARGS));
       assert.ok(isSqliteError(error), "the SQLite error propagates unchanged");
       assert.match((error as Error).message, /fixture_receipt_abort/);
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
-      assert.equal(s.lab.ledger.db.isTransaction, false);
+      assert.equal(s.lab.ledger.inTransaction, false);
     },
   );
 
@@ -102,7 +101,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     t,
     "sqlite ignored receipt during cancel takes precedence",
     async (s) => {
-      installReceiptFault(s.lab.ledger.db, "ignore");
+      s.lab.ledger.setReceiptFault("ignore");
       const error = await rejection(
         s.lab.run(ARGS, { cancelAt: "after_business" }),
       );
@@ -112,7 +111,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
         "the cancellation stays as the cause",
       );
       assert.deepEqual(persistedCounts(s.path), [1, 0]);
-      assert.equal(s.lab.ledger.db.isTransaction, false);
+      assert.equal(s.lab.ledger.inTransaction, false);
     },
   );
 
@@ -120,7 +119,7 @@ Deno.test("timing lab: SQLite receipt faults", async (t) => {
     t,
     "sqlite aborted receipt during cancel keeps the cancel as cause",
     async (s) => {
-      installReceiptFault(s.lab.ledger.db, "abort");
+      s.lab.ledger.setReceiptFault("abort");
       const record = await s.lab.attempt(ARGS, { cancelAt: "output_check" });
       assert.equal(record.outcome.kind, "thrown");
       if (record.outcome.kind !== "thrown") return;

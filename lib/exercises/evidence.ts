@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { openObserver } from "../store/db.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf, MAX_LINE_BYTES } from "../experiments/lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
@@ -93,7 +93,7 @@ export async function gather(
 }
 
 function readLedger(lab: string, policy: string): LedgerEvidence {
-  const db = new DatabaseSync(lab, { readOnly: true });
+  const db = openObserver(lab);
   try {
     const tables = new Set(
       (db.prepare("SELECT name FROM sqlite_master WHERE type='table'")
@@ -144,7 +144,7 @@ function readPolicy(
   } catch {
     return { rule: null, policyDrafts: [] };
   }
-  const db = new DatabaseSync(path, { readOnly: true });
+  const db = openObserver(path);
   try {
     const rule = db.prepare(
       "SELECT revision, max_copies FROM policy WHERE singleton=1",

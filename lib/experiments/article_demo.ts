@@ -9,12 +9,10 @@
  * @module
  */
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { InjectedFailure } from "../errors.ts";
-import { countRows } from "../store/db.ts";
+import { countRows, openObserver } from "../store/db.ts";
 import { compensate, type CompensationFault } from "../timing/compensation.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
-import { receiptFaultTrigger } from "../timing/ledger.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
 import type { RunResult } from "../timing/lab.ts";
 import type { Attempt } from "../timing/attempt.ts";
@@ -90,7 +88,7 @@ async function compensation(
       result = { raised: "injected", message: error.message };
     }
     const retry = (await observeRun(lab, DEMO_ARGS)).output;
-    const observer = new DatabaseSync(path, { readOnly: true });
+    const observer = openObserver(path);
     try {
       const state = observer.prepare(
         "SELECT state FROM compensations WHERE job=?",
@@ -115,7 +113,7 @@ async function compensation(
 
 function counted(path: string): { drafts: number; receipts: number } {
   // A second connection: what was committed, not what the writer holds.
-  const observer = new DatabaseSync(path, { readOnly: true });
+  const observer = openObserver(path);
   try {
     return {
       drafts: countRows(observer, "drafts"),
@@ -141,7 +139,7 @@ export async function articleDemo(
     const lab = Lab.open(path);
     try {
       // Trusted fixture on this scenario's own ledger, never tool input.
-      if (ignoreReceipts) lab.ledger.db.exec(receiptFaultTrigger("ignore"));
+      if (ignoreReceipts) lab.ledger.setReceiptFault("ignore");
       const seen = await observeRun(lab, raw, faults);
       attempts.push({ scenario: name, attempt: seen.attempt });
       return { output: seen.output, rows: counted(path) };

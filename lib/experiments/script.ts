@@ -9,7 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected, isSqliteError } from "../errors.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
-import { Ledger, receiptFaultTrigger } from "../timing/ledger.ts";
+import { Ledger } from "../timing/ledger.ts";
 import { observeRun, raisedOf } from "../timing/outcome.ts";
 import {
   compensate,
@@ -376,9 +376,7 @@ export class ScriptSession {
       );
     }
     // Trusted test fixture on the lab's own connection, never tool input.
-    const db = this.#lab.ledger.db;
-    db.exec("DROP TRIGGER IF EXISTS fixture_receipt_fault");
-    if (fault !== "none") db.exec(receiptFaultTrigger(fault));
+    this.#lab.ledger.setReceiptFault(fault);
     return { ok: true };
   }
 

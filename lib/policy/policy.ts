@@ -4,18 +4,18 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { isIntegerIn, JOB_PATTERN } from "../timing/args.ts";
 import {
+  DEFAULT_BUSY_TIMEOUT_MS,
   immediate,
   MAX_EXACT,
   openDatabase,
+  openUnchecked,
   type SchemaSpec,
   statement,
-  useDurableWal,
 } from "../store/db.ts";
 import { InjectedFailure, InputRejected } from "../errors.ts";
-import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 /** A draft request in the policy lab. */
@@ -117,16 +117,10 @@ export function connect(
   path: string,
   options: ConnectOptions = {},
 ): DatabaseSync {
-  checkDatabasePlace(path, options.trusted ?? GRANTED_FOLDERS, false);
-  const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
-  try {
-    db.exec("PRAGMA temp_store=MEMORY");
-    useDurableWal(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+  return openUnchecked(path, {
+    trusted: options.trusted ?? GRANTED_FOLDERS,
+    busyTimeoutMs: options.busyTimeoutMs,
+  });
 }
 
 /**
@@ -142,7 +136,7 @@ export function ensurePolicyDatabase(
   openDatabase(path, POLICY_SCHEMA, {
     mode: "write",
     trusted,
-    busyTimeoutMs: 5000,
+    busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS,
   }).close();
 }
 

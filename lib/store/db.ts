@@ -49,6 +49,13 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * How long a writer waits for another connection's lock before failing with
+ * SQLITE_BUSY, when the caller does not say otherwise: the lab ledger, and
+ * the policy database while it is checked and created.
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /** The largest integer JavaScript represents exactly. */
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
@@ -221,6 +228,38 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A connection with its place checked (no link, a private folder) but no
+ * schema check: the policy lab's `connect`, which the reference opens bare
+ * and initialises itself. Sorting stays in memory; the file uses durable
+ * write-ahead logging like every database guardlab writes.
+ */
+export function openUnchecked(
+  path: string,
+  options: { trusted: readonly string[]; busyTimeoutMs?: number },
+): DatabaseSync {
+  checkDatabasePlace(path, options.trusted, false);
+  const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
+  try {
+    db.exec("PRAGMA temp_store=MEMORY");
+    useDurableWal(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * A second, read-only connection to a database this process has just
+ * written and checked: it sees what was committed, not what the writer holds
+ * in a transaction. Used by the demos and the judge to count what is really
+ * there.
+ */
+export function openObserver(path: string): DatabaseSync {
+  return new DatabaseSync(path, { readOnly: true });
 }
 
 /**

@@ -8,9 +8,10 @@
  *
  * @module
  */
-import { immediate, statement } from "../store/db.ts";
 import { AuditUnavailable, InjectedFailure } from "../errors.ts";
 import type { Ledger } from "./ledger.ts";
+import type { CompensationState } from "./compensation_schema.ts";
+export type { CompensationState } from "./compensation_schema.ts";
 import { pythonJson } from "../store/wire.ts";
 
 /** Where a trusted fault can make the compensation fail. */
@@ -34,46 +35,12 @@ export interface CompensationResult {
   attempt: number | null;
 }
 
-/** The state of a key's compensation: none, requested (not confirmed), or voided. */
-export type CompensationState = "none" | "requested" | "voided";
-
-function hasTables(ledger: Ledger): boolean {
-  const row = statement(
-    ledger.db,
-    "SELECT COUNT(*) AS n FROM sqlite_master WHERE type='table' AND name IN ('compensations','compensation_receipts')",
-  ).get() as { n: number };
-  return Number(row.n) === 2;
-}
-
 /** The compensation state of `job` (read on the ledger's own connection). */
 export function compensationState(
   ledger: Ledger,
   job: string,
 ): CompensationState {
-  if (!hasTables(ledger)) return "none";
-  const row = statement(
-    ledger.db,
-    "SELECT state FROM compensations WHERE job=?",
-  ).get(job) as { state: string } | undefined;
-  return row === undefined ? "none" : row.state as CompensationState;
-}
-
-/** Every key with a compensation, and its state, by job. */
-export function compensations(
-  ledger: Ledger,
-): { job: string; state: CompensationState; receipts: number }[] {
-  if (!hasTables(ledger)) return [];
-  return (statement(
-    ledger.db,
-    `SELECT c.job AS job, c.state AS state,
-       (SELECT COUNT(*) FROM compensation_receipts r WHERE r.job=c.job) AS n
-     FROM compensations c ORDER BY c.job`,
-  ).all() as unknown as {
-    job: string;
-    state: CompensationState;
-    n: number;
-  }[])
-    .map((r) => ({ job: r.job, state: r.state, receipts: Number(r.n) }));
+  return ledger.compensationState(job);
 }
 
 /**
@@ -105,26 +72,16 @@ export function compensate(
   job: string,
   failAt?: CompensationFault,
 ): CompensationResult {
-  const db = ledger.db;
   const events: string[] = [];
   // The request is a fact of its own: if what follows fails, reconcile can
   // still tell that a compensation was asked for and never confirmed.
-  const start = immediate(db, () => {
+  const start = ledger.writeTransaction(() => {
     // Nothing to undo writes nothing, not even the tables.
     if (!ledger.draftExists(job)) return "no_draft" as const;
-    db.exec(`CREATE TABLE IF NOT EXISTS compensations(
-      job TEXT PRIMARY KEY, state TEXT NOT NULL)`);
-    db.exec(`CREATE TABLE IF NOT EXISTS compensation_receipts(
-      attempt INTEGER PRIMARY KEY AUTOINCREMENT,
-      job TEXT NOT NULL, status TEXT NOT NULL, events TEXT NOT NULL)`);
-    const state = compensationState(ledger, job);
+    ledger.ensureCompensationTables();
+    const state = ledger.compensationState(job);
     if (state === "voided") return "already_voided" as const;
-    if (state === "none") {
-      statement(
-        db,
-        "INSERT INTO compensations(job, state) VALUES(?, 'requested')",
-      ).run(job);
-    }
+    if (state === "none") ledger.recordCompensationRequest(job);
     return "requested" as const;
   });
   if (start !== "requested") {
@@ -132,12 +89,8 @@ export function compensate(
   }
   events.push("compensation_requested");
   // The compensation's own commit point.
-  immediate(db, () => {
-    const changed = statement(
-      db,
-      "UPDATE compensations SET state='voided' WHERE job=? AND state='requested'",
-    ).run(job).changes;
-    if (Number(changed) !== 1) {
+  ledger.writeTransaction(() => {
+    if (ledger.voidCompensation(job) !== 1) {
       throw new AuditUnavailable("compensation did not void exactly one row");
     }
     if (failAt === "before_commit") {
@@ -148,15 +101,12 @@ export function compensate(
   if (failAt === "after_commit") {
     throw new InjectedFailure("compensation_after_commit");
   }
-  const attempt = immediate(db, () => {
-    const info = statement(
-      db,
-      "INSERT INTO compensation_receipts(job, status, events) VALUES(?, 'voided', ?)",
-    ).run(job, pythonJson(events));
-    if (Number(info.changes) !== 1) {
+  const attempt = ledger.writeTransaction(() => {
+    const info = ledger.insertCompensationReceipt(job, pythonJson(events));
+    if (info.changes !== 1) {
       throw new AuditUnavailable("compensation receipt did not create one row");
     }
-    return Number(info.lastInsertRowid);
+    return info.attempt;
   });
   events.push("compensation_receipt_written");
   return { job, status: "voided", events, attempt };

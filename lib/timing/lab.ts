@@ -15,7 +15,6 @@ import {
   KeyVoided,
   OutputRejected,
 } from "../errors.ts";
-import { compensationState } from "./compensation.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
 import type {
   Checkpoint,
@@ -397,7 +396,7 @@ export class Lab {
       const old = this.ledger.findDraft(args.job);
       if (old !== undefined) {
         // A compensated key is closed: neither reused nor re-created.
-        if (compensationState(this.ledger, args.job) === "voided") {
+        if (this.ledger.compensationState(args.job) === "voided") {
           throw new KeyVoided();
         }
         if (old.digest !== digest) throw new KeyConflict();

@@ -7,6 +7,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import {
   countRows,
+  DEFAULT_BUSY_TIMEOUT_MS,
   immediate,
   MAX_EXACT,
   openDatabase,
@@ -14,7 +15,11 @@ import {
   statement,
 } from "../store/db.ts";
 import { DraftNotInserted } from "../errors.ts";
-import { COMPENSATION_TABLES } from "./compensation_schema.ts";
+import {
+  COMPENSATION_TABLES,
+  type CompensationState,
+  CREATE_COMPENSATION_TABLES_IF_MISSING,
+} from "./compensation_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 const DRAFTS = `CREATE TABLE drafts(
@@ -68,9 +73,6 @@ export const LEDGER_SCHEMA: SchemaSpec = {
   create: `${DRAFTS};
 ${RECEIPTS};`,
 };
-
-/** How long a writer waits for another connection's lock before failing. */
-export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** A stored draft as the business step reads it back. */
 export interface StoredDraft {
@@ -131,11 +133,12 @@ export interface LedgerOptions {
  * ```
  */
 export class Ledger {
-  /** The underlying connection (tests use it to install fixtures). */
-  readonly db: DatabaseSync;
+  // Private: every statement on the ledger is a method here, so its SQL has
+  // one home and no caller can hold a transaction the ledger does not know.
+  readonly #db: DatabaseSync;
 
   private constructor(db: DatabaseSync) {
-    this.db = db;
+    this.#db = db;
   }
 
   /**
@@ -158,12 +161,12 @@ export class Ledger {
    * a read-then-write never has to upgrade its lock under contention.
    */
   writeTransaction<T>(body: () => T): T {
-    return immediate(this.db, body);
+    return immediate(this.#db, body);
   }
 
   /** The stored draft for `job`, if any. */
   findDraft(job: string): StoredDraft | undefined {
-    return statement(this.db, "SELECT digest, body FROM drafts WHERE job=?")
+    return statement(this.#db, "SELECT digest, body FROM drafts WHERE job=?")
       .get(job) as StoredDraft | undefined;
   }
 
@@ -173,7 +176,7 @@ export class Ledger {
    */
   insertDraft(job: string, digest: string, body: string): void {
     const changes = Number(
-      statement(this.db, "INSERT INTO drafts VALUES(?,?,?)").run(
+      statement(this.#db, "INSERT INTO drafts VALUES(?,?,?)").run(
         job,
         digest,
         body,
@@ -184,7 +187,7 @@ export class Ledger {
 
   /** Whether a draft for `job` exists. */
   draftExists(job: string): boolean {
-    return statement(this.db, "SELECT 1 AS present FROM drafts WHERE job=?")
+    return statement(this.#db, "SELECT 1 AS present FROM drafts WHERE job=?")
       .get(job) !== undefined;
   }
 
@@ -196,7 +199,7 @@ export class Ledger {
     eventsText: string,
   ): { changes: number; attempt: number } {
     const info = statement(
-      this.db,
+      this.#db,
       "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,?,?)",
     ).run(
       job,
@@ -212,18 +215,18 @@ export class Ledger {
 
   /** Number of drafts. */
   countDrafts(): number {
-    return countRows(this.db, "drafts");
+    return countRows(this.#db, "drafts");
   }
 
   /** Number of receipts. */
   countReceipts(): number {
-    return countRows(this.db, "receipts");
+    return countRows(this.#db, "receipts");
   }
 
   /** All drafts ordered by job, bodies parsed. */
   drafts(): DraftRow[] {
     const rows = statement(
-      this.db,
+      this.#db,
       "SELECT job, digest, body FROM drafts ORDER BY job",
     )
       .all() as unknown as { job: string; digest: string; body: string }[];
@@ -237,7 +240,7 @@ export class Ledger {
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
     const rows = statement(
-      this.db,
+      this.#db,
       "SELECT attempt, job, status, effect_exists, events FROM receipts ORDER BY attempt",
     ).all() as unknown as {
       attempt: number;
@@ -255,9 +258,126 @@ export class Ledger {
     }));
   }
 
+  /** Whether this connection is inside a transaction now (a finished step must leave none open). */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
+
+  /**
+   * Install (`ignore`, `abort`) or remove (`none`) the test-only receipt
+   * fault trigger: a trusted fixture for the demos, `script` and tests,
+   * never tool input.
+   */
+  setReceiptFault(fault: ReceiptFault | "none"): void {
+    this.#db.exec("DROP TRIGGER IF EXISTS fixture_receipt_fault");
+    if (fault !== "none") this.#db.exec(receiptFaultTrigger(fault));
+  }
+
+  /** The connection's settings as SQLite reports them (what `openDatabase` set). */
+  connectionSettings(): {
+    journalMode: string;
+    synchronous: number;
+    tempStore: number;
+    busyTimeoutMs: number;
+  } {
+    const one = (pragma: string) =>
+      Object.values(
+        this.#db.prepare(`PRAGMA ${pragma}`).get() as Record<string, unknown>,
+      )[0];
+    return {
+      journalMode: String(one("journal_mode")),
+      synchronous: Number(one("synchronous")),
+      tempStore: Number(one("temp_store")),
+      busyTimeoutMs: Number(one("busy_timeout")),
+    };
+  }
+
+  #hasCompensationTables(): boolean {
+    const row = statement(
+      this.#db,
+      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type='table' AND name IN ('compensations','compensation_receipts')",
+    ).get() as { n: number };
+    return Number(row.n) === 2;
+  }
+
+  /** The compensation state of `job`. */
+  compensationState(job: string): CompensationState {
+    if (!this.#hasCompensationTables()) return "none";
+    const row = statement(
+      this.#db,
+      "SELECT state FROM compensations WHERE job=?",
+    ).get(job) as { state: string } | undefined;
+    return row === undefined ? "none" : row.state as CompensationState;
+  }
+
+  /** Every key with a compensation, its state and its compensation receipts, by job. */
+  compensations(): {
+    job: string;
+    state: CompensationState;
+    receipts: number;
+  }[] {
+    if (!this.#hasCompensationTables()) return [];
+    return (statement(
+      this.#db,
+      `SELECT c.job AS job, c.state AS state,
+       (SELECT COUNT(*) FROM compensation_receipts r WHERE r.job=c.job) AS n
+     FROM compensations c ORDER BY c.job`,
+    ).all() as unknown as {
+      job: string;
+      state: CompensationState;
+      n: number;
+    }[])
+      .map((r) => ({ job: r.job, state: r.state, receipts: Number(r.n) }));
+  }
+
+  /**
+   * Record that `job`'s compensation was asked for. Call inside
+   * {@linkcode Ledger.writeTransaction}, after
+   * {@linkcode Ledger.ensureCompensationTables}.
+   */
+  recordCompensationRequest(job: string): void {
+    statement(
+      this.#db,
+      "INSERT INTO compensations(job, state) VALUES(?, 'requested')",
+    ).run(job);
+  }
+
+  /**
+   * Create the compensation tables if they are missing. Call inside
+   * {@linkcode Ledger.writeTransaction}.
+   */
+  ensureCompensationTables(): void {
+    this.#db.exec(CREATE_COMPENSATION_TABLES_IF_MISSING);
+  }
+
+  /** Mark `job`'s requested compensation voided; returns how many rows changed. */
+  voidCompensation(job: string): number {
+    return Number(
+      statement(
+        this.#db,
+        "UPDATE compensations SET state='voided' WHERE job=? AND state='requested'",
+      ).run(job).changes,
+    );
+  }
+
+  /** Insert a compensation receipt; returns the rows really changed and its number. */
+  insertCompensationReceipt(
+    job: string,
+    eventsText: string,
+  ): { changes: number; attempt: number } {
+    const info = statement(
+      this.#db,
+      "INSERT INTO compensation_receipts(job, status, events) VALUES(?, 'voided', ?)",
+    ).run(job, eventsText);
+    return {
+      changes: Number(info.changes),
+      attempt: Number(info.lastInsertRowid),
+    };
+  }
+
   /** Close the connection. */
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    if (this.#db.isOpen) this.#db.close();
   }
 }
 

@@ -5,7 +5,6 @@
  * @module
  */
 import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
-import { compensations } from "./compensation.ts";
 import type { Ledger } from "./ledger.ts";
 import { fingerprint } from "../store/wire.ts";
 
@@ -83,7 +82,7 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  */
 export function pendingKeys(ledger: Ledger): Pending[] {
   const receipts = ledger.receipts();
-  const compensated = new Map(compensations(ledger).map((c) => [c.job, c]));
+  const compensated = new Map(ledger.compensations().map((c) => [c.job, c]));
   const out: Pending[] = [];
   for (const draft of ledger.drafts()) {
     const mine = receipts.filter((r) => r.job === draft.job)

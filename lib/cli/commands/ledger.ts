@@ -13,7 +13,6 @@ import {
   privateRoot,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { compensations } from "../../timing/compensation.ts";
 import { wrap } from "../../terminal.ts";
 import type { Io } from "../io.ts";
 import { EXIT } from "../exit.ts";
@@ -53,7 +52,7 @@ The file is opened read-only: not a byte of it changes.`,
     try {
       drafts = book.drafts();
       receipts = book.receipts();
-      voids = compensations(book);
+      voids = book.compensations();
     } finally {
       book.close();
     }
