@@ -8,3 +8,18 @@
 export { default as fc } from "npm:fast-check@4.11.0";
 export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
 export { parse as babelParse } from "npm:@babel/parser@7.28.5";
+/**
+ * The MCP SDK's own client, for tests that spawn `guardlab mcp`. Loaded on
+ * demand: its stdio transport reads the environment when its module loads,
+ * so a static import would break every test under the plain
+ * `deno test --allow-read --allow-write`.
+ */
+export async function mcpClientSdk() {
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js"),
+    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
+    import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js"),
+  ]);
+  return { Client, StdioClientTransport };
+}

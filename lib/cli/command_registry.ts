@@ -10,6 +10,7 @@ import { demo } from "./commands/demo.ts";
 import { exercise } from "./commands/exercise.ts";
 import { explain } from "./commands/explain.ts";
 import { ledger } from "./commands/ledger.ts";
+import { mcp } from "./commands/mcp.ts";
 import { reconcile } from "./commands/reconcile.ts";
 import { reset } from "./commands/reset.ts";
 import { run } from "./commands/run.ts";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   script,
   explain,
   exercise,
+  mcp,
   sandbox,
   config,
 ];

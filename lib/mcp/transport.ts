@@ -1,0 +1,174 @@
+/**
+ * An MCP stdio transport on guardlab's own bounded line reader. The SDK's
+ * `StdioServerTransport` buffers up to 10 MiB and then closes the
+ * connection, and it drops a line that is not JSON without a reply. This
+ * one answers a line that is not JSON with `-32700`, a line that is JSON but
+ * not a JSON-RPC message with `-32600`, and a line longer than the limit
+ * with `-32600` (its bytes are discarded as they arrive); then it reads on.
+ * The SDK still does all of the JSON-RPC: requests, notifications, errors.
+ *
+ * @module
+ */
+import { linesOf } from "../experiments/lines.ts";
+
+/** The longest message this transport reads: 1 MiB, like a script step. */
+export const MAX_MESSAGE_BYTES = 1 << 20;
+
+/** JSON-RPC's code for a line that is not JSON. */
+export const PARSE_ERROR = -32700;
+
+/** JSON-RPC's code for JSON that is not a valid request. */
+export const INVALID_REQUEST = -32600;
+
+/** The part of the SDK's `Transport` interface this transport fills. */
+export interface LineTransportOptions {
+  /** The bytes to read, one JSON-RPC message per line. */
+  input: ReadableStream<Uint8Array>;
+  /** Write one line (the transport adds no newline of its own). */
+  write(line: string): void;
+  /** Whether a parsed value is a JSON-RPC message (the SDK's own schema). */
+  isMessage(value: unknown): boolean;
+  /** The longest line read; longer ones are refused. */
+  maxBytes?: number;
+  /**
+   * Awaited when the input ends, before the close is reported: the server
+   * lets the calls in flight finish and answer (a client that closes its
+   * end first still reads the replies).
+   */
+  drain?(): Promise<void>;
+  /** Give a parsed message a second reading of its line (e.g. of its numbers). */
+  reparse?(text: string, value: unknown): unknown;
+}
+
+/** A message as the SDK hands it over: a JSON object. */
+type Message = Record<string, unknown>;
+
+/**
+ * A `Transport` (in the SDK's sense) over lines of `input`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LineTransport } from "./transport.ts";
+ * const written: string[] = [];
+ * const t = new LineTransport({
+ *   input: new Blob(["not json\n"]).stream(),
+ *   write: (line) => written.push(line),
+ *   isMessage: () => true,
+ * });
+ * const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+ * await t.start();
+ * await closed;
+ * assert.equal(JSON.parse(written[0]).error.code, -32700);
+ * ```
+ */
+export class LineTransport {
+  /** Called when the input ends or the transport is closed. */
+  onclose?: () => void;
+  /** Called with a problem the SDK may want to log. */
+  onerror?: (error: Error) => void;
+  /** Called with each JSON-RPC message read. */
+  onmessage?: (message: Message) => void;
+  readonly #options: LineTransportOptions;
+  #reader?: ReadableStreamDefaultReader<Uint8Array>;
+  #closed = false;
+
+  /** Build the transport; nothing is read before {@linkcode start}. */
+  constructor(options: LineTransportOptions) {
+    this.#options = options;
+  }
+
+  /** Start reading in the background. */
+  start(): Promise<void> {
+    const reader = this.#options.input.getReader();
+    this.#reader = reader;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch {
+          // A pipe the client broke is the end of the input.
+          controller.close();
+        }
+      },
+    });
+    this.#pump(stream)
+      .then(() => this.#options.drain?.())
+      .catch((error) => this.onerror?.(error))
+      .finally(() => this.close());
+    return Promise.resolve();
+  }
+
+  async #pump(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const limit = this.#options.maxBytes ?? MAX_MESSAGE_BYTES;
+    for await (const line of linesOf(stream, limit)) {
+      if (this.#closed) return;
+      if ("tooLong" in line) {
+        this.#reply(
+          null,
+          INVALID_REQUEST,
+          `message longer than ${limit} bytes`,
+        );
+        continue;
+      }
+      if (line.text.trim() === "") continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch {
+        this.#reply(null, PARSE_ERROR, "Parse error: not JSON");
+        continue;
+      }
+      if (!this.#options.isMessage(value)) {
+        this.#reply(
+          idOf(value),
+          INVALID_REQUEST,
+          "Invalid Request: not a JSON-RPC 2.0 message",
+        );
+        continue;
+      }
+      if (this.#options.reparse) {
+        value = this.#options.reparse(line.text, value);
+      }
+      try {
+        this.onmessage?.(value as Message);
+      } catch (error) {
+        this.onerror?.(
+          error instanceof Error ? error : new Error(String(error)),
+        );
+      }
+    }
+  }
+
+  #reply(id: string | number | null, code: number, message: string): void {
+    this.#options.write(
+      JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }),
+    );
+  }
+
+  /** Write one message as one line. */
+  send(message: unknown): Promise<void> {
+    if (!this.#closed) this.#options.write(JSON.stringify(message));
+    return Promise.resolve();
+  }
+
+  /** Stop reading and report the close once. */
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.#reader?.cancel().catch(() => {});
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
+
+/** The id of a request that was refused, when it has a usable one. */
+function idOf(value: unknown): string | number | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === "string" ||
+      (typeof id === "number" && Number.isFinite(id))
+    ? id
+    : null;
+}

@@ -1,0 +1,304 @@
+/**
+ * `guardlab mcp` against a client someone else wrote: the official SDK's
+ * `Client` with `StdioClientTransport`, spawning the server under the
+ * sandbox flags. Each step is checked on the ledger through a second
+ * connection, and again through a second MCP connection's `ledger` tool.
+ */
+import assert from "node:assert/strict";
+import {
+  CAN_SPAWN_CLIENT,
+  connect,
+  faultsFile,
+  ledgerName,
+  NEEDS_CLIENT,
+  observed,
+  removeLedger,
+} from "./mcp_helpers.ts";
+
+type Structured = Record<string, unknown>;
+interface ToolInfo {
+  name: string;
+  description?: string;
+  outputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+}
+const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
+
+/** What a second MCP connection's `ledger` tool says about `job`. */
+async function ledgerSeenBySecondConnection(name: string, job: string) {
+  await using other = await connect(["--ledger", name]);
+  const r = await other.client.callTool({ name: "ledger", arguments: { job } });
+  assert.equal(r.isError, undefined);
+  return r.structuredContent as {
+    drafts: { job: string }[];
+    receipts: { attempt: number; status: string; events: string[] }[];
+  };
+}
+
+Deno.test({
+  name: "mcp: the SDK's own client, step by step on one ledger" + NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn(t) {
+    const name = ledgerName("sdk");
+    try {
+      await using s = await connect(["--ledger", name]);
+      const { client } = s;
+
+      await t.step("tools/list: four tools, truthful annotations", async () => {
+        const { tools } = await client.listTools() as { tools: ToolInfo[] };
+        assert.deepEqual(tools.map((x) => x.name), [
+          "create_draft",
+          "ledger",
+          "reconcile",
+          "compensate",
+        ]);
+        const create = tools[0];
+        assert.equal(create.annotations?.idempotentHint, true);
+        assert.equal(create.annotations?.destructiveHint, false);
+        assert.equal(create.annotations?.openWorldHint, false);
+        assert.equal(create.annotations?.readOnlyHint, false);
+        assert.ok(
+          create.outputSchema,
+          "create_draft publishes an outputSchema",
+        );
+        assert.match(create.description ?? "", /business key is job/);
+        assert.match(create.description ?? "", /reuses the draft/);
+        for (const readOnly of tools.slice(1, 3)) {
+          assert.equal(readOnly.annotations?.readOnlyHint, true, readOnly.name);
+        }
+        assert.equal(tools[3].annotations?.destructiveHint, true);
+      });
+
+      await t.step("happy path: accepted, committed, receipt #1", async () => {
+        const r = await client.callTool({
+          name: "create_draft",
+          arguments: ARGS,
+        });
+        const s = r.structuredContent as Structured;
+        assert.equal(r.isError, undefined);
+        assert.equal(s.status, "accepted");
+        assert.equal(s.receipt, 1);
+        assert.equal(s.effect_exists, true);
+        assert.ok((s.events as string[]).includes("effect_committed"));
+        const text = (r.content as { text: string }[])[0].text;
+        assert.match(text, /committed by this call/);
+        const seen = observed(name);
+        assert.deepEqual(seen.drafts.map((d) => d.job), ["JOB-001"]);
+        assert.deepEqual(seen.receipts.map((x) => x.status), ["accepted"]);
+        const other = await ledgerSeenBySecondConnection(name, "JOB-001");
+        assert.deepEqual(other.drafts.map((d) => d.job), ["JOB-001"]);
+      });
+
+      await t.step(
+        "retry, same key and arguments: reused, one draft",
+        async () => {
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: ARGS,
+          });
+          const s = r.structuredContent as Structured;
+          assert.equal(s.status, "accepted");
+          assert.ok((s.events as string[]).includes("effect_reused"));
+          assert.ok(!(s.events as string[]).includes("effect_committed"));
+          const seen = observed(name);
+          assert.equal(seen.drafts.length, 1, "no second draft");
+          assert.deepEqual(seen.receipts.map((x) => x.status), [
+            "accepted",
+            "accepted",
+          ]);
+          const other = await ledgerSeenBySecondConnection(name, "JOB-001");
+          assert.equal(other.receipts.length, 2);
+        },
+      );
+
+      await t.step(
+        "key conflict: isError, rule, stored arguments, nothing written",
+        async () => {
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: { ...ARGS, copies: 3 },
+          });
+          const s = r.structuredContent as Structured;
+          assert.equal(r.isError, true);
+          assert.equal(s.status, "key_conflict");
+          assert.deepEqual(s.refusal, {
+            rule: "same_key_different_arguments",
+            valid: "key exists with other arguments: no write",
+          });
+          assert.deepEqual(s.stored_arguments, ARGS);
+          const seen = observed(name);
+          assert.equal(seen.drafts.length, 1);
+          assert.equal(
+            (seen.drafts[0].body as { text: string }).text,
+            "river / copies=2",
+            "the first draft is unchanged",
+          );
+          assert.equal(seen.receipts.at(-1)!.status, "key_conflict");
+        },
+      );
+
+      await t.step(
+        "over the batch limit: isError with rule and valid values",
+        async () => {
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: { job: "JOB-002", topic: "river", copies: 4 },
+          });
+          const s = r.structuredContent as Structured;
+          assert.equal(r.isError, true);
+          assert.equal(s.status, "input_rejected");
+          assert.deepEqual(s.refusal, {
+            rule: "batch_limit",
+            valid: "batch_limit: at most 3 copies per call",
+          });
+          const seen = observed(name);
+          assert.ok(!seen.drafts.some((d) => d.job === "JOB-002"));
+          assert.equal(seen.receipts.at(-1)!.status, "input_rejected");
+          const other = await ledgerSeenBySecondConnection(name, "JOB-002");
+          assert.deepEqual(other.drafts, []);
+          assert.equal(other.receipts.length, 1);
+        },
+      );
+
+      await t.step(
+        "{job: 5} reaches the lab: input_rejected receipt, rule job",
+        async () => {
+          const before = observed(name).receipts.length;
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: { job: 5 },
+          });
+          const s = r.structuredContent as Structured;
+          assert.equal(r.isError, true);
+          assert.equal(s.status, "input_rejected");
+          assert.equal((s.refusal as { rule: string }).rule, "shape");
+          const after = observed(name).receipts;
+          assert.equal(after.length, before + 1, "the lab wrote a receipt");
+          assert.deepEqual(after.at(-1)!.events, []);
+        },
+      );
+
+      await t.step(
+        "an unknown tool is a JSON-RPC error, and the server stays up",
+        async () => {
+          await assert.rejects(
+            client.callTool({ name: "drop_table", arguments: {} }),
+            /Unknown tool/,
+          );
+          const r = await client.callTool({ name: "reconcile", arguments: {} });
+          assert.deepEqual((r.structuredContent as Structured).pending, []);
+        },
+      );
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name: "mcp: a cancel that arrives after the commit leaves the draft" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("cancel");
+    using faults = faultsFile([
+      { call: 1, hold_at: "after_commit", hold_ms: 60000 },
+    ]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      const controller = new AbortController();
+      const call = s.client.callTool(
+        { name: "create_draft", arguments: ARGS },
+        undefined,
+        { signal: controller.signal },
+      );
+      await s.waitFor(/call 1: held at after_commit/);
+      // Committed, not yet answered: the draft is already there.
+      assert.equal(observed(name).drafts.length, 1);
+      controller.abort("the user pressed stop");
+      await assert.rejects(call);
+      await s.waitFor(/call 1 create_draft: cancelled/);
+      const seen = observed(name);
+      assert.deepEqual(seen.drafts.map((d) => d.job), ["JOB-001"]);
+      assert.deepEqual(seen.receipts.map((r) => r.status), ["cancelled"]);
+      assert.deepEqual(seen.receipts[0].events, [
+        "arguments_valid",
+        "input_allowed",
+        "business_started",
+        "effect_committed",
+      ]);
+      const r = await s.client.callTool({ name: "reconcile", arguments: {} });
+      const pending = (r.structuredContent as {
+        pending: { job: string; state: string }[];
+      }).pending;
+      assert.deepEqual(pending.map((p) => [p.job, p.state]), [
+        ["JOB-001", "unaccepted"],
+      ]);
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp: the remote timeout: the client gives up, asks by key, finds the draft, the retry reuses it" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("timeout");
+    using faults = faultsFile([
+      { call: 1, hold_at: "after_commit", hold_ms: 60000 },
+    ]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      // The client's own timeout: it does not know whether the call took effect.
+      await assert.rejects(
+        s.client.callTool(
+          { name: "create_draft", arguments: ARGS },
+          undefined,
+          {
+            timeout: 500,
+          },
+        ),
+        /timed out/i,
+      );
+      // First ask by business key.
+      const asked = await s.client.callTool({
+        name: "ledger",
+        arguments: { job: "JOB-001" },
+      });
+      const view = asked.structuredContent as {
+        drafts: { job: string }[];
+        receipts: { status: string }[];
+      };
+      assert.deepEqual(view.drafts.map((d) => d.job), ["JOB-001"]);
+      // Then retry with the same key and arguments: reused.
+      const retry = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      const r = retry.structuredContent as Structured;
+      assert.equal(r.status, "accepted");
+      assert.ok((r.events as string[]).includes("effect_reused"));
+      const seen = observed(name);
+      assert.equal(seen.drafts.length, 1, "one draft in total");
+      assert.deepEqual(seen.receipts.map((x) => x.status), [
+        "cancelled",
+        "accepted",
+      ]);
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
