@@ -822,7 +822,15 @@ Deno.test("cli: explain --sdk shows the documented behaviours beside the ledger"
       ]);
       const text = r.out.join("\n");
       assert.match(text, /the draft stays: the side effect already happened/);
-      assert.match(text, /v0\.23\.1/);
+      // The commit read, exactly, and no claim for the article's v0.23.1.
+      assert.match(text, /7f7a44f8dc0650296bd5ab6c745c9bcbaa6ac3b7/);
+      assert.match(text, /pyproject says 0\.22\.0/);
+      assert.doesNotMatch(text, /match the article's v0\.23\.1/);
+      assert.match(text, /nothing here is claimed for v0\.23\.1/);
+      assert.match(
+        text,
+        /verified\s+against\s+@openai\/agents-core\s+0\.20\.0\s+by\s+the\s+conformance\s+tests/,
+      );
       assert.match(text, /not SDK status names/);
     },
   );
@@ -856,7 +864,7 @@ Deno.test("cli: explain --sdk shows the documented behaviours beside the ledger"
       ]);
       const text = svg.out.join("\n");
       assert.equal(XMLValidator.validate(text), true);
-      assert.match(text, /→ Agent 输入护栏 · run_in_parallel=True（默认）/);
+      assert.match(text, /→ Agent 输入护栏 · run_in_parallel=True/);
     },
   );
 });

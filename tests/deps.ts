@@ -23,3 +23,13 @@ export async function mcpClientSdk() {
   ]);
   return { Client, StdioClientTransport };
 }
+
+/**
+ * `@openai/agents-core`, the OpenAI Agents SDK for JavaScript, exactly as the
+ * SDK lens was verified against it. Loaded only when called: evaluating it
+ * reads all of `process.env` (a dependency lists it), so a test checks the
+ * env permission first and reports itself ignored without it. The literal
+ * specifier keeps the package in the type-checked graph and in `deno.lock`.
+ */
+// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
+export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");

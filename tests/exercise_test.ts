@@ -288,30 +288,40 @@ Deno.test("exercises: the command, progress that survives reset, hand-in and gra
     await say(["reset", "--ledger", "x"]);
     const progress = (await say(["exercise", "progress"])).out;
     assert.equal(progress[0], `1 of ${EXERCISES.length} exercises done`);
+    // A hand-in says whose work it is: none without a name.
+    const nameless = await say(["exercise", "hand-in"]);
+    assert.equal(nameless.code, 2);
+    assert.match(nameless.err[0], /set your name first.*config name/);
+    assert.equal((await say(["config", "name", "Li Lei"])).code, 0);
     const handIn = (await say(["exercise", "hand-in"])).out[0];
     const bundle = JSON.parse(handIn);
-    assert.deepEqual(Object.keys(bundle.answers), ["1", "15"]);
+    assert.deepEqual(Object.keys(bundle.exercises), [
+      "output-check-cannot-unwrite",
+      "predict-cancel-after-commit",
+    ]);
+    assert.equal(bundle.name, "Li Lei");
     const graded = JSON.parse(
       (await say(["exercise", "grade", "--json"], handIn)).out[0],
     );
+    const [row] = graded.students;
     assert.deepEqual(
-      graded.rows.filter((r: { result: string }) => r.result !== "missing")
-        .map((r: { n: number; result: string }) => [r.n, r.result]),
-      [[1, "done"], [15, "not yet"]],
+      Object.entries(row.cells).filter(([, c]) => c !== "missing"),
+      [["1", "done"], ["15", "not-yet"]],
     );
     // Grading re-runs answers: a bundle that only claims success gets nothing.
-    const forged = JSON.stringify({
-      guardlab: "0.1.0",
-      answers: { "2": run("JOB-001") },
-      results: { "2": "done" },
-    });
+    bundle.exercises["same-error-two-ledgers"] = {
+      answer: run("JOB-001"),
+      passed: "2026-01-01T00:00:00.000Z",
+      checks: 1,
+      hints: 0,
+      revealed: false,
+    };
     const regraded = JSON.parse(
-      (await say(["exercise", "grade", "--json"], forged)).out[0],
+      (await say(["exercise", "grade", "--json"], JSON.stringify(bundle)))
+        .out[0],
     );
-    assert.equal(
-      regraded.rows.find((r: { n: number }) => r.n === 2).result,
-      "not yet",
-    );
+    assert.equal(regraded.students[0].cells["2"], "not-yet");
+    assert.equal(regraded.students[0].flags[0].kind, "edited");
     assert.equal((await say(["exercise", "grade"], "[]")).code, 1);
     for (
       const args of [["exercise"], ["exercise", "show", "99"], [

@@ -100,7 +100,11 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
   const base = await Deno.makeTempDir({ prefix: "guardlab-lang-" });
   try {
     const say = (args: string[]) => cli(args, "", false, base);
-    assert.deepEqual((await say(["config"])).out, ["lang en (not set)"]);
+    assert.deepEqual((await say(["config"])).out, [
+      "lang en (not set)",
+      "name (not set)",
+      "course (not set: every student gets the fixed values)",
+    ]);
     assert.match((await say(["--help"])).out[2], /^Commands:$/);
     assert.equal((await say(["config", "lang", "zh"])).code, 0);
     assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
@@ -133,6 +137,11 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
       /lang 只能是 en、zh 之一/,
     );
     assertUsageError(await say(["config", "colour"]), /未知设置 "colour"/);
+    assert.deepEqual((await say(["config"])).out, [
+      "lang zh",
+      "name （未设置）",
+      "course （未设置：所有学生用同一组固定取值）",
+    ]);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

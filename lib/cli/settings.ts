@@ -1,11 +1,13 @@
 /**
  * The student's stored choices, kept in their private guardlab folder as
  * `settings.json` (the binary cannot read `LANG`: it has no environment
- * access). Read with the same checks as every other file; a damaged file is
- * ignored, never trusted.
+ * access): the language, the student's name and the course code. Read with
+ * the same checks as every other file; a damaged file or a value that fails
+ * its check is ignored, never trusted.
  *
  * @module
  */
+import { checkCourseCode, checkName } from "../exercises/student.ts";
 import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
 import { type Lang, LANGS } from "../i18n.ts";
 
@@ -13,6 +15,10 @@ import { type Lang, LANGS } from "../i18n.ts";
 export interface Settings {
   /** The language of every screen, unless `--lang` says otherwise. */
   lang?: Lang;
+  /** The student's name, carried by every hand-in. */
+  name?: string;
+  /** The course code the teacher gave the class: it picks each student's variant. */
+  course?: string;
 }
 
 const FILE = "settings.json";
@@ -21,9 +27,19 @@ const MAX_BYTES = 4096;
 /** The stored settings in `base`'s private folder; `{}` when there are none. */
 export function readSettings(base: string): Settings {
   const data = readPrivateJson(base, FILE, MAX_BYTES) as
-    | { lang?: unknown }
+    | { lang?: unknown; name?: unknown; course?: unknown }
     | undefined;
-  return LANGS.includes(data?.lang as Lang) ? { lang: data!.lang as Lang } : {};
+  const settings: Settings = {};
+  if (LANGS.includes(data?.lang as Lang)) settings.lang = data!.lang as Lang;
+  if (typeof data?.name === "string") {
+    const checked = checkName(data.name);
+    if ("name" in checked) settings.name = checked.name;
+  }
+  if (typeof data?.course === "string") {
+    const checked = checkCourseCode(data.course);
+    if ("code" in checked) settings.course = checked.code;
+  }
+  return settings;
 }
 
 /** Store `settings` in `base`'s private folder (made if needed), replacing the file whole. */

@@ -8,8 +8,31 @@
 import { join } from "node:path";
 import { openObserver } from "../store/db.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
-import { linesOf, MAX_LINE_BYTES } from "../experiments/lines.ts";
+import { linesOf } from "../experiments/lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
+
+/** The caps an answer runs under (tests may lower them). */
+export interface Limits {
+  /** Steps per answer. */
+  steps: number;
+  /** Bytes held per step: its line, and its output as JSON. */
+  stepBytes: number;
+}
+
+/** The caps of every check and grade. */
+export const LIMITS: Limits = {
+  steps: MAX_ANSWER_STEPS,
+  stepBytes: MAX_STEP_BYTES,
+};
+
+/** Why an answer was stopped before its end: which line, and which cap. */
+export interface OverLimit {
+  /** The input line where the cap was reached. */
+  line: number;
+  /** `steps`: more than {@linkcode MAX_ANSWER_STEPS}; `bytes`: a line or an output over {@linkcode MAX_STEP_BYTES}. */
+  cap: "steps" | "bytes";
+}
 
 /** One step of the answer: the step as written, and what it printed. */
 export interface StepEvidence {
@@ -48,6 +71,8 @@ export interface Evidence {
   invalid: { line: number; message: string }[];
   /** The ledger afterwards. */
   ledger: LedgerEvidence;
+  /** Set when the answer went over a cap: it was stopped there, and proves nothing. */
+  overLimit: OverLimit | null;
 }
 
 /** Run `answer` (JSON Lines) in a fresh ledger inside `folder` and gather the evidence. */
@@ -55,6 +80,7 @@ export async function gather(
   answer: ReadableStream<Uint8Array>,
   folder: string,
   trusted: readonly string[],
+  limits: Limits = LIMITS,
 ): Promise<Evidence> {
   const files = {
     lab: join(folder, "lab.sqlite"),
@@ -64,18 +90,27 @@ export async function gather(
   const session = new ScriptSession(files);
   const steps: StepEvidence[] = [];
   const invalid: Evidence["invalid"] = [];
+  let overLimit: OverLimit | null = null;
+  let count = 0;
   try {
-    for await (const line of linesOf(answer)) {
+    // Leaving the loop early cancels the stream: the rest is never read.
+    for await (const line of linesOf(answer, limits.stepBytes)) {
       if ("tooLong" in line) {
-        invalid.push({
-          line: line.number,
-          message: `longer than ${MAX_LINE_BYTES} bytes`,
-        });
-        continue;
+        overLimit = { line: line.number, cap: "bytes" };
+        break;
       }
       if (line.text.trim() === "") continue;
+      if (++count > limits.steps) {
+        overLimit = { line: line.number, cap: "steps" };
+        break;
+      }
       try {
         const { output } = await session.step(line.text);
+        const held = encoder.encode(JSON.stringify(output)).length;
+        if (held > limits.stepBytes) {
+          overLimit = { line: line.number, cap: "bytes" };
+          break;
+        }
         steps.push({
           line: line.number,
           step: parseJsonLikePython(line.text) as Record<string, unknown>,
@@ -89,8 +124,15 @@ export async function gather(
   } finally {
     session.close();
   }
-  return { steps, invalid, ledger: readLedger(files.lab, files.policy) };
+  return {
+    steps,
+    invalid,
+    ledger: readLedger(files.lab, files.policy),
+    overLimit,
+  };
 }
+
+const encoder = new TextEncoder();
 
 function readLedger(lab: string, policy: string): LedgerEvidence {
   const db = openObserver(lab);

@@ -12,7 +12,8 @@ import { isPlainRecord } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import type { Text } from "../i18n.ts";
 import type { Exercise, Finding } from "./catalog.ts";
-import { gather } from "./evidence.ts";
+import { gather, LIMITS, type Limits, type OverLimit } from "./evidence.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 import type { ExerciseParams } from "./params.ts";
 import { FINDING_MARK, type Verdict } from "./verdict.ts";
 
@@ -24,6 +25,24 @@ export interface Judgement {
   reason: Text | null;
   /** The invariants, each held or not. */
   findings: Finding[];
+  /** The answer went over a cap and was stopped: "over the limit". */
+  overLimit: boolean;
+}
+
+/** Why an answer is over the limit, naming the cap and the line. */
+export function overLimitReason(over: OverLimit): Text {
+  return over.cap === "steps"
+    ? {
+      en: `over the limit: more than ${MAX_ANSWER_STEPS} steps ` +
+        `(stopped at line ${over.line})`,
+      zh:
+        `超出限制：步骤多于 ${MAX_ANSWER_STEPS} 个（在第 ${over.line} 行停止）`,
+    }
+    : {
+      en: `over the limit: line ${over.line} or what it printed is longer ` +
+        `than ${MAX_STEP_BYTES} bytes`,
+      zh: `超出限制：第 ${over.line} 行或它的输出超过 ${MAX_STEP_BYTES} 字节`,
+    };
 }
 
 const encoder = new TextEncoder();
@@ -38,6 +57,7 @@ export async function judge(
   answer: string,
   scratch: string,
   trusted: readonly string[],
+  limits: Limits = LIMITS,
 ): Promise<Judgement> {
   const folder = await Deno.makeTempDir({ dir: scratch, prefix: "judge-" });
   try {
@@ -63,7 +83,12 @@ export async function judge(
         trusted,
       );
       const findings = exercise.check(e, prediction);
-      return { done: findings.every((f) => f.held), reason: null, findings };
+      return {
+        done: findings.every((f) => f.held),
+        reason: null,
+        findings,
+        overLimit: false,
+      };
     }
     if (answer.trim() === "") {
       return notYet({
@@ -71,7 +96,10 @@ export async function judge(
         zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
       });
     }
-    const e = await gather(stream(answer), folder, trusted);
+    const e = await gather(stream(answer), folder, trusted, limits);
+    if (e.overLimit) {
+      return { ...notYet(overLimitReason(e.overLimit)), overLimit: true };
+    }
     if (e.invalid.length > 0) {
       const { line, message } = e.invalid[0];
       return notYet({
@@ -82,14 +110,19 @@ export async function judge(
       });
     }
     const findings = exercise.check(e);
-    return { done: findings.every((f) => f.held), reason: null, findings };
+    return {
+      done: findings.every((f) => f.held),
+      reason: null,
+      findings,
+      overLimit: false,
+    };
   } finally {
     await Deno.remove(folder, { recursive: true }).catch(() => {});
   }
 }
 
 function notYet(reason: Text): Judgement {
-  return { done: false, reason, findings: [] };
+  return { done: false, reason, findings: [], overLimit: false };
 }
 
 /** A folder name inside `root` for this session's judging. */
@@ -105,6 +138,10 @@ export interface JudgeOptions {
   trusted: readonly string[];
   /** For a prediction: show what really happened even after a wrong guess. */
   reveal?: boolean;
+  /** Steps an answer may run (default {@linkcode MAX_ANSWER_STEPS}). */
+  maxSteps?: number;
+  /** Bytes held per step (default {@linkcode MAX_STEP_BYTES}). */
+  maxStepBytes?: number;
 }
 
 /**
@@ -117,7 +154,10 @@ export async function judgeAnswer(
   _params: ExerciseParams,
   options: JudgeOptions,
 ): Promise<Verdict> {
-  const j = await judge(exercise, answer, options.scratch, options.trusted);
+  const j = await judge(exercise, answer, options.scratch, options.trusted, {
+    steps: options.maxSteps ?? MAX_ANSWER_STEPS,
+    stepBytes: options.maxStepBytes ?? MAX_STEP_BYTES,
+  });
   const findings = j.findings.map((f) => ({
     status: f.held ? "yes" as const : "no" as const,
     text: f.text,
@@ -148,7 +188,7 @@ export async function judgeAnswer(
   return {
     passed,
     reason: j.reason,
-    overLimit: false,
+    overLimit: j.overLimit,
     findings,
     why: passed ? exercise.why : null,
     revealed: null,

@@ -12,8 +12,16 @@ import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
 export interface ExerciseProgress {
   /** `attempted` after any check, `done` once a check passed. */
   state: "attempted" | "done";
-  /** The last answer checked, for `hand-in`. */
+  /** The last answer checked, for `hand-in` (once done: the passing one). */
   answer: string;
+  /** When a check first passed (ISO 8601). */
+  passed?: string;
+  /** How many times it was checked. */
+  checks?: number;
+  /** Whether a prediction's outcome was revealed. */
+  revealed?: boolean;
+  /** The course code and name the answer was checked under (its variant). */
+  as?: { course: string | null; name: string | null };
 }
 
 /** The whole record. */
@@ -38,7 +46,26 @@ export function readProgress(base: string): Progress {
     if (
       (x?.state === "attempted" || x?.state === "done") &&
       typeof x.answer === "string"
-    ) exercises[n] = { state: x.state, answer: x.answer };
+    ) {
+      const record: ExerciseProgress = { state: x.state, answer: x.answer };
+      if (typeof x.passed === "string") record.passed = x.passed;
+      if (Number.isInteger(x.checks) && x.checks! >= 0) {
+        record.checks = x.checks;
+      }
+      if (typeof x.revealed === "boolean") record.revealed = x.revealed;
+      const as = x.as as { course?: unknown; name?: unknown } | undefined;
+      if (
+        as !== null && typeof as === "object" &&
+        (as.course === null || typeof as.course === "string") &&
+        (as.name === null || typeof as.name === "string")
+      ) {
+        record.as = {
+          course: as.course as string | null,
+          name: as.name as string | null,
+        };
+      }
+      exercises[n] = record;
+    }
   }
   const hints: Progress["hints"] = {};
   for (const [n, h] of Object.entries(data?.hints ?? {})) {

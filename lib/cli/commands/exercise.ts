@@ -5,22 +5,41 @@
  *
  * @module
  */
+import { join } from "node:path";
 import config from "../../../deno.json" with { type: "json" };
 import {
   type Exercise,
   exerciseOf,
   EXERCISES,
 } from "../../exercises/catalog.ts";
-import { judge, type Judgement } from "../../exercises/judge.ts";
+import { judgeAnswer, type JudgeOptions } from "../../exercises/judge.ts";
+import type { Verdict } from "../../exercises/verdict.ts";
+import { foreignValue, foreignValueText } from "../../exercises/own_values.ts";
+import type { ExerciseParams } from "../../exercises/params.ts";
+import { paramsFor } from "../../exercises/variants.ts";
+import { BUILTIN_COURSE } from "../../exercises/course.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
 import { readProgress, writeProgress } from "../../exercises/progress.ts";
-import { openPlainFile } from "../../sandbox/safe_fs.ts";
+import { gradeClass, type Source } from "../../exercises/class_grade.ts";
+import {
+  makeHandIn,
+  MAX_HAND_IN_BYTES,
+  readBounded,
+} from "../../exercises/handin.ts";
+import {
+  assertFolderChain,
+  currentUid,
+  openPlainFile,
+} from "../../sandbox/safe_fs.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
+import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
 import { type Lang, say } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { command, printable, UsageError } from "../parser.ts";
+import { readSettings, type Settings } from "../settings.ts";
 
 const ACTIONS = [
   "list",
@@ -33,7 +52,13 @@ const ACTIONS = [
 ] as const;
 
 /** The most an answer or a hand-in may be, read from stdin or a FILE. */
-const MAX_ANSWER_BYTES = 8 << 20;
+const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
+
+/** The most hand-ins one `grade` reads: a class, with room to spare. */
+const MAX_HAND_INS = 500;
+
+/** The id of the course, carried by every hand-in. */
+const COURSE_ID = BUILTIN_COURSE.id;
 
 function numberOf(word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
@@ -89,31 +114,122 @@ function stateWord(
   );
 }
 
-function printJudgement(io: Io, j: Judgement, x: Exercise, lang: Lang): void {
-  if (j.reason) {
-    printWrapped(
-      io,
-      `${say({ en: "not yet: ", zh: "还没有：" }, lang)}${say(j.reason, lang)}`,
-    );
-    return;
+/**
+ * The hand-ins named on the command line: each FILE, and each entry of each
+ * FOLDER (sorted; named by the entry alone when one folder is graded), opened
+ * one at a time when graded. Every path passes the
+ * sandbox's file rule (no link, this user's own file), else the grade is
+ * refused; a sub-folder is named, not graded.
+ */
+function handInSources(paths: string[], base: string): Source[] {
+  const tops = trustedFolders(base);
+  const sources: Source[] = [];
+  for (const path of paths) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new UsageError({
+        en: `no hand-in at ${printable(path)}`,
+        zh: `${printable(path)} 处没有作业文件`,
+      }, "exercise");
+    }
+    if (info.isDirectory) {
+      assertFolderChain(path, currentUid(base), tops);
+      const entries = [...Deno.readDirSync(path)].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+      );
+      for (const entry of entries) {
+        const file = join(path, entry.name);
+        // One folder: its files by name, as the teacher knows them.
+        const shown = shownPath(paths.length === 1 ? entry.name : file);
+        sources.push(
+          entry.isDirectory
+            ? {
+              file: shown,
+              read: () => Promise.resolve(""),
+              problem: {
+                en: "a folder, not a hand-in",
+                zh: "是目录，不是作业文件",
+              },
+            }
+            : fileSource(file, tops, shown),
+        );
+      }
+    } else sources.push(fileSource(path, tops));
+    if (sources.length > MAX_HAND_INS) {
+      throw new UsageError({
+        en: `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
+        zh: `作业多于 ${MAX_HAND_INS} 份：请分批评分`,
+      }, "exercise");
+    }
   }
-  for (const f of j.findings) {
-    printWrapped(io, `${f.held ? "[ok]" : "[no]"} ${say(f.text, lang)}`);
-  }
-  io.out(
-    j.done
-      ? say({ en: `exercise ${x.n}: done`, zh: `练习 ${x.n}：完成` }, lang)
-      : say(
-        { en: `exercise ${x.n}: not yet`, zh: `练习 ${x.n}：还没有` },
-        lang,
-      ),
+  return sources;
+}
+
+/** A path as a table shows it: any control or invisible character escaped. */
+function shownPath(path: string): string {
+  return path.replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => "\\u" + c.codePointAt(0)!.toString(16).padStart(4, "0"),
   );
-  if (j.done) {
-    printWrapped(
-      io,
-      `${say({ en: "Why: ", zh: "原因：" }, lang)}${say(x.why, lang)}`,
-    );
+}
+
+function fileSource(
+  path: string,
+  tops: readonly string[],
+  shown: string = shownPath(path),
+): Source {
+  return {
+    file: shown,
+    async read() {
+      const file = await openPlainFile(path, tops);
+      return await readBounded(file.readable);
+    },
+  };
+}
+
+/**
+ * This student's values for exercise `x`: from the course code and the name
+ * when the teacher gave a code (a code without a name is a usage error: the
+ * values derive from both), else the fixed ones.
+ */
+function studentParams(settings: Settings, x: Exercise): ExerciseParams {
+  if (settings.course !== undefined && settings.name === undefined) {
+    throw new UsageError({
+      en: "with a course code, your exercise values derive from your name: " +
+        'set it first (guardlab config name "YOUR NAME")',
+      zh: "设置了课程代码后，练习的取值由你的名字算出：请先设置名字" +
+        '（guardlab config name "你的名字"）',
+    }, "exercise");
   }
+  return paramsFor(settings.course, settings.name ?? "", x.slug);
+}
+
+/**
+ * Judge `answer` with `params`; with a course code in effect, an answer that
+ * names a key or topic of another variant is "not yet" with this student's
+ * values, before anything runs.
+ */
+async function judgeOwn(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  variants: boolean,
+  options: JudgeOptions,
+): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback">> {
+  const foreign = variants && x.kind === "script"
+    ? foreignValue(answer, params)
+    : null;
+  if (foreign !== null) {
+    return {
+      passed: false,
+      overLimit: false,
+      feedback: [foreignValueText(foreign, params)],
+    };
+  }
+  return await judgeAnswer(x, answer, params, options);
 }
 
 /** The `exercise` command. */
@@ -124,21 +240,29 @@ export const exercise = command({
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
   usage: `exercise list [--json] | show N | hint N | check N [FILE]
-                    | progress | hand-in > answers.json | grade < answers.json`,
+                    | progress | hand-in > answers.json
+                    | grade [FILE|FOLDER…] [--json|--csv]`,
   about: {
     en: `Each exercise asks you to make something happen (or to predict it) and
 names the article's claim it proves. Answers are script steps (JSON Lines),
 read from stdin or from a FILE of yours under the temp folder; check runs them
 in a fresh scratch ledger and judges the outcomes and the ledger they leave,
 invariant by invariant. hint shows one more hint each time. Progress lives in
-your private folder (reset keeps it). hand-in prints your last answers as JSON;
-grade re-runs every answer of a hand-in: results in the file are never trusted.`,
+your private folder (reset keeps it). hand-in prints your work as JSON, with
+your name (guardlab config name) and course code (guardlab config course).
+grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
+stdin) and prints a students × exercises table: results in the files are never
+trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
+per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.`,
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
 新的临时账本里运行它们，逐条按不变式判定结果和留下的账本。hint 每次多给一条提示。
-进度保存在你的私有目录里（reset 不会删除）。hand-in 以 JSON 输出你最近的答案；
-grade 重新运行交来的每个答案：文件里记录的结果从不被信任。`,
+进度保存在你的私有目录里（reset 不会删除）。hand-in 以 JSON 输出你的作业，带上
+你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
+运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
+文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
+${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。`,
   },
   options: {
     json: {
@@ -148,16 +272,23 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
         zh: "以 JSON 输出 list 和 grade",
       },
     },
+    csv: {
+      type: "boolean",
+      help: {
+        en: "grade as CSV, for a spreadsheet",
+        zh: "以 CSV 输出 grade，便于电子表格",
+      },
+    },
   },
-  maxPositionals: 3,
+  maxPositionals: 1 + MAX_HAND_INS,
   exits: {
     0: {
-      en: "done (check: every invariant held)",
-      zh: "完成（check：每条不变式都成立）",
+      en: "done (check: every invariant held; grade: every hand-in graded)",
+      zh: "完成（check：每条不变式都成立；grade：每份作业都已评分）",
     },
     1: {
-      en: "not yet (check), or a hand-in that cannot be read (grade)",
-      zh: "还没有（check），或读不了交来的文件（grade）",
+      en: "not yet (check), or a hand-in that could not be graded (grade)",
+      zh: "还没有（check），或有作业无法评分（grade）",
     },
     2: null,
     4: null,
@@ -211,6 +342,25 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
         io.out("");
         printWrapped(io, say(x.task, lang));
         io.out("");
+        const settings = readSettings(io.base);
+        if (settings.course !== undefined) {
+          const p = studentParams(settings, x);
+          printWrapped(
+            io,
+            say({
+              en: `Your values (course ${settings.course}, ` +
+                `${settings.name}): job ${p.job}, other job ${p.otherJob}, ` +
+                `topic ${p.topic}, copies ${p.copies}, over-limit copies ` +
+                `${p.overCopies}, lowered limit ${p.lowerLimit}. ` +
+                "check and grade require these.",
+              zh: `你的取值（课程 ${settings.course}，${settings.name}）：` +
+                `业务键 ${p.job}，另一个业务键 ${p.otherJob}，topic ${p.topic}，` +
+                `份数 ${p.copies}，超限份数 ${p.overCopies}，降低后的上限 ` +
+                `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+            }, lang),
+          );
+          io.out("");
+        }
         printWrapped(
           io,
           `${say({ en: "Claim: ", zh: "论断：" }, lang)}${say(x.claim, lang)}`,
@@ -269,23 +419,34 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
         }
         const answer = await readAll(source);
         await using scratch = scratchFolder(io.base);
-        const j = await judge(x, answer, scratch.path, trustedFolders(io.base));
-        printJudgement(io, j, x, lang);
+        const settings = readSettings(io.base);
+        const v = await judgeOwn(
+          x,
+          answer,
+          studentParams(settings, x),
+          settings.course !== undefined,
+          { scratch: scratch.path, trusted: trustedFolders(io.base) },
+        );
+        for (const line of v.feedback) printWrapped(io, say(line, lang));
         const p = progress();
         const before = p.exercises[x.n];
         // A passing answer is kept for hand-in until a newer one passes.
-        const keep = before?.state === "done" && !j.done;
+        const keep = before?.state === "done" && !v.passed;
+        const record = keep ? { ...before } : {
+          ...before,
+          state: v.passed ? "done" as const : "attempted" as const,
+          answer,
+          as: { course: settings.course ?? null, name: settings.name ?? null },
+        };
+        record.checks = (before?.checks ?? 0) + 1;
+        if (v.passed && before?.passed === undefined) {
+          record.passed = new Date().toISOString();
+        }
         writeProgress(io.base, {
           ...p,
-          exercises: {
-            ...p.exercises,
-            [x.n]: keep ? before : {
-              state: j.done ? "done" : "attempted",
-              answer,
-            },
-          },
+          exercises: { ...p.exercises, [x.n]: record },
         });
-        return j.done ? EXIT.ok : EXIT.failed;
+        return v.passed ? EXIT.ok : EXIT.failed;
       }
       case "progress": {
         tooMany(1);
@@ -308,81 +469,85 @@ grade 重新运行交来的每个答案：文件里记录的结果从不被信�
       }
       case "hand-in": {
         tooMany(1);
+        const settings = readSettings(io.base);
+        if (settings.name === undefined) {
+          throw new UsageError({
+            en: "a hand-in says whose work it is: set your name first " +
+              '(guardlab config name "YOUR NAME")',
+            zh: "作业要写明是谁的：请先设置名字" +
+              '（guardlab config name "你的名字"）',
+          }, "exercise");
+        }
         const p = progress();
-        const answers = Object.fromEntries(
+        const code = settings.course ?? null;
+        const exercises = Object.fromEntries(
           EXERCISES.filter((x) => p.exercises[x.n] !== undefined)
-            .map((x) => [String(x.n), p.exercises[x.n].answer]),
+            .map((x) => {
+              const e = p.exercises[x.n];
+              const as = e.as ?? { course: null, name: null };
+              if (as.course !== code || as.name !== settings.name) {
+                io.err(say({
+                  en: `guardlab: exercise ${x.n} was checked under another ` +
+                    `name or course code: check it again (exercise check ${x.n})`,
+                  zh:
+                    `guardlab: 练习 ${x.n} 是在另一个名字或课程代码下检查的：` +
+                    `请重新检查（exercise check ${x.n}）`,
+                }, lang));
+              }
+              return [x.slug, {
+                answer: e.answer,
+                passed: e.state === "done" ? e.passed ?? null : null,
+                checks: e.checks ?? 0,
+                hints: p.hints[x.n] ?? 0,
+                revealed: e.revealed ?? false,
+              }];
+            }),
         );
-        io.out(JSON.stringify({ guardlab: config.version, answers }));
+        io.out(JSON.stringify(makeHandIn({
+          name: settings.name,
+          guardlab: config.version,
+          course: { id: COURSE_ID, code },
+          exercises,
+        })));
         return EXIT.ok;
       }
       case "grade": {
-        tooMany(1);
-        const text = await readAll(io.stdin());
-        let bundle: { answers?: Record<string, unknown> };
-        try {
-          bundle = JSON.parse(text);
-        } catch {
-          bundle = {};
+        if (values.json && values.csv) {
+          throw new UsageError({
+            en: "choose one of --json and --csv",
+            zh: "--json 和 --csv 只能选一个",
+          }, "exercise");
         }
-        const answers = bundle?.answers;
-        if (
-          typeof answers !== "object" || answers === null ||
-          Array.isArray(answers)
-        ) {
-          io.err(say({
-            en:
-              'guardlab: a hand-in is one JSON object with an "answers" map (guardlab exercise hand-in)',
-            zh:
-              'guardlab: 交来的文件应是一个带 "answers" 的 JSON 对象（guardlab exercise hand-in）',
-          }, lang));
-          return EXIT.failed;
-        }
+        const files = positionals.slice(1);
+        const sources =
+          files.length === 0 || (files.length === 1 && files[0] === "-")
+            ? [{ file: "-", read: () => readBounded(io.stdin()) }]
+            : handInSources(files, io.base);
+        const code = readSettings(io.base).course ?? null;
         await using scratch = scratchFolder(io.base);
-        const rows = [];
-        for (const x of EXERCISES) {
-          const answer = (answers as Record<string, unknown>)[String(x.n)];
-          if (typeof answer !== "string") {
-            rows.push({
-              n: x.n,
-              slug: x.slug,
-              result: "missing",
-              held: 0,
-              of: 0,
+        const grade = await gradeClass(
+          sources,
+          EXERCISES,
+          async (x, answer, params) => {
+            // Re-execution, never a recorded result: the same binary judges again.
+            const v = await judgeOwn(x, answer, params, code !== null, {
+              scratch: scratch.path,
+              trusted: trustedFolders(io.base),
             });
-            continue;
-          }
-          // Re-execution, never a recorded result: the same binary judges again.
-          const j = await judge(
-            x,
-            answer,
-            scratch.path,
-            trustedFolders(io.base),
-          );
-          rows.push({
-            n: x.n,
-            slug: x.slug,
-            result: j.done ? "done" : "not yet",
-            held: j.findings.filter((f) => f.held).length,
-            of: j.findings.length,
-          });
-        }
-        if (values.json) io.out(JSON.stringify({ rows }));
-        else {
-          for (const r of rows) {
-            io.out(
-              `${String(r.n).padStart(2)}  ${r.slug.padEnd(32)} ${
-                r.result.padEnd(8)
-              } ${r.of > 0 ? `${r.held}/${r.of}` : ""}`.trimEnd(),
-            );
-          }
-          const done = rows.filter((r) => r.result === "done").length;
-          io.out(say({
-            en: `${done} of ${EXERCISES.length} done, each re-run here`,
-            zh: `完成 ${done} / ${EXERCISES.length}，全部在此重新运行`,
-          }, lang));
-        }
-        return EXIT.ok;
+            return { done: v.passed, overLimit: v.overLimit };
+          },
+          {
+            version: config.version,
+            courseId: COURSE_ID,
+            code,
+            maxBytes: MAX_HAND_IN_BYTES,
+          },
+        );
+        if (values.json) io.out(JSON.stringify(gradeJson(grade, lang)));
+        else if (values.csv) {
+          for (const l of gradeCsv(grade, lang)) io.out(l);
+        } else for (const l of gradeTable(grade, lang, code)) io.out(l);
+        return grade.rows.some((r) => r.total === null) ? EXIT.failed : EXIT.ok;
       }
     }
     return EXIT.usage;

@@ -1,0 +1,84 @@
+/**
+ * With a course code, an answer must use the student's own values: a step
+ * that names a business key or a topic of someone else's variant is the mark
+ * of a pasted answer, and is reported as such, with the student's values,
+ * before anything runs.
+ *
+ * @module
+ */
+import { isPlainRecord, JOB_PATTERN, TOPICS } from "../timing/args.ts";
+import { parseJsonLikePython } from "../store/wire.ts";
+import type { Text } from "../i18n.ts";
+import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
+import type { ExerciseParams } from "./params.ts";
+
+/** A value in an answer that is not this student's. */
+export interface ForeignValue {
+  /** The input line. */
+  line: number;
+  /** `job` or `topic`. */
+  field: "job" | "topic";
+  /** The value written. */
+  value: string;
+}
+
+/**
+ * The first key or topic in `answer` that is a valid value but not one of
+ * `params`, or null. Only the lines a judge would run are looked at (the
+ * caps of {@linkcode MAX_ANSWER_STEPS} and {@linkcode MAX_STEP_BYTES}); a
+ * line that is not a step is left for the judge to report.
+ */
+export function foreignValue(
+  answer: string,
+  params: ExerciseParams,
+): ForeignValue | null {
+  const keys = [params.job, params.otherJob];
+  let steps = 0;
+  let line = 0;
+  for (let from = 0; from <= answer.length && steps < MAX_ANSWER_STEPS;) {
+    const end = answer.indexOf("\n", from);
+    const stop = end < 0 ? answer.length : end;
+    line++;
+    const text = answer.slice(from, Math.min(stop, from + MAX_STEP_BYTES + 1));
+    from = stop + 1;
+    if (text.trim() === "") continue;
+    steps++;
+    let step: unknown;
+    try {
+      step = parseJsonLikePython(text);
+    } catch {
+      continue;
+    }
+    if (!isPlainRecord(step)) continue;
+    const args = isPlainRecord(step.args) ? step.args : {};
+    for (const job of [step.job, args.job]) {
+      if (
+        typeof job === "string" && JOB_PATTERN.test(job) && !keys.includes(job)
+      ) return { line, field: "job", value: job };
+    }
+    const topic = args.topic;
+    if (
+      typeof topic === "string" &&
+      (TOPICS as readonly string[]).includes(topic) && topic !== params.topic
+    ) return { line, field: "topic", value: topic };
+  }
+  return null;
+}
+
+/** The feedback for a foreign value: what was written, and what is this student's. */
+export function foreignValueText(f: ForeignValue, p: ExerciseParams): Text {
+  return f.field === "job"
+    ? {
+      en: `not yet: line ${f.line} uses the key ${f.value}, which is not ` +
+        `yours: your keys are ${p.job} and ${p.otherJob} ` +
+        "(guardlab exercise show N)",
+      zh: `还没有：第 ${f.line} 行用了业务键 ${f.value}，它不是你的：` +
+        `你的业务键是 ${p.job} 和 ${p.otherJob}（guardlab exercise show N）`,
+    }
+    : {
+      en: `not yet: line ${f.line} uses the topic ${f.value}, which is not ` +
+        `yours: your topic is ${p.topic} (guardlab exercise show N)`,
+      zh: `还没有：第 ${f.line} 行用了 topic ${f.value}，它不是你的：` +
+        `你的 topic 是 ${p.topic}（guardlab exercise show N）`,
+    };
+}
