@@ -265,12 +265,12 @@ function unitsOf(line: string): string[][] {
 }
 
 /**
- * The column where a continuation of `line` starts: the column its text
- * starts at, after the indentation, a list marker (`- `, `* `, `1. `) and a
- * short leading label (`原因：`, `Why: `, or a key followed by two spaces as
- * in a table of fields), so the continuation lines up under the text it
- * continues. A label that would leave less than half the
- * width is not hung.
+ * The column where a continuation of `line` starts. After a short leading
+ * label (`原因：`, `Why: `, or a key followed by two spaces as in a table
+ * of fields) or a list marker (`- `, `* `, `1. `), the continuation lines up
+ * under the text it continues; a line with neither gets a hanging indent of
+ * four columns, so a wrapped entry of a list stays apart from the next. No
+ * continuation starts right of the middle of the line.
  */
 export function continuationColumn(line: string, width: number): number {
   const indent = /^ */.exec(line)![0].length;
@@ -279,8 +279,12 @@ export function continuationColumn(line: string, width: number): number {
   const label =
     /^[^ ，。；,;()（）：:]{1,12}(?: [^ ，。；,;()（）：:]{1,12}){0,2}(?:：|: )|^\S{1,16} {2,}/u
       .exec(line.slice(start))?.[0];
-  const column = start + (label ? displayWidth(label) : 0);
-  return column <= width / 2 ? column : Math.min(start, Math.floor(width / 2));
+  const column = label
+    ? start + displayWidth(label)
+    : marker
+    ? start
+    : indent + 4;
+  return Math.min(column, Math.floor(width / 2));
 }
 
 /**

@@ -370,7 +370,7 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
     );
     assert.deepEqual(wrap("x 朴素写入 JOB-003 ×2：只凭旧检查就写入了", 35), [
       "x 朴素写入 JOB-003 ×2：",
-      "只凭旧检查就写入了",
+      "    只凭旧检查就写入了",
     ]);
     assert.deepEqual(
       wrap(
@@ -395,8 +395,9 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
     // No punctuation at all: the break falls between two protected words.
     assert.deepEqual(wrap("前检草稿账本回执后检修订号提交点", 14), [
       "前检草稿账本",
-      "回执后检修订号",
-      "提交点",
+      "    回执后检",
+      "    修订号",
+      "    提交点",
     ]);
   });
   await t.step("continuation columns", () => {
@@ -404,7 +405,12 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
     assert.equal(continuationColumn("  Safe next step: retry", 80), 18);
     assert.equal(continuationColumn("  - item text", 80), 4);
     assert.equal(continuationColumn("  events         a > b", 80), 17);
-    assert.equal(continuationColumn("plain sentence, no label", 80), 0);
+    assert.equal(continuationColumn("plain sentence, no label", 80), 4);
+    assert.equal(continuationColumn("  王小明 (li.json): exercise 1", 80), 6);
+    assert.equal(
+      continuationColumn("  发生了什么：" + "长".repeat(50), 20),
+      10,
+    );
   });
   await t.step("no protected word is split, at any width", () => {
     const text = "  安全的下一步：" +

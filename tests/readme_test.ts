@@ -1,0 +1,299 @@
+/**
+ * The two READMEs kept in step: README.md (English) and README.zh.md
+ * (Chinese) link to each other on their first line, have the same sections
+ * in the same order (the heading map below), the same commands and flags in
+ * their tables and examples, and the same numbers; every screen a README
+ * shows is what guardlab prints. A command, flag, section or number added to
+ * one README only fails here.
+ */
+import assert from "node:assert/strict";
+import { zhPunctuationProblems } from "../lib/zh_punctuation.ts";
+import { cli } from "./helpers.ts";
+
+const read = (name: string) =>
+  Deno.readTextFileSync(new URL(`../${name}`, import.meta.url));
+
+/**
+ * Each heading of README.md and its heading in README.zh.md, in order. A
+ * section added to one README must be added here and to the other.
+ */
+const HEADINGS: readonly [string, string][] = [
+  ["# guardlab", "# guardlab"],
+  ["## Start in two commands", "## 两条命令上手"],
+  ["## Commands", "## 命令"],
+  ["### The script contract", "### script 的约定"],
+  ["## Connect a real agent", "## 接入真实的 agent"],
+  ["### The remote timeout, reproduced", "### 复现远程调用超时"],
+  ["## For a course", "## 用于课堂"],
+  ["### Names, course code and variants", "### 姓名、课程代码与变体"],
+  ["### What a hand-in carries", "### 作业文件里有什么"],
+  ["### A whole class at once", "### 一次批改全班"],
+  ["### Bounds", "### 上限"],
+  ["## For teachers: build, ship, check", "## 给老师：构建、分发、核对"],
+  ["## What survives what", "## 什么故障之后留下什么"],
+  ["## How the code is laid out", "## 代码结构"],
+  ["## Speed", "## 速度"],
+];
+
+/** One section of a README: its heading and the lines up to the next. */
+interface Section {
+  heading: string;
+  lines: string[];
+}
+
+function sections(text: string): Section[] {
+  const out: Section[] = [];
+  let fenced = false;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    if (!fenced && /^#{1,6} /.test(line)) {
+      out.push({ heading: line, lines: [] });
+    } else out.at(-1)?.lines.push(line);
+  }
+  return out;
+}
+
+/** The indented code blocks of a section, each as its lines (indent removed). */
+function codeBlocks(lines: string[]): string[][] {
+  const blocks: string[][] = [];
+  let current: string[] | null = null;
+  let previousBlank = true;
+  for (const line of lines) {
+    const code = line.startsWith("    ") && !/^\s*[-*|]/.test(line) &&
+      (current !== null || previousBlank);
+    if (code) {
+      current ??= [];
+      current.push(line.slice(4));
+    } else if (line.trim() !== "" || current === null) {
+      if (current) blocks.push(current);
+      current = null;
+    } else {
+      current.push("");
+    }
+    previousBlank = line.trim() === "";
+  }
+  if (current) blocks.push(current);
+  return blocks.map((b) => {
+    while (b.at(-1) === "") b.pop();
+    return b;
+  });
+}
+
+/** The prose of a section: everything outside its code blocks and tables. */
+function prose(lines: string[]): string {
+  const blockLines = new Set(codeBlocks(lines).flat().map((l) => "    " + l));
+  return lines.filter((l) => !blockLines.has(l) && !l.startsWith("|")).join(
+    "\n",
+  );
+}
+
+/** Inline code spans of `text` (a span may run over a line break). */
+function codeSpans(text: string): string[] {
+  return [...text.replaceAll("\\|", "|").matchAll(/`([^`]+)`/g)].map(([, s]) =>
+    s.replace(/\s*\n\s*/g, " ")
+  );
+}
+
+/** The tables of a section: each as its rows, each row as its cells. */
+function tables(lines: string[]): string[][][] {
+  const out: string[][][] = [];
+  let current: string[][] | null = null;
+  for (const line of lines) {
+    if (line.startsWith("|")) {
+      if (/^\|[\s:|-]+\|$/.test(line)) continue; // the rule under the header
+      current ??= [];
+      current.push(
+        line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim()),
+      );
+    } else if (current) {
+      out.push(current);
+      current = null;
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** Program names a command line in an example starts with. */
+const PROGRAMS =
+  /^(guardlab|deno|npx|npm|sha256sum|shasum|Get-FileHash|scripts\/|mkdir|cp|echo|python3?|apt)\b/;
+
+/**
+ * The command lines of a section's examples: lines of a code block that
+ * start with a program's name, cut where two spaces begin a comment or a
+ * description (`guardlab verify          # first: …`).
+ */
+function commandLines(lines: string[]): string[] {
+  return codeBlocks(lines).flat().filter((l) => PROGRAMS.test(l)).map((l) =>
+    l.replace(/\s{2,}.*$/, "")
+  );
+}
+
+/** The flags named anywhere in a section's code (spans, tables, examples). */
+function flags(lines: string[]): string[] {
+  const code = [
+    ...codeSpans(lines.join("\n")),
+    ...codeBlocks(lines).flat(),
+  ].join(" ");
+  return [...new Set(code.match(/(?<![\w-])--[a-z][a-z0-9-]*/g) ?? [])].sort();
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * The numbers a section states, as a sorted set: thousands separators
+ * removed, leading zeros dropped, an English date ("4 December 2025") read
+ * as its three numbers; links and the headings' anchors aside.
+ */
+function numbers(lines: string[]): string[] {
+  let text = lines.join("\n").replace(/\]\([^)]*\)/g, "]");
+  text = text.replace(
+    new RegExp(`(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})`, "g"),
+    (_m, d, month, y) => `${y}-${MONTHS.indexOf(month) + 1}-${d}`,
+  );
+  const found = text.replace(/(\d),(?=\d{3}(?!\d))/g, "$1").match(/\d+/g) ?? [];
+  return [...new Set(found.map((n) => String(Number(n))))].sort();
+}
+
+const EN = read("README.md");
+const ZH = read("README.zh.md");
+
+Deno.test("readme: each README links to the other on its first line", () => {
+  assert.match(EN.split("\n")[0], /\[中文\]\(README\.zh\.md\)/);
+  assert.match(ZH.split("\n")[0], /\[English\]\(README\.md\)/);
+});
+
+Deno.test("readme: the same sections in the same order (the heading map)", () => {
+  assert.deepEqual(
+    sections(EN).map((s) => s.heading),
+    HEADINGS.map(([en]) => en),
+    "README.md's headings: add a new one to HEADINGS and to README.zh.md",
+  );
+  assert.deepEqual(
+    sections(ZH).map((s) => s.heading),
+    HEADINGS.map(([, zh]) => zh),
+    "README.zh.md's headings",
+  );
+});
+
+Deno.test("readme: section by section, the same tables, commands, flags and numbers", async (t) => {
+  const en = sections(EN);
+  const zh = sections(ZH);
+  assert.equal(en.length, zh.length);
+  for (const [i, [heading]] of HEADINGS.entries()) {
+    await t.step(heading, () => {
+      const a = en[i].lines;
+      const b = zh[i].lines;
+      const [ta, tb] = [tables(a), tables(b)];
+      assert.equal(ta.length, tb.length, "the number of tables");
+      ta.forEach((table, k) => {
+        assert.equal(table.length, tb[k].length, `table ${k + 1}: rows`);
+        table.forEach((row, r) => {
+          assert.equal(row.length, tb[k][r].length, `table ${k + 1}: columns`);
+          // Row by row, the same code: commands, flags, values, file names.
+          assert.deepEqual(
+            codeSpans(tb[k][r].join(" | ")).sort(),
+            codeSpans(row.join(" | ")).sort(),
+            `table ${k + 1}, row ${r + 1}: ${row[0]}`,
+          );
+        });
+      });
+      assert.deepEqual(commandLines(b), commandLines(a), "example commands");
+      assert.deepEqual(flags(b), flags(a), "flags");
+      assert.deepEqual(numbers(b), numbers(a), "numbers");
+    });
+  }
+});
+
+Deno.test("readme: the in-step checks catch drift", () => {
+  const base = ["## Commands", "", "| command | what |", "| - | - |"];
+  const one = [...base, "| `demo [--json]` | runs |", "", "    guardlab demo"];
+  const other = [
+    ...base,
+    "| `demo [--json]` | 运行 |",
+    "",
+    "    guardlab demo",
+  ];
+  const [a, b] = [sections(one.join("\n"))[0], sections(other.join("\n"))[0]];
+  assert.deepEqual(commandLines(a.lines), commandLines(b.lines));
+  const added = [...one, "    guardlab verify --json"];
+  assert.notDeepEqual(
+    commandLines(sections(added.join("\n"))[0].lines),
+    commandLines(b.lines),
+  );
+  assert.deepEqual(flags(a.lines), ["--json"]);
+  assert.deepEqual(
+    numbers(["21 checks, 1,048,576 bytes, on 4 December 2025"]),
+    ["1048576", "12", "2025", "21", "4"],
+  );
+  assert.deepEqual(numbers(["2025 年 12 月 4 日，21 项，1,048,576 字节"]), [
+    "1048576",
+    "12",
+    "2025",
+    "21",
+    "4",
+  ]);
+  assert.deepEqual(codeSpans("`a \\| b` and `--x\nY`"), ["a | b", "--x Y"]);
+});
+
+/**
+ * The screens a README shows: a code block right after a paragraph that
+ * ends in "prints:" / "输出：", with the command as the paragraph's last
+ * code span.
+ */
+function screens(text: string): { command: string[]; block: string[] }[] {
+  const found: { command: string[]; block: string[] }[] = [];
+  for (const section of sections(text)) {
+    const lines = section.lines;
+    for (const block of codeBlocks(lines)) {
+      const at = lines.indexOf("    " + block[0]);
+      let start = at - 1;
+      while (start > 0 && lines[start - 1].trim() !== "") start--;
+      const paragraph = lines.slice(start, at).join("\n").trim();
+      if (!/(prints:|输出：)$/.test(paragraph)) continue;
+      const command = codeSpans(paragraph).at(-1)!;
+      assert.match(command, /^guardlab /, paragraph);
+      found.push({ command: command.split(/\s+/).slice(1), block });
+    }
+  }
+  return found;
+}
+
+Deno.test("readme: every screen shown is what guardlab prints", async (t) => {
+  const all = [...screens(EN), ...screens(ZH)];
+  assert.ok(screens(ZH).length >= 2, "README.zh.md shows its screens");
+  for (const { command, block } of all) {
+    await t.step(command.join(" "), async () => {
+      const r = await cli(command);
+      const out = r.out;
+      const at = out.indexOf(block[0]);
+      assert.ok(at >= 0, `first line not printed: ${block[0]}`);
+      assert.deepEqual(block, out.slice(at, at + block.length));
+    });
+  }
+});
+
+Deno.test("readme: README.zh.md's prose uses Chinese punctuation", () => {
+  for (const section of sections(ZH)) {
+    for (const paragraph of prose(section.lines).split(/\n\s*\n/)) {
+      assert.deepEqual(
+        zhPunctuationProblems(paragraph.replace(/\n/g, "")),
+        [],
+        `${section.heading}: ${paragraph.slice(0, 80)}`,
+      );
+    }
+  }
+});
