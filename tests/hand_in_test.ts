@@ -392,3 +392,51 @@ Deno.test("csv: a cell a spreadsheet would run is defused; every cell quoted", (
   assert.equal(csvCell('a "b", c'), `"a ""b"", c"`);
   assert.equal(csvCell("李雷"), `"李雷"`);
 });
+
+Deno.test("variants through the CLI: show states them, check needs a name, hand-in warns of a changed name", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-variant-" });
+  try {
+    const say = (args: string[], input = "") => cli(args, input, false, base);
+    const plain = (await say(["exercise", "show", "1"])).out.join(" ");
+    assert.doesNotMatch(plain, /Your values/, "no course code: fixed values");
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    assertUsageError(
+      await say(["exercise", "check", "1"], "{}"),
+      /derive from your name: set it first/,
+    );
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    const p = paramsFor("NET-2026", "李雷", "output-check-cannot-unwrite");
+    const shown = (await say(["exercise", "show", "1", "--lang", "zh"])).out
+      .join("").replace(/\s+/g, "");
+    assert.ok(
+      shown.includes(
+        `你的取值（课程NET-2026，李雷）：业务键${p.job}，另一个业务键${p.otherJob}，topic${p.topic}`,
+      ),
+      shown,
+    );
+    const answer = JSON.stringify({
+      op: "run",
+      args: { job: p.job, topic: p.topic, copies: p.copies },
+      faults: { bad_output: true },
+    });
+    assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
+    const bundle = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
+    const entry = bundle.exercises["output-check-cannot-unwrite"];
+    assert.equal(entry.answer, answer);
+    assert.equal(entry.checks, 1);
+    assert.equal(entry.hints, 0);
+    assert.equal(entry.revealed, false);
+    assert.ok(Date.parse(entry.passed) > 0);
+    assert.deepEqual(bundle.course, {
+      id: BUILTIN_COURSE.id,
+      code: "NET-2026",
+    });
+    // Another name, other values: the student is told to check again.
+    assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
+    const again = await say(["exercise", "hand-in"]);
+    assert.equal(again.code, 0);
+    assert.match(again.err[0], /exercise 1 was checked under another name/);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -57,9 +57,6 @@ const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 const MAX_HAND_INS = 500;
 
-/** The id of the course, carried by every hand-in. */
-const COURSE_ID = BUILTIN_COURSE.id;
-
 function numberOf(word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
     ? Number(word)
@@ -312,6 +309,8 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       }
     };
     const progress = () => readProgress(io.base);
+    // The course hand-in and grade work through (its id goes in every hand-in).
+    const course = BUILTIN_COURSE;
     switch (action) {
       case "list": {
         tooMany(1);
@@ -481,7 +480,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         const p = progress();
         const code = settings.course ?? null;
         const exercises = Object.fromEntries(
-          EXERCISES.filter((x) => p.exercises[x.n] !== undefined)
+          course.exercises.filter((x) => p.exercises[x.n] !== undefined)
             .map((x) => {
               const e = p.exercises[x.n];
               const as = e.as ?? { course: null, name: null };
@@ -506,7 +505,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         io.out(JSON.stringify(makeHandIn({
           name: settings.name,
           guardlab: config.version,
-          course: { id: COURSE_ID, code },
+          course: { id: course.id, code },
           exercises,
         })));
         return EXIT.ok;
@@ -527,7 +526,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         await using scratch = scratchFolder(io.base);
         const grade = await gradeClass(
           sources,
-          EXERCISES,
+          course.exercises,
           async (x, answer, params) => {
             // Re-execution, never a recorded result: the same binary judges again.
             const v = await judgeOwn(x, answer, params, code !== null, {
@@ -538,7 +537,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           },
           {
             version: config.version,
-            courseId: COURSE_ID,
+            courseId: course.id,
             code,
             maxBytes: MAX_HAND_IN_BYTES,
           },
