@@ -297,3 +297,21 @@ Deno.test("readme: README.zh.md's prose uses Chinese punctuation", () => {
     }
   }
 });
+
+Deno.test("readme: the class tables shown are the ones the class test checks", () => {
+  // tests/class_grade_test.ts holds the program's output to these files.
+  const table = (lang: string) =>
+    read(`fixtures/class/table.${lang}.txt`).trimEnd().split("\n");
+  const shown = (text: string, first: string) =>
+    sections(text).flatMap((s) => codeBlocks(s.lines)).filter((b) =>
+      b[0] === first
+    );
+  for (const [readme, langs] of [[EN, ["en", "zh"]], [ZH, ["zh"]]] as const) {
+    for (const lang of langs) {
+      const expected = table(lang);
+      const blocks = shown(readme, expected[0]);
+      assert.equal(blocks.length, 1, `${lang} table shown once`);
+      assert.deepEqual(blocks[0], expected);
+    }
+  }
+});
