@@ -267,6 +267,16 @@ Deno.test("grade: malformed hand-ins are named with their reason, never 'missing
         name: '=HYPERLINK("http://x")',
       }),
     );
+    const extra = handIn().exercises["output-check-cannot-unwrite"];
+    await write(
+      "e-strangers.json",
+      handIn({
+        name: "韩梅梅",
+        exercises: Object.fromEntries(
+          Array.from({ length: 7 }, (_, i) => [`other-${i}`, extra]),
+        ),
+      }),
+    );
     const r = await cli(["exercise", "grade", folder], "", false, base);
     assert.equal(r.code, 1);
     const text = r.out.join(" ").replace(/\s+/g, " ");
@@ -279,6 +289,10 @@ Deno.test("grade: malformed hand-ins are named with their reason, never 'missing
       /c-number\.json: not graded: the answer to exercise output-check-cannot-unwrite is not text/,
     );
     assert.match(text, /sub: not graded: a folder, not a hand-in/);
+    assert.match(
+      text,
+      /e-strangers\.json\): exercises not in this course, not graded: other-0, other-1, other-2, other-3, other-4 and 2 more/,
+    );
     assert.match(
       text,
       /d-other\.json\): made by guardlab 0\.0\.9 \(graded by this version\)/,

@@ -15,6 +15,10 @@ import {
   LESSONS_ZH,
 } from "./lessons.ts";
 import type { Explanation } from "./explanation.ts";
+import { SDK_JS_VERSION, SDK_PY_COMMIT } from "./sdk.ts";
+
+const PY = SDK_PY_COMMIT.slice(0, 8);
+const JS = SDK_JS_VERSION;
 export { type Lang, LANGS } from "../i18n.ts";
 export type { Explanation } from "./explanation.ts";
 
@@ -136,27 +140,39 @@ const EN: Record<Scenario, Explanation> = {
   },
   parallel_input_guardrail: {
     lab: "article",
-    happened:
-      "JOB-001 asked for 4 copies with the agent-level input guardrail " +
-      "running in parallel (the SDK's default, run_in_parallel=True). The " +
-      "draft was committed before the guardrail's tripwire arrived.",
-    why: "A parallel guardrail does not hold the call: by the time it says " +
-      "no, the tool may have run. The receipt says input_rejected with " +
-      "effect_exists true, and its events show the commit before the tripwire.",
+    happened: "JOB-001 asked for 4 copies with the Agent input guardrail " +
+      "in parallel (run_in_parallel=True / runInParallel: true, the SDKs' " +
+      "default). guardlab's --input-guardrail parallel is a model of the " +
+      "Python SDK's scheduling: the guardrail was slower than the first " +
+      "turn, and its tripwire arrived after the draft was committed.",
+    why: "A parallel guardrail does not hold the call. What is certain: the " +
+      "model was called, so tokens were spent. What depends on the SDK: " +
+      `whether tools ran. Python (read at ${PY}) runs the first turn's ` +
+      "tools beside the guardrail, so they can run before the tripwire; " +
+      `@openai/agents-core ${JS} (run by the conformance tests, streamed or ` +
+      "not) waits for the guardrail before the turn's tools. The real " +
+      "guardrail sees the user's input, not the tool's arguments, and " +
+      "overlaps the first turn only. Here the receipt says input_rejected " +
+      "with effect_exists true, and its events show the commit first.",
     next: "Reconcile the draft the rejected request left. Where the effect " +
-      "must not happen, run the guardrail before the call (next scenario).",
+      "must not happen, use the blocking mode (run_in_parallel=False): the " +
+      "agent does not start until the check passes (next scenario).",
   },
   sequential_input_guardrail: {
     lab: "article",
-    happened: "The same request with the guardrail in sequence " +
-      "(run_in_parallel=False): it refused before the business step.",
+    happened: "The same request with the guardrail blocking " +
+      "(run_in_parallel=False / runInParallel: false): it refused before " +
+      "the business step.",
     why: "Waiting for the verdict is what makes a pre-check a pre-check: " +
-      "nothing was written, only an input_rejected receipt.",
+      "nothing was written, only an input_rejected receipt. In both SDKs the " +
+      "model is not called either.",
     next: "Nothing to undo. Send a request within the limit if one is wanted.",
   },
   compensation_confirmed: {
-    lab: "article",
-    happened: "JOB-001's output was rejected after its draft committed; a " +
+    lab: "extension",
+    happened: "guardlab's extension, grown from the article's warning " +
+      "that a compensation can itself fail. JOB-001's " +
+      "output was rejected after its draft committed; a " +
       "compensation voided the draft in its own transaction and wrote its " +
       "own receipt. A retry of the same request was then refused as key_voided.",
     why:
@@ -166,8 +182,10 @@ const EN: Record<Scenario, Explanation> = {
     next: "Nothing left: reconcile shows the key as voided, with its receipt.",
   },
   compensation_failed: {
-    lab: "article",
-    happened: "The same compensation failed before its commit: the request " +
+    lab: "extension",
+    happened: "guardlab's extension (origin: the article's warning that a " +
+      "compensation can itself fail). " +
+      "The same compensation failed before its commit: the request " +
       "was recorded, the void rolled back. A retry of the request then reused " +
       "the draft, which still stands.",
     why:
@@ -215,7 +233,7 @@ const ZH: Record<Scenario, Explanation> = {
   naive_stale: {
     lab: "policy",
     happened:
-      "前检看到修订号 1（上限 3），允许 2 份；之后规则改成上限 1；朴素写入照样写了。",
+      "前检看到修订号 1（上限 3），允许 2 份；之后规则改成上限 1；错误对照（insert_naive）照样写入了。",
     why:
       "前检只能判断它当时看到的事实。提交时仍信任旧结论，写下的草稿违反了提交时生效的规则。",
     next: "这是故意保留的错误对照：不能只凭旧的检查结论写入。",
@@ -232,10 +250,10 @@ const ZH: Record<Scenario, Explanation> = {
   restored_value_old_revision: {
     lab: "policy",
     happened:
-      "上限经历 3 → 1 → 3。数值回来了，但修订号已从 1 变为 3，旧快照被拒绝。",
+      "上限经历 3 → 1 → 3。数值回来了，但修订号已从 1 变为 3，旧 Snapshot 被拒绝。",
     why:
       "每次修改规则都推进修订号，即使改回旧值，所以旧的检查永远不能冒充对当前规则的检查。",
-    next: "重新前检，用新的快照写入。",
+    next: "重新前检，用新的 Snapshot 写入。",
   },
   precommit_error: {
     lab: "policy",
@@ -266,24 +284,33 @@ const ZH: Record<Scenario, Explanation> = {
   },
   parallel_input_guardrail: {
     lab: "article",
-    happened: "JOB-001 请求 4 份，Agent 级输入护栏并行运行（SDK 的默认 " +
-      "run_in_parallel=True）。护栏的 tripwire 到达之前，草稿已经提交。",
-    why: "并行护栏不会拦住调用：等它说不，工具可能已经执行了。回执记为 " +
-      "input_rejected 且 effect_exists 为 true，事件里提交在 tripwire 之前。",
-    next:
-      "对账被拒请求留下的草稿。效果绝不能发生时，让护栏在调用之前运行（见下一个场景）。",
+    happened:
+      "JOB-001 请求 4 份，Agent 输入护栏并行运行（run_in_parallel=True " +
+      "／runInParallel: true，两个 SDK 的默认）。guardlab 的 --input-guardrail " +
+      "parallel 模拟的是 Python SDK 的调度：护栏比第一轮慢，tripwire 在草稿提交" +
+      "之后才到。",
+    why:
+      "并行护栏不会拦住调用。确定的是：模型已被调用，token 已经消耗。取决于 SDK " +
+      `的是：工具是否执行。Python（读取于 ${PY}）让第一轮的工具与护栏并行，` +
+      `工具可能在 tripwire 之前执行；@openai/agents-core ${JS}（一致性测试已运行，` +
+      "流式与非流式）在执行本轮工具之前等待护栏。真实护栏看到的是用户输入，" +
+      "不是工具参数，且只与第一轮重叠。这里回执记为 input_rejected 且 " +
+      "effect_exists 为 true，事件里提交在前。",
+    next: "对账被拒请求留下的草稿。效果绝不能发生时，用阻塞模式" +
+      "（run_in_parallel=False）：检查通过之前 Agent 不会启动（见下一个场景）。",
   },
   sequential_input_guardrail: {
     lab: "article",
-    happened:
-      "同一请求，护栏改为顺序运行（run_in_parallel=False）：在业务写入之前拒绝。",
+    happened: "同一请求，护栏改为阻塞（run_in_parallel=False／runInParallel: " +
+      "false）：在业务写入之前拒绝。",
     why:
-      "等到结论再继续，前检才名副其实：什么也没写，只有一条 input_rejected 回执。",
+      "等到结论再继续，前检才名副其实：什么也没写，只有一条 input_rejected " +
+      "回执。两个 SDK 里模型也都不会被调用。",
     next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
   },
   compensation_confirmed: {
-    lab: "article",
-    happened:
+    lab: "extension",
+    happened: "guardlab 的扩展，源自文章的提醒“补偿本身也可能失败”。" +
       "JOB-001 的草稿提交后结果被后检拒绝；补偿在自己的事务里作废了草稿，" +
       "并写下自己的回执。随后用同一请求重试，被拒绝为 key_voided。",
     why:
@@ -292,8 +319,8 @@ const ZH: Record<Scenario, Explanation> = {
     next: "无事可做：对账显示该业务键已作废，补偿回执已写。",
   },
   compensation_failed: {
-    lab: "article",
-    happened:
+    lab: "extension",
+    happened: "guardlab 的扩展（出处：“补偿本身也可能失败”）。" +
       "同样的补偿在提交前失败：请求已记录，作废被回滚。随后重试同一请求，" +
       "复用了仍然有效的草稿。",
     why:

@@ -8,8 +8,11 @@
 
 /** One scenario's explanation. */
 export interface Explanation {
-  /** Which lab the scenario belongs to. */
-  lab: "timing" | "policy" | "article";
+  /**
+   * Which lab the scenario belongs to; `extension` marks guardlab's own
+   * scenarios beyond the article (the compensations).
+   */
+  lab: "timing" | "policy" | "article" | "extension";
   /** What happened. */
   happened: string;
   /** Why the check could not undo the effect, or why the write refused. */

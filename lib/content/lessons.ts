@@ -21,6 +21,8 @@ export const LESSONS = [
   "missing_rule",
   "inserted_false_is_not_proof",
   "compensation_can_fail",
+  "tool_types",
+  "approval_recheck",
 ] as const;
 
 /** A lesson name. */
@@ -69,6 +71,16 @@ export const LESSON_STEPS: Readonly<Record<Lesson, readonly string[]>> = {
     '{"op":"policy.rows"}',
   ],
   compensation_can_fail: [],
+  tool_types: [],
+  // The approval wait in the policy lab's terms: a check before the wait,
+  // a rule change during it, and the write that re-checks at its commit.
+  approval_recheck: [
+    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"approved"}',
+    '{"op":"policy.change","max_copies":1}',
+    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"approved"}',
+    '{"op":"policy.precheck","job":"JOB-001","copies":2}',
+    '{"op":"policy.rows"}',
+  ],
 };
 
 /** The lessons in English. */
@@ -99,8 +111,9 @@ export const LESSONS_EN: Readonly<Record<Lesson, Explanation>> = {
       "JOB-001 was created with 2 copies; a second call used the same " +
       "key with 3 copies.",
     why: "The business key identifies one request. The same key with other " +
-      "arguments is refused inside the transaction: nothing is written and " +
-      "the first draft stays as it was.",
+      "arguments is refused inside the transaction: no draft is written and " +
+      "the first draft stays as it was. The refused attempt is still on " +
+      "record: a key_conflict receipt (attempt 2) is written.",
     next:
       "Use a new key for a new request, or the original arguments to retry.",
   },
@@ -174,6 +187,39 @@ export const LESSONS_EN: Readonly<Record<Lesson, Explanation>> = {
     next: "Treat a compensation like any call: give it a key, check its " +
       "result separately, and reconcile until the ledger says it happened.",
   },
+  tool_types: {
+    lab: "article",
+    happened: "An agent's tools are not one kind. A function tool takes tool " +
+      "guardrails directly; a local MCP server's guardrail list attaches to " +
+      "its tools in JS (the Python source read has no such list); a " +
+      "handoff, the hosted tools, the built-in execution tools (computer, " +
+      "shell, apply patch, local shell) and an agent used as a tool pass " +
+      "through no tool guardrail.",
+    why: "A tool guardrail stops only the calls that pass through its " +
+      "pipeline. For any other tool nothing checks the call before its " +
+      "commit point: only the tool, its service, or an approval stands " +
+      "before the effect.",
+    next: "Before relying on a guardrail, list every tool the agent can call " +
+      "and its type; explain tool_types --sdk shows which rows were run " +
+      "against the SDK and which were read in its source.",
+  },
+  approval_recheck: {
+    lab: "policy",
+    happened: "A tool that needs approval stops the run, and the approval " +
+      "may come much later. The SDK runs the tool input guardrail after " +
+      "approval, right before execution; with pre-approval checks on, it " +
+      "also checks before the interrupt and again after approval. The steps " +
+      "replay the wait in the policy lab: a pre-check, a rule change while " +
+      "waiting, then the conditional insert.",
+    why: "A verdict is about the facts it saw, and the rule can change while " +
+      "the call waits: a check before the wait is no licence at the moment " +
+      "of the effect. Even the re-check after approval is a step before the " +
+      "write; only a condition decided in the write's own transaction (the " +
+      "revision-conditioned insert) holds at the commit point.",
+    next: "Keep the re-check after approval, and make the write itself " +
+      "conditional on the revision the check saw. On inserted=false, check " +
+      "again instead of writing.",
+  },
 };
 
 /** The lessons in Chinese. */
@@ -201,8 +247,9 @@ export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
   key_conflict: {
     lab: "timing",
     happened: "JOB-001 以 2 份创建；第二次调用用同一业务键、3 份。",
-    why: "业务键标识一笔请求。同键换参数在事务内被拒绝：什么也不写，" +
-      "第一份草稿保持原样。",
+    why: "业务键标识一笔请求。同键换参数在事务内被拒绝：不写草稿，" +
+      "第一份草稿保持原样。被拒的尝试仍有记录：写下了一条 key_conflict 回执" +
+      "（attempt 2）。",
     next: "新请求请用新业务键；重试请用原来的参数。",
   },
   killed_after_commit: {
@@ -239,7 +286,7 @@ export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
       "（database is locked）。",
     why: "锁忙是错误，不是规则变化：它被抛出，不会折叠成 inserted=false，" +
       "也什么都没写。",
-    next: "等锁释放后，用仍然有效的快照重新做条件写入。",
+    next: "等锁释放后，用仍然有效的 Snapshot 重新做条件写入。",
   },
   missing_rule: {
     lab: "policy",
@@ -252,7 +299,8 @@ export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
   },
   inserted_false_is_not_proof: {
     lab: "policy",
-    happened: "规则被设成同样的上限（3），修订号推进；拿旧快照做条件写入得到 " +
+    happened:
+      "规则被设成同样的上限（3），修订号推进；拿旧 Snapshot 做条件写入得到 " +
       "inserted=false，尽管上限仍然允许 2 份。",
     why: "inserted=false 只说明条件没有匹配。上限降低、数值相同但修订号变了、" +
       "规则缺失，都会得到同样的 false：它不能证明上限降低了。",
@@ -268,5 +316,32 @@ export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
       "那是另一次写入，有自己的提交点，补偿本身也可能失败。",
     next: "把补偿当成一次普通调用：给它业务键，单独核对它的结果，" +
       "对账直到账本证明它已发生。",
+  },
+  tool_types: {
+    lab: "article",
+    happened:
+      "Agent 的工具不是同一种东西。函数工具可以直接挂工具护栏；JS 里本地 MCP " +
+      "server 的护栏列表会附到它暴露的工具上（读取的 Python 源码里没有这种列表）；" +
+      "handoff、托管工具、内建执行工具（computer、shell、apply patch、local shell）" +
+      "以及被当作工具的 Agent，都不经过工具护栏。",
+    why:
+      "工具护栏只拦得住经过它那条管线的调用。其他工具在提交点之前没有任何检查：" +
+      "挡在效果前面的只有工具本身、它的服务或审批。",
+    next: "依赖护栏之前，先列出 Agent 能调用的每个工具及其类型；" +
+      "explain tool_types --sdk 会标出哪些行对照 SDK 运行过，哪些只读了源码。",
+  },
+  approval_recheck: {
+    lab: "policy",
+    happened:
+      "需要审批的工具会让运行停下，批准可能很久之后才来。SDK 在批准之后、" +
+      "执行之前运行工具输入护栏；打开审批前检查时，还会在审批中断之前先检查一次，" +
+      "批准后再检查一次。这些步骤在规则实验里重演这段等待：前检、等待期间规则修改、" +
+      "然后条件写入。",
+    why:
+      "结论只对应它看到的事实，而调用等待期间规则可能改变：等待之前的检查在效果" +
+      "发生时已不是许可。批准后的重检也仍是写入之前的一步；只有在写入自己的事务里" +
+      "判断的条件（带修订号的条件写入）在提交点成立。",
+    next: "保留批准后的重检，并让写入本身以检查所见的修订号为条件。" +
+      "得到 inserted=false 时重新检查，而不是照写。",
   },
 };

@@ -904,7 +904,13 @@ export function sdkLensLines(topic: string, lang: Lang): string[] {
     say(mapped.length === 0 ? LABELS.none : LABELS.marked, lang),
   ];
   const mark = (id: string) => mapped.includes(id) ? "→ " : "  ";
-  for (const row of SDK_ROWS) {
+  const shows = (rows: readonly { id: string }[]) =>
+    rows.some((r) => mapped.includes(r.id));
+  // A topic about tool types or approvals shows its own table only.
+  const guardrailRows = shows(TOOL_TYPE_ROWS) || shows(APPROVAL_ROWS)
+    ? []
+    : SDK_ROWS;
+  for (const row of guardrailRows) {
     lines.push(`${mark(row.id)}${say(row.what, lang)}`);
     lines.push(
       ...sdkLines(
@@ -925,8 +931,6 @@ export function sdkLensLines(topic: string, lang: Lang): string[] {
       ),
     );
   }
-  const shows = (rows: readonly { id: string }[]) =>
-    rows.some((r) => mapped.includes(r.id));
   if (!shows(TOOL_TYPE_ROWS) && !shows(APPROVAL_ROWS)) {
     lines.push(...wrap(say(LABELS.more, lang), 80));
   }

@@ -38,7 +38,7 @@ export type Flag =
   | { kind: "other-version"; version: string }
   | { kind: "other-course"; id: string; code: string | null }
   | { kind: "edited" }
-  | { kind: "not-in-course"; exercises: string[] }
+  | { kind: "not-in-course"; exercises: string[]; more: number } // the first few, and how many more
   | { kind: "malformed"; reason: Text };
 
 /** One hand-in's row. */
@@ -192,7 +192,11 @@ export async function gradeClass<X extends GradedExercise>(
       !known.has(n)
     );
     if (strangers.length > 0) {
-      row.flags.push({ kind: "not-in-course", exercises: strangers });
+      row.flags.push({
+        kind: "not-in-course",
+        exercises: strangers.slice(0, 5),
+        more: Math.max(0, strangers.length - 5),
+      });
     }
     for (const x of exercises) {
       const entry = Object.hasOwn(handIn.exercises, x.slug)

@@ -104,13 +104,19 @@ export function flagText(flag: Flag): Text {
           "(a digest shows accidents, it is not a signature)",
         zh: "交出后被改动过：摘要不符（摘要只能发现意外改动，不是签名）",
       };
-    case "not-in-course":
+    case "not-in-course": {
+      const more: Text = flag.more > 0
+        ? { en: ` and ${flag.more} more`, zh: ` 等另外 ${flag.more} 个` }
+        : { en: "", zh: "" };
       return {
         en: `exercises not in this course, not graded: ${
           flag.exercises.join(", ")
-        }`,
-        zh: `不属于本课程的练习，未评分：${flag.exercises.join("、")}`,
+        }${more.en}`,
+        zh: `不属于本课程的练习，未评分：${
+          flag.exercises.join("、")
+        }${more.zh}`,
       };
+    }
     case "malformed":
       return {
         en: `not graded: ${flag.reason.en}`,

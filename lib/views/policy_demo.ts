@@ -29,18 +29,20 @@ export function policyLines(r: PolicyDemoResult, lang: Lang = "en"): string[] {
     return [
       "",
       "naive_stale：前检看到修订号 1（上限 3）；随后规则改为上限 1",
-      "  朴素写入（错误的对照）照样写入",
+      "  错误对照（insert_naive）照样写入",
       `  草稿：${d(r.naive_stale)}`,
       "",
       "checked_stale：同样的交错，条件写入",
-      `  拿旧快照做条件写入：${i(r.checked_stale)}`,
+      `  拿旧 Snapshot 做条件写入：${i(r.checked_stale)}`,
       `  草稿：${d(r.after_stale)}`,
       `  对同一请求重新前检：${r.fresh_check_same_request}`,
       `  新请求 JOB-002 copies=1，重新前检后：${i(r.new_input_accepted)}`,
       `  草稿：${d(r.after_recovery)}`,
       "",
       "restored_value_old_revision：上限 3 → 1 → 3，修订号 1 → 3",
-      `  拿修订号 1 的快照做条件写入：${i(r.restored_value_old_revision)}`,
+      `  拿修订号 1 的 Snapshot 做条件写入：${
+        i(r.restored_value_old_revision)
+      }`,
       `  草稿：${d(r.after_restored_value)}`,
       "",
       "precommit_error：INSERT 之后、COMMIT 之前失败",

@@ -129,11 +129,11 @@ export function policyRow(
         text: output.inserted === true
           ? {
             en: `naive insert ${job}: written on the old check alone`,
-            zh: `朴素写入 ${job}：只凭旧检查就写入了`,
+            zh: `错误对照 ${job}：只凭旧检查就写入了`,
           }
           : {
             en: `naive insert ${job}: ${raised ?? output.rejected}`,
-            zh: `朴素写入 ${job}：${raised ?? output.rejected}`,
+            zh: `错误对照 ${job}：${raised ?? output.rejected}`,
           },
       };
     case "policy.lock":

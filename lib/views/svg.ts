@@ -10,7 +10,7 @@ import {
   type CommitState,
   type Mark,
   MARK_LABEL,
-  STAGE_LABEL,
+  stageLabel,
   type StageRow,
   SYMBOL,
   timelineOf,
@@ -139,7 +139,7 @@ export function timelineSvg(
             STROKE[row.mark]
           }" stroke-width="1.5"/>`,
         `<text x="${x + 8}" y="${y + 18}">${
-          xmlEscape(say(STAGE_LABEL[row.stage], lang))
+          xmlEscape(say(stageLabel(row), lang))
         }</text>`,
         `<text x="${x + 8}" y="${y + 35}" fill="${STROKE[row.mark]}">${
           xmlEscape(`${SYMBOL[row.mark]} ${say(MARK_LABEL[row.mark], lang)}`)

@@ -46,6 +46,8 @@ export interface StageRow {
   mark: Mark;
   /** Why, or what it means, when there is something to say. */
   note: Text | null;
+  /** A label in place of the stage's own, when the stage plays another part. */
+  label?: Text;
 }
 
 /** The whole view of one attempt. */
@@ -66,11 +68,26 @@ export const STAGE_LABEL: Readonly<Record<StageId, Text>> = {
   input: { en: "input check", zh: "前检" },
   before_business: { en: "before business", zh: "业务写入前" },
   business: { en: "business", zh: "业务写入" },
-  input_verdict: { en: "input verdict", zh: "前检结论" },
+  input_verdict: { en: "agent verdict", zh: "Agent 护栏结论" },
   after_commit: { en: "after commit", zh: "提交之后" },
   output: { en: "output check", zh: "后检" },
   receipt: { en: "receipt", zh: "回执" },
 };
+
+/**
+ * The input stage when the Agent input guardrail runs in parallel: the
+ * article keeps 前检 for the tool's own check; the agent-level guardrail is
+ * Agent 输入护栏.
+ */
+export const AGENT_INPUT_LABEL: Text = {
+  en: "agent guardrail",
+  zh: "Agent 输入护栏",
+};
+
+/** The label a row is shown with. */
+export function stageLabel(row: StageRow): Text {
+  return row.label ?? STAGE_LABEL[row.stage];
+}
 
 /** Mark words. */
 export const MARK_LABEL: Readonly<Record<Mark, Text>> = {
@@ -166,10 +183,12 @@ export function timelineOf(attempt: Attempt): Timeline {
     parallel && seen.has("arguments_valid")
       ? {
         stage: "input",
+        label: AGENT_INPUT_LABEL,
         mark: "in parallel",
         note: {
-          en: "runs beside the call; the call does not wait",
-          zh: "与调用并行；调用不等它的结论",
+          en: "a model of the Python SDK's scheduling: runs beside the " +
+            "call, which does not wait",
+          zh: "模拟 Python SDK 的调度：与调用并行，调用不等它的结论",
         },
       }
       : {
@@ -301,8 +320,9 @@ export function timelineOf(attempt: Attempt): Timeline {
     ? { en: "none", zh: "无" }
     : lied
     ? {
-      en: `none (a naive receipt claimed #${attempt.receiptAttempt})`,
-      zh: `无（朴素回执声称 #${attempt.receiptAttempt}）`,
+      en:
+        `none (the receipt before the fix claimed #${attempt.receiptAttempt})`,
+      zh: `无（修正前的回执声称 #${attempt.receiptAttempt}）`,
     }
     : {
       en: `#${attempt.receiptAttempt} ${attempt.receiptStatus}`,
@@ -409,7 +429,7 @@ export function renderTimeline(
   const row = (r: StageRow): string[] => {
     const word = say(MARK_LABEL[r.mark], lang);
     const label = `${SYMBOL[r.mark].padEnd(4)} ${word}`;
-    const head = `  ${padTo(say(STAGE_LABEL[r.stage], lang), 16)} `;
+    const head = `  ${padTo(say(stageLabel(r), lang), 16)} `;
     if (r.note === null) return [head + style.mark(r.mark, label)];
     // Pad outside the colour codes, so coloured and plain text line up alike;
     // the note wraps in its own column.

@@ -3,7 +3,11 @@
  *
  * @module
  */
-import { articleDemo } from "../../experiments/article_demo.ts";
+import {
+  articleDemo,
+  type ArticleDemoResult,
+} from "../../experiments/article_demo.ts";
+import { compensationLines } from "../../views/compensation_view.ts";
 import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
@@ -42,13 +46,18 @@ export const demo = command({
 with the draft already committed, same-request retry, cancel after commit) and
 of the policy lab (stale rule with the naive and the checked insert, restored
 value, failure before commit), and the article's other claims (the receipt
-before the fix; the input guardrail in parallel and in sequence), each in a
-fresh scratch ledger.`,
+before the fix; the Agent input guardrail in parallel, as a model of the Python
+SDK's scheduling, and blocking), then guardlab's own extension: a compensation
+that voids a rejected draft at its own commit point, and one that fails before
+it ("requested, never confirmed"), grown from the article's warning that a
+compensation can itself fail. Each runs in a fresh scratch ledger.`,
     zh:
       `运行时间线实验的固定场景（前检拒绝；草稿已提交后的后检拒绝；同一请求重试；
-提交后取消）和规则实验的固定场景（规则已变时的朴素写入与条件写入、数值改回、
-提交前失败），以及文章的其他论断（修正之前的回执；并行与顺序的输入护栏），
-每个都用新的临时账本。`,
+提交后取消）和规则实验的固定场景（规则已变时的错误对照与条件写入、数值改回、
+提交前失败），以及文章的其他论断（修正之前的回执；Agent 输入护栏的并行——
+按 Python SDK 的调度建模——与阻塞），然后是 guardlab 自己的扩展：在自己的
+提交点作废被拒草稿的补偿，以及在提交前失败的补偿（“已请求、未确认”），
+出处是文章的提醒“补偿本身也可能失败”。每个都用新的临时账本。`,
   },
   options: FORMAT_OPTIONS,
   maxPositionals: 1,
@@ -95,7 +104,10 @@ fresh scratch ledger.`,
           title: a.scenario,
           attempt: a.attempt,
         })),
-        policy ? policyLines(policy, lang) : [],
+        [
+          ...(policy ? policyLines(policy, lang) : []),
+          ...(article ? compensationNotes(article.result, lang) : []),
+        ],
         lang,
       ));
       return EXIT.ok;
@@ -134,9 +146,9 @@ fresh scratch ledger.`,
     if (article) {
       if (timing || policy) io.out("");
       io.out(say({
-        en: "The article's other claims: the receipt before the fix, the " +
-          "input guardrail",
-        zh: "文章的其他论断：修正之前的回执，以及输入护栏的并行与顺序",
+        en:
+          "The article's other claims, then guardlab's compensation extension",
+        zh: "文章的其他论断，以及 guardlab 的补偿扩展",
       }, lang));
       for (const { scenario, attempt } of article.attempts) {
         io.out("");
@@ -151,9 +163,34 @@ fresh scratch ledger.`,
             : `  a second connection sees: drafts ${drafts}, receipts ${receipts}`,
         );
       }
+      for (const scenario of COMPENSATIONS) {
+        io.out("");
+        io.out(scenario);
+        const outcome = article.result[scenario];
+        for (const line of compensationLines(outcome, lang, style)) {
+          io.out(line);
+        }
+      }
     }
     io.out("");
     for (const line of say(NEXT_STEPS, lang).split("\n")) io.out(line);
     return EXIT.ok;
   },
 });
+
+/** guardlab's compensation scenarios, shown after the article's claims. */
+const COMPENSATIONS = [
+  "compensation_confirmed",
+  "compensation_failed",
+] as const;
+
+/** The compensation scenarios as note lines (for the SVG), titled. */
+function compensationNotes(
+  result: ArticleDemoResult,
+  lang: "en" | "zh",
+): string[] {
+  return COMPENSATIONS.flatMap((scenario) => [
+    scenario,
+    ...compensationLines(result[scenario], lang),
+  ]);
+}

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { SDK_JS_VERSION } from "../../content/sdk.ts";
 import { join } from "node:path";
 import { type Faults, Lab } from "../../timing/lab.ts";
 import { observeRun } from "../../timing/outcome.ts";
@@ -106,10 +107,15 @@ const OPTIONS = {
     type: "string",
     value: "MODE",
     help: {
-      en: "sequential (default) or parallel: the agent-level input guardrail " +
-        "runs beside the call and its verdict lands after the business step",
-      zh: "sequential（默认）或 parallel：Agent 级输入护栏与调用并行，" +
-        "结论在业务写入之后才到",
+      en: "sequential (default) or parallel: a model of the Python SDK's " +
+        "scheduling, where the Agent input guardrail runs beside the first " +
+        "turn and its verdict lands after the business step (JS " +
+        `@openai/agents-core ${SDK_JS_VERSION} waits for it before tools; explain ` +
+        "parallel_input_guardrail --sdk)",
+      zh:
+        "sequential（默认）或 parallel：模拟 Python SDK 的调度，Agent 输入护栏" +
+        `与第一轮并行，结论在业务写入之后才到（JS @openai/agents-core ${SDK_JS_VERSION} ` +
+        "会在执行工具前等待它；见 explain parallel_input_guardrail --sdk）",
     },
   },
   "pause-at": {
