@@ -157,6 +157,8 @@ export const PROTECTED_WORDS: readonly string[] = [
   // stage and mark words of the timeline
   "业务写入前",
   "前检结论",
+  "护栏结论",
+  "输入护栏",
   "提交之后",
   "通过",
   "拒绝",

@@ -15,7 +15,12 @@ import {
   PROTECTED_WORDS,
   wrap,
 } from "../lib/terminal.ts";
-import { MARK_LABEL, RULES, STAGE_LABEL } from "../lib/views/timeline.ts";
+import {
+  AGENT_INPUT_LABEL,
+  MARK_LABEL,
+  RULES,
+  STAGE_LABEL,
+} from "../lib/views/timeline.ts";
 import { EXIT_MEANING } from "../lib/cli/exit.ts";
 import { PROBLEM } from "../lib/sandbox/safe_fs.ts";
 import { zhPunctuationProblems } from "../lib/zh_punctuation.ts";
@@ -455,8 +460,11 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
     for (const word of glossary) {
       assert.ok(PROTECTED_WORDS.includes(word), word);
     }
-    for (const text of Object.values(STAGE_LABEL)) {
-      assert.ok(PROTECTED_WORDS.includes(text.zh), text.zh);
+    for (const text of [...Object.values(STAGE_LABEL), AGENT_INPUT_LABEL]) {
+      // Each Chinese run of a stage label ("Agent 护栏结论": 护栏结论).
+      for (const [run] of text.zh.matchAll(/\p{Script=Han}+/gu)) {
+        assert.ok(PROTECTED_WORDS.includes(run), run);
+      }
     }
   });
 });
