@@ -24,6 +24,7 @@ const HEADINGS: readonly [string, string][] = [
   ["### The script contract", "### script 的约定"],
   ["## Connect a real agent", "## 接入真实的 agent"],
   ["### The remote timeout, reproduced", "### 复现远程调用超时"],
+  ["## The SDK lens", "## SDK 视角"],
   ["## For a course", "## 用于课堂"],
   ["### Names, course code and variants", "### 姓名、课程代码与变体"],
   ["### What a hand-in carries", "### 作业文件里有什么"],
@@ -59,8 +60,7 @@ function codeBlocks(lines: string[]): string[][] {
   let current: string[] | null = null;
   let previousBlank = true;
   for (const line of lines) {
-    const code = line.startsWith("    ") && !/^\s*[-*|]/.test(line) &&
-      (current !== null || previousBlank);
+    const code = line.startsWith("    ") && (current !== null || previousBlank);
     if (code) {
       current ??= [];
       current.push(line.slice(4));
@@ -124,9 +124,9 @@ const PROGRAMS =
  * description (`guardlab verify          # first: …`).
  */
 function commandLines(lines: string[]): string[] {
-  return codeBlocks(lines).flat().filter((l) => PROGRAMS.test(l)).map((l) =>
-    l.replace(/\s{2,}.*$/, "")
-  );
+  // A code block inside a list item is indented two more columns.
+  return codeBlocks(lines).flat().map((l) => l.replace(/^ {1,2}(?=\S)/, ""))
+    .filter((l) => PROGRAMS.test(l)).map((l) => l.replace(/\s{2,}.*$/, ""));
 }
 
 /** The flags named anywhere in a section's code (spans, tables, examples). */
@@ -286,14 +286,18 @@ Deno.test("readme: every screen shown is what guardlab prints", async (t) => {
   }
 });
 
-Deno.test("readme: README.zh.md's prose uses Chinese punctuation", () => {
+Deno.test("readme: README.zh.md's prose uses Chinese punctuation, with no stray spaces", () => {
   for (const section of sections(ZH)) {
     for (const paragraph of prose(section.lines).split(/\n\s*\n/)) {
-      assert.deepEqual(
-        zhPunctuationProblems(paragraph.replace(/\n/g, "")),
-        [],
-        `${section.heading}: ${paragraph.slice(0, 80)}`,
-      );
+      const where = `${section.heading}: ${paragraph.slice(0, 80)}`;
+      const text = paragraph.replace(/\n/g, "");
+      assert.deepEqual(zhPunctuationProblems(text), [], where);
+      // A space between two Chinese characters is a joined line break (deno
+      // fmt joins lines with a space), not something a Chinese reader writes.
+      const stray =
+        /[\p{Script=Han}，。；：、（）“”] +[\p{Script=Han}，。；：、（）“”]/u
+          .exec(paragraph.replace(/`[^`]*`/g, "x"));
+      assert.equal(stray, null, `${where}: ${stray?.[0]}`);
     }
   }
 });

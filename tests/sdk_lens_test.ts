@@ -384,3 +384,28 @@ Deno.test("sdk lens: the compensations are guardlab's extension, and demo articl
     assert.match(zh, /补偿本身也可能失败/);
   });
 });
+
+Deno.test("sdk lens: the program never imports the agents SDK; only tests do", () => {
+  const walk = (dir: URL): URL[] =>
+    [...Deno.readDirSync(dir)].flatMap((e) =>
+      e.isDirectory
+        ? walk(new URL(`${e.name}/`, dir))
+        : e.name.endsWith(".ts")
+        ? [new URL(e.name, dir)]
+        : []
+    );
+  const files = [
+    new URL("../main.ts", import.meta.url),
+    ...walk(new URL("../lib/", import.meta.url)),
+  ];
+  assert.ok(files.length > 20);
+  for (const file of files) {
+    assert.doesNotMatch(
+      Deno.readTextFileSync(file),
+      /["']npm:@openai\/agents/,
+      file.pathname,
+    );
+  }
+  const deps = Deno.readTextFileSync(new URL("./deps.ts", import.meta.url));
+  assert.match(deps, /import\("npm:@openai\/agents-core@\d+\.\d+\.\d+"\)/);
+});

@@ -32,7 +32,7 @@ import { parseJsonLikePython } from "../store/wire.ts";
 import { type Lang, say, type Text } from "../i18n.ts";
 import { RULES } from "../views/timeline.ts";
 import { type CallFaults, DEFAULT_HOLD_MS } from "./faults.ts";
-import { LineTransport } from "./transport.ts";
+import { INVALID_PARAMS, LineTransport } from "./transport.ts";
 import {
   CREATE_DRAFT,
   INSTRUCTIONS,
@@ -495,6 +495,20 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     input: options.input,
     write: options.write,
     isMessage: (value) => JSONRPCMessageSchema.safeParse(value).success,
+    screen(value) {
+      // The SDK would answer a malformed tools/call with -32603 (internal
+      // error); it is the client's mistake: -32602, bad params.
+      const message = value as { method?: unknown; params?: unknown };
+      if (message.method !== "tools/call") return null;
+      const params = message.params;
+      const ok = isPlainRecord(params) && typeof params.name === "string" &&
+        (params.arguments === undefined || isPlainRecord(params.arguments));
+      return ok ? null : {
+        code: INVALID_PARAMS,
+        message:
+          "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given)",
+      };
+    },
     async drain() {
       inputEnded = true;
       for (const release of holding) release();

@@ -20,6 +20,9 @@ export const PARSE_ERROR = -32700;
 /** JSON-RPC's code for JSON that is not a valid request. */
 export const INVALID_REQUEST = -32600;
 
+/** JSON-RPC's code for a request whose params are wrong. */
+export const INVALID_PARAMS = -32602;
+
 /** The part of the SDK's `Transport` interface this transport fills. */
 export interface LineTransportOptions {
   /** The bytes to read, one JSON-RPC message per line. */
@@ -36,6 +39,11 @@ export interface LineTransportOptions {
    * end first still reads the replies).
    */
   drain?(): Promise<void>;
+  /**
+   * Look at a JSON-RPC message before the SDK does: an error returned here
+   * is the reply (with the message's id), and the message goes no further.
+   */
+  screen?(value: unknown): { code: number; message: string } | null;
   /** Give a parsed message a second reading of its line (e.g. of its numbers). */
   reparse?(text: string, value: unknown): unknown;
 }
@@ -127,6 +135,11 @@ export class LineTransport {
           INVALID_REQUEST,
           "Invalid Request: not a JSON-RPC 2.0 message",
         );
+        continue;
+      }
+      const refused = this.#options.screen?.(value) ?? null;
+      if (refused !== null) {
+        this.#reply(idOf(value), refused.code, refused.message);
         continue;
       }
       if (this.#options.reparse) {

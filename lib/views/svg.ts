@@ -13,6 +13,7 @@ import {
   stageLabel,
   type StageRow,
   SYMBOL,
+  type Timeline,
   timelineOf,
 } from "./timeline.ts";
 
@@ -23,6 +24,7 @@ const FILL: Record<Mark, string> = {
   "cancelled": "#fbe6b8",
   "in parallel": "#d7eef5",
   "not reached": "#eeeeee",
+  "unknown": "#f4f4f4",
 };
 
 const STROKE: Record<Mark, string> = {
@@ -32,6 +34,7 @@ const STROKE: Record<Mark, string> = {
   "cancelled": "#b26a00",
   "in parallel": "#00838f",
   "not reached": "#9e9e9e",
+  "unknown": "#616161",
 };
 
 /** Escape text for XML content and attributes; `@std/html`'s `escape` is the JSR equivalent. */
@@ -112,7 +115,7 @@ export function svgStart(
  */
 export function timelineSvg(
   title: string,
-  lanes: { title: string; attempt: Attempt }[],
+  lanes: { title: string; attempt: Attempt; timeline?: Timeline }[],
   notes: string[],
   lang: Lang = "en",
 ): string {
@@ -123,7 +126,7 @@ export function timelineSvg(
   const parts = svgStart(title, width, height, 13);
   lanes.forEach((lane, n) => {
     const top = 50 + n * LANE_H;
-    const view = timelineOf(lane.attempt);
+    const view = lane.timeline ?? timelineOf(lane.attempt);
     parts.push(
       `<text x="${LEFT}" y="${top + 18}" font-weight="bold">${
         xmlEscape(lane.title)

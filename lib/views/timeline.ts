@@ -18,7 +18,9 @@ export type Mark =
   | "failed"
   | "cancelled"
   | "in parallel"
-  | "not reached";
+  | "not reached"
+  // Drawn from the ledger alone, where no receipt says what happened.
+  | "unknown";
 
 /** The stages a timeline can show, in order. */
 export const STAGE_IDS = [
@@ -97,6 +99,7 @@ export const MARK_LABEL: Readonly<Record<Mark, Text>> = {
   "cancelled": { en: "cancelled", zh: "取消" },
   "in parallel": { en: "in parallel", zh: "并行中" },
   "not reached": { en: "not reached", zh: "未到达" },
+  "unknown": { en: "unknown", zh: "不明" },
 };
 
 /** Each refusal names its rule and what would have been valid. */
@@ -390,7 +393,7 @@ export const ANSI: Style = {
   mark(mark, text) {
     const code = mark === "passed"
       ? 32
-      : mark === "not reached"
+      : mark === "not reached" || mark === "unknown"
       ? 90
       : mark === "cancelled"
       ? 33
@@ -410,6 +413,7 @@ export const SYMBOL: Readonly<Record<Mark, string>> = {
   "cancelled": "[xx]",
   "in parallel": "[..]",
   "not reached": "[ ]",
+  "unknown": "[??]",
 };
 
 /** The column where a row's note starts. */

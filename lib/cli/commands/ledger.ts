@@ -14,10 +14,19 @@ import {
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { wrap } from "../../terminal.ts";
-import type { Io } from "../io.ts";
+import { type Io, styleFor } from "../io.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
-import { command } from "../parser.ts";
+import { command, UsageError } from "../parser.ts";
+import { formatOf } from "../places.ts";
+import { say } from "../../i18n.ts";
+import {
+  attemptTitle,
+  historyOf,
+  renderHistory,
+} from "../../views/ledger_timeline.ts";
+import { timelineSvg } from "../../views/svg.ts";
+import { PLAIN } from "../../views/timeline.ts";
 
 /** The `ledger` command. */
 export const ledger = command({
@@ -26,13 +35,21 @@ export const ledger = command({
     en: "show a ledger's drafts and receipts (read-only)",
     zh: "查看账本里的草稿和回执（只读）",
   },
-  usage: "ledger (--ledger NAME | --ledger-file PATH) [--json]",
+  usage: `ledger (--ledger NAME | --ledger-file PATH) [--json]
+                    [--timeline [--format text|json|svg]]`,
   about: {
     en:
       `Shows the drafts (the business effect) and the receipts (the audit trail).
+--timeline draws every attempt in order from the receipts instead, each with
+its stage marks and whether it committed, reused or never reached the commit
+point; a draft whose attempt left no receipt is drawn as an attempt too. Use it
+after an agent's session over guardlab mcp to read what the agent did.
 The file is opened read-only: not a byte of it changes.`,
     zh:
-      `显示草稿（业务效果）和回执（审计记录）。以只读方式打开，文件一个字节都不改。`,
+      `显示草稿（业务效果）和回执（审计记录）。--timeline 改为按回执顺序画出每次调用，
+各带阶段标记，以及它是提交、复用还是没到提交点；调用没有留下回执的草稿也画成一次
+调用。Agent 通过 guardlab mcp 会话之后，用它读懂 Agent 实际做了什么。
+以只读方式打开，文件一个字节都不改。`,
   },
   options: {
     ...LEDGER_OPTIONS,
@@ -43,10 +60,32 @@ The file is opened read-only: not a byte of it changes.`,
         zh: '输出 {"drafts": [...], "receipts": [...]}',
       },
     },
+    timeline: {
+      type: "boolean",
+      help: {
+        en: "every attempt in order, with its stage marks",
+        zh: "按顺序列出每次调用及其阶段标记",
+      },
+    },
+    format: {
+      type: "string",
+      value: "FORMAT",
+      help: {
+        en: "with --timeline: text (default), json or svg",
+        zh: "与 --timeline 一起：text（默认）、json 或 svg",
+      },
+    },
   },
   maxPositionals: 0,
   exits: { 0: null, 2: null, 4: null },
   run({ values, io, lang }) {
+    if (values.format !== undefined && !values.timeline) {
+      throw new UsageError({
+        en: "--format needs --timeline",
+        zh: "--format 需要与 --timeline 一起使用",
+      }, "ledger");
+    }
+    const format = values.timeline ? formatOf("ledger", values) : undefined;
     const book = openExisting("ledger", io, values);
     let drafts, receipts, voids;
     try {
@@ -55,6 +94,44 @@ The file is opened read-only: not a byte of it changes.`,
       voids = book.compensations();
     } finally {
       book.close();
+    }
+    if (format !== undefined) {
+      const history = historyOf(receipts, drafts.map((d) => d.job), voids);
+      if (format === "json") {
+        io.out(JSON.stringify({
+          attempts: history.attempts.map((a) => ({
+            receipt: a.receipt,
+            job: a.job,
+            status: a.status,
+            commit: a.timeline.commit,
+            stages: [...a.timeline.before, ...a.timeline.after].map((r) => ({
+              stage: r.stage,
+              mark: r.mark,
+            })),
+          })),
+          omitted: history.omitted,
+          compensations: history.compensations,
+        }));
+      } else if (format === "svg") {
+        io.out(timelineSvg(
+          say({
+            en: "guardlab ledger: every attempt",
+            zh: "guardlab 账本：每次调用",
+          }, lang),
+          history.attempts.map((a) => ({
+            title: attemptTitle(a, lang),
+            attempt: a.attempt,
+            timeline: a.timeline,
+          })),
+          renderHistory({ ...history, attempts: [] }, PLAIN, lang).slice(1),
+          lang,
+        ));
+      } else {
+        for (const line of renderHistory(history, styleFor(io), lang)) {
+          io.out(line);
+        }
+      }
+      return EXIT.ok;
     }
     // A named ledger's policy database, beside it, read-only too.
     const policy = values.ledger === undefined

@@ -36,7 +36,7 @@ export const mcp = command({
 Desktop, the OpenAI Agents SDK, the MCP Inspector). Tools: create_draft (one
 full attempt of the timing lab), ledger and reconcile (read-only), compensate.
 Every call lands on the ledger with its receipt; view it afterwards with
-guardlab ledger --ledger NAME. Without --ledger a fresh scratch
+guardlab ledger --ledger NAME --timeline. Without --ledger a fresh scratch
 ledger is used while the server runs (its path is printed on stderr).
 --faults FILE (JSON Lines, a plain file of yours under the temp folder)
 schedules faults by call number, counted from 1 over every tools/call:
@@ -49,7 +49,7 @@ most hold_ms). Faults are never tool arguments. The log goes to stderr.`,
     zh: `在标准输入和标准输出上运行 MCP 服务器，供 Agent 框架（Claude Desktop、
 OpenAI Agents SDK、MCP Inspector）连接。工具：create_draft（时序实验的一次完整调用）、
 ledger 和 reconcile（只读）、compensate。每次调用都带着回执落在账本上；事后用
-guardlab ledger --ledger NAME 查看。不给 --ledger 时在服务器运行期间
+guardlab ledger --ledger NAME --timeline 查看。不给 --ledger 时在服务器运行期间
 使用一个临时账本（路径输出在标准错误）。
 --faults FILE（JSON Lines，临时目录下属于你的普通文件）按调用序号安排故障，
 序号从 1 起，对每一次 tools/call 计数：
