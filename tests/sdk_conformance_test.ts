@@ -667,7 +667,8 @@ Deno.test({
       },
     );
     await t.step({
-      name: "a tool of a local stdio MCP server: the server's guardrails ran" +
+      name: "a tool of guardlab mcp (a local stdio MCP server): the " +
+        "server's guardrails ran" +
         (canSpawn ? "" : " [ignored: needs --allow-run to start the server]"),
       ignore: !canSpawn,
       fn: async () => {
@@ -677,7 +678,9 @@ Deno.test({
           drafts: ["JOB-001"],
           receipts: ["accepted"],
         });
-        assert.equal(seen.sent, "accepted: river / copies=2");
+        // guardlab mcp answers with a line and the result object.
+        assert.match(seen.sent ?? "", /"status":"accepted"/);
+        assert.match(seen.sent ?? "", /"effect_exists":true/);
         assert.deepEqual(seen.log, [
           "model:1",
           "tool_input_guardrail",
@@ -707,8 +710,9 @@ const canSpawn = (await Deno.permissions.query({ name: "run" })).state ===
   "granted";
 
 /**
- * The same call through a local stdio MCP server (tests/mcp_stdio_server.ts,
- * which runs guardlab's lab), with tool guardrails set on the server.
+ * The same call through a local stdio MCP server: guardlab's own
+ * `guardlab mcp`, under the program's grant, on the scratch ledger, with
+ * tool guardrails set on the SDK's `MCPServerStdio`.
  */
 async function mcpRun() {
   const api = await sdk();
@@ -720,11 +724,14 @@ async function mcpRun() {
     args: [
       "run",
       "-q",
-      "--no-lock",
+      "--lock=deno.lock",
+      "--frozen",
       "--no-prompt",
       // The program's own grant, from deno.json: the temp folder only.
       "-P=guardlab",
-      "tests/mcp_stdio_server.ts",
+      "main.ts",
+      "mcp",
+      "--ledger-file",
       ledger.path,
     ],
     cwd: new URL("..", import.meta.url).pathname,
