@@ -4,7 +4,8 @@
 #   scripts/check-binary.sh deno task -q --config "$PWD/deno.json" guardlab
 # The arguments are the command that starts guardlab. It must pass `verify`
 # and `sandbox`, refuse planted links with exit 4 while touching nothing
-# outside the temp folder, and show a ledger without changing a byte.
+# outside the temp folder, show a ledger without changing a byte, and answer an
+# MCP round trip (initialize, tools/list, tools/call) on stdin and stdout.
 # Exit 0 when every check passed; each check prints one line.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -103,6 +104,21 @@ rc2=$?
 if [ "$rc" -eq 0 ] && [ "$rc2" -eq 3 ] && [ "$sum_before" = "$(cksum <"$sandbox_dir/ref.sqlite")" ] && [ "$(ls "$sandbox_dir" | grep -c ref)" -eq 1 ]; then
   pass "ledger and reconcile only read: same bytes, no -wal/-shm/-journal"
 else fail "read-only view: exits $rc/$rc2, $(head -c 300 "$work/err")"; fi
+
+# 5. An MCP round trip on stdin/stdout: initialize, tools/list, one tools/call,
+#    answered in full after the client closes its end (scratch ledger, no grant beyond temp).
+mcp_in='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"check-binary","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create_draft","arguments":{"job":"JOB-001","topic":"river","copies":2}}}'
+printf '%s\n' "$mcp_in" | "${guardlab[@]}" mcp >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$work/out")" -eq 3 ] &&
+  grep -q '"serverInfo":{"name":"guardlab"' "$work/out" &&
+  grep -q '"name":"create_draft"' "$work/out" &&
+  grep -q '"structuredContent":{"call":1,"status":"accepted"' "$work/out"; then
+  pass "mcp: initialize, tools/list, tools/call create_draft accepted"
+else fail "mcp round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
 
 if [ "$failed" = 0 ]; then echo "all checks passed"; else echo "some checks FAILED"; fi
 exit "$failed"

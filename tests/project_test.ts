@@ -23,6 +23,14 @@ Deno.test("project: no task grants everything", () => {
     if (typeof task !== "string" || name === "test" || name === "bench") {
       continue;
     }
+    if (name === "inspector") {
+      // A script that starts guardlab for the MCP Inspector: with the grant.
+      assert.equal(task, "bash scripts/inspector-check.sh");
+      const script = read("../scripts/inspector-check.sh");
+      assert.doesNotMatch(script, /--allow-|(^|\s)-A\b/);
+      assert.match(script, /"-P=guardlab"/);
+      continue;
+    }
     assert.doesNotMatch(
       task,
       /--allow-(net|env|run|sys|ffi|import|read|write)\b/,

@@ -62,8 +62,12 @@ const PARAMETERS = {
   additionalProperties: false,
 } as const;
 const REJECT = "REJECTED BY THE TOOL GUARDRAIL";
-/** How much slower than the model the agent input guardrail is. */
-const GUARDRAIL_DELAY_MS = 60;
+/**
+ * How long the agent input guardrail takes after it may answer: a parallel
+ * one first waits until the model has been called, so it is slower than the
+ * model by construction, not by a race.
+ */
+const GUARDRAIL_DELAY_MS = 30;
 
 type Fields = Pick<
   Behaviour,
@@ -172,6 +176,7 @@ async function observe(setup: Setup, stream: boolean): Promise<Observation> {
         runInParallel: setup.agentInput === "parallel",
         execute: async () => {
           log.push("agent_input_guardrail:start");
+          if (setup.agentInput === "parallel") await model.called;
           await delay(GUARDRAIL_DELAY_MS);
           log.push("agent_input_guardrail:tripwire");
           return { tripwireTriggered: true, outputInfo: "over the limit" };

@@ -81,6 +81,12 @@ export class ScriptedModel {
   readonly #turns: readonly Turn[];
   readonly #log: string[];
   readonly #usage: Sdk["Usage"];
+  readonly #called = Promise.withResolvers<void>();
+
+  /** Settles when the first request has arrived. */
+  get called(): Promise<void> {
+    return this.#called.promise;
+  }
 
   /** `log` receives `model:N` when request N arrives. */
   constructor(sdkModule: Sdk, turns: readonly Turn[], log: string[]) {
@@ -92,6 +98,7 @@ export class ScriptedModel {
   #next(request: { input: unknown }): Turn {
     this.requests.push(structuredClone(request.input));
     this.#log.push(`model:${this.requests.length}`);
+    this.#called.resolve();
     return this.#turns[Math.min(this.requests.length, this.#turns.length) - 1];
   }
 
