@@ -23,6 +23,7 @@ const HEADINGS: readonly [string, string][] = [
   ["## Commands", "## 命令"],
   ["### The script contract", "### script 的约定"],
   ["## Connect a real agent", "## 接入真实的 agent"],
+  ["### Wire it up", "### 接上去"],
   ["### The remote timeout, reproduced", "### 复现远程调用超时"],
   ["## The SDK lens", "## SDK 视角"],
   ["## For a course", "## 用于课堂"],
@@ -54,12 +55,29 @@ function sections(text: string): Section[] {
   return out;
 }
 
-/** The indented code blocks of a section, each as its lines (indent removed). */
+/**
+ * The code blocks of a section, each as its lines: indented blocks (indent
+ * removed) and fenced blocks (the lines between the fences).
+ */
 function codeBlocks(lines: string[]): string[][] {
   const blocks: string[][] = [];
   let current: string[] | null = null;
+  let fence: string[] | null = null;
   let previousBlank = true;
   for (const line of lines) {
+    if (fence !== null) {
+      if (line.startsWith("```")) {
+        blocks.push(fence);
+        fence = null;
+      } else fence.push(line);
+      continue;
+    }
+    if (line.startsWith("```")) {
+      if (current) blocks.push(current);
+      current = null;
+      fence = [];
+      continue;
+    }
     const code = line.startsWith("    ") && (current !== null || previousBlank);
     if (code) {
       current ??= [];
@@ -81,10 +99,15 @@ function codeBlocks(lines: string[]): string[][] {
 
 /** The prose of a section: everything outside its code blocks and tables. */
 function prose(lines: string[]): string {
-  const blockLines = new Set(codeBlocks(lines).flat().map((l) => "    " + l));
-  return lines.filter((l) => !blockLines.has(l) && !l.startsWith("|")).join(
-    "\n",
-  );
+  const kept: string[] = [];
+  let fenced = false;
+  for (const line of lines) {
+    if (line.startsWith("```")) fenced = !fenced;
+    else if (!fenced && !line.startsWith("    ") && !line.startsWith("|")) {
+      kept.push(line);
+    } else if (line.trim() === "") kept.push(line);
+  }
+  return kept.join("\n");
 }
 
 /** Inline code spans of `text` (a span may run over a line break). */
@@ -132,7 +155,8 @@ function commandLines(lines: string[]): string[] {
 /** The flags named anywhere in a section's code (spans, tables, examples). */
 function flags(lines: string[]): string[] {
   const code = [
-    ...codeSpans(lines.join("\n")),
+    ...codeSpans(prose(lines)),
+    ...codeSpans(lines.filter((l) => l.startsWith("|")).join("\n")),
     ...codeBlocks(lines).flat(),
   ].join(" ");
   return [...new Set(code.match(/(?<![\w-])--[a-z][a-z0-9-]*/g) ?? [])].sort();
@@ -260,6 +284,7 @@ function screens(text: string): { command: string[]; block: string[] }[] {
     const lines = section.lines;
     for (const block of codeBlocks(lines)) {
       const at = lines.indexOf("    " + block[0]);
+      if (at < 0) continue; // a fenced block: code, not a screen
       let start = at - 1;
       while (start > 0 && lines[start - 1].trim() !== "") start--;
       const paragraph = lines.slice(start, at).join("\n").trim();
@@ -317,5 +342,36 @@ Deno.test("readme: the class tables shown are the ones the class test checks", (
       assert.equal(blocks.length, 1, `${lang} table shown once`);
       assert.deepEqual(blocks[0], expected);
     }
+  }
+});
+
+Deno.test("readme: the timeline left by the remote-timeout session is what guardlab draws", async () => {
+  // The MCP session leaves: JOB-001 cancelled after its commit, then the
+  // same key and arguments again (reused). The same two attempts by script:
+  const name = `readme-${crypto.randomUUID().slice(0, 8)}`;
+  const args = { job: "JOB-001", topic: "river", copies: 2 };
+  const steps = [
+    { op: "run", args, faults: { cancel_at: "after_business" } },
+    { op: "run", args },
+  ].map((s) => JSON.stringify(s)).join("\n");
+  assert.equal((await cli(["script", "--ledger", name], steps)).code, 0);
+  try {
+    for (
+      const [lang, first] of [["en", "2 attempts in order"], [
+        "zh",
+        "按顺序共 2 次调用",
+      ]]
+    ) {
+      const drawn =
+        (await cli(["ledger", "--ledger", name, "--timeline", "--lang", lang]))
+          .out;
+      const blocks = [EN, ZH].flatMap((text) =>
+        sections(text).flatMap((s) => codeBlocks(s.lines))
+      ).filter((b) => b[0].startsWith(first));
+      assert.ok(blocks.length >= (lang === "zh" ? 2 : 1), `${lang} shown`);
+      for (const block of blocks) assert.deepEqual(block, drawn);
+    }
+  } finally {
+    await cli(["reset", "--ledger", name]);
   }
 });
