@@ -18,9 +18,9 @@ import {
   UsageError,
   usageOf,
 } from "./lib/cli/parser.ts";
-import { readSettings } from "./lib/cli/settings.ts";
+import { storedSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS, say } from "./lib/i18n.ts";
+import { type Lang, LANGS, say, type Text } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
 import {
   removeScratchOnSignals,
@@ -28,28 +28,49 @@ import {
 } from "./lib/sandbox/scratch.ts";
 import { wrap } from "./lib/terminal.ts";
 
-/** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
-function langAsked(args: string[]): Lang | undefined {
+/** The value of `--NAME X` or `--NAME=X` anywhere in `args`. */
+function flagAsked(args: string[], name: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
-    const value = args[i] === "--lang"
-      ? args[i + 1]
-      : args[i].startsWith("--lang=")
-      ? args[i].slice(7)
-      : undefined;
-    if ((LANGS as readonly (string | undefined)[]).includes(value)) {
-      return value as Lang;
-    }
+    if (args[i] === `--${name}`) return args[i + 1];
+    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
   }
   return undefined;
 }
 
-/** The language before any command has parsed its flags. */
-function langOfCall(args: string[], io: Io): Lang {
+/** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
+function langAsked(args: string[]): Lang | undefined {
+  const value = flagAsked(args, "lang");
+  return (LANGS as readonly (string | undefined)[]).includes(value)
+    ? value as Lang
+    : undefined;
+}
+
+/**
+ * The language before any command has parsed its flags, and the one line to
+ * print when the stored settings were needed but could not be read (an
+ * unsafe private folder): the command then runs in the default language.
+ */
+function langOfCall(args: string[], io: Io): { lang: Lang; note?: Text } {
+  const asked = langAsked(args);
+  // `config` shows the stored settings even when --lang picks the screen's.
+  if (asked !== undefined && args[0] !== "config") return { lang: asked };
+  const home = flagAsked(args, "home");
   try {
-    return langAsked(args) ?? readSettings(io.base).lang ?? "en";
+    const { value, problem } = storedSettings(
+      home === undefined ? io : { base: io.base, home },
+    );
+    const lang = asked ?? value.lang ?? "en";
+    return problem === undefined ? { lang } : {
+      lang,
+      note: {
+        en:
+          `note: stored settings not read, so the default is used: ${problem.en}`,
+        zh: `注意：未能读取保存的设置，因此使用默认值：${problem.zh}`,
+      },
+    };
   } catch {
-    // An unreadable private folder is reported by the command itself.
-    return "en";
+    // Anything else (e.g. a --home outside the grant) the command reports.
+    return { lang: asked ?? "en" };
   }
 }
 
@@ -85,7 +106,14 @@ async function dispatch(args: string[], io: Io, lang: Lang): Promise<number> {
   const { values, positionals } = parseFor(cmd, rest);
   const chosen = langOf(cmd.name, values.lang) ?? lang;
   if (values.help) return showHelp(io, cmd, chosen);
-  return await cmd.run({ values, positionals, io, lang: chosen });
+  if (values.home === "") {
+    throw new UsageError({
+      en: "--home needs a folder",
+      zh: "--home 需要一个目录",
+    }, cmd.name);
+  }
+  const place = values.home === undefined ? io : { ...io, home: values.home };
+  return await cmd.run({ values, positionals, io: place, lang: chosen });
 }
 
 function unknownCommand(word: string): UsageError {
@@ -120,13 +148,18 @@ export async function main(
   args: string[],
   io: Io = processIo(),
 ): Promise<number> {
-  const lang = args[0] === "--version" || args[0] === "-V"
-    ? "en"
+  const { lang, note } = args[0] === "--version" || args[0] === "-V"
+    ? { lang: "en" as const }
     : langOfCall(args, io);
   // Scratch folders live as long as the command: removed on every path out.
   using _scratch = scratchSession();
   try {
-    return await dispatch(args, io, lang);
+    const code = await dispatch(args, io, lang);
+    // A refusal stays one line; otherwise say why the default was used.
+    if (note !== undefined && code !== EXIT.refused && code !== EXIT.usage) {
+      io.err(`guardlab: ${say(note, lang)}`);
+    }
+    return code;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`guardlab: ${say(error.text, lang)}`);

@@ -25,6 +25,12 @@ export interface Io {
    * here, so the real one is never touched.
    */
   base: string;
+  /**
+   * A folder of the user's own, given with `--home`, that keeps what
+   * persists instead of `base/guardlab-UID` (set once a command's flags are
+   * parsed).
+   */
+  home?: string;
 }
 
 const encoder = new TextEncoder();

@@ -32,7 +32,7 @@ export type Values<O extends OptionSpecs> =
   & {
     [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
   }
-  & { help?: boolean; lang?: string };
+  & { help?: boolean; lang?: string; home?: string };
 
 /** What a handler receives. */
 export interface Call<O extends OptionSpecs> {
@@ -89,6 +89,16 @@ export class UsageError extends Error {
 
 /** The flags every command takes. */
 export const COMMON: OptionSpecs = {
+  home: {
+    type: "string",
+    value: "DIR",
+    help: {
+      en: "keep ledgers, settings and progress in DIR, a folder of your own " +
+        "(default: /tmp/guardlab-UID)",
+      zh:
+        "把账本、设置和进度保存在 DIR（你自己的目录；默认 /tmp/guardlab-UID）",
+    },
+  },
   lang: {
     type: "string",
     value: "en|zh",

@@ -18,11 +18,15 @@ import type { Text } from "../i18n.ts";
 import type { Io } from "./io.ts";
 import { choice, type OptionSpecs, UsageError } from "./parser.ts";
 
-/** Exit 4 for a command whose only file is a scratch ledger in the private folder. */
+/**
+ * Exit 4 for a command whose only files are scratch ledgers: it never needs
+ * the private folder, so only an unsafe temp folder or scratch folder stops it.
+ */
 export const REFUSED_ROOT: Text = {
-  en: "refused: your private guardlab folder is a link, not yours, or " +
-    "writable by others",
-  zh: "拒绝：你的 guardlab 私有目录是链接、不属于你，或可被他人写入",
+  en: "refused: the temp folder, or this command's scratch folder in it, " +
+    "is a link, not yours or root's, or open to others",
+  zh: "拒绝：临时目录或其中本命令的临时工作目录是链接、不属于你或 root，" +
+    "或对他人开放",
 };
 
 /** The output formats of the commands that draw. */
@@ -119,7 +123,7 @@ export function ledgerFileOf(
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
   const name = checkedName(command, values.ledger);
-  const root = privateRoot(io.base, create);
+  const root = privateRoot(io, create);
   if (root === null) return null;
   return ledgerFolder(root, name, create)?.lab ?? null;
 }

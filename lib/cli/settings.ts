@@ -8,8 +8,13 @@
  * @module
  */
 import { checkCourseCode, checkName } from "../exercises/student.ts";
-import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
-import { type Lang, LANGS } from "../i18n.ts";
+import {
+  readOrFallback,
+  readPrivateJson,
+  writePrivateJson,
+} from "../sandbox/private_file.ts";
+import type { Place } from "../sandbox/sandbox.ts";
+import { type Lang, LANGS, type Text } from "../i18n.ts";
 
 /** What can be stored. */
 export interface Settings {
@@ -24,9 +29,9 @@ export interface Settings {
 const FILE = "settings.json";
 const MAX_BYTES = 4096;
 
-/** The stored settings in `base`'s private folder; `{}` when there are none. */
-export function readSettings(base: string): Settings {
-  const data = readPrivateJson(base, FILE, MAX_BYTES) as
+/** The stored settings in the private folder of `place`; `{}` when there are none. */
+export function readSettings(place: string | Place): Settings {
+  const data = readPrivateJson(place, FILE, MAX_BYTES) as
     | { lang?: unknown; name?: unknown; course?: unknown }
     | undefined;
   const settings: Settings = {};
@@ -42,7 +47,21 @@ export function readSettings(base: string): Settings {
   return settings;
 }
 
-/** Store `settings` in `base`'s private folder (made if needed), replacing the file whole. */
-export function writeSettings(base: string, settings: Settings): string {
-  return writePrivateJson(base, FILE, settings);
+/**
+ * The stored settings, or none with the reason when the private folder is
+ * unsafe: a command that only reads its settings works anyway, in the
+ * default language, and says so in one line.
+ */
+export function storedSettings(
+  place: string | Place,
+): { value: Settings; problem?: Text } {
+  return readOrFallback(() => readSettings(place), {});
+}
+
+/** Store `settings` in the private folder of `place` (made if needed), replacing the file whole. */
+export function writeSettings(
+  place: string | Place,
+  settings: Settings,
+): string {
+  return writePrivateJson(place, FILE, settings);
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
+import type { Place } from "../sandbox/sandbox.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -35,9 +36,9 @@ export interface Progress {
 const FILE = "exercises.json";
 const MAX_BYTES = 4 << 20;
 
-/** The stored progress in `base`'s private folder; empty when there is none or it is damaged. */
-export function readProgress(base: string): Progress {
-  const data = readPrivateJson(base, FILE, MAX_BYTES) as
+/** The stored progress in the private folder of `place`; empty when there is none or it is damaged. */
+export function readProgress(place: string | Place): Progress {
+  const data = readPrivateJson(place, FILE, MAX_BYTES) as
     | { exercises?: unknown; hints?: unknown }
     | undefined;
   const exercises: Progress["exercises"] = {};
@@ -75,6 +76,9 @@ export function readProgress(base: string): Progress {
 }
 
 /** Store `progress`, replacing the file whole (written beside, then renamed). */
-export function writeProgress(base: string, progress: Progress): void {
-  writePrivateJson(base, FILE, progress);
+export function writeProgress(
+  place: string | Place,
+  progress: Progress,
+): void {
+  writePrivateJson(place, FILE, progress);
 }

@@ -8,19 +8,23 @@
  * @module
  */
 import { join } from "node:path";
+import { Refused } from "../errors.ts";
+import type { Text } from "../i18n.ts";
 import { assertPlainFile, currentUid } from "./safe_fs.ts";
-import { privateRoot } from "./sandbox.ts";
+import { type Place, privateRoot } from "./sandbox.ts";
 
-/** The parsed JSON of `name` in `base`'s private folder, or `undefined`. */
+/** The parsed JSON of `name` in the private folder of `place`, or `undefined`. */
 export function readPrivateJson(
-  base: string,
+  place: string | Place,
   name: string,
   maxBytes: number,
 ): unknown {
-  const root = privateRoot(base, false);
+  const root = privateRoot(place, false);
   if (root === null) return undefined;
   const path = join(root, name);
-  if (assertPlainFile(path, currentUid(base), true) === null) return undefined;
+  if (assertPlainFile(path, currentUid(baseOf(place)), true) === null) {
+    return undefined;
+  }
   const bytes = Deno.readFileSync(path);
   if (bytes.length > maxBytes) return undefined;
   try {
@@ -30,15 +34,15 @@ export function readPrivateJson(
   }
 }
 
-/** Write `data` as `name` in `base`'s private folder (made if needed), whole. */
+/** Write `data` as `name` in the private folder of `place` (made if needed), whole. */
 export function writePrivateJson(
-  base: string,
+  place: string | Place,
   name: string,
   data: unknown,
 ): string {
-  const root = privateRoot(base, true)!;
+  const root = privateRoot(place, true)!;
   const path = join(root, name);
-  assertPlainFile(path, currentUid(base), true);
+  assertPlainFile(path, currentUid(baseOf(place)), true);
   const next = join(root, `.${name}.${crypto.randomUUID()}`);
   Deno.writeTextFileSync(next, JSON.stringify(data) + "\n", {
     createNew: true,
@@ -46,4 +50,36 @@ export function writePrivateJson(
   });
   Deno.renameSync(next, path);
   return path;
+}
+
+function baseOf(place: string | Place): string {
+  return typeof place === "string" ? place : place.base;
+}
+
+/**
+ * What persists, read for a command that can do without it: the value, or
+ * `fallback` with the reason it could not be read when the private folder is
+ * unsafe (another user's, a link, open to others). Anything else throws.
+ */
+export function readOrFallback<T>(
+  read: () => T,
+  fallback: T,
+): { value: T; problem?: Text } {
+  try {
+    return { value: read() };
+  } catch (error) {
+    if (error instanceof Refused) {
+      return { value: fallback, problem: error.text };
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      return {
+        value: fallback,
+        problem: {
+          en: error.message.split("\n")[0],
+          zh: error.message.split("\n")[0],
+        },
+      };
+    }
+    throw error;
+  }
 }

@@ -1,18 +1,21 @@
 /**
  * Where guardlab may read and write: the temp folder granted in `deno.json`'s
  * permission sets (`guardlab` for Linux and macOS, `guardlab-windows`), and
- * inside it one private folder per user, `guardlab-UID`, that holds the named
- * ledgers and every scratch ledger.
+ * inside it one private folder per user, `guardlab-UID` (or a folder of the
+ * user's own chosen with `--home`), that holds what persists: the named
+ * ledgers, the settings and the exercise progress. What lives only while a
+ * command runs is in a scratch folder of the process's own (`scratch.ts`).
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
 import type { Text } from "../i18n.ts";
 import {
+  assertFolderChain,
+  assertGranted,
   assertPlainFile,
-  assertPrivateFolder,
   COMPANIONS,
   currentUid,
   privateFolderProblem,
@@ -72,27 +75,98 @@ export function trustedFolders(base: string): string[] {
 }
 
 /**
- * The name of this user's private folder inside `base`: `guardlab-UID`, as
- * tmux uses `/tmp/tmux-UID`. On Windows, where Deno reports no user id, one
- * shared `guardlab` folder (link checks still apply).
+ * Where a command keeps what persists: the granted temp folder, and the
+ * folder the user chose with `--home`, if any. An {@linkcode Io} is one.
  */
-export function privateRootPath(base: string = SANDBOX_ROOT): string {
+export interface Place {
+  /** The granted temp folder (in tests, a folder of the test's own). */
+  readonly base: string;
+  /** A folder of the user's own (`--home DIR`), used instead of `base/guardlab-UID`. */
+  readonly home?: string;
+}
+
+function placeOf(place: string | Place): Place {
+  return typeof place === "string" ? { base: place } : place;
+}
+
+/**
+ * The path of this user's private folder: the `--home` folder if one was
+ * chosen, else `guardlab-UID` inside `base`, as tmux uses `/tmp/tmux-UID`.
+ * On Windows, where Deno reports no user id, one shared `guardlab` folder
+ * (link checks still apply).
+ */
+export function privateRootPath(place: string | Place = SANDBOX_ROOT): string {
+  const { base, home } = placeOf(place);
+  if (home !== undefined) return resolve(home);
   const uid = currentUid(base);
   return join(base, uid === null ? "guardlab" : `guardlab-${uid}`);
 }
 
+/** `--home`, the way out that always exists, in both languages. */
+export const HOME_WAY_OUT: Text = {
+  en: "to keep ledgers, settings and progress, pass --home DIR with a folder " +
+    "of your own (e.g. mkdir -m 700 /tmp/NAME)",
+  zh: "要保存账本、设置和进度，请用 --home DIR 指定一个你自己的目录" +
+    "（例如 mkdir -m 700 /tmp/NAME）",
+};
+
 /**
- * This user's private folder inside `base`, checked: a real folder (not a
- * link), owned by this user, not writable by group or others. With `create`,
- * a missing folder is made with mode 0700; without it, a missing folder
- * gives `null` (a command that only shows never creates anything).
+ * What the user can do about an unsafe private folder, and nothing they
+ * cannot: another user's folder in the sticky `/tmp` can be removed only by
+ * its owner or an administrator, so then `--home` is the only remedy named.
+ */
+function rootRemedy(root: string, uid: number | null, chosen: boolean): Text {
+  const away: Text = chosen
+    ? {
+      en: "choose another --home DIR, a folder of your own " +
+        "(e.g. mkdir -m 700 /tmp/NAME)",
+      zh: "请用 --home DIR 另选一个你自己的目录（例如 mkdir -m 700 /tmp/NAME）",
+    }
+    : HOME_WAY_OUT;
+  let info: Deno.FileInfo | null = null;
+  try {
+    info = Deno.lstatSync(root);
+  } catch {
+    // Gone since the check: nothing of the user's to fix.
+  }
+  const yours = info !== null &&
+    (uid === null || info.uid === null || info.uid === uid);
+  if (!yours) {
+    return {
+      en:
+        `another user made it, so only they or an administrator can remove it; ${away.en}`,
+      zh: `它是其他用户建立的，只有对方或管理员能删除；${away.zh}`,
+    };
+  }
+  if (info!.isSymlink || !info!.isDirectory) {
+    return {
+      en: `remove it (rm ${root}), or ${away.en}`,
+      zh: `请删除它（rm ${root}），或者${away.zh}`,
+    };
+  }
+  return {
+    en: `make it yours alone (chmod 700 ${root}), or ${away.en}`,
+    zh: `请让它只属于你（chmod 700 ${root}），或者${away.zh}`,
+  };
+}
+
+/**
+ * This user's private folder, checked: a real folder (not a link), owned by
+ * this user, not writable by group or others, below folders no other user
+ * can rename inside. It is `guardlab-UID` in `base`, or the `--home` folder.
+ * With `create`, a missing folder is made with mode 0700; without it, a
+ * missing folder gives `null` (a command that only shows never creates
+ * anything). A refusal names what the user can do, `--home` always.
  */
 export function privateRoot(
-  base: string = SANDBOX_ROOT,
+  place: string | Place = SANDBOX_ROOT,
   create = true,
 ): string | null {
-  const root = privateRootPath(base);
+  const { base, home } = placeOf(place);
+  const root = privateRootPath(place);
   const uid = currentUid(base);
+  if (home !== undefined) assertGranted(root, create);
+  assertFolderChain(dirname(root), uid, trustedFolders(base));
   let made = false;
   if (create) {
     try {
@@ -106,15 +180,14 @@ export function privateRoot(
   }
   // The umask may only remove bits; set the mode exactly on a folder we made.
   if (made && Deno.build.os !== "windows") Deno.chmodSync(root, 0o700);
-  assertPrivateFolder(
-    root,
-    uid,
-    {
-      en: "guardlab keeps ledgers only in a folder that is yours alone: " +
-        "remove or rename it, then run again",
-      zh: "guardlab 只把账本放在完全属于你的目录里：请删除或改名后再运行",
-    },
-  );
+  const problem = privateFolderProblem(root, uid);
+  if (problem !== null) {
+    throw new UnsafePath(
+      root,
+      problem,
+      rootRemedy(root, uid, home !== undefined),
+    );
+  }
   return root;
 }
 

@@ -9,7 +9,12 @@ import { checkCourseCode, checkName } from "../../exercises/student.ts";
 import { LANGS, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, printable, UsageError } from "../parser.ts";
-import { readSettings, type Settings, writeSettings } from "../settings.ts";
+import {
+  readSettings,
+  type Settings,
+  storedSettings,
+  writeSettings,
+} from "../settings.ts";
 
 const KEYS = ["lang", "name", "course"] as const;
 type Key = typeof KEYS[number];
@@ -57,13 +62,16 @@ guardlab folder, so they survive reset.`,
   exits: { 0: null, 2: null, 4: null },
   run({ positionals, io, lang }) {
     const [key, value] = positionals;
-    const stored = () => readSettings(io.base);
+    // Showing works even in a private folder that cannot be read (main
+    // says why in one line); changing a setting needs the folder.
+    const shown = () => storedSettings(io).value;
+    const stored = () => readSettings(io);
     const show = (k: Key, s: Settings) => {
       const shown = SHOWN[k](s);
       io.out(`${k} ${typeof shown === "string" ? shown : say(shown, lang)}`);
     };
     if (key === undefined) {
-      const s = stored();
+      const s = shown();
       for (const k of KEYS) show(k, s);
       return EXIT.ok;
     }
@@ -74,7 +82,7 @@ guardlab folder, so they survive reset.`,
       }, "config");
     }
     if (value === undefined) {
-      show(key as Key, stored());
+      show(key as Key, shown());
       return EXIT.ok;
     }
     const settings = stored();
@@ -116,7 +124,7 @@ guardlab folder, so they survive reset.`,
           "（guardlab exercise show N）",
       };
     }
-    writeSettings(io.base, settings);
+    writeSettings(io, settings);
     io.out(say(done, lang));
     return EXIT.ok;
   },

@@ -19,7 +19,12 @@ import type { ExerciseParams } from "../../exercises/params.ts";
 import { paramsFor } from "../../exercises/variants.ts";
 import { BUILTIN_COURSE } from "../../exercises/course.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
-import { readProgress, writeProgress } from "../../exercises/progress.ts";
+import {
+  type Progress,
+  readProgress,
+  writeProgress,
+} from "../../exercises/progress.ts";
+import { readOrFallback } from "../../sandbox/private_file.ts";
 import { gradeClass, type Source } from "../../exercises/class_grade.ts";
 import {
   makeHandIn,
@@ -34,12 +39,12 @@ import {
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
-import { type Lang, say } from "../../i18n.ts";
+import { type Lang, say, type Text } from "../../i18n.ts";
 import { displayWidth, wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { command, printable, UsageError } from "../parser.ts";
-import { readSettings, type Settings } from "../settings.ts";
+import { readSettings, type Settings, storedSettings } from "../settings.ts";
 
 const ACTIONS = [
   "list",
@@ -229,6 +234,8 @@ async function judgeOwn(
   return await judgeAnswer(x, answer, params, options);
 }
 
+const EMPTY_PROGRESS: Progress = { exercises: {}, hints: {} };
+
 /** The `exercise` command. */
 export const exercise = command({
   name: "exercise",
@@ -308,7 +315,30 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         }, "exercise");
       }
     };
-    const progress = () => readProgress(io.base);
+    // Progress is kept when it can be: a private folder that is not safe
+    // (another user's) costs the record, never the judgement.
+    let problem: Text | undefined;
+    const progress = () => {
+      const read = readOrFallback(() => readProgress(io), EMPTY_PROGRESS);
+      problem ??= read.problem;
+      return read.value;
+    };
+    const keepProgress = (next: Progress) => {
+      if (problem !== undefined) return;
+      problem = readOrFallback(() => writeProgress(io, next), undefined)
+        .problem;
+    };
+    const unkept = (io: Io, lang: Lang, code: number) => {
+      if (problem !== undefined) {
+        io.err(`guardlab: ${
+          say({
+            en: `note: your progress could not be kept: ${problem.en}`,
+            zh: `注意：你的进度无法保存：${problem.zh}`,
+          }, lang)
+        }`);
+      }
+      return code;
+    };
     // The course hand-in and grade work through (its id goes in every hand-in).
     const course = BUILTIN_COURSE;
     switch (action) {
@@ -323,7 +353,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             title: say(x.title, lang),
             state: p.exercises[x.n]?.state ?? "not started",
           }))));
-          return EXIT.ok;
+          return unkept(io, lang, EXIT.ok);
         }
         for (const x of EXERCISES) {
           const state = stateWord(p.exercises[x.n]?.state, lang);
@@ -332,7 +362,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             head + " ".repeat(Math.max(1, 64 - displayWidth(head))) + state,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "show": {
         tooMany(2);
@@ -341,7 +371,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         io.out("");
         printWrapped(io, say(x.task, lang));
         io.out("");
-        const settings = readSettings(io.base);
+        const settings = storedSettings(io).value;
         if (settings.course !== undefined) {
           const p = studentParams(settings, x);
           printWrapped(
@@ -392,8 +422,8 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             zh: "（提示就这些：剩下的交给你）",
           }, lang));
         }
-        writeProgress(io.base, { ...p, hints: { ...p.hints, [x.n]: shown } });
-        return EXIT.ok;
+        keepProgress({ ...p, hints: { ...p.hints, [x.n]: shown } });
+        return unkept(io, lang, EXIT.ok);
       }
       case "check": {
         tooMany(3);
@@ -418,7 +448,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         }
         const answer = await readAll(source);
         await using scratch = scratchFolder(io.base);
-        const settings = readSettings(io.base);
+        const settings = storedSettings(io).value;
         const v = await judgeOwn(
           x,
           answer,
@@ -441,11 +471,11 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         if (v.passed && before?.passed === undefined) {
           record.passed = new Date().toISOString();
         }
-        writeProgress(io.base, {
+        keepProgress({
           ...p,
           exercises: { ...p.exercises, [x.n]: record },
         });
-        return v.passed ? EXIT.ok : EXIT.failed;
+        return unkept(io, lang, v.passed ? EXIT.ok : EXIT.failed);
       }
       case "progress": {
         tooMany(1);
@@ -464,11 +494,11 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
             }`,
           );
         }
-        return EXIT.ok;
+        return unkept(io, lang, EXIT.ok);
       }
       case "hand-in": {
         tooMany(1);
-        const settings = readSettings(io.base);
+        const settings = readSettings(io);
         if (settings.name === undefined) {
           throw new UsageError({
             en: "a hand-in says whose work it is: set your name first " +
@@ -477,7 +507,8 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
               '（guardlab config name "你的名字"）',
           }, "exercise");
         }
-        const p = progress();
+        // A hand-in without the record would be empty: refused, not faked.
+        const p = readProgress(io);
         const code = settings.course ?? null;
         const exercises = Object.fromEntries(
           course.exercises.filter((x) => p.exercises[x.n] !== undefined)
@@ -522,7 +553,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           files.length === 0 || (files.length === 1 && files[0] === "-")
             ? [{ file: "-", read: () => readBounded(io.stdin()) }]
             : handInSources(files, io.base);
-        const code = readSettings(io.base).course ?? null;
+        const code = storedSettings(io).value.course ?? null;
         await using scratch = scratchFolder(io.base);
         const grade = await gradeClass(
           sources,

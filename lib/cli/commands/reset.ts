@@ -48,7 +48,7 @@ anything is removed.`,
       }, "reset");
     }
     const name = checkedName("reset", values.ledger);
-    const root = privateRoot(io.base, false);
+    const root = privateRoot(io, false);
     const removed = root !== null && removeLedger(root, name);
     io.out(
       lang === "zh"

@@ -9,8 +9,11 @@ import {
   privateFolderProblem,
   PROBLEM,
 } from "../../sandbox/safe_fs.ts";
-import { privateRootPath, SANDBOX_ROOT } from "../../sandbox/sandbox.ts";
-import { dirname } from "node:path";
+import {
+  type Place,
+  privateRootPath,
+  SANDBOX_ROOT,
+} from "../../sandbox/sandbox.ts";
 import { say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../parser.ts";
@@ -58,14 +61,15 @@ export interface RootReport {
 }
 
 /** What is wrong with an unsafe folder, in both languages (read again, unchanged). */
-function inspectRootProblem(root: RootReport): Text | null {
+function inspectRootProblem(root: RootReport, base: string): Text | null {
   if (root.state !== "unsafe") return null;
-  return privateFolderProblem(root.path, currentUid(dirname(root.path)));
+  return privateFolderProblem(root.path, currentUid(base));
 }
 
 /** Look at the private folder without creating or changing anything. */
-export function inspectRoot(base: string): RootReport {
-  const path = privateRootPath(base);
+export function inspectRoot(place: string | Place): RootReport {
+  const path = privateRootPath(place);
+  const base = typeof place === "string" ? place : place.base;
   const problem = privateFolderProblem(path, currentUid(base));
   if (problem === null) return { path, state: "private" };
   if (problem === PROBLEM.missing) return { path, state: "absent" };
@@ -117,7 +121,7 @@ ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息�
   run({ values, io, lang }) {
     const probes = probeSandbox();
     const narrow = probes.every((p) => (p.state === "granted") === p.needed);
-    const root = inspectRoot(io.base);
+    const root = inspectRoot(io);
     const safe = root.state !== "unsafe";
     if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
     else {
@@ -143,7 +147,7 @@ ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息�
             ? "本进程的授权与 guardlab 沙箱不同"
             : "this process has a different grant than the guardlab sandbox"),
       );
-      const problem = inspectRootProblem(root);
+      const problem = inspectRootProblem(root, io.base);
       io.out(
         root.state === "private"
           ? (zh

@@ -150,7 +150,7 @@ ${STEPS}`,
         lab: join(scratch!.path, "lab.sqlite"),
         policy: join(scratch!.path, "policy.sqlite"),
       }
-      : ledgerFolder(privateRoot(io.base)!, name, true)!;
+      : ledgerFolder(privateRoot(io)!, name, true)!;
     const session = new ScriptSession({
       lab: place.lab,
       policy: place.policy,
