@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { same, type Text } from "./i18n.ts";
+import { same, say, type Text } from "./i18n.ts";
 
 /**
  * A structural or business input check said no; `reason` names the rule.
@@ -182,7 +182,7 @@ export class Refused extends Error {
   /** Build the refusal; `message` is the one line the user reads. */
   constructor(message: Text | string) {
     const text = typeof message === "string" ? same(message) : message;
-    super(text.en);
+    super(say(text, "en"));
     this.name = "Refused";
     this.text = text;
   }

@@ -103,4 +103,4 @@ export {
   type StopPoint,
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";
-export { type Lang, LANGS, type Text } from "./i18n.ts";
+export { type Bilingual, type Lang, LANGS, type Text } from "./i18n.ts";

@@ -125,6 +125,14 @@ if (CAN_RUN) {
   }, async () => {
     await reuseLab.run(ARGS);
   });
+
+  // What every MCP call carries: an AbortSignal, so the lab yields to the
+  // event loop at each checkpoint (where a cancel can land).
+  Deno.bench("Lab.run in process with an AbortSignal: reuse", {
+    group: "reuse",
+  }, async () => {
+    await reuseLab.run(ARGS, {}, new AbortController().signal);
+  });
 } else {
   Deno.bench({
     name: "mcp round trip [ignored: spawning guardlab mcp needs --allow-run]",

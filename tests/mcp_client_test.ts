@@ -302,3 +302,164 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "mcp: faults by call number, an output rejection, compensate, a voided key" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn(t) {
+    const name = ledgerName("faults");
+    // Call 2 counts the ledger call before it: faults follow every tools/call.
+    using faults = faultsFile([{ call: 2, bad_output: true }]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      const { client } = s;
+      await t.step(
+        "call 1 (ledger) takes no fault; call 2 gets bad_output",
+        async () => {
+          const first = await client.callTool({
+            name: "ledger",
+            arguments: {},
+          });
+          assert.deepEqual(
+            (first.structuredContent as { drafts: unknown[] }).drafts,
+            [],
+          );
+          const r = await client.callTool({
+            name: "create_draft",
+            arguments: ARGS,
+          });
+          const st = r.structuredContent as Structured;
+          assert.equal(r.isError, true);
+          assert.equal(st.call, 2);
+          assert.equal(st.status, "output_rejected");
+          assert.equal(
+            st.effect_exists,
+            true,
+            "the draft was committed before the check",
+          );
+          assert.equal(st.released, null);
+          assert.deepEqual(st.refusal, {
+            rule: "output_contract",
+            valid: "output contract: not the draft asked for",
+          });
+          assert.match(
+            (r.content as { text: string }[])[0].text,
+            /committed before the check/,
+          );
+          assert.deepEqual(observed(name).drafts.map((d) => d.job), [
+            "JOB-001",
+          ]);
+        },
+      );
+      await t.step(
+        "reconcile lists the key; compensate voids it; a retry is key_voided",
+        async () => {
+          const rec = await client.callTool({
+            name: "reconcile",
+            arguments: {},
+          });
+          assert.deepEqual(
+            (rec.structuredContent as { pending: { job: string }[] }).pending
+              .map((p) => p.job),
+            ["JOB-001"],
+          );
+          const c = await client.callTool({
+            name: "compensate",
+            arguments: { job: "JOB-001" },
+          });
+          assert.equal((c.structuredContent as Structured).status, "voided");
+          const again = await client.callTool({
+            name: "compensate",
+            arguments: { job: "JOB-001" },
+          });
+          assert.equal(
+            (again.structuredContent as Structured).status,
+            "already_voided",
+          );
+          const retry = await client.callTool({
+            name: "create_draft",
+            arguments: ARGS,
+          });
+          assert.equal(retry.isError, true);
+          assert.equal(
+            (retry.structuredContent as Structured).status,
+            "key_voided",
+          );
+          assert.deepEqual(
+            ((retry.structuredContent as Structured).refusal as {
+              rule: string;
+            })
+              .rule,
+            "key_voided",
+          );
+          const seen = observed(name);
+          assert.equal(seen.drafts.length, 1, "the draft row stays, voided");
+          assert.deepEqual(seen.receipts.map((r) => r.status), [
+            "output_rejected",
+            "key_voided",
+          ]);
+        },
+      );
+      await t.step(
+        "bad arguments to ledger and compensate: isError with the rule",
+        async () => {
+          for (
+            const [tool, args] of [
+              ["ledger", { job: "job-1" }],
+              ["ledger", { who: "JOB-001" }],
+              ["compensate", {}],
+              ["compensate", { job: 7 }],
+            ] as const
+          ) {
+            const r = await client.callTool({ name: tool, arguments: args });
+            assert.equal(r.isError, true, `${tool} ${JSON.stringify(args)}`);
+            assert.equal(
+              ((r.structuredContent as Structured).refusal as { rule: string })
+                .rule,
+              "job",
+            );
+          }
+        },
+      );
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp: --input-guardrail parallel: the verdict lands after the commit, the draft stays" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("parallel");
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--input-guardrail",
+        "parallel",
+      ]);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: { ...ARGS, copies: 4 },
+      });
+      const st = r.structuredContent as Structured;
+      assert.equal(r.isError, true);
+      assert.equal(st.status, "input_rejected");
+      assert.equal(st.effect_exists, true);
+      assert.ok((st.events as string[]).includes("input_tripwire"));
+      assert.deepEqual(observed(name).drafts.map((d) => d.job), ["JOB-001"]);
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});

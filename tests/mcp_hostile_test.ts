@@ -402,3 +402,62 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "mcp hostile: past 16 calls in flight the next is refused as busy (-32000); the held ones end cancelled when the client leaves" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("busy");
+    using faults = faultsFile(
+      Array.from({ length: 16 }, (_, i) => ({
+        call: i + 1,
+        hold_at: "before_business",
+        hold_ms: 60000,
+      })),
+    );
+    try {
+      await using c = new RawClient([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      await c.initialize();
+      for (let i = 1; i <= 16; i++) {
+        await c.request(
+          "tools/call",
+          call("create_draft", {
+            ...ARGS,
+            job: `JOB-${String(i).padStart(3, "0")}`,
+          }),
+        );
+      }
+      await c.until(
+        () =>
+          c.stderr.filter((l) => /held at before_business/.test(l)).length ===
+            16,
+        "16 held calls",
+      );
+      const extra = await c.request("tools/call", call("create_draft", ARGS));
+      const r = await c.reply(extra);
+      assert.equal(r.error?.code, -32000);
+      assert.match(r.error!.message, /busy/);
+      // A read still works while the calls are held.
+      const ping = await c.request("ping");
+      assert.deepEqual((await c.reply(ping)).result, {});
+      assert.equal(await c.end(), 0);
+      const seen = observed(name);
+      assert.deepEqual(
+        seen.drafts,
+        [],
+        "held before business: nothing written",
+      );
+      assert.equal(seen.receipts.length, 16);
+      assert.ok(seen.receipts.every((x) => x.status === "cancelled"));
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});

@@ -14,6 +14,7 @@
  * which reports one command for {@linkcode steps} to read.
  */
 import { fileURLToPath } from "node:url";
+import config from "../deno.json" with { type: "json" };
 import { CAN_RUN } from "./spawn.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -70,14 +71,21 @@ export const VICTIM = 10001;
 /** See {@linkcode VICTIM}. */
 export const ATTACKER = 10002;
 
+/** The `guardlab` task's flags (the binary's grant) for `$DENO`, from deno.json. */
+export const TASK_FLAGS: string = config.tasks.guardlab
+  .replace(/^deno /, "").replace(/ main\.ts$/, "");
+
 /**
- * The `guardlab` task's flags (the binary's grant), for `$DENO run`, plus
- * `--cached-only`: a fresh `DENO_DIR` would otherwise try the npm registry
- * for the MCP SDK's specifiers (in the module graph, though only `mcp`
- * imports them) on every run. A compiled binary resolves nothing at run time.
+ * {@linkcode TASK_FLAGS} plus `--cached-only`, for a user with a fresh
+ * `DENO_DIR`: it would otherwise try the npm registry for the MCP SDK's
+ * specifiers (in the module graph, though only `mcp` imports them) on every
+ * run. `--cached-only` also grants `import`, which touches no file; a test
+ * about the grant itself uses {@linkcode TASK_FLAGS}.
  */
-export const GUARDLAB_FLAGS =
-  "run -q --no-lock --no-prompt --cached-only -P=guardlab";
+export const GUARDLAB_FLAGS: string = TASK_FLAGS.replace(
+  /^run /,
+  "run --cached-only ",
+);
 
 /**
  * Run `script` (bash) in a fresh mount namespace whose `/tmp` is a new

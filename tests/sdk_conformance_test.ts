@@ -100,6 +100,8 @@ interface Setup {
   toolInput?: "allow" | "rejectContent" | "throwException";
   toolOutput?: "allow" | "rejectContent" | "throwException";
   outputSchema?: boolean;
+  /** An errorFunction on the tool, which turns a failure into output. */
+  errorFunction?: boolean;
   agentInput?: "parallel" | "blocking";
   agentOutput?: boolean;
   toolFinal?: boolean;
@@ -144,6 +146,14 @@ async function observe(setup: Setup, stream: boolean): Promise<Observation> {
         const text = await runLab(ledger, args, log);
         return setup.outputSchema ? { text } : text;
       },
+      ...(setup.errorFunction
+        ? {
+          errorFunction: (_context: unknown, error: unknown) => {
+            log.push("error_function");
+            return { text: String((error as Error)?.message ?? error) };
+          },
+        }
+        : {}),
       inputGuardrails: setup.toolInput === undefined ? [] : [
         api.defineToolInputGuardrail({
           name: "tool_input",
@@ -370,6 +380,23 @@ Deno.test({
           "tool:accepted",
           "agent_output_guardrail",
         ]);
+      },
+    );
+    await t.step(
+      "rejectContent with an outputSchema: an errorFunction turns the " +
+        "thrown message into output",
+      async () => {
+        const seen = await observe({
+          toolInput: "rejectContent",
+          outputSchema: true,
+          errorFunction: true,
+        }, false);
+        assert.ok(seen.log.includes("error_function"), seen.log.join(" "));
+        assert.deepEqual(
+          [seen.fields.toolRan, seen.fields.next, seen.fields.continues],
+          ["no", "reject_message", true],
+        );
+        assert.deepEqual(seen.ledger, { drafts: [], receipts: [] });
       },
     );
     await t.step(

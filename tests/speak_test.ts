@@ -4,9 +4,9 @@
  * never splits a Chinese word. Expectations are written by hand.
  */
 import assert from "node:assert/strict";
-import { NEXT_STEPS } from "../lib/cli/commands/demo.ts";
+import { DEMO_MESSAGES } from "../lib/cli/commands/demo.ts";
 import { TOPICS } from "../lib/content/explain.ts";
-import type { Lang, Text } from "../lib/i18n.ts";
+import type { Lang } from "../lib/i18n.ts";
 import { plainFields, plainValue } from "../lib/views/plain.ts";
 import { draftRowsText } from "../lib/views/policy_view.ts";
 import {
@@ -15,16 +15,10 @@ import {
   PROTECTED_WORDS,
   wrap,
 } from "../lib/terminal.ts";
-import {
-  AGENT_INPUT_LABEL,
-  MARK_LABEL,
-  RULES,
-  STAGE_LABEL,
-} from "../lib/views/timeline.ts";
-import { EXIT_MEANING } from "../lib/cli/exit.ts";
-import { PROBLEM } from "../lib/sandbox/safe_fs.ts";
+import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../lib/views/timeline.ts";
 import { zhPunctuationProblems } from "../lib/zh_punctuation.ts";
 import { cli } from "./helpers.ts";
+import { exportedTexts, sourceTexts } from "./texts.ts";
 
 const LANGS: Lang[] = ["en", "zh"];
 
@@ -54,7 +48,10 @@ Deno.test("demo: ends by pointing to explain and exercise, in the text view only
           );
         }
       }
-      assert.deepEqual(NEXT_STEPS[lang].split("\n"), expected[lang]);
+      assert.deepEqual(
+        DEMO_MESSAGES.nextSteps[lang].split("\n"),
+        expected[lang],
+      );
     });
     await t.step(`never under --json or --format svg, ${lang}`, async () => {
       for (
@@ -266,27 +263,6 @@ Deno.test("views: drafts, arguments and results read as words", async (t) => {
   });
 });
 
-/** Every message table this suite can reach, with the name of each entry. */
-function messageTables(): [string, Text][] {
-  const tables: [string, Record<string, Text>][] = [
-    ["stage labels", STAGE_LABEL],
-    ["mark labels", MARK_LABEL],
-    ["refusal rules", RULES],
-    ["exit codes", EXIT_MEANING as Record<string, Text>],
-    ["demo", { next: NEXT_STEPS }],
-  ];
-  const entries: [string, Text][] = tables.flatMap(([name, table]) =>
-    Object.entries(table).map(([k, v]) => [`${name}.${k}`, v] as [string, Text])
-  );
-  for (const [key, value] of Object.entries(PROBLEM)) {
-    const text = typeof value === "function"
-      ? (value as (a: number, b: number) => Text)(1000, 1001)
-      : value as Text;
-    entries.push([`problem.${key}`, text]);
-  }
-  return entries;
-}
-
 Deno.test("zh punctuation: the rule, by hand", () => {
   const bad = [
     "原因: 后检",
@@ -312,10 +288,15 @@ Deno.test("zh punctuation: the rule, by hand", () => {
   }
 });
 
-Deno.test("zh punctuation: every zh entry of the message tables", () => {
-  for (const [name, text] of messageTables()) {
-    assert.deepEqual(zhPunctuationProblems(text.zh), [], name);
-  }
+Deno.test("zh punctuation: every zh entry of every message table and every text in lib/", async () => {
+  // The walkers of tests/texts.ts: every exported table (none listed by
+  // hand) and every { en, zh } written in the source.
+  const texts = [...await exportedTexts(), ...sourceTexts()];
+  assert.ok(texts.length > 300, `only ${texts.length} texts found`);
+  const problems = texts.flatMap((t) =>
+    zhPunctuationProblems(t.zh).map((p) => `${t.where}: ${p}`)
+  );
+  assert.deepEqual(problems, []);
 });
 
 Deno.test("zh punctuation: every Chinese screen as printed", async () => {

@@ -3,22 +3,61 @@
  *
  * @module
  */
-import { type Lang, say } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../i18n.ts";
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
 import { displayWidth } from "../terminal.ts";
 import { COMMANDS } from "./command_registry.ts";
-import { EXIT_MEANING, type ExitCode } from "./exit.ts";
+import { EXIT, EXIT_MEANING } from "./exit.ts";
+import { COMMON, flagLabel, type OptionSpec } from "./parser.ts";
+
+/** What the overview says, beside what it reads from the registry. */
+export const OVERVIEW_MESSAGES = {
+  title: {
+    en:
+      "guardlab: where a tool's guardrail stops a call, relative to its side effect",
+    zh: "guardlab：工具护栏在哪一步拦住调用——放到副作用的同一条时间线上看",
+  },
+  commands: { en: "Commands:", zh: "命令：" },
+  options: { en: "Options:", zh: "选项：" },
+  help: {
+    en: "help (also: guardlab <command> --help, guardlab help <command>)",
+    zh: "帮助（也可：guardlab <命令> --help、guardlab help <命令>）",
+  },
+  version: { en: "the version", zh: "版本" },
+  lang: {
+    en: "the language of this screen (see: guardlab config)",
+    zh: "本次输出的语言（见 guardlab config）",
+  },
+  sandbox1: {
+    en: "guardlab reads and writes only under {root}, in your private folder",
+    zh: "guardlab 只读写 {root}，并且只在你的私有目录里",
+  },
+  sandbox2: {
+    en:
+      "{root}/guardlab-UID. It has no network, environment or process access.",
+    zh: "{root}/guardlab-UID 中。它没有网络、环境变量或子进程权限。",
+  },
+  exits: { en: "Exit codes:", zh: "退出码：" },
+  exitsNote: {
+    en:
+      "  (each command's --help lists the codes it can return; any command exits 1 on an internal error)",
+    zh:
+      "  （各命令的 --help 列出它可能返回的退出码；内部错误时任何命令都以 1 退出）",
+  },
+} as const satisfies Record<string, Text>;
+
+/** `--version`: taken before any command, so it is not one of {@linkcode COMMON}. */
+export const VERSION_FLAG: OptionSpec = {
+  type: "boolean",
+  short: "V",
+  help: OVERVIEW_MESSAGES.version,
+};
 
 /** The lines of `guardlab --help` in `lang`. */
 export function overview(lang: Lang): string[] {
-  const en = lang === "en";
-  const lines = [
-    en
-      ? "guardlab: where a tool's guardrail stops a call, relative to its side effect"
-      : "guardlab：工具护栏在哪一步拦住调用——放到副作用的同一条时间线上看",
-    "",
-    en ? "Commands:" : "命令：",
-  ];
+  const m = OVERVIEW_MESSAGES;
+  const text = (t: Text) => say(fill(t, { root: SANDBOX_ROOT }), lang);
+  const lines = [text(m.title), "", text(m.commands)];
   for (const c of COMMANDS) {
     const name = `  ${c.name}`;
     lines.push(
@@ -27,33 +66,26 @@ export function overview(lang: Lang): string[] {
       }`,
     );
   }
-  lines.push(
-    "",
-    en ? "Options:" : "选项：",
-    en
-      ? "  -h, --help    help (also: guardlab <command> --help, guardlab help <command>)"
-      : "  -h, --help    帮助（也可：guardlab <命令> --help、guardlab help <命令>）",
-    en ? "  -V, --version the version" : "  -V, --version 版本",
-    en
-      ? "  --lang en|zh  the language of this screen (see: guardlab config)"
-      : "  --lang en|zh  本次输出的语言（见 guardlab config）",
-    "",
-    en
-      ? `guardlab reads and writes only under ${SANDBOX_ROOT}, in your private folder`
-      : `guardlab 只读写 ${SANDBOX_ROOT}，并且只在你的私有目录里`,
-    en
-      ? `${SANDBOX_ROOT}/guardlab-UID. It has no network, environment or process access.`
-      : `${SANDBOX_ROOT}/guardlab-UID 中。它没有网络、环境变量或子进程权限。`,
-    "",
-    en ? "Exit codes:" : "退出码：",
-  );
-  for (const code of [0, 1, 2, 3, 4] as ExitCode[]) {
+  lines.push("", text(m.options));
+  // The flags every command takes, as the parser defines them; the
+  // overview's own words for each.
+  const flags: [string, OptionSpec, Text][] = [
+    ["help", COMMON.help, m.help],
+    ["version", VERSION_FLAG, m.version],
+    ["lang", COMMON.lang, m.lang],
+  ];
+  for (const [name, spec, help] of flags) {
+    const flag = `  ${flagLabel(name, spec)}`;
+    lines.push(
+      `${flag}${" ".repeat(Math.max(1, 16 - displayWidth(flag)))}${
+        say(help, lang)
+      }`,
+    );
+  }
+  lines.push("", text(m.sandbox1), text(m.sandbox2), "", text(m.exits));
+  for (const code of Object.values(EXIT)) {
     lines.push(`  ${code}  ${say(EXIT_MEANING[code], lang)}`);
   }
-  lines.push(
-    en
-      ? "  (each command's --help lists the codes it can return; any command exits 1 on an internal error)"
-      : "  （各命令的 --help 列出它可能返回的退出码；内部错误时任何命令都以 1 退出）",
-  );
+  lines.push(text(m.exitsNote));
   return lines;
 }

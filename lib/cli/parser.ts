@@ -81,7 +81,7 @@ export class UsageError extends Error {
   /** Build a usage error; `command` selects which usage to show. */
   constructor(message: Text | string, readonly command?: string) {
     const text = typeof message === "string" ? same(message) : message;
-    super(text.en);
+    super(say(text, "en"));
     this.name = "UsageError";
     this.text = text;
   }
@@ -281,6 +281,12 @@ export function langOf(
   return choice(command, "--lang", value, LANGS);
 }
 
+/** How flag `name` is written in help: `-h, --help`, `--lang en|zh`. */
+export function flagLabel(name: string, spec: OptionSpec): string {
+  return (spec.short ? `-${spec.short}, ` : "") + `--${name}` +
+    (spec.value ? ` ${spec.value}` : "");
+}
+
 const LABELS = {
   usage: { en: "usage: ", zh: "用法：" },
   options: { en: "Options:", zh: "选项：" },
@@ -299,9 +305,7 @@ export function helpOf(cmd: Command, lang: Lang): string[] {
   ];
   const specs: OptionSpecs = { ...cmd.options, ...COMMON };
   for (const [name, o] of Object.entries(specs)) {
-    const flag = (o.short ? `-${o.short}, ` : "") + `--${name}` +
-      (o.value ? ` ${o.value}` : "");
-    lines.push(...column(`  ${flag}`, say(o.help, lang)));
+    lines.push(...column(`  ${flagLabel(name, o)}`, say(o.help, lang)));
   }
   lines.push("", say(LABELS.exits, lang));
   for (const [code, detail] of Object.entries(cmd.exits)) {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Lang } from "../i18n.ts";
+import { type Bilingual, type Lang, say } from "../i18n.ts";
 import {
   type Lesson,
   LESSON_STEPS,
@@ -330,7 +330,7 @@ const ZH: Record<Scenario, Explanation> = {
   },
 };
 
-const LABELS: Record<Lang, { happened: string; why: string; next: string }> = {
+const LABELS: Bilingual<{ happened: string; why: string; next: string }> = {
   en: {
     happened: "What happened: ",
     why: "Why: ",
@@ -410,15 +410,18 @@ export function stepsOf(topic: Topic): readonly string[] {
     : POLICY_DEMO_STEPS[topic] ?? [];
 }
 
+/** Every topic's explanation, the demo scenarios' and the lessons', in both languages. */
+export const EXPLANATIONS: Bilingual<Readonly<Record<Topic, Explanation>>> = {
+  en: { ...EN, ...LESSONS_EN },
+  zh: { ...ZH, ...LESSONS_ZH },
+};
+
 /** The explanation of `topic` in `lang`. */
 export function explanation(
   topic: Topic,
   lang: Lang = "en",
 ): Explanation {
-  if ((LESSONS as readonly string[]).includes(topic)) {
-    return (lang === "zh" ? LESSONS_ZH : LESSONS_EN)[topic as Lesson];
-  }
-  return (lang === "zh" ? ZH : EN)[topic as Scenario];
+  return say(EXPLANATIONS, lang)[topic];
 }
 
 /** The explanation as labelled lines. */
@@ -427,7 +430,7 @@ export function explanationLines(
   lang: Lang = "en",
 ): string[] {
   const e = explanation(scenario, lang);
-  const label = LABELS[lang];
+  const label = say(LABELS, lang);
   return [
     `${scenario} (${e.lab})`,
     `  ${label.happened}${e.happened}`,

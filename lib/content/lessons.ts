@@ -283,7 +283,7 @@ export const LESSONS_ZH: Readonly<Record<Lesson, Explanation>> = {
   lock_busy: {
     lab: "policy",
     happened: "读者执行条件写入时，编辑者正持有写锁；BEGIN IMMEDIATE 立即失败" +
-      "（database is locked）。",
+      "（“database is locked”）。",
     why: "锁忙是错误，不是规则变化：它被抛出，不会折叠成 inserted=false，" +
       "也什么都没写。",
     next: "等锁释放后，用仍然有效的 Snapshot 重新做条件写入。",

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, same, say, type Text } from "../i18n.ts";
 import { wrap } from "../terminal.ts";
 
 /** The `@openai/agents-core` version the conformance tests run. */
@@ -341,9 +341,11 @@ export const SDK_ROWS: readonly SdkRow[] = [
       verified: RAN,
       note: {
         en: "streamed and not: the runner awaits the parallel guardrails " +
-          "after the model's response and before the turn's tools",
+          "after the model's response and before the turn's tools " +
+          "(dist/run.mjs:1095, 1922)",
         zh:
-          "流式与非流式相同：运行器在模型响应之后、执行本轮工具之前等待并行护栏",
+          "流式与非流式相同：运行器在模型响应之后、执行本轮工具之前等待并行护栏" +
+          "（dist/run.mjs:1095、1922）",
       },
     },
     ledger: {
@@ -614,10 +616,7 @@ export const TOOL_TYPE_ROWS: readonly ToolTypeRow[] = [
   },
   {
     id: "agent_as_tool",
-    what: {
-      en: "Agent.as_tool() / agent.asTool()",
-      zh: "Agent.as_tool() / agent.asTool()",
-    },
+    what: same("Agent.as_tool() / agent.asTool()"),
     python: {
       guarded: "no",
       verified: {
@@ -680,12 +679,10 @@ export const APPROVAL_ROWS: readonly ApprovalRow[] = [
   },
   {
     id: "approval_pre_check",
-    what: {
-      en: "· pre_approval_tool_input_guardrails=True / " +
+    what: same(
+      "· pre_approval_tool_input_guardrails=True / " +
         "preApprovalInputGuardrails: true",
-      zh: "· pre_approval_tool_input_guardrails=True / " +
-        "preApprovalInputGuardrails: true",
-    },
+    ),
     python: {
       checks: ["before_approval", "after_approval"],
       verified: {

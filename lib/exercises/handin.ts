@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainRecord } from "../timing/args.ts";
-import type { Text } from "../i18n.ts";
+import { fill, same, say, type Text } from "../i18n.ts";
 import { checkCourseCode, checkName } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */
@@ -119,7 +119,7 @@ export class MalformedHandIn extends Error {
   readonly text: Text;
   /** Build the refusal. */
   constructor(text: Text) {
-    super(text.en);
+    super(say(text, "en"));
     this.name = "MalformedHandIn";
     this.text = text;
   }
@@ -136,23 +136,27 @@ function keysExactly(
 ): void {
   for (const key of Object.keys(record)) {
     if (!keys.includes(key)) {
-      malformed(
-        `unknown key ${JSON.stringify(key)}${where.en}`,
-        `未知的键 ${JSON.stringify(key)}${where.zh}`,
+      throw new MalformedHandIn(
+        fill({ en: "unknown key {key}{where}", zh: "未知的键 {key}{where}" }, {
+          key: JSON.stringify(key),
+          where,
+        }),
       );
     }
   }
   for (const key of keys) {
     if (!Object.hasOwn(record, key)) {
-      malformed(
-        `missing key ${JSON.stringify(key)}${where.en}`,
-        `缺少键 ${JSON.stringify(key)}${where.zh}`,
+      throw new MalformedHandIn(
+        fill({ en: "missing key {key}{where}", zh: "缺少键 {key}{where}" }, {
+          key: JSON.stringify(key),
+          where,
+        }),
       );
     }
   }
 }
 
-const TOP: Text = { en: "", zh: "" };
+const TOP: Text = same("");
 const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
 const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -204,7 +208,11 @@ export function readHandIn(text: string): ReadHandIn {
   }
   const name = checkName(data.name);
   if ("problem" in name) {
-    malformed(`"name": ${name.problem.en}`, `“name”：${name.problem.zh}`);
+    throw new MalformedHandIn(
+      fill({ en: '"name": {problem}', zh: "“name”：{problem}" }, {
+        problem: name.problem,
+      }),
+    );
   }
   if (name.name !== data.name) {
     malformed(

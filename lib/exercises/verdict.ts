@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import { same, type Text } from "../i18n.ts";
 
 /**
  * A finding's status: `yes` it holds, `no` it does not, `not-checked` when
@@ -45,7 +45,7 @@ export interface Verdict {
 
 /** The mark printed before a finding of each status. */
 export const FINDING_MARK: Readonly<Record<FindingStatus, Text>> = {
-  yes: { en: "[ok]", zh: "[ok]" },
-  no: { en: "[no]", zh: "[no]" },
-  "not-checked": { en: "[--]", zh: "[--]" },
+  yes: same("[ok]"),
+  no: same("[no]"),
+  "not-checked": same("[--]"),
 };

@@ -16,7 +16,22 @@ import expectedArticle from "../../fixtures/expected-article.json" with {
 import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../store/wire.ts";
-import type { Lang } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../i18n.ts";
+
+/** What `verify` reports, beside the scenario names. */
+export const VERIFY_MESSAGES = {
+  expected: { en: "  expected: {value}", zh: "  预期：{value}" },
+  actual: { en: "  actual:   {value}", zh: "  实际：{value}" },
+  allMatch: {
+    en:
+      "all {checks} checks of the {scenarios} scenarios match the expected answers",
+    zh: "{scenarios} 个场景的 {checks} 项检查全部与预期答案一致",
+  },
+  differ: {
+    en: "{failed} of {checks} checks differ from the expected answers",
+    zh: "{checks} 项检查中有 {failed} 项与预期答案不一致",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The hand-written expected answers, per lab. */
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
@@ -110,10 +125,9 @@ export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
       : `${c.lab}/${scenario} · ${c.scenario}`;
     lines.push(`${c.pass ? "pass" : "FAIL"} ${label}`);
     if (!c.pass) {
-      lines.push(
-        `  ${lang === "zh" ? "预期" : "expected"}: ${show(c.expected)}`,
-      );
-      lines.push(`  ${lang === "zh" ? "实际" : "actual"}:   ${show(c.actual)}`);
+      const m = VERIFY_MESSAGES;
+      lines.push(say(fill(m.expected, { value: show(c.expected) }), lang));
+      lines.push(say(fill(m.actual, { value: show(c.actual) }), lang));
     }
   }
   const failed = checks.filter((c) => !c.pass).length;
@@ -122,18 +136,13 @@ export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
       s !== "timing demo"
     ),
   ).size;
-  if (lang === "zh") {
-    lines.push(
-      failed === 0
-        ? `${scenarios} 个场景的 ${checks.length} 项检查全部与预期答案一致`
-        : `${checks.length} 项检查中有 ${failed} 项与预期答案不一致`,
-    );
-  } else {
-    lines.push(
-      failed === 0
-        ? `all ${checks.length} checks of the ${scenarios} scenarios match the expected answers`
-        : `${failed} of ${checks.length} checks differ from the expected answers`,
-    );
-  }
+  lines.push(say(
+    fill(failed === 0 ? VERIFY_MESSAGES.allMatch : VERIFY_MESSAGES.differ, {
+      checks: checks.length,
+      scenarios,
+      failed,
+    }),
+    lang,
+  ));
   return lines;
 }

@@ -16,7 +16,7 @@ import {
   type FailPoint,
   isOneOf,
 } from "../timing/stages.ts";
-import type { Text } from "../i18n.ts";
+import { say, type Text } from "../i18n.ts";
 
 /** Where a hold fault can wait for the client's cancel. */
 export const HOLD_POINTS = ["before_business", "after_commit"] as const;
@@ -68,7 +68,7 @@ export class BadFaultsFile extends Error {
   readonly text: Text;
   /** Build the refusal. */
   constructor(text: Text) {
-    super(text.en);
+    super(say(text, "en"));
     this.name = "BadFaultsFile";
     this.text = text;
   }

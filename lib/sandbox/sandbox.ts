@@ -11,7 +11,7 @@
 import { dirname, join, resolve } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
-import type { Text } from "../i18n.ts";
+import { say, type Text } from "../i18n.ts";
 import {
   assertFolderChain,
   assertGranted,
@@ -36,8 +36,19 @@ export const GRANTED_FOLDERS: readonly string[] = grant.write;
 /** What a ledger name must look like: it becomes a folder name, so no separators, no dots. */
 export const LEDGER_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
+/** The timing lab's database file in a ledger folder. */
+export const LAB_FILE = "lab.sqlite";
+
+/** The policy lab's database file in a ledger folder. */
+export const POLICY_FILE = "policy.sqlite";
+
 /** The database files of a ledger folder; `reset` removes these and nothing else. */
-export const LEDGER_FILES = ["lab.sqlite", "policy.sqlite"] as const;
+export const LEDGER_FILES = [LAB_FILE, POLICY_FILE] as const;
+
+/** The two database files inside folder `dir` (a named ledger's, or a scratch folder). */
+export function labFilesIn(dir: string): { lab: string; policy: string } {
+  return { lab: join(dir, LAB_FILE), policy: join(dir, POLICY_FILE) };
+}
 
 /** The files of one named ledger. */
 export interface LedgerPaths {
@@ -63,7 +74,7 @@ export class BadLedgerName extends Error {
         JSON.stringify(name)
       } 不合法：只能用 1-32 个 a-z、0-9 和 '-'，以字母或数字开头`,
     };
-    super(text.en);
+    super(say(text, "en"));
     this.name = "BadLedgerName";
     this.text = text;
   }
@@ -195,11 +206,7 @@ export function privateRoot(
 export function ledgerPaths(root: string, name: string): LedgerPaths {
   if (!LEDGER_NAME.test(name)) throw new BadLedgerName(name);
   const dir = join(root, name);
-  return {
-    dir,
-    lab: join(dir, "lab.sqlite"),
-    policy: join(dir, "policy.sqlite"),
-  };
+  return { dir, ...labFilesIn(dir) };
 }
 
 /**

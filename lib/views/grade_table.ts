@@ -16,7 +16,7 @@ import {
   label,
   type Row,
 } from "../exercises/class_grade.ts";
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, same, say, type Text } from "../i18n.ts";
 import { displayWidth, wrap } from "../terminal.ts";
 
 /** The widest line of the text table. */
@@ -107,7 +107,7 @@ export function flagText(flag: Flag): Text {
     case "not-in-course": {
       const more: Text = flag.more > 0
         ? { en: ` and ${flag.more} more`, zh: ` 等另外 ${flag.more} 个` }
-        : { en: "", zh: "" };
+        : same("");
       return {
         en: `exercises not in this course, not graded: ${
           flag.exercises.join(", ")

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import type { Lang } from "../i18n.ts";
+import { type Lang, say, type Text } from "../i18n.ts";
 
 /** The separator between the items of a list or the fields of an object. */
-const SEPARATOR: Record<Lang, string> = { en: ", ", zh: "，" };
+const SEPARATOR: Text = { en: ", ", zh: "，" };
 
 /**
  * A string as it is when it is one plain word, else quoted with every
@@ -46,7 +46,7 @@ function plainString(text: string): string {
  * ```
  */
 export function plainValue(value: unknown, lang: Lang): string {
-  const sep = SEPARATOR[lang];
+  const sep = say(SEPARATOR, lang);
   if (typeof value === "string") return plainString(value);
   if (Array.isArray(value)) {
     return `(${value.map((v) => inner(v, lang)).join(sep)})`;

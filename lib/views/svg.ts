@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../i18n.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import {
   type CommitState,
@@ -16,6 +16,16 @@ import {
   type Timeline,
   timelineOf,
 } from "./timeline.ts";
+
+/** The words of the SVG timeline beside the stage and mark labels. */
+export const SVG_MESSAGES = {
+  draftPresent: { en: "DRAFT PRESENT", zh: "草稿存在" },
+  draftAbsent: { en: "draft absent", zh: "无草稿" },
+  state: {
+    en: "receipt {receipt} · caller: {caller}",
+    zh: "回执 {receipt} · 调用方得到：{caller}",
+  },
+} as const satisfies Record<string, Text>;
 
 const FILL: Record<Mark, string> = {
   "passed": "#d8f0d8",
@@ -187,9 +197,7 @@ export function timelineSvg(
       }">${
         xmlEscape(
           say(
-            present
-              ? { en: "DRAFT PRESENT", zh: "草稿存在" }
-              : { en: "draft absent", zh: "无草稿" },
+            present ? SVG_MESSAGES.draftPresent : SVG_MESSAGES.draftAbsent,
             lang,
           ),
         )
@@ -197,13 +205,13 @@ export function timelineSvg(
       `</g>`,
       `<text x="${LEFT}" y="${top + 122}" font-size="12" fill="#333333">${
         xmlEscape(
-          lang === "zh"
-            ? `回执 ${say(view.state.receipt, lang)} · 调用方得到：${
-              say(view.state.caller, lang)
-            }`
-            : `receipt ${say(view.state.receipt, lang)} · caller: ${
-              say(view.state.caller, lang)
-            }`,
+          say(
+            fill(SVG_MESSAGES.state, {
+              receipt: view.state.receipt,
+              caller: view.state.caller,
+            }),
+            lang,
+          ),
         )
       }</text>`,
     );

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Attempt } from "../timing/attempt.ts";
-import { type Lang, say, type Text } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../i18n.ts";
 import { displayWidth, wrap } from "../terminal.ts";
 
 /** The mark of one stage. */
@@ -63,6 +63,22 @@ export interface Timeline {
   /** Ledger and caller state after the attempt. */
   state: { draft: boolean; receipt: Text; caller: Text };
 }
+
+/** The state lines under a timeline. */
+export const TIMELINE_MESSAGES = {
+  ledgerDraft: {
+    en: "  ledger: draft present, receipt {receipt}",
+    zh: "  账本：草稿存在，回执 {receipt}",
+  },
+  ledgerNoDraft: {
+    en: "  ledger: draft absent, receipt {receipt}",
+    zh: "  账本：草稿不存在，回执 {receipt}",
+  },
+  caller: {
+    en: "  caller received: {caller}",
+    zh: "  调用方得到：{caller}",
+  },
+} as const satisfies Record<string, Text>;
 
 /** Stage labels. */
 export const STAGE_LABEL: Readonly<Record<StageId, Text>> = {
@@ -454,15 +470,15 @@ export function renderTimeline(
       divider + "-".repeat(Math.max(0, 76 - displayWidth(divider))),
     ),
     ...timeline.after.flatMap(row),
-    lang === "zh"
-      ? `  账本：草稿${state.draft ? "存在" : "不存在"}，回执 ${
-        say(state.receipt, lang)
-      }`
-      : `  ledger: draft ${state.draft ? "present" : "absent"}, receipt ${
-        say(state.receipt, lang)
-      }`,
-    lang === "zh"
-      ? `  调用方得到：${say(state.caller, lang)}`
-      : `  caller received: ${say(state.caller, lang)}`,
+    say(
+      fill(
+        state.draft
+          ? TIMELINE_MESSAGES.ledgerDraft
+          : TIMELINE_MESSAGES.ledgerNoDraft,
+        { receipt: state.receipt },
+      ),
+      lang,
+    ),
+    say(fill(TIMELINE_MESSAGES.caller, { caller: state.caller }), lang),
   ];
 }

@@ -12,9 +12,31 @@ import {
 import { Ledger } from "../../timing/ledger.ts";
 import { raisedOf } from "../../timing/outcome.ts";
 import { wrap } from "../../terminal.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
 import { choice, command, UsageError } from "../parser.ts";
+
+/** What `compensate` tells a person. */
+export const COMPENSATE_MESSAGES = {
+  voided: {
+    en: "{job}: voided (draft row kept), compensation receipt #{attempt}",
+    zh: "{job}：已作废（草稿行保留），补偿回执 #{attempt}",
+  },
+  already_voided: {
+    en: "{job}: already voided; nothing written",
+    zh: "{job}：早已作废，什么也没写",
+  },
+  no_draft: {
+    en: "{job}: no draft; nothing to compensate",
+    zh: "{job}：没有草稿，无需补偿",
+  },
+  failed: {
+    en:
+      "{job}: the compensation failed ({message}); reconcile shows where it stopped",
+    zh: "{job}：补偿失败（{message}）；用 reconcile 查看它停在哪一步",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `compensate` command. */
 export const compensate = command({
@@ -90,24 +112,17 @@ reconcile tells the three apart.`,
     // Compensating a ledger that does not exist is a mistake, not a new ledger.
     const path = existingLedgerPath("compensate", io, values);
     const ledger = Ledger.open(path, { trusted: trustedFolders(io.base) });
-    const zh = lang === "zh";
     try {
       const result = runCompensation(ledger, values.job, failAt);
       if (values.json) io.out(JSON.stringify(result));
       else {
-        io.out(
-          result.status === "voided"
-            ? (zh
-              ? `${result.job}：已作废（草稿行保留），补偿回执 #${result.attempt}`
-              : `${result.job}: voided (draft row kept), compensation receipt #${result.attempt}`)
-            : result.status === "already_voided"
-            ? (zh
-              ? `${result.job}：早已作废，什么也没写`
-              : `${result.job}: already voided; nothing written`)
-            : (zh
-              ? `${result.job}：没有草稿，无需补偿`
-              : `${result.job}: no draft; nothing to compensate`),
-        );
+        io.out(say(
+          fill(COMPENSATE_MESSAGES[result.status], {
+            job: result.job,
+            attempt: result.attempt ?? "",
+          }),
+          lang,
+        ));
       }
       return EXIT.ok;
     } catch (error) {
@@ -117,9 +132,13 @@ reconcile tells the three apart.`,
       if (raised === undefined) throw error;
       if (values.json) io.out(JSON.stringify(raised));
       else {
-        const line = zh
-          ? `${values.job}：补偿失败（${raised.message}）；用 reconcile 查看它停在哪一步`
-          : `${values.job}: the compensation failed (${raised.message}); reconcile shows where it stopped`;
+        const line = say(
+          fill(COMPENSATE_MESSAGES.failed, {
+            job: values.job,
+            message: raised.message,
+          }),
+          lang,
+        );
         for (const part of wrap(line, 80)) io.out(part);
       }
       return EXIT.failed;

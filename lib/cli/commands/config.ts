@@ -6,7 +6,7 @@
  * @module
  */
 import { checkCourseCode, checkName } from "../../exercises/student.ts";
-import { LANGS, say, type Text } from "../../i18n.ts";
+import { LANGS, same, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, printable, UsageError } from "../parser.ts";
 import {
@@ -30,6 +30,14 @@ const SHOWN: Readonly<Record<Key, (s: Settings) => Text | string>> = {
       zh: "（未设置：所有学生用同一组固定取值）",
     },
 };
+
+/** What `config` tells a person. */
+export const CONFIG_MESSAGES = {
+  langSet: {
+    en: "language set to English (en)",
+    zh: "语言已设为中文（zh）",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `config` command. */
 export const config = command({
@@ -89,12 +97,8 @@ guardlab folder, so they survive reset.`,
     let done: Text;
     if (key === "lang") {
       settings.lang = choice("config", "lang", value, LANGS)!;
-      done = settings.lang === "zh"
-        ? { en: "语言已设为中文（zh）", zh: "语言已设为中文（zh）" }
-        : {
-          en: "language set to English (en)",
-          zh: "language set to English (en)",
-        };
+      // Said in the language just chosen, whatever this call's --lang.
+      done = same(say(CONFIG_MESSAGES.langSet, settings.lang));
     } else if (key === "name") {
       const checked = checkName(value);
       if ("problem" in checked) {

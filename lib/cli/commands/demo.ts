@@ -15,22 +15,29 @@ import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command } from "../parser.ts";
-import { say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { policyLines } from "../../views/policy_demo.ts";
 import { styleFor } from "../io.ts";
 
-/**
- * Where to go after the demo, its last lines in the text view only (never
- * under `--json` or `--format svg`, whose output goes to files): read why,
- * then prove it.
- */
-export const NEXT_STEPS: Text = {
-  en:
-    "Next: guardlab explain list    read why each check stops where it does\n" +
-    "      guardlab exercise list   prove it yourself, judged by the ledger",
-  zh: "下一步：guardlab explain list    读懂每个检查为什么拦在那一步\n" +
-    "        guardlab exercise list   亲手证明，由账本判定",
-};
+/** What `demo` tells a person. */
+export const DEMO_MESSAGES = {
+  secondConnection: {
+    en: "  a second connection sees: drafts {drafts}, receipts {receipts}",
+    zh: "  另一条连接看到：草稿 {drafts} 条，回执 {receipts} 条",
+  },
+  /**
+   * Where to go after the demo, its last lines in the text view only (never
+   * under `--json` or `--format svg`, whose output goes to files): read why,
+   * then prove it.
+   */
+  nextSteps: {
+    en:
+      "Next: guardlab explain list    read why each check stops where it does\n" +
+      "      guardlab exercise list   prove it yourself, judged by the ledger",
+    zh: "下一步：guardlab explain list    读懂每个检查为什么拦在那一步\n" +
+      "        guardlab exercise list   亲手证明，由账本判定",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `demo` command. */
 export const demo = command({
@@ -158,9 +165,7 @@ compensation can itself fail. Each runs in a fresh scratch ledger.`,
         }
         const { drafts, receipts } = article.result[scenario].rows;
         io.out(
-          lang === "zh"
-            ? `  另一条连接看到：草稿 ${drafts} 条，回执 ${receipts} 条`
-            : `  a second connection sees: drafts ${drafts}, receipts ${receipts}`,
+          say(fill(DEMO_MESSAGES.secondConnection, { drafts, receipts }), lang),
         );
       }
       for (const scenario of COMPENSATIONS) {
@@ -173,7 +178,9 @@ compensation can itself fail. Each runs in a fresh scratch ledger.`,
       }
     }
     io.out("");
-    for (const line of say(NEXT_STEPS, lang).split("\n")) io.out(line);
+    for (const line of say(DEMO_MESSAGES.nextSteps, lang).split("\n")) {
+      io.out(line);
+    }
     return EXIT.ok;
   },
 });

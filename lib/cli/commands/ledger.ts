@@ -10,16 +10,17 @@ import {
 } from "../../policy/policy.ts";
 import {
   ledgerFolder,
+  POLICY_FILE,
   privateRoot,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { wrap } from "../../terminal.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { type Io, styleFor } from "../io.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command, UsageError } from "../parser.ts";
 import { formatOf } from "../places.ts";
-import { say } from "../../i18n.ts";
 import {
   attemptTitle,
   historyOf,
@@ -27,6 +28,47 @@ import {
 } from "../../views/ledger_timeline.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { PLAIN } from "../../views/timeline.ts";
+
+/** What `ledger` shows a person. */
+export const LEDGER_MESSAGES = {
+  drafts: {
+    en: "drafts ({n}): the business effect",
+    zh: "草稿（{n} 条）：业务效果",
+  },
+  voidedTag: { en: "  [voided]", zh: "  [已作废]" },
+  requestedTag: {
+    en: "  [compensation requested]",
+    zh: "  [补偿已请求，未确认]",
+  },
+  receipts: {
+    en: "receipts ({n}): the audit trail",
+    zh: "回执（{n} 条）：审计记录",
+  },
+  draftPresent: { en: "draft present", zh: "草稿存在" },
+  draftAbsent: { en: "draft absent", zh: "草稿不存在" },
+  noJob: { en: "(no job)", zh: "（无业务键）" },
+  policyLab: { en: "policy lab ({file}):", zh: "规则实验（{file}）：" },
+  policyNotCreated: {
+    en: "  not created yet (a script's policy steps create it)",
+    zh: "  尚未创建（script 的 policy 步骤会创建它）",
+  },
+  ruleMissing: {
+    en: "  rule: missing (deleted)",
+    zh: "  当前规则：缺失（已被删除）",
+  },
+  rule: {
+    en: "  rule: revision {revision}, max_copies {max_copies}",
+    zh: "  当前规则：修订号 {revision}，max_copies {max_copies}",
+  },
+  policyDrafts: {
+    en: "  drafts ({n}), each with the revision its check saw:",
+    zh: "  草稿（{n} 条），附前检所见的修订号：",
+  },
+  policyDraft: {
+    en: "    {job}  copies={copies}  checked at revision {revision}",
+    zh: "    {job}  copies={copies}  按修订号 {revision} 检查",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `ledger` command. */
 export const ledger = command({
@@ -146,20 +188,18 @@ The file is opened read-only: not a byte of it changes.`,
       }));
       return EXIT.ok;
     }
-    const zh = lang === "zh";
-    io.out(
-      zh
-        ? `草稿（${drafts.length} 条）：业务效果`
-        : `drafts (${drafts.length}): the business effect`,
-    );
+    const m = LEDGER_MESSAGES;
+    const put = (text: Text, values: Record<string, string | number> = {}) =>
+      io.out(say(fill(text, values), lang));
+    put(m.drafts, { n: drafts.length });
     const stateOf = new Map(voids.map((c) => [c.job, c.state]));
     for (const d of drafts) {
       const text = (d.body as { text?: unknown })?.text;
       const state = stateOf.get(d.job);
       const tag = state === "voided"
-        ? (zh ? "  [已作废]" : "  [voided]")
+        ? say(m.voidedTag, lang)
         : state === "requested"
-        ? (zh ? "  [补偿已请求，未确认]" : "  [compensation requested]")
+        ? say(m.requestedTag, lang)
         : "";
       io.out(
         `  ${d.job}  ${
@@ -167,18 +207,12 @@ The file is opened read-only: not a byte of it changes.`,
         }${tag}`,
       );
     }
-    io.out(
-      zh
-        ? `回执（${receipts.length} 条）：审计记录`
-        : `receipts (${receipts.length}): the audit trail`,
-    );
+    put(m.receipts, { n: receipts.length });
     for (const r of receipts) {
-      const draft = zh
-        ? (r.effect_exists ? "草稿存在" : "草稿不存在")
-        : `draft ${r.effect_exists ? "present" : "absent"}`;
+      const draft = say(r.effect_exists ? m.draftPresent : m.draftAbsent, lang);
       io.out(
         `  #${r.attempt}  ${
-          r.job ?? (zh ? "（无业务键）" : "(no job)")
+          r.job ?? say(m.noJob, lang)
         }  ${r.status}  ${draft}`,
       );
       for (const line of wrap(`      ${(r.events ?? []).join(" > ")}`, 80)) {
@@ -186,33 +220,21 @@ The file is opened read-only: not a byte of it changes.`,
       }
     }
     if (policy === undefined) return EXIT.ok;
-    io.out(zh ? "规则实验（policy.sqlite）：" : "policy lab (policy.sqlite):");
+    put(m.policyLab, { file: POLICY_FILE });
     if (policy === null) {
-      io.out(
-        zh
-          ? "  尚未创建（script 的 policy 步骤会创建它）"
-          : "  not created yet (a script's policy steps create it)",
-      );
+      put(m.policyNotCreated);
       return EXIT.ok;
     }
-    io.out(
-      policy.rule === null
-        ? (zh ? "  当前规则：缺失（已被删除）" : "  rule: missing (deleted)")
-        : zh
-        ? `  当前规则：修订号 ${policy.rule.revision}，max_copies ${policy.rule.max_copies}`
-        : `  rule: revision ${policy.rule.revision}, max_copies ${policy.rule.max_copies}`,
-    );
-    io.out(
-      zh
-        ? `  草稿（${policy.drafts.length} 条），附前检所见的修订号：`
-        : `  drafts (${policy.drafts.length}), each with the revision its check saw:`,
-    );
+    if (policy.rule === null) put(m.ruleMissing);
+    else {
+      put(m.rule, {
+        revision: policy.rule.revision,
+        max_copies: policy.rule.max_copies,
+      });
+    }
+    put(m.policyDrafts, { n: policy.drafts.length });
     for (const [job, copies, revision] of policy.drafts) {
-      io.out(
-        zh
-          ? `    ${job}  copies=${copies}  按修订号 ${revision} 检查`
-          : `    ${job}  copies=${copies}  checked at revision ${revision}`,
-      );
+      put(m.policyDraft, { job, copies, revision });
     }
     return EXIT.ok;
   },

@@ -5,9 +5,56 @@
  */
 import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
 import { displayWidth, shellQuote, wrap } from "../../terminal.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../parser.ts";
+
+/** What `reconcile` tells a person. */
+export const RECONCILE_MESSAGES = {
+  next: { en: "  next: ", zh: "  下一步：" },
+  noReceipt: {
+    en: "no receipt at all (effect present, receipt missing)",
+    zh: "没有任何回执（效果已发生，回执缺失）",
+  },
+  receipts: { en: "receipts {list}", zh: "回执 {list}" },
+  receiptWritten: { en: "its receipt written", zh: "补偿回执已写" },
+  receiptMissing: { en: "its receipt missing", zh: "补偿回执缺失" },
+  voided: {
+    en: "{job}: voided by a compensation (draft row kept; {receipt})",
+    zh: "{job}：已被补偿作废（草稿行保留；{receipt}）",
+  },
+  keyClosed: {
+    en: "        (the key is closed: a retry is refused as key_voided)",
+    zh: "        （该业务键已关闭：重试会被拒绝为 key_voided）",
+  },
+  requested: {
+    en:
+      "{job}: compensation requested, never confirmed; the draft still stands",
+    zh: "{job}：补偿已请求，但从未确认；草稿仍有效",
+  },
+  compensateAgain: {
+    en: "        (a compensation can fail too: run it again, then check)",
+    zh: "        （补偿本身也可能失败：重做补偿，再核对账本）",
+  },
+  neverAccepted: {
+    en: "{job}: draft present, never accepted; {seen}",
+    zh: "{job}：草稿存在，但从未 accepted；{seen}",
+  },
+  retryOriginal: {
+    en: "retry {job} with the arguments that created it",
+    zh: "用当初创建 {job} 的那组参数重试",
+  },
+  sameKey: {
+    en:
+      "        (same key, same arguments: the draft is reused, checked again)",
+    zh: "        （同一业务键、同样参数：草稿被复用，后检重新运行）",
+  },
+  nothing: {
+    en: "nothing to reconcile: every live draft has an accepted receipt",
+    zh: "无需对账：每份有效草稿都有 accepted 回执",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `reconcile` command. */
 export const reconcile = command({
@@ -52,7 +99,9 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
     } finally {
       book.close();
     }
-    const zh = lang === "zh";
+    const m = RECONCILE_MESSAGES;
+    const text = (t: Text, values: Record<string, string | number> = {}) =>
+      say(fill(t, values), lang);
     const open = pending.filter(needsAttention);
     if (values.json) {
       io.out(JSON.stringify({ pending }));
@@ -61,7 +110,7 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
     const where = values.ledger !== undefined
       ? `--ledger ${values.ledger}`
       : `--ledger-file ${shellQuote(values["ledger-file"]!)}`;
-    const next = zh ? "  下一步：" : "  next: ";
+    const next = text(m.next);
     // A command too long for one line continues with a backslash, so a
     // pasted copy is still one command.
     const command = (verb: string, args: string) => {
@@ -74,77 +123,44 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
     };
     for (const p of pending) {
       const seen = p.receipts.length === 0
-        ? (zh
-          ? "没有任何回执（效果已发生，回执缺失）"
-          : "no receipt at all (effect present, receipt missing)")
-        : (zh ? "回执 " : "receipts ") +
-          p.receipts.map((r) => `#${r.attempt} ${r.status}`).join(", ");
+        ? text(m.noReceipt)
+        : text(m.receipts, {
+          list: p.receipts.map((r) => `#${r.attempt} ${r.status}`).join(", "),
+        });
       if (p.state === "voided") {
-        const receipt = p.compensationReceipt
-          ? (zh ? "补偿回执已写" : "its receipt written")
-          : (zh ? "补偿回执缺失" : "its receipt missing");
-        for (
-          const line of wrap(
-            zh
-              ? `${p.job}：已被补偿作废（草稿行保留；${receipt}）`
-              : `${p.job}: voided by a compensation (draft row kept; ${receipt})`,
-            80,
-          )
-        ) io.out(line);
-        io.out(
-          zh
-            ? "        （该业务键已关闭：重试会被拒绝为 key_voided）"
-            : "        (the key is closed: a retry is refused as key_voided)",
+        const receipt = text(
+          p.compensationReceipt ? m.receiptWritten : m.receiptMissing,
         );
+        for (const line of wrap(text(m.voided, { job: p.job, receipt }), 80)) {
+          io.out(line);
+        }
+        io.out(text(m.keyClosed));
         continue;
       }
       if (p.state === "compensation_requested") {
-        for (
-          const line of wrap(
-            zh
-              ? `${p.job}：补偿已请求，但从未确认；草稿仍有效`
-              : `${p.job}: compensation requested, never confirmed; the draft still stands`,
-            80,
-          )
-        ) io.out(line);
+        for (const line of wrap(text(m.requested, { job: p.job }), 80)) {
+          io.out(line);
+        }
         command("compensate", `--job ${p.job}`);
-        io.out(
-          zh
-            ? "        （补偿本身也可能失败：重做补偿，再核对账本）"
-            : "        (a compensation can fail too: run it again, then check)",
-        );
+        io.out(text(m.compensateAgain));
         continue;
       }
-      const head = zh
-        ? `${p.job}：草稿存在，但从未 accepted；${seen}`
-        : `${p.job}: draft present, never accepted; ${seen}`;
-      for (const line of wrap(head, 80)) io.out(line);
+      for (
+        const line of wrap(text(m.neverAccepted, { job: p.job, seen }), 80)
+      ) {
+        io.out(line);
+      }
       if (p.retry) {
         command(
           "run",
           `--job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`,
         );
       } else {
-        io.out(
-          next +
-            (zh
-              ? `用当初创建 ${p.job} 的那组参数重试`
-              : `retry ${p.job} with the arguments that created it`),
-        );
+        io.out(next + text(m.retryOriginal, { job: p.job }));
       }
-      io.out(
-        zh
-          ? "        （同一业务键、同样参数：草稿被复用，后检重新运行）"
-          : "        (same key, same arguments: the draft is reused, checked again)",
-      );
+      io.out(text(m.sameKey));
     }
-    if (open.length === 0) {
-      io.out(
-        zh
-          ? "无需对账：每份有效草稿都有 accepted 回执"
-          : "nothing to reconcile: every live draft has an accepted receipt",
-      );
-    }
+    if (open.length === 0) io.out(text(m.nothing));
     return open.length === 0 ? EXIT.ok : EXIT.reconcile;
   },
 });

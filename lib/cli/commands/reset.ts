@@ -4,9 +4,19 @@
  * @module
  */
 import { privateRoot, removeLedger } from "../../sandbox/sandbox.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { checkedName } from "../places.ts";
 import { command, UsageError } from "../parser.ts";
+
+/** What `reset` tells a person. */
+export const RESET_MESSAGES = {
+  removed: { en: "removed ledger {name}", zh: "已删除账本 {name}" },
+  absent: {
+    en: "no ledger named {name}; nothing removed",
+    zh: "没有名为 {name} 的账本；什么也没删除",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `reset` command. */
 export const reset = command({
@@ -50,15 +60,10 @@ anything is removed.`,
     const name = checkedName("reset", values.ledger);
     const root = privateRoot(io, false);
     const removed = root !== null && removeLedger(root, name);
-    io.out(
-      lang === "zh"
-        ? (removed
-          ? `已删除账本 ${name}`
-          : `没有名为 ${name} 的账本；什么也没删除`)
-        : (removed
-          ? `removed ledger ${name}`
-          : `no ledger named ${name}; nothing removed`),
-    );
+    io.out(say(
+      fill(removed ? RESET_MESSAGES.removed : RESET_MESSAGES.absent, { name }),
+      lang,
+    ));
     return EXIT.ok;
   },
 });

@@ -18,7 +18,7 @@ import {
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
-import { type Lang, say } from "../../i18n.ts";
+import { fill, type Lang, say, type Text } from "../../i18n.ts";
 import { plainFields, plainValue } from "../../views/plain.ts";
 import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
@@ -180,12 +180,14 @@ function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
     faults.receipt === "naive" && "receipt=naive",
     faults.inputGuardrail === "parallel" && "input_guardrail=parallel",
   ].filter(Boolean);
-  const none = say({ en: "none", zh: "无" }, lang);
-  const args = plainValue(raw, lang);
-  return say({
-    en: `attempt with ${args}; faults: ${set.join(", ") || none}`,
-    zh: `调用参数：${args}；故障：${set.join("、") || none}`,
-  }, lang);
+  const m = RUN_MESSAGES;
+  return say(
+    fill(m.attempt, {
+      args: plainValue(raw, lang),
+      faults: set.join(say(m.listSeparator, lang)) || say(m.none, lang),
+    }),
+    lang,
+  );
 }
 
 function holdForever(io: Io, point: PausePoint): Promise<void> {
@@ -193,6 +195,16 @@ function holdForever(io: Io, point: PausePoint): Promise<void> {
   // An interval keeps the process alive while it waits to be killed.
   return new Promise(() => setInterval(() => {}, 1 << 30));
 }
+
+/** What `run` tells a person beside the timeline. */
+export const RUN_MESSAGES = {
+  attempt: {
+    en: "attempt with {args}; faults: {faults}",
+    zh: "调用参数：{args}；故障：{faults}",
+  },
+  none: { en: "none", zh: "无" },
+  listSeparator: { en: ", ", zh: "、" },
+} as const satisfies Record<string, Text>;
 
 /** The `run` command. */
 export const run = command({

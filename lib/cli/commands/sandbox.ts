@@ -14,7 +14,7 @@ import {
   privateRootPath,
   SANDBOX_ROOT,
 } from "../../sandbox/sandbox.ts";
-import { say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../parser.ts";
 
@@ -73,8 +73,36 @@ export function inspectRoot(place: string | Place): RootReport {
   const problem = privateFolderProblem(path, currentUid(base));
   if (problem === null) return { path, state: "private" };
   if (problem === PROBLEM.missing) return { path, state: "absent" };
-  return { path, state: "unsafe", problem: problem.en };
+  // The JSON report is for machines: English, whatever the screen's language.
+  return { path, state: "unsafe", problem: say(problem, "en") };
 }
+
+/** What `sandbox` tells a person. */
+export const SANDBOX_MESSAGES = {
+  asIntended: { en: "as intended", zh: "符合预期" },
+  notAsIntended: { en: "NOT as intended", zh: "不符合预期" },
+  prompt: {
+    en:
+      "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
+    zh: "（prompt：未授权；guardlab 以 --no-prompt 运行，因此会被拒绝）",
+  },
+  narrow: {
+    en: "narrow: only {root} can be read and written",
+    zh: "narrow: 只能读写 {root}",
+  },
+  differentGrant: {
+    en: "this process has a different grant than the guardlab sandbox",
+    zh: "本进程的授权与 guardlab 沙箱不同",
+  },
+  private: {
+    en: "private folder: {path} is yours alone",
+    zh: "private folder: {path} 只属于你",
+  },
+  absent: {
+    en: "private folder: {path} (made with mode 0700 on first use)",
+    zh: "private folder: {path}（首次使用时以 0700 权限创建）",
+  },
+} as const satisfies Record<string, Text>;
 
 /** The `sandbox` command. */
 export const sandbox = command({
@@ -125,41 +153,27 @@ ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息�
     const safe = root.state !== "unsafe";
     if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
     else {
-      const zh = lang === "zh";
+      const m = SANDBOX_MESSAGES;
+      const text = (t: Text, values: Record<string, string> = {}) =>
+        say(fill(t, values), lang);
       for (const p of probes) {
         const intended = (p.state === "granted") === p.needed;
-        const verdict = zh
-          ? (intended ? "符合预期" : "不符合预期")
-          : (intended ? "as intended" : "NOT as intended");
+        const verdict = text(intended ? m.asIntended : m.notAsIntended);
         io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
       }
+      io.out(text(m.prompt));
       io.out(
-        zh
-          ? "（prompt：未授权；guardlab 以 --no-prompt 运行，因此会被拒绝）"
-          : "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
-      );
-      io.out(
-        narrow
-          ? (zh
-            ? `narrow: 只能读写 ${SANDBOX_ROOT}`
-            : `narrow: only ${SANDBOX_ROOT} can be read and written`)
-          : (zh
-            ? "本进程的授权与 guardlab 沙箱不同"
-            : "this process has a different grant than the guardlab sandbox"),
+        text(narrow ? m.narrow : m.differentGrant, { root: SANDBOX_ROOT }),
       );
       const problem = inspectRootProblem(root, io.base);
       io.out(
-        root.state === "private"
-          ? (zh
-            ? `private folder: ${root.path} 只属于你`
-            : `private folder: ${root.path} is yours alone`)
-          : root.state === "absent"
-          ? (zh
-            ? `private folder: ${root.path}（首次使用时以 0700 权限创建）`
-            : `private folder: ${root.path} (made with mode 0700 on first use)`)
-          : `UNSAFE private folder: ${root.path} ${
+        root.state === "unsafe"
+          ? `UNSAFE private folder: ${root.path} ${
             problem ? say(problem, lang) : root.problem
-          }`,
+          }`
+          : text(root.state === "private" ? m.private : m.absent, {
+            path: root.path,
+          }),
       );
     }
     return narrow && safe ? EXIT.ok : EXIT.failed;
