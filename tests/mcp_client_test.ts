@@ -5,6 +5,8 @@
  * connection, and again through a second MCP connection's `ledger` tool.
  */
 import assert from "node:assert/strict";
+import { Ledger } from "../lib/timing/ledger.ts";
+import { historyOf } from "../lib/views/ledger_timeline.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -458,6 +460,99 @@ Deno.test({
       assert.equal(st.effect_exists, true);
       assert.ok((st.events as string[]).includes("input_tripwire"));
       assert.deepEqual(observed(name).drafts.map((d) => d.job), ["JOB-001"]);
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp: without --ledger a scratch ledger, named on stderr, gone when the server stops; --lang zh speaks Chinese" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    let path: string;
+    {
+      await using s = await connect(["--lang", "zh"]);
+      const line = await s.waitFor(/临时账本/);
+      path = /临时账本 (\S+lab\.sqlite)/.exec(line)![1];
+      assert.match(path, /\/guardlab-scratch-[^/]+\//);
+      const { tools } = await s.client.listTools() as { tools: ToolInfo[] };
+      assert.match(tools[0].description ?? "", /业务键是 job/);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      assert.match(
+        (r.content as { text: string }[])[0].text,
+        /^accepted：本次调用提交了草稿 JOB-001/,
+      );
+      // The scratch ledger is a real ledger while the server runs.
+      const seen = Ledger.open(path, { mode: "read" });
+      try {
+        assert.equal(seen.drafts().length, 1);
+      } finally {
+        seen.close();
+      }
+    }
+    // The client closed: the server stopped and took its scratch folder along.
+    const deadline = Date.now() + 10_000;
+    while (exists(path) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(exists(path), false);
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    "mcp: an audit failure leaves a draft no receipt records; the ledger timeline draws that attempt" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("audit");
+    using faults = faultsFile([{ call: 1, audit_failure: true }]);
+    try {
+      await using s = await connect([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      const r = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      const st = r.structuredContent as Structured;
+      assert.equal(r.isError, true);
+      assert.equal(st.status, "audit_unavailable");
+      assert.equal(st.receipt, null);
+      assert.equal(st.effect_exists, true);
+      const retry = await s.client.callTool({
+        name: "create_draft",
+        arguments: ARGS,
+      });
+      assert.equal((retry.structuredContent as Structured).status, "accepted");
+      const seen = observed(name);
+      const h = historyOf(
+        seen.receipts,
+        seen.drafts.map((d) => d.job),
+        [],
+      );
+      assert.deepEqual(
+        h.attempts.map((a) => [a.receipt, a.timeline.commit]),
+        [[null, "committed"], [1, "reused"]],
+      );
     } finally {
       await removeLedger(name);
     }

@@ -195,6 +195,22 @@ Deno.test({
       );
 
       await t.step(
+        "arguments nested 300,000 deep (under 1 MiB): refused, server up",
+        async () => {
+          const depth = 300_000;
+          await c.write(
+            `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"create_draft","arguments":{"job":${
+              "[".repeat(depth)
+            }${"]".repeat(depth)},"topic":"river","copies":2}}}\n`,
+          );
+          const r = await c.reply(99);
+          assert.equal(r.error?.code, -32600);
+          const id = await c.request("ping");
+          assert.deepEqual((await c.reply(id)).result, {});
+        },
+      );
+
+      await t.step(
         "unknown method -32601, unknown tool and bad params -32602",
         async () => {
           const a = await c.request("no/such/method");

@@ -13,6 +13,13 @@ import {
   scratchRoot,
 } from "../lib/sandbox/scratch.ts";
 import { cli } from "./helpers.ts";
+import {
+  inNamespace,
+  namespaceMissing,
+  steps,
+  TASK_FLAGS,
+} from "./namespace.ts";
+import { CAN_RUN, NEEDS_RUN } from "./spawn.ts";
 
 /** A stand-in for the shared temp folder: root-made, sticky, world-writable. */
 function sharedBase(): { base: string } & Disposable {
@@ -136,4 +143,40 @@ Deno.test("scratch: every command leaves the shared folder as it found it", asyn
       .filter((n) => n.startsWith(SCRATCH_PREFIX));
     assert.deepEqual(left, [], args.join(" "));
   }
+});
+
+const noNamespace = CAN_RUN ? namespaceMissing() : "";
+
+Deno.test({
+  name: "scratch: removed when the process is interrupted (SIGINT, SIGTERM)" +
+    (NEEDS_RUN || (noNamespace ? ` [ignored: ${noNamespace}]` : "")),
+  ignore: !CAN_RUN || noNamespace !== "",
+  async fn() {
+    // `script` waits for steps on a pipe that stays open; its scratch
+    // folder exists by then. A fresh /tmp shows exactly what is left.
+    const { code, out, err } = await inNamespace(`
+cd "$REPO"
+for sig in INT TERM; do
+  mkfifo /tmp/.in
+  "$DENO" ${TASK_FLAGS} main.ts script </tmp/.in >/dev/null 2>&1 &
+  pid=$!
+  exec 3>/tmp/.in
+  for i in $(seq 200); do ls -d /tmp/guardlab-scratch-* >/dev/null 2>&1 && break; sleep 0.05; done
+  step before-$sig sh -c 'ls -d /tmp/guardlab-scratch-* | wc -l'
+  kill -$sig $pid
+  wait $pid
+  echo "@@code-$sig	$?		"
+  exec 3>&-
+  rm /tmp/.in
+  step after-$sig sh -c 'ls -A /tmp | grep -c "^guardlab-scratch-" || true'
+done
+`);
+    assert.equal(code, 0, out + err);
+    const all = steps(out);
+    for (const [sig, number] of [["INT", 2], ["TERM", 15]] as const) {
+      assert.deepEqual(all.get(`before-${sig}`)!.out, ["1"], sig);
+      assert.equal(all.get(`code-${sig}`)!.code, 128 + number, sig);
+      assert.deepEqual(all.get(`after-${sig}`)!.out, ["0"], sig);
+    }
+  },
 });

@@ -28,14 +28,21 @@ export const OVERVIEW_MESSAGES = {
     en: "the language of this screen (see: guardlab config)",
     zh: "本次输出的语言（见 guardlab config）",
   },
+  home: {
+    en: "keep ledgers, settings and progress in DIR, a folder of your own",
+    zh: "把账本、设置和进度保存在 DIR（你自己的目录）",
+  },
   sandbox1: {
     en: "guardlab reads and writes only under {root}, in your private folder",
     zh: "guardlab 只读写 {root}，并且只在你的私有目录里",
   },
   sandbox2: {
-    en:
-      "{root}/guardlab-UID. It has no network, environment or process access.",
-    zh: "{root}/guardlab-UID 中。它没有网络、环境变量或子进程权限。",
+    en: "{root}/guardlab-UID (or --home DIR) and in scratch folders made per",
+    zh: "{root}/guardlab-UID（或 --home DIR）以及每个进程各自的临时目录中。",
+  },
+  sandbox3: {
+    en: "process. It has no network, environment or process access.",
+    zh: "它没有网络、环境变量或子进程权限。",
   },
   exits: { en: "Exit codes:", zh: "退出码：" },
   exitsNote: {
@@ -73,6 +80,7 @@ export function overview(lang: Lang): string[] {
     ["help", COMMON.help, m.help],
     ["version", VERSION_FLAG, m.version],
     ["lang", COMMON.lang, m.lang],
+    ["home", COMMON.home, m.home],
   ];
   for (const [name, spec, help] of flags) {
     const flag = `  ${flagLabel(name, spec)}`;
@@ -82,7 +90,14 @@ export function overview(lang: Lang): string[] {
       }`,
     );
   }
-  lines.push("", text(m.sandbox1), text(m.sandbox2), "", text(m.exits));
+  lines.push(
+    "",
+    text(m.sandbox1),
+    text(m.sandbox2),
+    text(m.sandbox3),
+    "",
+    text(m.exits),
+  );
   for (const code of Object.values(EXIT)) {
     lines.push(`  ${code}  ${say(EXIT_MEANING[code], lang)}`);
   }

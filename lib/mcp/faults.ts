@@ -1,7 +1,8 @@
 /**
  * The fault schedule of `guardlab mcp --faults FILE`: JSON Lines, one fault
  * set per line, each for one call number. Calls are counted from 1 over
- * every `tools/call` the server process receives, whatever the tool. Faults
+ * every `tools/call` the server process receives, whatever the tool (a
+ * malformed one, refused before it is read, is not counted). Faults
  * are never tool arguments: an agent cannot ask for one, the student
  * schedules them.
  *

@@ -102,6 +102,11 @@ function refusalOf(rule: string, lang: Lang) {
   };
 }
 
+/** A tool name fit for one log line. */
+function printableName(name: string): string {
+  return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
+}
+
 /** Resolve after `ms`, or as soon as `signal` aborts; the timer never outlives it. */
 function hold(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -220,7 +225,17 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       const call = ++calls;
       const name = request.params.name;
       const args: unknown = request.params.arguments;
+      const refuse = (why: Text) => {
+        options.log(say({
+          en: `call ${call} ${printableName(name)}: ${why.en}`,
+          zh: `第 ${call} 次调用 ${printableName(name)}：${why.zh}`,
+        }, lang));
+      };
       if (!TOOLS.some((t) => t.name === name)) {
+        refuse({
+          en: "unknown tool (JSON-RPC error)",
+          zh: "未知工具（JSON-RPC 错误）",
+        });
         throw new McpError(
           ErrorCode.InvalidParams,
           `Unknown tool: ${JSON.stringify(name).slice(0, 80)} (tools: ${
@@ -229,6 +244,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
         );
       }
       if (inFlight >= MAX_CALLS_IN_FLIGHT) {
+        refuse({ en: "busy (JSON-RPC error)", zh: "繁忙（JSON-RPC 错误）" });
         throw new McpError(
           BUSY,
           `busy: ${MAX_CALLS_IN_FLIGHT} tool calls already in flight; retry later`,
@@ -240,9 +256,16 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           if (name === CREATE_DRAFT.name) {
             return await createDraft(call, args, extra.signal);
           }
-          if (name === LEDGER.name) return readLedger(args);
-          if (name === RECONCILE.name) return reconcileNow();
-          return compensateNow(args);
+          const done = name === LEDGER.name
+            ? readLedger(args)
+            : name === RECONCILE.name
+            ? reconcileNow()
+            : compensateNow(args);
+          options.log(say({
+            en: `call ${call} ${name}: ${done.content[0].text}`,
+            zh: `第 ${call} 次调用 ${name}：${done.content[0].text}`,
+          }, lang));
+          return done;
         } finally {
           inFlight--;
         }

@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { linesOf } from "../experiments/lines.ts";
+import { linesOf, MAX_LINE_BYTES } from "../experiments/lines.ts";
 
 /** The longest message this transport reads: 1 MiB, like a script step. */
-export const MAX_MESSAGE_BYTES = 1 << 20;
+export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;
 
 /** JSON-RPC's code for a line that is not JSON. */
 export const PARSE_ERROR = -32700;
@@ -137,13 +137,24 @@ export class LineTransport {
         );
         continue;
       }
-      const refused = this.#options.screen?.(value) ?? null;
-      if (refused !== null) {
-        this.#reply(idOf(value), refused.code, refused.message);
+      try {
+        const refused = this.#options.screen?.(value) ?? null;
+        if (refused !== null) {
+          this.#reply(idOf(value), refused.code, refused.message);
+          continue;
+        }
+        if (this.#options.reparse) {
+          value = this.#options.reparse(line.text, value);
+        }
+      } catch {
+        // A second reading that cannot finish (e.g. nesting too deep for a
+        // recursive reviver) refuses this message, not the connection.
+        this.#reply(
+          idOf(value),
+          INVALID_REQUEST,
+          "Invalid Request: nested too deeply",
+        );
         continue;
-      }
-      if (this.#options.reparse) {
-        value = this.#options.reparse(line.text, value);
       }
       try {
         this.onmessage?.(value as Message);
