@@ -10,6 +10,8 @@ import { EXIT } from "./lib/cli/exit.ts";
 import { overview } from "./lib/cli/help.ts";
 import { type Io, processIo } from "./lib/cli/io.ts";
 import {
+  flagAsked,
+  langAsked,
   langOf,
   parseFor,
   printable,
@@ -20,30 +22,13 @@ import {
 } from "./lib/cli/parser.ts";
 import { storedSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/errors.ts";
-import { type Lang, LANGS, say, type Text } from "./lib/i18n.ts";
+import { type Lang, say, type Text } from "./lib/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
 import {
   removeScratchOnSignals,
   scratchSession,
 } from "./lib/sandbox/scratch.ts";
 import { wrap } from "./lib/terminal.ts";
-
-/** The value of `--NAME X` or `--NAME=X` anywhere in `args`. */
-function flagAsked(args: string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === `--${name}`) return args[i + 1];
-    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
-  }
-  return undefined;
-}
-
-/** `--lang X` or `--lang=X` anywhere in `args`, if it names a language. */
-function langAsked(args: string[]): Lang | undefined {
-  const value = flagAsked(args, "lang");
-  return (LANGS as readonly (string | undefined)[]).includes(value)
-    ? value as Lang
-    : undefined;
-}
 
 /**
  * The language before any command has parsed its flags, and the one line to

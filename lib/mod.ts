@@ -52,9 +52,14 @@ export {
   type AttemptRecord,
   type DraftValue,
   type Faults,
+  type HarnessHook,
+  type InjectedFaults,
+  INPUT_GUARDRAIL_MODES,
   Lab,
   outputCheck,
+  RECEIPT_MODES,
   type RunResult,
+  type TeachingSwitches,
   type WrittenReceipt,
 } from "./timing/lab.ts";
 export {
@@ -95,6 +100,7 @@ export {
   type EventName,
   FAIL_POINTS,
   type FailPoint,
+  PAUSE_AT_CHECKPOINT,
   PAUSE_POINTS,
   type PausePoint,
   type ReceiptStatus,

@@ -20,6 +20,12 @@ export interface OptionSpec {
   readonly short?: string;
   /** How the value is shown in help, e.g. `NAME`. */
   readonly value?: string;
+  /**
+   * The values a string flag accepts, when they are a fixed list: the one
+   * definition the parser validates against and usage and help are built
+   * from (cliffy's `EnumType`).
+   */
+  readonly choices?: readonly string[];
   /** What the flag does. */
   readonly help: Text;
 }
@@ -30,7 +36,9 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 /** The parsed flags of a command: strings for value flags, booleans for the rest. */
 export type Values<O extends OptionSpecs> =
   & {
-    [K in keyof O]?: O[K]["type"] extends "string" ? string : boolean;
+    [K in keyof O]?: O[K]["type"] extends "string"
+      ? O[K] extends { readonly choices: readonly (infer C)[] } ? C : string
+      : boolean;
   }
   & { help?: boolean; lang?: string; home?: string };
 
@@ -101,7 +109,8 @@ export const COMMON: OptionSpecs = {
   },
   lang: {
     type: "string",
-    value: "en|zh",
+    value: LANGS.join("|"),
+    choices: LANGS,
     help: {
       en: "language of this screen (default: `guardlab config lang`, else en)",
       zh: "本次输出的语言（默认：guardlab config lang 的设置，否则 en）",
@@ -165,6 +174,13 @@ export function parseFor<O extends OptionSpecs>(
       en: `unexpected argument ${printable(extra)}${asFlag.en}`,
       zh: `多余的参数 ${printable(extra)}${asFlag.zh}`,
     }, cmd.name);
+  }
+  // Enumerated flags, in the order the command lists them.
+  for (const [name, o] of Object.entries(specs)) {
+    const value = (parsed.values as Record<string, unknown>)[name];
+    if (o.choices !== undefined && typeof value === "string") {
+      choice(cmd.name, `--${name}`, value, o.choices);
+    }
   }
   return {
     values: parsed.values as Values<O>,
@@ -271,6 +287,38 @@ export function choice<T extends string>(
     }, command);
   }
   return value as T;
+}
+
+/**
+ * The value of the first `--NAME X` or `--NAME=X` in `args`, read before
+ * any command parses its flags (so that even a usage error speaks the
+ * language asked for); a bad value is left for the command's own parse.
+ */
+export function flagAsked(
+  args: readonly string[],
+  name: string,
+): string | undefined {
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: { [name]: { type: "string" } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "option" && token.name === name) {
+      return typeof token.value === "string" ? token.value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The language `args` ask for with `--lang`, if it names one. */
+export function langAsked(args: readonly string[]): Lang | undefined {
+  const value = flagAsked(args, "lang");
+  return (LANGS as readonly (string | undefined)[]).includes(value)
+    ? value as Lang
+    : undefined;
 }
 
 /** The language a call asked for with `--lang`, if any. */

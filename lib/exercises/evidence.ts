@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { labFilesIn } from "../sandbox/sandbox.ts";
 import { openObserver } from "../store/db.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf } from "../experiments/lines.ts";
@@ -82,11 +82,7 @@ export async function gather(
   trusted: readonly string[],
   limits: Limits = LIMITS,
 ): Promise<Evidence> {
-  const files = {
-    lab: join(folder, "lab.sqlite"),
-    policy: join(folder, "policy.sqlite"),
-    trusted,
-  };
+  const files = { ...labFilesIn(folder), trusted };
   const session = new ScriptSession(files);
   const steps: StepEvidence[] = [];
   const invalid: Evidence["invalid"] = [];

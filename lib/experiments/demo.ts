@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { labFilesIn } from "../sandbox/sandbox.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected } from "../errors.ts";
 import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
@@ -58,7 +59,7 @@ export async function timingDemo(folder: string): Promise<TimingDemoResult> {
 export async function timingDemoWithAttempts(
   folder: string,
 ): Promise<{ result: TimingDemoResult; attempts: DemoAttempt[] }> {
-  const lab = Lab.open(join(folder, "lab.sqlite"));
+  const lab = Lab.open(labFilesIn(folder).lab);
   try {
     const attempts: DemoAttempt[] = [];
     const step = async (

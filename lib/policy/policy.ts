@@ -5,7 +5,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isIntegerIn, JOB_PATTERN } from "../timing/args.ts";
+import { COPIES_RANGE, isIntegerIn, JOB_PATTERN } from "../timing/args.ts";
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   immediate,
@@ -22,7 +22,7 @@ import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 export interface PolicyRequest {
   /** Business key, `JOB-` and three digits. */
   readonly job: unknown;
-  /** Integer 1..9. */
+  /** An integer in {@linkcode COPIES_RANGE}. */
   readonly copies: unknown;
 }
 
@@ -33,7 +33,7 @@ export function validateRequest(
   if (typeof request.job !== "string" || !JOB_PATTERN.test(request.job)) {
     throw new InputRejected("job");
   }
-  if (!isIntegerIn(request.copies, 1, 9)) {
+  if (!isIntegerIn(request.copies, ...COPIES_RANGE)) {
     throw new InputRejected("copies");
   }
 }
@@ -60,10 +60,13 @@ export class Snapshot {
   constructor(readonly revision: number, readonly max_copies: number) {}
 }
 
+// A rule may allow any number of copies a request may ask for, or none.
+const MOST_COPIES = COPIES_RANGE[1];
+
 const POLICY = `CREATE TABLE policy(
   singleton INTEGER PRIMARY KEY CHECK(singleton=1),
   revision INTEGER NOT NULL CHECK(revision>0),
-  max_copies INTEGER NOT NULL CHECK(max_copies BETWEEN 0 AND 9))`;
+  max_copies INTEGER NOT NULL CHECK(max_copies BETWEEN 0 AND ${MOST_COPIES}))`;
 const POLICY_DRAFTS = `CREATE TABLE drafts(
   job TEXT PRIMARY KEY, copies INTEGER NOT NULL,
   checked_revision INTEGER NOT NULL)`;
@@ -187,7 +190,7 @@ export function initialize(db: DatabaseSync): void {
  * ```
  */
 export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
-  if (!isIntegerIn(maxCopies, 0, 9)) {
+  if (!isIntegerIn(maxCopies, 0, MOST_COPIES)) {
     throw new RangeError("max_copies");
   }
   statement(

@@ -15,14 +15,14 @@ export interface ToolArgs {
   readonly job: string;
   /** `river` or `forest`. */
   readonly topic: typeof TOPICS[number];
-  /** Integer 1..9 (the business check narrows it to 3). */
+  /** An integer in {@linkcode COPIES_RANGE} (the business check narrows it to {@linkcode BATCH_LIMIT}). */
   readonly copies: number;
 }
 
 /** Copies that structural validation allows: an integer from the first to the second. */
 export const COPIES_RANGE = [1, 9] as const;
 
-/** The business input check's limit, deliberately narrower than validation's 1..9. */
+/** The business input check's limit, deliberately narrower than validation's {@linkcode COPIES_RANGE}. */
 export const BATCH_LIMIT = 3;
 
 /** A business key: `JOB-` and three ASCII digits, nothing before or after. */

@@ -16,14 +16,15 @@ import {
   OutputRejected,
 } from "../errors.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
-import type {
-  Checkpoint,
-  EventName,
-  FailPoint,
-  PausePoint,
-  ReceiptStatus,
-  Status,
-  StopPoint,
+import {
+  type Checkpoint,
+  type EventName,
+  type FailPoint,
+  PAUSE_AT_CHECKPOINT,
+  type PausePoint,
+  type ReceiptStatus,
+  type Status,
+  type StopPoint,
 } from "./stages.ts";
 import { fingerprint, pythonJson } from "../store/wire.ts";
 
@@ -36,10 +37,16 @@ export interface DraftValue {
 }
 
 /**
- * Trusted harness switches. They are never part of the tool arguments: the
- * arguments come from the caller, faults come from the test.
+ * How the receipt is written: `checked` (exactly one row, or the run fails)
+ * or `naive` (the article's original code, trusting the last row id).
  */
-export interface Faults {
+export const RECEIPT_MODES = ["checked", "naive"] as const;
+
+/** How the agent-level input guardrail is scheduled beside the call. */
+export const INPUT_GUARDRAIL_MODES = ["sequential", "parallel"] as const;
+
+/** Faults a trusted test injects: where the run is cancelled or breaks. */
+export interface InjectedFaults {
   /** Cancel at this checkpoint. */
   cancelAt?: Checkpoint;
   /** Raise an unexpected error here. */
@@ -48,13 +55,19 @@ export interface Faults {
   badOutput?: boolean;
   /** Make the receipt write fail before it touches the database. */
   auditFailure?: boolean;
+}
+
+/**
+ * Teaching switches: the lab run the way the article's first versions ran
+ * it, to show what goes wrong. Never the default, never a tool argument.
+ */
+export interface TeachingSwitches {
   /**
-   * Teaching switch, like the policy lab's `insertNaive`: `naive` writes the
-   * receipt as the article's original code did, trusting the last row id
-   * without checking that the INSERT added a row. Never the default, never a
-   * tool argument.
+   * Like the policy lab's `insertNaive`: `naive` writes the receipt as the
+   * article's original code did, trusting the last row id without checking
+   * that the INSERT added a row.
    */
-  receipt?: "checked" | "naive";
+  receipt?: typeof RECEIPT_MODES[number];
   /**
    * How the agent-level input guardrail is scheduled (OpenAI Agents SDK's
    * `run_in_parallel`, as the article describes v0.23.1): `sequential`
@@ -62,13 +75,25 @@ export interface Faults {
    * call go on and delivers the verdict right after the business step, past
    * the commit point.
    */
-  inputGuardrail?: "sequential" | "parallel";
+  inputGuardrail?: typeof INPUT_GUARDRAIL_MODES[number];
+}
+
+/** The harness hook: a test or the CLI holds the run at a pause point. */
+export interface HarnessHook {
   /**
    * Awaited at each pause point; a harness uses it to hold the run there.
    * While held at `before_business` or `after_commit` the run can be aborted.
    */
   pause?: (point: PausePoint) => Promise<void> | void;
 }
+
+/**
+ * Everything a trusted caller may set beside the tool arguments, three kinds
+ * kept apart by type: injected faults, teaching switches and the harness
+ * hook. None of it is ever part of the tool arguments: the arguments come
+ * from the caller, these come from the test.
+ */
+export type Faults = InjectedFaults & TeachingSwitches & HarnessHook;
 
 /** The result of a run that was not cancelled, in the reference's key order. */
 export interface RunResult {
@@ -486,11 +511,8 @@ export class Lab {
       }
       throw new InjectedFailure(name);
     }
-    const held = name === "before_business"
-      ? faults.pause?.("before_business")
-      : name === "after_business"
-      ? faults.pause?.("after_commit")
-      : undefined;
+    const point = PAUSE_AT_CHECKPOINT[name];
+    const held = point === undefined ? undefined : faults.pause?.(point);
     try {
       // A real abort is delivered while this await is pending, as asyncio
       // delivers Task.cancel() at an await.

@@ -24,7 +24,11 @@ export const EVENT_ORDER = [
 /** One event of a run's timeline. */
 export type EventName = typeof EVENT_ORDER[number];
 
-/** Awaited points of a run where a cancellation can be delivered. */
+/**
+ * Awaited points of a run where a cancellation can be delivered.
+ * `after_business` is the first await after the business step has returned:
+ * the draft is committed (or reused) and the output check has not started.
+ */
 export const CHECKPOINTS = [
   "before_business",
   "after_business",
@@ -34,7 +38,16 @@ export const CHECKPOINTS = [
 /** A checkpoint name. */
 export type Checkpoint = typeof CHECKPOINTS[number];
 
-/** Places an injected failure can be raised: the checkpoints plus the two around the commit. */
+/**
+ * Places an injected failure can be raised: the checkpoints plus the two
+ * around the commit. `after_commit` and `after_business` both lie past the
+ * commit point, and both are faults in the reference, so both stay:
+ * `after_commit` fails inside the business step right after its COMMIT
+ * returned, and only when this attempt committed a new draft (a reused draft
+ * has no commit of its own); `after_business` fails at the checkpoint after
+ * the business step returned, on every attempt that got there, reused or
+ * not, and is also where a cancellation lands.
+ */
 export const FAIL_POINTS = [
   ...CHECKPOINTS,
   "inside_transaction",
@@ -76,6 +89,18 @@ export const PAUSE_POINTS = [
 
 /** A harness pause point. */
 export type PausePoint = typeof PAUSE_POINTS[number];
+
+/**
+ * The pause point a checkpoint holds at. The checkpoint after the business
+ * step is where a harness kills a process "after commit", so its pause point
+ * keeps that name, the one `--pause-at` and the README use.
+ */
+export const PAUSE_AT_CHECKPOINT: Readonly<
+  Partial<Record<Checkpoint, PausePoint>>
+> = {
+  before_business: "before_business",
+  after_business: "after_commit",
+};
 
 /** Whether `value` is one of `names`. */
 export function isOneOf<T extends string>(

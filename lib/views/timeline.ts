@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { BATCH_LIMIT, COPIES_RANGE } from "../timing/args.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import { fill, type Lang, say, type Text } from "../i18n.ts";
 import { displayWidth, wrap } from "../terminal.ts";
@@ -130,12 +131,12 @@ export const RULES: Readonly<Record<string, Text>> = {
   },
   topic: { en: "topic: river or forest", zh: "topic：river 或 forest" },
   copies: {
-    en: "copies: an integer from 1 to 9",
-    zh: "copies：1 到 9 的整数",
+    en: `copies: an integer from ${COPIES_RANGE[0]} to ${COPIES_RANGE[1]}`,
+    zh: `copies：${COPIES_RANGE[0]} 到 ${COPIES_RANGE[1]} 的整数`,
   },
   batch_limit: {
-    en: "batch_limit: at most 3 copies per call",
-    zh: "batch_limit：每次最多 3 份",
+    en: `batch_limit: at most ${BATCH_LIMIT} copies per call`,
+    zh: `batch_limit：每次最多 ${BATCH_LIMIT} 份`,
   },
   output_contract: {
     en: "output contract: not the draft asked for",

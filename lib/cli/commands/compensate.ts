@@ -15,7 +15,7 @@ import { wrap } from "../../terminal.ts";
 import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
-import { choice, command, UsageError } from "../parser.ts";
+import { command, UsageError } from "../parser.ts";
 
 /** What `compensate` tells a person. */
 export const COMPENSATE_MESSAGES = {
@@ -73,6 +73,7 @@ reconcile tells the three apart.`,
     "fail-at": {
       type: "string",
       value: "POINT",
+      choices: COMPENSATION_FAULTS,
       help: {
         en: `fault: fail at ${COMPENSATION_FAULTS.join(" or ")}`,
         zh: `故障：在 ${COMPENSATION_FAULTS.join(" 或 ")} 处失败`,
@@ -103,12 +104,7 @@ reconcile tells the three apart.`,
         zh: "需要 --job JOB",
       }, "compensate");
     }
-    const failAt = choice(
-      "compensate",
-      "--fail-at",
-      values["fail-at"],
-      COMPENSATION_FAULTS,
-    );
+    const failAt = values["fail-at"];
     // Compensating a ledger that does not exist is a mistake, not a new ledger.
     const path = existingLedgerPath("compensate", io, values);
     const ledger = Ledger.open(path, { trusted: trustedFolders(io.base) });

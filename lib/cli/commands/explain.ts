@@ -4,7 +4,6 @@
  * @module
  */
 import { timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { join } from "node:path";
 import { ScriptSession } from "../../experiments/script.ts";
 import {
   explanation,
@@ -24,7 +23,7 @@ import {
 } from "../../views/policy_view.ts";
 import type { Io } from "../io.ts";
 import type { Attempt } from "../../timing/attempt.ts";
-import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../terminal.ts";
@@ -144,8 +143,7 @@ async function drawTopics(
         .map((a) => ({ title: a.scenario, attempt: a.attempt }))
       : [];
   const session = new ScriptSession({
-    lab: join(folder.path, "lab.sqlite"),
-    policy: join(folder.path, "policy.sqlite"),
+    ...labFilesIn(folder.path),
     trusted: trustedFolders(io.base),
   });
   const lanes: { title: string; attempt: Attempt }[] = [...demoLanes];

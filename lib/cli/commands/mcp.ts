@@ -6,20 +6,23 @@
  *
  * @module
  */
-import { join } from "node:path";
 import {
   BadFaultsFile,
   type CallFaults,
   readFaults,
 } from "../../mcp/faults.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
-import { refusalLine, trustedFolders } from "../../sandbox/sandbox.ts";
+import {
+  labFilesIn,
+  refusalLine,
+  trustedFolders,
+} from "../../sandbox/sandbox.ts";
 import { beforeScratchRemoval, scratchFolder } from "../../sandbox/scratch.ts";
-import { Lab } from "../../timing/lab.ts";
+import { INPUT_GUARDRAIL_MODES, Lab, RECEIPT_MODES } from "../../timing/lab.ts";
 import { say } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, ledgerFileOf } from "../places.ts";
-import { choice, command, UsageError } from "../parser.ts";
+import { command, UsageError } from "../parser.ts";
 
 /** The `mcp` command. */
 export const mcp = command({
@@ -29,8 +32,8 @@ export const mcp = command({
     zh: "通过 MCP（标准输入/输出）把实验工具提供给真实 Agent",
   },
   usage: `mcp [--ledger NAME | --ledger-file PATH]
-                    [--input-guardrail sequential|parallel]
-                    [--receipt checked|naive] [--faults FILE]`,
+                    [--input-guardrail ${INPUT_GUARDRAIL_MODES.join("|")}]
+                    [--receipt ${RECEIPT_MODES.join("|")}] [--faults FILE]`,
   about: {
     en: `Runs an MCP server on stdin and stdout for an agent framework (Claude
 Desktop, the OpenAI Agents SDK, the MCP Inspector). Tools: create_draft (one
@@ -65,6 +68,7 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
     "input-guardrail": {
       type: "string",
       value: "MODE",
+      choices: INPUT_GUARDRAIL_MODES,
       help: {
         en: "sequential (default) or parallel, as in run",
         zh: "sequential（默认）或 parallel，同 run",
@@ -73,6 +77,7 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
     receipt: {
       type: "string",
       value: "MODE",
+      choices: RECEIPT_MODES,
       help: {
         en: "checked (default) or naive, as in run (teaching switch)",
         zh: "checked（默认）或 naive，同 run（教学开关）",
@@ -99,18 +104,8 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
   },
   async run({ values, io, lang }) {
     const switches = {
-      inputGuardrail: choice(
-        "mcp",
-        "--input-guardrail",
-        values["input-guardrail"],
-        ["sequential", "parallel"] as const,
-      ),
-      receipt: choice(
-        "mcp",
-        "--receipt",
-        values.receipt,
-        ["checked", "naive"] as const,
-      ),
+      inputGuardrail: values["input-guardrail"],
+      receipt: values.receipt,
     };
     const trusted = trustedFolders(io.base);
     let faults = new Map<number, CallFaults>();
@@ -152,7 +147,7 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
     using scratch = named === undefined || named === null
       ? scratchFolder(io.base)
       : undefined;
-    const path = scratch ? join(scratch.path, "lab.sqlite") : named!;
+    const path = scratch ? labFilesIn(scratch.path).lab : named!;
     const lab = Lab.open(path, { trusted });
     using _closeFirst = beforeScratchRemoval(() => lab.close());
     if (scratch) {

@@ -3,7 +3,12 @@
  *
  * @module
  */
-import { privateRoot, removeLedger } from "../../sandbox/sandbox.ts";
+import {
+  LAB_FILE,
+  POLICY_FILE,
+  privateRoot,
+  removeLedger,
+} from "../../sandbox/sandbox.ts";
 import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { checkedName } from "../places.ts";
@@ -25,12 +30,12 @@ export const reset = command({
   usage: "reset --ledger NAME",
   about: {
     en:
-      `Deletes the named ledger's database files (lab.sqlite, policy.sqlite and
+      `Deletes the named ledger's database files (${LAB_FILE}, ${POLICY_FILE} and
 their -wal/-shm/-journal files) and then its folder. Anything else in that
 folder (a link, a file guardlab did not make) refuses the whole reset before
 anything is removed.`,
     zh:
-      `删除命名账本的数据库文件（lab.sqlite、policy.sqlite 及其 -wal/-shm/-journal
+      `删除命名账本的数据库文件（${LAB_FILE}、${POLICY_FILE} 及其 -wal/-shm/-journal
 文件），再删除它的目录。目录里只要有别的东西（链接、不是 guardlab 建的文件），
 整个 reset 都会被拒绝，什么也不删。`,
   },

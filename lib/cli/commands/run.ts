@@ -4,10 +4,15 @@
  * @module
  */
 import { SDK_JS_VERSION } from "../../content/sdk.ts";
-import { join } from "node:path";
-import { type Faults, Lab } from "../../timing/lab.ts";
+import { BATCH_LIMIT, COPIES_RANGE } from "../../timing/args.ts";
+import {
+  type Faults,
+  INPUT_GUARDRAIL_MODES,
+  Lab,
+  RECEIPT_MODES,
+} from "../../timing/lab.ts";
 import { observeRun } from "../../timing/outcome.ts";
-import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
   CHECKPOINTS,
@@ -29,7 +34,7 @@ import {
   LEDGER_OPTIONS,
   ledgerFileOf,
 } from "../places.ts";
-import { choice, command, UsageError } from "../parser.ts";
+import { command, UsageError } from "../parser.ts";
 
 const OPTIONS = {
   ...LEDGER_OPTIONS,
@@ -50,8 +55,11 @@ const OPTIONS = {
     type: "string",
     value: "N",
     help: {
-      en: "an integer 1-9 (the input check allows at most 3)",
-      zh: "整数 1-9（前检最多允许 3）",
+      en: `an integer ${COPIES_RANGE[0]}-${COPIES_RANGE[1]} (the input ` +
+        `check allows at most ${BATCH_LIMIT})`,
+      zh: `整数 ${COPIES_RANGE[0]}-${
+        COPIES_RANGE[1]
+      }（前检最多允许 ${BATCH_LIMIT}）`,
     },
   },
   args: {
@@ -66,6 +74,7 @@ const OPTIONS = {
   "cancel-at": {
     type: "string",
     value: "STAGE",
+    choices: CHECKPOINTS,
     help: {
       en: `fault: cancel at ${CHECKPOINTS.join(", ")}`,
       zh: `故障：在 ${CHECKPOINTS.join("、")} 处取消`,
@@ -74,6 +83,7 @@ const OPTIONS = {
   "fail-at": {
     type: "string",
     value: "STAGE",
+    choices: FAIL_POINTS,
     help: {
       en: `fault: raise at ${FAIL_POINTS.join(", ")}`,
       zh: `故障：在 ${FAIL_POINTS.join("、")} 处抛出异常`,
@@ -96,6 +106,7 @@ const OPTIONS = {
   receipt: {
     type: "string",
     value: "MODE",
+    choices: RECEIPT_MODES,
     help: {
       en: "checked (default) or naive: the article's original receipt, " +
         "trusting the last row id (teaching switch, never a tool argument)",
@@ -106,6 +117,7 @@ const OPTIONS = {
   "input-guardrail": {
     type: "string",
     value: "MODE",
+    choices: INPUT_GUARDRAIL_MODES,
     help: {
       en: "sequential (default) or parallel: a model of the Python SDK's " +
         "scheduling, where the Agent input guardrail runs beside the first " +
@@ -121,6 +133,7 @@ const OPTIONS = {
   "pause-at": {
     type: "string",
     value: "POINT",
+    choices: PAUSE_POINTS,
     help: {
       en: `harness: print "paused POINT" on stderr and wait at ${
         PAUSE_POINTS.join(", ")
@@ -216,8 +229,8 @@ export const run = command({
   usage: `run [--ledger NAME | --ledger-file PATH]
                     (--job JOB --topic TOPIC --copies N | --args JSON)
                     [--cancel-at STAGE] [--fail-at STAGE] [--bad-output]
-                    [--audit-failure] [--receipt checked|naive]
-                    [--input-guardrail sequential|parallel]
+                    [--audit-failure] [--receipt ${RECEIPT_MODES.join("|")}]
+                    [--input-guardrail ${INPUT_GUARDRAIL_MODES.join("|")}]
                     [--pause-at POINT] [--json]
                     [--format text|json|svg]`,
   about: {
@@ -246,32 +259,14 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
   },
   async run({ values, io, lang }) {
     const format = formatOf("run", values);
-    const pauseAt = choice(
-      "run",
-      "--pause-at",
-      values["pause-at"],
-      PAUSE_POINTS,
-    );
+    const pauseAt = values["pause-at"];
     const faults: Faults = {
-      cancelAt: choice("run", "--cancel-at", values["cancel-at"], CHECKPOINTS),
-      failAt: choice("run", "--fail-at", values["fail-at"], FAIL_POINTS),
+      cancelAt: values["cancel-at"],
+      failAt: values["fail-at"],
       badOutput: values["bad-output"] ?? false,
       auditFailure: values["audit-failure"] ?? false,
-      receipt: choice(
-        "run",
-        "--receipt",
-        values.receipt,
-        [
-          "checked",
-          "naive",
-        ] as const,
-      ),
-      inputGuardrail: choice(
-        "run",
-        "--input-guardrail",
-        values["input-guardrail"],
-        ["sequential", "parallel"] as const,
-      ),
+      receipt: values.receipt,
+      inputGuardrail: values["input-guardrail"],
       pause: pauseAt
         ? (point) => point === pauseAt ? holdForever(io, point) : undefined
         : undefined,
@@ -281,7 +276,7 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     await using scratch = named === undefined
       ? scratchFolder(io.base)
       : undefined;
-    const path = named ?? join(scratch!.path, "lab.sqlite");
+    const path = named ?? labFilesIn(scratch!.path).lab;
     const lab = Lab.open(path, { trusted: trustedFolders(io.base) });
     try {
       const { output, attempt } = await observeRun(lab, raw, faults);

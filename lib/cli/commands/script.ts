@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { linesOf, MAX_LINE_BYTES } from "../../experiments/lines.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import {
+  labFilesIn,
   ledgerFolder,
   privateRoot,
   refusalLine,
@@ -172,10 +172,7 @@ ${STEPS_TEXT.zh}`,
       ? scratchFolder(io.base)
       : undefined;
     const place = name === undefined
-      ? {
-        lab: join(scratch!.path, "lab.sqlite"),
-        policy: join(scratch!.path, "policy.sqlite"),
-      }
+      ? labFilesIn(scratch!.path)
       : ledgerFolder(privateRoot(io)!, name, true)!;
     const session = new ScriptSession({
       lab: place.lab,
