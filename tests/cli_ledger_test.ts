@@ -217,7 +217,7 @@ Deno.test(
   "cli: named ledger: a ledger written by the reference lab is continued and listed",
   () =>
     withLedger(async (name) => {
-      ledgerFolder(TEST_ROOT, name, true);
+      ledgerFolder(TEST_ROOT, name);
       await copyFile(REFERENCE_LEDGER, ledgerPaths(TEST_ROOT, name).lab);
       const pending = await cli(["reconcile", "--ledger", name]);
       assert.equal(pending.code, 3);

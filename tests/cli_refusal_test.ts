@@ -112,7 +112,7 @@ Deno.test("cli: a ledger path that cannot be opened is refused in one line", asy
 Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a crash", async () => {
   const name = `t-edit-${crypto.randomUUID().slice(0, 6)}`;
   try {
-    const { lab } = ledgerFolder(TEST_ROOT, name, true)!;
+    const { lab } = ledgerFolder(TEST_ROOT, name)!;
     const args = [
       "--ledger",
       name,
