@@ -620,7 +620,7 @@ Deno.test("attack: sandbox reports an unsafe private folder", async (t) => {
     assert.equal(text.code, 1);
     assert.match(
       text.out.at(-1)!,
-      /^UNSAFE private folder: .* can be written by other users \(mode 0777\)$/,
+      /^UNSAFE private folder: .* can be written by other users \(mode 0777\); make it yours alone \(chmod 700 .*\), or to keep ledgers, settings and progress, pass --home DIR/,
     );
   });
 });

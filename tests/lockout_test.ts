@@ -137,6 +137,12 @@ Deno.test({
       );
       noImpossibleRemedy(r.err);
     }
+    const report = await cli(["sandbox", "--lang", "en"], "", false, p.base);
+    assert.equal(report.code, 1);
+    assert.match(
+      report.out.at(-1)!,
+      /^UNSAFE private folder: .*guardlab-0 belongs to uid 65534.*another user made it, so only they or an administrator can remove it; .*--home DIR/,
+    );
     const zh = await cli(
       ["run", "--ledger", "mine", ...RUN, "--lang", "zh"],
       "",

@@ -162,6 +162,20 @@ function rootRemedy(root: string, uid: number | null, chosen: boolean): Text {
 }
 
 /**
+ * What the user can do about their private folder when it is unsafe: the
+ * remedy a refusal names (`--home` always, `chmod` or `rm` only for what is
+ * theirs).
+ */
+export function privateRootRemedy(place: string | Place): Text {
+  const { base, home } = placeOf(place);
+  return rootRemedy(
+    privateRootPath(place),
+    currentUid(base),
+    home !== undefined,
+  );
+}
+
+/**
  * This user's private folder, checked: a real folder (not a link), owned by
  * this user, not writable by group or others, below folders no other user
  * can rename inside. It is `guardlab-UID` in `base`, or the `--home` folder.

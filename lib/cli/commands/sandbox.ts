@@ -12,6 +12,7 @@ import {
 import {
   type Place,
   privateRootPath,
+  privateRootRemedy,
   SANDBOX_ROOT,
 } from "../../sandbox/sandbox.ts";
 import { fill, say, type Text } from "../../i18n.ts";
@@ -170,7 +171,7 @@ ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息�
         root.state === "unsafe"
           ? `UNSAFE private folder: ${root.path} ${
             problem ? say(problem, lang) : root.problem
-          }`
+          }; ${say(privateRootRemedy(io), lang)}`
           : text(root.state === "private" ? m.private : m.absent, {
             path: root.path,
           }),
