@@ -209,16 +209,26 @@ export class ScriptSession {
   constructor(files: ScriptFiles) {
     this.#files = files;
     this.#lab = Lab.open(files.lab, { trusted: files.trusted });
-    this.#observer = Ledger.open(files.lab, {
-      mode: "read",
-      trusted: files.trusted,
-    });
+    try {
+      this.#observer = Ledger.open(files.lab, {
+        mode: "observe",
+        trusted: files.trusted,
+      });
+    } catch (error) {
+      this.#lab.close();
+      throw error;
+    }
   }
 
-  /** Close every connection. */
+  /**
+   * Close every connection, the read-only observer first: SQLite folds the
+   * log back into the file and removes it only when the last connection
+   * closes, and a read-only one cannot, so closing the writer last leaves
+   * the ledger as one file that can be copied alone.
+   */
   close(): void {
-    this.#lab.close();
     this.#observer.close();
+    this.#lab.close();
     this.#reader?.close();
     this.#editor?.close();
   }

@@ -1,8 +1,10 @@
 /**
  * The one place guardlab opens SQLite: the file's place is checked without
  * following links, an existing file is inspected (integrity, exact schema,
- * exact integers) before anything is written, and a read-only open never
- * changes a byte. Also the immediate write transaction and row counts.
+ * exact integers) before anything is written, and a view never changes a
+ * byte: it reads the file and its log into memory and opens that copy, so
+ * SQLite never touches a file beside it. Also the immediate write
+ * transaction and row counts.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
 import type { Text } from "../i18n.ts";
+import { viewImage } from "./snapshot.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -39,10 +42,22 @@ export interface SchemaSpec {
   create: string;
 }
 
-/** How a database is opened. */
+/**
+ * How a database is opened.
+ *
+ * - `read`: a view. The file (with its committed `-wal` frames) is read
+ *   into memory and that copy is opened: SQLite never opens the file by
+ *   path, so nothing beside it is created, changed or removed, refusals
+ *   included.
+ * - `observe`: a live read-only connection beside a writer of this same
+ *   process, which sees each commit as it lands. The writer has just
+ *   checked the file; close this one before the writer (the last connection
+ *   to close folds the log back into the file, and a read-only one cannot).
+ * - `write`: may create and change.
+ */
 export interface OpenOptions {
-  /** `read`: read-only, never a byte written; `write`: may create and change. */
-  mode: "read" | "write";
+  /** `read` (a view), `observe` (beside this process's writer) or `write`. */
+  mode: "read" | "observe" | "write";
   /** Folders the path is checked from (see {@linkcode checkDatabasePlace}). */
   trusted: readonly string[];
   /** Milliseconds to wait for another connection's lock. */
@@ -67,47 +82,88 @@ export function normalizeSql(sql: string): string {
 /**
  * Open `path` as the database `spec` describes, or throw
  * {@linkcode LedgerUnusable} (exit 4) and leave the file as it was.
+ *
+ * An existing file is inspected before SQLite opens it by path: its bytes
+ * and its log's committed frames are read into memory and checked there
+ * (integrity, exact schema, exact integers). SQLite deletes or folds a
+ * `-wal` when a connection to the file closes, so a refusal that had opened
+ * the file could still change it; this way it never has.
  */
 export function openDatabase(
   path: string,
   spec: SchemaSpec,
   options: OpenOptions,
 ): DatabaseSync {
-  const reading = options.mode === "read";
-  const existed = checkDatabasePlace(path, options.trusted, reading);
-  let db: DatabaseSync;
-  try {
-    db = new DatabaseSync(path, {
-      readOnly: reading,
-      timeout: options.busyTimeoutMs ?? 0,
-    });
-  } catch (error) {
-    if (isSqliteError(error)) {
-      throw new LedgerUnusable({
-        en: `cannot open ${path} as a ${spec.what.en} (${firstLine(error)})`,
-        zh: `无法把 ${path} 作为${spec.what.zh}打开（${firstLine(error)}）`,
-      });
+  const { mode } = options;
+  const existed = checkDatabasePlace(path, options.trusted, mode !== "write");
+  let empty = !existed;
+  if (existed && mode !== "observe") {
+    // An empty file beside a -wal is refused here, before SQLite could
+    // delete that -wal; an empty file alone is new only to a writer.
+    const image = viewImage(path, spec.what, mode === "write");
+    if (image === null) empty = true;
+    else {
+      const copy = sqliteStep(path, spec, () => inMemory(image));
+      try {
+        empty = sqliteStep(path, spec, () => inspect(copy, path, spec));
+        if (empty && mode === "read") {
+          throw new LedgerUnusable({
+            en: `${path} is not a ${spec.what.en} (it is empty)`,
+            zh: `${path} 不是${spec.what.zh}（文件是空的）`,
+          });
+        }
+      } catch (error) {
+        copy.close();
+        throw error;
+      }
+      if (mode === "read") return copy;
+      copy.close();
     }
-    throw error;
   }
+  const db = sqliteStep(path, spec, () =>
+    new DatabaseSync(path, {
+      readOnly: mode !== "write",
+      timeout: options.busyTimeoutMs ?? 0,
+    }));
   try {
-    // Sorting and temporary tables stay in memory: no file outside the
-    // ledger's folder, and TMPDIR is never consulted.
-    db.exec("PRAGMA temp_store=MEMORY");
-    const empty = existed ? inspect(db, path, spec) : true;
-    if (reading && empty) {
-      throw new LedgerUnusable({
-        en: `${path} is not a ${spec.what.en} (it is empty)`,
-        zh: `${path} 不是${spec.what.zh}（文件是空的）`,
-      });
-    }
-    if (!reading) {
-      useDurableWal(db);
-      if (empty) immediate(db, () => createIfEmpty(db, spec));
-    }
+    sqliteStep(path, spec, () => {
+      // Sorting and temporary tables stay in memory: no file outside the
+      // ledger's folder, and TMPDIR is never consulted.
+      db.exec("PRAGMA temp_store=MEMORY");
+      if (mode === "write") {
+        useDurableWal(db);
+        if (empty) immediate(db, () => createIfEmpty(db, spec));
+      }
+    });
     return db;
   } catch (error) {
     db.close();
+    throw error;
+  }
+}
+
+/**
+ * A connection to `image` in memory, never to a file, that refuses to
+ * write: what a view shows is what was read.
+ */
+function inMemory(image: Uint8Array): DatabaseSync {
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.deserialize(image);
+    db.exec("PRAGMA temp_store=MEMORY");
+    db.exec("PRAGMA query_only=1");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Run `body`, turning an SQLite error into the refusal of `path`. */
+function sqliteStep<T>(path: string, spec: SchemaSpec, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
     if (isSqliteError(error)) {
       throw new LedgerUnusable({
         en: `${path} is not a usable SQLite ${spec.what.en} (${
@@ -141,8 +197,8 @@ interface MasterRow {
 }
 
 /**
- * Check an existing file before anything is written: SQLite's quick check,
- * the exact schema (tables with their columns, types and keys; no views; no
+ * Check an existing file before anything is written: SQLite's integrity
+ * check, the exact schema (tables with their columns, types and keys; no views; no
  * triggers but the allowed fixtures), and integers guardlab can show
  * exactly. Returns whether the file holds no schema at all.
  */
@@ -152,11 +208,16 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
       en: `${path} is not a guardlab ${spec.what.en} (${why.en})`,
       zh: `${path} 不是 guardlab 的${spec.what.zh}（${why.zh}）`,
     });
-  const check = db.prepare("PRAGMA quick_check").all() as {
-    quick_check: string;
+  // The quick check skips whether each index agrees with its table: a drafts
+  // row that says JOB-777 under a key index that still says JOB-001 passes
+  // it, and a later INSERT of JOB-777 would then make a second row for one
+  // primary key. The integrity check compares them. At most one error is
+  // collected: the first is enough to refuse.
+  const check = db.prepare("PRAGMA integrity_check(1)").all() as {
+    integrity_check: string;
   }[];
-  if (check.length !== 1 || check[0].quick_check !== "ok") {
-    const said = (check[0]?.quick_check ?? "no answer")
+  if (check.length !== 1 || check[0].integrity_check !== "ok") {
+    const said = (check[0]?.integrity_check ?? "no answer")
       .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
       .trim();
     throw refuse({

@@ -110,8 +110,12 @@ export interface DraftRow {
 export interface LedgerOptions {
   /** Milliseconds to wait for a lock held by another connection. */
   busyTimeoutMs?: number;
-  /** `read` opens read-only and never changes a byte; `write` (the default) may create. */
-  mode?: "read" | "write";
+  /**
+   * `read`: a view of what the file holds, which never changes a byte beside
+   * it; `observe`: a live read-only connection beside this process's writer;
+   * `write` (the default) may create.
+   */
+  mode?: "read" | "observe" | "write";
   /** Folders the path is checked from; the sandbox grant by default. */
   trusted?: readonly string[];
 }
