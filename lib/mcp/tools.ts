@@ -13,7 +13,7 @@
  */
 import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
 import { STATUSES } from "../timing/stages.ts";
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, LANGS, say, type Text } from "../i18n.ts";
 
 /** A JSON Schema object, as MCP publishes it. */
 export type JsonSchema = Record<string, unknown>;
@@ -272,9 +272,9 @@ export function localized(value: unknown, lang: Lang): unknown {
 function isText(
   record: Record<string, unknown>,
 ): record is Text & Record<string, unknown> {
-  const keys = Object.keys(record).sort().join(",");
-  return keys === "en,zh" && typeof record.en === "string" &&
-    typeof record.zh === "string";
+  // Exactly the two language keys, each a string: a Text, not a schema.
+  return Object.keys(record).sort().join(",") === LANGS.join(",") &&
+    Object.values(record).every((v) => typeof v === "string");
 }
 
 /** Every tool, in the order `tools/list` gives them. */
