@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import type { Lang, Text } from "../i18n.ts";
+import { plainValue } from "../plain.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import {
@@ -331,14 +332,17 @@ async function judgePrediction(
   const g = read.guess;
   const findings: Finding[] = (x.predict ?? []).map((f) => {
     const has = Object.hasOwn(g, f.field);
-    const said = has ? shownGuess(g[f.field]) : undefined;
+    const said = (lang: Lang) =>
+      has ? plainValue(unboxed(g[f.field]), lang) : undefined;
     return {
       status: has && sameValue(g[f.field], facts.actual.get(f.field))
         ? "yes"
         : "no",
       text: {
-        en: `${f.field} (${f.says.en}): you predicted ${said ?? "missing"}`,
-        zh: `${f.field}（${f.says.zh}）：你预测 ${said ?? "缺失"}`,
+        en: `${f.field} (${f.says.en}): you predicted ${
+          said("en") ?? "missing"
+        }`,
+        zh: `${f.field}（${f.says.zh}）：你预测 ${said("zh") ?? "缺失"}`,
       },
     };
   });
@@ -351,7 +355,7 @@ async function judgePrediction(
   });
 }
 
-function shownGuess(v: unknown): string {
-  if (v instanceof Number) return String(v.valueOf());
-  return typeof v === "string" ? v : JSON.stringify(v);
+/** A number the Python-like parser boxed, as the number it is. */
+function unboxed(v: unknown): unknown {
+  return v instanceof Number ? v.valueOf() : v;
 }
