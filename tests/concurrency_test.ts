@@ -89,140 +89,155 @@ Deno.test({
   },
 });
 
+/**
+ * One race: a changer moves the limit 20 times while 6 processes pre-check
+ * and insert. Asserts the safety property (every committed row was checked
+ * against the revision it committed under, within that revision's limit) and
+ * returns how many rows committed.
+ */
+async function policyRace(name: string): Promise<number> {
+  try {
+    // Create the policy database first, so every process races on the data, not the schema.
+    await spawnGuardlab(
+      ["script", "--ledger", name],
+      '{"op":"policy.rows"}\n',
+    );
+    const limits = [
+      1,
+      4,
+      2,
+      3,
+      1,
+      2,
+      4,
+      3,
+      2,
+      1,
+      3,
+      4,
+      2,
+      1,
+      3,
+      2,
+      4,
+      1,
+      3,
+      2,
+    ];
+    const changer = spawnGuardlab(
+      ["script", "--ledger", name],
+      limits.map((m) => JSON.stringify({ op: "policy.change", max_copies: m }))
+        .join("\n"),
+    );
+    const inserters = Array.from({ length: 6 }, (_, p) => {
+      const lines: string[] = [];
+      for (let k = 0; k < 12; k++) {
+        const job = `JOB-${p}${String(k).padStart(2, "0")}`;
+        const copies = 1 + ((p + k) % 4);
+        lines.push(
+          JSON.stringify({ op: "policy.precheck", job, copies, as: `s${k}` }),
+        );
+        lines.push(
+          JSON.stringify({
+            op: "policy.insert_checked",
+            job,
+            copies,
+            snapshot: `s${k}`,
+          }),
+        );
+      }
+      return spawnGuardlab(["script", "--ledger", name], lines.join("\n"));
+    });
+    const [changed, ...inserted] = await Promise.all([changer, ...inserters]);
+    assert.equal(changed.code, 0, changed.err.join("\n"));
+
+    // The limit in force at each revision, from the changer's own reports.
+    const limitAt = new Map<number, number>([[1, 3]]);
+    for (const line of changed.out) {
+      const out = JSON.parse(line);
+      if (out.policy) limitAt.set(out.policy.revision, out.policy.max_copies);
+      else assert.equal(out.raised, "database_error", line);
+    }
+
+    // The snapshot revision each successful insert was checked against.
+    const checkedAt = new Map<string, number>();
+    for (const [p, run] of inserted.entries()) {
+      assert.equal(run.err.length, 0, run.err.join("\n"));
+      for (let i = 0; i < run.out.length; i += 2) {
+        const pre = JSON.parse(run.out[i]);
+        const ins = JSON.parse(run.out[i + 1]);
+        if (pre.snapshot === undefined) {
+          // A refused or busy pre-check leaves no snapshot to insert with.
+          assert.ok(
+            pre.rejected === "current_limit" ||
+              pre.raised === "database_error",
+            run.out[i],
+          );
+          assert.equal(ins.raised, "invalid_step", run.out[i + 1]);
+        } else if (ins.inserted === true) {
+          checkedAt.set(
+            `JOB-${p}${String(i / 2).padStart(2, "0")}`,
+            pre.snapshot.revision,
+          );
+        } else if (ins.inserted !== false) {
+          assert.equal(ins.raised, "database_error", run.out[i + 1]);
+        }
+      }
+      assert.equal(
+        run.code,
+        run.out.some((l) => l.includes("invalid_step")) ? 1 : 0,
+      );
+    }
+
+    const db = new DatabaseSync(ledgerPaths(realRoot(), name).policy, {
+      readOnly: true,
+    });
+    let rows: { job: string; copies: number; checked_revision: number }[];
+    try {
+      rows = db.prepare(
+        "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
+      )
+        .all() as unknown as typeof rows;
+    } finally {
+      db.close();
+    }
+    assert.equal(rows.length, checkedAt.size);
+    for (const row of rows) {
+      assert.equal(
+        row.checked_revision,
+        checkedAt.get(row.job),
+        `${row.job} committed under the checked revision`,
+      );
+      const limit = limitAt.get(row.checked_revision);
+      assert.ok(
+        limit !== undefined,
+        `revision ${row.checked_revision} is known`,
+      );
+      assert.ok(
+        row.copies <= limit,
+        `${row.job}: ${row.copies} copies within limit ${limit}`,
+      );
+    }
+    return rows.length;
+  } finally {
+    removeLedger(realRoot(), name);
+  }
+}
+
 Deno.test({
   name:
     "concurrency: the policy changes while 6 processes precheck and insert" +
     NEEDS_RUN,
   ignore: !CAN_RUN,
   async fn() {
-    const name = uniqueLedger("t-race");
-    try {
-      // Create the policy database first, so every process races on the data, not the schema.
-      await spawnGuardlab(
-        ["script", "--ledger", name],
-        '{"op":"policy.rows"}\n',
-      );
-      const limits = [
-        1,
-        4,
-        2,
-        3,
-        1,
-        2,
-        4,
-        3,
-        2,
-        1,
-        3,
-        4,
-        2,
-        1,
-        3,
-        2,
-        4,
-        1,
-        3,
-        2,
-      ];
-      const changer = spawnGuardlab(
-        ["script", "--ledger", name],
-        limits.map((m) =>
-          JSON.stringify({ op: "policy.change", max_copies: m })
-        ).join("\n"),
-      );
-      const inserters = Array.from({ length: 6 }, (_, p) => {
-        const lines: string[] = [];
-        for (let k = 0; k < 12; k++) {
-          const job = `JOB-${p}${String(k).padStart(2, "0")}`;
-          const copies = 1 + ((p + k) % 4);
-          lines.push(
-            JSON.stringify({ op: "policy.precheck", job, copies, as: `s${k}` }),
-          );
-          lines.push(
-            JSON.stringify({
-              op: "policy.insert_checked",
-              job,
-              copies,
-              snapshot: `s${k}`,
-            }),
-          );
-        }
-        return spawnGuardlab(["script", "--ledger", name], lines.join("\n"));
-      });
-      const [changed, ...inserted] = await Promise.all([changer, ...inserters]);
-      assert.equal(changed.code, 0, changed.err.join("\n"));
-
-      // The limit in force at each revision, from the changer's own reports.
-      const limitAt = new Map<number, number>([[1, 3]]);
-      for (const line of changed.out) {
-        const out = JSON.parse(line);
-        if (out.policy) limitAt.set(out.policy.revision, out.policy.max_copies);
-        else assert.equal(out.raised, "database_error", line);
-      }
-
-      // The snapshot revision each successful insert was checked against.
-      const checkedAt = new Map<string, number>();
-      for (const [p, run] of inserted.entries()) {
-        assert.equal(run.err.length, 0, run.err.join("\n"));
-        for (let i = 0; i < run.out.length; i += 2) {
-          const pre = JSON.parse(run.out[i]);
-          const ins = JSON.parse(run.out[i + 1]);
-          if (pre.snapshot === undefined) {
-            // A refused or busy pre-check leaves no snapshot to insert with.
-            assert.ok(
-              pre.rejected === "current_limit" ||
-                pre.raised === "database_error",
-              run.out[i],
-            );
-            assert.equal(ins.raised, "invalid_step", run.out[i + 1]);
-          } else if (ins.inserted === true) {
-            checkedAt.set(
-              `JOB-${p}${String(i / 2).padStart(2, "0")}`,
-              pre.snapshot.revision,
-            );
-          } else if (ins.inserted !== false) {
-            assert.equal(ins.raised, "database_error", run.out[i + 1]);
-          }
-        }
-        assert.equal(
-          run.code,
-          run.out.some((l) => l.includes("invalid_step")) ? 1 : 0,
-        );
-      }
-
-      const db = new DatabaseSync(ledgerPaths(realRoot(), name).policy, {
-        readOnly: true,
-      });
-      let rows: { job: string; copies: number; checked_revision: number }[];
-      try {
-        rows = db.prepare(
-          "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
-        )
-          .all() as unknown as typeof rows;
-      } finally {
-        db.close();
-      }
-      assert.ok(rows.length > 0, "some inserts got through");
-      assert.equal(rows.length, checkedAt.size);
-      for (const row of rows) {
-        assert.equal(
-          row.checked_revision,
-          checkedAt.get(row.job),
-          `${row.job} committed under the checked revision`,
-        );
-        const limit = limitAt.get(row.checked_revision);
-        assert.ok(
-          limit !== undefined,
-          `revision ${row.checked_revision} is known`,
-        );
-        assert.ok(
-          row.copies <= limit,
-          `${row.job}: ${row.copies} copies within limit ${limit}`,
-        );
-      }
-    } finally {
-      removeLedger(realRoot(), name);
+    // Safety is asserted on every race. Liveness (some insert commits) depends
+    // on how the processes happen to interleave: on a loaded machine every
+    // snapshot can go stale, so the race runs again, up to three times.
+    let committed = 0;
+    for (let race = 0; race < 3 && committed === 0; race++) {
+      committed = await policyRace(uniqueLedger("t-race"));
     }
+    assert.ok(committed > 0, "some inserts got through in three races");
   },
 });
 
