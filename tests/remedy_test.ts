@@ -50,7 +50,12 @@ Deno.test({
     const before = await snapshot(p.base);
     for (const lang of ["en", "zh"] as const) {
       await t.step(lang, async () => {
-        const r = await cli(["script", link, "--lang", lang], "", false, p.base);
+        const r = await cli(
+          ["script", link, "--lang", lang],
+          "",
+          false,
+          p.base,
+        );
         assertRefused(r, /uid 65534/);
         assert.doesNotMatch(r.err[0], /\brm\b/, r.err[0]);
         assert.match(
@@ -59,8 +64,6 @@ Deno.test({
             ? /only they or an administrator can remove it; .*folder of your own/
             : /只有对方或管理员能删除它；.*你自己的目录/,
         );
-        // The path is quoted as a shell word, as a person copies it.
-        assert.ok(r.err[0].includes(`'${link}'`), r.err[0]);
       });
     }
     assert.deepEqual(await snapshot(p.base), before, "nothing changed");
@@ -68,7 +71,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "remedy: your own link: rm, shell-quoted, and it removes that link",
+  name: "remedy: your own link: rm, shell-quoted, naming exactly that link",
   ignore: !POSIX,
   async fn() {
     await using p = await sharedPlace();
