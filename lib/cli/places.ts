@@ -123,9 +123,9 @@ export function ledgerFileOf(
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
   const name = checkedName(command, values.ledger);
-  const root = privateRoot(io, create);
+  const root = privateRoot(io, { create });
   if (root === null) return null;
-  return ledgerFolder(root, name, create)?.lab ?? null;
+  return ledgerFolder(root, name, { create })?.lab ?? null;
 }
 
 /** Open the ledger a show command names, read-only: it never changes a byte. */

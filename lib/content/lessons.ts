@@ -1,5 +1,6 @@
 /**
- * What `explain` covers beyond the eight demo scenarios: every other fault
+ * What `explain` covers beyond the demo scenarios (`SCENARIOS` in
+ * `explain.ts`, as many as `guardlab demo` runs): every other fault
  * and outcome a student can produce, and the article's two caveats. Each
  * lesson is written once per language (`LESSONS_EN`, `LESSONS_ZH`) and, where
  * it can be shown, carries the `script` steps that reproduce it, so

@@ -19,10 +19,15 @@ export function readPrivateJson(
   name: string,
   maxBytes: number,
 ): unknown {
-  const root = privateRoot(place, false);
+  const root = privateRoot(place, { create: false });
   if (root === null) return undefined;
   const path = join(root, name);
-  if (assertPlainFile(path, currentUid(baseOf(place)), true) === null) {
+  if (
+    assertPlainFile(path, {
+      uid: currentUid(baseOf(place)),
+      missingOk: true,
+    }) === null
+  ) {
     return undefined;
   }
   const bytes = Deno.readFileSync(path);
@@ -40,9 +45,12 @@ export function writePrivateJson(
   name: string,
   data: unknown,
 ): string {
-  const root = privateRoot(place, true)!;
+  const root = privateRoot(place)!;
   const path = join(root, name);
-  assertPlainFile(path, currentUid(baseOf(place)), true);
+  assertPlainFile(path, {
+    uid: currentUid(baseOf(place)),
+    missingOk: true,
+  });
   const next = join(root, `.${name}.${crypto.randomUUID()}`);
   Deno.writeTextFileSync(next, JSON.stringify(data) + "\n", {
     createNew: true,

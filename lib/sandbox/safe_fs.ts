@@ -241,8 +241,12 @@ export type FileCheck = Deno.FileInfo | null;
  */
 export function assertPlainFile(
   path: string,
-  uid: number | null,
-  missingOk: boolean,
+  { uid, missingOk = false }: {
+    /** The owner it must have; `null` where there are no owners (Windows). */
+    uid: number | null;
+    /** Return `null` for a file that does not exist, instead of refusing. */
+    missingOk?: boolean;
+  },
 ): FileCheck {
   const info = lstatOrNull(path);
   if (info === null) {
@@ -295,8 +299,10 @@ export function checkDatabasePlace(
       },
     );
   }
-  const info = assertPlainFile(abs, uid, !mustExist);
-  for (const suffix of COMPANIONS) assertPlainFile(abs + suffix, uid, true);
+  const info = assertPlainFile(abs, { uid, missingOk: !mustExist });
+  for (const suffix of COMPANIONS) {
+    assertPlainFile(abs + suffix, { uid, missingOk: true });
+  }
   return info !== null;
 }
 
@@ -317,7 +323,7 @@ export async function openPlainFile(
   const seen = lstatOrNull(abs);
   if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
-  const checked = assertPlainFile(abs, uid, false)!;
+  const checked = assertPlainFile(abs, { uid })!;
   seams.beforeOpen?.();
   const file = await Deno.open(abs, { read: true });
   try {

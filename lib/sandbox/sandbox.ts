@@ -185,7 +185,7 @@ export function privateRootRemedy(place: string | Place): Text {
  */
 export function privateRoot(
   place: string | Place = SANDBOX_ROOT,
-  create = true,
+  { create = true }: { create?: boolean } = {},
 ): string | null {
   const { base, home } = placeOf(place);
   const root = privateRootPath(place);
@@ -225,13 +225,13 @@ export function ledgerPaths(root: string, name: string): LedgerPaths {
 
 /**
  * The folder of ledger `name` under the private `root`, created (0700) when
- * `create` is set. Throws {@linkcode UnsafePath} if the name is taken by a
+ * `create` is set (the default). Throws {@linkcode UnsafePath} if the name is taken by a
  * link or a file; returns `null` when it does not exist and may not be made.
  */
 export function ledgerFolder(
   root: string,
   name: string,
-  create: boolean,
+  { create = true }: { create?: boolean } = {},
 ): LedgerPaths | null {
   const paths = ledgerPaths(root, name);
   if (create) {
@@ -260,7 +260,7 @@ function knownEntries(): Set<string> {
  * the whole reset, before anything is removed. Returns whether it existed.
  */
 export function removeLedger(root: string, name: string): boolean {
-  const paths = ledgerFolder(root, name, false);
+  const paths = ledgerFolder(root, name, { create: false });
   if (paths === null) return false;
   const known = knownEntries();
   const uid = currentUid(root);
@@ -275,7 +275,7 @@ export function removeLedger(root: string, name: string): boolean {
           "（把它移走后再运行 reset）",
       });
     }
-    assertPlainFile(join(paths.dir, entry), uid, false);
+    assertPlainFile(join(paths.dir, entry), { uid });
   }
   for (const entry of entries) Deno.removeSync(join(paths.dir, entry));
   Deno.removeSync(paths.dir);

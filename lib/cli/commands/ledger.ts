@@ -242,8 +242,10 @@ The file is opened read-only: not a byte of it changes.`,
 
 /** The policy database beside named ledger `name`: `null` when it was never made. */
 function policyOf(io: Io, name: string): PolicyView | null {
-  const root = privateRoot(io, false);
-  const folder = root === null ? null : ledgerFolder(root, name, false);
+  const root = privateRoot(io, { create: false });
+  const folder = root === null
+    ? null
+    : ledgerFolder(root, name, { create: false });
   if (folder === null) return null;
   try {
     Deno.lstatSync(folder.policy);

@@ -63,7 +63,7 @@ anything is removed.`,
       }, "reset");
     }
     const name = checkedName("reset", values.ledger);
-    const root = privateRoot(io, false);
+    const root = privateRoot(io, { create: false });
     const removed = root !== null && removeLedger(root, name);
     io.out(say(
       fill(removed ? RESET_MESSAGES.removed : RESET_MESSAGES.absent, { name }),

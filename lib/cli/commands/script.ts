@@ -173,7 +173,7 @@ ${STEPS_TEXT.zh}`,
       : undefined;
     const place = name === undefined
       ? labFilesIn(scratch!.path)
-      : ledgerFolder(privateRoot(io)!, name, true)!;
+      : ledgerFolder(privateRoot(io)!, name)!;
     const session = new ScriptSession({
       lab: place.lab,
       policy: place.policy,
