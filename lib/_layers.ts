@@ -23,8 +23,14 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     role: "text and types: the Text type and the one language picker, " +
-      "terminal width, typed errors",
-    members: ["_layers.ts", "i18n.ts", "terminal.ts", "errors.ts"],
+      "the Chinese punctuation rule, terminal width, typed errors",
+    members: [
+      "_layers.ts",
+      "i18n.ts",
+      "zh_punctuation.ts",
+      "terminal.ts",
+      "errors.ts",
+    ],
   },
   {
     role: "sandbox: the private folder and link-safe file access",

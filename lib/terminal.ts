@@ -130,70 +130,231 @@ const OPENING = new Set([..."（「『《〈【“‘([{"]);
 /** Punctuation that may not begin a line (it closes what came before). */
 const CLOSING = new Set([..."，。、；：！？）」』》〉】”’,.;:!?)]}%"]);
 
+/** Chinese punctuation after which a line may break (the end of a clause). */
+const CLAUSE_END = new Set([..."，。、；：！？）」』》〉】”’"]);
+
 /**
- * The pieces a line may break between: a run of ASCII letters, digits and
- * identifier punctuation stays whole (`effect_reused`, `--ledger`), each
- * wide character stands alone, spaces separate, and closing punctuation is
- * glued to the piece before it.
+ * Chinese words a line never breaks inside, even when a clause is wider than
+ * the whole line: the article's glossary and the words the screens use most.
+ * There is no dictionary; breaks fall between clauses first (see
+ * {@linkcode wrap}), so this list only guards the rare clause longer than a
+ * line. Longer words first, so the longest match wins.
+ */
+export const PROTECTED_WORDS: readonly string[] = [
+  // the article's glossary
+  "参数校验",
+  "前检",
+  "业务写入",
+  "提交点",
+  "后检",
+  "回执",
+  "对账",
+  "幂等",
+  "业务键",
+  "修订号",
+  "条件写入",
+  "错误对照",
+  // stage and mark words of the timeline
+  "业务写入前",
+  "前检结论",
+  "护栏结论",
+  "输入护栏",
+  "提交之后",
+  "通过",
+  "拒绝",
+  "失败",
+  "取消",
+  "并行中",
+  "未到达",
+  // words of the screens
+  "草稿",
+  "账本",
+  "规则",
+  "上限",
+  "快照",
+  "补偿",
+  "回滚",
+  "事务",
+  "护栏",
+  "写入",
+  "提交",
+  "检查",
+  "重试",
+  "允许",
+  "调用方",
+  "调用",
+  "参数",
+  "结果",
+  "审计",
+  "作废",
+  "请求",
+  "朴素写入",
+  "条件",
+  "匹配",
+  "读者",
+  "编辑者",
+  "临时账本",
+  "下一步",
+  "练习",
+  "进度",
+  "评分",
+  "提交作业",
+  "沙箱",
+  "文件夹",
+].toSorted((a, b) => b.length - a.length);
+
+const ASCII_WORD = /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]/;
+
+/**
+ * The smallest pieces of a line: a run of ASCII letters, digits and
+ * identifier punctuation stays whole (`effect_reused`, `--ledger`), a run of
+ * spaces is one piece, a protected Chinese word is one piece, any other
+ * character stands alone; closing punctuation is glued to the piece before
+ * it and opening punctuation to the piece after it.
  */
 function piecesOf(line: string): string[] {
   const pieces: string[] = [];
-  for (
-    const [piece] of line.matchAll(
-      /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]+| +|[\s\S]/gu,
-    )
-  ) {
+  const other = /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]+| +|[\s\S]/uy;
+  for (let at = 0; at < line.length;) {
+    let word = PROTECTED_WORDS.find((w) => line.startsWith(w, at));
+    if (word === undefined) {
+      other.lastIndex = at;
+      word = other.exec(line)![0];
+    }
+    at += word.length;
     const last = pieces.length - 1;
     const glued = last >= 0 && pieces[last].trim() !== "" &&
-      piece.trim() !== "" &&
-      (CLOSING.has([...piece][0]) || OPENING.has([...pieces[last]].at(-1)!));
-    if (glued) pieces[last] += piece;
-    else pieces.push(piece);
+      word.trim() !== "" &&
+      (CLOSING.has([...word][0]) || OPENING.has([...pieces[last]].at(-1)!));
+    if (glued) pieces[last] += word;
+    else pieces.push(word);
   }
   return pieces;
 }
 
+/** Whether a line may break between two adjacent pieces with no space. */
+function breakBetween(before: string, after: string): boolean {
+  const last = [...before].at(-1)!;
+  const first = [...after][0];
+  if (CLAUSE_END.has(last) || OPENING.has(first)) return true;
+  // Where Chinese meets a Latin word, the two are separate words.
+  const wideLast = displayWidth(last) === 2;
+  const wideFirst = displayWidth(first) === 2;
+  return (wideLast && ASCII_WORD.test(first)) ||
+    (wideFirst && ASCII_WORD.test(last));
+}
+
 /**
- * Wrap `line` to at most `width` columns; continuation lines keep the line's
- * indentation plus four spaces. Breaks fall at spaces or between wide
- * characters, never inside an ASCII word, and a line never starts with
- * closing punctuation. A single piece wider than the line is cut only then.
+ * The units of a line: runs of spaces, and runs of pieces with no break
+ * allowed between them (a Chinese clause up to its punctuation, a Latin word).
+ * Each unit is a list of pieces.
+ */
+function unitsOf(line: string): string[][] {
+  const units: string[][] = [];
+  for (const piece of piecesOf(line)) {
+    const unit = units.at(-1);
+    const prev = unit?.at(-1);
+    if (
+      unit && prev !== undefined && prev.trim() !== "" &&
+      piece.trim() !== "" && !breakBetween(prev, piece)
+    ) {
+      unit.push(piece);
+    } else {
+      units.push([piece]);
+    }
+  }
+  return units;
+}
+
+/**
+ * The column where a continuation of `line` starts. After a short leading
+ * label (`原因：`, `Why: `, or a key followed by two spaces as in a table
+ * of fields) or a list marker (`- `, `* `, `1. `), the continuation lines up
+ * under the text it continues; a line with neither gets a hanging indent of
+ * four columns, so a wrapped entry of a list stays apart from the next. No
+ * continuation starts right of the middle of the line.
+ */
+export function continuationColumn(line: string, width: number): number {
+  const indent = /^ */.exec(line)![0].length;
+  const marker = /^(?:[-*] |\d{1,2}\. )/.exec(line.slice(indent))?.[0] ?? "";
+  const start = indent + marker.length;
+  const label =
+    /^[^ ，。；,;()（）：:]{1,12}(?: [^ ，。；,;()（）：:]{1,12}){0,2}(?:：|: )|^\S{1,16} {2,}/u
+      .exec(line.slice(start))?.[0];
+  const column = label
+    ? start + displayWidth(label)
+    : marker
+    ? start
+    : indent + 4;
+  return Math.min(column, Math.floor(width / 2));
+}
+
+/**
+ * Wrap `line` to at most `width` columns.
+ *
+ * The rule, for text with no dictionary: a line breaks at a space, after
+ * Chinese clause punctuation (，。、；：！？ and closing brackets), before an
+ * opening bracket, or where Chinese meets a Latin word; never inside a run of
+ * Chinese between those points, never inside an ASCII word (`effect_reused`),
+ * and a line never starts with closing punctuation. Only a clause wider than
+ * a whole line is broken inside, and then between two characters that do not
+ * belong to one of {@linkcode PROTECTED_WORDS}; a single word wider than a
+ * line is cut only then. A continuation line starts at
+ * {@linkcode continuationColumn}: under the text it continues.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { wrap } from "./terminal.ts";
- * assert.deepEqual(wrap("重试会复用 effect_reused 的草稿。", 20), [
- *   "重试会复用",
- *   "    effect_reused 的",
- *   "    草稿。",
+ * assert.deepEqual(wrap("原因：重试会复用 effect_reused 的草稿。", 24), [
+ *   "原因：重试会复用",
+ *   "      effect_reused",
+ *   "      的草稿。",
  * ]);
  * ```
  */
 export function wrap(line: string, width: number): string[] {
-  const indent = " ".repeat((/^ */.exec(line)![0].length) + 4);
+  const hang = " ".repeat(continuationColumn(line, width));
   const out: string[] = [];
   let current = "";
-  for (const piece of piecesOf(line)) {
-    if (displayWidth(current + piece) <= width || current.trim() === "") {
-      current += piece;
-    } else if (piece.trim() === "") {
-      // A space at the break is dropped.
-      out.push(current);
-      current = indent;
+  let space = "";
+  const place = (unit: string, room: number) => {
+    const blank = current.trim() === "";
+    if (blank || displayWidth(current + space + unit) <= room) {
+      current += space + unit;
     } else {
       out.push(current);
-      current = indent + piece;
+      current = hang + unit;
+    }
+    space = "";
+  };
+  for (const unit of unitsOf(line)) {
+    const text = unit.join("");
+    if (text.trim() === "") {
+      space += text;
+      continue;
+    }
+    const fits = displayWidth(current + space + text) <= width ||
+      current.trim() !== "" && displayWidth(hang + text) <= width;
+    if (fits) {
+      place(text, width);
+    } else {
+      // A clause wider than a whole line: fill the lines piece by piece.
+      for (const piece of unit) place(piece, width);
     }
     while (displayWidth(current) > width && current.trim() !== "") {
       // Only a piece wider than a whole line is cut.
       const chars = [...current];
       let cut = 0;
-      while (displayWidth(chars.slice(0, cut + 1).join("")) <= width) cut++;
+      let used = 0;
+      while (cut < chars.length && used + displayWidth(chars[cut]) <= width) {
+        used += displayWidth(chars[cut]);
+        cut++;
+      }
       // Keep closing punctuation with the character it follows.
       while (cut > 1 && CLOSING.has(chars[cut])) cut--;
       out.push(chars.slice(0, cut).join(""));
-      current = indent + chars.slice(cut).join("");
+      current = hang + chars.slice(cut).join("");
     }
   }
   out.push(current);

@@ -121,7 +121,7 @@ Deno.test("cli: explain --sdk shows the documented behaviours beside the ledger"
       assert.match(text, /the draft stays: the side effect already happened/);
       // The commit read, exactly, and no claim for the article's v0.23.1.
       assert.match(text, /7f7a44f8dc0650296bd5ab6c745c9bcbaa6ac3b7/);
-      assert.match(text, /pyproject says 0\.22\.0/);
+      assert.match(text, /pyproject\s+says\s+0\.22\.0/);
       assert.doesNotMatch(text, /match the article's v0\.23\.1/);
       assert.match(text, /nothing here is claimed for v0\.23\.1/);
       assert.match(

@@ -134,7 +134,7 @@ export function assertUsageError(
   assert.deepEqual(r.out, [], "nothing on stdout");
   assert.match(r.err[0], /^guardlab: /);
   assert.match(r.err[0], message);
-  assert.match(r.err[1], /^(usage|用法): guardlab /);
+  assert.match(r.err[1], /^(usage: |用法：)guardlab /);
   assert.ok(
     r.err.slice(2).every((l) => l.startsWith("  ")),
     `one line plus the usage: ${r.err.join(" | ")}`,

@@ -109,7 +109,7 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
     assert.equal((await say(["config", "lang", "zh"])).code, 0);
     assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
     assert.match((await say(["--help"])).out[2], /^命令：$/);
-    assert.match((await say(["verify", "--help"])).out[0], /^用法: guardlab/);
+    assert.match((await say(["verify", "--help"])).out[0], /^用法：guardlab/);
     assert.match(
       (await say(["verify", "--help", "--lang", "en"])).out[0],
       /^usage: guardlab/,
@@ -172,7 +172,7 @@ Deno.test("registry: usage errors and refusals speak the chosen language", async
       const r = await cli([...args, "--lang", "zh"]);
       assert.equal(r.code, code, r.err.join("\n"));
       assert.match(r.err[0], line);
-      if (code === 2) assert.match(r.err[1], /^用法: guardlab /);
+      if (code === 2) assert.match(r.err[1], /^用法：guardlab /);
       const en = await cli(args);
       assert.doesNotMatch(en.err[0], /[\u4e00-\u9fff]/, "English by default");
     });

@@ -336,7 +336,7 @@ export function flagLabel(name: string, spec: OptionSpec): string {
 }
 
 const LABELS = {
-  usage: { en: "usage", zh: "用法" },
+  usage: { en: "usage: ", zh: "用法：" },
   options: { en: "Options:", zh: "选项：" },
   exits: { en: "Exit codes:", zh: "退出码：" },
 } as const;
@@ -344,7 +344,7 @@ const LABELS = {
 /** Lines of `--help` for `cmd` in `lang`: usage, what it does, options, its exit codes. */
 export function helpOf(cmd: Command, lang: Lang): string[] {
   const lines = [
-    `${say(LABELS.usage, lang)}: guardlab ${cmd.usage}`,
+    `${say(LABELS.usage, lang)}guardlab ${cmd.usage}`,
     "",
     // Hand-written paragraphs, kept within 80 columns all the same.
     ...say(cmd.about, lang).split("\n").flatMap((l) => wrap(l, 80)),
@@ -393,10 +393,10 @@ export function usageOf(
     zh: "guardlab <命令> --help  |  guardlab --help",
   }, lang);
   if (cmd) {
-    return [`${say(LABELS.usage, lang)}: guardlab ${cmd.usage.split("\n")[0]}`];
+    return [`${say(LABELS.usage, lang)}guardlab ${cmd.usage.split("\n")[0]}`];
   }
   return [
-    `${say(LABELS.usage, lang)}: guardlab <command> [options]`,
+    `${say(LABELS.usage, lang)}guardlab <command> [options]`,
     `  commands: ${commands.map((c) => c.name).join(" ")}`,
     `  ${help}`,
   ].flatMap((line) => wrap(line, 80));

@@ -331,8 +331,12 @@ const ZH: Record<Scenario, Explanation> = {
 };
 
 const LABELS: Bilingual<{ happened: string; why: string; next: string }> = {
-  en: { happened: "What happened", why: "Why", next: "Safe next step" },
-  zh: { happened: "发生了什么", why: "原因", next: "安全的下一步" },
+  en: {
+    happened: "What happened: ",
+    why: "Why: ",
+    next: "Safe next step: ",
+  },
+  zh: { happened: "发生了什么：", why: "原因：", next: "安全的下一步：" },
 };
 
 /** Everything `explain` explains: the demo scenarios, then the other lessons. */
@@ -429,8 +433,8 @@ export function explanationLines(
   const label = say(LABELS, lang);
   return [
     `${scenario} (${e.lab})`,
-    `  ${label.happened}: ${e.happened}`,
-    `  ${label.why}: ${e.why}`,
-    `  ${label.next}: ${e.next}`,
+    `  ${label.happened}${e.happened}`,
+    `  ${label.why}${e.why}`,
+    `  ${label.next}${e.next}`,
   ];
 }

@@ -20,8 +20,8 @@ import { fill, type Lang, say, type Text } from "../i18n.ts";
 
 /** What `verify` reports, beside the scenario names. */
 export const VERIFY_MESSAGES = {
-  expected: { en: "  expected: {value}", zh: "  预期: {value}" },
-  actual: { en: "  actual:   {value}", zh: "  实际:   {value}" },
+  expected: { en: "  expected: {value}", zh: "  预期：{value}" },
+  actual: { en: "  actual:   {value}", zh: "  实际：{value}" },
   allMatch: {
     en:
       "all {checks} checks of the {scenarios} scenarios match the expected answers",

@@ -9,6 +9,7 @@
  */
 import type { PolicyStep } from "../experiments/script.ts";
 import { type Lang, say, type Text } from "../i18n.ts";
+import { plainValue } from "./plain.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import { displayWidth, wrap } from "../terminal.ts";
 
@@ -160,13 +161,43 @@ export function policyRow(
     case "policy.rows":
       return {
         lane: "editor",
-        text: {
-          en: `reads drafts: ${JSON.stringify(output.rows ?? raised)}`,
-          zh: `读取草稿：${JSON.stringify(output.rows ?? raised)}`,
+        text: Array.isArray(output.rows) ? draftRowsText(output.rows) : {
+          en: `reads drafts: ${raised}`,
+          zh: `读取草稿：${raised}`,
         },
       };
   }
   return null;
+}
+
+/**
+ * The policy lab's draft rows (`[job, copies, checked_revision]`) in words:
+ * `drafts: JOB-002 ×1 (revision 2)`, never the JSON array.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { draftRowsText } from "./policy_view.ts";
+ * assert.equal(draftRowsText([["JOB-002", 1, 2]]).zh, "草稿：JOB-002 ×1（修订号 2）");
+ * assert.equal(draftRowsText([]).en, "drafts: none");
+ * ```
+ */
+export function draftRowsText(rows: readonly unknown[]): Text {
+  if (rows.length === 0) return { en: "drafts: none", zh: "草稿：无" };
+  const texts = rows.map((row): Text => {
+    if (!Array.isArray(row) || row.length !== 3) {
+      return { en: plainValue(row, "en"), zh: plainValue(row, "zh") };
+    }
+    const [job, copies, revision] = row.map((v) => plainValue(v, "en"));
+    return {
+      en: `${job} ×${copies} (revision ${revision})`,
+      zh: `${job} ×${copies}（修订号 ${revision}）`,
+    };
+  });
+  return {
+    en: `drafts: ${texts.map((t) => t.en).join(", ")}`,
+    zh: `草稿：${texts.map((t) => t.zh).join("、")}`,
+  };
 }
 
 const HALF = 38;

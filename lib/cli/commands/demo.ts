@@ -25,6 +25,18 @@ export const DEMO_MESSAGES = {
     en: "  a second connection sees: drafts {drafts}, receipts {receipts}",
     zh: "  另一条连接看到：草稿 {drafts} 条，回执 {receipts} 条",
   },
+  /**
+   * Where to go after the demo, its last lines in the text view only (never
+   * under `--json` or `--format svg`, whose output goes to files): read why,
+   * then prove it.
+   */
+  nextSteps: {
+    en:
+      "Next: guardlab explain list    read why each check stops where it does\n" +
+      "      guardlab exercise list   prove it yourself, judged by the ledger",
+    zh: "下一步：guardlab explain list    读懂每个检查为什么拦在那一步\n" +
+      "        guardlab exercise list   亲手证明，由账本判定",
+  },
 } as const satisfies Record<string, Text>;
 
 /** The `demo` command. */
@@ -164,6 +176,10 @@ compensation can itself fail. Each runs in a fresh scratch ledger.`,
           io.out(line);
         }
       }
+    }
+    io.out("");
+    for (const line of say(DEMO_MESSAGES.nextSteps, lang).split("\n")) {
+      io.out(line);
     }
     return EXIT.ok;
   },

@@ -24,6 +24,7 @@ import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
 import { fill, type Lang, say, type Text } from "../../i18n.ts";
+import { plainFields, plainValue } from "../../views/plain.ts";
 import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import { type Io, styleFor } from "../io.ts";
@@ -195,7 +196,7 @@ function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
   const m = RUN_MESSAGES;
   return say(
     fill(m.attempt, {
-      args: JSON.stringify(raw),
+      args: plainValue(raw, lang),
       faults: set.join(say(m.listSeparator, lang)) || say(m.none, lang),
     }),
     lang,
@@ -212,7 +213,7 @@ function holdForever(io: Io, point: PausePoint): Promise<void> {
 export const RUN_MESSAGES = {
   attempt: {
     en: "attempt with {args}; faults: {faults}",
-    zh: "调用参数 {args}；故障：{faults}",
+    zh: "调用参数：{args}；故障：{faults}",
   },
   none: { en: "none", zh: "无" },
   listSeparator: { en: ", ", zh: "、" },
@@ -297,8 +298,8 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
         const rows = renderTimeline(timelineOf(attempt), styleFor(io), lang);
         for (const line of rows) io.out(line);
         io.out(say({ en: "result:", zh: "结果：" }, lang));
-        for (const line of JSON.stringify(output, null, 2).split("\n")) {
-          io.out(`  ${line}`);
+        for (const line of plainFields(output, lang)) {
+          for (const part of wrap(`  ${line}`, 80)) io.out(part);
         }
       }
       return "raised" in output ? EXIT.failed : EXIT.ok;

@@ -1,0 +1,87 @@
+/**
+ * Chinese punctuation, defined once: Chinese text uses full-width
+ * punctuation, so no ASCII `:` or `,` directly follows a Chinese character
+ * ("原因：", not "原因:"). Code spans (`` `…` ``) and JSON templates
+ * (`{"outcome": …}`, `[["JOB-002",1,2]]`) are exempt: there the ASCII
+ * character is syntax, not prose. Every Chinese text of guardlab (each zh
+ * entry of a message table, each Chinese screen) is checked with
+ * {@linkcode zhPunctuationProblems}.
+ *
+ * @module
+ */
+
+/** A Chinese (Han) character. */
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The exempt spans of `text`: code spans between backticks, and JSON
+ * templates (a bracketed span that opens with `{"`, `["`, `[[` or `[{`, up to
+ * its matching bracket).
+ */
+function exemptSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let at = 0; at < text.length; at++) {
+    const c = text[at];
+    if (c === "`") {
+      const end = text.indexOf("`", at + 1);
+      if (end < 0) break;
+      spans.push([at, end + 1]);
+      at = end;
+    } else if (
+      (c === "{" || c === "[") &&
+      /^[\s]*["\[{]/.test(text.slice(at + 1, at + 8))
+    ) {
+      let depth = 0;
+      let end = at;
+      let quoted = false;
+      for (; end < text.length; end++) {
+        const d = text[end];
+        if (quoted) {
+          if (d === "\\") end++;
+          else if (d === '"') quoted = false;
+        } else if (d === '"') quoted = true;
+        else if (d === "{" || d === "[") depth++;
+        else if (d === "}" || d === "]") {
+          depth--;
+          if (depth === 0) break;
+        }
+      }
+      spans.push([at, end + 1]);
+      at = end;
+    }
+  }
+  return spans;
+}
+
+/**
+ * Where `zh` puts an ASCII `:` or `,` directly after a Chinese character,
+ * outside code spans and JSON templates: each problem as the two characters
+ * and a little context. Empty when the text follows the rule.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { zhPunctuationProblems } from "./zh_punctuation.ts";
+ * assert.deepEqual(zhPunctuationProblems("原因：后检在提交点之后"), []);
+ * assert.deepEqual(zhPunctuationProblems("原因: 后检"), ["原因: 后检"]);
+ * assert.deepEqual(zhPunctuationProblems("写 `{\"草稿\":1}` 即可"), []);
+ * ```
+ */
+export function zhPunctuationProblems(zh: string): string[] {
+  const spans = exemptSpans(zh);
+  const exempt = (i: number) => spans.some(([a, b]) => i >= a && i < b);
+  const problems: string[] = [];
+  const chars = [...zh];
+  let offset = 0;
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const next = offset + chars[i].length;
+    if (
+      HAN.test(chars[i]) && (chars[i + 1] === ":" || chars[i + 1] === ",") &&
+      !exempt(next)
+    ) {
+      problems.push(chars.slice(Math.max(0, i - 6), i + 5).join(""));
+    }
+    offset = next;
+  }
+  return problems;
+}
