@@ -69,6 +69,12 @@ Deno.test({
           assert.equal(readOnly.annotations?.readOnlyHint, true, readOnly.name);
         }
         assert.equal(tools[3].annotations?.destructiveHint, true);
+        assert.equal(
+          create.annotations?.title,
+          "Create a print draft (guardlab lab)",
+        );
+        // Each text in one language: no {en, zh} pair leaks into a schema.
+        assert.doesNotMatch(JSON.stringify(tools), /"zh":/);
       });
 
       await t.step("happy path: accepted, committed, receipt #1", async () => {
@@ -480,6 +486,11 @@ Deno.test({
       assert.match(path, /\/guardlab-scratch-[^/]+\//);
       const { tools } = await s.client.listTools() as { tools: ToolInfo[] };
       assert.match(tools[0].description ?? "", /业务键是 job/);
+      assert.equal(
+        tools[0].annotations?.title,
+        "创建打印草稿（guardlab 实验）",
+      );
+      assert.doesNotMatch(JSON.stringify(tools), /"en":/);
       const r = await s.client.callTool({
         name: "create_draft",
         arguments: ARGS,

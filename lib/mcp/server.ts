@@ -37,6 +37,7 @@ import {
   CREATE_DRAFT,
   INSTRUCTIONS,
   LEDGER,
+  localized,
   RECONCILE,
   TOOLS,
 } from "./tools.ts";
@@ -213,9 +214,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     tools: TOOLS.map((t) => ({
       name: t.name,
       description: say(t.description, lang),
-      inputSchema: t.inputSchema,
-      outputSchema: t.outputSchema,
-      annotations: t.annotations,
+      inputSchema: localized(t.inputSchema, lang),
+      outputSchema: localized(t.outputSchema, lang),
+      annotations: localized(t.annotations, lang),
     })),
   }));
 
@@ -238,16 +239,26 @@ export async function serveMcp(options: McpOptions): Promise<void> {
         });
         throw new McpError(
           ErrorCode.InvalidParams,
-          `Unknown tool: ${JSON.stringify(name).slice(0, 80)} (tools: ${
-            TOOLS.map((t) => t.name).join(", ")
-          })`,
+          say({
+            en: `Unknown tool: ${printableName(name)} (tools: ${
+              TOOLS.map((t) => t.name).join(", ")
+            })`,
+            zh: `未知工具：${printableName(name)}（可用工具：${
+              TOOLS.map((t) => t.name).join("、")
+            }）`,
+          }, lang),
         );
       }
       if (inFlight >= MAX_CALLS_IN_FLIGHT) {
         refuse({ en: "busy (JSON-RPC error)", zh: "繁忙（JSON-RPC 错误）" });
         throw new McpError(
           BUSY,
-          `busy: ${MAX_CALLS_IN_FLIGHT} tool calls already in flight; retry later`,
+          say({
+            en:
+              `busy: ${MAX_CALLS_IN_FLIGHT} tool calls already in flight; retry later`,
+            zh:
+              `繁忙：已有 ${MAX_CALLS_IN_FLIGHT} 个工具调用在进行中；请稍后重试`,
+          }, lang),
         );
       }
       inFlight++;
@@ -528,8 +539,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
         (params.arguments === undefined || isPlainRecord(params.arguments));
       return ok ? null : {
         code: INVALID_PARAMS,
-        message:
-          "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given)",
+        message: say({
+          en:
+            "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given)",
+          zh:
+            "参数无效：tools/call 需要 params.name（字符串），给出 params.arguments 时它必须是对象",
+        }, lang),
       };
     },
     async drain() {

@@ -13,7 +13,7 @@
  */
 import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
 import { STATUSES } from "../timing/stages.ts";
-import type { Text } from "../i18n.ts";
+import { type Lang, LANGS, say, type Text } from "../i18n.ts";
 
 /** A JSON Schema object, as MCP publishes it. */
 export type JsonSchema = Record<string, unknown>;
@@ -21,7 +21,7 @@ export type JsonSchema = Record<string, unknown>;
 /** MCP's tool annotations: hints a client may show or act on, never enforced. */
 export interface ToolAnnotations {
   /** A title for people. */
-  title: string;
+  title: Text;
   /** The tool changes nothing. */
   readOnlyHint: boolean;
   /** The tool may delete or overwrite (only meaningful when not read-only). */
@@ -49,7 +49,10 @@ export interface ToolSpec {
 const JOB_SCHEMA = {
   type: "string",
   pattern: "^JOB-[0-9]{3}$",
-  description: "business key: JOB- and three digits, e.g. JOB-001",
+  description: {
+    en: "business key: JOB- and three digits, e.g. JOB-001",
+    zh: "业务键：JOB- 加三位数字，例如 JOB-001",
+  },
 };
 
 /** `structuredContent` of a refusal: the rule and what would have been valid. */
@@ -99,7 +102,10 @@ Valid arguments: job JOB-001..JOB-999, topic ${
         type: "integer",
         minimum: COPIES_RANGE[0],
         maximum: COPIES_RANGE[1],
-        description: `the input check allows at most ${BATCH_LIMIT}`,
+        description: {
+          en: `the input check allows at most ${BATCH_LIMIT}`,
+          zh: `前检最多允许 ${BATCH_LIMIT}`,
+        },
       },
     },
     required: ["job", "topic", "copies"],
@@ -108,32 +114,53 @@ Valid arguments: job JOB-001..JOB-999, topic ${
   outputSchema: {
     type: "object",
     properties: {
-      call: { type: "integer", description: "this tools/call's number" },
+      call: {
+        type: "integer",
+        description: {
+          en: "this tools/call's number",
+          zh: "这次 tools/call 的序号",
+        },
+      },
       status: { type: "string", enum: STATUS_VALUES },
       job: { type: ["string", "null"] },
       effect_exists: {
         type: "boolean",
-        description: "whether a draft for job exists now",
+        description: {
+          en: "whether a draft for job exists now",
+          zh: "该 job 的草稿现在是否存在",
+        },
       },
       events: { type: "array", items: { type: "string" } },
       receipt: {
         type: ["integer", "null"],
-        description: "the audit receipt's attempt number, null when none",
+        description: {
+          en: "the audit receipt's attempt number, null when none",
+          zh: "审计回执的编号；没有回执时为 null",
+        },
       },
       released: {
         type: ["object", "null"],
-        description: "the checked draft; only an accepted result releases it",
+        description: {
+          en: "the checked draft; only an accepted result releases it",
+          zh: "经过检查的草稿；只有 accepted 的结果才放行",
+        },
       },
       refusal: REFUSAL_SCHEMA,
       stored_arguments: {
         type: "object",
-        description: "on key_conflict: the arguments the key was created with",
+        description: {
+          en: "on key_conflict: the arguments the key was created with",
+          zh: "key_conflict 时：创建该业务键所用的参数",
+        },
       },
     },
     required: ["call", "status", "job", "effect_exists", "events", "receipt"],
   },
   annotations: {
-    title: "Create a print draft (guardlab lab)",
+    title: {
+      en: "Create a print draft (guardlab lab)",
+      zh: "创建打印草稿（guardlab 实验）",
+    },
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: true,
@@ -165,7 +192,7 @@ export const LEDGER: ToolSpec = {
     },
   },
   annotations: {
-    title: "Read the ledger",
+    title: { en: "Read the ledger", zh: "读取账本" },
     readOnlyHint: true,
     openWorldHint: false,
   },
@@ -188,7 +215,7 @@ export const RECONCILE: ToolSpec = {
     },
   },
   annotations: {
-    title: "Reconcile the ledger",
+    title: { en: "Reconcile the ledger", zh: "对账" },
     readOnlyHint: true,
     openWorldHint: false,
   },
@@ -220,13 +247,35 @@ export const COMPENSATE: ToolSpec = {
     },
   },
   annotations: {
-    title: "Compensate (void) a draft",
+    title: { en: "Compensate (void) a draft", zh: "补偿（作废）草稿" },
     readOnlyHint: false,
     destructiveHint: true,
     idempotentHint: true,
     openWorldHint: false,
   },
 };
+
+/**
+ * `schema` with each `description` that is a {@linkcode Text} said in
+ * `lang`: the schemas hold both languages, a client gets one.
+ */
+export function localized(value: unknown, lang: Lang): unknown {
+  if (Array.isArray(value)) return value.map((v) => localized(v, lang));
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (isText(record)) return say(record, lang);
+  return Object.fromEntries(
+    Object.entries(record).map(([k, v]) => [k, localized(v, lang)]),
+  );
+}
+
+function isText(
+  record: Record<string, unknown>,
+): record is Text & Record<string, unknown> {
+  // Exactly the two language keys, each a string: a Text, not a schema.
+  return Object.keys(record).sort().join(",") === LANGS.join(",") &&
+    Object.values(record).every((v) => typeof v === "string");
+}
 
 /** Every tool, in the order `tools/list` gives them. */
 export const TOOLS: readonly ToolSpec[] = [
