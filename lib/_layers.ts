@@ -23,11 +23,12 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     role: "text and types: the Text type and the one language picker, " +
-      "the Chinese punctuation rule, terminal width, typed errors",
+      "the Chinese punctuation rule, values in words, terminal width, typed errors",
     members: [
       "_layers.ts",
       "i18n.ts",
       "zh_punctuation.ts",
+      "plain.ts",
       "terminal.ts",
       "errors.ts",
     ],

@@ -6,6 +6,7 @@
  * written in the source, found by parsing it.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   inType,
   isLiteral,
@@ -17,6 +18,7 @@ import {
   parse,
   type Parsed,
   parseLib,
+  ROOT,
 } from "./source.ts";
 import {
   exportedTexts,
@@ -44,6 +46,10 @@ function propertyKeys(located: Located): string[] {
     }
   }
   return keys;
+}
+
+function parseMain(): Parsed {
+  return parse("../main.ts", Deno.readTextFileSync(join(ROOT, "main.ts")));
 }
 
 function insidePicker(file: Parsed, located: Located): boolean {
@@ -145,6 +151,8 @@ Deno.test("one voice: a language is picked only by say() in lib/i18n.ts", () => 
     "the picker exists",
   );
   const picks = libFiles().flatMap((f) => languagePicks(parseLib(f)));
+  // The entry point too: it speaks before any command runs.
+  picks.push(...languagePicks(parseMain()));
   assert.deepEqual(picks, [], "pick with say(text, lang) from lib/i18n.ts");
 });
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { DEMO_MESSAGES } from "../lib/cli/commands/demo.ts";
 import { TOPICS } from "../lib/content/explain.ts";
 import type { Lang } from "../lib/i18n.ts";
-import { plainFields, plainValue } from "../lib/views/plain.ts";
+import { plainFields, plainValue } from "../lib/plain.ts";
 import { draftRowsText } from "../lib/views/policy_view.ts";
 import {
   continuationColumn,
@@ -135,6 +135,11 @@ async function everyView(lang: Lang): Promise<[string, string[]][]> {
   }
   await show(["run", "--args", '{"job":"JOB-001","extra":[1,{"a":"b"}]}']);
   await show(["compensate", "--ledger", ledger, "--job", "JOB-101"]);
+  // A prediction of the wrong shape is shown in words, not echoed as JSON.
+  await show(
+    ["exercise", "check", "15"],
+    '{"outcome": {"status": "x"}, "draft": [true], "receipts": 1}',
+  );
   await show(["ledger", "--ledger", ledger]);
   await show(["reconcile", "--ledger", ledger]);
   await show(["reset", "--ledger", ledger]);

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Text } from "../i18n.ts";
+import { plainValue } from "../plain.ts";
 import type { Evidence } from "./evidence.ts";
 
 /** One invariant a checker looked at. */
@@ -991,10 +992,10 @@ function predictionCheck(
   return (["outcome", "draft", "receipts"] as const).map((key) =>
     finding(
       prediction !== undefined && prediction[key] === actual[key],
-      `${key}: predicted ${JSON.stringify(prediction?.[key])}, ` +
-        `happened ${JSON.stringify(actual[key])}`,
-      `${key}：预测 ${JSON.stringify(prediction?.[key])}，` +
-        `实际 ${JSON.stringify(actual[key])}`,
+      `${key}: predicted ${plainValue(prediction?.[key], "en")}, ` +
+        `happened ${plainValue(actual[key], "en")}`,
+      `${key}：预测 ${plainValue(prediction?.[key], "zh")}，` +
+        `实际 ${plainValue(actual[key], "zh")}`,
     )
   );
 }

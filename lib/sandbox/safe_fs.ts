@@ -277,8 +277,12 @@ export const COMPANIONS = ["-wal", "-shm", "-journal"] as const;
  */
 export function checkDatabasePlace(
   path: string,
-  tops: readonly string[],
-  mustExist: boolean,
+  { tops, mustExist = false }: {
+    /** The granted folders the path is checked from. */
+    tops: readonly string[];
+    /** Refuse a database file that does not exist (a read never creates one). */
+    mustExist?: boolean;
+  },
 ): boolean {
   const abs = resolve(path);
   assertGranted(abs, !mustExist);

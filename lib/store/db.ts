@@ -95,7 +95,10 @@ export function openDatabase(
   options: OpenOptions,
 ): DatabaseSync {
   const { mode } = options;
-  const existed = checkDatabasePlace(path, options.trusted, mode !== "write");
+  const existed = checkDatabasePlace(path, {
+    tops: options.trusted,
+    mustExist: mode !== "write",
+  });
   let empty = !existed;
   if (existed && mode !== "observe") {
     // An empty file beside a -wal is refused here, before SQLite could
@@ -301,7 +304,7 @@ export function openUnchecked(
   path: string,
   options: { trusted: readonly string[]; busyTimeoutMs?: number },
 ): DatabaseSync {
-  checkDatabasePlace(path, options.trusted, false);
+  checkDatabasePlace(path, { tops: options.trusted });
   const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
   try {
     db.exec("PRAGMA temp_store=MEMORY");

@@ -9,7 +9,7 @@
  */
 import type { PolicyStep } from "../experiments/script.ts";
 import { type Lang, say, type Text } from "../i18n.ts";
-import { plainValue } from "./plain.ts";
+import { plainValue } from "../plain.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import { displayWidth, wrap } from "../terminal.ts";
 

@@ -24,7 +24,7 @@ import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../store/wire.ts";
 import { fill, type Lang, say, type Text } from "../../i18n.ts";
-import { plainFields, plainValue } from "../../views/plain.ts";
+import { plainFields, plainValue } from "../../plain.ts";
 import { wrap } from "../../terminal.ts";
 import { EXIT } from "../exit.ts";
 import { type Io, styleFor } from "../io.ts";

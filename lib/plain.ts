@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, say, type Text } from "./i18n.ts";
 
 /** The separator between the items of a list or the fields of an object. */
 const SEPARATOR: Text = { en: ", ", zh: "，" };
