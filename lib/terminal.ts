@@ -299,8 +299,10 @@ export function continuationColumn(line: string, width: number): number {
  * and a line never starts with closing punctuation. Only a clause wider than
  * a whole line is broken inside, and then between two characters that do not
  * belong to one of {@linkcode PROTECTED_WORDS}; a single word wider than a
- * line is cut only then. A continuation line starts at
- * {@linkcode continuationColumn}: under the text it continues.
+ * line is cut only then. A continuation line starts at `continuation`, by
+ * default {@linkcode continuationColumn}: under the text it continues. A
+ * caller that places the lines in a column of its own (a note beside a
+ * stage, a box in an SVG) passes 0 and indents them itself.
  *
  * @example
  * ```ts
@@ -313,8 +315,12 @@ export function continuationColumn(line: string, width: number): number {
  * ]);
  * ```
  */
-export function wrap(line: string, width: number): string[] {
-  const hang = " ".repeat(continuationColumn(line, width));
+export function wrap(
+  line: string,
+  width: number,
+  continuation: number = continuationColumn(line, width),
+): string[] {
+  const hang = " ".repeat(continuation);
   const out: string[] = [];
   let current = "";
   let space = "";

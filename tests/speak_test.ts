@@ -8,7 +8,7 @@ import { DEMO_MESSAGES } from "../lib/cli/commands/demo.ts";
 import { TOPICS } from "../lib/content/explain.ts";
 import type { Lang } from "../lib/i18n.ts";
 import { plainFields, plainValue } from "../lib/plain.ts";
-import { draftRowsText } from "../lib/views/policy_view.ts";
+import { draftRowsText, policyRow } from "../lib/views/policy_view.ts";
 import {
   continuationColumn,
   displayWidth,
@@ -453,4 +453,46 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
       }
     }
   });
+});
+
+Deno.test("wrap: every policy step fits its SVG box (three lines) whole, in both languages", () => {
+  // The longest outputs each policy step can print; the box shows 3 lines.
+  const job = { job: "JOB-001", copies: 2 };
+  const steps: [Record<string, unknown>, Record<string, unknown>, number?][] = [
+    [{ op: "policy.precheck", ...job }, {
+      snapshot: { revision: 12, max_copies: 9 },
+    }],
+    [{ op: "policy.precheck", ...job }, { rejected: "missing_policy" }],
+    [{ op: "policy.change", max_copies: 1 }, {
+      policy: { revision: 12, max_copies: 1 },
+    }],
+    [{ op: "policy.change", max_copies: 10 }, {
+      raised: "invalid",
+      message: "max_copies",
+    }],
+    [{ op: "policy.insert_checked", ...job }, { inserted: true }, 12],
+    [{ op: "policy.insert_checked", ...job }, { inserted: false }, 12],
+    [{ op: "policy.insert_checked", ...job }, {
+      raised: "database_error",
+      message: "database is locked",
+    }],
+    [{ op: "policy.insert_checked", ...job }, {
+      raised: "injected",
+      message: "injected_before_commit",
+    }],
+    [{ op: "policy.insert_checked", ...job }, {
+      raised: "database_error",
+      message: "UNIQUE constraint failed: drafts.job",
+    }],
+    [{ op: "policy.insert_naive", ...job }, { inserted: true }],
+    [{ op: "policy.rows" }, { rows: [["JOB-001", 2, 1], ["JOB-002", 1, 2]] }],
+  ];
+  for (const [step, output, snapshotRevision] of steps) {
+    const row = policyRow({ step, output, snapshotRevision } as never)!;
+    for (const lang of LANGS) {
+      const lines = wrap(row.text[lang], 34, 0);
+      assert.ok(lines.length <= 3, `${lang}: ${lines.join(" / ")}`);
+      for (const line of lines) assert.ok(displayWidth(line) <= 34, line);
+    }
+  }
 });

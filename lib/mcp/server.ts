@@ -190,9 +190,9 @@ function summaryOf(s: Record<string, unknown>): Text {
 }
 
 /**
- * Serve MCP until the client closes its end, then wait for every call in
- * flight to settle (a call cut off by the close is cancelled, and its
- * receipt says so).
+ * Serve MCP until the client closes its end, then let every call in flight
+ * finish and answer (a call held by a fault has nobody left to cancel it: it
+ * is cancelled then, and its receipt says so).
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
   const { lab, lang } = options;

@@ -106,7 +106,7 @@ export function compensationLines(
     const label = `${SYMBOL[mark].padEnd(4)} ${say(MARK_LABEL[mark], lang)}`;
     if (note === null) return [head + style.mark(mark, label)];
     const gap = " ".repeat(Math.max(1, 18 - displayWidth(label)));
-    const [first, ...rest] = wrap(note, 80 - 37).map((l) => l.trim());
+    const [first, ...rest] = wrap(note, 80 - 37, 0).map((l) => l.trim());
     return [
       head + style.mark(mark, label) + gap + first,
       ...rest.map((l) => " ".repeat(37) + l),

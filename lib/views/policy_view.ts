@@ -224,7 +224,7 @@ export function renderPolicyRow(row: PolicyRow, lang: Lang): string[] {
     ? "+ "
     : "  ";
   const width = row.lane === "reader" ? HALF - 1 : 78 - HALF - 3;
-  const lines = wrap(mark + say(row.text, lang), width).map((l) => l.trim());
+  const lines = wrap(mark + say(row.text, lang), width, 0).map((l) => l.trim());
   return lines.map((l, i) => {
     const text = i === 0 ? l : "  " + l;
     return row.lane === "reader"
@@ -270,7 +270,7 @@ export function policySvg(
   rows.forEach((row, i) => {
     const x = left + 180 + STEP_X * i;
     const y = laneY[row.lane];
-    const lines = wrap(say(row.text, lang), 34).map((l) => l.trim()).slice(
+    const lines = wrap(say(row.text, lang), 34, 0).map((l) => l.trim()).slice(
       0,
       3,
     );

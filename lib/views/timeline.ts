@@ -455,7 +455,7 @@ export function renderTimeline(
     // Pad outside the colour codes, so coloured and plain text line up alike;
     // the note wraps in its own column.
     const gap = " ".repeat(Math.max(1, 18 - displayWidth(label)));
-    const [first, ...rest] = wrap(say(r.note, lang), 80 - NOTE_AT)
+    const [first, ...rest] = wrap(say(r.note, lang), 80 - NOTE_AT, 0)
       .map((l) => l.trim());
     return [
       head + style.mark(r.mark, label) + gap + first,
