@@ -33,6 +33,9 @@ export const VERIFY_MESSAGES = {
   },
 } as const satisfies Record<string, Text>;
 
+/** The labs whose demos are verified, in the order `demo` runs them. */
+export const LAB_NAMES = ["timing", "policy", "article"] as const;
+
 /** The hand-written expected answers, per lab. */
 export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
   timing: expectedTiming,
@@ -41,7 +44,7 @@ export const EXPECTED: Readonly<Record<LabName, Record<string, unknown>>> = {
 };
 
 /** The labs: the two of the article's code, and its other claims. */
-export type LabName = "timing" | "policy" | "article";
+export type LabName = typeof LAB_NAMES[number];
 
 /** One scenario's comparison. */
 export interface Check {

@@ -1,5 +1,5 @@
 /**
- * `guardlab demo [timing|policy]`: the article's fixed scenarios.
+ * `guardlab demo [timing|policy|article]`: the article's fixed scenarios.
  *
  * @module
  */
@@ -13,7 +13,8 @@ import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { EXIT } from "../exit.ts";
-import { FORMAT_OPTIONS, formatOf, REFUSED_ROOT } from "../places.ts";
+import { FORMAT_OPTIONS, formatOf, FORMATS, REFUSED_ROOT } from "../places.ts";
+import { LAB_NAMES } from "../../experiments/verify.ts";
 import { choice, command } from "../parser.ts";
 import { fill, say, type Text } from "../../i18n.ts";
 import { policyLines } from "../../views/policy_demo.ts";
@@ -46,7 +47,9 @@ export const demo = command({
     en: "run the article's fixed scenarios (default: all three labs)",
     zh: "运行文章里的固定场景（默认三个实验都跑）",
   },
-  usage: "demo [timing|policy|article] [--json] [--format text|json|svg]",
+  usage: `demo [${LAB_NAMES.join("|")}] [--json] [--format ${
+    FORMATS.join("|")
+  }]`,
   about: {
     en:
       `Runs the fixed scenarios of the timing lab (input rejected, output rejected
@@ -74,7 +77,7 @@ compensation can itself fail. Each runs in a fresh scratch ledger.`,
       "demo",
       "lab",
       positionals[0],
-      ["timing", "policy", "article"] as const,
+      LAB_NAMES,
     );
     const format = formatOf("demo", values);
     await using folder = scratchFolder(io.base);
