@@ -382,3 +382,24 @@ Deno.test("course file: exercise --course FILE lists, shows and checks; a bad fi
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("course file: the README's example is a course the reader takes, in both READMEs", () => {
+  for (const name of ["README.md", "README.zh.md"]) {
+    const text = Deno.readTextFileSync(new URL(`../${name}`, import.meta.url));
+    const from = text.indexOf(
+      "```json\n",
+      text.search(/^### (A course file|课程文件)$/m),
+    );
+    const json = text.slice(from + 8, text.indexOf("\n```", from + 8));
+    const course = readCourse(json);
+    assert.equal(course.id, "net-101", name);
+    assert.deepEqual(course.exercises.map((x) => x.slug), [
+      "second-call-reuses",
+    ]);
+    assert.deepEqual(
+      course.exercises[0],
+      readCourse(COURSE).exercises[0],
+      `${name}: the same exercise the tests judge`,
+    );
+  }
+});
