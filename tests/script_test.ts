@@ -8,7 +8,7 @@ import {
   type Line,
   linesOf,
   MAX_LINE_BYTES,
-} from "../lib/experiments/lines.ts";
+} from "../lib/lines.ts";
 import { persistedCounts, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));

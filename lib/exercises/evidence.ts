@@ -8,7 +8,7 @@
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { openObserver } from "../store/db.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
-import { linesOf } from "../experiments/lines.ts";
+import { linesOf } from "../lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
