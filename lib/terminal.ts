@@ -385,3 +385,60 @@ export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_\/.:=@%+,-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * Characters that can drive a terminal or reorder what it shows: the C0
+ * controls (ESC, BEL, CR, line feed...), DEL, the C1 controls (U+0080–U+009F,
+ * CSI and OSC among them), the bidirectional embeddings, overrides, isolates
+ * and marks, and the line and paragraph separators.
+ */
+const DRIVING =
+  // deno-lint-ignore no-control-regex -- these are the characters it names
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(char: string): string {
+  return "\\u" + char.charCodeAt(0).toString(16).padStart(4, "0");
+}
+
+/**
+ * `text` (from a ledger, a script, an argument) with every character that
+ * could drive a terminal shown as `\uXXXX`: visible, inert, one line. Inside
+ * a JSON string the same six characters are the escape of the same
+ * character, so JSON stays valid and means the same.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inert } from "./terminal.ts";
+ * assert.equal(inert("JOB-001\x1b]52;c;aGk=\x07"), "JOB-001\\u001b]52;c;aGk=\\u0007");
+ * assert.equal(inert("a\u202eb\nc"), "a\\u202eb\\u000ac");
+ * ```
+ */
+export function inert(text: string): string {
+  return text.replace(DRIVING, visible);
+}
+
+const LINE_DRIVING =
+  // deno-lint-ignore no-control-regex -- guardlab's colour codes, and the rest
+  /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The last guard before a terminal: `inert`, but the line feeds and tabs
+ * guardlab writes itself are kept, and with `color` its SGR colour codes
+ * (`ESC [ … m`, which only colour text). Every other control becomes
+ * visible, whoever wrote it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inertOutput } from "./terminal.ts";
+ * assert.equal(inertOutput("\x1b[31mx\x1b[0m\x1b[2J", true), "\x1b[31mx\x1b[0m\\u001b[2J");
+ * assert.equal(inertOutput("\x1b[31mx", false), "\\u001b[31mx");
+ * ```
+ */
+export function inertOutput(text: string, color: boolean): string {
+  return text.replace(
+    LINE_DRIVING,
+    (m) => m.length > 1 ? (color ? m : visible(m[0]) + m.slice(1)) : visible(m),
+  );
+}

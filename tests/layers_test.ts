@@ -110,10 +110,11 @@ Deno.test("layers: no file imports itself through a chain (type imports included
   const graph = libGraph();
   for (const [from, edges] of graph) {
     for (const { to } of edges) {
-      assert.ok(
-        graph.has(to),
-        `lib/${from} imports lib/${to}, which does not exist`,
-      );
+      // A JSON module is data (the built-in exercises): it imports nothing.
+      const exists = to.endsWith(".json")
+        ? Deno.statSync(new URL(`../lib/${to}`, import.meta.url)).isFile
+        : graph.has(to);
+      assert.ok(exists, `lib/${from} imports lib/${to}, which does not exist`);
     }
   }
   assert.deepEqual(cyclesOf(graph).map((cycle) => cycle.join(" → ")), []);

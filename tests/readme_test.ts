@@ -27,6 +27,7 @@ const HEADINGS: readonly [string, string][] = [
   ["### The remote timeout, reproduced", "### 复现远程调用超时"],
   ["## The SDK lens", "## SDK 视角"],
   ["## For a course", "## 用于课堂"],
+  ["### A course file", "### 课程文件"],
   ["### Names, course code and variants", "### 姓名、课程代码与变体"],
   ["### What a hand-in carries", "### 作业文件里有什么"],
   ["### A whole class at once", "### 一次批改全班"],

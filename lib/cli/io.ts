@@ -6,6 +6,7 @@
  */
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
 import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
+import { inertOutput } from "../terminal.ts";
 
 /** Where a command writes and reads. */
 export interface Io {
@@ -57,11 +58,14 @@ function quietly(
 
 /** The real process streams. Colour only on a terminal and never under `NO_COLOR`. */
 export function processIo(): Io {
+  const color = !Deno.noColor && Deno.stdout.isTerminal();
+  // Every line passes the last guard: text from a ledger, a script or an
+  // argument never reaches the terminal as a control sequence.
   return {
-    out: (line) => quietly(Deno.stdout, line + "\n"),
-    err: (line) => quietly(Deno.stderr, line + "\n"),
+    out: (line) => quietly(Deno.stdout, inertOutput(line, color) + "\n"),
+    err: (line) => quietly(Deno.stderr, inertOutput(line, color) + "\n"),
     stdin: () => Deno.stdin.readable,
-    color: !Deno.noColor && Deno.stdout.isTerminal(),
+    color,
     stdinIsTerminal: Deno.stdin.isTerminal(),
     base: SANDBOX_ROOT,
   };
@@ -81,8 +85,8 @@ export function memoryIo(
   return {
     stdout,
     stderr,
-    out: (line) => stdout.push(...line.split("\n")),
-    err: (line) => stderr.push(...line.split("\n")),
+    out: (line) => stdout.push(...inertOutput(line, color).split("\n")),
+    err: (line) => stderr.push(...inertOutput(line, color).split("\n")),
     stdin: () =>
       new ReadableStream({
         start(controller) {

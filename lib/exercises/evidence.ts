@@ -1,232 +1,466 @@
 /**
- * What an answer did: its script is run in a fresh scratch ledger, step by
- * step, and then the ledger is read through a second, read-only connection.
- * Checkers judge this evidence by invariants, never by comparing text.
+ * What an answer did, as the engine's evidence: its steps are run one by
+ * one in a fresh scratch ledger, and after each step the ledger is read
+ * through a second, read-only connection, so that a run's receipt is the
+ * row the ledger really holds, never what the run returned. Afterwards the
+ * whole ledger is read the same way.
+ *
+ * Evidence keeps named fields only (never a step's whole output), so what
+ * it holds per step is bounded by the line.
  *
  * @module
  */
+import type { DatabaseSync } from "node:sqlite";
 import { labFilesIn } from "../sandbox/sandbox.ts";
-import { openObserver } from "../store/db.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf } from "../lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
+import { statement } from "../store/db.ts";
+import { Ledger } from "../timing/ledger.ts";
+import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
+import { observePolicy } from "../policy/policy.ts";
+import { isPlainRecord } from "../timing/args.ts";
+import type { Attempt } from "../timing/attempt.ts";
+import type { Text } from "../i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
-/** The caps an answer runs under (tests may lower them). */
-export interface Limits {
-  /** Steps per answer. */
-  steps: number;
-  /** Bytes held per step: its line, and its output as JSON. */
-  stepBytes: number;
-}
+/** A value a field of the evidence can hold. */
+export type Value = string | number | boolean | null | readonly string[];
 
-/** The caps of every check and grade. */
-export const LIMITS: Limits = {
-  steps: MAX_ANSWER_STEPS,
-  stepBytes: MAX_STEP_BYTES,
-};
+/** One item of the evidence: a step, or a ledger row. A field that is absent is "missing". */
+export type Item = Readonly<Record<string, Value>>;
 
-/** Why an answer was stopped before its end: which line, and which cap. */
-export interface OverLimit {
-  /** The input line where the cap was reached. */
-  line: number;
-  /** `steps`: more than {@linkcode MAX_ANSWER_STEPS}; `bytes`: a line or an output over {@linkcode MAX_STEP_BYTES}. */
-  cap: "steps" | "bytes";
-}
+/** The ledger tables the engine can look up, read through a second connection. */
+export const LEDGER_TABLES = [
+  "drafts",
+  "receipts",
+  "compensations",
+  "pending",
+  "policy_drafts",
+  "rule",
+] as const;
 
-/** One step of the answer: the step as written, and what it printed. */
-export interface StepEvidence {
-  /** The input line number. */
-  line: number;
-  /** The parsed step (an object; anything else is an invalid step). */
-  step: Record<string, unknown>;
-  /** The JSON object the step printed. */
-  output: Record<string, unknown>;
-}
+/** A ledger table's name. */
+export type LedgerTable = typeof LEDGER_TABLES[number];
 
-/** The committed state afterwards, read through a second connection. */
-export interface LedgerEvidence {
-  /** Drafts: job and the text of its body. */
-  drafts: { job: string; text: string }[];
-  /** Receipts in attempt order. */
-  receipts: {
-    attempt: number;
-    job: string | null;
-    status: string;
-    events: string[];
-  }[];
-  /** Compensations by job. */
-  compensations: { job: string; state: string; receipts: number }[];
-  /** The policy rule now (null when the row is missing or never made). */
-  rule: { revision: number; max_copies: number } | null;
-  /** The policy lab's drafts: `[job, copies, checked_revision]`. */
-  policyDrafts: [string, number, number][];
-}
-
-/** Everything a checker may look at. */
+/** Everything the engine may look at. */
 export interface Evidence {
-  /** The steps, in order (blank lines skipped). */
-  steps: StepEvidence[];
+  /** The steps that ran, in order (`step` 1, 2, ...). */
+  steps: Item[];
+  /** The ledger afterwards, by table. */
+  ledger: Record<LedgerTable, Item[]>;
   /** Steps that could not run: line and reason. */
   invalid: { line: number; message: string }[];
-  /** The ledger afterwards. */
-  ledger: LedgerEvidence;
-  /** Set when the answer went over a cap: it was stopped there, and proves nothing. */
-  overLimit: OverLimit | null;
+  /** Why gathering stopped at a bound, or null. */
+  overLimit: Text | null;
 }
 
-/** Run `answer` (JSON Lines) in a fresh ledger inside `folder` and gather the evidence. */
+/** Bounds for {@linkcode gather}; the defaults are in limits.ts. */
+export interface GatherLimits {
+  /** The most steps to run. */
+  maxSteps?: number;
+  /** The most bytes of one step's line. */
+  maxStepBytes?: number;
+}
+
+/** A scalar of a step as the student wrote it: numbers by value, anything else but a scalar is dropped. */
+function scalar(value: unknown): Value | undefined {
+  if (value instanceof Number) return value.valueOf();
+  if (
+    value === null || typeof value === "string" ||
+    typeof value === "number" || typeof value === "boolean"
+  ) return value;
+  return undefined;
+}
+
+function put(
+  item: Record<string, Value>,
+  name: string,
+  value: unknown,
+): void {
+  const v = Array.isArray(value)
+    ? value.every((x) => typeof x === "string") ? value as string[] : undefined
+    : scalar(value);
+  if (v !== undefined) item[name] = v;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return isPlainRecord(value) ? value : {};
+}
+
+/** What the second connections see, between steps. */
+class Observer {
+  #lab: Ledger;
+  #policy?: DatabaseSync;
+  #lastAttempt = 0;
+  readonly #policyPath: string;
+  readonly #trusted: readonly string[];
+  /** The step during which each receipt row appeared. */
+  readonly receiptStep = new Map<number, number>();
+
+  constructor(lab: string, policy: string, trusted: readonly string[]) {
+    this.#lab = Ledger.open(lab, { mode: "observe", trusted });
+    this.#policyPath = policy;
+    this.#trusted = trusted;
+  }
+
+  close(): void {
+    this.#lab.close();
+    this.#policy?.close();
+  }
+
+  get lab(): Ledger {
+    return this.#lab;
+  }
+
+  /** The receipt rows written since the last look, now attributed to `step`. */
+  newReceipts(step: number): void {
+    for (const r of this.#lab.receiptsAfter(this.#lastAttempt)) {
+      const attempt = Number(r.attempt);
+      this.receiptStep.set(attempt, step);
+      this.#lastAttempt = Math.max(this.#lastAttempt, attempt);
+    }
+  }
+
+  draftExists(job: Value | undefined): boolean {
+    return typeof job === "string" && this.#lab.draftExists(job);
+  }
+
+  /** The policy database, once a step has made it. */
+  policy(): DatabaseSync | undefined {
+    if (this.#policy === undefined) {
+      try {
+        Deno.lstatSync(this.#policyPath);
+      } catch {
+        return undefined;
+      }
+      this.#policy = observePolicy(this.#policyPath, this.#trusted);
+    }
+    return this.#policy;
+  }
+
+  rule(): { revision: number; max_copies: number } | undefined {
+    const db = this.policy();
+    const row = db &&
+      statement(db, "SELECT revision, max_copies FROM policy WHERE singleton=1")
+        .get() as { revision: number; max_copies: number } | undefined;
+    return row
+      ? { revision: Number(row.revision), max_copies: Number(row.max_copies) }
+      : undefined;
+  }
+
+  policyDraftExists(job: Value | undefined): boolean {
+    const db = this.policy();
+    return db !== undefined && typeof job === "string" &&
+      statement(db, "SELECT 1 AS present FROM drafts WHERE job=?").get(job) !==
+        undefined;
+  }
+}
+
+/** The fields one step contributes to the evidence. */
+interface StepContext {
+  fixture: string;
+  snapshots: Map<string, { step: number; revision: number }>;
+}
+
+function runItem(
+  item: Record<string, Value>,
+  s: Record<string, unknown>,
+  output: Record<string, unknown>,
+  attempt: Attempt | undefined,
+  ctx: StepContext,
+  seen: Observer,
+): void {
+  const args = record(s.args);
+  for (const name of ["job", "topic", "copies"]) put(item, name, args[name]);
+  const faults = record(s.faults);
+  item.cancel_at = "";
+  item.fail_at = "";
+  item.bad_output = false;
+  item.audit_failure = false;
+  for (const name of ["cancel_at", "fail_at", "bad_output", "audit_failure"]) {
+    put(item, name, faults[name]);
+  }
+  item.receipt = typeof s.receipt === "string" ? s.receipt : "checked";
+  item.input_guardrail = typeof s.input_guardrail === "string"
+    ? s.input_guardrail
+    : "sequential";
+  item.fixture = ctx.fixture;
+  for (
+    const name of [
+      "status",
+      "raised",
+      "cause",
+      "attempt",
+      "effect_exists",
+      "message",
+    ]
+  ) put(item, name, output[name]);
+  // The events the attempt passed, whether it returned or raised.
+  put(item, "events", [...(attempt?.events ?? [])]);
+  const outcome = output.status ?? output.raised;
+  if (typeof outcome === "string") item.outcome = outcome;
+  if (attempt?.refusal !== undefined) item.refusal = attempt.refusal;
+  seen.newReceipts(item.step as number);
+  item.draft = seen.draftExists(item.job);
+}
+
+function policyItem(
+  op: string,
+  item: Record<string, Value>,
+  s: Record<string, unknown>,
+  output: Record<string, unknown>,
+  ctx: StepContext,
+  seen: Observer,
+): void {
+  for (const name of ["job", "copies", "max_copies", "as"]) {
+    put(item, name, s[name]);
+  }
+  for (const name of ["inserted", "raised", "rejected", "message"]) {
+    put(item, name, output[name]);
+  }
+  if (op === "policy.precheck") {
+    const snap = record(output.snapshot);
+    put(item, "revision", snap.revision);
+    put(item, "max_copies", snap.max_copies);
+    if (typeof s.as === "string" && s.as !== "" && "snapshot" in output) {
+      ctx.snapshots.set(s.as, {
+        step: item.step as number,
+        revision: Number(snap.revision),
+      });
+    }
+  }
+  if (op === "policy.change") {
+    put(item, "revision", record(output.policy).revision);
+  }
+  if (op === "policy.insert_checked" || op === "policy.insert_naive") {
+    put(item, "snapshot", s.snapshot);
+    item.fail_before_commit = s.fail_before_commit === true;
+    const snap = typeof s.snapshot === "string"
+      ? ctx.snapshots.get(s.snapshot)
+      : undefined;
+    if (snap) {
+      item.snapshot_step = snap.step;
+      item.snapshot_revision = snap.revision;
+    }
+    item.draft = seen.policyDraftExists(item.job);
+  }
+  const rule = seen.rule();
+  if (rule) {
+    item.rule_revision = rule.revision;
+    item.rule_max_copies = rule.max_copies;
+  }
+}
+
+const encoder = new TextEncoder();
+
+function overBytes(line: number, max: number): Text {
+  return {
+    en: `over the limit: line ${line} or what it printed is longer than ` +
+      `${max} bytes`,
+    zh: `超出限制：第 ${line} 行或它的输出超过 ${max} 字节`,
+  };
+}
+
+/** One step's item: the step as written (named fields) and what came of it. */
+function itemOf(
+  n: number,
+  line: number,
+  s: Record<string, unknown>,
+  output: Record<string, unknown>,
+  attempt: Attempt | undefined,
+  ctx: StepContext,
+  seen: Observer,
+): Item {
+  const op = String(s.op);
+  const item: Record<string, Value> = { step: n, line, op };
+  if (op === "run") runItem(item, s, output, attempt, ctx, seen);
+  else if (op.startsWith("policy.")) {
+    policyItem(op, item, s, output, ctx, seen);
+  } else if (op === "fixture") {
+    put(item, "receipt_fault", s.receipt_fault);
+    if (typeof s.receipt_fault === "string") ctx.fixture = s.receipt_fault;
+  } else if (op === "compensate") {
+    put(item, "job", s.job);
+    item.fail_at = "";
+    put(item, "fail_at", record(s.faults).fail_at);
+    for (const name of ["status", "raised", "message", "attempt"]) {
+      put(item, name, output[name]);
+    }
+    item.draft = seen.draftExists(item.job);
+  } else if (op === "exists") put(item, "job", s.job);
+  return item;
+}
+
+/**
+ * Run `answer` (JSON Lines) in a fresh ledger inside `folder` and gather
+ * the evidence, stopping at the first step past a bound.
+ */
 export async function gather(
   answer: ReadableStream<Uint8Array>,
   folder: string,
   trusted: readonly string[],
-  limits: Limits = LIMITS,
+  limits: GatherLimits = {},
 ): Promise<Evidence> {
+  const maxSteps = limits.maxSteps ?? MAX_ANSWER_STEPS;
+  const maxBytes = limits.maxStepBytes ?? MAX_STEP_BYTES;
   const files = { ...labFilesIn(folder), trusted };
   const session = new ScriptSession(files);
-  const steps: StepEvidence[] = [];
+  const seen = new Observer(files.lab, files.policy, trusted);
+  const steps: Item[] = [];
   const invalid: Evidence["invalid"] = [];
-  let overLimit: OverLimit | null = null;
+  const ctx: StepContext = { fixture: "none", snapshots: new Map() };
+  let overLimit: Text | null = null;
   let count = 0;
   try {
     // Leaving the loop early cancels the stream: the rest is never read.
-    for await (const line of linesOf(answer, limits.stepBytes)) {
+    for await (const line of linesOf(answer, maxBytes)) {
       if ("tooLong" in line) {
-        overLimit = { line: line.number, cap: "bytes" };
+        overLimit = overBytes(line.number, maxBytes);
         break;
       }
       if (line.text.trim() === "") continue;
-      if (++count > limits.steps) {
-        overLimit = { line: line.number, cap: "steps" };
+      if (++count > maxSteps) {
+        overLimit = {
+          en: `over the limit: more than ${maxSteps} steps ` +
+            `(stopped at line ${line.number})`,
+          zh: `超出限制：步骤多于 ${maxSteps} 个（在第 ${line.number} 行停止）`,
+        };
         break;
       }
       try {
-        const { output } = await session.step(line.text);
-        const held = encoder.encode(JSON.stringify(output)).length;
-        if (held > limits.stepBytes) {
-          overLimit = { line: line.number, cap: "bytes" };
+        const result = await session.step(line.text);
+        // What a step printed is held while it runs: it is capped too.
+        if (encoder.encode(JSON.stringify(result.output)).length > maxBytes) {
+          overLimit = overBytes(line.number, maxBytes);
           break;
         }
-        steps.push({
-          line: line.number,
-          step: parseJsonLikePython(line.text) as Record<string, unknown>,
-          output,
-        });
+        const s = parseJsonLikePython(line.text) as Record<string, unknown>;
+        steps.push(
+          itemOf(
+            steps.length + 1,
+            line.number,
+            s,
+            result.output,
+            result.run?.attempt,
+            ctx,
+            seen,
+          ),
+        );
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
         invalid.push({ line: line.number, message: error.message });
       }
     }
+    return { steps, invalid, overLimit, ledger: readLedger(seen) };
   } finally {
+    seen.close();
     session.close();
   }
+}
+
+/** The whole ledger afterwards, through the second connections. */
+function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
+  const lab = seen.lab;
+  const drafts = lab.drafts().map((d) => {
+    const item: Record<string, Value> = { job: d.job };
+    const body = record(d.body);
+    if (typeof body.text === "string") item.text = body.text;
+    const args = argsForDigest(d.job, d.digest);
+    if (args) {
+      item.topic = args.topic;
+      item.copies = args.copies;
+    }
+    return item;
+  });
+  const receipts = lab.receipts().map((r) => {
+    const item: Record<string, Value> = {
+      attempt: r.attempt,
+      job: r.job,
+      status: r.status,
+      effect_exists: r.effect_exists,
+      events: r.events,
+    };
+    const step = seen.receiptStep.get(r.attempt);
+    if (step !== undefined) item.step = step;
+    return item;
+  });
+  const comps = lab.compensations().map((c) => ({
+    job: c.job,
+    state: c.state,
+    receipts: c.receipts,
+  }));
+  const pending = pendingKeys(lab).map((p) => ({
+    job: p.job,
+    state: p.state,
+    settled: p.state === "voided" && p.compensationReceipt === true,
+  }));
+  const db = seen.policy();
+  const policyDrafts = db
+    ? (statement(
+      db,
+      "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
+    ).all() as { job: string; copies: number; checked_revision: number }[])
+      .map((r) => ({
+        job: r.job,
+        copies: Number(r.copies),
+        checked_revision: Number(r.checked_revision),
+      }))
+    : [];
+  const rule = seen.rule();
   return {
-    steps,
-    invalid,
-    ledger: readLedger(files.lab, files.policy),
-    overLimit,
+    drafts,
+    receipts,
+    compensations: comps,
+    pending,
+    policy_drafts: policyDrafts,
+    rule: rule ? [rule] : [],
   };
 }
 
-const encoder = new TextEncoder();
-
-function readLedger(lab: string, policy: string): LedgerEvidence {
-  const db = openObserver(lab);
-  try {
-    const tables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type='table'")
-        .all() as {
-          name: string;
-        }[]).map((t) => t.name),
-    );
-    const drafts = (db.prepare("SELECT job, body FROM drafts ORDER BY job")
-      .all() as { job: string; body: string }[]).map((d) => ({
-        job: d.job,
-        text: textOf(d.body),
-      }));
-    const receipts = (db.prepare(
-      "SELECT attempt, job, status, events FROM receipts ORDER BY attempt",
-    ).all() as {
-      attempt: number;
-      job: string | null;
-      status: string;
-      events: string;
-    }[]).map((r) => ({
-      attempt: Number(r.attempt),
-      job: r.job,
-      status: r.status,
-      events: listOf(r.events),
-    }));
-    const compensations = tables.has("compensations")
-      ? (db.prepare(
-        `SELECT c.job AS job, c.state AS state,
-           (SELECT COUNT(*) FROM compensation_receipts r WHERE r.job=c.job) AS n
-         FROM compensations c ORDER BY c.job`,
-      ).all() as { job: string; state: string; n: number }[]).map((c) => ({
-        job: c.job,
-        state: c.state,
-        receipts: Number(c.n),
-      }))
-      : [];
-    return { drafts, receipts, compensations, ...readPolicy(policy) };
-  } finally {
-    db.close();
-  }
-}
-
-function readPolicy(
-  path: string,
-): Pick<LedgerEvidence, "rule" | "policyDrafts"> {
-  try {
-    Deno.lstatSync(path);
-  } catch {
-    return { rule: null, policyDrafts: [] };
-  }
-  const db = openObserver(path);
-  try {
-    const rule = db.prepare(
-      "SELECT revision, max_copies FROM policy WHERE singleton=1",
-    ).get() as { revision: number; max_copies: number } | undefined;
-    const drafts = (db.prepare(
-      "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
-    ).all() as { job: string; copies: number; checked_revision: number }[])
-      .map((
-        r,
-      ) =>
-        [r.job, Number(r.copies), Number(r.checked_revision)] as [
-          string,
-          number,
-          number,
-        ]
-      );
-    return {
-      rule: rule
-        ? {
-          revision: Number(rule.revision),
-          max_copies: Number(rule.max_copies),
-        }
-        : null,
-      policyDrafts: drafts,
-    };
-  } finally {
-    db.close();
-  }
-}
-
-function textOf(body: string): string {
-  try {
-    const parsed = JSON.parse(body);
-    return typeof parsed?.text === "string" ? parsed.text : body;
-  } catch {
-    return body;
-  }
-}
-
-function listOf(text: string): string[] {
-  try {
-    const parsed = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-}
+/** The fields each kind of item may carry, for the form's checks and the README. */
+export const ITEM_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  steps: [
+    "step",
+    "line",
+    "op",
+    "job",
+    "topic",
+    "copies",
+    "cancel_at",
+    "fail_at",
+    "bad_output",
+    "audit_failure",
+    "receipt",
+    "input_guardrail",
+    "fixture",
+    "status",
+    "raised",
+    "cause",
+    "outcome",
+    "attempt",
+    "effect_exists",
+    "events",
+    "message",
+    "refusal",
+    "draft",
+    "receipt_fault",
+    "max_copies",
+    "as",
+    "inserted",
+    "rejected",
+    "revision",
+    "snapshot",
+    "fail_before_commit",
+    "snapshot_step",
+    "snapshot_revision",
+    "rule_revision",
+    "rule_max_copies",
+  ],
+  drafts: ["job", "text", "topic", "copies"],
+  receipts: ["attempt", "job", "status", "effect_exists", "events", "step"],
+  compensations: ["job", "state", "receipts"],
+  pending: ["job", "state", "settled"],
+  policy_drafts: ["job", "copies", "checked_revision"],
+  rule: ["revision", "max_copies"],
+};

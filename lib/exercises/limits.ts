@@ -19,3 +19,9 @@ export const MAX_ANSWER_STEPS = 200;
  * at most about 25 MiB, whatever it asks for.
  */
 export const MAX_STEP_BYTES = 64 << 10;
+
+/**
+ * The most candidate checks the engine makes for one answer: with the caps
+ * above, a search over an answer's steps ends in well under a second.
+ */
+export const MAX_JUDGE_WORK = 500_000;

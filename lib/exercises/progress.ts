@@ -21,6 +21,8 @@ export interface ExerciseProgress {
   checks?: number;
   /** Whether a prediction's outcome was revealed. */
   revealed?: boolean;
+  /** For a prediction: the first well-formed guess, the only one that counts. */
+  guess?: string;
   /** The course code and name the answer was checked under (its variant). */
   as?: { course: string | null; name: string | null };
 }
@@ -54,6 +56,7 @@ export function readProgress(place: string | Place): Progress {
         record.checks = x.checks;
       }
       if (typeof x.revealed === "boolean") record.revealed = x.revealed;
+      if (typeof x.guess === "string") record.guess = x.guess;
       const as = x.as as { course?: unknown; name?: unknown } | undefined;
       if (
         as !== null && typeof as === "object" &&
@@ -81,4 +84,12 @@ export function writeProgress(
   progress: Progress,
 ): void {
   writePrivateJson(place, FILE, progress);
+}
+
+/**
+ * The key of exercise `n` of course `courseId` in the progress record: the
+ * number alone for the built-in course (as before), `ID/N` for another.
+ */
+export function progressKey(courseId: string, n: number): string {
+  return courseId === "guardlab" ? String(n) : `${courseId}/${n}`;
 }

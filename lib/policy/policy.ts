@@ -152,6 +152,18 @@ export function openPolicyForReading(
 }
 
 /**
+ * A live read-only connection to a policy database this process is
+ * writing (a second connection that sees each commit), checked; it never
+ * changes a byte.
+ */
+export function observePolicy(
+  path: string,
+  trusted: readonly string[] = GRANTED_FOLDERS,
+): DatabaseSync {
+  return openDatabase(path, POLICY_SCHEMA, { mode: "observe", trusted });
+}
+
+/**
  * Create the policy singleton (revision 1, limit 3) and the drafts table.
  *
  * @example

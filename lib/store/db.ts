@@ -13,6 +13,7 @@ import { isSqliteError, LedgerUnusable } from "../errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
 import type { Text } from "../i18n.ts";
 import { viewImage } from "./snapshot.ts";
+import { beforeScratchRemoval } from "../sandbox/scratch.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -124,10 +125,12 @@ export function openDatabase(
     }
   }
   const db = sqliteStep(path, spec, () =>
-    new DatabaseSync(path, {
-      readOnly: mode !== "write",
-      timeout: options.busyTimeoutMs ?? 0,
-    }));
+    tracked(
+      new DatabaseSync(path, {
+        readOnly: mode !== "write",
+        timeout: options.busyTimeoutMs ?? 0,
+      }),
+    ));
   try {
     sqliteStep(path, spec, () => {
       // Sorting and temporary tables stay in memory: no file outside the
@@ -143,6 +146,31 @@ export function openDatabase(
     db.close();
     throw error;
   }
+}
+
+/** Connections to files that are still open, each with its close-on-signal registration. */
+const live = new Map<DatabaseSync, Disposable>();
+
+/**
+ * `db`, closed before the process ends on a signal or an uncaught error
+ * (newest first, so a read-only observer closes before the writer it
+ * watches): the last connection to close folds the log into the file and
+ * removes it, and a ledger at rest is one file that can be copied alone.
+ */
+function tracked(db: DatabaseSync): DatabaseSync {
+  for (const [other, registration] of live) {
+    if (!other.isOpen) {
+      registration[Symbol.dispose]();
+      live.delete(other);
+    }
+  }
+  live.set(
+    db,
+    beforeScratchRemoval(() => {
+      if (db.isOpen) db.close();
+    }),
+  );
+  return db;
 }
 
 /**
@@ -305,7 +333,9 @@ export function openUnchecked(
   options: { trusted: readonly string[]; busyTimeoutMs?: number },
 ): DatabaseSync {
   checkDatabasePlace(path, { tops: options.trusted });
-  const db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 });
+  const db = tracked(
+    new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 }),
+  );
   try {
     db.exec("PRAGMA temp_store=MEMORY");
     useDurableWal(db);
@@ -323,7 +353,7 @@ export function openUnchecked(
  * there.
  */
 export function openObserver(path: string): DatabaseSync {
-  return new DatabaseSync(path, { readOnly: true });
+  return tracked(new DatabaseSync(path, { readOnly: true }));
 }
 
 /**

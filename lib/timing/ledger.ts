@@ -241,6 +241,27 @@ export class Ledger {
     }));
   }
 
+  /** The receipts numbered above `attempt`, in order: what an observer has not seen yet. */
+  receiptsAfter(attempt: number): ReceiptRow[] {
+    const rows = statement(
+      this.#db,
+      "SELECT attempt, job, status, effect_exists, events FROM receipts WHERE attempt>? ORDER BY attempt",
+    ).all(attempt) as unknown as {
+      attempt: number;
+      job: string | null;
+      status: string;
+      effect_exists: number;
+      events: string;
+    }[];
+    return rows.map((r) => ({
+      attempt: Number(r.attempt),
+      job: r.job,
+      status: r.status,
+      effect_exists: Boolean(r.effect_exists),
+      events: eventsOf(r.events),
+    }));
+  }
+
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
     const rows = statement(

@@ -5,6 +5,7 @@
  * @module
  */
 import { fill, type Lang, say, type Text } from "../i18n.ts";
+import { inert } from "../terminal.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import {
   type CommitState,
@@ -49,7 +50,9 @@ const STROKE: Record<Mark, string> = {
 
 /** Escape text for XML content and attributes; `@std/html`'s `escape` is the JSR equivalent. */
 export function xmlEscape(text: string): string {
-  return text.replace(
+  // Control characters are not allowed in XML, and bidirectional overrides
+  // would reorder what a slide shows: both are written as \uXXXX first.
+  return inert(text).replace(
     /[<>&"']/g,
     (c) =>
       ({

@@ -1,26 +1,39 @@
 /**
  * `guardlab exercise`: list, read, get hints on, check, hand in and grade
- * the exercises. Everything ships in the binary; answers come on stdin (or
- * a FILE under the temp folder), so a student's home is never read.
+ * the exercises. The built-in course ships in the binary; `--course FILE`
+ * reads a teacher's course file (under the temp folder) in the same form.
+ * Answers come on stdin (or a FILE under the temp folder), so a student's
+ * home is never read.
  *
  * @module
  */
 import { join } from "node:path";
 import config from "../../../deno.json" with { type: "json" };
 import {
-  type Exercise,
-  exerciseOf,
-  EXERCISES,
-} from "../../exercises/catalog.ts";
-import { judgeAnswer, type JudgeOptions } from "../../exercises/judge.ts";
+  BUILTIN_COURSE,
+  type Course,
+  exerciseAt,
+  readCourse,
+} from "../../exercises/course.ts";
+import { describeInvariants } from "../../exercises/describe.ts";
+import type { Exercise } from "../../exercises/form.ts";
+import {
+  CourseError,
+  MAX_COURSE_BYTES,
+} from "../../exercises/json_positions.ts";
+import {
+  exerciseTexts,
+  judgeAnswer,
+  type JudgeOptions,
+} from "../../exercises/judge.ts";
 import type { Verdict } from "../../exercises/verdict.ts";
 import { foreignValue, foreignValueText } from "../../exercises/own_values.ts";
 import type { ExerciseParams } from "../../exercises/params.ts";
 import { paramsFor } from "../../exercises/variants.ts";
-import { BUILTIN_COURSE } from "../../exercises/course.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
 import {
   type Progress,
+  progressKey,
   readProgress,
   writeProgress,
 } from "../../exercises/progress.ts";
@@ -62,15 +75,16 @@ const MAX_ANSWER_BYTES = MAX_HAND_IN_BYTES;
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 const MAX_HAND_INS = 500;
 
-function numberOf(word: string | undefined): Exercise {
+function numberOf(course: Course, word: string | undefined): Exercise {
   const n = word !== undefined && /^[0-9]{1,3}$/.test(word)
     ? Number(word)
     : NaN;
-  const exercise = exerciseOf(n);
+  const exercise = exerciseAt(course, n);
   if (exercise === undefined) {
+    const last = course.exercises.length;
     throw new UsageError({
-      en: `no exercise ${printable(word ?? "")}: choose 1-${EXERCISES.length}`,
-      zh: `没有练习 ${printable(word ?? "")}：请选 1-${EXERCISES.length}`,
+      en: `no exercise ${printable(word ?? "")}: choose 1-${last}`,
+      zh: `没有练习 ${printable(word ?? "")}：请选 1-${last}`,
     }, "exercise");
   }
   return exercise;
@@ -78,15 +92,16 @@ function numberOf(word: string | undefined): Exercise {
 
 async function readAll(
   stream: ReadableStream<Uint8Array>,
+  max = MAX_ANSWER_BYTES,
 ): Promise<string> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
+    if (size > max) {
       throw new UsageError({
-        en: `the input is larger than ${MAX_ANSWER_BYTES} bytes`,
-        zh: `输入超过 ${MAX_ANSWER_BYTES} 字节`,
+        en: `the input is larger than ${max} bytes`,
+        zh: `输入超过 ${max} 字节`,
       }, "exercise");
     }
     parts.push(chunk.slice());
@@ -192,6 +207,119 @@ function fileSource(
   };
 }
 
+/** Open a FILE under the temp folder, or say in one line why it cannot be read (null). */
+async function openInput(
+  io: Io,
+  file: string,
+  what: Text,
+  lang: Lang,
+): Promise<ReadableStream<Uint8Array> | null> {
+  try {
+    return (await openPlainFile(file, trustedFolders(io.base))).readable;
+  } catch (error) {
+    if (
+      !(error instanceof Deno.errors.NotFound) &&
+      !(error instanceof Deno.errors.IsADirectory)
+    ) throw error;
+    io.err(say({
+      en: `guardlab: cannot read ${what.en} from ${
+        printable(file)
+      }: not a readable file`,
+      zh: `guardlab: 无法从 ${printable(file)} 读取${what.zh}：不是可读的文件`,
+    }, lang));
+    return null;
+  }
+}
+
+/** Text from a file, made safe for one line: control and format characters escaped, length capped. */
+function oneLine(text: string): string {
+  const short = text.length > 200 ? text.slice(0, 200) + "…" : text;
+  return short.replace(
+    /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu,
+    (c) => "\\u" + c.codePointAt(0)!.toString(16).padStart(4, "0"),
+  );
+}
+
+/**
+ * The course `--course FILE` names (read inside the sandbox), or the
+ * built-in one. A malformed file is one line with its line and field, and
+ * exit 2; a file that cannot be read, exit 1.
+ */
+async function courseOf(
+  io: Io,
+  file: string | undefined,
+  lang: Lang,
+): Promise<Course | number> {
+  if (file === undefined) return BUILTIN_COURSE;
+  const input = await openInput(
+    io,
+    file,
+    { en: "a course", zh: "课程" },
+    lang,
+  );
+  if (input === null) return EXIT.failed;
+  let course: Course;
+  try {
+    // One byte over the cap is enough for the reader to refuse it by size.
+    let text: string;
+    try {
+      text = await readAll(input, MAX_COURSE_BYTES);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      text = " ".repeat(MAX_COURSE_BYTES + 1);
+    }
+    course = readCourse(text);
+  } catch (error) {
+    if (!(error instanceof CourseError)) throw error;
+    const line = error.position?.line;
+    const field = oneLine(error.field === "" ? "(top)" : error.field);
+    io.err(say({
+      en: `guardlab: course ${printable(file)}: ${
+        line ? `line ${line}, ` : ""
+      }field ${field}: ${oneLine(error.text.en)}`,
+      zh: `guardlab: 课程 ${printable(file)}：${
+        line ? `第 ${line} 行，` : ""
+      }字段 ${field}：${oneLine(error.text.zh)}`,
+    }, lang));
+    return EXIT.usage;
+  }
+  return course;
+}
+
+/**
+ * The progress after one check: a passing answer is kept for hand-in until
+ * a newer one passes; a prediction keeps its first well-formed guess (the
+ * one that counts) and whether the outcome was revealed; every check is
+ * counted, and the first pass is dated.
+ */
+function recordCheck(
+  p: Progress,
+  key: string,
+  x: Exercise,
+  answer: string,
+  v: Pick<Verdict, "passed" | "reason">,
+  reveal: boolean,
+  as: { course: string | null; name: string | null },
+): Progress {
+  const before = p.exercises[key];
+  const keep = before?.state === "done" && !v.passed;
+  const record = keep ? { ...before } : {
+    ...before,
+    state: v.passed ? "done" as const : "attempted" as const,
+    answer,
+    as,
+  };
+  record.checks = (before?.checks ?? 0) + 1;
+  if (v.passed && before?.passed === undefined) {
+    record.passed = new Date().toISOString();
+  }
+  const guess = before?.guess ??
+    (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
+  if (guess !== undefined) record.guess = guess;
+  if (before?.revealed === true || reveal) record.revealed = true;
+  return { ...p, exercises: { ...p.exercises, [key]: record } };
+}
+
 /**
  * This student's values for exercise `x`: from the course code and the name
  * when the teacher gave a code (a code without a name is a usage error: the
@@ -220,15 +348,17 @@ async function judgeOwn(
   params: ExerciseParams,
   variants: boolean,
   options: JudgeOptions,
-): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback">> {
+): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback" | "reason">> {
   const foreign = variants && x.kind === "script"
     ? foreignValue(answer, params)
     : null;
   if (foreign !== null) {
+    const text = foreignValueText(foreign, params);
     return {
       passed: false,
       overLimit: false,
-      feedback: [foreignValueText(foreign, params)],
+      reason: text,
+      feedback: [text],
     };
   }
   return await judgeAnswer(x, answer, params, options);
@@ -243,16 +373,24 @@ export const exercise = command({
     en: "exercises: prove each claim, checked by the ledger you leave",
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
-  usage: `exercise list [--json] | show N | hint N | check N [FILE]
-                    | progress | hand-in > answers.json
+  usage: `exercise [--course FILE] list [--json] | show N [--invariants]
+                    | hint N | check N [FILE] [--reveal] | progress [--json]
+                    | hand-in > answers.json
                     | grade [FILE|FOLDER…] [--json|--csv]`,
   about: {
     en: `Each exercise asks you to make something happen (or to predict it) and
 names the article's claim it proves. Answers are script steps (JSON Lines),
 read from stdin or from a FILE of yours under the temp folder; check runs them
-in a fresh scratch ledger and judges the outcomes and the ledger they leave,
-invariant by invariant. hint shows one more hint each time. Progress lives in
-your private folder (reset keeps it). hand-in prints your work as JSON, with
+in a fresh scratch ledger and judges the outcomes and the ledger they leave
+(read through a second connection), invariant by invariant: a finding whose
+premise failed is shown [--], not checked. A prediction is one JSON line; only
+your first guess counts and is kept, a wrong guess does not show what
+happened, and --reveal shows it (and is recorded). hint shows one more hint
+each time. show N --invariants prints what is checked, for a teacher, in both
+languages. --course FILE reads a teacher's course file in the same form
+(README: For a course); without it the built-in exercises are the course.
+Progress lives in your private folder (reset keeps it). hand-in prints your
+work as JSON, with
 your name (guardlab config name) and course code (guardlab config course).
 grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
 stdin) and prints a students × exercises table: results in the files are never
@@ -261,8 +399,13 @@ per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} b
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
-新的临时账本里运行它们，逐条按不变式判定结果和留下的账本。hint 每次多给一条提示。
-进度保存在你的私有目录里（reset 不会删除）。hand-in 以 JSON 输出你的作业，带上
+新的临时账本里运行它们，逐条按不变式判定结果和留下的账本（通过另一条连接读取）：
+前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
+猜测算数并被保存，猜错时不显示实际结果，--reveal 会显示它（并被记录）。hint
+每次多给一条提示。show N --invariants 用两种语言列出检查的内容，供老师查看。
+--course FILE 读取老师的课程文件（同样的格式，见 README 的“For a course”）；
+不给时，内置练习就是课程。进度保存在你的私有目录里（reset 不会删除）。hand-in
+以 JSON 输出你的作业，带上
 你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
 运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
 文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
@@ -272,8 +415,32 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
     json: {
       type: "boolean",
       help: {
-        en: "list and grade as JSON",
-        zh: "以 JSON 输出 list 和 grade",
+        en: "list, progress and grade as JSON",
+        zh: "以 JSON 输出 list、progress 和 grade",
+      },
+    },
+    course: {
+      type: "string",
+      value: "FILE",
+      help: {
+        en:
+          "a course file under the temp folder (default: the built-in exercises)",
+        zh: "临时目录下的课程文件（默认：内置练习）",
+      },
+    },
+    invariants: {
+      type: "boolean",
+      help: {
+        en: "show: print the invariants, for a teacher, in both languages",
+        zh: "show：用两种语言列出不变式，供老师查看",
+      },
+    },
+    reveal: {
+      type: "boolean",
+      help: {
+        en:
+          "check a prediction: show what happened (recorded in your progress)",
+        zh: "检查预测：显示实际结果（会记录在进度里）",
       },
     },
     csv: {
@@ -294,7 +461,10 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       en: "not yet (check), or a hand-in that could not be graded (grade)",
       zh: "还没有（check），或有作业无法评分（grade）",
     },
-    2: null,
+    2: {
+      en: "usage error, or a malformed course file (its line and field)",
+      zh: "用法错误，或课程文件格式不对（给出行号和字段）",
+    },
     4: null,
   },
   async run({ values, positionals, io, lang }) {
@@ -315,6 +485,21 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         }, "exercise");
       }
     };
+    const only = (
+      flag: "json" | "csv" | "invariants" | "reveal",
+      actions: readonly string[],
+    ) => {
+      if (values[flag] && !actions.includes(action)) {
+        throw new UsageError({
+          en: `--${flag} goes with ${actions.join(" or ")}`,
+          zh: `--${flag} 只能用于 ${actions.join(" 或 ")}`,
+        }, "exercise");
+      }
+    };
+    only("invariants", ["show"]);
+    only("reveal", ["check"]);
+    only("json", ["list", "progress", "grade"]);
+    only("csv", ["grade"]);
     // Progress is kept when it can be: a private folder that is not safe
     // (another user's) costs the record, never the judgement.
     let problem: Text | undefined;
@@ -339,24 +524,27 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       }
       return code;
     };
-    // The course hand-in and grade work through (its id goes in every hand-in).
-    const course = BUILTIN_COURSE;
+    // The course every action works through (its id goes in every hand-in).
+    const loaded = await courseOf(io, values.course, lang);
+    if (typeof loaded === "number") return loaded;
+    const course = loaded;
+    const key = (x: Exercise) => progressKey(course.id, x.n);
     switch (action) {
       case "list": {
         tooMany(1);
         const p = progress();
         if (values.json) {
-          io.out(JSON.stringify(EXERCISES.map((x) => ({
+          io.out(JSON.stringify(course.exercises.map((x) => ({
             n: x.n,
             slug: x.slug,
             kind: x.kind,
             title: say(x.title, lang),
-            state: p.exercises[x.n]?.state ?? "not started",
+            state: p.exercises[key(x)]?.state ?? "not started",
           }))));
           return unkept(io, lang, EXIT.ok);
         }
-        for (const x of EXERCISES) {
-          const state = stateWord(p.exercises[x.n]?.state, lang);
+        for (const x of course.exercises) {
+          const state = stateWord(p.exercises[key(x)]?.state, lang);
           const head = `${String(x.n).padStart(2)}. ${say(x.title, lang)}`;
           io.out(
             head + " ".repeat(Math.max(1, 64 - displayWidth(head))) + state,
@@ -366,14 +554,22 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       }
       case "show": {
         tooMany(2);
-        const x = numberOf(arg);
-        io.out(`${x.n}. ${say(x.title, lang)}`);
-        io.out("");
-        printWrapped(io, say(x.task, lang));
-        io.out("");
+        const x = numberOf(course, arg);
         const settings = storedSettings(io).value;
+        const params = studentParams(settings, x);
+        if (values.invariants) {
+          for (const line of describeInvariants(x, params)) {
+            io.out(say(line, lang));
+          }
+          return EXIT.ok;
+        }
+        const t = exerciseTexts(x, params);
+        io.out(`${x.n}. ${say(t.title, lang)}`);
+        io.out("");
+        printWrapped(io, say(t.task, lang));
+        io.out("");
         if (settings.course !== undefined) {
-          const p = studentParams(settings, x);
+          const p = params;
           printWrapped(
             io,
             say({
@@ -392,12 +588,12 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         }
         printWrapped(
           io,
-          `${say({ en: "Claim: ", zh: "论断：" }, lang)}${say(x.claim, lang)}`,
+          `${say({ en: "Claim: ", zh: "论断：" }, lang)}${say(t.claim, lang)}`,
         );
-        if (x.skeleton) {
+        if (t.skeleton) {
           io.out("");
           io.out(say({ en: "A start:", zh: "开头可以这样写：" }, lang));
-          io.out(`  ${x.skeleton}`);
+          io.out(`  ${t.skeleton}`);
         }
         io.out("");
         io.out(
@@ -410,87 +606,98 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       }
       case "hint": {
         tooMany(2);
-        const x = numberOf(arg);
+        const x = numberOf(course, arg);
+        const hints =
+          exerciseTexts(x, studentParams(storedSettings(io).value, x)).hints;
         const p = progress();
-        const shown = Math.min((p.hints[x.n] ?? 0) + 1, x.hints.length);
+        const shown = Math.min((p.hints[key(x)] ?? 0) + 1, hints.length);
         for (let i = 0; i < shown; i++) {
-          printWrapped(io, `${i + 1}. ${say(x.hints[i], lang)}`);
+          printWrapped(io, `${i + 1}. ${say(hints[i], lang)}`);
         }
-        if (shown === x.hints.length) {
+        if (shown === hints.length) {
           io.out(say({
             en: "(that is every hint: the rest is yours)",
             zh: "（提示就这些：剩下的交给你）",
           }, lang));
         }
-        keepProgress({ ...p, hints: { ...p.hints, [x.n]: shown } });
+        keepProgress({ ...p, hints: { ...p.hints, [key(x)]: shown } });
         return unkept(io, lang, EXIT.ok);
       }
       case "check": {
         tooMany(3);
-        const x = numberOf(arg);
-        let source: ReadableStream<Uint8Array>;
-        try {
-          source = file === undefined
-            ? io.stdin()
-            : (await openPlainFile(file, trustedFolders(io.base))).readable;
-        } catch (error) {
-          if (
-            !(error instanceof Deno.errors.NotFound) &&
-            !(error instanceof Deno.errors.IsADirectory)
-          ) throw error;
-          io.err(say({
-            en: `guardlab: cannot read an answer from ${
-              printable(file!)
-            }: not a readable file`,
-            zh: `guardlab: 无法从 ${printable(file!)} 读取答案：不是可读的文件`,
-          }, lang));
-          return EXIT.failed;
-        }
-        const answer = await readAll(source);
-        await using scratch = scratchFolder(io.base);
+        const x = numberOf(course, arg);
+        const source = file === undefined
+          ? io.stdin()
+          : await openInput(io, file, { en: "an answer", zh: "答案" }, lang);
+        if (source === null) return EXIT.failed;
+        let answer = await readAll(source);
         const settings = storedSettings(io).value;
+        const params = studentParams(settings, x);
+        const p = progress();
+        const before = p.exercises[key(x)];
+        const reveal = values.reveal === true;
+        if (x.kind === "prediction" && before?.guess !== undefined) {
+          // Only the first guess counts: a second try would always pass.
+          if (answer.trim() !== "" && answer.trim() !== before.guess) {
+            printWrapped(
+              io,
+              say({
+                en: `only your first prediction counts: ${before.guess}`,
+                zh: `只有你的第一次预测算数：${before.guess}`,
+              }, lang),
+            );
+          }
+          answer = before.guess;
+        }
+        await using scratch = scratchFolder(io.base);
         const v = await judgeOwn(
           x,
           answer,
-          studentParams(settings, x),
+          params,
           settings.course !== undefined,
-          { scratch: scratch.path, trusted: trustedFolders(io.base) },
+          {
+            scratch: scratch.path,
+            trusted: trustedFolders(io.base),
+            reveal,
+          },
         );
         for (const line of v.feedback) printWrapped(io, say(line, lang));
-        const p = progress();
-        const before = p.exercises[x.n];
-        // A passing answer is kept for hand-in until a newer one passes.
-        const keep = before?.state === "done" && !v.passed;
-        const record = keep ? { ...before } : {
-          ...before,
-          state: v.passed ? "done" as const : "attempted" as const,
-          answer,
-          as: { course: settings.course ?? null, name: settings.name ?? null },
-        };
-        record.checks = (before?.checks ?? 0) + 1;
-        if (v.passed && before?.passed === undefined) {
-          record.passed = new Date().toISOString();
-        }
-        keepProgress({
-          ...p,
-          exercises: { ...p.exercises, [x.n]: record },
-        });
+        keepProgress(
+          recordCheck(p, key(x), x, answer, v, reveal, {
+            course: settings.course ?? null,
+            name: settings.name ?? null,
+          }),
+        );
         return unkept(io, lang, v.passed ? EXIT.ok : EXIT.failed);
       }
       case "progress": {
         tooMany(1);
         const p = progress();
-        const done = EXERCISES.filter((x) =>
-          p.exercises[x.n]?.state === "done"
-        );
+        const rows = course.exercises.map((x) => ({
+          n: x.n,
+          slug: x.slug,
+          state: p.exercises[key(x)]?.state ?? "not started",
+          hints: p.hints[key(x)] ?? 0,
+          ...(p.exercises[key(x)]?.revealed ? { revealed: true } : {}),
+        }));
+        const done = rows.filter((r) => r.state === "done").length;
+        if (values.json) {
+          io.out(JSON.stringify({
+            course: course.id,
+            done,
+            of: rows.length,
+            exercises: rows,
+          }));
+          return unkept(io, lang, EXIT.ok);
+        }
         io.out(say({
-          en: `${done.length} of ${EXERCISES.length} exercises done`,
-          zh: `已完成 ${done.length} / ${EXERCISES.length} 个练习`,
+          en: `${done} of ${rows.length} exercises done`,
+          zh: `已完成 ${done} / ${rows.length} 个练习`,
         }, lang));
-        for (const x of EXERCISES) {
+        for (const x of course.exercises) {
           io.out(
             `  ${String(x.n).padStart(2)}  ${
-              stateWord(p.exercises[x.n]?.state, lang)
+              stateWord(p.exercises[key(x)]?.state, lang)
             }`,
           );
         }
@@ -511,9 +718,9 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
         const p = readProgress(io);
         const code = settings.course ?? null;
         const exercises = Object.fromEntries(
-          course.exercises.filter((x) => p.exercises[x.n] !== undefined)
+          course.exercises.filter((x) => p.exercises[key(x)] !== undefined)
             .map((x) => {
-              const e = p.exercises[x.n];
+              const e = p.exercises[key(x)];
               const as = e.as ?? { course: null, name: null };
               if (as.course !== code || as.name !== settings.name) {
                 io.err(say({
@@ -528,7 +735,7 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
                 answer: e.answer,
                 passed: e.state === "done" ? e.passed ?? null : null,
                 checks: e.checks ?? 0,
-                hints: p.hints[x.n] ?? 0,
+                hints: p.hints[key(x)] ?? 0,
                 revealed: e.revealed ?? false,
               }];
             }),

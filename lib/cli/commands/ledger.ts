@@ -14,7 +14,7 @@ import {
   privateRoot,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { wrap } from "../../terminal.ts";
+import { inert, wrap } from "../../terminal.ts";
 import { fill, say, type Text } from "../../i18n.ts";
 import { type Io, styleFor } from "../io.ts";
 import { EXIT } from "../exit.ts";
@@ -137,6 +137,11 @@ The file is opened read-only: not a byte of it changes.`,
     } finally {
       book.close();
     }
+    if (!values.json && format !== "json") {
+      // Stored text is shown, never obeyed: a control character or a line
+      // break in a key, a status or an event becomes visible as \uXXXX.
+      ({ drafts, receipts, voids } = shownAsText(drafts, receipts, voids));
+    }
     if (format !== undefined) {
       const history = historyOf(receipts, drafts.map((d) => d.job), voids);
       if (format === "json") {
@@ -234,7 +239,7 @@ The file is opened read-only: not a byte of it changes.`,
     }
     put(m.policyDrafts, { n: policy.drafts.length });
     for (const [job, copies, revision] of policy.drafts) {
-      put(m.policyDraft, { job, copies, revision });
+      put(m.policyDraft, { job: inert(job), copies, revision });
     }
     return EXIT.ok;
   },
@@ -271,4 +276,27 @@ interface PolicyView {
   rule: { revision: number; max_copies: number } | null;
   /** `[job, copies, checked_revision]`, by job. */
   drafts: [string, number, number][];
+}
+
+/** The rows with every stored string made inert (see {@linkcode inert}). */
+function shownAsText<D, R, V>(
+  drafts: D,
+  receipts: R,
+  voids: V,
+): { drafts: D; receipts: R; voids: V } {
+  const walk = (value: unknown): unknown =>
+    typeof value === "string"
+      ? inert(value)
+      : Array.isArray(value)
+      ? value.map(walk)
+      : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, walk(v)]),
+      )
+      : value;
+  return {
+    drafts: walk(drafts) as D,
+    receipts: walk(receipts) as R,
+    voids: walk(voids) as V,
+  };
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
-import { displayWidth, shellQuote, wrap } from "../../terminal.ts";
+import { displayWidth, inert, shellQuote, wrap } from "../../terminal.ts";
+import { JOB_PATTERN } from "../../timing/args.ts";
 import { fill, say, type Text } from "../../i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
@@ -53,6 +54,10 @@ export const RECONCILE_MESSAGES = {
   nothing: {
     en: "nothing to reconcile: every live draft has an accepted receipt",
     zh: "无需对账：每份有效草稿都有 accepted 回执",
+  },
+  foreignKey: {
+    en: "(none: this key is not one guardlab would write)",
+    zh: "（无：这个业务键不是 guardlab 会写下的）",
   },
 } as const satisfies Record<string, Text>;
 
@@ -121,7 +126,23 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
         io.out(`          ${args}`);
       }
     };
-    for (const p of pending) {
+    // A key goes into a suggested command only when it is one guardlab
+    // writes (JOB- and three digits), and quoted even then; any other key
+    // from a ledger is shown inert and no command is suggested for it.
+    const suggest = (raw: string, verb: string, args: string) => {
+      if (JOB_PATTERN.test(raw)) command(verb, args);
+      else io.out(next + text(m.foreignKey));
+    };
+    for (const stored of pending) {
+      const raw = stored.job;
+      const p = {
+        ...stored,
+        job: inert(stored.job),
+        receipts: stored.receipts.map((r) => ({
+          ...r,
+          status: inert(r.status),
+        })),
+      };
       const seen = p.receipts.length === 0
         ? text(m.noReceipt)
         : text(m.receipts, {
@@ -141,7 +162,7 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
         for (const line of wrap(text(m.requested, { job: p.job }), 80)) {
           io.out(line);
         }
-        command("compensate", `--job ${p.job}`);
+        suggest(raw, "compensate", `--job ${shellQuote(raw)}`);
         io.out(text(m.compensateAgain));
         continue;
       }
@@ -150,10 +171,15 @@ arguments are the ones whose digest equals the stored digest. Read-only.`,
       ) {
         io.out(line);
       }
-      if (p.retry) {
-        command(
+      if (!JOB_PATTERN.test(raw)) {
+        io.out(next + text(m.foreignKey));
+      } else if (p.retry) {
+        suggest(
+          raw,
           "run",
-          `--job ${p.job} --topic ${p.retry.topic} --copies ${p.retry.copies}`,
+          `--job ${shellQuote(raw)} --topic ${
+            shellQuote(p.retry.topic)
+          } --copies ${p.retry.copies}`,
         );
       } else {
         io.out(next + text(m.retryOriginal, { job: p.job }));

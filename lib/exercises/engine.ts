@@ -1,0 +1,330 @@
+/**
+ * The one engine that judges every exercise: it looks for bindings of an
+ * invariant's premises over the evidence (step by step, backtracking), and
+ * for the binding that satisfies them, checks each finding. The premises
+ * that held say `yes`, the first that failed says `no`, and everything that
+ * depends on it is `not-checked`. Work is counted and bounded.
+ *
+ * @module
+ */
+import { type Lang, say, type Text } from "../i18n.ts";
+import type { Evidence, Item, Value } from "./evidence.ts";
+import type {
+  Clause,
+  CompareOp,
+  Exercise,
+  Invariant,
+  Matcher,
+  ValueExpr,
+} from "./form.ts";
+import { MATCH_TESTS } from "./form.ts";
+import type { ExerciseParams } from "./params.ts";
+import type { Finding } from "./verdict.ts";
+
+/** Names bound so far: an item (a step or a row) or a value. */
+export type Bindings = ReadonlyMap<string, Item | Value>;
+
+/** The engine went past its work bound. */
+export class TooMuchWork extends Error {
+  /** Build it. */
+  constructor(readonly limit: number) {
+    super(`more than ${limit} checks`);
+    this.name = "TooMuchWork";
+  }
+}
+
+/** What the engine may use and how much work it may do. */
+export interface EngineContext {
+  /** The evidence judged. */
+  evidence: Evidence;
+  /** This student's values. */
+  params: ExerciseParams;
+  /** The most candidate checks. */
+  maxWork: number;
+  /** Work done so far (shared by all invariants of one answer). */
+  work: { n: number };
+}
+
+/** A number boxed by the Python-like parser, unboxed; anything else as it is. */
+function plain(v: unknown): unknown {
+  return v instanceof Number ? v.valueOf() : v;
+}
+
+/** Whether two values are equal: numbers by value (`1.0` is `1`), lists never. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const x = plain(a);
+  const y = plain(b);
+  if (x === undefined || y === undefined) return false;
+  if (typeof x === "number" && typeof y === "number") return x === y;
+  if (Array.isArray(x) || Array.isArray(y)) return false;
+  return x === y;
+}
+
+function ordered(a: unknown, op: CompareOp, b: unknown): boolean {
+  if (op === "=") return sameValue(a, b);
+  if (op === "!=") {
+    return plain(a) !== undefined && plain(b) !== undefined &&
+      !sameValue(a, b);
+  }
+  const x = plain(a);
+  const y = plain(b);
+  if (typeof x !== "number" || typeof y !== "number") return false;
+  return op === "<"
+    ? x < y
+    : op === "<="
+    ? x <= y
+    : op === ">"
+    ? x > y
+    : x >= y;
+}
+
+/** The value of `expr` under `b`; `undefined` is "missing". */
+export function valueOf(
+  expr: ValueExpr,
+  b: Bindings,
+  params: ExerciseParams,
+): unknown {
+  if (expr === null || typeof expr !== "object") return expr;
+  if ("param" in expr) return params[expr.param as keyof ExerciseParams];
+  const [name, field] = expr.ref.split(".");
+  const bound = b.get(name);
+  if (field === undefined) return bound;
+  if (typeof bound !== "object" || bound === null || Array.isArray(bound)) {
+    return undefined;
+  }
+  const item = bound as Item;
+  return Object.hasOwn(item, field) ? item[field] : undefined;
+}
+
+function matches(
+  item: Item,
+  where: Readonly<Record<string, Matcher>> | undefined,
+  b: Bindings,
+  params: ExerciseParams,
+): boolean {
+  if (where === undefined) return true;
+  for (const [field, m] of Object.entries(where)) {
+    const have = Object.hasOwn(item, field) ? item[field] : undefined;
+    const test = typeof m === "object" && m !== null
+      ? MATCH_TESTS.find((t) => Object.hasOwn(m, t))
+      : undefined;
+    if (test === undefined) {
+      if (!sameValue(have, valueOf(m as ValueExpr, b, params))) return false;
+      continue;
+    }
+    const arg = (m as Record<string, unknown>)[test];
+    const v = (x: unknown) => valueOf(x as ValueExpr, b, params);
+    const ok = test === "not"
+      ? have !== undefined && !sameValue(have, v(arg))
+      : test === "in"
+      ? (arg as ValueExpr[]).some((x) => sameValue(have, v(x)))
+      : test === "has"
+      ? Array.isArray(have) && have.some((x) => sameValue(x, v(arg)))
+      : test === "lacks"
+      ? !(Array.isArray(have) && have.some((x) => sameValue(x, v(arg))))
+      : test === "missing"
+      ? (have === undefined) === arg
+      : ordered(
+        have,
+        ({ lt: "<", le: "<=", gt: ">", ge: ">=" } as const)[
+          test as "lt" | "le" | "gt" | "ge"
+        ],
+        v(arg),
+      );
+    if (!ok) return false;
+  }
+  return true;
+}
+
+function source(clause: Clause, e: Evidence): readonly Item[] {
+  if ("pick" in clause) {
+    return clause.pick === "runs"
+      ? e.steps.filter((s) => s.op === "run")
+      : e.steps;
+  }
+  if ("ledger" in clause) return e.ledger[clause.ledger];
+  return [];
+}
+
+function spend(ctx: EngineContext): void {
+  if (++ctx.work.n > ctx.maxWork) throw new TooMuchWork(ctx.maxWork);
+}
+
+/**
+ * The ways `clause` holds under `b`: each a set of bindings (one per
+ * candidate for a block that binds, one for a test that holds, none when it
+ * does not hold).
+ */
+function* holds(
+  clause: Clause,
+  b: Bindings,
+  ctx: EngineContext,
+): Generator<Bindings> {
+  const { evidence: e, params } = ctx;
+  if ("pick" in clause || "ledger" in clause) {
+    let any = false;
+    for (const item of source(clause, e)) {
+      spend(ctx);
+      if (!matches(item, clause.where, b, params)) continue;
+      any = true;
+      if (clause.none) return;
+      if (clause.as === undefined) {
+        yield b;
+        return;
+      }
+      yield new Map(b).set(clause.as, item);
+    }
+    if (clause.none && !any) yield b;
+    return;
+  }
+  spend(ctx);
+  if ("before" in clause) {
+    const [x, y] = clause.before.map((n) => b.get(n) as Item | undefined);
+    if (
+      x && y && typeof x.step === "number" && typeof y.step === "number" &&
+      x.step < y.step
+    ) yield b;
+    return;
+  }
+  if ("compare" in clause) {
+    const [l, op, r] = clause.compare;
+    if (ordered(valueOf(l, b, params), op, valueOf(r, b, params))) yield b;
+    return;
+  }
+  const value = valueOf(clause.to, b, params);
+  yield new Map(b).set(clause.bind, value as Value);
+}
+
+/** One invariant judged: each block's status, and the bindings that were used. */
+export interface Judged {
+  /** Status per premise, then per finding, in order. */
+  statuses: Finding["status"][];
+  /** The bindings the statuses were judged under (premises, and findings that held). */
+  bindings: Bindings;
+}
+
+/** Judge one invariant: the premise binding that goes furthest, then the findings under it. */
+export function judgeInvariant(inv: Invariant, ctx: EngineContext): Judged {
+  let best: { depth: number; held: number; b: Bindings; own: Bindings[] } = {
+    depth: -1,
+    held: -1,
+    b: new Map(),
+    own: [],
+  };
+  const total = inv.premises.length;
+  const search = (i: number, b: Bindings): boolean => {
+    if (i === total) {
+      const own: Bindings[] = [];
+      let held = 0;
+      for (const f of inv.findings) {
+        const first = holds(f, b, ctx).next();
+        if (!first.done) {
+          held++;
+          own.push(first.value);
+        } else own.push(b);
+      }
+      if (i > best.depth || held > best.held) best = { depth: i, held, b, own };
+      return held === inv.findings.length;
+    }
+    if (i > best.depth) best = { depth: i, held: -1, b, own: [] };
+    for (const next of holds(inv.premises[i], b, ctx)) {
+      if (search(i + 1, next)) return true;
+    }
+    return false;
+  };
+  search(0, new Map());
+  const statuses: Finding["status"][] = inv.premises.map((_, i) =>
+    i < best.depth ? "yes" : i === best.depth ? "no" : "not-checked"
+  );
+  const merged = new Map(best.b);
+  if (best.depth === total) {
+    inv.findings.forEach((f, i) => {
+      const first = holds(f, best.b, ctx).next();
+      statuses.push(first.done ? "no" : "yes");
+      for (const [k, v] of best.own[i] ?? []) merged.set(k, v);
+    });
+  } else {
+    for (const _ of inv.findings) statuses.push("not-checked");
+  }
+  return { statuses, bindings: merged };
+}
+
+/** The word for a missing value. */
+const MISSING: Text = { en: "missing", zh: "缺失" };
+
+/** What a name no premise bound reads as (in a finding that was not checked). */
+const UNBOUND = "…";
+
+function shown(v: unknown, lang: Lang): string {
+  const x = plain(v);
+  if (x === undefined) return say(MISSING, lang);
+  if (Array.isArray(x)) return x.map(String).join(", ");
+  if (x === null) return "null";
+  return String(x);
+}
+
+const PLACEHOLDER =
+  /\{([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}/g;
+
+/**
+ * `text` with `{param}`, `{name}` and `{name.field}` filled in from this
+ * student's values and the bindings; a missing value reads "missing", and
+ * a name nothing bound reads "…" (or stays as written, with `keepUnbound`).
+ */
+export function fill(
+  text: Text,
+  b: Bindings,
+  params: ExerciseParams,
+  keepUnbound = false,
+): Text {
+  const one = (s: string, lang: "en" | "zh") =>
+    s.replace(PLACEHOLDER, (whole, name: string, field?: string) => {
+      if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
+        return shown(params[name as keyof ExerciseParams], lang);
+      }
+      if (!b.has(name)) {
+        return keepUnbound ? whole : UNBOUND;
+      }
+      return shown(
+        valueOf({ ref: field ? `${name}.${field}` : name }, b, params),
+        lang,
+      );
+    });
+  return { en: one(text.en, "en"), zh: one(text.zh, "zh") };
+}
+
+/**
+ * `text` (a step, a skeleton: not prose) with this student's values filled
+ * in for `{job}`, `{topic}`, ...; anything else is left as written.
+ */
+export function fillValues(text: string, params: ExerciseParams): string {
+  return text.replace(
+    PLACEHOLDER,
+    (whole, name: string, field?: string) =>
+      field === undefined && Object.hasOwn(params, name)
+        ? String(params[name as keyof ExerciseParams])
+        : whole,
+  );
+}
+
+/** Every invariant of `x` judged: findings in order, and all the bindings. */
+export function judgeEvidence(
+  x: Exercise,
+  ctx: EngineContext,
+): { findings: Finding[]; bindings: Bindings } {
+  const findings: Finding[] = [];
+  const all = new Map<string, Item | Value>();
+  for (const inv of x.invariants) {
+    const judged = judgeInvariant(inv, ctx);
+    const clauses = [...inv.premises, ...inv.findings];
+    clauses.forEach((c, i) => {
+      if (c.says === undefined) return;
+      findings.push({
+        status: judged.statuses[i],
+        text: fill(c.says, judged.bindings, ctx.params),
+      });
+    });
+    for (const [k, v] of judged.bindings) all.set(k, v);
+  }
+  return { findings, bindings: all };
+}
