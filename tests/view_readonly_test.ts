@@ -11,7 +11,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { Lab } from "../lib/timing/lab.ts";
 import { privateRoot } from "../lib/sandbox/sandbox.ts";
-import { committedFrames, databaseImage } from "../lib/store/wal.ts";
+import { BadImage, committedFrames, databaseImage } from "../lib/store/wal.ts";
 import { cli } from "./helpers.ts";
 import { listing } from "./files.ts";
 
@@ -341,6 +341,10 @@ Deno.test("view: the in-memory image reads a -wal as SQLite does", async (t) => 
     assert.deepEqual(imageReads(main, damaged), theirs);
     assert.ok(theirs.length < rows.length, "the damage cost the last commit");
     assert.ok(theirs.length > 0, "earlier commits remain");
+  });
+
+  await t.step("an image over the bound is refused, not built", () => {
+    assert.throws(() => databaseImage(main, wal, 4096), BadImage);
   });
 
   await t.step("a log cut in the middle of a frame", () => {

@@ -148,8 +148,10 @@ export function viewImage(
 ): Uint8Array | null {
   const tooLarge = () =>
     new LedgerUnusable({
-      en: `${path} is too large to show (over ${MAX_VIEW_BYTES >> 20} MiB)`,
-      zh: `${path} 太大，无法显示（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
+      en: `${path} is too large for guardlab to check (over ${
+        MAX_VIEW_BYTES >> 20
+      } MiB)`,
+      zh: `${path} 太大，guardlab 无法检查（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
     });
   let journalHot = false;
   for (let attempt = 0; attempt < TRIES; attempt++) {

@@ -25,7 +25,7 @@ export class BadImage extends Error {
     super(
       kind === "page_size"
         ? "its -wal has another page size than the file"
-        : "it is too large to show",
+        : "it is too large to check",
     );
     this.name = "BadImage";
     this.kind = kind;
