@@ -23,13 +23,15 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     role: "text and types: the Text type and the one language picker, " +
-      "the Chinese punctuation rule, values in words, terminal width, typed errors",
+      "the Chinese punctuation rule, values in words, terminal width, " +
+      "bounded lines of a byte stream, typed errors",
     members: [
       "_layers.ts",
       "i18n.ts",
       "zh_punctuation.ts",
       "plain.ts",
       "terminal.ts",
+      "lines.ts",
       "errors.ts",
     ],
   },

@@ -3,7 +3,7 @@
  * issue's reproduction took 11 s and 758 MB before), and 50 MB of ordinary
  * short lines. Run with `deno task bench`.
  */
-import { linesOf } from "../lib/experiments/lines.ts";
+import { linesOf } from "../lib/lines.ts";
 
 const MB = 1 << 20;
 const CHUNK = 64 * 1024;

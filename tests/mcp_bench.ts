@@ -6,7 +6,7 @@
  * `deno task bench` (needs --allow-run; ignored without it).
  */
 import { join } from "node:path";
-import { linesOf } from "../lib/experiments/lines.ts";
+import { linesOf } from "../lib/lines.ts";
 import { Lab } from "../lib/mod.ts";
 import { startGuardlab } from "./spawn.ts";
 

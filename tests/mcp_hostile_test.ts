@@ -6,7 +6,7 @@
  * each the ledger (read through a second connection) says what happened.
  */
 import assert from "node:assert/strict";
-import { linesOf } from "../lib/experiments/lines.ts";
+import { linesOf } from "../lib/lines.ts";
 import { pendingKeys } from "../lib/timing/reconcile.ts";
 import { Ledger } from "../lib/timing/ledger.ts";
 import { startGuardlab } from "./spawn.ts";

@@ -4,11 +4,7 @@ import { fileURLToPath } from "node:url";
 import { main } from "../main.ts";
 import { memoryIo } from "../lib/cli/io.ts";
 import { ledgerPaths, removeLedger } from "../lib/sandbox/sandbox.ts";
-import {
-  type Line,
-  linesOf,
-  MAX_LINE_BYTES,
-} from "../lib/experiments/lines.ts";
+import { type Line, linesOf, MAX_LINE_BYTES } from "../lib/lines.ts";
 import { persistedCounts, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../fixtures/scripts/", import.meta.url));

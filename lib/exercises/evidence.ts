@@ -13,7 +13,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
-import { linesOf } from "../experiments/lines.ts";
+import { linesOf } from "../lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import { statement } from "../store/db.ts";
 import { Ledger } from "../timing/ledger.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { linesOf } from "../experiments/lines.ts";
+import { linesOf } from "../lines.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import {
   type Checkpoint,

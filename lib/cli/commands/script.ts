@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { linesOf, MAX_LINE_BYTES } from "../../experiments/lines.ts";
+import { linesOf, MAX_LINE_BYTES } from "../../lines.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import {
   labFilesIn,
