@@ -21,6 +21,7 @@
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { Refused } from "../errors.ts";
 import type { Text } from "../i18n.ts";
+import { inert, shellQuote } from "../terminal.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;
@@ -33,9 +34,12 @@ export class UnsafePath extends Refused {
   readonly problem: Text;
   /** Build the refusal for `path`. */
   constructor(path: string, problem: Text, remedy?: Text) {
+    // The path is shown inert: a name another user chose cannot drive the
+    // terminal or break the refusal into two lines.
+    const shown = inert(path);
     super({
-      en: `${path} ${problem.en}${remedy ? `; ${remedy.en}` : ""}`,
-      zh: `${path} ${problem.zh}${remedy ? `；${remedy.zh}` : ""}`,
+      en: `${shown} ${problem.en}${remedy ? `; ${remedy.en}` : ""}`,
+      zh: `${shown} ${problem.zh}${remedy ? `；${remedy.zh}` : ""}`,
     });
     this.name = "UnsafePath";
     this.path = path;
@@ -81,11 +85,57 @@ export const PROBLEM = {
   },
 } as const;
 
-/** What to do about a link. */
-function removeLink(path: string): Text {
+/**
+ * A shell command naming `path`, for a remedy the user can paste: the path
+ * shell-quoted, or `null` when the name holds a character a terminal cannot
+ * show as it is (the command shown would not be the command pasted).
+ */
+export function pathCommand(command: string, path: string): string | null {
+  return inert(path) === path ? `${command} ${shellQuote(path)}` : null;
+}
+
+/** Why no command is suggested for a path with control characters. */
+export const NO_COMMAND_FOR_NAME: Text = {
+  en: "its name holds control characters (shown as \\uXXXX), " +
+    "so no command to paste is suggested; use a file manager",
+  zh:
+    "它的名字含控制字符（显示为 \\uXXXX），所以不给出可粘贴的命令；请用文件管理器处理",
+};
+
+/** A file of the user's own instead: the way out that always exists. */
+const OWN_FILE: Text = {
+  en: "use a file in a folder of your own (e.g. mkdir -m 700 /tmp/NAME)",
+  zh: "请改用你自己的目录里的文件（例如 mkdir -m 700 /tmp/NAME）",
+};
+
+/**
+ * What the user can do about a link at `path`: remove it, if it is theirs;
+ * another user's link (in a sticky folder such as `/tmp`) only its owner or
+ * an administrator can remove, so then the way out is a file of their own.
+ */
+function linkRemedy(
+  path: string,
+  owner: number | null,
+  uid: number | null,
+): Text {
+  if (uid !== null && owner !== null && owner !== uid) {
+    return {
+      en: `the link belongs to uid ${owner}, not to you (uid ${uid}), ` +
+        `so only they or an administrator can remove it; ${OWN_FILE.en}`,
+      zh: `这个链接属于 uid ${owner}，不属于你（uid ${uid}），` +
+        `只有对方或管理员能删除它；${OWN_FILE.zh}`,
+    };
+  }
+  const rm = pathCommand("rm", path);
+  if (rm === null) {
+    return {
+      en: `remove the link; ${NO_COMMAND_FOR_NAME.en}`,
+      zh: `请删除这个链接；${NO_COMMAND_FOR_NAME.zh}`,
+    };
+  }
   return {
-    en: `remove the link (rm ${path})`,
-    zh: `请删除这个链接（rm ${path}）`,
+    en: `remove the link (${rm})`,
+    zh: `请删除这个链接（${rm}）`,
   };
 }
 
@@ -254,7 +304,7 @@ export function assertPlainFile(
     throw new UnsafePath(path, PROBLEM.missing);
   }
   if (info.isSymlink) {
-    throw new UnsafePath(path, PROBLEM.link, removeLink(path));
+    throw new UnsafePath(path, PROBLEM.link, linkRemedy(path, info.uid, uid));
   }
   if (!info.isFile) throw new UnsafePath(path, PROBLEM.notFile);
   if (info.nlink !== null && info.nlink > 1) {
@@ -294,8 +344,8 @@ export function checkDatabasePlace(
     throw new UnsafePath(
       path,
       {
-        en: `is in ${folder}, which ${problem.en}`,
-        zh: `所在目录 ${folder} ${problem.zh}`,
+        en: `is in ${inert(folder)}, which ${problem.en}`,
+        zh: `所在目录 ${inert(folder)} ${problem.zh}`,
       },
       {
         en: "keep a ledger file in a folder of your own (mkdir -m 700 DIR)",

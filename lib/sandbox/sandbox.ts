@@ -12,12 +12,15 @@ import { dirname, join, resolve } from "node:path";
 import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../errors.ts";
 import { say, type Text } from "../i18n.ts";
+import { inert } from "../terminal.ts";
 import {
   assertFolderChain,
   assertGranted,
   assertPlainFile,
   COMPANIONS,
   currentUid,
+  NO_COMMAND_FOR_NAME,
+  pathCommand,
   privateFolderProblem,
   PROBLEM,
   UnsafePath,
@@ -149,15 +152,27 @@ function rootRemedy(root: string, uid: number | null, chosen: boolean): Text {
       zh: `它是其他用户建立的，只有对方或管理员能删除；${away.zh}`,
     };
   }
-  if (info!.isSymlink || !info!.isDirectory) {
+  const remove = !info!.isDirectory || info!.isSymlink;
+  const command = pathCommand(remove ? "rm" : "chmod 700", root);
+  if (command === null) {
     return {
-      en: `remove it (rm ${root}), or ${away.en}`,
-      zh: `请删除它（rm ${root}），或者${away.zh}`,
+      en: `${
+        remove ? "remove it" : "make it yours alone"
+      } (${NO_COMMAND_FOR_NAME.en}), or ${away.en}`,
+      zh: `请${
+        remove ? "删除它" : "让它只属于你"
+      }（${NO_COMMAND_FOR_NAME.zh}），或者${away.zh}`,
+    };
+  }
+  if (remove) {
+    return {
+      en: `remove it (${command}), or ${away.en}`,
+      zh: `请删除它（${command}），或者${away.zh}`,
     };
   }
   return {
-    en: `make it yours alone (chmod 700 ${root}), or ${away.en}`,
-    zh: `请让它只属于你（chmod 700 ${root}），或者${away.zh}`,
+    en: `make it yours alone (${command}), or ${away.en}`,
+    zh: `请让它只属于你（${command}），或者${away.zh}`,
   };
 }
 
@@ -267,7 +282,7 @@ export function removeLedger(root: string, name: string): boolean {
   const entries = [...Deno.readDirSync(paths.dir)].map((e) => e.name).sort();
   for (const entry of entries) {
     if (!known.has(entry)) {
-      const path = join(paths.dir, entry);
+      const path = inert(join(paths.dir, entry));
       throw new Refused({
         en: `${path} is not a file guardlab made; nothing was removed ` +
           "(move it away and run reset again)",
@@ -284,9 +299,9 @@ export function removeLedger(root: string, name: string): boolean {
 
 /** One line explaining a sandbox refusal, naming what was refused. */
 export function refusalLine(error: Error): Text {
-  const what = error.message.replace(/, run again with.*$/s, "").replace(
-    /^Requires /,
-    "",
+  // The runtime's message quotes the path as the user gave it: shown inert.
+  const what = inert(
+    error.message.replace(/, run again with.*$/s, "").replace(/^Requires /, ""),
   );
   return {
     en:
