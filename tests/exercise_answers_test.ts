@@ -996,3 +996,31 @@ Deno.test("exercise answers: every script exercise refuses an empty answer and o
     assert.match(spoiled.reason!.en, /^line \d+ is not a step that can run/);
   }
 });
+
+Deno.test("exercise answers: the engine's work is bounded, and a premise nothing meets ends the search", async () => {
+  // 200 steps and no naive insert at all: the answer to exercise 9 is judged
+  // "no" at that premise, not "over the limit" after trying every pair.
+  const steps: string[] = [];
+  for (let i = 0; i < 66; i++) steps.push(pre(J1, 2, `s${i}`));
+  for (let i = 0; i < 67; i++) steps.push(change(1));
+  for (let i = 0; i < 67; i++) steps.push(checked(J2, 2, `s${i % 66}`));
+  const v = await judged(9, steps);
+  assert.equal(v.overLimit, false);
+  assert.equal(statuses(v), "ok ok ok no -- --");
+  // A cap on the work: past it, "over the limit" with the reason.
+  const capped = await judgeAnswer(
+    BUILTIN_COURSE.exercises[1],
+    [
+      run(J1, faults({ fail_at: "after_commit" })),
+      run(J2, faults({ fail_at: "after_commit" })),
+    ].join("\n"),
+    defaultParams,
+    { scratch: TEST_ROOT, trusted: TRUSTED, maxWork: 3 },
+  );
+  assert.equal(capped.overLimit, true);
+  assert.equal(capped.passed, false);
+  assert.equal(
+    capped.reason?.en,
+    "over the limit: judging this answer needs more than 3 checks; write fewer steps",
+  );
+});

@@ -445,6 +445,18 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
       id: BUILTIN_COURSE.id,
       code: "NET-2026",
     });
+    // A prediction guessed wrong, then revealed: the hand-in says so.
+    assert.equal(
+      (await say(
+        ["exercise", "check", "15", "--reveal"],
+        '{"outcome":"accepted","draft":false,"receipts":0}',
+      )).code,
+      1,
+    );
+    const revealed = JSON.parse((await say(["exercise", "hand-in"])).out[0])
+      .exercises["predict-cancel-after-commit"];
+    assert.equal(revealed.revealed, true);
+    assert.equal(revealed.passed, null);
     // Another name, other values: the student is told to check again.
     assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
     const again = await say(["exercise", "hand-in"]);

@@ -195,6 +195,27 @@ function* holds(
   yield new Map(b).set(clause.bind, value as Value);
 }
 
+/** Whether a matcher names no bound value (it can be tested before any binding). */
+function isStatic(m: Matcher): boolean {
+  return !JSON.stringify(m).includes('"ref"');
+}
+
+/**
+ * Whether `clause` (a `pick` or `ledger` that must find an item) has no
+ * item meeting even its fixed tests: then no binding can make it hold.
+ */
+function cannotHold(clause: Clause, ctx: EngineContext): boolean {
+  if (!("pick" in clause || "ledger" in clause) || clause.none) return false;
+  const fixed = Object.fromEntries(
+    Object.entries(clause.where ?? {}).filter(([, m]) => isStatic(m)),
+  );
+  for (const item of source(clause, ctx.evidence)) {
+    spend(ctx);
+    if (matches(item, fixed, new Map(), ctx.params)) return false;
+  }
+  return true;
+}
+
 /** One invariant judged: each block's status, and the bindings that were used. */
 export interface Judged {
   /** Status per premise, then per finding, in order. */
@@ -212,7 +233,16 @@ export function judgeInvariant(inv: Invariant, ctx: EngineContext): Judged {
     own: [],
   };
   const total = inv.premises.length;
+  // A premise no item can meet, whatever was bound before it, caps the
+  // search: the first binding that reaches it is as far as any can go.
+  const blocked = inv.premises.findIndex((c) => cannotHold(c, ctx));
+  let stop = false;
   const search = (i: number, b: Bindings): boolean => {
+    if (i === blocked) {
+      if (i > best.depth) best = { depth: i, held: -1, b, own: [] };
+      stop = true;
+      return false;
+    }
     if (i === total) {
       const own: Bindings[] = [];
       let held = 0;
@@ -229,6 +259,7 @@ export function judgeInvariant(inv: Invariant, ctx: EngineContext): Judged {
     if (i > best.depth) best = { depth: i, held: -1, b, own: [] };
     for (const next of holds(inv.premises[i], b, ctx)) {
       if (search(i + 1, next)) return true;
+      if (stop) return false;
     }
     return false;
   };

@@ -148,9 +148,9 @@ function verdict(
 
 function overWork(limit: number): Text {
   return {
-    en: `judging this answer needs more than ${limit} checks; ` +
-      "write fewer steps",
-    zh: `判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
+    en: `over the limit: judging this answer needs more than ${limit} ` +
+      "checks; write fewer steps",
+    zh: `超出限制：判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
   };
 }
 
