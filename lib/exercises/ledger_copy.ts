@@ -48,13 +48,13 @@ export const SESSION_NOT_RERUN: Text = {
 export type CopyRefusal = { reason: Text; overLimit: boolean };
 
 /** Rows over the cap, in both languages. */
-function tooManyRows(rows: number): CopyRefusal {
+function tooManyRows(rows: number, max = MAX_COPY_ROWS): CopyRefusal {
   return {
     overLimit: true,
     reason: {
       en: `over the limit: the ledger has ${rows} rows, more than ` +
-        `${MAX_COPY_ROWS} to judge; use a fresh ledger for this exercise`,
-      zh: `超出限制：账本有 ${rows} 行，超过可判定的 ${MAX_COPY_ROWS} 行；` +
+        `${max} to judge; use a fresh ledger for this exercise`,
+      zh: `超出限制：账本有 ${rows} 行，超过可判定的 ${max} 行；` +
         "请为这个练习用一个新账本",
     },
   };
@@ -73,14 +73,21 @@ export function ledgerTooLarge(bytes: number): CopyRefusal {
   };
 }
 
-/** The copy of `ledger` (a read-only connection), or why it is not made. */
-export function copyOfLedger(ledger: Ledger): { text: string } | CopyRefusal {
+/**
+ * The copy of `ledger` (a read-only connection), or why it is not made:
+ * more than `maxRows` rows (default {@linkcode MAX_COPY_ROWS}) or
+ * {@linkcode MAX_COPY_BYTES} bytes.
+ */
+export function copyOfLedger(
+  ledger: Ledger,
+  maxRows: number = MAX_COPY_ROWS,
+): { text: string } | CopyRefusal {
   // Counted before any row is read: a huge table is never held.
   const counted = ledger.countDrafts() + ledger.countReceipts();
-  if (counted > MAX_COPY_ROWS) return tooManyRows(counted);
+  if (counted > maxRows) return tooManyRows(counted, maxRows);
   const compensations = ledger.compensations();
   const rows = counted + compensations.length;
-  if (rows > MAX_COPY_ROWS) return tooManyRows(rows);
+  if (rows > maxRows) return tooManyRows(rows, maxRows);
   const drafts = ledger.drafts().map((d) => {
     const args = argsForDigest(d.job, d.digest);
     return args
