@@ -409,7 +409,8 @@ export const exercise = command({
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
-                    | hint N | check N [FILE] [--reveal] | progress [--json]
+                    | hint N | check N [FILE] [--reveal]
+                    | check N --ledger NAME | progress [--json]
                     | hand-in > answers.json
                     | grade [FILE|FOLDER…] [--json|--csv]`,
   about: {
@@ -430,7 +431,10 @@ your name (guardlab config name) and course code (guardlab config course).
 grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
 stdin) and prints a students × exercises table: results in the files are never
 trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
-per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.`,
+per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.
+An exercise judged from a ledger (an agent's session over guardlab mcp) is
+checked with --ledger NAME: a bounded copy of that ledger's rows is judged and
+handed in; grade re-judges the copy and does not re-run the session.`,
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
@@ -444,7 +448,9 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
 你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
 运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
 文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
-${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。`,
+${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。
+按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
+判定并上交的是这个账本各行的有界副本；grade 重新判定副本，不会重跑会话。`,
   },
   options: {
     json: {
