@@ -141,6 +141,10 @@ async function everyView(lang: Lang): Promise<[string, string[]][]> {
     '{"outcome": {"status": "x"}, "draft": [true], "receipts": 1}',
   );
   await show(["ledger", "--ledger", ledger]);
+  await show(["ledger", "--ledger", ledger, "--timeline"]);
+  await show(["ledger", "--ledger", ledger, "--timeline", "--format", "svg"]);
+  await show(["sandbox"]);
+  await show(["verify"]);
   await show(["reconcile", "--ledger", ledger]);
   await show(["reset", "--ledger", ledger]);
   for (

@@ -16,6 +16,10 @@ import {
 } from "./lessons.ts";
 import type { Explanation } from "./explanation.ts";
 import { SDK_JS_VERSION, SDK_PY_COMMIT } from "./sdk.ts";
+import {
+  POLICY_SCENARIOS,
+  scriptLines,
+} from "../experiments/policy_scenarios.ts";
 
 const PY = SDK_PY_COMMIT.slice(0, 8);
 const JS = SDK_JS_VERSION;
@@ -346,32 +350,11 @@ export const TOPICS = [...SCENARIOS, ...LESSONS] as const;
 export type Topic = typeof TOPICS[number];
 
 /**
- * The `script` steps that replay a demo scenario of the policy lab or of
- * the article's other claims (drawn by `explain --format svg`).
+ * The `script` steps that replay a demo scenario of the article's other
+ * claims or of the policy lab (drawn by `explain --format svg`); the policy
+ * lab's come from its scenarios' one definition.
  */
 export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
-  naive_stale: [
-    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
-    '{"op":"policy.change","max_copies":1}',
-    '{"op":"policy.insert_naive","job":"JOB-001","copies":2,"snapshot":"seen"}',
-    '{"op":"policy.rows"}',
-  ],
-  checked_stale: [
-    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
-    '{"op":"policy.change","max_copies":1}',
-    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
-    '{"op":"policy.precheck","job":"JOB-001","copies":2}',
-    '{"op":"policy.precheck","job":"JOB-002","copies":1,"as":"fresh"}',
-    '{"op":"policy.insert_checked","job":"JOB-002","copies":1,"snapshot":"fresh"}',
-    '{"op":"policy.rows"}',
-  ],
-  restored_value_old_revision: [
-    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
-    '{"op":"policy.change","max_copies":1}',
-    '{"op":"policy.change","max_copies":3}',
-    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen"}',
-    '{"op":"policy.rows"}',
-  ],
   naive_receipt: [
     '{"op":"fixture","receipt_fault":"ignore"}',
     '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"receipt":"naive"}',
@@ -396,11 +379,9 @@ export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
     '{"op":"compensate","job":"JOB-001","faults":{"fail_at":"before_commit"}}',
     '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
   ],
-  precommit_error: [
-    '{"op":"policy.precheck","job":"JOB-001","copies":2,"as":"seen"}',
-    '{"op":"policy.insert_checked","job":"JOB-001","copies":2,"snapshot":"seen","fail_before_commit":true}',
-    '{"op":"policy.rows"}',
-  ],
+  ...Object.fromEntries(
+    POLICY_SCENARIOS.map((scenario) => [scenario.name, scriptLines(scenario)]),
+  ),
 };
 
 /** The steps that show `topic`, or none (a timing demo scenario, or prose only). */

@@ -20,7 +20,15 @@ import {
   type PolicyRequest,
   precheck,
   rows,
+  type Snapshot,
 } from "../policy/policy.ts";
+import {
+  POLICY_SCENARIOS,
+  type PolicyDemoResult,
+  type PolicyScriptStep,
+} from "./policy_scenarios.ts";
+
+export type { PolicyDemoResult } from "./policy_scenarios.ts";
 
 /** What the timing demo did, scenario by scenario. */
 export interface TimingDemoResult {
@@ -103,30 +111,6 @@ export async function timingDemoWithAttempts(
   }
 }
 
-/** What the policy demo did; keys are the reference's. */
-export interface PolicyDemoResult {
-  /** Stale rule, naive control: the draft is written anyway. */
-  naive_stale: [string, number, number][];
-  /** Stale rule, checked insert: refused. */
-  checked_stale: boolean;
-  /** Drafts after the refused insert. */
-  after_stale: [string, number, number][];
-  /** A fresh pre-check of the same request. */
-  fresh_check_same_request: string;
-  /** An explicitly new request checked against the current rule. */
-  new_input_accepted: boolean;
-  /** Drafts after the recovery. */
-  after_recovery: [string, number, number][];
-  /** Value restored (3→1→3) but the revision moved on: refused. */
-  restored_value_old_revision: boolean;
-  /** Drafts after it. */
-  after_restored_value: [string, number, number][];
-  /** The error injected between INSERT and COMMIT. */
-  precommit_error: string;
-  /** Drafts after the rollback. */
-  after_precommit_error: [string, number, number][];
-}
-
 /** Two real connections to one fresh database file in its own folder. */
 async function withFixture<T>(
   folder: string,
@@ -156,56 +140,76 @@ function rejectionOf(body: () => unknown): string {
   return "allowed";
 }
 
-/** Run the four fixed interleavings of the policy lab inside `folder`. */
+/**
+ * Run the policy lab's scenarios inside `folder`, each in a fresh database
+ * of its own, and report what their steps did. The steps, and which of them
+ * report what, are defined once in {@linkcode POLICY_SCENARIOS}.
+ */
 export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
-  const request: PolicyRequest = { job: "JOB-001", copies: 2 };
-  const naive_stale = await withFixture(folder, (reader, editor) => {
-    const seen = precheck(reader, request);
-    changePolicy(editor, 1);
-    insertNaive(reader, request, seen);
-    return rows(editor);
-  });
-  const stale = await withFixture(folder, (reader, editor) => {
-    const seen = precheck(reader, request);
-    changePolicy(editor, 1);
-    const checked_stale = insertChecked(reader, request, seen);
-    const after_stale = rows(editor);
-    const fresh_check_same_request = rejectionOf(() =>
-      precheck(reader, request)
-    );
-    // A deliberately new business input, chosen by the reader, not a silent rewrite.
-    const smaller: PolicyRequest = { job: "JOB-002", copies: 1 };
-    const fresh = precheck(reader, smaller);
-    const new_input_accepted = insertChecked(reader, smaller, fresh);
-    return {
-      checked_stale,
-      after_stale,
-      fresh_check_same_request,
-      new_input_accepted,
-      after_recovery: rows(editor),
-    };
-  });
-  const restored = await withFixture(folder, (reader, editor) => {
-    const seen = precheck(reader, request);
-    changePolicy(editor, 1);
-    changePolicy(editor, 3);
-    return {
-      restored_value_old_revision: insertChecked(reader, request, seen),
-      after_restored_value: rows(editor),
-    };
-  });
-  const precommit = await withFixture(folder, (reader, editor) => {
-    const seen = precheck(reader, request);
-    let precommit_error = "none";
-    try {
-      insertChecked(reader, request, seen, { failBeforeCommit: true });
-    } catch (error) {
-      if (!(error instanceof InjectedFailure)) throw error;
-      precommit_error = error.message;
+  const result: Partial<Record<keyof PolicyDemoResult, unknown>> = {};
+  for (const scenario of POLICY_SCENARIOS) {
+    await withFixture(folder, (reader, editor) => {
+      const snapshots = new Map<string, Snapshot>();
+      for (const { step, reports, rowsAfter } of scenario.steps) {
+        const outcome = runPolicyStep(step, { reader, editor, snapshots });
+        if (reports) result[reports] = outcome;
+        if (rowsAfter) result[rowsAfter] = rows(editor);
+      }
+    });
+  }
+  return result as PolicyDemoResult;
+}
+
+/** The connections and remembered snapshots of one scenario. */
+interface PolicyActors {
+  reader: DatabaseSync;
+  editor: DatabaseSync;
+  snapshots: Map<string, Snapshot>;
+}
+
+/** Run one step: the reader checks and writes, the editor changes the rule and reads. */
+function runPolicyStep(
+  step: PolicyScriptStep,
+  { reader, editor, snapshots }: PolicyActors,
+): unknown {
+  const remembered = (name: string): Snapshot => {
+    const snapshot = snapshots.get(name);
+    if (snapshot === undefined) {
+      throw new Error(`a policy scenario names an unknown snapshot ${name}`);
     }
-    return { precommit_error, after_precommit_error: rows(editor) };
-  });
-  return { naive_stale, ...stale, ...restored, ...precommit };
+    return snapshot;
+  };
+  switch (step.op) {
+    case "policy.precheck": {
+      const request: PolicyRequest = { job: step.job, copies: step.copies };
+      return rejectionOf(() => {
+        const seen = precheck(reader, request);
+        if (step.as !== undefined) snapshots.set(step.as, seen);
+      });
+    }
+    case "policy.change":
+      changePolicy(editor, step.max_copies);
+      return undefined;
+    case "policy.insert_naive": {
+      const request: PolicyRequest = { job: step.job, copies: step.copies };
+      insertNaive(reader, request, remembered(step.snapshot));
+      return true;
+    }
+    case "policy.insert_checked": {
+      const request: PolicyRequest = { job: step.job, copies: step.copies };
+      const seen = remembered(step.snapshot);
+      if (!step.fail_before_commit) return insertChecked(reader, request, seen);
+      try {
+        insertChecked(reader, request, seen, { failBeforeCommit: true });
+      } catch (error) {
+        if (!(error instanceof InjectedFailure)) throw error;
+        return error.message;
+      }
+      return "none";
+    }
+    case "policy.rows":
+      return rows(editor);
+  }
 }
 
 function resultOf(output: RunResult | Raised): RunResult {
