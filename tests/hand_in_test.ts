@@ -392,7 +392,7 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
     // The second block says which exercises it holds.
     assert.ok(
       lines.includes(
-        lang === "en" ? "exercises 17-20 (continued):" : "练习 17-20（续）：",
+        lang === "en" ? "exercises 18-20 (continued):" : "练习 18-20（续）：",
       ),
     );
   }
