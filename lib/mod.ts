@@ -71,17 +71,10 @@ export {
   type StoredDraft,
 } from "./timing/ledger.ts";
 export {
-  changePolicy,
-  connect,
   type ConnectOptions,
-  currentPolicy,
-  initialize,
-  insertChecked,
   type InsertCheckedOptions,
-  insertNaive,
+  PolicyLab,
   type PolicyRequest,
-  precheck,
-  rows,
   Snapshot,
 } from "./policy/policy.ts";
 export { type Pending, pendingKeys } from "./timing/reconcile.ts";

@@ -285,7 +285,7 @@ Deno.test("attack: --ledger-file and script FILE", async (t) => {
     const path = join(p.base, "mine.sqlite");
     assertRefused(
       await cli(["run", "--ledger-file", path, ...RUN], "", false, p.base),
-      /which can be written by other users \(mode 1777\)/,
+      /is directly in the shared folder .*; keep a ledger file in a folder of your own/,
     );
     assert.deepEqual(
       [...Deno.readDirSync(p.base)].map((e) => e.name),

@@ -126,7 +126,7 @@ Deno.test("variants: deterministic, inside the rules, spread over every value", 
   for (const o of others) assert.notDeepEqual(o, a);
 });
 
-Deno.test("variants: a key or topic of another variant is found, only in the lines a judge runs", () => {
+Deno.test("variants: a key of another variant is found, only in the lines a judge runs; a topic is not", () => {
   const p = { ...defaultParams, job: "JOB-123", otherJob: "JOB-456" };
   const run = (job: string, topic = "river") =>
     JSON.stringify({ op: "run", args: { job, topic, copies: 2 } });
@@ -139,11 +139,12 @@ Deno.test("variants: a key or topic of another variant is found, only in the lin
     field: "job",
     value: "JOB-001",
   });
-  assert.deepEqual(foreignValue(run("JOB-123", "forest"), p), {
-    line: 1,
-    field: "topic",
-    value: "forest",
-  });
+  // A topic is no sign of whose answer it is (there are two), and changing
+  // it on one's own key is how exercise 4 makes its key conflict.
+  assert.equal(
+    foreignValue([run("JOB-123"), run("JOB-123", "forest")].join("\n"), p),
+    null,
+  );
   assert.deepEqual(
     foreignValue('{"op":"compensate","job":"JOB-777"}', p)?.value,
     "JOB-777",
@@ -435,6 +436,18 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
       faults: { bad_output: true },
     });
     assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
+    // Exercise 4 makes its key conflict by changing the topic on the
+    // student's own key: the other topic is no sign of a pasted answer.
+    const q = paramsFor("NET-2026", "李雷", "key-conflict");
+    const otherTopic = q.topic === "river" ? "forest" : "river";
+    const conflict = [q.topic, otherTopic].map((topic) =>
+      JSON.stringify({
+        op: "run",
+        args: { job: q.job, topic, copies: q.copies },
+      })
+    ).join("\n");
+    const four = await say(["exercise", "check", "4"], conflict);
+    assert.equal(four.code, 0, four.out.join("\n"));
     const bundle = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
     const entry = bundle.exercises["output-check-cannot-unwrite"];
     assert.equal(entry.answer, answer);

@@ -4,15 +4,7 @@
  * Run with `deno task bench`.
  */
 import { join } from "node:path";
-import {
-  changePolicy,
-  connect,
-  initialize,
-  insertChecked,
-  Lab,
-  precheck,
-  type Snapshot,
-} from "../lib/mod.ts";
+import { Lab, PolicyLab, type Snapshot } from "../lib/mod.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "guardlab-bench-" });
 globalThis.addEventListener(
@@ -70,35 +62,38 @@ Deno.bench(
 
 function policyPair() {
   const path = join(dir, `policy-${ledgers++}.sqlite`);
-  const reader = connect(path);
-  const editor = connect(path);
-  initialize(reader);
+  const reader = PolicyLab.open(path);
+  const editor = PolicyLab.open(path);
+  reader.initialize();
   return { reader, editor };
 }
 
-const policy = policyPair();
+let policy = policyPair();
 let inserted = 0;
 Deno.bench("insertChecked: committed", { group: "policy" }, (b) => {
   if (inserted === 1000) {
-    policy.reader.exec("DELETE FROM drafts");
+    // Job keys run out at 1000: go on in a fresh database.
+    policy.reader.close();
+    policy.editor.close();
+    policy = policyPair();
     inserted = 0;
   }
   const request = { job: jobOf(inserted++), copies: 1 };
-  const seen = precheck(policy.reader, request);
+  const seen = policy.reader.precheck(request);
   b.start();
-  insertChecked(policy.reader, request, seen);
+  policy.reader.insertChecked(request, seen);
   b.end();
 });
 
 const stale = policyPair();
-const staleSnapshot: Snapshot = precheck(stale.reader, {
+const staleSnapshot: Snapshot = stale.reader.precheck({
   job: "JOB-001",
   copies: 2,
 });
-changePolicy(stale.editor, 1);
+stale.editor.changePolicy(1);
 Deno.bench("insertChecked: refused (stale revision)", {
   group: "policy",
   baseline: true,
 }, () => {
-  insertChecked(stale.reader, { job: "JOB-001", copies: 2 }, staleSnapshot);
+  stale.reader.insertChecked({ job: "JOB-001", copies: 2 }, staleSnapshot);
 });

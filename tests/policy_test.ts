@@ -2,21 +2,10 @@ import assert from "node:assert/strict";
 import { isSqliteError } from "../lib/errors.ts";
 import { policyDemo } from "../lib/experiments/demo.ts";
 import { join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
 import expectedPolicy from "../fixtures/expected-policy.json" with {
   type: "json",
 };
-import {
-  changePolicy,
-  connect,
-  initialize,
-  InjectedFailure,
-  InputRejected,
-  insertChecked,
-  insertNaive,
-  precheck,
-  rows,
-} from "../lib/mod.ts";
+import { InjectedFailure, InputRejected, PolicyLab } from "../lib/mod.ts";
 
 const REQUEST = { job: "JOB-001", copies: 2 };
 
@@ -24,15 +13,15 @@ const REQUEST = { job: "JOB-001", copies: 2 };
 function scenario(
   t: Deno.TestContext,
   name: string,
-  body: (reader: DatabaseSync, editor: DatabaseSync) => void,
+  body: (reader: PolicyLab, editor: PolicyLab) => void,
 ): Promise<boolean> {
   return t.step(name, async () => {
     const dir = await Deno.makeTempDir({ prefix: "guardlab-policy-" });
     const path = join(dir, "fixture.sqlite");
-    const reader = connect(path);
-    const editor = connect(path);
+    const reader = PolicyLab.open(path);
+    const editor = PolicyLab.open(path);
     try {
-      initialize(reader);
+      reader.initialize();
       body(reader, editor);
     } finally {
       reader.close();
@@ -44,58 +33,58 @@ function scenario(
 
 Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
   await scenario(t, "unchanged rule commits", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    assert.equal(insertChecked(reader, REQUEST, seen), true);
-    assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
+    const seen = reader.precheck(REQUEST);
+    assert.equal(reader.insertChecked(REQUEST, seen), true);
+    assert.deepEqual(editor.rows(), [["JOB-001", 2, 1]]);
   });
 
   await scenario(t, "negative control accepts stale rule", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    changePolicy(editor, 1);
-    insertNaive(reader, REQUEST, seen);
-    assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
+    const seen = reader.precheck(REQUEST);
+    editor.changePolicy(1);
+    reader.insertNaive(REQUEST, seen);
+    assert.deepEqual(editor.rows(), [["JOB-001", 2, 1]]);
   });
 
   await scenario(t, "changed rule inserts nothing", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    changePolicy(editor, 1);
-    assert.equal(insertChecked(reader, REQUEST, seen), false);
-    assert.deepEqual(rows(editor), []);
-    assert.equal(reader.isTransaction, false);
+    const seen = reader.precheck(REQUEST);
+    editor.changePolicy(1);
+    assert.equal(reader.insertChecked(REQUEST, seen), false);
+    assert.deepEqual(editor.rows(), []);
+    assert.equal(reader.inTransaction, false);
   });
 
   await scenario(
     t,
     "fresh check still refuses same input",
     (reader, editor) => {
-      changePolicy(editor, 1);
+      editor.changePolicy(1);
       assert.throws(
-        () => precheck(reader, REQUEST),
+        () => reader.precheck(REQUEST),
         new InputRejected("current_limit"),
       );
-      assert.deepEqual(rows(editor), []);
+      assert.deepEqual(editor.rows(), []);
     },
   );
 
   await scenario(t, "recovery requires new valid input", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    changePolicy(editor, 1);
-    assert.equal(insertChecked(reader, REQUEST, seen), false);
+    const seen = reader.precheck(REQUEST);
+    editor.changePolicy(1);
+    assert.equal(reader.insertChecked(REQUEST, seen), false);
     const smaller = { job: "JOB-002", copies: 1 };
-    const fresh = precheck(reader, smaller);
-    assert.equal(insertChecked(reader, smaller, fresh), true);
-    assert.deepEqual(rows(editor), [["JOB-002", 1, 2]]);
+    const fresh = reader.precheck(smaller);
+    assert.equal(reader.insertChecked(smaller, fresh), true);
+    assert.deepEqual(editor.rows(), [["JOB-002", 1, 2]]);
   });
 
   await scenario(
     t,
     "restoring value does not restore revision",
     (reader, editor) => {
-      const seen = precheck(reader, REQUEST);
-      changePolicy(editor, 1);
-      changePolicy(editor, 3);
-      assert.equal(insertChecked(reader, REQUEST, seen), false);
-      assert.deepEqual(rows(editor), []);
+      const seen = reader.precheck(REQUEST);
+      editor.changePolicy(1);
+      editor.changePolicy(3);
+      assert.equal(reader.insertChecked(REQUEST, seen), false);
+      assert.deepEqual(editor.rows(), []);
     },
   );
 
@@ -103,12 +92,12 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     t,
     "relaxed rule still requires fresh check",
     (reader, editor) => {
-      const seen = precheck(reader, REQUEST);
-      changePolicy(editor, 4);
-      assert.equal(insertChecked(reader, REQUEST, seen), false);
-      const fresh = precheck(reader, REQUEST);
-      assert.equal(insertChecked(reader, REQUEST, fresh), true);
-      assert.deepEqual(rows(editor), [["JOB-001", 2, 2]]);
+      const seen = reader.precheck(REQUEST);
+      editor.changePolicy(4);
+      assert.equal(reader.insertChecked(REQUEST, seen), false);
+      const fresh = reader.precheck(REQUEST);
+      assert.equal(reader.insertChecked(REQUEST, fresh), true);
+      assert.deepEqual(editor.rows(), [["JOB-001", 2, 2]]);
     },
   );
 
@@ -116,62 +105,62 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     t,
     "current predicate rechecks changed arguments",
     (reader, editor) => {
-      const seen = precheck(reader, REQUEST);
+      const seen = reader.precheck(REQUEST);
       assert.equal(
-        insertChecked(reader, { job: "JOB-001", copies: 4 }, seen),
+        reader.insertChecked({ job: "JOB-001", copies: 4 }, seen),
         false,
       );
-      assert.deepEqual(rows(editor), []);
+      assert.deepEqual(editor.rows(), []);
     },
   );
 
   await scenario(t, "precommit failure rolls back", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
+    const seen = reader.precheck(REQUEST);
     assert.throws(
-      () => insertChecked(reader, REQUEST, seen, { failBeforeCommit: true }),
+      () => reader.insertChecked(REQUEST, seen, { failBeforeCommit: true }),
       new InjectedFailure("injected_before_commit"),
     );
-    assert.deepEqual(rows(editor), []);
-    assert.equal(reader.isTransaction, false);
+    assert.deepEqual(editor.rows(), []);
+    assert.equal(reader.inTransaction, false);
   });
 
   await scenario(
     t,
     "duplicate key is error not rule change",
     (reader, editor) => {
-      const seen = precheck(reader, REQUEST);
-      assert.equal(insertChecked(reader, REQUEST, seen), true);
+      const seen = reader.precheck(REQUEST);
+      assert.equal(reader.insertChecked(REQUEST, seen), true);
       assert.throws(
-        () => insertChecked(reader, REQUEST, seen),
+        () => reader.insertChecked(REQUEST, seen),
         (e) => isSqliteError(e) && /UNIQUE/.test(e.message),
       );
-      assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
-      assert.equal(reader.isTransaction, false);
+      assert.deepEqual(editor.rows(), [["JOB-001", 2, 1]]);
+      assert.equal(reader.inTransaction, false);
     },
   );
 
   await scenario(t, "busy is error not rule change", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    editor.exec("BEGIN IMMEDIATE");
+    const seen = reader.precheck(REQUEST);
+    editor.holdWriteLock();
     try {
       assert.throws(
-        () => insertChecked(reader, REQUEST, seen),
+        () => reader.insertChecked(REQUEST, seen),
         (e) => isSqliteError(e) && /locked|busy/.test(e.message),
       );
-      assert.equal(reader.isTransaction, false);
+      assert.equal(reader.inTransaction, false);
     } finally {
-      editor.exec("ROLLBACK");
+      editor.releaseWriteLock();
     }
-    assert.deepEqual(rows(editor), []);
+    assert.deepEqual(editor.rows(), []);
   });
 
   await scenario(t, "missing policy does not insert", (reader, editor) => {
-    const seen = precheck(reader, REQUEST);
-    editor.exec("DELETE FROM policy");
-    assert.equal(insertChecked(reader, REQUEST, seen), false);
-    assert.deepEqual(rows(editor), []);
+    const seen = reader.precheck(REQUEST);
+    editor.deleteRule();
+    assert.equal(reader.insertChecked(REQUEST, seen), false);
+    assert.deepEqual(editor.rows(), []);
     assert.throws(
-      () => precheck(reader, REQUEST),
+      () => reader.precheck(REQUEST),
       new InputRejected("missing_policy"),
     );
   });
@@ -187,11 +176,11 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
     ];
     for (const [job, copies, reason] of bad) {
       assert.throws(
-        () => precheck(reader, { job, copies }),
+        () => reader.precheck({ job, copies }),
         new InputRejected(reason),
       );
     }
-    assert.deepEqual(rows(editor), []);
+    assert.deepEqual(editor.rows(), []);
   });
 
   await t.step("manual oracle", async () => {
@@ -214,8 +203,8 @@ Deno.test("policy boundary: changePolicy is trusted setup with its own validatio
     t,
     "every change advances the revision, even to the same value",
     (reader, editor) => {
-      changePolicy(editor, 3);
-      assert.deepEqual({ ...precheck(reader, REQUEST) }, {
+      editor.changePolicy(3);
+      assert.deepEqual({ ...reader.precheck(REQUEST) }, {
         revision: 2,
         max_copies: 3,
       });
@@ -226,12 +215,33 @@ Deno.test("policy boundary: changePolicy is trusted setup with its own validatio
     "out-of-range limits are refused and change nothing",
     (reader, editor) => {
       for (const bad of [-1, 10, 1.5, true, "2"]) {
-        assert.throws(() => changePolicy(editor, bad), RangeError);
+        assert.throws(() => editor.changePolicy(bad), RangeError);
       }
-      assert.deepEqual({ ...precheck(reader, REQUEST) }, {
+      assert.deepEqual({ ...reader.precheck(REQUEST) }, {
         revision: 1,
         max_copies: 3,
       });
     },
   );
+});
+
+Deno.test("policy lab: the ledger's shape, its connection private", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "guardlab-policy-shape-" });
+  try {
+    const lab = PolicyLab.open(join(dir, "policy.sqlite"), { trusted: [dir] });
+    try {
+      // Every statement is a method; no caller reaches the connection itself.
+      assert.deepEqual(Object.keys(lab), []);
+      assert.equal("db" in lab, false);
+      lab.initialize();
+      assert.deepEqual({ ...lab.currentPolicy() }, {
+        revision: 1,
+        max_copies: 3,
+      });
+    } finally {
+      lab.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

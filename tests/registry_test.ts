@@ -163,7 +163,7 @@ Deno.test("registry: usage errors and refusals speak the chosen language", async
     [["run", "--ledger", "../x"], /^guardlab: 账本名 "..\/x" 不合法/, 2],
     [
       ["run", "--ledger-file", "/tmp/shared.sqlite", "--job", "JOB-001"],
-      /^guardlab: 拒绝：\/tmp\/shared\.sqlite 所在目录 \/tmp 其他用户可以写入/,
+      /^guardlab: 拒绝：\/tmp\/shared\.sqlite 直接放在共享目录 \/tmp 里/,
       4,
     ],
   ];

@@ -20,16 +20,7 @@ import {
   type SdkRow,
   TOOL_TYPE_ROWS,
 } from "../lib/content/sdk.ts";
-import {
-  changePolicy,
-  connect,
-  initialize,
-  InputRejected,
-  insertChecked,
-  precheck,
-  rows,
-  type Snapshot,
-} from "../lib/mod.ts";
+import { InputRejected, PolicyLab, type Snapshot } from "../lib/mod.ts";
 import {
   delay,
   errorClass,
@@ -438,15 +429,15 @@ function phasesOf(log: readonly string[]): ApprovalPhase[] {
 async function approvalRun(
   preApproval: boolean,
   stream: boolean,
-  duringWait: (editor: ReturnType<typeof connect>) => void = () => {},
+  duringWait: (editor: PolicyLab) => void = () => {},
 ) {
   const api = await sdk();
   const log: string[] = [];
   const scratch = await ScratchLedger.create();
   const path = `${scratch.folder}/policy.sqlite`;
-  const reader = connect(path);
-  const editor = connect(path);
-  initialize(reader);
+  const reader = PolicyLab.open(path);
+  const editor = PolicyLab.open(path);
+  reader.initialize();
   const request = { job: "JOB-001", copies: 2 };
   const snapshots: Snapshot[] = [];
   try {
@@ -467,7 +458,7 @@ async function approvalRun(
       needsApproval: true,
       execute: () => {
         log.push("tool:start");
-        const inserted = insertChecked(reader, request, snapshots.at(-1)!);
+        const inserted = reader.insertChecked(request, snapshots.at(-1)!);
         log.push(inserted ? "tool:committed" : "tool:not_inserted");
         return inserted ? "inserted" : "not inserted";
       },
@@ -476,7 +467,7 @@ async function approvalRun(
         run: () => {
           log.push("tool_input_guardrail");
           try {
-            snapshots.push(precheck(reader, request));
+            snapshots.push(reader.precheck(request));
             return Promise.resolve(
               api.ToolGuardrailFunctionOutputFactory.allow(),
             );
@@ -517,7 +508,7 @@ async function approvalRun(
       log,
       end: second,
       // A second connection: what was committed.
-      drafts: rows(editor),
+      drafts: editor.rows(),
       sent: lastToolResult(model.requests.at(-1)),
       snapshots,
       reader,
@@ -563,7 +554,7 @@ Deno.test({
         `the rule changes while the call waits for approval (${mode})`,
         async () => {
           const seen = await approvalRun(true, stream, (editor) => {
-            changePolicy(editor, 1);
+            editor.changePolicy(1);
           });
           // Checked before the wait (revision 1 allowed 2 copies), then again
           // after approval (revision 2 allows 1): rejected, nothing written.
@@ -589,15 +580,15 @@ Deno.test({
     // Had the SDK not checked again after approval, the execute would have
     // inserted with the snapshot taken before the wait.
     const folder = Deno.makeTempDirSync({ prefix: "guardlab-sdk-" });
-    const reader = connect(`${folder}/policy.sqlite`);
-    const editor = connect(`${folder}/policy.sqlite`);
+    const reader = PolicyLab.open(`${folder}/policy.sqlite`);
+    const editor = PolicyLab.open(`${folder}/policy.sqlite`);
     try {
-      initialize(reader);
+      reader.initialize();
       const request = { job: "JOB-001", copies: 2 };
-      const beforeWait = precheck(reader, request);
-      changePolicy(editor, 1);
-      assert.equal(insertChecked(reader, request, beforeWait), false);
-      assert.deepEqual(rows(editor), []);
+      const beforeWait = reader.precheck(request);
+      editor.changePolicy(1);
+      assert.equal(reader.insertChecked(request, beforeWait), false);
+      assert.deepEqual(editor.rows(), []);
     } finally {
       reader.close();
       editor.close();

@@ -9,8 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ledger } from "../lib/mod.ts";
-import { connect, initialize, insertChecked, precheck } from "../lib/mod.ts";
-import { immediate } from "../lib/store/db.ts";
+import { PolicyLab } from "../lib/mod.ts";
 
 const BUSY = /database is locked|SQLITE_BUSY|busy/i;
 
@@ -60,26 +59,26 @@ Deno.test("write lock: the policy lab's connections take the write lock at BEGIN
   const dir = await Deno.makeTempDir({ prefix: "guardlab-lock-" });
   try {
     const path = join(dir, "policy.sqlite");
-    const reader = connect(path, { trusted: [dir] });
-    const editor = connect(path, { trusted: [dir] });
+    const reader = PolicyLab.open(path, { trusted: [dir] });
+    const editor = PolicyLab.open(path, { trusted: [dir] });
     try {
-      initialize(reader);
-      const snapshot = precheck(reader, { job: "JOB-001", copies: 2 });
+      reader.initialize();
+      const snapshot = reader.precheck({ job: "JOB-001", copies: 2 });
       // The editor tries to change the rule from inside the reader's
       // transaction: it must be refused, not slip in between check and write.
       let editorGotIn = false;
-      immediate(reader, () => {
+      reader.writeTransaction(() => {
         try {
-          editor.exec("BEGIN IMMEDIATE");
+          editor.holdWriteLock();
           editorGotIn = true;
-          editor.exec("ROLLBACK");
+          editor.releaseWriteLock();
         } catch (error) {
           assert.match(String(error), BUSY);
         }
       });
       assert.equal(editorGotIn, false);
       assert.equal(
-        insertChecked(reader, { job: "JOB-001", copies: 2 }, snapshot),
+        reader.insertChecked({ job: "JOB-001", copies: 2 }, snapshot),
         true,
       );
     } finally {

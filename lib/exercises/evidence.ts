@@ -10,15 +10,13 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
 import { linesOf } from "../lines.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
-import { statement } from "../store/db.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { observePolicy } from "../policy/policy.ts";
+import { PolicyLab } from "../policy/policy.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import type { Text } from "../i18n.ts";
@@ -91,7 +89,7 @@ function record(value: unknown): Record<string, unknown> {
 /** What the second connections see, between steps. */
 class Observer {
   #lab: Ledger;
-  #policy?: DatabaseSync;
+  #policy?: PolicyLab;
   #lastAttempt = 0;
   readonly #policyPath: string;
   readonly #trusted: readonly string[];
@@ -127,33 +125,29 @@ class Observer {
   }
 
   /** The policy database, once a step has made it. */
-  policy(): DatabaseSync | undefined {
+  policy(): PolicyLab | undefined {
     if (this.#policy === undefined) {
       try {
         Deno.lstatSync(this.#policyPath);
       } catch {
         return undefined;
       }
-      this.#policy = observePolicy(this.#policyPath, this.#trusted);
+      this.#policy = PolicyLab.observe(this.#policyPath, this.#trusted);
     }
     return this.#policy;
   }
 
   rule(): { revision: number; max_copies: number } | undefined {
-    const db = this.policy();
-    const row = db &&
-      statement(db, "SELECT revision, max_copies FROM policy WHERE singleton=1")
-        .get() as { revision: number; max_copies: number } | undefined;
-    return row
-      ? { revision: Number(row.revision), max_copies: Number(row.max_copies) }
+    const rule = this.policy()?.currentPolicy();
+    return rule
+      ? { revision: rule.revision, max_copies: rule.max_copies }
       : undefined;
   }
 
   policyDraftExists(job: Value | undefined): boolean {
     const db = this.policy();
     return db !== undefined && typeof job === "string" &&
-      statement(db, "SELECT 1 AS present FROM drafts WHERE job=?").get(job) !==
-        undefined;
+      db.rows().some(([drafted]) => drafted === job);
   }
 }
 
@@ -397,15 +391,11 @@ function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
   }));
   const db = seen.policy();
   const policyDrafts = db
-    ? (statement(
-      db,
-      "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
-    ).all() as { job: string; copies: number; checked_revision: number }[])
-      .map((r) => ({
-        job: r.job,
-        copies: Number(r.copies),
-        checked_revision: Number(r.checked_revision),
-      }))
+    ? db.rows().map(([job, copies, checked_revision]) => ({
+      job,
+      copies,
+      checked_revision,
+    }))
     : [];
   const rule = seen.rule();
   return {

@@ -1,12 +1,14 @@
 /**
- * With a course code, an answer must use the student's own values: a step
- * that names a business key or a topic of someone else's variant is the mark
- * of a pasted answer, and is reported as such, with the student's values,
- * before anything runs.
+ * With a course code, an answer must use the student's own keys: a step that
+ * names a business key of someone else's variant is the mark of a pasted
+ * answer, and is reported as such, with the student's keys, before anything
+ * runs. Topics are not looked at: there are only two, so a topic says nothing
+ * about whose answer it is, and changing the topic on one's own key is how a
+ * key conflict is made (exercise "key-conflict").
  *
  * @module
  */
-import { isPlainRecord, JOB_PATTERN, TOPICS } from "../timing/args.ts";
+import { isPlainRecord, JOB_PATTERN } from "../timing/args.ts";
 import { parseJsonLikePython } from "../store/wire.ts";
 import type { Text } from "../i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
@@ -16,15 +18,15 @@ import type { ExerciseParams } from "./params.ts";
 export interface ForeignValue {
   /** The input line. */
   line: number;
-  /** `job` or `topic`. */
-  field: "job" | "topic";
+  /** The field: a business key. */
+  field: "job";
   /** The value written. */
   value: string;
 }
 
 /**
- * The first key or topic in `answer` that is a valid value but not one of
- * `params`, or null. Only the lines a judge would run are looked at (the
+ * The first key in `answer` that is a valid key but not one of `params`'
+ * keys, or null. Only the lines a judge would run are looked at (the
  * caps of {@linkcode MAX_ANSWER_STEPS} and {@linkcode MAX_STEP_BYTES}); a
  * line that is not a step is left for the judge to report.
  */
@@ -56,29 +58,17 @@ export function foreignValue(
         typeof job === "string" && JOB_PATTERN.test(job) && !keys.includes(job)
       ) return { line, field: "job", value: job };
     }
-    const topic = args.topic;
-    if (
-      typeof topic === "string" &&
-      (TOPICS as readonly string[]).includes(topic) && topic !== params.topic
-    ) return { line, field: "topic", value: topic };
   }
   return null;
 }
 
 /** The feedback for a foreign value: what was written, and what is this student's. */
 export function foreignValueText(f: ForeignValue, p: ExerciseParams): Text {
-  return f.field === "job"
-    ? {
-      en: `not yet: line ${f.line} uses the key ${f.value}, which is not ` +
-        `yours: your keys are ${p.job} and ${p.otherJob} ` +
-        "(guardlab exercise show N)",
-      zh: `还没有：第 ${f.line} 行用了业务键 ${f.value}，它不是你的：` +
-        `你的业务键是 ${p.job} 和 ${p.otherJob}（guardlab exercise show N）`,
-    }
-    : {
-      en: `not yet: line ${f.line} uses the topic ${f.value}, which is not ` +
-        `yours: your topic is ${p.topic} (guardlab exercise show N)`,
-      zh: `还没有：第 ${f.line} 行用了 topic ${f.value}，它不是你的：` +
-        `你的 topic 是 ${p.topic}（guardlab exercise show N）`,
-    };
+  return {
+    en: `not yet: line ${f.line} uses the key ${f.value}, which is not ` +
+      `yours: your keys are ${p.job} and ${p.otherJob} ` +
+      "(guardlab exercise show N)",
+    zh: `还没有：第 ${f.line} 行用了业务键 ${f.value}，它不是你的：` +
+      `你的业务键是 ${p.job} 和 ${p.otherJob}（guardlab exercise show N）`,
+  };
 }

@@ -6,20 +6,13 @@
  */
 import { join } from "node:path";
 import { labFilesIn } from "../sandbox/sandbox.ts";
-import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected } from "../errors.ts";
 import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import {
-  changePolicy,
-  connect,
-  initialize,
-  insertChecked,
-  insertNaive,
+  PolicyLab,
   type PolicyRequest,
-  precheck,
-  rows,
   type Snapshot,
 } from "../policy/policy.ts";
 import {
@@ -114,14 +107,14 @@ export async function timingDemoWithAttempts(
 /** Two real connections to one fresh database file in its own folder. */
 async function withFixture<T>(
   folder: string,
-  body: (reader: DatabaseSync, editor: DatabaseSync) => T,
+  body: (reader: PolicyLab, editor: PolicyLab) => T,
 ): Promise<T> {
   const dir = await Deno.makeTempDir({ dir: folder, prefix: "policy-" });
   const path = join(dir, "fixture.sqlite");
-  const reader = connect(path);
-  const editor = connect(path);
+  const reader = PolicyLab.open(path);
+  const editor = PolicyLab.open(path);
   try {
-    initialize(reader);
+    reader.initialize();
     return body(reader, editor);
   } finally {
     reader.close();
@@ -153,7 +146,7 @@ export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
       for (const { step, reports, rowsAfter } of scenario.steps) {
         const outcome = runPolicyStep(step, { reader, editor, snapshots });
         if (reports) result[reports] = outcome;
-        if (rowsAfter) result[rowsAfter] = rows(editor);
+        if (rowsAfter) result[rowsAfter] = editor.rows();
       }
     });
   }
@@ -162,8 +155,8 @@ export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
 
 /** The connections and remembered snapshots of one scenario. */
 interface PolicyActors {
-  reader: DatabaseSync;
-  editor: DatabaseSync;
+  reader: PolicyLab;
+  editor: PolicyLab;
   snapshots: Map<string, Snapshot>;
 }
 
@@ -183,24 +176,24 @@ function runPolicyStep(
     case "policy.precheck": {
       const request: PolicyRequest = { job: step.job, copies: step.copies };
       return rejectionOf(() => {
-        const seen = precheck(reader, request);
+        const seen = reader.precheck(request);
         if (step.as !== undefined) snapshots.set(step.as, seen);
       });
     }
     case "policy.change":
-      changePolicy(editor, step.max_copies);
+      editor.changePolicy(step.max_copies);
       return undefined;
     case "policy.insert_naive": {
       const request: PolicyRequest = { job: step.job, copies: step.copies };
-      insertNaive(reader, request, remembered(step.snapshot));
+      reader.insertNaive(request, remembered(step.snapshot));
       return true;
     }
     case "policy.insert_checked": {
       const request: PolicyRequest = { job: step.job, copies: step.copies };
       const seen = remembered(step.snapshot);
-      if (!step.fail_before_commit) return insertChecked(reader, request, seen);
+      if (!step.fail_before_commit) return reader.insertChecked(request, seen);
       try {
-        insertChecked(reader, request, seen, { failBeforeCommit: true });
+        reader.insertChecked(request, seen, { failBeforeCommit: true });
       } catch (error) {
         if (!(error instanceof InjectedFailure)) throw error;
         return error.message;
@@ -208,7 +201,7 @@ function runPolicyStep(
       return "none";
     }
     case "policy.rows":
-      return rows(editor);
+      return editor.rows();
   }
 }
 

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { InjectedFailure, InputRejected, isSqliteError } from "../errors.ts";
 import { isPlainRecord } from "../timing/args.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
@@ -17,14 +16,8 @@ import {
   type CompensationFault,
 } from "../timing/compensation.ts";
 import {
-  changePolicy,
-  connect,
-  currentPolicy,
   ensurePolicyDatabase,
-  insertChecked,
-  insertNaive,
-  precheck,
-  rows,
+  PolicyLab,
   type Snapshot,
 } from "../policy/policy.ts";
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
@@ -200,8 +193,8 @@ export class ScriptSession {
   #lab: Lab;
   /** A second, read-only connection: what a step reports is what was committed. */
   #observer: Ledger;
-  #reader?: DatabaseSync;
-  #editor?: DatabaseSync;
+  #reader?: PolicyLab;
+  #editor?: PolicyLab;
   readonly #snapshots = new Map<string, Snapshot>();
   readonly #files: ScriptFiles;
 
@@ -304,22 +297,20 @@ export class ScriptSession {
         return this.#insert(s, false);
       case "policy.lock":
         return policyOutcome(
-          () => (this.#policy().editor.exec("BEGIN IMMEDIATE"), { ok: true }),
+          () => (this.#policy().editor.holdWriteLock(), { ok: true }),
         );
       case "policy.unlock":
         // As Python's rollback(): with no transaction open, nothing to do.
         return policyOutcome(() => {
-          const { editor } = this.#policy();
-          if (editor.isTransaction) editor.exec("ROLLBACK");
+          this.#policy().editor.releaseWriteLock();
           return { ok: true };
         });
       case "policy.delete":
         return policyOutcome(
-          () => (this.#policy().editor.exec("DELETE FROM policy"),
-            { ok: true }),
+          () => (this.#policy().editor.deleteRule(), { ok: true }),
         );
       case "policy.rows":
-        return policyOutcome(() => ({ rows: rows(this.#policy().editor) }));
+        return policyOutcome(() => ({ rows: this.#policy().editor.rows() }));
     }
     throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
   }
@@ -390,12 +381,12 @@ export class ScriptSession {
     return { ok: true };
   }
 
-  #policy(): { reader: DatabaseSync; editor: DatabaseSync } {
+  #policy(): { reader: PolicyLab; editor: PolicyLab } {
     if (this.#reader === undefined || this.#editor === undefined) {
       const { policy, trusted } = this.#files;
       ensurePolicyDatabase(policy, trusted);
-      this.#reader = connect(policy, { trusted });
-      this.#editor = connect(policy, { trusted });
+      this.#reader = PolicyLab.open(policy, { trusted });
+      this.#editor = PolicyLab.open(policy, { trusted });
     }
     return { reader: this.#reader, editor: this.#editor };
   }
@@ -408,7 +399,7 @@ export class ScriptSession {
     const request = this.#request(s);
     const name = Object.hasOwn(s, "as") ? stringField(s, "as") : "";
     return policyOutcome(() => {
-      const snapshot = precheck(this.#policy().reader, request);
+      const snapshot = this.#policy().reader.precheck(request);
       // An empty name remembers nothing, as the reference's falsy check.
       if (name !== "") this.#snapshots.set(name, snapshot);
       return {
@@ -425,14 +416,14 @@ export class ScriptSession {
     return policyOutcome(() => {
       const { editor } = this.#policy();
       try {
-        changePolicy(editor, maxCopies);
+        editor.changePolicy(maxCopies);
       } catch (error) {
         if (error instanceof RangeError) {
           return { raised: "invalid", message: error.message };
         }
         throw error;
       }
-      const now = currentPolicy(editor);
+      const now = editor.currentPolicy();
       return {
         policy: now && { revision: now.revision, max_copies: now.max_copies },
       };
@@ -452,11 +443,11 @@ export class ScriptSession {
     return policyOutcome(() => {
       const { reader } = this.#policy();
       if (!checked) {
-        insertNaive(reader, request, snapshot);
+        reader.insertNaive(request, snapshot);
         return { inserted: true };
       }
       return {
-        inserted: insertChecked(reader, request, snapshot, {
+        inserted: reader.insertChecked(request, snapshot, {
           failBeforeCommit,
         }),
       };

@@ -40,17 +40,17 @@ export function validateRequest(
 
 /**
  * What one read of the rule saw. It is a fact about the past, not a
- * credential: {@linkcode insertChecked} re-verifies it at commit time.
+ * credential: {@linkcode PolicyLab.insertChecked} re-verifies it at commit time.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { connect, initialize, precheck, Snapshot } from "../mod.ts";
+ * import { PolicyLab, Snapshot } from "../mod.ts";
  *
  * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * assert.ok(precheck(db, { job: "JOB-001", copies: 1 }) instanceof Snapshot);
+ * const db = PolicyLab.open(`${dir}/policy.sqlite`);
+ * db.initialize();
+ * assert.ok(db.precheck({ job: "JOB-001", copies: 1 }) instanceof Snapshot);
  * db.close();
  * Deno.removeSync(dir, { recursive: true });
  * ```
@@ -88,42 +88,12 @@ export const POLICY_SCHEMA: SchemaSpec = {
   create: `${POLICY};\nINSERT INTO policy VALUES(1, 1, 3);\n${POLICY_DRAFTS};`,
 };
 
-/** Options for {@linkcode connect}. */
+/** Options for {@linkcode PolicyLab.open}. */
 export interface ConnectOptions {
   /** Milliseconds to wait for another connection's lock; the lab's fixed interleavings use 0. */
   busyTimeoutMs?: number;
   /** Folders the path is checked from; the sandbox grant by default. */
   trusted?: readonly string[];
-}
-
-/**
- * Open a connection in autocommit mode; every transaction is begun
- * explicitly. The place is checked first (no link, a private folder). The
- * file uses write-ahead logging with synchronous=FULL, like the lab ledger:
- * each commit is synced before it returns.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { connect, initialize, rows } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const path = `${dir}/policy.sqlite`;
- * const db = connect(path);
- * initialize(db);
- * assert.deepEqual(rows(db), []);
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function connect(
-  path: string,
-  options: ConnectOptions = {},
-): DatabaseSync {
-  return openUnchecked(path, {
-    trusted: options.trusted ?? GRANTED_FOLDERS,
-    busyTimeoutMs: options.busyTimeoutMs,
-  });
 }
 
 /**
@@ -143,260 +113,223 @@ export function ensurePolicyDatabase(
   }).close();
 }
 
-/** Open an existing policy database read-only, checked; it never changes a byte. */
-export function openPolicyForReading(
-  path: string,
-  trusted: readonly string[] = GRANTED_FOLDERS,
-): DatabaseSync {
-  return openDatabase(path, POLICY_SCHEMA, { mode: "read", trusted });
-}
-
-/**
- * A live read-only connection to a policy database this process is
- * writing (a second connection that sees each commit), checked; it never
- * changes a byte.
- */
-export function observePolicy(
-  path: string,
-  trusted: readonly string[] = GRANTED_FOLDERS,
-): DatabaseSync {
-  return openDatabase(path, POLICY_SCHEMA, { mode: "observe", trusted });
-}
-
-/**
- * Create the policy singleton (revision 1, limit 3) and the drafts table.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { connect, currentPolicy, initialize } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * assert.deepEqual({ ...currentPolicy(db) }, { revision: 1, max_copies: 3 });
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function initialize(db: DatabaseSync): void {
-  db.exec(POLICY_SCHEMA.create);
-}
-
-/**
- * Trusted setup only, never a tool: set the limit and advance the revision,
- * even when the value is unchanged, so an old snapshot can never match again.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { changePolicy, connect, currentPolicy, initialize } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * changePolicy(db, 3); // the same value still advances the revision
- * assert.deepEqual({ ...currentPolicy(db) }, { revision: 2, max_copies: 3 });
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function changePolicy(db: DatabaseSync, maxCopies: unknown): void {
-  if (!isIntegerIn(maxCopies, 0, MOST_COPIES)) {
-    throw new RangeError("max_copies");
-  }
-  statement(
-    db,
-    "UPDATE policy SET revision=revision+1, max_copies=? WHERE singleton=1",
-  ).run(maxCopies);
-}
-
-/**
- * The current rule, or `null` when the policy row is missing.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { connect, currentPolicy, initialize } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * db.exec("DELETE FROM policy");
- * assert.equal(currentPolicy(db), null);
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function currentPolicy(db: DatabaseSync): Snapshot | null {
-  const row = statement(
-    db,
-    "SELECT revision, max_copies FROM policy WHERE singleton=1",
-  ).get() as { revision: number; max_copies: number } | undefined;
-  return row === undefined
-    ? null
-    : new Snapshot(Number(row.revision), Number(row.max_copies));
-}
-
-/**
- * Validate `request` and judge it against the rule as it is now.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, precheck } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * assert.equal(precheck(db, { job: "JOB-001", copies: 2 }).revision, 1);
- * changePolicy(db, 1);
- * assert.throws(() => precheck(db, { job: "JOB-001", copies: 2 }), { reason: "current_limit" });
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function precheck(db: DatabaseSync, request: PolicyRequest): Snapshot {
-  validateRequest(request);
-  const snapshot = currentPolicy(db);
-  if (snapshot === null) throw new InputRejected("missing_policy");
-  if (request.copies > snapshot.max_copies) {
-    throw new InputRejected("current_limit");
-  }
-  return snapshot;
-}
-
-/**
- * Deliberately wrong control: trusts an earlier check forever.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, insertNaive, precheck, rows } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const path = `${dir}/policy.sqlite`;
- * const reader = connect(path);
- * const editor = connect(path);
- * initialize(reader);
- * const seen = precheck(reader, { job: "JOB-001", copies: 2 });
- * changePolicy(editor, 1);
- * // The wrong control writes under the stale revision anyway.
- * insertNaive(reader, { job: "JOB-001", copies: 2 }, seen);
- * assert.deepEqual(rows(editor), [["JOB-001", 2, 1]]);
- * reader.close();
- * editor.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function insertNaive(
-  db: DatabaseSync,
-  request: PolicyRequest,
-  snapshot: Snapshot,
-): void {
-  validateRequest(request);
-  statement(db, "INSERT INTO drafts VALUES(?,?,?)").run(
-    request.job,
-    request.copies,
-    snapshot.revision,
-  );
-}
-
 /** Thrown inside the transaction to roll it back when the condition fails. */
 const NOT_MATCHED = Symbol("condition no longer holds");
 
-/** Options for {@linkcode insertChecked}. */
+/** Options for {@linkcode PolicyLab.insertChecked}. */
 export interface InsertCheckedOptions {
   /** Trusted fault: fail after the INSERT, before COMMIT. */
   failBeforeCommit?: boolean;
 }
 
 /**
- * Insert the draft only if the rule revision is still the one `snapshot` saw
- * and its limit still admits the copies, decided inside one write
- * transaction. Returns `false` (nothing written) when the condition no longer
- * holds; every other failure rolls back and propagates.
+ * The policy lab over one connection of its own, the same shape as the
+ * timing lab's `Ledger`: every statement on the policy database is a method
+ * here. The lab's interleavings use two of them on one file, a reader (who
+ * pre-checks and writes) and an editor (who changes the rule).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changePolicy, connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
+ * import { PolicyLab } from "../mod.ts";
  *
  * const dir = Deno.makeTempDirSync();
  * const path = `${dir}/policy.sqlite`;
- * const reader = connect(path);
- * const editor = connect(path);
- * initialize(reader);
+ * const reader = PolicyLab.open(path);
+ * const editor = PolicyLab.open(path);
+ * reader.initialize();
  * const request = { job: "JOB-001", copies: 2 };
- * const seen = precheck(reader, request);
- * changePolicy(editor, 1); // the rule changes between check and commit
- * assert.equal(insertChecked(reader, request, seen), false);
- * assert.deepEqual(rows(editor), []);
+ * const seen = reader.precheck(request);
+ * editor.changePolicy(1); // the rule changes between check and commit
+ * assert.equal(reader.insertChecked(request, seen), false);
+ * assert.deepEqual(editor.rows(), []);
  * reader.close();
  * editor.close();
  * Deno.removeSync(dir, { recursive: true });
  * ```
  */
-export function insertChecked(
-  db: DatabaseSync,
-  request: PolicyRequest,
-  snapshot: Snapshot,
-  options: InsertCheckedOptions = {},
-): boolean {
-  validateRequest(request);
-  if (!(snapshot instanceof Snapshot) || !Number.isInteger(snapshot.revision)) {
-    throw new TypeError("snapshot");
-  }
-  // The write lock is taken first, so no rule change can commit between the
-  // condition and the insert.
-  try {
-    return immediate(db, () => {
-      const changed = statement(
-        db,
-        `INSERT INTO drafts(job, copies, checked_revision)
-         SELECT ?, ?, revision FROM policy
-         WHERE singleton=1 AND revision=? AND max_copies>=?`,
-      ).run(request.job, request.copies, snapshot.revision, request.copies)
-        .changes;
-      // The condition no longer holds: nothing was inserted, roll back.
-      if (Number(changed) !== 1) throw NOT_MATCHED;
-      if (options.failBeforeCommit) {
-        throw new InjectedFailure("injected_before_commit");
-      }
-      return true;
-    });
-  } catch (error) {
-    if (error === NOT_MATCHED) return false;
-    throw error;
-  }
-}
+export class PolicyLab {
+  // Private: the policy lab's SQL has one home, as the ledger's.
+  readonly #db: DatabaseSync;
 
-/**
- * The drafts as `[job, copies, checked_revision]`, ordered by job.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { connect, initialize, insertChecked, precheck, rows } from "../mod.ts";
- *
- * const dir = Deno.makeTempDirSync();
- * const db = connect(`${dir}/policy.sqlite`);
- * initialize(db);
- * const request = { job: "JOB-001", copies: 2 };
- * insertChecked(db, request, precheck(db, request));
- * assert.deepEqual(rows(db), [["JOB-001", 2, 1]]);
- * db.close();
- * Deno.removeSync(dir, { recursive: true });
- * ```
- */
-export function rows(db: DatabaseSync): [string, number, number][] {
-  return (statement(
-    db,
-    "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
-  ).all() as unknown as {
-    job: string;
-    copies: number;
-    checked_revision: number;
-  }[])
-    .map((r) => [r.job, Number(r.copies), Number(r.checked_revision)]);
+  private constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  /**
+   * Open a connection in autocommit mode; every transaction is begun
+   * explicitly. The place is checked first (no link, a private folder). The
+   * file uses write-ahead logging with synchronous=FULL, like the lab ledger:
+   * each commit is synced before it returns.
+   */
+  static open(path: string, options: ConnectOptions = {}): PolicyLab {
+    return new PolicyLab(
+      openUnchecked(path, {
+        trusted: options.trusted ?? GRANTED_FOLDERS,
+        busyTimeoutMs: options.busyTimeoutMs,
+      }),
+    );
+  }
+
+  /** Open an existing policy database read-only, checked; it never changes a byte. */
+  static openForReading(
+    path: string,
+    trusted: readonly string[] = GRANTED_FOLDERS,
+  ): PolicyLab {
+    return new PolicyLab(
+      openDatabase(path, POLICY_SCHEMA, { mode: "read", trusted }),
+    );
+  }
+
+  /**
+   * A live read-only connection to a policy database this process is
+   * writing (a second connection that sees each commit), checked; it never
+   * changes a byte.
+   */
+  static observe(
+    path: string,
+    trusted: readonly string[] = GRANTED_FOLDERS,
+  ): PolicyLab {
+    return new PolicyLab(
+      openDatabase(path, POLICY_SCHEMA, { mode: "observe", trusted }),
+    );
+  }
+
+  /** Close the connection. */
+  close(): void {
+    this.#db.close();
+  }
+
+  /** Create the policy singleton (revision 1, limit 3) and the drafts table. */
+  initialize(): void {
+    this.#db.exec(POLICY_SCHEMA.create);
+  }
+
+  /**
+   * Trusted setup only, never a tool: set the limit and advance the revision,
+   * even when the value is unchanged, so an old snapshot can never match again.
+   */
+  changePolicy(maxCopies: unknown): void {
+    if (!isIntegerIn(maxCopies, 0, MOST_COPIES)) {
+      throw new RangeError("max_copies");
+    }
+    statement(
+      this.#db,
+      "UPDATE policy SET revision=revision+1, max_copies=? WHERE singleton=1",
+    ).run(maxCopies);
+  }
+
+  /** Trusted setup only: delete the rule row (a pre-check then finds no rule). */
+  deleteRule(): void {
+    this.#db.exec("DELETE FROM policy");
+  }
+
+  /** The current rule, or `null` when the policy row is missing. */
+  currentPolicy(): Snapshot | null {
+    const row = statement(
+      this.#db,
+      "SELECT revision, max_copies FROM policy WHERE singleton=1",
+    ).get() as { revision: number; max_copies: number } | undefined;
+    return row === undefined
+      ? null
+      : new Snapshot(Number(row.revision), Number(row.max_copies));
+  }
+
+  /** Validate `request` and judge it against the rule as it is now. */
+  precheck(request: PolicyRequest): Snapshot {
+    validateRequest(request);
+    const snapshot = this.currentPolicy();
+    if (snapshot === null) throw new InputRejected("missing_policy");
+    if (request.copies > snapshot.max_copies) {
+      throw new InputRejected("current_limit");
+    }
+    return snapshot;
+  }
+
+  /** Deliberately wrong control: trusts an earlier check forever. */
+  insertNaive(request: PolicyRequest, snapshot: Snapshot): void {
+    validateRequest(request);
+    statement(this.#db, "INSERT INTO drafts VALUES(?,?,?)").run(
+      request.job,
+      request.copies,
+      snapshot.revision,
+    );
+  }
+
+  /**
+   * Insert the draft only if the rule revision is still the one `snapshot` saw
+   * and its limit still admits the copies, decided inside one write
+   * transaction. Returns `false` (nothing written) when the condition no longer
+   * holds; every other failure rolls back and propagates.
+   */
+  insertChecked(
+    request: PolicyRequest,
+    snapshot: Snapshot,
+    options: InsertCheckedOptions = {},
+  ): boolean {
+    validateRequest(request);
+    if (
+      !(snapshot instanceof Snapshot) || !Number.isInteger(snapshot.revision)
+    ) {
+      throw new TypeError("snapshot");
+    }
+    // The write lock is taken first, so no rule change can commit between the
+    // condition and the insert.
+    try {
+      return this.writeTransaction(() => {
+        const changed = statement(
+          this.#db,
+          `INSERT INTO drafts(job, copies, checked_revision)
+           SELECT ?, ?, revision FROM policy
+           WHERE singleton=1 AND revision=? AND max_copies>=?`,
+        ).run(request.job, request.copies, snapshot.revision, request.copies)
+          .changes;
+        // The condition no longer holds: nothing was inserted, roll back.
+        if (Number(changed) !== 1) throw NOT_MATCHED;
+        if (options.failBeforeCommit) {
+          throw new InjectedFailure("injected_before_commit");
+        }
+        return true;
+      });
+    } catch (error) {
+      if (error === NOT_MATCHED) return false;
+      throw error;
+    }
+  }
+
+  /** The drafts as `[job, copies, checked_revision]`, ordered by job. */
+  rows(): [string, number, number][] {
+    return (statement(
+      this.#db,
+      "SELECT job, copies, checked_revision FROM drafts ORDER BY job",
+    ).all() as unknown as {
+      job: string;
+      copies: number;
+      checked_revision: number;
+    }[])
+      .map((r) => [r.job, Number(r.copies), Number(r.checked_revision)]);
+  }
+
+  /**
+   * Run `body` in one write transaction. The write lock is taken at BEGIN, so
+   * no other connection can change the rule while `body` runs.
+   */
+  writeTransaction<T>(body: () => T): T {
+    return immediate(this.#db, body);
+  }
+
+  /** Take the write lock and hold it (`BEGIN IMMEDIATE`) until {@linkcode PolicyLab.releaseWriteLock}. */
+  holdWriteLock(): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+  }
+
+  /** Roll back the transaction this connection holds, if any (as Python's `rollback()`). */
+  releaseWriteLock(): void {
+    if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+  }
+
+  /** Whether this connection is inside a transaction now. */
+  get inTransaction(): boolean {
+    return this.#db.isTransaction;
+  }
 }

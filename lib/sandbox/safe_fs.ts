@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { Refused } from "../errors.ts";
 import type { Text } from "../i18n.ts";
 import { inert, shellQuote } from "../terminal.ts";
@@ -338,7 +338,29 @@ export function checkDatabasePlace(
   assertGranted(abs, !mustExist);
   const uid = currentUid(tops[0]);
   const folder = dirname(abs);
-  assertFolderChain(dirname(folder), uid, tops);
+  if (tops.includes(folder)) {
+    // Directly in the granted folder (`/tmp`): nothing above it is ours to
+    // check (the sandbox may not even look), and a shared one is no place
+    // for a ledger, whose companions SQLite creates and removes by name.
+    assertFolderChain(folder, uid, tops);
+    if (privateFolderProblem(folder, uid) !== null) {
+      const mkdir = pathCommand("mkdir -m 700", join(folder, "NAME")) ??
+        "mkdir -m 700 DIR";
+      throw new UnsafePath(
+        path,
+        {
+          en: `is directly in the shared folder ${inert(folder)}, ` +
+            "where other users can create and rename names beside it",
+          zh: `直接放在共享目录 ${inert(folder)} 里，` +
+            "其他用户可以在它旁边创建和改名",
+        },
+        {
+          en: `keep a ledger file in a folder of your own (${mkdir})`,
+          zh: `请把账本文件放在你自己的目录里（${mkdir}）`,
+        },
+      );
+    }
+  } else assertFolderChain(dirname(folder), uid, tops);
   const problem = privateFolderProblem(folder, uid);
   if (problem !== null) {
     throw new UnsafePath(

@@ -324,7 +324,7 @@ function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
 
 /**
  * A connection with its place checked (no link, a private folder) but no
- * schema check: the policy lab's `connect`, which the reference opens bare
+ * schema check: the policy lab's `PolicyLab.open`, which the reference opens bare
  * and initialises itself. Sorting stays in memory; the file uses durable
  * write-ahead logging like every database guardlab writes.
  */

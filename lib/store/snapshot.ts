@@ -9,7 +9,13 @@
  * @module
  */
 import { LedgerUnusable } from "../errors.ts";
-import { PROBLEM, UnsafePath } from "../sandbox/safe_fs.ts";
+import {
+  NO_COMMAND_FOR_NAME,
+  pathCommand,
+  PROBLEM,
+  UnsafePath,
+} from "../sandbox/safe_fs.ts";
+import { inert } from "../terminal.ts";
 import type { Text } from "../i18n.ts";
 import { BadImage, databaseImage } from "./wal.ts";
 
@@ -146,13 +152,33 @@ export function viewImage(
   what: Text,
   emptyOk = false,
 ): Uint8Array | null {
-  const tooLarge = () =>
-    new LedgerUnusable({
-      en: `${path} is too large for guardlab to check (over ${
+  // Which file is over the bound, and what the user can do about it: a log
+  // folds into its file by a checkpoint (a log without valid frames is
+  // dropped), which SQLite's own shell does in place.
+  const tooLarge = (file: string) => () => {
+    const checkpoint = pathCommand("sqlite3", path);
+    const remedy: Text = file === path
+      ? {
+        en: "start a new ledger (another --ledger-file or --ledger NAME)",
+        zh: "请换一个新账本（另一个 --ledger-file 或 --ledger NAME）",
+      }
+      : checkpoint === null
+      ? NO_COMMAND_FOR_NAME
+      : {
+        en: "fold the log into the file first (" +
+          `${checkpoint} 'PRAGMA wal_checkpoint(TRUNCATE)')`,
+        zh: "请先把日志并入文件（" +
+          `${checkpoint} 'PRAGMA wal_checkpoint(TRUNCATE)'）`,
+      };
+    return new LedgerUnusable({
+      en: `${inert(file)} is too large for guardlab to check (over ${
         MAX_VIEW_BYTES >> 20
-      } MiB)`,
-      zh: `${path} 太大，guardlab 无法检查（超过 ${MAX_VIEW_BYTES >> 20} MiB）`,
+      } MiB); ${remedy.en}`,
+      zh: `${inert(file)} 太大，guardlab 无法检查（超过 ${
+        MAX_VIEW_BYTES >> 20
+      } MiB）；${remedy.zh}`,
     });
+  };
   let journalHot = false;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     if (attempt > 0) pause(1 + Math.floor(Math.random() * 10));
@@ -161,13 +187,21 @@ export function viewImage(
     // checkpoint, which copies frames of the log; if the log is still the
     // same generation afterwards, laying its frames over the file gives a
     // state that was committed. Else read again.
-    const walBefore = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
+    const walBefore = readChecked(
+      path + "-wal",
+      MAX_VIEW_BYTES,
+      tooLarge(path + "-wal"),
+    );
     // A rollback journal that is still hot: a write in progress (wait for
     // it) or one that was cut off (only a writer can roll it back).
     journalHot = isHotJournal(path + "-journal");
     if (journalHot) continue;
-    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge);
-    const log = readChecked(path + "-wal", MAX_VIEW_BYTES, tooLarge);
+    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge(path));
+    const log = readChecked(
+      path + "-wal",
+      MAX_VIEW_BYTES,
+      tooLarge(path + "-wal"),
+    );
     if (!sameLog(walBefore, log)) continue;
     if (read === null) throw new UnsafePath(path, PROBLEM.missing);
     // Without a log, a change while reading was a write in place (a
@@ -192,13 +226,15 @@ export function viewImage(
       );
     }
     if (main.length + (walAfter?.length ?? 0) > MAX_VIEW_BYTES) {
-      throw tooLarge();
+      throw tooLarge(walAfter === null ? path : path + "-wal")();
     }
     try {
       return databaseImage(main, walAfter, MAX_VIEW_BYTES);
     } catch (error) {
       if (!(error instanceof BadImage)) throw error;
-      if (error.kind === "too_large") throw tooLarge();
+      if (error.kind === "too_large") {
+        throw tooLarge(walAfter === null ? path : path + "-wal")();
+      }
       throw new LedgerUnusable({
         en: `${path} is not a usable SQLite ${what.en} (its -wal has ` +
           "another page size than the file)",

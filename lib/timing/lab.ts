@@ -63,7 +63,7 @@ export interface InjectedFaults {
  */
 export interface TeachingSwitches {
   /**
-   * Like the policy lab's `insertNaive`: `naive` writes the receipt as the
+   * Like the policy lab's `PolicyLab.insertNaive`: `naive` writes the receipt as the
    * article's original code did, trusting the last row id without checking
    * that the INSERT added a row.
    */

@@ -3,11 +3,7 @@
  *
  * @module
  */
-import {
-  currentPolicy,
-  openPolicyForReading,
-  rows,
-} from "../../policy/policy.ts";
+import { PolicyLab } from "../../policy/policy.ts";
 import {
   ledgerFolder,
   POLICY_FILE,
@@ -258,12 +254,12 @@ function policyOf(io: Io, name: string): PolicyView | null {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
   }
-  const db = openPolicyForReading(folder.policy, trustedFolders(io.base));
+  const db = PolicyLab.openForReading(folder.policy, trustedFolders(io.base));
   try {
-    const rule = currentPolicy(db);
+    const rule = db.currentPolicy();
     return {
       rule: rule && { revision: rule.revision, max_copies: rule.max_copies },
-      drafts: rows(db),
+      drafts: db.rows(),
     };
   } finally {
     db.close();

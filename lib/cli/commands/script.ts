@@ -19,6 +19,7 @@ import {
   type StepResult,
 } from "../../experiments/script.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
+import { inert } from "../../terminal.ts";
 import {
   policyHeader,
   policyRow,
@@ -202,7 +203,9 @@ ${STEPS_TEXT.zh}`,
         }
         io.out(JSON.stringify(output));
         if (values.view && ran) {
-          const job = ran.job ?? "?";
+          // The step's own text, shown inert: it cannot drive the terminal
+          // or start a line of its own.
+          const job = inert(ran.job ?? "?");
           io.err(
             say(fill(SCRIPT_MESSAGES.runLine, { n: line.number, job }), lang),
           );
