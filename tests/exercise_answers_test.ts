@@ -13,7 +13,7 @@ import { BUILTIN_COURSE } from "../lib/exercises/course.ts";
 import { judgeAnswer } from "../lib/exercises/judge.ts";
 import { defaultParams, type ExerciseParams } from "../lib/exercises/params.ts";
 import type { Verdict } from "../lib/exercises/verdict.ts";
-import { TEST_BASE, TEST_ROOT } from "./helpers.ts";
+import { ACCEPTED_EVENTS, TEST_BASE, TEST_ROOT } from "./helpers.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
 const J1 = "JOB-001";
@@ -51,6 +51,33 @@ const compensate = (job: string, failAt?: string) =>
     job,
     ...(failAt ? { faults: { fail_at: failAt } } : {}),
   });
+
+/** Exercise 17 judges a ledger copy: hand-written rows, as `check --ledger` copies them. */
+const COMMITTED = [
+  "arguments_valid",
+  "input_allowed",
+  "business_started",
+  "effect_committed",
+];
+const REUSED = [
+  "arguments_valid",
+  "input_allowed",
+  "business_started",
+  "effect_reused",
+  "output_started",
+  "output_allowed",
+];
+const receipt = (
+  attempt: number,
+  status: string,
+  events: string[],
+  job: string | null = "JOB-001",
+) => ({ attempt, job, status, effect_exists: true, events });
+const copy = (
+  receipts: unknown[],
+  drafts: unknown[] = [{ job: "JOB-001", topic: "river", copies: 2 }],
+  compensations: unknown[] = [],
+) => [JSON.stringify({ ledger_copy: 1, drafts, receipts, compensations })];
 
 /**
  * One answer and what must come of it: the status of each finding in
@@ -849,6 +876,135 @@ const CASES: Record<number, { right: Case[]; wrong: Case[] }> = {
       miss("a list", ['["input_rejected", true, 1]'], "reason"),
     ],
   },
+  17: {
+    right: [
+      ok(
+        "cancelled after the commit, then a retry that reused",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+          receipt(2, "accepted", REUSED),
+        ]),
+        "ok ok ok ok",
+        [
+          "[ok] a receipt of JOB-001 committed the draft and did not end accepted",
+          "exercise 17: done",
+          "guardlab judges the ledger, not the agent: it cannot tell an agent's ledger from a script's, and it does not re-run the session.",
+        ],
+      ),
+      ok(
+        "output rejected, after another key's call",
+        copy([
+          receipt(1, "accepted", [...COMMITTED, "output_started"], "JOB-002"),
+          receipt(2, "output_rejected", [
+            ...COMMITTED,
+            "output_started",
+            "output_rejected",
+          ]),
+          receipt(3, "accepted", REUSED),
+        ], [
+          { job: "JOB-001", topic: "river", copies: 2 },
+          { job: "JOB-002", topic: "river", copies: 2 },
+        ]),
+        "ok ok ok ok",
+      ),
+      ok(
+        "a reuse that was cancelled too, then one accepted",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+          receipt(2, "cancelled", REUSED.slice(0, 4)),
+          receipt(3, "accepted", REUSED),
+        ]),
+        "ok ok ok ok",
+      ),
+    ],
+    wrong: [
+      miss(
+        "no retry: only the cancelled call",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+        ]),
+        "ok no -- --",
+      ),
+      miss(
+        "called twice, the first accepted (nothing was unclear)",
+        copy([
+          receipt(1, "accepted", [...COMMITTED, "output_started"]),
+          receipt(2, "accepted", REUSED),
+        ]),
+        "no -- -- --",
+      ),
+      miss(
+        "a new key: two drafts",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+          receipt(2, "accepted", ACCEPTED_EVENTS, "JOB-002"),
+        ], [
+          { job: "JOB-001", topic: "river", copies: 2 },
+          { job: "JOB-002", topic: "river", copies: 2 },
+        ]),
+        "ok no -- --",
+      ),
+      miss(
+        "other arguments: key_conflict reuses nothing",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+          receipt(2, "key_conflict", [
+            "arguments_valid",
+            "input_allowed",
+            "business_started",
+            "key_conflict",
+          ]),
+        ]),
+        "ok no -- --",
+      ),
+      miss(
+        "a reuse without a commit before it (only accepted once)",
+        copy([
+          receipt(1, "accepted", REUSED),
+        ]),
+        "no -- -- --",
+      ),
+      miss(
+        "the reuse numbered before the commit",
+        copy([
+          receipt(1, "accepted", REUSED),
+          receipt(2, "cancelled", COMMITTED),
+        ]),
+        "ok no -- --",
+      ),
+      miss(
+        "voided afterwards",
+        copy(
+          [
+            receipt(1, "cancelled", COMMITTED),
+            receipt(2, "accepted", REUSED),
+          ],
+          undefined,
+          [{ job: "JOB-001", state: "voided", receipts: 1 }],
+        ),
+        "ok ok ok no",
+      ),
+      miss(
+        "the draft holds other arguments",
+        copy([
+          receipt(1, "cancelled", COMMITTED),
+          receipt(2, "accepted", REUSED),
+        ], [{ job: "JOB-001", topic: "forest", copies: 2 }]),
+        "ok ok no ok",
+      ),
+      miss("script steps instead of a ledger copy", [
+        '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
+      ], "reason"),
+      miss("a copy with an unknown field", [
+        JSON.stringify({
+          ledger_copy: 1,
+          drafts: [],
+          receipts: [{ ...receipt(1, "accepted", REUSED), step: 1 }],
+          compensations: [],
+        }),
+      ], "reason"),
+    ],
+  },
 };
 
 function statuses(v: Verdict): string {
@@ -988,6 +1144,13 @@ Deno.test("exercise answers: every script exercise refuses an empty answer and o
     assert.equal(empty.passed, false);
     assert.ok(empty.reason, `${x.n}: empty`);
     if (x.kind !== "script") continue;
+    if (x.judged === "ledger") {
+      // Judged from a ledger copy: anything else is not a copy, never run.
+      const mixed = await judged(x.n, [...CASES[x.n].right[0].steps, "{}"]);
+      assert.equal(mixed.passed, false);
+      assert.match(mixed.reason!.en, /^this is not a ledger copy/);
+      continue;
+    }
     const spoiled = await judged(x.n, [
       ...CASES[x.n].right[0].steps,
       '{"op":"nope"}',

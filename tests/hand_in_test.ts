@@ -383,6 +383,7 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
       { file: "a".repeat(100), name: null, cells: {}, total: null, flags: [] },
     ],
     perExercise: Object.fromEntries(exercises.map((n) => [n, 1])),
+    notRerun: [17],
   };
   for (const lang of ["en", "zh"] as const) {
     const lines = gradeTable(grade, lang, "NET-2026");
@@ -392,7 +393,7 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
     // The second block says which exercises it holds.
     assert.ok(
       lines.includes(
-        lang === "en" ? "exercises 17-20 (continued):" : "练习 17-20（续）：",
+        lang === "en" ? "exercises 18-20 (continued):" : "练习 18-20（续）：",
       ),
     );
   }

@@ -334,7 +334,7 @@ Deno.test("zh punctuation: every Chinese screen as printed", async () => {
       "config",
     ]
   ) more.push([c, "--help"]);
-  for (let n = 1; n <= 16; n++) {
+  for (let n = 1; n <= 17; n++) {
     more.push(["exercise", "show", String(n)], ["exercise", "hint", String(n)]);
   }
   for (const args of more) {

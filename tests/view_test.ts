@@ -87,7 +87,7 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       ["demo", "--bogus"],
       ...COMMAND_NAMES.map((c) => [c, "--help"]),
       ["exercise", "list"],
-      ...Array.from({ length: 16 }, (_, i) => ["exercise", "show", `${i + 1}`]),
+      ...Array.from({ length: 17 }, (_, i) => ["exercise", "show", `${i + 1}`]),
       ["exercise", "hint", "9"],
       ["exercise", "progress"],
       ["explain", "--sdk"],

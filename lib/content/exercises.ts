@@ -39,6 +39,9 @@ import x15 from "./exercises/15-predict-cancel-after-commit.json" with {
 import x16 from "./exercises/16-predict-parallel-guardrail.json" with {
   type: "json",
 };
+import x17 from "./exercises/17-agent-retry-reuses.json" with {
+  type: "json",
+};
 
 /** One built-in exercise's data, and the file it comes from. */
 export interface ExerciseSource {
@@ -66,4 +69,5 @@ export const BUILTIN_EXERCISES: readonly ExerciseSource[] = [
   { file: "14-compensation-fails.json", data: x14 },
   { file: "15-predict-cancel-after-commit.json", data: x15 },
   { file: "16-predict-parallel-guardrail.json", data: x16 },
+  { file: "17-agent-retry-reuses.json", data: x17 },
 ];

@@ -63,6 +63,8 @@ export interface ClassGrade {
   rows: Row[];
   /** Done per exercise, over the hand-ins that could be graded. */
   perExercise: Record<number, number>;
+  /** The exercises judged from a ledger copy: re-judged, their session never re-run. */
+  notRerun: number[];
 }
 
 /** An exercise as grading needs it. */
@@ -73,6 +75,8 @@ export interface GradedExercise {
   slug: string;
   /** Predictions have one right answer: identical ones are no sign of a copy. */
   kind: "script" | "prediction";
+  /** `ledger`: the answer is a ledger copy, re-judged; the session is not re-run. */
+  judged?: "ledger";
 }
 
 /** Judge one answer: done, or over a cap. */
@@ -229,7 +233,12 @@ export async function gradeClass<X extends GradedExercise>(
       row.total = Object.values(row.cells).filter((c) => c === "done").length;
     }
   }
-  return { exercises: exercises.map((x) => x.n), rows, perExercise };
+  return {
+    exercises: exercises.map((x) => x.n),
+    rows,
+    perExercise,
+    notRerun: exercises.filter((x) => x.judged === "ledger").map((x) => x.n),
+  };
 }
 
 /**

@@ -145,6 +145,13 @@ export interface Exercise {
   readonly setup?: readonly string[];
   /** For a prediction: the facts asked for. */
   readonly predict?: readonly PredictedFact[];
+  /**
+   * `ledger`: judged from a named ledger a session left (`check N --ledger
+   * NAME`), not from an answer that is run; the hand-in carries a bounded
+   * copy of its rows, and grade re-judges the copy without re-running the
+   * session.
+   */
+  readonly judged?: "ledger";
 }
 
 /** A form error: the path of the wrong field and what is wrong. */
@@ -629,8 +636,20 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
     "invariants",
     "setup",
     "predict",
+    "judged",
   ]);
   const at = (k: string) => childPath(path, k);
+  if (
+    x.judged !== undefined && (x.judged !== "ledger" || x.kind !== "script")
+  ) {
+    throw new FormError(
+      at("judged"),
+      t(
+        'must be "ledger", and only on a script exercise',
+        '必须是 "ledger"，且只用于 script 练习',
+      ),
+    );
+  }
   const slug = string(x.slug, at("slug"));
   if (!SLUG.test(slug)) {
     throw new FormError(
@@ -743,5 +762,6 @@ export function readExercise(v: unknown, n: number, path = ""): Exercise {
     invariants,
     ...(setup ? { setup } : {}),
     ...(predict ? { predict } : {}),
+    ...(x.judged === "ledger" ? { judged: "ledger" as const } : {}),
   };
 }

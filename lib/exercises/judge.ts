@@ -27,6 +27,7 @@ import {
   type Value,
 } from "./evidence.ts";
 import type { Exercise, ValueExpr } from "./form.ts";
+import { evidenceOfCopy, LEDGER_NOT_AGENT } from "./ledger_copy.ts";
 import { MAX_JUDGE_WORK } from "./limits.ts";
 import type { ExerciseParams } from "./params.ts";
 import { type Finding, FINDING_MARK, type Verdict } from "./verdict.ts";
@@ -83,6 +84,9 @@ export async function judgeAnswer(
   params: ExerciseParams,
   options: JudgeOptions,
 ): Promise<Verdict> {
+  if (exercise.judged === "ledger") {
+    return judgeLedgerCopy(exercise, answer, params, options);
+  }
   const folder = await Deno.makeTempDir({
     dir: options.scratch,
     prefix: "judge-",
@@ -197,6 +201,38 @@ async function judgeScript(
     if (!(error instanceof TooMuchWork)) throw error;
     return verdict(x, { reason: overWork(maxWork), overLimit: true });
   }
+}
+
+/**
+ * Judge a ledger copy (made by `check N --ledger NAME`, or carried in a
+ * hand-in) by the exercise's invariants over its rows; nothing is run.
+ */
+export function judgeLedgerCopy(
+  x: Exercise,
+  copy: string,
+  params: ExerciseParams,
+  options: Pick<JudgeOptions, "maxWork"> = {},
+): Verdict {
+  const e = evidenceOfCopy(copy);
+  let v: Verdict;
+  if ("reason" in e) {
+    v = verdict(x, { reason: e.reason, overLimit: e.overLimit });
+  } else {
+    const maxWork = options.maxWork ?? MAX_JUDGE_WORK;
+    try {
+      const { findings, bindings } = judgeEvidence(x, {
+        evidence: e,
+        params,
+        maxWork,
+        work: { n: 0 },
+      });
+      v = verdict(x, { findings, why: fill(x.why, bindings, params) });
+    } catch (error) {
+      if (!(error instanceof TooMuchWork)) throw error;
+      v = verdict(x, { reason: overWork(maxWork), overLimit: true });
+    }
+  }
+  return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
 }
 
 /** The one line of a prediction, or why there is not exactly one. */

@@ -17,13 +17,17 @@ import {
   type Row,
 } from "../exercises/class_grade.ts";
 import { type Lang, same, say, type Text } from "../i18n.ts";
+import {
+  LEDGER_NOT_AGENT,
+  SESSION_NOT_RERUN,
+} from "../exercises/ledger_copy.ts";
 import { displayWidth, wrap } from "../terminal.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;
 
 /** Exercise columns per block: 16 × 3 columns, with the name and the total, fit 80. */
-const PER_BLOCK = 16;
+const PER_BLOCK = 17;
 const NAME_WIDTH = 18;
 
 /** Each cell's mark in the text table, and its meaning for the legend. */
@@ -42,10 +46,19 @@ const MARK: Readonly<Record<Cell, { mark: string; text: Text }>> = {
 };
 
 const T = {
-  head: (rows: number): Text => ({
-    en: `${rows} hand-in${rows === 1 ? "" : "s"}, every answer re-run here`,
-    zh: `${rows} 份作业，每个答案都在此重新运行`,
-  }),
+  head: (rows: number, copies: boolean): Text =>
+    copies
+      ? {
+        en: `${rows} hand-in${
+          rows === 1 ? "" : "s"
+        }: every answer re-run here, a ledger copy only re-judged (see below)`,
+        zh:
+          `${rows} 份作业：每个答案都在此重新运行，账本副本只重新判定（见下文）`,
+      }
+      : {
+        en: `${rows} hand-in${rows === 1 ? "" : "s"}, every answer re-run here`,
+        zh: `${rows} 份作业，每个答案都在此重新运行`,
+      },
   variants: (code: string | null): Text =>
     code
       ? {
@@ -148,7 +161,7 @@ export function gradeTable(
 ): string[] {
   const out: string[] = [];
   const push = (line: string) => out.push(...wrap(line, TABLE_WIDTH));
-  push(say(T.head(grade.rows.length), lang));
+  push(say(T.head(grade.rows.length, grade.notRerun.length > 0), lang));
   push(say(T.variants(code), lang));
   out.push("");
   const blocks: number[][] = [];
@@ -190,6 +203,7 @@ export function gradeTable(
       "   ",
     ),
   );
+  for (const line of notRerunLines(grade)) push(say(line, lang));
   out.push("");
   const flagged = grade.rows.filter((r) => r.flags.length > 0);
   if (flagged.length === 0) {
@@ -206,6 +220,18 @@ export function gradeTable(
 }
 
 const COLON: Text = { en: ": ", zh: "：" };
+
+/** What grade did NOT do for an exercise judged from a ledger copy: said plainly. */
+function notRerun(n: number): Text {
+  return {
+    en: `exercise ${n}: ${SESSION_NOT_RERUN.en}. ${LEDGER_NOT_AGENT.en}`,
+    zh: `练习 ${n}：${SESSION_NOT_RERUN.zh}。${LEDGER_NOT_AGENT.zh}`,
+  };
+}
+
+function notRerunLines(grade: ClassGrade): Text[] {
+  return grade.notRerun.map(notRerun);
+}
 
 /** The same columns as the table, as one JSON value. */
 export function gradeJson(grade: ClassGrade, lang: Lang): unknown {
@@ -228,6 +254,9 @@ export function gradeJson(grade: ClassGrade, lang: Lang): unknown {
     })),
     perExercise: Object.fromEntries(
       grade.exercises.map((n) => [String(n), grade.perExercise[n]]),
+    ),
+    sessionNotRerun: Object.fromEntries(
+      grade.notRerun.map((n) => [String(n), say(notRerun(n), lang)]),
     ),
   };
 }
@@ -258,7 +287,11 @@ export function gradeCsv(grade: ClassGrade, lang: Lang): string[] {
     line([
       "file",
       "student",
-      ...grade.exercises.map(String),
+      ...grade.exercises.map((n) =>
+        grade.notRerun.includes(n)
+          ? `${n} (${say(SESSION_NOT_RERUN, lang)})`
+          : String(n)
+      ),
       "total",
       "flags",
     ]),

@@ -30,6 +30,14 @@ import type { Verdict } from "../../exercises/verdict.ts";
 import { foreignValue, foreignValueText } from "../../exercises/own_values.ts";
 import type { ExerciseParams } from "../../exercises/params.ts";
 import { paramsFor } from "../../exercises/variants.ts";
+import {
+  copyOfLedger,
+  type CopyRefusal,
+  LEDGER_NOT_AGENT,
+  ledgerTooLarge,
+  MAX_LEDGER_FILE_BYTES,
+} from "../../exercises/ledger_copy.ts";
+import { existingLedgerPath, LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "../../exercises/limits.ts";
 import {
   type Progress,
@@ -349,7 +357,7 @@ async function judgeOwn(
   variants: boolean,
   options: JudgeOptions,
 ): Promise<Pick<Verdict, "passed" | "overLimit" | "feedback" | "reason">> {
-  const foreign = variants && x.kind === "script"
+  const foreign = variants && x.kind === "script" && x.judged === undefined
     ? foreignValue(answer, params)
     : null;
   if (foreign !== null) {
@@ -364,6 +372,33 @@ async function judgeOwn(
   return await judgeAnswer(x, answer, params, options);
 }
 
+/**
+ * The bounded copy of the named ledger's rows, read through a read-only
+ * snapshot that creates nothing; a file over the cap is refused before it
+ * is read.
+ */
+function ledgerCopy(
+  io: Io,
+  name: string,
+): { text: string } | CopyRefusal {
+  const path = existingLedgerPath("exercise", io, { ledger: name });
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      bytes += Deno.lstatSync(file).size;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  if (bytes > MAX_LEDGER_FILE_BYTES) return ledgerTooLarge(bytes);
+  const ledger = openExisting("exercise", io, { ledger: name });
+  try {
+    return copyOfLedger(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
 const EMPTY_PROGRESS: Progress = { exercises: {}, hints: {} };
 
 /** The `exercise` command. */
@@ -374,7 +409,8 @@ export const exercise = command({
     zh: "练习：亲手证明每个论断，由你留下的账本来判定",
   },
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
-                    | hint N | check N [FILE] [--reveal] | progress [--json]
+                    | hint N | check N [FILE] [--reveal]
+                    | check N --ledger NAME | progress [--json]
                     | hand-in > answers.json
                     | grade [FILE|FOLDER…] [--json|--csv]`,
   about: {
@@ -395,7 +431,10 @@ your name (guardlab config name) and course code (guardlab config course).
 grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
 stdin) and prints a students × exercises table: results in the files are never
 trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
-per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.`,
+per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.
+An exercise judged from a ledger (an agent's session over guardlab mcp) is
+checked with --ledger NAME: a bounded copy of that ledger's rows is judged and
+handed in; grade re-judges the copy and does not re-run the session.`,
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
@@ -409,7 +448,9 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
 你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
 运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
 文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
-${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。`,
+${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。
+按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
+判定并上交的是这个账本各行的有界副本；grade 重新判定副本，不会重跑会话。`,
   },
   options: {
     json: {
@@ -448,6 +489,14 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       help: {
         en: "grade as CSV, for a spreadsheet",
         zh: "以 CSV 输出 grade，便于电子表格",
+      },
+    },
+    ledger: {
+      ...LEDGER_OPTIONS.ledger,
+      help: {
+        en: "check an exercise judged from a ledger: the named ledger a " +
+          "session left (read only, never changed)",
+        zh: "检查按账本判定的练习：某次会话留下的命名账本（只读，从不修改）",
       },
     },
   },
@@ -500,6 +549,12 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
     only("reveal", ["check"]);
     only("json", ["list", "progress", "grade"]);
     only("csv", ["grade"]);
+    if (values.ledger !== undefined && action !== "check") {
+      throw new UsageError({
+        en: "--ledger goes with check",
+        zh: "--ledger 只能用于 check",
+      }, "exercise");
+    }
     // Progress is kept when it can be: a private folder that is not safe
     // (another user's) costs the record, never the judgement.
     let problem: Text | undefined;
@@ -596,6 +651,15 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           io.out(`  ${t.skeleton}`);
         }
         io.out("");
+        if (x.judged === "ledger") {
+          printWrapped(io, say(LEDGER_NOT_AGENT, lang));
+          io.out("");
+          io.out(say({
+            en: `Check: guardlab exercise check ${x.n} --ledger NAME`,
+            zh: `检查：guardlab exercise check ${x.n} --ledger NAME`,
+          }, lang));
+          return EXIT.ok;
+        }
         io.out(
           say({
             en: `Check: guardlab exercise check ${x.n} < answer.jsonl`,
@@ -626,11 +690,50 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
       case "check": {
         tooMany(3);
         const x = numberOf(course, arg);
-        const source = file === undefined
-          ? io.stdin()
-          : await openInput(io, file, { en: "an answer", zh: "答案" }, lang);
-        if (source === null) return EXIT.failed;
-        let answer = await readAll(source);
+        if ((x.judged === "ledger") !== (values.ledger !== undefined)) {
+          throw new UsageError(
+            x.judged === "ledger"
+              ? {
+                en: `exercise ${x.n} is judged from a ledger: ` +
+                  `guardlab exercise check ${x.n} --ledger NAME`,
+                zh: `练习 ${x.n} 按账本判定：` +
+                  `guardlab exercise check ${x.n} --ledger NAME`,
+              }
+              : {
+                en: `--ledger is for an exercise judged from a ledger; ` +
+                  `exercise ${x.n} judges an answer (FILE or stdin)`,
+                zh: `--ledger 用于按账本判定的练习；练习 ${x.n} 判定的是答案` +
+                  "（FILE 或标准输入）",
+              },
+            "exercise",
+          );
+        }
+        if (values.ledger !== undefined) tooMany(2);
+        let answer: string;
+        if (values.ledger !== undefined) {
+          const copied = ledgerCopy(io, values.ledger);
+          if ("reason" in copied) {
+            printWrapped(
+              io,
+              say({
+                en: `not yet: ${copied.reason.en}`,
+                zh: `还没有：${copied.reason.zh}`,
+              }, lang),
+            );
+            io.out(say({
+              en: `exercise ${x.n}: not yet`,
+              zh: `练习 ${x.n}：还没有`,
+            }, lang));
+            return EXIT.failed;
+          }
+          answer = copied.text;
+        } else {
+          const source = file === undefined
+            ? io.stdin()
+            : await openInput(io, file, { en: "an answer", zh: "答案" }, lang);
+          if (source === null) return EXIT.failed;
+          answer = await readAll(source);
+        }
         const settings = storedSettings(io).value;
         const params = studentParams(settings, x);
         const p = progress();
