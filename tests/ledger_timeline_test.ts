@@ -185,3 +185,39 @@ Deno.test("ledger --timeline: a hostile ledger of many receipts draws the latest
   assert.equal(h.omitted, 200);
   assert.equal(h.attempts[0].receipt, 201);
 });
+
+Deno.test("ledger --timeline: a receipt status guardlab never writes is drawn as unknown, not passed", () => {
+  const events = ["arguments_valid", "business_started", "effect_committed"];
+  const h = historyOf(
+    [
+      {
+        attempt: 1,
+        job: "JOB-001",
+        status: "output_rejected\x1b[31m",
+        effect_exists: true,
+        events,
+      },
+      {
+        attempt: 2,
+        job: "JOB-002",
+        status: "passed",
+        effect_exists: true,
+        events,
+      },
+      {
+        attempt: 3,
+        job: "JOB-003",
+        status: "output_rejected",
+        effect_exists: true,
+        events,
+      },
+    ],
+    ["JOB-001", "JOB-002", "JOB-003"],
+    [],
+  );
+  const marks = h.attempts.map((a) =>
+    a.timeline.after.find((r) => r.stage === "receipt")!.mark
+  );
+  // The mark drives the text and the SVG alike, in both languages.
+  assert.deepEqual(marks, ["unknown", "unknown", "passed"]);
+});

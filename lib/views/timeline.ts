@@ -11,6 +11,13 @@ import { BATCH_LIMIT, COPIES_RANGE } from "../timing/args.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import { fill, type Lang, say, type Text } from "../i18n.ts";
 import { displayWidth, wrap } from "../terminal.ts";
+import { STATUSES } from "../timing/stages.ts";
+
+/** The statuses guardlab writes on a receipt: a result's, or a cancel. */
+const RECEIPT_STATUSES: ReadonlySet<string> = new Set([
+  ...STATUSES,
+  "cancelled",
+]);
 
 /** The mark of one stage. */
 export type Mark =
@@ -350,7 +357,13 @@ export function timelineOf(attempt: Attempt): Timeline {
     };
   after.push({
     stage: "receipt",
-    mark: attempt.receiptAttempt === null || lied ? "failed" : "passed",
+    // A status guardlab never writes (a ledger from someone else) says
+    // nothing about how the call went: unknown, never passed.
+    mark: attempt.receiptAttempt === null || lied
+      ? "failed"
+      : RECEIPT_STATUSES.has(attempt.receiptStatus ?? "")
+      ? "passed"
+      : "unknown",
     note: lied
       ? {
         en: `claimed #${attempt.receiptAttempt}; the INSERT added 0 rows`,
