@@ -188,9 +188,13 @@ Deno.test({
     const name = `t-rest-${crypto.randomUUID().slice(0, 8)}`;
     const paths = () => ledgerPaths(privateRoot()!, name);
     try {
-      for (const point of ["after_commit", "before_receipt"]) {
-        await t.step(`SIGINT while run waits at ${point}`, async () => {
-          const job = point === "after_commit" ? "JOB-001" : "JOB-002";
+      const cases = [
+        ["after_commit", "SIGINT", "JOB-001", 130],
+        ["before_receipt", "SIGINT", "JOB-002", 130],
+        ["after_commit", "SIGTERM", "JOB-004", 143],
+      ] as const;
+      for (const [point, signal, job, exit] of cases) {
+        await t.step(`${signal} while run waits at ${point}`, async () => {
           const child = startGuardlab([
             "run",
             "--ledger",
@@ -203,9 +207,9 @@ Deno.test({
           ]);
           await child.stdin.close();
           await waitFor(child, `paused ${point}`);
-          child.kill("SIGINT");
+          child.kill(signal);
           const { code } = await child.output();
-          assert.equal(code, 130);
+          assert.equal(code, exit);
           assertAtRest(paths().dir, ["lab.sqlite"]);
           const drafts = rowsOfCopy(paths().lab).drafts;
           assert.ok(
