@@ -426,8 +426,8 @@ each time. show N --invariants prints what is checked, for a teacher, in both
 languages. --course FILE reads a teacher's course file in the same form
 (README: For a course); without it the built-in exercises are the course.
 Progress lives in your private folder (reset keeps it). hand-in prints your
-work as JSON, with
-your name (guardlab config name) and course code (guardlab config course).
+work as JSON, with your name (guardlab config name) and course code
+(guardlab config course).
 grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
 stdin) and prints a students × exercises table: results in the files are never
 trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held

@@ -50,8 +50,9 @@ Fields: cancel_at, fail_at, bad_output, audit_failure, hold_at
 (before_business or after_commit: wait there until the client cancels, at
 most hold_ms). Faults are never tool arguments. The log goes to stderr.`,
     zh: `在标准输入和标准输出上运行 MCP 服务器，供 Agent 框架（Claude Desktop、
-OpenAI Agents SDK、MCP Inspector）连接。工具：create_draft（时序实验的一次完整调用）、
-ledger 和 reconcile（只读）、compensate。每次调用都带着回执落在账本上；事后用
+OpenAI Agents SDK、MCP Inspector）连接。工具：
+create_draft（时序实验的一次完整调用）、ledger 和 reconcile（只读）、
+compensate。每次调用都带着回执落在账本上；事后用
 guardlab ledger --ledger NAME --timeline 查看。不给 --ledger 时在服务器运行期间
 使用一个临时账本（路径输出在标准错误）。
 --faults FILE（JSON Lines，临时目录下属于你的普通文件）按调用序号安排故障，
