@@ -5,6 +5,7 @@
  * never touched. Every refusal must be exit 4 with one line, and everything
  * outside the private folder, and the refused file itself, byte-identical.
  */
+import { sharedPlace } from "./sandbox_fixtures.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -12,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Lab } from "../lib/timing/lab.ts";
 import { LEDGER_SCHEMA } from "../lib/timing/ledger.ts";
 import { currentUid } from "../lib/sandbox/safe_fs.ts";
-import { privateRoot, privateRootPath } from "../lib/sandbox/sandbox.ts";
+import { privateRootPath } from "../lib/sandbox/sandbox.ts";
 import { shellQuote } from "../lib/terminal.ts";
 import {
   ARGS,
@@ -29,25 +30,7 @@ const REFERENCE_LEDGER = fileURLToPath(
 const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
 const IS_ROOT = currentUid(TEST_BASE) === 0;
 
-/** A fresh stand-in for the shared temp folder, plus a folder "outside" it. */
-async function place(): Promise<
-  { base: string; outside: string; root: () => string } & AsyncDisposable
-> {
-  const top = await Deno.makeTempDir({ prefix: "guardlab-attack-" });
-  const base = join(top, "tmp");
-  const outside = join(top, "outside");
-  await Deno.mkdir(base);
-  await Deno.chmod(base, 0o1777);
-  await Deno.mkdir(outside, { mode: 0o700 });
-  return {
-    base,
-    outside,
-    root: () => privateRoot(base)!,
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(top, { recursive: true });
-    },
-  };
-}
+const place = sharedPlace;
 
 /** `run`, `ledger` and `reconcile` on the same ledger are each refused with `why`. */
 async function refusedByEveryOpener(
