@@ -480,3 +480,17 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("grade: an empty stdin is no hand-in (usage error), not a malformed student", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-empty-" });
+  try {
+    for (const input of ["", "  \n\n"]) {
+      assertUsageError(
+        await cli(["exercise", "grade"], input, false, base),
+        /no hand-in: give FILE or FOLDER, or pipe one on stdin/,
+      );
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

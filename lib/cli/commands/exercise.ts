@@ -859,10 +859,20 @@ ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最�
           }, "exercise");
         }
         const files = positionals.slice(1);
-        const sources =
-          files.length === 0 || (files.length === 1 && files[0] === "-")
-            ? [{ file: "-", read: () => readBounded(io.stdin()) }]
-            : handInSources(files, io.base);
+        const fromStdin = files.length === 0 ||
+          (files.length === 1 && files[0] === "-");
+        // An empty stdin is a command given no hand-in, not a student's
+        // malformed one: say so before a table names a student "-".
+        const piped = fromStdin ? await readBounded(io.stdin()) : null;
+        if (fromStdin && piped !== null && piped.trim() === "") {
+          throw new UsageError({
+            en: "no hand-in: give FILE or FOLDER, or pipe one on stdin",
+            zh: "没有作业：请给出 FILE 或 FOLDER，或从标准输入传入一份",
+          }, "exercise");
+        }
+        const sources = fromStdin
+          ? [{ file: "-", read: () => Promise.resolve(piped) }]
+          : handInSources(files, io.base);
         const code = storedSettings(io).value.course ?? null;
         await using scratch = scratchFolder(io.base);
         const grade = await gradeClass(
