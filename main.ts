@@ -21,14 +21,12 @@ import {
   usageOf,
 } from "./lib/cli/parser.ts";
 import { storedSettings } from "./lib/cli/settings.ts";
-import { Refused } from "./lib/errors.ts";
-import { type Lang, say, type Text } from "./lib/i18n.ts";
+import { Refused } from "./lib/base/errors.ts";
+import { type Lang, say, type Text } from "./lib/base/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
-import {
-  removeScratchOnSignals,
-  scratchSession,
-} from "./lib/sandbox/scratch.ts";
-import { wrap } from "./lib/terminal.ts";
+import { runExitHooksOnSignals } from "./lib/base/exit_hooks.ts";
+import { scratchSession } from "./lib/sandbox/scratch.ts";
+import { wrap } from "./lib/base/terminal.ts";
 
 /**
  * The language before any command has parsed its flags, and the one line to
@@ -181,6 +179,6 @@ function firstLine(text: string): string {
 }
 
 if (import.meta.main) {
-  removeScratchOnSignals();
+  runExitHooksOnSignals();
   Deno.exitCode = await main(Deno.args);
 }

@@ -7,7 +7,7 @@
  * This is the only door: files named `_*.ts` are internal. `lib/` is built
  * in layers whose order is stated once, in `_layers.ts` (text and types,
  * sandbox, store, labs, experiments, content, views, CLI); imports point
- * down or stay level, and `tests/layers_test.ts` holds the code to it.
+ * down or stay level, and `tests/architecture/layers_test.ts` holds the code to it.
  *
  * @example
  * ```ts
@@ -47,7 +47,7 @@ export {
   LedgerUnusable,
   OutputRejected,
   Refused,
-} from "./errors.ts";
+} from "./base/errors.ts";
 export {
   type AttemptRecord,
   type DraftValue,
@@ -102,4 +102,4 @@ export {
   type StopPoint,
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";
-export { type Bilingual, type Lang, LANGS, type Text } from "./i18n.ts";
+export { type Bilingual, type Lang, LANGS, type Text } from "./base/i18n.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 
 /** Exit codes, used everywhere by name. */
 export const EXIT = {

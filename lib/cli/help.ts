@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../i18n.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
-import { displayWidth } from "../terminal.ts";
+import { displayWidth } from "../base/terminal.ts";
 import { COMMANDS } from "./command_registry.ts";
 import { EXIT, EXIT_MEANING } from "./exit.ts";
 import { COMMON, flagLabel, type OptionSpec } from "./parser.ts";

@@ -6,7 +6,7 @@
  */
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
 import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
-import { inertOutput } from "../terminal.ts";
+import { inertOutput } from "../base/terminal.ts";
 
 /** Where a command writes and reads. */
 export interface Io {

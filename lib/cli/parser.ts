@@ -7,8 +7,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Lang, LANGS, same, say, type Text } from "../i18n.ts";
-import { displayWidth, wrap } from "../terminal.ts";
+import { type Lang, LANGS, same, say, type Text } from "../base/i18n.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
+import { TextError } from "../base/text_error.ts";
 import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 
@@ -83,15 +84,11 @@ export function command<O extends OptionSpecs>(spec: Command<O>): Command {
 }
 
 /** Bad command-line input: one line for the user, exit 2. */
-export class UsageError extends Error {
-  /** The one line the user reads, in both languages. */
-  readonly text: Text;
+export class UsageError extends TextError {
   /** Build a usage error; `command` selects which usage to show. */
   constructor(message: Text | string, readonly command?: string) {
-    const text = typeof message === "string" ? same(message) : message;
-    super(say(text, "en"));
+    super(message);
     this.name = "UsageError";
-    this.text = text;
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { LedgerUnusable } from "../errors.ts";
+import { LedgerUnusable } from "../base/errors.ts";
 import { Ledger } from "../timing/ledger.ts";
 import {
   BadLedgerName,
@@ -14,7 +14,7 @@ import {
   privateRoot,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 import type { Io } from "./io.ts";
 import { choice, type OptionSpecs, UsageError } from "./parser.ts";
 

@@ -14,7 +14,7 @@ import {
   writePrivateJson,
 } from "../sandbox/private_file.ts";
 import type { Place } from "../sandbox/sandbox.ts";
-import { type Lang, LANGS, type Text } from "../i18n.ts";
+import { type Lang, LANGS, type Text } from "../base/i18n.ts";
 
 /** What can be stored. */
 export interface Settings {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Bilingual, type Lang, say } from "../i18n.ts";
+import { type Bilingual, type Lang, say } from "../base/i18n.ts";
 import {
   type Lesson,
   LESSON_STEPS,
@@ -23,7 +23,7 @@ import {
 
 const PY = SDK_PY_COMMIT.slice(0, 8);
 const JS = SDK_JS_VERSION;
-export { type Lang, LANGS } from "../i18n.ts";
+export { type Lang, LANGS } from "../base/i18n.ts";
 export type { Explanation } from "./explanation.ts";
 
 /** Every scenario `guardlab demo` runs, in demo order. */

@@ -3,7 +3,7 @@
  * behaviour, beside what guardlab's ledger holds. guardlab itself runs no
  * SDK. Each row says, per SDK, how its facts were verified:
  *
- * - JavaScript rows were **run**: `tests/sdk_conformance_test.ts` drives
+ * - JavaScript rows were **run**: `tests/content/sdk_conformance_test.ts` drives
  *   `@openai/agents-core` at {@linkcode SDK_JS_VERSION} with a scripted model
  *   and a tool that runs guardlab's lab, and compares what happened with the
  *   machine fields below. Changing a JS field makes that test fail.
@@ -16,8 +16,8 @@
  *
  * @module
  */
-import { type Lang, same, say, type Text } from "../i18n.ts";
-import { wrap } from "../terminal.ts";
+import { type Lang, same, say, type Text } from "../base/i18n.ts";
+import { wrap } from "../base/terminal.ts";
 
 /** The `@openai/agents-core` version the conformance tests run. */
 export const SDK_JS_VERSION = "0.20.0";
@@ -800,10 +800,10 @@ export const SDK_SOURCES: readonly Text[] = [
   {
     en: `JS: @openai/agents-core ${SDK_JS_VERSION}, verified against ` +
       `@openai/agents-core ${SDK_JS_VERSION} by the conformance tests ` +
-      "(tests/sdk_conformance_test.ts: a scripted model, no network, a tool " +
+      "(tests/content/sdk_conformance_test.ts: a scripted model, no network, a tool " +
       "that runs guardlab's lab)",
     zh: `JS：@openai/agents-core ${SDK_JS_VERSION}，由一致性测试对照 ` +
-      `@openai/agents-core ${SDK_JS_VERSION} 核实（tests/sdk_conformance_test.ts：` +
+      `@openai/agents-core ${SDK_JS_VERSION} 核实（tests/content/sdk_conformance_test.ts：` +
       "脚本模型、不联网、工具运行 guardlab 的实验）",
   },
   {

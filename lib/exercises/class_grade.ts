@@ -11,9 +11,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { isPlainRecord } from "../timing/args.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { parseJsonLikePython } from "../base/json.ts";
+import type { Text } from "../base/i18n.ts";
 import { MalformedHandIn, readHandIn } from "./handin.ts";
 import { nameKey } from "./student.ts";
 import type { ExerciseParams } from "./params.ts";

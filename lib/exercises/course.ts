@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { BUILTIN_EXERCISES } from "../content/exercises.ts";
-import type { Text } from "../i18n.ts";
+import { BUILTIN_EXERCISES } from "./builtin.ts";
+import type { Text } from "../base/i18n.ts";
 import { type Exercise, FormError, readExercise } from "./form.ts";
 import {
   childPath,

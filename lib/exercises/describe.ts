@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { LANGS, same, say, type Text } from "../i18n.ts";
+import { LANGS, same, say, type Text } from "../base/i18n.ts";
 import { fill } from "./engine.ts";
 import type { Clause, Exercise, Matcher, ValueExpr } from "./form.ts";
 import { MATCH_TESTS } from "./form.ts";

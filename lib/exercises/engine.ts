@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
 import type { Evidence, Item, Value } from "./evidence.ts";
 import type {
   Clause,

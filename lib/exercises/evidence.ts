@@ -12,14 +12,14 @@
  */
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { InvalidStep, ScriptSession } from "../experiments/script.ts";
-import { linesOf } from "../lines.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
+import { linesOf } from "../base/lines.ts";
+import { parseJsonLikePython } from "../base/json.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import { PolicyLab } from "../policy/policy.ts";
-import { isPlainRecord } from "../timing/args.ts";
+import { isPlainRecord } from "../base/json.ts";
 import type { Attempt } from "../timing/attempt.ts";
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 
 /** A value a field of the evidence can hold. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { LANGS, say, type Text } from "../i18n.ts";
+import { LANGS, say, type Text } from "../base/i18n.ts";
 import { ITEM_FIELDS, LEDGER_TABLES, type LedgerTable } from "./evidence.ts";
 import { childPath } from "./json_positions.ts";
 import { PARAM_NAMES } from "./params.ts";

@@ -16,8 +16,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { isPlainRecord } from "../timing/args.ts";
-import { fill, same, say, type Text } from "../i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { fill, same, say, type Text } from "../base/i18n.ts";
 import { checkCourseCode, checkName } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */

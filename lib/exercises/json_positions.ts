@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { say, type Text } from "../i18n.ts";
+import { say, type Text } from "../base/i18n.ts";
 
 /** The largest course file read, in bytes. */
 export const MAX_COURSE_BYTES = 1 << 20;

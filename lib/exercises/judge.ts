@@ -7,10 +7,10 @@
  *
  * @module
  */
-import type { Lang, Text } from "../i18n.ts";
-import { plainValue } from "../plain.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
-import { isPlainRecord } from "../timing/args.ts";
+import type { Lang, Text } from "../base/i18n.ts";
+import { plainValue } from "../base/plain.ts";
+import { parseJsonLikePython } from "../base/json.ts";
+import { isPlainRecord } from "../base/json.ts";
 import {
   type Bindings,
   fill,

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
-import { isPlainRecord } from "../timing/args.ts";
+import type { Text } from "../base/i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
 import type { Ledger } from "../timing/ledger.ts";
 import { argsForDigest } from "../timing/reconcile.ts";
 import type { Evidence, Item, Value } from "./evidence.ts";

@@ -8,9 +8,10 @@
  *
  * @module
  */
-import { isPlainRecord, JOB_PATTERN } from "../timing/args.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
-import type { Text } from "../i18n.ts";
+import { JOB_PATTERN } from "../timing/args.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { parseJsonLikePython } from "../base/json.ts";
+import type { Text } from "../base/i18n.ts";
 import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
 import type { ExerciseParams } from "./params.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 
 /** The longest name kept: 40 characters (code points) after trimming. */
 export const MAX_NAME_CHARS = 40;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { same, type Text } from "../i18n.ts";
+import { same, type Text } from "../base/i18n.ts";
 
 /**
  * A finding's status: `yes` it holds, `no` it does not, `not-checked` when

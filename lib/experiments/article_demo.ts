@@ -9,7 +9,7 @@
  * @module
  */
 import { join } from "node:path";
-import { InjectedFailure } from "../errors.ts";
+import { InjectedFailure } from "../base/errors.ts";
 import { countRows, openObserver } from "../store/db.ts";
 import { compensate, type CompensationFault } from "../timing/compensation.ts";
 import { type Faults, Lab } from "../timing/lab.ts";

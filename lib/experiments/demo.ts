@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { labFilesIn } from "../sandbox/sandbox.ts";
-import { InjectedFailure, InputRejected } from "../errors.ts";
+import { InjectedFailure, InputRejected } from "../base/errors.ts";
 import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
 import { observeRun, type Raised } from "../timing/outcome.ts";
 import type { Attempt } from "../timing/attempt.ts";

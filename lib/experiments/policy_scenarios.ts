@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 
 /** What the policy demo did; keys are the reference's. */
 export interface PolicyDemoResult {

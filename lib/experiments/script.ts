@@ -5,8 +5,12 @@
  *
  * @module
  */
-import { InjectedFailure, InputRejected, isSqliteError } from "../errors.ts";
-import { isPlainRecord } from "../timing/args.ts";
+import {
+  InjectedFailure,
+  InputRejected,
+  isSqliteError,
+} from "../base/errors.ts";
+import { isPlainRecord } from "../base/json.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { observeRun, raisedOf } from "../timing/outcome.ts";
@@ -22,7 +26,7 @@ import {
 } from "../policy/policy.ts";
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
 import type { Attempt } from "../timing/attempt.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
+import { parseJsonLikePython } from "../base/json.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
 export class InvalidStep extends Error {

@@ -15,8 +15,8 @@ import expectedArticle from "../../fixtures/expected-article.json" with {
 };
 import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
-import { canonicalJson } from "../store/wire.ts";
-import { fill, type Lang, say, type Text } from "../i18n.ts";
+import { canonicalJson } from "../base/json.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 
 /** What `verify` reports, beside the scenario names. */
 export const VERIFY_MESSAGES = {

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { linesOf } from "../lines.ts";
-import { isPlainRecord } from "../timing/args.ts";
+import { linesOf } from "../base/lines.ts";
+import { isPlainRecord } from "../base/json.ts";
 import {
   type Checkpoint,
   CHECKPOINTS,
@@ -17,7 +17,7 @@ import {
   type FailPoint,
   isOneOf,
 } from "../timing/stages.ts";
-import { say, type Text } from "../i18n.ts";
+import { say, type Text } from "../base/i18n.ts";
 
 /** Where a hold fault can wait for the client's cancel. */
 export const HOLD_POINTS = ["before_business", "after_commit"] as const;

@@ -21,15 +21,16 @@ import {
   Server,
 } from "./sdk.ts";
 import config from "../../deno.json" with { type: "json" };
-import { AuditUnavailable } from "../errors.ts";
-import { isPlainRecord, JOB_PATTERN } from "../timing/args.ts";
+import { AuditUnavailable } from "../base/errors.ts";
+import { JOB_PATTERN } from "../timing/args.ts";
+import { isPlainRecord } from "../base/json.ts";
 import { compensate } from "../timing/compensation.ts";
 import type { Faults, Lab } from "../timing/lab.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { raisedOf } from "../timing/outcome.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { parseJsonLikePython } from "../store/wire.ts";
-import { type Lang, say, type Text } from "../i18n.ts";
+import { parseJsonLikePython } from "../base/json.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
 import { RULES } from "../views/timeline.ts";
 import { type CallFaults, DEFAULT_HOLD_MS } from "./faults.ts";
 import { INVALID_PARAMS, LineTransport } from "./transport.ts";

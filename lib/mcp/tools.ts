@@ -13,7 +13,7 @@
  */
 import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
 import { STATUSES } from "../timing/stages.ts";
-import { type Lang, LANGS, say, type Text } from "../i18n.ts";
+import { type Lang, LANGS, say, type Text } from "../base/i18n.ts";
 
 /** A JSON Schema object, as MCP publishes it. */
 export type JsonSchema = Record<string, unknown>;

@@ -8,8 +8,8 @@
  * @module
  */
 import { join } from "node:path";
-import { Refused } from "../errors.ts";
-import type { Text } from "../i18n.ts";
+import { Refused } from "../base/errors.ts";
+import type { Text } from "../base/i18n.ts";
 import { assertPlainFile, currentUid } from "./safe_fs.ts";
 import { type Place, privateRoot } from "./sandbox.ts";
 

@@ -19,9 +19,9 @@
  * @module
  */
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { Refused } from "../errors.ts";
-import type { Text } from "../i18n.ts";
-import { inert, shellQuote } from "../terminal.ts";
+import { Refused } from "../base/errors.ts";
+import type { Text } from "../base/i18n.ts";
+import { inert, shellQuote } from "../base/terminal.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 const STICKY = 0o1000;

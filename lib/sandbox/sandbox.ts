@@ -10,9 +10,9 @@
  */
 import { dirname, join, resolve } from "node:path";
 import config from "../../deno.json" with { type: "json" };
-import { Refused } from "../errors.ts";
-import { say, type Text } from "../i18n.ts";
-import { inert } from "../terminal.ts";
+import { Refused } from "../base/errors.ts";
+import { say, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import {
   assertFolderChain,
   assertGranted,

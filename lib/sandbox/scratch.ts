@@ -10,13 +10,14 @@
  * `dir`, Deno would use `TMPDIR`, which the grant may not cover), checked
  * like every private folder (a real folder, not a link, owned by this user,
  * no access for group or others), and removed when the last command using it
- * ends, on an uncaught error, at exit, and on SIGINT, SIGTERM and SIGHUP once
- * the entry point has called {@linkcode removeScratchOnSignals}.
+ * ends, on an uncaught error, at exit, and on SIGINT, SIGTERM and SIGHUP
+ * (a `remove` hook of `base/exit_hooks.ts`, so connections close first).
  *
  * @module
  */
 import { join } from "node:path";
-import type { Text } from "../i18n.ts";
+import { onExit, runExitHooks } from "../base/exit_hooks.ts";
+import type { Text } from "../base/i18n.ts";
 import {
   assertFolderChain,
   currentUid,
@@ -32,10 +33,8 @@ const GROUP_OR_OTHER_ANY = 0o077;
 
 /** Scratch folders this process made, by the base they were made in. */
 const made = new Map<string, string>();
-/** Work to do before the folders go, newest first (e.g. closing connections). */
-const cleanups = new Set<() => void>();
 let sessions = 0;
-let listening = false;
+let hooked = false;
 
 const UNSAFE: Text = {
   en: "is not a private scratch folder any more",
@@ -177,31 +176,21 @@ export function scratchSession(): Disposable {
       if (!open) return;
       open = false;
       sessions--;
-      if (sessions === 0) removeScratch();
+      if (sessions === 0) runExitHooks();
     },
   };
 }
 
 /**
- * Run `cleanup` before the scratch folders are removed at the end of the
- * process, on an uncaught error or on a signal (e.g. close a database
- * connection, so a ledger at rest is one file). Dispose to take it back.
+ * Run every exit hook: the `close` ones (connections), then the removal of
+ * every scratch folder this process made.
  */
-export function beforeScratchRemoval(cleanup: () => void): Disposable {
-  cleanups.add(cleanup);
-  return { [Symbol.dispose]: () => void cleanups.delete(cleanup) };
+export function removeScratch(): void {
+  runExitHooks();
 }
 
-/** Remove every scratch folder this process made, after the registered cleanups. */
-export function removeScratch(): void {
-  for (const cleanup of [...cleanups].reverse()) {
-    cleanups.delete(cleanup);
-    try {
-      cleanup();
-    } catch {
-      // A cleanup that fails must not keep the folders.
-    }
-  }
+function removeFolders(): void {
+  hooked = false;
   for (const [base, path] of made) {
     made.delete(base);
     try {
@@ -218,33 +207,7 @@ export function scratchFolders(): string[] {
 }
 
 function listenForExit(): void {
-  if (listening) return;
-  listening = true;
-  globalThis.addEventListener("unload", removeScratch);
-  // An uncaught error ends the process without `unload`.
-  globalThis.addEventListener("error", removeScratch);
-  globalThis.addEventListener("unhandledrejection", removeScratch);
-}
-
-/** The signals that end a process by default, with their numbers. */
-const SIGNALS: readonly [Deno.Signal, number][] = Deno.build.os === "windows"
-  ? [["SIGINT", 2], ["SIGBREAK", 21]]
-  : [["SIGINT", 2], ["SIGTERM", 15], ["SIGHUP", 1]];
-
-/**
- * At the entry point only: on SIGINT (and SIGTERM, SIGHUP), run the cleanups,
- * remove the scratch folders and exit with 128 + the signal's number, as
- * the default action would have.
- */
-export function removeScratchOnSignals(): void {
-  for (const [signal, number] of SIGNALS) {
-    try {
-      Deno.addSignalListener(signal, () => {
-        removeScratch();
-        Deno.exit(128 + number);
-      });
-    } catch {
-      // A signal this platform does not deliver.
-    }
-  }
+  if (hooked) return;
+  hooked = true;
+  onExit(removeFolders, "remove");
 }

@@ -9,11 +9,11 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { isSqliteError, LedgerUnusable } from "../errors.ts";
+import { isSqliteError, LedgerUnusable } from "../base/errors.ts";
 import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
-import type { Text } from "../i18n.ts";
+import type { Text } from "../base/i18n.ts";
 import { viewImage } from "./snapshot.ts";
-import { beforeScratchRemoval } from "../sandbox/scratch.ts";
+import { onExit } from "../base/exit_hooks.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -166,7 +166,7 @@ function tracked(db: DatabaseSync): DatabaseSync {
   }
   live.set(
     db,
-    beforeScratchRemoval(() => {
+    onExit(() => {
       if (db.isOpen) db.close();
     }),
   );

@@ -8,15 +8,15 @@
  *
  * @module
  */
-import { LedgerUnusable } from "../errors.ts";
+import { LedgerUnusable } from "../base/errors.ts";
 import {
   NO_COMMAND_FOR_NAME,
   pathCommand,
   PROBLEM,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
-import { inert } from "../terminal.ts";
-import type { Text } from "../i18n.ts";
+import { inert } from "../base/terminal.ts";
+import type { Text } from "../base/i18n.ts";
 import { BadImage, databaseImage } from "./wal.ts";
 
 /** The largest file plus log a view reads into memory. */

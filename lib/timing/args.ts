@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { InputRejected } from "../errors.ts";
+import { InputRejected } from "../base/errors.ts";
+import { isPlainRecord } from "../base/json.ts";
 
 /** Topics the draft tool knows. */
 export const TOPICS = ["river", "forest"] as const;
@@ -38,15 +39,6 @@ export function isIntegerIn(
     value <= max;
 }
 const KEYS = ["copies", "job", "topic"];
-
-/** Whether `raw` is a plain JSON object: not null, not an array, no class behind it. */
-export function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return false;
-  }
-  const proto = Object.getPrototypeOf(raw);
-  return proto === Object.prototype || proto === null;
-}
 
 /** Whether `raw` owns exactly the three data properties, nothing else (no symbols, no accessors). */
 function hasExactlyToolKeys(raw: Record<string, unknown>): boolean {

@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { AuditUnavailable, InjectedFailure } from "../errors.ts";
+import { AuditUnavailable, InjectedFailure } from "../base/errors.ts";
 import type { Ledger } from "./ledger.ts";
 import type { CompensationState } from "./compensation_schema.ts";
 export type { CompensationState } from "./compensation_schema.ts";
-import { pythonJson } from "../store/wire.ts";
+import { pythonJson } from "../base/json.ts";
 
 /** Where a trusted fault can make the compensation fail. */
 export const COMPENSATION_FAULTS = ["before_commit", "after_commit"] as const;

@@ -14,7 +14,7 @@ import {
   KeyConflict,
   KeyVoided,
   OutputRejected,
-} from "../errors.ts";
+} from "../base/errors.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
 import {
   type Checkpoint,
@@ -26,7 +26,8 @@ import {
   type Status,
   type StopPoint,
 } from "./stages.ts";
-import { fingerprint, pythonJson } from "../store/wire.ts";
+import { fingerprint } from "../store/wire.ts";
+import { pythonJson } from "../base/json.ts";
 
 /** What the business step stores and the caller may receive. */
 export interface DraftValue {

@@ -14,7 +14,7 @@ import {
   type SchemaSpec,
   statement,
 } from "../store/db.ts";
-import { DraftNotInserted } from "../errors.ts";
+import { DraftNotInserted } from "../base/errors.ts";
 import {
   COMPENSATION_TABLES,
   type CompensationState,

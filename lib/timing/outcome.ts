@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AuditUnavailable, Cancelled, isSqliteError } from "../errors.ts";
+import { AuditUnavailable, Cancelled, isSqliteError } from "../base/errors.ts";
 import type { AttemptRecord, Faults, Lab, RunResult } from "./lab.ts";
 import type { Attempt } from "./attempt.ts";
 

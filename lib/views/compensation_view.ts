@@ -8,8 +8,8 @@
  * @module
  */
 import type { CompensationOutcome } from "../experiments/article_demo.ts";
-import { say, type Text } from "../i18n.ts";
-import { displayWidth, wrap } from "../terminal.ts";
+import { say, type Text } from "../base/i18n.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
 import {
   type Mark,
   MARK_LABEL,

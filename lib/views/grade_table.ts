@@ -16,12 +16,12 @@ import {
   label,
   type Row,
 } from "../exercises/class_grade.ts";
-import { type Lang, same, say, type Text } from "../i18n.ts";
+import { type Lang, same, say, type Text } from "../base/i18n.ts";
 import {
   LEDGER_NOT_AGENT,
   SESSION_NOT_RERUN,
 } from "../exercises/ledger_copy.ts";
-import { displayWidth, wrap } from "../terminal.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;

@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../i18n.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import type { StopPoint } from "../timing/stages.ts";
-import { wrap } from "../terminal.ts";
+import { wrap } from "../base/terminal.ts";
 import {
   type CommitState,
   MARK_LABEL,

@@ -10,7 +10,7 @@ import {
   POLICY_SCENARIOS,
   type PolicyDemoResult,
 } from "../experiments/policy_scenarios.ts";
-import { fill, joinTexts, type Lang, say, type Text } from "../i18n.ts";
+import { fill, joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
 
 /** The policy demo's words for outcomes and drafts; `{…}` are filled from the demo's result. */
 export const POLICY_DEMO_MESSAGES = {

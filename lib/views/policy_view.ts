@@ -8,10 +8,10 @@
  * @module
  */
 import type { PolicyStep } from "../experiments/script.ts";
-import { type Lang, say, type Text } from "../i18n.ts";
-import { plainValue } from "../plain.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
+import { plainValue } from "../base/plain.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
-import { displayWidth, wrap } from "../terminal.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
 
 /** The two connections of the policy lab. */
 export type PolicyLane = "reader" | "editor";

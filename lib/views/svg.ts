@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../i18n.ts";
-import { inert } from "../terminal.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import {
   type CommitState,

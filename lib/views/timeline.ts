@@ -9,8 +9,8 @@
  */
 import { BATCH_LIMIT, COPIES_RANGE } from "../timing/args.ts";
 import type { Attempt } from "../timing/attempt.ts";
-import { fill, type Lang, say, type Text } from "../i18n.ts";
-import { displayWidth, wrap } from "../terminal.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
 import { STATUSES } from "../timing/stages.ts";
 
 /** The statuses guardlab writes on a receipt: a result's, or a cancel. */

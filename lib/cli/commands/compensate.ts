@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { InjectedFailure } from "../../errors.ts";
+import { InjectedFailure } from "../../base/errors.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import {
   compensate as runCompensation,
@@ -11,8 +11,8 @@ import {
 } from "../../timing/compensation.ts";
 import { Ledger } from "../../timing/ledger.ts";
 import { raisedOf } from "../../timing/outcome.ts";
-import { wrap } from "../../terminal.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { wrap } from "../../base/terminal.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
 import { command, UsageError } from "../parser.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { checkCourseCode, checkName } from "../../exercises/student.ts";
-import { LANGS, same, say, type Text } from "../../i18n.ts";
+import { LANGS, same, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { choice, command, printable, UsageError } from "../parser.ts";
 import {

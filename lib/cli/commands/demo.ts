@@ -16,7 +16,7 @@ import { EXIT } from "../exit.ts";
 import { FORMAT_OPTIONS, formatOf, FORMATS, REFUSED_ROOT } from "../places.ts";
 import { LAB_NAMES } from "../../experiments/verify.ts";
 import { choice, command } from "../parser.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { policyLines } from "../../views/policy_demo.ts";
 import { styleFor } from "../io.ts";
 

@@ -60,8 +60,8 @@ import {
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../views/grade_table.ts";
-import { type Lang, say, type Text } from "../../i18n.ts";
-import { displayWidth, wrap } from "../../terminal.ts";
+import { type Lang, say, type Text } from "../../base/i18n.ts";
+import { displayWidth, wrap } from "../../base/terminal.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { command, printable, UsageError } from "../parser.ts";

@@ -13,7 +13,7 @@ import {
   type Topic,
   TOPICS,
 } from "../../content/explain.ts";
-import { type Lang, say } from "../../i18n.ts";
+import { type Lang, say } from "../../base/i18n.ts";
 import { LESSONS } from "../../content/lessons.ts";
 import { sdkLensLines } from "../../content/sdk.ts";
 import {
@@ -26,7 +26,7 @@ import type { Attempt } from "../../timing/attempt.ts";
 import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
-import { wrap } from "../../terminal.ts";
+import { wrap } from "../../base/terminal.ts";
 import { EXIT } from "../exit.ts";
 import { formatOf, REFUSED_ROOT } from "../places.ts";
 import { choice, command, UsageError } from "../parser.ts";

@@ -10,8 +10,8 @@ import {
   privateRoot,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { inert, wrap } from "../../terminal.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { inert, wrap } from "../../base/terminal.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { type Io, styleFor } from "../io.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";

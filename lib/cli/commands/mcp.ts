@@ -17,9 +17,10 @@ import {
   refusalLine,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
-import { beforeScratchRemoval, scratchFolder } from "../../sandbox/scratch.ts";
+import { onExit } from "../../base/exit_hooks.ts";
+import { scratchFolder } from "../../sandbox/scratch.ts";
 import { INPUT_GUARDRAIL_MODES, Lab, RECEIPT_MODES } from "../../timing/lab.ts";
-import { say } from "../../i18n.ts";
+import { say } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, ledgerFileOf } from "../places.ts";
 import { command, UsageError } from "../parser.ts";
@@ -150,7 +151,7 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
       : undefined;
     const path = scratch ? labFilesIn(scratch.path).lab : named!;
     const lab = Lab.open(path, { trusted });
-    using _closeFirst = beforeScratchRemoval(() => lab.close());
+    using _closeFirst = onExit(() => lab.close());
     if (scratch) {
       io.err(say({
         en:

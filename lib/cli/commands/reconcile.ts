@@ -4,9 +4,9 @@
  * @module
  */
 import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
-import { displayWidth, inert, shellQuote, wrap } from "../../terminal.ts";
+import { displayWidth, inert, shellQuote, wrap } from "../../base/terminal.ts";
 import { JOB_PATTERN } from "../../timing/args.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { LEDGER_OPTIONS, openExisting } from "../places.ts";
 import { command } from "../parser.ts";

@@ -9,7 +9,7 @@ import {
   privateRoot,
   removeLedger,
 } from "../../sandbox/sandbox.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { checkedName } from "../places.ts";
 import { command, UsageError } from "../parser.ts";

@@ -22,10 +22,10 @@ import {
 } from "../../timing/stages.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
-import { parseJsonLikePython } from "../../store/wire.ts";
-import { fill, type Lang, say, type Text } from "../../i18n.ts";
-import { plainFields, plainValue } from "../../plain.ts";
-import { wrap } from "../../terminal.ts";
+import { parseJsonLikePython } from "../../base/json.ts";
+import { fill, type Lang, say, type Text } from "../../base/i18n.ts";
+import { plainFields, plainValue } from "../../base/plain.ts";
+import { wrap } from "../../base/terminal.ts";
 import { EXIT } from "../exit.ts";
 import { type Io, styleFor } from "../io.ts";
 import {

@@ -15,7 +15,7 @@ import {
   privateRootRemedy,
   SANDBOX_ROOT,
 } from "../../sandbox/sandbox.ts";
-import { fill, say, type Text } from "../../i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { command } from "../parser.ts";
 

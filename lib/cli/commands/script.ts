@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { linesOf, MAX_LINE_BYTES } from "../../lines.ts";
+import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
 import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import {
   labFilesIn,
@@ -19,13 +19,13 @@ import {
   type StepResult,
 } from "../../experiments/script.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { inert } from "../../terminal.ts";
+import { inert } from "../../base/terminal.ts";
 import {
   policyHeader,
   policyRow,
   renderPolicyRow,
 } from "../../views/policy_view.ts";
-import { fill, same, say, type Text } from "../../i18n.ts";
+import { fill, same, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";
 import { type Io, styleFor } from "../io.ts";
 import { checkedName } from "../places.ts";

@@ -13,7 +13,7 @@ import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
 import { REFUSED_ROOT } from "../places.ts";
 import { command } from "../parser.ts";
-import type { Lang } from "../../i18n.ts";
+import type { Lang } from "../../base/i18n.ts";
 
 /** Run every demo, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(

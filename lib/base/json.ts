@@ -1,0 +1,99 @@
+/**
+ * JSON on the ground floor: the shape check every reader of untrusted JSON
+ * uses, and the two byte-exact text forms shared with the reference Python
+ * lab (canonical JSON for digests, Python's default `json.dumps` for stored
+ * bodies), plus a parser that keeps Python's `2` / `2.0` distinction.
+ *
+ * @module
+ */
+
+/** Whether `raw` is a plain JSON object: not null, not an array, no class behind it. */
+export function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return false;
+  }
+  const proto = Object.getPrototypeOf(raw);
+  return proto === Object.prototype || proto === null;
+}
+
+/** JSON with sorted keys and no spaces: the input of the draft digest. */
+export function canonicalJson(value: unknown): string {
+  return encode(value, ",", ":", true);
+}
+
+/**
+ * JSON as Python's `json.dumps` writes it by default (`", "` and `": "`,
+ * non-ASCII escaped); the reference stores draft bodies and receipt events
+ * this way.
+ */
+export function pythonJson(value: unknown): string {
+  return encode(value, ", ", ": ", false);
+}
+
+function encode(
+  value: unknown,
+  item: string,
+  pair: string,
+  sortKeys: boolean,
+): string {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TypeError("not JSON: number");
+    return JSON.stringify(value);
+  }
+  if (typeof value === "string") return asciiString(value);
+  if (Array.isArray(value)) {
+    return "[" + value.map((v) => encode(v, item, pair, sortKeys)).join(item) +
+      "]";
+  }
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    if (sortKeys) keys.sort(codePointOrder);
+    const record = value as Record<string, unknown>;
+    return "{" +
+      keys.map((k) =>
+        asciiString(k) + pair + encode(record[k], item, pair, sortKeys)
+      ).join(item) + "}";
+  }
+  throw new TypeError(`not JSON: ${typeof value}`);
+}
+
+// Python sorts str keys by code point; JS's default sort compares UTF-16 units.
+function codePointOrder(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i] - y[i];
+  }
+  return x.length - y.length;
+}
+
+function asciiString(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\uffff]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+}
+
+/**
+ * Parse JSON text keeping Python's distinction between `2` and `2.0`: a
+ * number written with a fraction or exponent is a float in the reference,
+ * never an int, so it arrives here boxed (a `Number` object) and fails every
+ * integer check exactly as it does there.
+ */
+export function parseJsonLikePython(text: string): unknown {
+  return JSON.parse(
+    text,
+    function (
+      this: unknown,
+      _key: string,
+      value: unknown,
+      context?: { source?: string },
+    ) {
+      if (typeof value === "number" && /[.eE]/.test(context?.source ?? "")) {
+        return new Number(value);
+      }
+      return value;
+    } as (this: unknown, key: string, value: unknown) => unknown,
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Spawning the CLI as a user starts it: `deno run` with exactly the flags of
+ * the `guardlab` task in deno.json (the flags the binary is compiled with).
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import config from "../../deno.json" with { type: "json" };
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Whether this test process may spawn subprocesses. */
+export const CAN_RUN =
+  Deno.permissions.querySync({ name: "run" }).state === "granted";
+
+/** Appended to the names of tests that need --allow-run, so the reason shows when they are ignored. */
+export const NEEDS_RUN = CAN_RUN
+  ? ""
+  : " [ignored: spawning the CLI needs --allow-run; run `deno task test`]";
+
+/** The `guardlab` task's command line, with this Deno binary in place of `deno`. */
+export function sandboxCommand(): { program: string; args: string[] } {
+  const [program, ...args] = config.tasks.guardlab.split(/\s+/);
+  assert.equal(program, "deno");
+  return { program: Deno.execPath(), args };
+}
+
+/** Start guardlab under the sandbox flags with piped streams. */
+export function startGuardlab(args: string[]): Deno.ChildProcess {
+  const { program, args: flags } = sandboxCommand();
+  return new Deno.Command(program, {
+    args: [...flags, ...args],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+}
+
+/** Run guardlab to completion with `stdin`; returns exit code and output lines. */
+export async function spawnGuardlab(args: string[], stdin = "") {
+  const child = startGuardlab(args);
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  const lines = (bytes: Uint8Array) =>
+    new TextDecoder().decode(bytes).split("\n").filter((l) => l !== "");
+  return { code, out: lines(stdout), err: lines(stderr) };
+}

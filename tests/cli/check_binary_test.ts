@@ -1,0 +1,49 @@
+/**
+ * `scripts/check-binary.sh` is what every release runner executes against
+ * its binary. Here it runs against the `deno run` form with the same grant
+ * (the `guardlab` task), inside a private mount namespace whose `/tmp` is a
+ * fresh tmpfs: the planted root link is exercised and the real `/tmp` is
+ * never touched. The checkout and the running Deno are bind-mounted aside
+ * first (`namespace.ts`), so a checkout or a Deno under `/tmp` (a HOME or
+ * DENO_INSTALL there) does not vanish under the fresh tmpfs.
+ */
+import assert from "node:assert/strict";
+import { inNamespace, namespaceMissing } from "../_helpers/namespace.ts";
+import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+
+const missing = CAN_RUN ? namespaceMissing() : "";
+
+Deno.test({
+  name: "check-binary.sh passes against the sandboxed deno run form" +
+    (NEEDS_RUN || (missing ? ` [ignored: ${missing}]` : "")),
+  ignore: !CAN_RUN || missing !== "",
+  async fn() {
+    const { code, out, err } = await inNamespace(`
+cd "$REPO"
+exec bash scripts/check-binary.sh "$DENO" task -q --config "$REPO/deno.json" guardlab
+`);
+    assert.equal(code, 0, out + err);
+    const lines = out.trim().split("\n");
+    assert.equal(lines.at(-1), "all checks passed");
+    // The planted root link was really tried, not skipped.
+    assert.ok(lines.includes("ok    root link, reset: exit 4, one line"), out);
+    assert.ok(!lines.some((l) => l.startsWith("skip")), out);
+  },
+});
+
+Deno.test({
+  name:
+    "check-binary: a Deno that lives under /tmp is bound into the namespace" +
+    (NEEDS_RUN || (missing ? ` [ignored: ${missing}]` : "")),
+  ignore: !CAN_RUN || missing !== "",
+  async fn() {
+    // The bound Deno runs although the fresh /tmp hides everything that was
+    // there; so would one installed under /tmp.
+    const { code, out, err } = await inNamespace(`
+test -z "$(ls -A /tmp | grep -v '^src$')" || { echo "/tmp not fresh"; exit 1; }
+"$DENO" --version | head -1
+`);
+    assert.equal(code, 0, out + err);
+    assert.match(out, /^deno \d+\.\d+\.\d+/);
+  },
+});

@@ -1,0 +1,496 @@
+/**
+ * Hand-ins that say whose work they are: names bounded and clean, variants
+ * spread over every value the rules allow, a hand-in read strictly (each
+ * malformed file named with its reason, never "missing"), the digest that
+ * shows an edit, CSV that a spreadsheet cannot run, a table that fits 80
+ * columns, and the sandbox's file rule kept for a teacher's folder.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import config from "../../deno.json" with { type: "json" };
+import {
+  checkCourseCode,
+  checkName,
+  nameKey,
+} from "../../lib/exercises/student.ts";
+import { paramsFor } from "../../lib/exercises/variants.ts";
+import { defaultParams, paramsProblem } from "../../lib/exercises/params.ts";
+import {
+  type HandIn,
+  makeHandIn,
+  MalformedHandIn,
+  readHandIn,
+} from "../../lib/exercises/handin.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/course.ts";
+import type { ClassGrade } from "../../lib/exercises/class_grade.ts";
+import { csvCell, gradeTable } from "../../lib/views/grade_table.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
+import { foreignValue } from "../../lib/exercises/own_values.ts";
+import { assertUsageError, cli } from "../_helpers/helpers.ts";
+
+Deno.test("names: trimmed, bounded, and never a control or invisible character", () => {
+  assert.deepEqual(checkName("  李  雷 "), { name: "李 雷" });
+  assert.deepEqual(checkName("x".repeat(40)), { name: "x".repeat(40) });
+  for (
+    const bad of [
+      "",
+      "   ",
+      "x".repeat(41),
+      "a\u0007b",
+      "a\nb",
+      "a\u202eb", // right-to-left override
+      "a\u200bb", // zero-width space
+      "a\u2028b",
+      "\u001b[31mred",
+      "y".repeat(100_000),
+    ]
+  ) {
+    assert.ok("problem" in checkName(bad), JSON.stringify(bad.slice(0, 20)));
+  }
+  assert.equal(nameKey("Li  Lei"), nameKey("li lei"));
+  assert.equal(nameKey("ＬＩ ＬＥＩ"), nameKey("li lei"));
+  assert.ok("code" in checkCourseCode("NET-2026"));
+  for (const bad of ["", "-x", "a b", "x".repeat(33), "课程"]) {
+    assert.ok("problem" in checkCourseCode(bad), bad);
+  }
+});
+
+Deno.test("names: config name and course refuse bad values, exit 2, and store good ones", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-name-" });
+  try {
+    const say = (args: string[]) => cli(args, "", false, base);
+    assertUsageError(
+      await say(["config", "name", "a\u0007"]),
+      /not a name: a name may not contain control/,
+    );
+    assertUsageError(
+      await say(["config", "name", "x".repeat(41)]),
+      /at most 40 characters/,
+    );
+    assertUsageError(
+      await say(["config", "course", "a b"]),
+      /not a course code/,
+    );
+    assert.equal((await say(["config", "name", " 李雷 "])).code, 0);
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    assert.deepEqual((await say(["config", "name"])).out, ["name 李雷"]);
+    assert.deepEqual((await say(["config", "course"])).out, [
+      "course NET-2026",
+    ]);
+    assert.match(
+      (await say(["config", "name", "韩梅梅", "--lang", "zh"])).out[0],
+      /^名字已设为 "韩梅梅"：/,
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("variants: deterministic, inside the rules, spread over every value", () => {
+  assert.equal(paramsFor(null, "李雷", "retry-reuses"), defaultParams);
+  assert.equal(paramsFor(undefined, "李雷", "retry-reuses"), defaultParams);
+  const a = paramsFor("NET-2026", "李雷", "retry-reuses");
+  assert.deepEqual(paramsFor("NET-2026", "李雷", "retry-reuses"), a);
+  assert.deepEqual(paramsFor("NET-2026", "  李雷", "retry-reuses"), a);
+  const jobs = new Set<string>();
+  const seen = {
+    topic: new Set<string>(),
+    copies: new Set<number>(),
+    overCopies: new Set<number>(),
+    lowerLimit: new Set<number>(),
+  };
+  const names = Array.from({ length: 3000 }, (_, i) => `student ${i}`);
+  for (const name of names) {
+    for (const slug of ["output-check-cannot-unwrite", "stale-rule"]) {
+      const p = paramsFor("NET-2026", name, slug);
+      assert.equal(paramsProblem(p), null, `${name} ${slug}`);
+      jobs.add(p.job);
+      jobs.add(p.otherJob);
+      seen.topic.add(p.topic);
+      seen.copies.add(p.copies);
+      seen.overCopies.add(p.overCopies);
+      seen.lowerLimit.add(p.lowerLimit);
+    }
+  }
+  assert.equal(jobs.size, 1000, "every key is used");
+  assert.deepEqual([...seen.topic].sort(), ["forest", "river"]);
+  assert.deepEqual([...seen.copies].sort(), [1, 2, 3]);
+  assert.deepEqual([...seen.overCopies].sort(), [4, 5, 6, 7, 8, 9]);
+  assert.deepEqual([...seen.lowerLimit].sort(), [0, 1, 2]);
+  // Another student, another code or another exercise: other values.
+  const others = [
+    paramsFor("NET-2026", "韩梅梅", "retry-reuses"),
+    paramsFor("NET-2027", "李雷", "retry-reuses"),
+    paramsFor("NET-2026", "李雷", "key-conflict"),
+  ];
+  for (const o of others) assert.notDeepEqual(o, a);
+});
+
+Deno.test("variants: a key of another variant is found, only in the lines a judge runs; a topic is not", () => {
+  const p = { ...defaultParams, job: "JOB-123", otherJob: "JOB-456" };
+  const run = (job: string, topic = "river") =>
+    JSON.stringify({ op: "run", args: { job, topic, copies: 2 } });
+  assert.equal(
+    foreignValue([run("JOB-123"), run("JOB-456")].join("\n"), p),
+    null,
+  );
+  assert.deepEqual(foreignValue(`${run("JOB-123")}\n\n${run("JOB-001")}`, p), {
+    line: 3,
+    field: "job",
+    value: "JOB-001",
+  });
+  // A topic is no sign of whose answer it is (there are two), and changing
+  // it on one's own key is how exercise 4 makes its key conflict.
+  assert.equal(
+    foreignValue([run("JOB-123"), run("JOB-123", "forest")].join("\n"), p),
+    null,
+  );
+  assert.deepEqual(
+    foreignValue('{"op":"compensate","job":"JOB-777"}', p)?.value,
+    "JOB-777",
+  );
+  // Past the step cap nothing is looked at (the judge stops there too).
+  const padded = Array(200).fill('{"op":"count"}').join("\n") + "\n" +
+    run("JOB-001");
+  assert.equal(foreignValue(padded, p), null);
+});
+
+function handIn(fields: Partial<Omit<HandIn, "digest">> = {}): HandIn {
+  return makeHandIn({
+    name: "李雷",
+    guardlab: config.version,
+    course: { id: BUILTIN_COURSE.id, code: null },
+    exercises: {
+      "output-check-cannot-unwrite": {
+        answer:
+          '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"faults":{"bad_output":true}}',
+        passed: "2026-11-30T10:00:00.000Z",
+        checks: 2,
+        hints: 1,
+        revealed: false,
+      },
+    },
+    ...fields,
+  });
+}
+
+Deno.test("hand-in: read strictly, each reason named; the digest shows an edit", async (t) => {
+  const good = handIn();
+  assert.deepEqual(readHandIn(JSON.stringify(good)), {
+    handIn: good,
+    intact: true,
+  });
+  const edited = structuredClone(good);
+  edited.exercises["output-check-cannot-unwrite"].checks = 1;
+  assert.equal(readHandIn(JSON.stringify(edited)).intact, false);
+  const entry = good.exercises["output-check-cannot-unwrite"];
+  const cases: [string, unknown, RegExp][] = [
+    ["not JSON", "{", /^not JSON$/],
+    ["an array", [], /^not a JSON object$/],
+    [
+      "the old format",
+      { guardlab: "0.1.0", answers: {} },
+      /older guardlab; hand in again/,
+    ],
+    ["an unknown format", { ...good, format: "zip" }, /unknown format "zip"/],
+    ["another version", { ...good, version: 2 }, /format version "2"/],
+    ["an unknown key", { ...good, results: {} }, /unknown key "results"/],
+    ["a missing key", { ...good, name: undefined }, /missing key "name"/],
+    ["a name with a control character", {
+      ...good,
+      name: "a\u0007",
+    }, /"name": a name may not contain/],
+    ["an answer that is not text", {
+      ...good,
+      exercises: { "output-check-cannot-unwrite": { ...entry, answer: 7 } },
+    }, /answer to exercise output-check-cannot-unwrite is not text/],
+    ["an unknown key in an exercise", {
+      ...good,
+      exercises: { "output-check-cannot-unwrite": { ...entry, score: 1 } },
+    }, /unknown key "score" in exercise/],
+    ["a time that is not one", {
+      ...good,
+      exercises: {
+        "output-check-cannot-unwrite": { ...entry, passed: "yesterday" },
+      },
+    }, /"passed" .* is not a time/],
+    ["a negative count", {
+      ...good,
+      exercises: { "output-check-cannot-unwrite": { ...entry, checks: -1 } },
+    }, /"checks" .* is not a count/],
+    ["a bad course code", {
+      ...good,
+      course: { id: "guardlab", code: "a b" },
+    }, /"course.code" is not a course code/],
+    ["an exercise key that is no name", {
+      ...good,
+      exercises: { "../x": entry },
+    }, /is not an exercise name/],
+  ];
+  for (const [what, value, reason] of cases) {
+    await t.step(what, () => {
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      assert.throws(
+        () => readHandIn(text),
+        (e: unknown) => e instanceof MalformedHandIn && reason.test(e.text.en),
+      );
+    });
+  }
+});
+
+Deno.test("grade: malformed hand-ins are named with their reason, never 'missing'; exit 1", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
+  try {
+    const folder = join(base, "class");
+    await Deno.mkdir(folder, { mode: 0o700 });
+    await Deno.mkdir(join(folder, "sub"));
+    const write = (name: string, value: unknown) =>
+      Deno.writeTextFile(
+        join(folder, name),
+        typeof value === "string" ? value : JSON.stringify(value),
+      );
+    await write("a-good.json", handIn());
+    await write("b-old.json", { guardlab: "0.1.0", answers: { "1": "x" } });
+    await write("c-number.json", {
+      ...handIn(),
+      exercises: {
+        "output-check-cannot-unwrite": {
+          ...handIn().exercises["output-check-cannot-unwrite"],
+          answer: 1,
+        },
+      },
+    });
+    await write(
+      "d-other.json",
+      handIn({
+        guardlab: "0.0.9",
+        course: { id: "other", code: "X" },
+        name: '=HYPERLINK("http://x")',
+      }),
+    );
+    const extra = handIn().exercises["output-check-cannot-unwrite"];
+    await write(
+      "e-strangers.json",
+      handIn({
+        name: "韩梅梅",
+        exercises: Object.fromEntries(
+          Array.from({ length: 7 }, (_, i) => [`other-${i}`, extra]),
+        ),
+      }),
+    );
+    const r = await cli(["exercise", "grade", folder], "", false, base);
+    assert.equal(r.code, 1);
+    const text = r.out.join(" ").replace(/\s+/g, " ");
+    assert.match(
+      text,
+      /b-old\.json: not graded: no "format": a hand-in from an older guardlab/,
+    );
+    assert.match(
+      text,
+      /c-number\.json: not graded: the answer to exercise output-check-cannot-unwrite is not text/,
+    );
+    assert.match(text, /sub: not graded: a folder, not a hand-in/);
+    assert.match(
+      text,
+      /e-strangers\.json\): exercises not in this course, not graded: other-0, other-1, other-2, other-3, other-4 and 2 more/,
+    );
+    assert.match(
+      text,
+      /d-other\.json\): made by guardlab 0\.0\.9 \(graded by this version\)/,
+    );
+    assert.match(text, /d-other\.json\): from course other, code X/);
+    const json = JSON.parse(
+      (await cli(["exercise", "grade", folder, "--json"], "", false, base))
+        .out[0],
+    );
+    const byFile = Object.fromEntries(
+      json.students.map((s: { file: string }) => [s.file, s]),
+    );
+    assert.equal(byFile["a-good.json"].cells["1"], "done");
+    assert.equal(byFile["b-old.json"].graded, false);
+    assert.deepEqual(byFile["b-old.json"].cells, {}, "no cell says missing");
+    assert.equal(byFile["d-other.json"].cells["1"], "done", "graded, flagged");
+    // A spreadsheet never runs a name as a formula.
+    const csv =
+      (await cli(["exercise", "grade", folder, "--csv"], "", false, base)).out;
+    assert.ok(
+      csv.some((l) => l.includes(`"'=HYPERLINK(""http://x"")"`)),
+      csv.join("\n"),
+    );
+    assertUsageError(
+      await cli(
+        ["exercise", "grade", folder, "--csv", "--json"],
+        "",
+        false,
+        base,
+      ),
+      /choose one of --json and --csv/,
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("grade: a hand-in that is a link, or another user's, is refused (exit 4), unchanged", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
+  try {
+    const folder = join(base, "class");
+    await Deno.mkdir(folder, { mode: 0o700 });
+    const outside = join(base, "outside.json");
+    const text = JSON.stringify(handIn());
+    await Deno.writeTextFile(outside, text);
+    await Deno.symlink(outside, join(folder, "link.json"));
+    const linked = await cli(["exercise", "grade", folder], "", false, base);
+    assert.equal(linked.code, 4);
+    assert.match(linked.err[0], /link\.json is a symbolic link/);
+    await Deno.remove(join(folder, "link.json"));
+    // As root, a file can be given to a second user (uid 65534).
+    if ((await Deno.stat(base)).uid === 0) {
+      const theirs = join(folder, "theirs.json");
+      await Deno.writeTextFile(theirs, text);
+      await Deno.chown(theirs, 65534, 65534);
+      const refused = await cli(["exercise", "grade", theirs], "", false, base);
+      assert.equal(refused.code, 4);
+      assert.match(refused.err[0], /belongs to uid 65534/);
+      assert.equal(await Deno.readTextFile(theirs), text);
+      // The teacher's step: a copy of their own grades.
+      await Deno.copyFile(theirs, join(folder, "mine.json"));
+      await Deno.chown(join(folder, "mine.json"), 0, 0);
+      await Deno.remove(theirs);
+      assert.equal(
+        (await cli(["exercise", "grade", folder], "", false, base)).code,
+        0,
+      );
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("table: 80 columns, whatever the names and however many exercises", () => {
+  const exercises = Array.from({ length: 20 }, (_, i) => i + 1);
+  const cells = Object.fromEntries(exercises.map((n) => [n, "done" as const]));
+  const grade: ClassGrade = {
+    exercises,
+    rows: [
+      {
+        file: "long.json",
+        name: "王".repeat(40),
+        cells,
+        total: 20,
+        flags: [{ kind: "duplicate-name", others: ["x".repeat(30) + ".json"] }],
+      },
+      { file: "a".repeat(100), name: null, cells: {}, total: null, flags: [] },
+    ],
+    perExercise: Object.fromEntries(exercises.map((n) => [n, 1])),
+    notRerun: [17],
+  };
+  for (const lang of ["en", "zh"] as const) {
+    const lines = gradeTable(grade, lang, "NET-2026");
+    for (const line of lines) {
+      assert.ok(displayWidth(line) <= 80, `${displayWidth(line)}: ${line}`);
+    }
+    // The second block says which exercises it holds.
+    assert.ok(
+      lines.includes(
+        lang === "en" ? "exercises 18-20 (continued):" : "练习 18-20（续）：",
+      ),
+    );
+  }
+});
+
+Deno.test("csv: a cell a spreadsheet would run is defused; every cell quoted", () => {
+  assert.equal(csvCell("=1+1"), `"'=1+1"`);
+  assert.equal(csvCell("+1"), `"'+1"`);
+  assert.equal(csvCell("-1"), `"'-1"`);
+  assert.equal(csvCell("@SUM(A1)"), `"'@SUM(A1)"`);
+  assert.equal(csvCell("\tx"), `"'\tx"`);
+  assert.equal(csvCell('a "b", c'), `"a ""b"", c"`);
+  assert.equal(csvCell("李雷"), `"李雷"`);
+});
+
+Deno.test("variants through the CLI: show states them, check needs a name, hand-in warns of a changed name", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-variant-" });
+  try {
+    const say = (args: string[], input = "") => cli(args, input, false, base);
+    const plain = (await say(["exercise", "show", "1"])).out.join(" ");
+    assert.doesNotMatch(plain, /Your values/, "no course code: fixed values");
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    assertUsageError(
+      await say(["exercise", "check", "1"], "{}"),
+      /derive from your name: set it first/,
+    );
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    const p = paramsFor("NET-2026", "李雷", "output-check-cannot-unwrite");
+    const shown = (await say(["exercise", "show", "1", "--lang", "zh"])).out
+      .join("").replace(/\s+/g, "");
+    assert.ok(
+      shown.includes(
+        `你的取值（课程NET-2026，李雷）：业务键${p.job}，另一个业务键${p.otherJob}，topic${p.topic}`,
+      ),
+      shown,
+    );
+    const answer = JSON.stringify({
+      op: "run",
+      args: { job: p.job, topic: p.topic, copies: p.copies },
+      faults: { bad_output: true },
+    });
+    assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
+    // Exercise 4 makes its key conflict by changing the topic on the
+    // student's own key: the other topic is no sign of a pasted answer.
+    const q = paramsFor("NET-2026", "李雷", "key-conflict");
+    const otherTopic = q.topic === "river" ? "forest" : "river";
+    const conflict = [q.topic, otherTopic].map((topic) =>
+      JSON.stringify({
+        op: "run",
+        args: { job: q.job, topic, copies: q.copies },
+      })
+    ).join("\n");
+    const four = await say(["exercise", "check", "4"], conflict);
+    assert.equal(four.code, 0, four.out.join("\n"));
+    const bundle = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
+    const entry = bundle.exercises["output-check-cannot-unwrite"];
+    assert.equal(entry.answer, answer);
+    assert.equal(entry.checks, 1);
+    assert.equal(entry.hints, 0);
+    assert.equal(entry.revealed, false);
+    assert.ok(Date.parse(entry.passed) > 0);
+    assert.deepEqual(bundle.course, {
+      id: BUILTIN_COURSE.id,
+      code: "NET-2026",
+    });
+    // A prediction guessed wrong, then revealed: the hand-in says so.
+    assert.equal(
+      (await say(
+        ["exercise", "check", "15", "--reveal"],
+        '{"outcome":"accepted","draft":false,"receipts":0}',
+      )).code,
+      1,
+    );
+    const revealed = JSON.parse((await say(["exercise", "hand-in"])).out[0])
+      .exercises["predict-cancel-after-commit"];
+    assert.equal(revealed.revealed, true);
+    assert.equal(revealed.passed, null);
+    // Another name, other values: the student is told to check again.
+    assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
+    const again = await say(["exercise", "hand-in"]);
+    assert.equal(again.code, 0);
+    assert.match(again.err[0], /exercise 1 was checked under another name/);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("grade: an empty stdin is no hand-in (usage error), not a malformed student", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-empty-" });
+  try {
+    for (const input of ["", "  \n\n"]) {
+      assertUsageError(
+        await cli(["exercise", "grade"], input, false, base),
+        /no hand-in: give FILE or FOLDER, or pipe one on stdin/,
+      );
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

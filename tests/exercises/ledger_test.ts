@@ -1,0 +1,356 @@
+/**
+ * Exercise 17, judged from the ledger a session left: `exercise check 17
+ * --ledger NAME` reads the named ledger through a read-only snapshot and
+ * judges a bounded copy of its rows; the hand-in carries that copy; `grade`
+ * re-judges the copy and says the session was not re-run.
+ *
+ * The ledgers here are made two ways: with `guardlab run` steps in process
+ * (a script: which is exactly why grade cannot claim an agent), and, under
+ * `deno task test`, by the MCP SDK's own client driving `guardlab mcp`
+ * (the remote timeout: a held call, a client timeout, a retry).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Ledger } from "../../lib/timing/ledger.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/course.ts";
+import { judgeLedgerCopy } from "../../lib/exercises/judge.ts";
+import {
+  copyOfLedger,
+  MAX_COPY_BYTES,
+  MAX_COPY_ROWS,
+  MAX_LEDGER_FILE_BYTES,
+} from "../../lib/exercises/ledger_copy.ts";
+import { defaultParams } from "../../lib/exercises/params.ts";
+import { privateRoot } from "../../lib/sandbox/sandbox.ts";
+import { cli } from "../_helpers/helpers.ts";
+import {
+  CAN_SPAWN_CLIENT,
+  connect,
+  faultsFile,
+  NEEDS_CLIENT,
+} from "../_helpers/mcp_helpers.ts";
+
+const X = BUILTIN_COURSE.exercises.find((x) =>
+  x.slug === "agent-retry-reuses"
+)!;
+const N = String(X.n);
+const NOT_RERUN = "ledger copy re-judged, session not re-run";
+
+/** A student in a base folder of their own. */
+async function student() {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-ex17-" });
+  const say = (args: string[], input = "") => cli(args, input, false, base);
+  return { base, say };
+}
+
+const name = () => `t-ex17-${crypto.randomUUID().slice(0, 6)}`;
+
+/** `guardlab run` for the default values, with extra flags. */
+function run(
+  say: (a: string[]) => ReturnType<typeof cli>,
+  ledger: string,
+  more: string[] = [],
+  job = "JOB-001",
+) {
+  return say([
+    "run",
+    "--ledger",
+    ledger,
+    "--job",
+    job,
+    "--topic",
+    "river",
+    "--copies",
+    "2",
+    ...more,
+  ]);
+}
+
+function fileOf(base: string, ledger: string): string {
+  return join(privateRoot(base)!, ledger, "lab.sqlite");
+}
+
+Deno.test("exercise 17: judged from a named ledger made by script steps (guardlab run)", async (t) => {
+  const { base, say } = await student();
+  try {
+    await t.step(
+      "a cancel after the commit, then the same call: done",
+      async () => {
+        const L = name();
+        await run(say, L, ["--cancel-at", "after_business"]);
+        await run(say, L);
+        const file = fileOf(base, L);
+        const before = await Deno.readFile(file);
+        const r = await say(["exercise", "check", N, "--ledger", L]);
+        assert.equal(r.code, 0, r.out.join("\n"));
+        assert.ok(r.out.includes(`exercise ${N}: done`));
+        const text = r.out.join(" ").replace(/\s+/g, " ");
+        assert.match(text, /guardlab judges the ledger, not the agent/);
+        // Judging reads a snapshot: the ledger file is byte-identical.
+        assert.deepEqual(await Deno.readFile(file), before);
+      },
+    );
+    await t.step("near misses: not yet, exit 1", async () => {
+      const cases: [string, () => Promise<unknown>][] = [
+        ["called twice, nothing unclear", async () => {}],
+        ["no retry after the cancel", async () => {}],
+        ["a new key: two drafts", async () => {}],
+        ["other arguments: key_conflict", async () => {}],
+      ];
+      const made: string[][] = [
+        [],
+        ["--cancel-at", "after_business"],
+        ["--cancel-at", "after_business"],
+        ["--cancel-at", "after_business"],
+      ];
+      for (const [i, [what]] of cases.entries()) {
+        const L = name();
+        await run(say, L, made[i]);
+        if (i === 0) await run(say, L);
+        if (i === 2) await run(say, L, [], "JOB-002");
+        if (i === 3) {
+          await say([
+            "run",
+            "--ledger",
+            L,
+            "--job",
+            "JOB-001",
+            "--topic",
+            "river",
+            "--copies",
+            "3",
+          ]);
+        }
+        const r = await say(["exercise", "check", N, "--ledger", L]);
+        assert.equal(r.code, 1, `${what}\n${r.out.join("\n")}`);
+        assert.ok(r.out.includes(`exercise ${N}: not yet`), what);
+      }
+    });
+    await t.step(
+      "no such ledger: refused, exit 4; --ledger elsewhere: usage",
+      async () => {
+        assert.equal(
+          (await say(["exercise", "check", N, "--ledger", name()])).code,
+          4,
+        );
+        assert.equal((await say(["exercise", "check", N], "")).code, 2);
+        assert.equal(
+          (await say(["exercise", "check", "3", "--ledger", name()])).code,
+          2,
+        );
+        assert.equal(
+          (await say(["exercise", "show", N, "--ledger", name()])).code,
+          2,
+        );
+      },
+    );
+    await t.step(
+      `a ledger file over ${MAX_LEDGER_FILE_BYTES} bytes: over the limit, unread and unchanged`,
+      async () => {
+        const L = name();
+        await run(say, L);
+        const file = fileOf(base, L);
+        await Deno.truncate(file, MAX_LEDGER_FILE_BYTES + 1);
+        const r = await say(["exercise", "check", N, "--ledger", L]);
+        assert.equal(r.code, 1);
+        assert.match(
+          r.out.join(" "),
+          /over the limit: the ledger is \d+ bytes/,
+        );
+        assert.equal((await Deno.lstat(file)).size, MAX_LEDGER_FILE_BYTES + 1);
+      },
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("exercise 17: the copy is bounded in rows and bytes", async () => {
+  const { base, say } = await student();
+  try {
+    const L = name();
+    await run(say, L, ["--cancel-at", "after_business"]);
+    await run(say, L);
+    const ledger = Ledger.open(fileOf(base, L), { mode: "read" });
+    try {
+      // Two receipts and one draft: three rows.
+      const ok = copyOfLedger(ledger, 3);
+      assert.ok("text" in ok);
+      assert.equal(judgeLedgerCopy(X, ok.text, defaultParams).passed, true);
+      const over = copyOfLedger(ledger, 2);
+      assert.ok("reason" in over && over.overLimit);
+      assert.match(over.reason.en, /^over the limit: the ledger has 3 rows/);
+    } finally {
+      ledger.close();
+    }
+    const receipts = Array.from({ length: MAX_COPY_ROWS + 1 }, (_, i) => ({
+      attempt: i + 1,
+      job: "JOB-001",
+      status: "cancelled",
+      effect_exists: true,
+      events: ["effect_committed"],
+    }));
+    const many = JSON.stringify({
+      ledger_copy: 1,
+      drafts: [],
+      receipts,
+      compensations: [],
+    });
+    const v = judgeLedgerCopy(X, many, defaultParams);
+    assert.equal(v.overLimit, true);
+    assert.match(v.reason!.en, /more than 2000 to judge/);
+    const big = judgeLedgerCopy(
+      X,
+      " ".repeat(MAX_COPY_BYTES + 1),
+      defaultParams,
+    );
+    assert.equal(big.overLimit, true);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and says the session was not re-run", async () => {
+  const { base, say } = await student();
+  const teacher = await Deno.makeTempDir({ prefix: "guardlab-ex17-t-" });
+  try {
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    const shown = (await say(["exercise", "show", N])).out.join(" ")
+      .replace(/\s+/g, " ");
+    assert.match(shown, /cannot tell an agent's ledger from a script's/);
+    assert.match(shown, new RegExp(`check ${N} --ledger NAME`));
+    const m = shown.match(
+      /job (JOB-\d{3}), other job (JOB-\d{3}), topic (river|forest), copies (\d)/,
+    );
+    assert.ok(m, shown);
+    const [job, other, topic, copies] = [m[1], m[2], m[3], m[4]];
+    const mine = (L: string, key: string, more: string[] = []) =>
+      say([
+        "run",
+        "--ledger",
+        L,
+        "--job",
+        key,
+        "--topic",
+        topic,
+        "--copies",
+        copies,
+        ...more,
+      ]);
+    // The default key is not this student's: not yet.
+    const foreign = name();
+    await mine(foreign, other, ["--cancel-at", "after_business"]);
+    await mine(foreign, other);
+    assert.equal(
+      (await say(["exercise", "check", N, "--ledger", foreign])).code,
+      1,
+    );
+    const L = name();
+    await mine(L, job, ["--cancel-at", "after_business"]);
+    await mine(L, job);
+    assert.equal((await say(["exercise", "check", N, "--ledger", L])).code, 0);
+    const handIn = (await say(["exercise", "hand-in"])).out[0];
+    const entry = JSON.parse(handIn).exercises["agent-retry-reuses"];
+    const copy = JSON.parse(entry.answer);
+    assert.equal(copy.ledger_copy, 1);
+    assert.deepEqual(
+      copy.receipts.map((r: { status: string }) => r.status),
+      ["cancelled", "accepted"],
+    );
+    assert.ok(!entry.answer.includes(base), "no path in the copy");
+    assert.ok(entry.passed);
+    // The ledger is gone: grade judges the copy, it never looks for the ledger.
+    await Deno.remove(join(privateRoot(base)!, L), { recursive: true });
+    await Deno.writeTextFile(join(teacher, "li-lei.json"), handIn);
+    const grade = (flags: string[]) =>
+      cli(
+        ["exercise", "grade", join(teacher, "li-lei.json"), ...flags],
+        "",
+        false,
+        teacher,
+      );
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    const tc = (args: string[]) => cli(args, "", false, teacher);
+    assert.equal((await tc(["config", "course", "NET-2026"])).code, 0);
+    const table = await grade([]);
+    assert.equal(table.code, 0, table.out.join("\n"));
+    const row = table.out.find((l) => l.startsWith("李雷"))!;
+    assert.equal(row.trim().split(/\s+/)[X.n], "+", row);
+    const text = table.out.join(" ").replace(/\s+/g, " ");
+    assert.match(text, new RegExp(`exercise ${N}: ${NOT_RERUN}`));
+    assert.match(text, /it cannot tell an agent's ledger from a script's/);
+    const json = JSON.parse((await grade(["--json"])).out[0]);
+    assert.equal(json.students[0].cells[N], "done");
+    assert.match(json.sessionNotRerun[N], new RegExp(NOT_RERUN));
+    const csv = (await grade(["--csv"])).out;
+    assert.ok(csv[0].includes(`"${N} (${NOT_RERUN})"`), csv[0]);
+    const zh = await cli(
+      ["exercise", "grade", join(teacher, "li-lei.json"), "--lang", "zh"],
+      "",
+      false,
+      teacher,
+    );
+    assert.match(zh.out.join(""), /已重新判定账本副本，未重跑会话/);
+    // A copy edited to pass for a ledger that never was: grade cannot tell.
+    // (The digest shows the edit; the schema is checked, not the provenance.)
+  } finally {
+    await Deno.remove(base, { recursive: true });
+    await Deno.remove(teacher, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "exercise 17: a ledger made by the MCP SDK's own client (the remote timeout, then a retry) passes" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const home = await Deno.makeTempDir({ prefix: "guardlab-ex17-home-" });
+    await Deno.chmod(home, 0o700);
+    const L = name();
+    using faults = faultsFile([
+      { call: 1, hold_at: "after_commit", hold_ms: 60000 },
+    ]);
+    try {
+      {
+        await using s = await connect([
+          "--home",
+          home,
+          "--ledger",
+          L,
+          "--faults",
+          faults.path,
+        ]);
+        const args = { job: "JOB-001", topic: "river", copies: 2 };
+        await assert.rejects(
+          s.client.callTool(
+            { name: "create_draft", arguments: args },
+            undefined,
+            {
+              timeout: 500,
+            },
+          ),
+          /timed out/i,
+        );
+        const retry = await s.client.callTool({
+          name: "create_draft",
+          arguments: args,
+        });
+        assert.equal(
+          (retry.structuredContent as { status: string }).status,
+          "accepted",
+        );
+      }
+      const r = await cli(
+        ["exercise", "check", N, "--ledger", L, "--home", home],
+        "",
+        false,
+        "/tmp",
+      );
+      assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,201 @@
+/**
+ * The MCP SDK is in the binary's graph but out of every other command's
+ * way: checked on Deno's own module graph (`deno info --json`), by running
+ * the demo task's command on an empty cache with no registry, and by
+ * showing that the build's lock flags refuse a stale lock
+ * (`deno compile` cannot fetch its runtime here, so the same graph is built
+ * with `deno cache` and the compile task's own lock flags).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import config from "../../deno.json" with { type: "json" };
+import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { ROOT } from "../_helpers/mcp_helpers.ts";
+
+const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
+const LOCK_FLAGS = "--lock=deno.lock --frozen";
+const tasks = config.tasks as Record<string, unknown>;
+
+Deno.test("mcp graph: every build and run task reads deno.lock frozen; the demo reads only the cache", () => {
+  // The demo needs no package: it reads no lock (a frozen lock would install
+  // every locked package first) and only the cache (so the mcp command's
+  // dynamic import is not fetched while the graph is built).
+  const demo = tasks.demo as string;
+  assert.ok(demo.includes(" --no-lock --cached-only "), demo);
+  const names = [
+    "guardlab",
+    "compile",
+    ...Object.keys(tasks).filter((n) =>
+      n.startsWith("compile:") && typeof tasks[n] === "string"
+    ),
+  ];
+  assert.ok(names.length >= 7);
+  for (const name of names) {
+    const line = tasks[name] as string;
+    assert.ok(line.includes(` ${LOCK_FLAGS} `), `${name}: ${line}`);
+    assert.ok(!line.includes("--no-lock"), name);
+  }
+  // And deno task itself installs nothing before a task (denoland/deno#29816).
+  assert.equal(config.lock, false);
+  const lock = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.lock")));
+  assert.ok(
+    Object.keys(lock.specifiers).includes(SDK),
+    "the SDK's exact version is locked",
+  );
+});
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: {
+    specifier: string;
+    isDynamic?: boolean;
+    code?: { specifier: string };
+  }[];
+}
+
+async function deno(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+) {
+  const r = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: r.code, out: text(r.stdout), err: text(r.stderr) };
+}
+
+Deno.test({
+  name:
+    "mcp graph: the SDK is reached only through the mcp command's dynamic import" +
+    NEEDS_RUN,
+  ignore: !CAN_RUN,
+  async fn() {
+    const r = await deno([
+      "info",
+      "--json",
+      "--lock=deno.lock",
+      "--frozen",
+      "main.ts",
+    ]);
+    assert.equal(r.code, 0, r.err);
+    const info = JSON.parse(r.out) as {
+      roots: string[];
+      modules: InfoModule[];
+    };
+    const byId = new Map(info.modules.map((m) => [m.specifier, m]));
+    // Walk the static edges from main.ts.
+    const seen = new Set<string>();
+    const dynamic: [string, string][] = [];
+    const stack = [info.roots[0]];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const d of byId.get(id)?.dependencies ?? []) {
+        const target = d.code?.specifier;
+        if (target === undefined) continue;
+        if (d.isDynamic) dynamic.push([id, target]);
+        else stack.push(target);
+      }
+    }
+    const npm = [...seen].filter((s) => s.startsWith("npm:"));
+    assert.deepEqual(npm, [], "no package in the static graph");
+    const fromLib = dynamic.filter(([from]) => from.includes("/lib/"));
+    assert.deepEqual(
+      fromLib.map((
+        [from, to],
+      ) => [from.split("/lib/")[1], to.split("/lib/")[1]]),
+      [["cli/commands/mcp.ts", "mcp/server.ts"]],
+      "one dynamic import: the mcp command loads the server",
+    );
+    // Through it, the SDK (the binary bundles it).
+    const sdk = byId.get(
+      `${ROOT.replace(/\/$/, "")}/lib/mcp/sdk.ts`.replace(/^/, "file://"),
+    );
+    assert.ok(
+      sdk?.dependencies?.some((d) => d.specifier.startsWith(SDK)),
+      "lib/mcp/sdk.ts imports the pinned SDK",
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "mcp graph: the demo task's command downloads nothing on an empty cache with no registry" +
+    NEEDS_RUN,
+  ignore: !CAN_RUN,
+  async fn() {
+    const cache = await Deno.makeTempDir({ prefix: "gl-empty-deno-dir-" });
+    try {
+      const [program, ...args] = (tasks.demo as string).split(/\s+/);
+      assert.equal(program, "deno");
+      // The registry is unreachable here, so a fetch fails quietly (a dynamic
+      // import's package is optional to the graph) and leaves no package
+      // behind: the debug log's "Download" lines show the attempt itself.
+      const loud = args.slice(1).filter((a) => a !== "-q");
+      const r = await deno(["run", "-L", "debug", ...loud], {
+        DENO_DIR: cache,
+        // Nothing answers here: a download would fail the run.
+        NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+        DENO_NO_UPDATE_CHECK: "1",
+      });
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /a second connection sees/);
+      const npm = join(cache, "npm");
+      const fetched = (() => {
+        try {
+          return [...Deno.readDirSync(npm)].map((e) => e.name);
+        } catch {
+          return [];
+        }
+      })();
+      assert.deepEqual(fetched, [], "no npm package was fetched");
+      const attempts = r.err.split("\n").filter((l) => l.includes("Download"));
+      assert.deepEqual(attempts, [], "no download was even attempted");
+    } finally {
+      await Deno.remove(cache, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "mcp graph: the compile task's lock flags refuse a stale lock" +
+    NEEDS_RUN,
+  ignore: !CAN_RUN,
+  async fn(t) {
+    const flags = (tasks.compile as string).split(/\s+/).filter((w) =>
+      w.startsWith("--lock") || w === "--frozen"
+    );
+    assert.deepEqual(flags, ["--lock=deno.lock", "--frozen"]);
+    const dir = await Deno.makeTempDir({ prefix: "gl-lock-check-" });
+    try {
+      const lock = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.lock")));
+      const cacheWith = async (edit: (l: typeof lock) => void) => {
+        const copy = structuredClone(lock);
+        edit(copy);
+        const path = join(dir, "deno.lock");
+        Deno.writeTextFileSync(path, JSON.stringify(copy, null, 2));
+        return await deno(["cache", `--lock=${path}`, "--frozen", "main.ts"]);
+      };
+      await t.step("the real lock: the graph resolves", async () => {
+        const r = await cacheWith(() => {});
+        assert.equal(r.code, 0, r.err);
+      });
+      await t.step(
+        "the SDK's entry removed: out of date, refused",
+        async () => {
+          const r = await cacheWith((l) => delete l.specifiers[SDK]);
+          assert.notEqual(r.code, 0);
+          assert.match(r.err, /lockfile is out of date/);
+        },
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,479 @@
+/**
+ * Hostile clients against `guardlab mcp`, spoken to line by line over the
+ * process's own pipes: malformed and oversized messages, a flood of
+ * requests, many concurrent calls on one key, a client that goes away in the
+ * middle of a call. None crashes the server or duplicates a draft, and for
+ * each the ledger (read through a second connection) says what happened.
+ */
+import assert from "node:assert/strict";
+import { linesOf } from "../../lib/base/lines.ts";
+import { pendingKeys } from "../../lib/timing/reconcile.ts";
+import { Ledger } from "../../lib/timing/ledger.ts";
+import { startGuardlab } from "../_helpers/spawn.ts";
+import {
+  CAN_SPAWN_CLIENT,
+  faultsFile,
+  ledgerFile,
+  ledgerName,
+  NEEDS_CLIENT,
+  observed,
+  removeLedger,
+} from "../_helpers/mcp_helpers.ts";
+
+type Reply = {
+  id: number | string | null;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+};
+
+const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
+
+/** A client that writes raw lines and collects the replies by id. */
+class RawClient implements AsyncDisposable {
+  readonly child: Deno.ChildProcess;
+  readonly replies: Reply[] = [];
+  readonly stderr: string[] = [];
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #waiters: (() => void)[] = [];
+  #done: Promise<unknown>;
+  #nextId = 1;
+
+  constructor(args: string[]) {
+    this.child = startGuardlab(["mcp", ...args]);
+    this.#writer = this.child.stdin.getWriter();
+    const read = async (
+      stream: ReadableStream<Uint8Array>,
+      each: (text: string) => void,
+    ) => {
+      for await (const line of linesOf(stream, 64 << 20)) {
+        if ("text" in line) each(line.text);
+        for (const w of this.#waiters.splice(0)) w();
+      }
+    };
+    this.#done = Promise.all([
+      read(this.child.stdout, (t) => this.replies.push(JSON.parse(t))),
+      read(this.child.stderr, (t) => this.stderr.push(t)),
+    ]);
+  }
+
+  async write(text: string | Uint8Array): Promise<void> {
+    await this.#writer.write(
+      typeof text === "string" ? new TextEncoder().encode(text) : text,
+    );
+  }
+
+  /** Send a request; returns its id. */
+  async request(method: string, params: unknown = {}): Promise<number> {
+    const id = this.#nextId++;
+    await this.write(
+      JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n",
+    );
+    return id;
+  }
+
+  async initialize(): Promise<void> {
+    const id = await this.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "hostile", version: "0" },
+    });
+    await this.reply(id);
+    await this.write(
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        "\n",
+    );
+  }
+
+  /** Wait until `test` holds of what was received (at most 30 s). */
+  async until(test: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!test()) {
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  async reply(id: number | null): Promise<Reply> {
+    await this.until(
+      () => this.replies.some((r) => r.id === id),
+      `reply ${id}`,
+    );
+    return this.replies.find((r) => r.id === id)!;
+  }
+
+  /** Close stdin and wait for the process to end; returns its exit code. */
+  async end(): Promise<number> {
+    await this.#writer.close().catch(() => {});
+    const status = await this.child.status;
+    await this.#done;
+    return status.code;
+  }
+
+  async [Symbol.asyncDispose]() {
+    try {
+      this.child.kill();
+    } catch {
+      // Already ended.
+    }
+    await this.child.status;
+    await this.#done.catch(() => {});
+  }
+}
+
+function call(name: string, args: unknown) {
+  return { name, arguments: args };
+}
+
+Deno.test({
+  name:
+    "mcp hostile: bad lines, a 10 MB message and a flood; the server answers each and stays up" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn(t) {
+    const name = ledgerName("hostile");
+    try {
+      await using c = new RawClient(["--ledger", name]);
+      await c.initialize();
+
+      await t.step(
+        "not JSON: -32700, then the next request is answered",
+        async () => {
+          await c.write("{this is not json\n");
+          await c.until(
+            () => c.replies.some((r) => r.error?.code === -32700),
+            "-32700",
+          );
+          const id = await c.request("ping");
+          assert.deepEqual((await c.reply(id)).result, {});
+        },
+      );
+
+      await t.step(
+        "JSON but not JSON-RPC: -32600 with the id it had",
+        async () => {
+          await c.write('{"id": 77, "hello": "world"}\n[1, 2, 3]\n');
+          const r = await c.reply(77);
+          assert.equal(r.error?.code, -32600);
+          await c.until(
+            () => c.replies.filter((x) => x.error?.code === -32600).length >= 2,
+            "second -32600",
+          );
+        },
+      );
+
+      await t.step(
+        "a 10 MB message: refused with -32600, never buffered, server up",
+        async () => {
+          const big = new Uint8Array(10 * 1024 * 1024).fill(0x61);
+          await c.write(
+            '{"jsonrpc":"2.0","id":88,"method":"ping","params":{"x":"',
+          );
+          await c.write(big);
+          await c.write('"}}\n');
+          await c.until(
+            () =>
+              c.replies.some((r) =>
+                r.id === null && r.error?.code === -32600 &&
+                /longer than/.test(r.error.message)
+              ),
+            "oversize refusal",
+          );
+          assert.ok(
+            !c.replies.some((r) => r.id === 88),
+            "the oversized request never ran",
+          );
+          const id = await c.request("tools/call", call("create_draft", ARGS));
+          const r = await c.reply(id);
+          assert.equal(
+            (r.result?.structuredContent as { status: string }).status,
+            "accepted",
+          );
+        },
+      );
+
+      await t.step(
+        "arguments nested 300,000 deep (under 1 MiB): refused, server up",
+        async () => {
+          const depth = 300_000;
+          await c.write(
+            `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"create_draft","arguments":{"job":${
+              "[".repeat(depth)
+            }${"]".repeat(depth)},"topic":"river","copies":2}}}\n`,
+          );
+          const r = await c.reply(99);
+          assert.equal(r.error?.code, -32600);
+          const id = await c.request("ping");
+          assert.deepEqual((await c.reply(id)).result, {});
+        },
+      );
+
+      await t.step(
+        "unknown method -32601, unknown tool and bad params -32602",
+        async () => {
+          const a = await c.request("no/such/method");
+          assert.equal((await c.reply(a)).error?.code, -32601);
+          const b = await c.request("tools/call", call("rm_rf", {}));
+          assert.equal((await c.reply(b)).error?.code, -32602);
+          const d = await c.request("tools/call", { name: 5 });
+          assert.equal((await c.reply(d)).error?.code, -32602);
+        },
+      );
+
+      await t.step(
+        "a flood of 3,000 requests in one write: every one answered",
+        async () => {
+          const first = 100_000;
+          const lines = [];
+          for (let i = 0; i < 3000; i++) {
+            lines.push(
+              JSON.stringify({ jsonrpc: "2.0", id: first + i, method: "ping" }),
+            );
+          }
+          await c.write(lines.join("\n") + "\n");
+          await c.until(
+            () =>
+              c.replies.filter((r) => Number(r.id) >= first).length === 3000,
+            "3,000 replies",
+          );
+        },
+      );
+
+      await t.step(
+        "the ledger: one draft, and a receipt for each create_draft",
+        () => {
+          const seen = observed(name);
+          assert.deepEqual(seen.drafts.map((d) => d.job), ["JOB-001"]);
+          assert.deepEqual(seen.receipts.map((r) => r.status), ["accepted"]);
+        },
+      );
+      assert.equal(await c.end(), 0, c.stderr.join("\n"));
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp hostile: 40 concurrent calls on one key: one draft, each answered or refused as busy, reconcile exact" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("race");
+    try {
+      await using c = new RawClient(["--ledger", name]);
+      await c.initialize();
+      const lines = [];
+      for (let i = 1; i <= 40; i++) {
+        lines.push(JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1000 + i,
+          method: "tools/call",
+          params: call("create_draft", ARGS),
+        }));
+      }
+      await c.write(lines.join("\n") + "\n");
+      await c.until(
+        () => c.replies.filter((r) => Number(r.id) > 1000).length === 40,
+        "40 replies",
+      );
+      const replies = c.replies.filter((r) => Number(r.id) > 1000);
+      const ran = replies.filter((r) => r.result);
+      const busy = replies.filter((r) => r.error);
+      assert.ok(
+        busy.every((r) => r.error!.code === -32000),
+        "only busy errors",
+      );
+      assert.ok(ran.length >= 16, `at least 16 ran (${ran.length})`);
+      const statuses = ran.map((
+        r,
+      ) => (r.result!.structuredContent as {
+        status: string;
+        events: string[];
+      }));
+      assert.ok(statuses.every((s) => s.status === "accepted"));
+      assert.equal(
+        statuses.filter((s) => s.events.includes("effect_committed")).length,
+        1,
+        "exactly one call committed the draft",
+      );
+      assert.equal(await c.end(), 0);
+      const seen = observed(name);
+      assert.equal(seen.drafts.length, 1, "no duplicate draft");
+      assert.equal(
+        seen.receipts.length,
+        ran.length,
+        "one receipt per call that ran",
+      );
+      const ledger = Ledger.open(ledgerFile(name), { mode: "read" });
+      try {
+        assert.deepEqual(pendingKeys(ledger), [], "nothing to reconcile");
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "mcp hostile: the client goes away in the middle of a call; the ledger says so" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn(t) {
+    await t.step(
+      "stdin closed while a call is held after the commit: cancelled receipt, draft stays, reconcile lists it",
+      async () => {
+        const name = ledgerName("gone");
+        using faults = faultsFile([{ call: 1, hold_at: "after_commit" }]);
+        try {
+          await using c = new RawClient([
+            "--ledger",
+            name,
+            "--faults",
+            faults.path,
+          ]);
+          await c.initialize();
+          await c.request("tools/call", call("create_draft", ARGS));
+          await c.until(
+            () => c.stderr.some((l) => /held at after_commit/.test(l)),
+            "the hold",
+          );
+          assert.equal(await c.end(), 0, "the server ends cleanly");
+          const seen = observed(name);
+          assert.deepEqual(seen.drafts.map((d) => d.job), ["JOB-001"]);
+          assert.deepEqual(seen.receipts.map((r) => r.status), ["cancelled"]);
+          const ledger = Ledger.open(ledgerFile(name), { mode: "read" });
+          try {
+            assert.deepEqual(pendingKeys(ledger).map((p) => p.job), [
+              "JOB-001",
+            ]);
+          } finally {
+            ledger.close();
+          }
+        } finally {
+          await removeLedger(name);
+        }
+      },
+    );
+
+    await t.step(
+      "both pipes closed mid-call (the client died): the call still finishes and its receipt is written",
+      async () => {
+        const name = ledgerName("died");
+        try {
+          const child = startGuardlab(["mcp", "--ledger", name]);
+          const lines = [JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "dies", version: "0" },
+            },
+          })];
+          for (let i = 1; i <= 5; i++) {
+            lines.push(JSON.stringify({
+              jsonrpc: "2.0",
+              id: i + 10,
+              method: "tools/call",
+              params: call("create_draft", { ...ARGS, job: `JOB-00${i}` }),
+            }));
+          }
+          // The client writes, then dies: nobody reads a reply, both pipes close.
+          await child.stdout.cancel();
+          const writer = child.stdin.getWriter();
+          await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+          await writer.close();
+          const { code, stderr } = await child.output();
+          assert.equal(code, 0, new TextDecoder().decode(stderr));
+          const seen = observed(name);
+          const jobs = seen.drafts.map((d) => d.job);
+          // The input was read to its end before the server stopped: every
+          // call ran, though nobody read a reply.
+          assert.deepEqual(jobs, [
+            "JOB-001",
+            "JOB-002",
+            "JOB-003",
+            "JOB-004",
+            "JOB-005",
+          ]);
+          assert.deepEqual(seen.receipts.map((r) => r.job), jobs);
+          const ledger = Ledger.open(ledgerFile(name), { mode: "read" });
+          try {
+            assert.deepEqual(pendingKeys(ledger), []);
+          } finally {
+            ledger.close();
+          }
+        } finally {
+          await removeLedger(name);
+        }
+      },
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "mcp hostile: past 16 calls in flight the next is refused as busy (-32000); the held ones end cancelled when the client leaves" +
+    NEEDS_CLIENT,
+  ignore: !CAN_SPAWN_CLIENT,
+  async fn() {
+    const name = ledgerName("busy");
+    using faults = faultsFile(
+      Array.from({ length: 16 }, (_, i) => ({
+        call: i + 1,
+        hold_at: "before_business",
+        hold_ms: 60000,
+      })),
+    );
+    try {
+      await using c = new RawClient([
+        "--ledger",
+        name,
+        "--faults",
+        faults.path,
+      ]);
+      await c.initialize();
+      for (let i = 1; i <= 16; i++) {
+        await c.request(
+          "tools/call",
+          call("create_draft", {
+            ...ARGS,
+            job: `JOB-${String(i).padStart(3, "0")}`,
+          }),
+        );
+      }
+      await c.until(
+        () =>
+          c.stderr.filter((l) => /held at before_business/.test(l)).length ===
+            16,
+        "16 held calls",
+      );
+      const extra = await c.request("tools/call", call("create_draft", ARGS));
+      const r = await c.reply(extra);
+      assert.equal(r.error?.code, -32000);
+      assert.match(r.error!.message, /busy/);
+      // A read still works while the calls are held.
+      const ping = await c.request("ping");
+      assert.deepEqual((await c.reply(ping)).result, {});
+      assert.equal(await c.end(), 0);
+      const seen = observed(name);
+      assert.deepEqual(
+        seen.drafts,
+        [],
+        "held before business: nothing written",
+      );
+      assert.equal(seen.receipts.length, 16);
+      assert.ok(seen.receipts.every((x) => x.status === "cancelled"));
+    } finally {
+      await removeLedger(name);
+    }
+  },
+});
