@@ -103,3 +103,4 @@ export {
 } from "./timing/stages.ts";
 export { fingerprint } from "./store/wire.ts";
 export { type Bilingual, type Lang, LANGS, type Text } from "./base/i18n.ts";
+export { TextError } from "./base/text_error.ts";
