@@ -10,10 +10,24 @@ const read = (path: string) =>
 Deno.test("project: the pinned Deno version is the one the README tells people to run", () => {
   const pinned = read("../../.ci/deno-version").trim();
   assert.match(pinned, /^\d+\.\d+\.\d+$/);
-  const readme = read("../../README.md");
-  const named = [...readme.matchAll(/deno@(\d+\.\d+\.\d+)/g)].map((m) => m[1]);
-  assert.ok(named.length >= 2);
-  for (const version of named) assert.equal(version, pinned);
+  const named = (name: string) =>
+    [...read(`../../${name}`).matchAll(/deno@(\d+\.\d+\.\d+)/g)].map((m) =>
+      m[1]
+    );
+  for (const readme of ["README.md", "README.zh.md"]) {
+    assert.ok(named(readme).length >= 2, readme);
+  }
+  // The docs name it too (the plain forms of the two commands).
+  for (
+    const name of [
+      "README.md",
+      "README.zh.md",
+      "docs/en/reference/development.md",
+      "docs/zh/reference/development.md",
+    ]
+  ) {
+    for (const version of named(name)) assert.equal(version, pinned, name);
+  }
 });
 
 Deno.test("project: no task grants everything", () => {
@@ -116,8 +130,8 @@ Deno.test("project: the release workflow builds with the project's own tasks and
   assert.match(workflow, /sha256sum guardlab-\* > SHA256SUMS/);
 });
 
-Deno.test("project: the README's Chinese screen is what guardlab prints", async () => {
-  const readme = read("../../README.md");
+Deno.test("project: the timeline chapter's Chinese screen is what guardlab prints", async () => {
+  const readme = read("../../docs/en/01-timeline.md");
   const at = readme.indexOf("--cancel-at after_business --lang zh`");
   assert.ok(at > 0);
   const block = readme.slice(at).split("\n\n")[1].split("\n")

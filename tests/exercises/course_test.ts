@@ -383,14 +383,19 @@ Deno.test("course file: exercise --course FILE lists, shows and checks; a bad fi
   }
 });
 
-Deno.test("course file: the README's example is a course the reader takes, in both READMEs", () => {
-  for (const name of ["README.md", "README.zh.md"]) {
+Deno.test("course file: the course chapter's example is a course the reader takes, in both languages", () => {
+  for (
+    const name of [
+      "docs/en/06-course-and-grading.md",
+      "docs/zh/06-course-and-grading.md",
+    ]
+  ) {
     const text = Deno.readTextFileSync(
       new URL(`../../${name}`, import.meta.url),
     );
     const from = text.indexOf(
       "```json\n",
-      text.search(/^### (A course file|课程文件)$/m),
+      text.search(/^## (A course file|课程文件)$/m),
     );
     const json = text.slice(from + 8, text.indexOf("\n```", from + 8));
     const course = readCourse(json);
