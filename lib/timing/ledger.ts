@@ -14,13 +14,14 @@ import {
   type SchemaSpec,
   statement,
 } from "../store/db.ts";
-import { DraftNotInserted } from "../base/errors.ts";
+import { DraftNotInserted } from "./errors.ts";
 import {
   COMPENSATION_TABLES,
   type CompensationState,
   CREATE_COMPENSATION_TABLES_IF_MISSING,
 } from "./compensation_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
+import { TIMING_MESSAGES } from "./messages.ts";
 
 const DRAFTS = `CREATE TABLE drafts(
   job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL)`;
@@ -46,7 +47,7 @@ export function receiptFaultTrigger(fault: ReceiptFault): string {
 
 /** The ledger's exact schema, as the reference lab writes it. */
 export const LEDGER_SCHEMA: SchemaSpec = {
-  what: { en: "ledger", zh: "账本" },
+  what: TIMING_MESSAGES.ledger,
   tables: { drafts: DRAFTS, receipts: RECEIPTS },
   autoIndexes: [
     "sqlite_autoindex_drafts_1",
