@@ -244,31 +244,20 @@ export class Ledger {
 
   /** The receipts numbered above `attempt`, in order: what an observer has not seen yet. */
   receiptsAfter(attempt: number): ReceiptRow[] {
-    const rows = statement(
-      this.#db,
-      "SELECT attempt, job, status, effect_exists, events FROM receipts WHERE attempt>? ORDER BY attempt",
-    ).all(attempt) as unknown as {
-      attempt: number;
-      job: string | null;
-      status: string;
-      effect_exists: number;
-      events: string;
-    }[];
-    return rows.map((r) => ({
-      attempt: Number(r.attempt),
-      job: r.job,
-      status: r.status,
-      effect_exists: Boolean(r.effect_exists),
-      events: eventsOf(r.events),
-    }));
+    return this.#receiptRows("WHERE attempt>? ", attempt);
   }
 
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
+    return this.#receiptRows("");
+  }
+
+  /** The receipts `where` selects (guardlab's own SQL, never user text), decoded. */
+  #receiptRows(where: string, ...params: number[]): ReceiptRow[] {
     const rows = statement(
       this.#db,
-      "SELECT attempt, job, status, effect_exists, events FROM receipts ORDER BY attempt",
-    ).all() as unknown as {
+      `SELECT attempt, job, status, effect_exists, events FROM receipts ${where}ORDER BY attempt`,
+    ).all(...params) as unknown as {
       attempt: number;
       job: string | null;
       status: string;

@@ -58,6 +58,11 @@ export function stageLabel(row: StageRow): Text {
   return row.label ?? STAGE_LABEL[row.stage];
 }
 
+/** A check's mark: passed, refused, or never reached. */
+function checkMark(passed: boolean, refused: boolean): Mark {
+  return passed ? "passed" : refused ? "refused" : "not reached";
+}
+
 function ruleNote(refusal: string | undefined): Text | null {
   return (refusal !== undefined && ruleOf(refusal)) || null;
 }
@@ -78,11 +83,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     !seen.has("arguments_valid");
   before.push({
     stage: "arguments",
-    mark: seen.has("arguments_valid")
-      ? "passed"
-      : argsRefused
-      ? "refused"
-      : "not reached",
+    mark: checkMark(seen.has("arguments_valid"), argsRefused),
     note: argsRefused ? ruleNote(attempt.refusal) : null,
   });
   const parallel = attempt.inputGuardrail === "parallel";
@@ -98,11 +99,7 @@ export function timelineOf(attempt: Attempt): Timeline {
       }
       : {
         stage: "input",
-        mark: seen.has("input_allowed")
-          ? "passed"
-          : inputRefused
-          ? "refused"
-          : "not reached",
+        mark: checkMark(seen.has("input_allowed"), inputRefused),
         note: inputRefused ? ruleNote(attempt.refusal) : null,
       },
   );
@@ -144,11 +141,8 @@ export function timelineOf(attempt: Attempt): Timeline {
     const late = seen.has("input_tripwire");
     after.push({
       stage: "input_verdict",
-      mark: late
-        ? "refused"
-        : seen.has("input_allowed")
-        ? "passed"
-        : "not reached",
+      // A tripwire outranks an allowed verdict a ledger may also claim.
+      mark: late ? "refused" : checkMark(seen.has("input_allowed"), false),
       note: late
         ? STAGE_NOTES.tripwireAfterCommit(
           ruleNote(attempt.refusal) ?? RULES.batch_limit,
