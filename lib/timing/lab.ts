@@ -353,6 +353,8 @@ export class Lab {
       outcome,
     });
     const cancellation = stopped?.cancelled ? stopped : undefined;
+    // The receipt comes last, in its own later transaction: it records the
+    // attempt as it ended and cannot undo the draft.
     try {
       if (cancellation) {
         // Recorded, then handed back as it came: never a status.
