@@ -9,19 +9,17 @@
  * @module
  */
 import { join } from "node:path";
-import { InjectedFailure } from "../base/errors.ts";
+import { InjectedFailure } from "../timing/errors.ts";
 import { countRows, openObserver } from "../store/db.ts";
 import { compensate, type CompensationFault } from "../timing/compensation.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
-import { observeRun, type Raised } from "../timing/outcome.ts";
-import type { RunResult } from "../timing/lab.ts";
-import type { Attempt } from "../timing/attempt.ts";
+import type { Attempt, RunOutput } from "../timing/attempt.ts";
 import { DEMO_ARGS } from "./demo.ts";
 
 /** One scenario: what the call returned (or raised), and the ledger's rows. */
 export interface ArticleOutcome {
   /** The result object, or the raised object. */
-  output: RunResult | Raised;
+  output: RunOutput;
   /** Rows a second connection counts afterwards. */
   rows: { drafts: number; receipts: number };
 }
@@ -47,7 +45,7 @@ export interface CompensationOutcome {
   /** The compensation's result, or what it raised. */
   compensation: Record<string, unknown>;
   /** A retry of the same request afterwards. */
-  retry: RunResult | Raised;
+  retry: RunOutput;
   /** What a second connection sees. */
   rows: {
     drafts: number;
@@ -87,7 +85,7 @@ async function compensation(
       if (!(error instanceof InjectedFailure)) throw error;
       result = { raised: "injected", message: error.message };
     }
-    const retry = (await observeRun(lab, DEMO_ARGS)).output;
+    const retry = (await lab.observe(DEMO_ARGS)).output;
     const observer = openObserver(path);
     try {
       const state = observer.prepare(
@@ -140,7 +138,7 @@ export async function articleDemo(
     try {
       // Trusted fixture on this scenario's own ledger, never tool input.
       if (ignoreReceipts) lab.ledger.setReceiptFault("ignore");
-      const seen = await observeRun(lab, raw, faults);
+      const seen = await lab.observe(raw, faults);
       attempts.push({ scenario: name, attempt: seen.attempt });
       return { output: seen.output, rows: counted(path) };
     } finally {

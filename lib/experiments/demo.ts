@@ -6,10 +6,9 @@
  */
 import { join } from "node:path";
 import { labFilesIn } from "../sandbox/sandbox.ts";
-import { InjectedFailure, InputRejected } from "../base/errors.ts";
-import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
-import { observeRun, type Raised } from "../timing/outcome.ts";
-import type { Attempt } from "../timing/attempt.ts";
+import { InjectedFailure, InputRejected } from "../timing/errors.ts";
+import { type Faults, Lab } from "../timing/lab.ts";
+import type { Attempt, RunOutput, RunResult } from "../timing/attempt.ts";
 import {
   PolicyLab,
   type PolicyRequest,
@@ -68,7 +67,7 @@ export async function timingDemoWithAttempts(
       raw: unknown,
       faults?: Faults,
     ) => {
-      const seen = await observeRun(lab, raw, faults);
+      const seen = await lab.observe(raw, faults);
       attempts.push({ scenario, attempt: seen.attempt });
       return seen.output;
     };
@@ -205,7 +204,7 @@ function runPolicyStep(
   }
 }
 
-function resultOf(output: RunResult | Raised): RunResult {
+function resultOf(output: RunOutput): RunResult {
   if ("raised" in output) {
     throw new Error(`a demo step raised ${output.raised}: ${output.message}`);
   }

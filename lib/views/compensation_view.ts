@@ -10,13 +10,9 @@
 import type { CompensationOutcome } from "../experiments/article_demo.ts";
 import { say, type Text } from "../base/i18n.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
-import {
-  type Mark,
-  MARK_LABEL,
-  PLAIN,
-  type Style,
-  SYMBOL,
-} from "./timeline.ts";
+import type { Mark } from "./marks.ts";
+import { MARK_LABEL } from "./messages.ts";
+import { PLAIN, type Style, SYMBOL } from "./timeline.ts";
 
 /** The stages of a compensation. */
 type CompensationStage = "draft" | "request" | "void" | "receipt";

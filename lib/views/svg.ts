@@ -7,10 +7,9 @@
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import type { Attempt } from "../timing/attempt.ts";
+import type { CommitState, Mark } from "./marks.ts";
+import { MARK_LABEL } from "./messages.ts";
 import {
-  type CommitState,
-  type Mark,
-  MARK_LABEL,
   stageLabel,
   type StageRow,
   SYMBOL,

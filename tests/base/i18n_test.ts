@@ -11,7 +11,8 @@ import { PROBLEM } from "../../lib/sandbox/safe_fs.ts";
 import { explanation, TOPICS } from "../../lib/content/explain.ts";
 import type { Text } from "../../lib/base/i18n.ts";
 import { LESSONS_EN, LESSONS_ZH } from "../../lib/content/lessons.ts";
-import { MARK_LABEL, RULES, STAGE_LABEL } from "../../lib/views/timeline.ts";
+import { RULES } from "../../lib/timing/messages.ts";
+import { MARK_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
 import { TEST_BASE } from "../_helpers/helpers.ts";
 
 const CJK = /[\u3400-\u9fff]/;

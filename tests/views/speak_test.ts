@@ -15,7 +15,7 @@ import {
   PROTECTED_WORDS,
   wrap,
 } from "../../lib/base/terminal.ts";
-import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/timeline.ts";
+import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
 import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";

@@ -3,14 +3,14 @@
  *
  * @module
  */
-import { InjectedFailure } from "../../base/errors.ts";
+import { InjectedFailure } from "../../timing/errors.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
 import {
   compensate as runCompensation,
   COMPENSATION_FAULTS,
 } from "../../timing/compensation.ts";
 import { Ledger } from "../../timing/ledger.ts";
-import { raisedOf } from "../../timing/outcome.ts";
+import { raisedOf } from "../../timing/attempt.ts";
 import { wrap } from "../../base/terminal.ts";
 import { fill, say, type Text } from "../../base/i18n.ts";
 import { EXIT } from "../exit.ts";

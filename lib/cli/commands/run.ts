@@ -11,7 +11,6 @@ import {
   Lab,
   RECEIPT_MODES,
 } from "../../timing/lab.ts";
-import { observeRun } from "../../timing/outcome.ts";
 import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import {
@@ -21,7 +20,8 @@ import {
   type PausePoint,
 } from "../../timing/stages.ts";
 import { timelineSvg } from "../../views/svg.ts";
-import { renderTimeline, RULES, timelineOf } from "../../views/timeline.ts";
+import { ruleOf } from "../../timing/messages.ts";
+import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { parseJsonLikePython } from "../../base/json.ts";
 import { fill, type Lang, say, type Text } from "../../base/i18n.ts";
 import { plainFields, plainValue } from "../../base/plain.ts";
@@ -279,10 +279,11 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
     const path = named ?? labFilesIn(scratch!.path).lab;
     const lab = Lab.open(path, { trusted: trustedFolders(io.base) });
     try {
-      const { output, attempt } = await observeRun(lab, raw, faults);
+      const { output, attempt } = await lab.observe(raw, faults);
+      const rule = attempt.refusal && ruleOf(attempt.refusal);
       const refusal = attempt.refusal === undefined ? null : {
         rule: attempt.refusal,
-        valid: RULES[attempt.refusal] ? say(RULES[attempt.refusal], lang) : "",
+        valid: rule ? say(rule, lang) : "",
       };
       if (format === "json") {
         io.out(JSON.stringify({ result: output, refusal }));
