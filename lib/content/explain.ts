@@ -12,17 +12,21 @@ import { ARTICLE_SCENARIOS } from "../experiments/article_scenarios.ts";
 import { LESSON_SCENARIOS } from "../experiments/lesson_scenarios.ts";
 import type { Explanation } from "./explanation.ts";
 import { EXPLAIN_LABELS } from "./messages.ts";
-import { SCENARIO_EXPLANATIONS, SCENARIOS } from "./scenarios.ts";
-import { LESSON_EXPLANATIONS, LESSONS } from "./lessons.ts";
+import {
+  SCENARIO_EXPLANATIONS,
+  type ScenarioName,
+  SCENARIOS,
+} from "./scenarios.ts";
+import { type Lesson, LESSON_EXPLANATIONS, LESSONS } from "./lessons.ts";
 
 export { SCENARIOS } from "./scenarios.ts";
 export type { Explanation } from "./explanation.ts";
 
-/** Everything `explain` explains: the demo scenarios, then the other lessons. */
-export const TOPICS = [...SCENARIOS, ...LESSONS];
-
 /** A scenario or a lesson. */
-export type Topic = typeof TOPICS[number];
+export type Topic = ScenarioName | Lesson;
+
+/** Everything `explain` explains: the demo scenarios, then the other lessons. */
+export const TOPICS: readonly Topic[] = [...SCENARIOS, ...LESSONS];
 
 /** Every topic's explanation, the demo scenarios' and the lessons'. */
 export const EXPLANATIONS: Readonly<Record<Topic, Explanation>> = {

@@ -8,14 +8,19 @@
  *
  * @module
  */
-import { LESSON_SCENARIOS } from "../experiments/lesson_scenarios.ts";
+import {
+  LESSON_SCENARIOS,
+  type LessonName,
+} from "../experiments/lesson_scenarios.ts";
 import type { Explanation } from "./explanation.ts";
 
-/** The lessons, in the order `explain list` shows them. */
-export const LESSONS = LESSON_SCENARIOS.map((lesson) => lesson.name);
-
 /** A lesson name. */
-export type Lesson = typeof LESSONS[number];
+export type Lesson = LessonName;
+
+/** The lessons, in the order `explain list` shows them. */
+export const LESSONS: readonly Lesson[] = LESSON_SCENARIOS.map((lesson) =>
+  lesson.name
+);
 
 /** Each lesson's explanation. */
 export const LESSON_EXPLANATIONS: Readonly<Record<Lesson, Explanation>> = {

@@ -7,24 +7,36 @@
  *
  * @module
  */
-import { TIMING_SCENARIOS } from "../experiments/timing_scenarios.ts";
-import { POLICY_SCENARIOS } from "../experiments/policy_scenarios.ts";
-import { ARTICLE_SCENARIOS } from "../experiments/article_scenarios.ts";
+import {
+  TIMING_SCENARIOS,
+  type TimingScenarioName,
+} from "../experiments/timing_scenarios.ts";
+import {
+  POLICY_SCENARIOS,
+  type PolicyScenarioName,
+} from "../experiments/policy_scenarios.ts";
+import {
+  ARTICLE_SCENARIOS,
+  type ArticleScenarioName,
+} from "../experiments/article_scenarios.ts";
 import type { Explanation } from "./explanation.ts";
 import { SDK_JS_VERSION, SDK_PY_COMMIT } from "./sdk_sources.ts";
 
 const PY = SDK_PY_COMMIT.slice(0, 8);
 const JS = SDK_JS_VERSION;
 
+/** A demo scenario's name. */
+export type ScenarioName =
+  | TimingScenarioName
+  | PolicyScenarioName
+  | ArticleScenarioName;
+
 /** Every scenario `guardlab demo` runs, in demo order. */
-export const SCENARIOS = [
+export const SCENARIOS: readonly ScenarioName[] = [
   ...TIMING_SCENARIOS,
   ...POLICY_SCENARIOS,
   ...ARTICLE_SCENARIOS,
 ].map((scenario) => scenario.name);
-
-/** A demo scenario's name. */
-export type ScenarioName = typeof SCENARIOS[number];
 
 /** Each demo scenario's explanation. */
 export const SCENARIO_EXPLANATIONS: Readonly<

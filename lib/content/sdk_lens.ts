@@ -60,7 +60,7 @@ const W = SDK_LENS_WORDS;
 const SDK_NAME = { python: "Python", js: "JS" } as const;
 
 /** Which SDK a fact is about. */
-type Sdk = keyof typeof SDK_NAME;
+export type Sdk = keyof typeof SDK_NAME;
 
 /** `label: value`, with each language's colon. */
 function labelled(label: Text, value: Text): Text {

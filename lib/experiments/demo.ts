@@ -24,9 +24,6 @@ import {
 } from "./timing_scenarios.ts";
 import { POLICY_SCENARIOS, type PolicyDemoResult } from "./policy_scenarios.ts";
 
-export type { PolicyDemoResult } from "./policy_scenarios.ts";
-export { DEMO_ARGS } from "./steps.ts";
-
 /** What the timing demo did, scenario by scenario. */
 export interface TimingDemoResult {
   /** copies=4: refused by the input check, nothing written. */

@@ -11,9 +11,12 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { draftRowsText, say } from "./mod.ts";
+ * import { draftRowsText } from "./mod.ts";
  *
- * assert.equal(say(draftRowsText([]), "zh"), "草稿：无");
+ * assert.deepEqual(draftRowsText([["JOB-002", 1, 2]]), {
+ *   en: "drafts: JOB-002 ×1 (revision 2)",
+ *   zh: "草稿：JOB-002 ×1（修订号 2）",
+ * });
  * ```
  *
  * @module

@@ -71,7 +71,7 @@ const MOST_BOXES = 7;
  * (Linux: Noto Sans CJK or WenQuanYi; macOS: PingFang; Windows: Microsoft
  * YaHei). A machine with none shows empty boxes for Chinese text.
  */
-export const FONT_STACK =
+export const FONT_STACK: string =
   "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', " +
   "'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif";
 
