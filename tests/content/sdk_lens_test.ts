@@ -5,15 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { behaviourText, sdkLensLines } from "../../lib/content/sdk_lens.ts";
+import { SDK_ROWS } from "../../lib/content/sdk_guardrail_rows.ts";
 import {
   APPROVAL_ROWS,
-  behaviourText,
+  TOOL_TYPE_ROWS,
+} from "../../lib/content/sdk_tool_rows.ts";
+import {
   SDK_JS_VERSION,
   SDK_PY_COMMIT,
-  SDK_ROWS,
-  sdkLensLines,
-  TOOL_TYPE_ROWS,
-} from "../../lib/content/sdk.ts";
+} from "../../lib/content/sdk_sources.ts";
 import { explanation, TOPICS } from "../../lib/content/explain.ts";
 import { Lab } from "../../lib/mod.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";

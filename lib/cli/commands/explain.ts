@@ -15,7 +15,7 @@ import {
 } from "../../content/explain.ts";
 import { type Lang, say } from "../../base/i18n.ts";
 import { LESSONS } from "../../content/lessons.ts";
-import { sdkLensLines } from "../../content/sdk.ts";
+import { sdkLensLines } from "../../content/sdk_lens.ts";
 import {
   type PolicyRow,
   policyRow,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { SDK_JS_VERSION } from "../../content/sdk.ts";
+import { SDK_JS_VERSION } from "../../content/sdk_sources.ts";
 import { BATCH_LIMIT, COPIES_RANGE } from "../../timing/args.ts";
 import {
   type Faults,
