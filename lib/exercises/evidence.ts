@@ -163,19 +163,24 @@ class Observer {
   }
 }
 
-/** The fields one step contributes to the evidence. */
+/** What the steps so far left for the next: the fixture, the snapshots, and the second connections. */
 interface StepContext {
   fixture: string;
   snapshots: Map<string, { step: number; revision: number }>;
+  readonly seen: Observer;
+}
+
+/** One step as it ran: as written, what it printed, and its attempt (a `run`). */
+interface Ran {
+  readonly s: Record<string, unknown>;
+  readonly output: Record<string, unknown>;
+  readonly attempt: Attempt | undefined;
 }
 
 function runItem(
   item: Record<string, Value>,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
-  attempt: Attempt | undefined,
+  { s, output, attempt }: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): void {
   const args = record(s.args);
   putAll(item, "job topic copies", args);
@@ -196,17 +201,15 @@ function runItem(
   const outcome = output.status ?? output.raised;
   if (typeof outcome === "string") item.outcome = outcome;
   if (attempt?.refusal !== undefined) item.refusal = attempt.refusal;
-  seen.newReceipts(item.step as number);
-  item.draft = seen.draftExists(item.job);
+  ctx.seen.newReceipts(item.step as number);
+  item.draft = ctx.seen.draftExists(item.job);
 }
 
 function policyItem(
   op: string,
   item: Record<string, Value>,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
+  { s, output }: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): void {
   putAll(item, "job copies max_copies as", s);
   putAll(item, "inserted raised rejected message", output);
@@ -234,9 +237,9 @@ function policyItem(
       item.snapshot_step = snap.step;
       item.snapshot_revision = snap.revision;
     }
-    item.draft = seen.policyDraftExists(item.job);
+    item.draft = ctx.seen.policyDraftExists(item.job);
   }
-  const rule = seen.rule();
+  const rule = ctx.seen.rule();
   if (rule) {
     item.rule_revision = rule.revision;
     item.rule_max_copies = rule.max_copies;
@@ -249,18 +252,15 @@ const encoder = new TextEncoder();
 function itemOf(
   n: number,
   line: number,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
-  attempt: Attempt | undefined,
+  ran: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): Item {
+  const { s, output } = ran;
   const op = String(s.op);
   const item: Record<string, Value> = { step: n, line, op };
-  if (op === "run") runItem(item, s, output, attempt, ctx, seen);
-  else if (op.startsWith("policy.")) {
-    policyItem(op, item, s, output, ctx, seen);
-  } else if (op === "fixture") {
+  if (op === "run") runItem(item, ran, ctx);
+  else if (op.startsWith("policy.")) policyItem(op, item, ran, ctx);
+  else if (op === "fixture") {
     put(item, "receipt_fault", s.receipt_fault);
     if (typeof s.receipt_fault === "string") ctx.fixture = s.receipt_fault;
   } else if (op === "compensate") {
@@ -268,7 +268,7 @@ function itemOf(
     item.fail_at = "";
     put(item, "fail_at", record(s.faults).fail_at);
     putAll(item, "status raised message attempt", output);
-    item.draft = seen.draftExists(item.job);
+    item.draft = ctx.seen.draftExists(item.job);
   } else if (op === "exists") put(item, "job", s.job);
   return item;
 }
@@ -289,7 +289,7 @@ export async function gather(
   const seen = new Observer(files.lab, files.policy, trusted);
   const steps: Item[] = [];
   const invalid: Evidence["invalid"] = [];
-  const ctx: StepContext = { fixture: "none", snapshots: new Map() };
+  const ctx: StepContext = { fixture: "none", snapshots: new Map(), seen };
   let overLimit: Text | null = null;
   let count = 0;
   try {
@@ -311,18 +311,12 @@ export async function gather(
           overLimit = M.overBytes(line.number, maxBytes);
           break;
         }
-        const s = parseJsonLikePython(line.text) as Record<string, unknown>;
-        steps.push(
-          itemOf(
-            steps.length + 1,
-            line.number,
-            s,
-            result.output,
-            result.run?.attempt,
-            ctx,
-            seen,
-          ),
-        );
+        const ran: Ran = {
+          s: parseJsonLikePython(line.text) as Record<string, unknown>,
+          output: result.output,
+          attempt: result.run?.attempt,
+        };
+        steps.push(itemOf(steps.length + 1, line.number, ran, ctx));
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
         invalid.push({ line: line.number, message: error.message });

@@ -6,11 +6,14 @@
  * columns, and the sandbox's file rule kept for a teacher's folder.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { canonicalJson, parseJsonLikePython } from "../../lib/base/json.ts";
 import config from "../../deno.json" with { type: "json" };
 import {
   ANSWER_LIMITS,
   BUILTIN_COURSE,
+  canonical,
   checkCourseCode,
   checkName,
   type ClassGrade,
@@ -237,6 +240,43 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       );
     });
   }
+});
+
+Deno.test("hand-in: the digest is SHA-256 over the canonical text written here by hand (not the draft digest's canonicalJson)", () => {
+  const h = makeHandIn({
+    name: "李雷",
+    guardlab: "0.1.0",
+    course: { id: "guardlab", code: null },
+    exercises: {
+      "retry-reuses": {
+        answer: '{"op":"count"}',
+        passed: null,
+        checks: 1,
+        hints: 0,
+        revealed: false,
+      },
+    },
+  });
+  // Keys sorted at every level, no spaces, non-ASCII as it is.
+  const text = '{"course":{"code":null,"id":"guardlab"},' +
+    '"exercises":{"retry-reuses":{"answer":"{\\"op\\":\\"count\\"}",' +
+    '"checks":1,"hints":0,"passed":null,"revealed":false}},' +
+    '"format":"guardlab-hand-in","guardlab":"0.1.0","name":"李雷","version":1}';
+  const { digest: _, ...body } = h;
+  assert.equal(canonical(body), text);
+  assert.equal(
+    h.digest,
+    "sha256:" + createHash("sha256").update(text).digest("hex"),
+  );
+  // The draft digest's form escapes 李雷: reusing it would change the
+  // digest of every hand-in with a Chinese name already handed in.
+  assert.notEqual(canonicalJson(body), text);
+  assert.match(canonicalJson(body), /\\u674e\\u96f7/);
+  // 1.0 and 1 are one number when answers are compared.
+  assert.equal(
+    canonical(parseJsonLikePython('{"b":1.0,"a":[2]}')),
+    '{"a":[2],"b":1}',
+  );
 });
 
 Deno.test("grade: malformed hand-ins are named with their reason, never 'missing'; exit 1", async () => {
