@@ -9,7 +9,7 @@
  * @module
  */
 import { MAX_HAND_INS, ProgressKeeper } from "../../../exercises/mod.ts";
-import { command } from "../../parser.ts";
+import { type Command, command } from "../../parser.ts";
 import { check } from "./check.ts";
 import { type Action, asUsage, courseOf, OPTIONS, usage } from "./context.ts";
 import { grade } from "./grade.ts";
@@ -40,7 +40,7 @@ const ONLY = [
 ] as const;
 
 /** The `exercise` command. */
-export const exercise = command({
+export const exercise: Command = command({
   name: "exercise",
   summary: H.summary,
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
