@@ -46,6 +46,7 @@ import {
   paramsFor,
   type Student,
 } from "./student.ts";
+
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 export const MAX_HAND_INS = 500;
 

@@ -103,10 +103,10 @@ export function exerciseNamed(call: ExerciseCall): Exercise {
   return exercise;
 }
 
-/** Print `text` wrapped at 80 columns, each line of it on its own. */
-export function print(io: Io, text: string, indent = ""): void {
+/** Print `text` wrapped at 80 columns, each of its lines on its own. */
+export function print(io: Io, text: string): void {
   for (const paragraph of text.split("\n")) {
-    for (const line of wrap(indent + paragraph, 80)) io.out(line);
+    for (const line of wrap(paragraph, 80)) io.out(line);
   }
 }
 
