@@ -7,7 +7,7 @@
 import { compensate } from "./commands/compensate.ts";
 import { config } from "./commands/config.ts";
 import { demo } from "./commands/demo.ts";
-import { exercise } from "./commands/exercise.ts";
+import { exercise } from "./commands/exercise/mod.ts";
 import { explain } from "./commands/explain.ts";
 import { ledger } from "./commands/ledger.ts";
 import { mcp } from "./commands/mcp.ts";

@@ -6,15 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BUILTIN_COURSE, readCourse } from "../../lib/exercises/course.ts";
 import {
+  BUILTIN_COURSE,
   CourseError,
+  defaultParams,
+  judgeAnswer,
   MAX_COURSE_BYTES,
   MAX_DEPTH,
   parseLocated,
-} from "../../lib/exercises/json_positions.ts";
-import { judgeAnswer } from "../../lib/exercises/judge.ts";
-import { defaultParams } from "../../lib/exercises/params.ts";
+  readCourse,
+} from "../../lib/exercises/mod.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 
 const T = (en: string, zh: string) => ({ en, zh });

@@ -16,8 +16,10 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { fill, same, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { fill, same, say, type Text } from "../base/i18n.ts";
+import { TextError } from "../base/text_error.ts";
+import { GRADING_MESSAGES as M } from "./messages.ts";
 import { checkCourseCode, checkName } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */
@@ -61,20 +63,14 @@ export interface HandIn {
   digest: string;
 }
 
-const TOP_KEYS = [
-  "format",
-  "version",
-  "name",
-  "guardlab",
-  "course",
-  "exercises",
-  "digest",
-];
-const COURSE_KEYS = ["id", "code"];
-const EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
-
-/** JSON with every object's keys in sorted order: one text for one value. */
-function canonical(value: unknown): string {
+/**
+ * JSON with every object's keys in sorted order (UTF-16 order), strings as
+ * `JSON.stringify` writes them and a boxed number as its number: one text
+ * for one value. The hand-in digest and the comparison of answers both
+ * rest on it; `canonicalJson` (the reference's draft digest) escapes
+ * non-ASCII and would change every digest of a hand-in with a Chinese name.
+ */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (isPlainRecord(value)) {
     return `{${
@@ -83,6 +79,7 @@ function canonical(value: unknown): string {
       ).join(",")
     }}`;
   }
+  // 1.0 and 1 are one number.
   return JSON.stringify(value);
 }
 
@@ -114,19 +111,10 @@ export interface ReadHandIn {
 }
 
 /** Why a file is not a hand-in this guardlab can grade. */
-export class MalformedHandIn extends Error {
-  /** The reason, in both languages. */
-  readonly text: Text;
-  /** Build the refusal. */
-  constructor(text: Text) {
-    super(say(text, "en"));
-    this.name = "MalformedHandIn";
-    this.text = text;
-  }
-}
+export class MalformedHandIn extends TextError {}
 
-function malformed(en: string, zh: string): never {
-  throw new MalformedHandIn({ en, zh });
+function malformed(text: Text): never {
+  throw new MalformedHandIn(text);
 }
 
 function keysExactly(
@@ -136,31 +124,27 @@ function keysExactly(
 ): void {
   for (const key of Object.keys(record)) {
     if (!keys.includes(key)) {
-      throw new MalformedHandIn(
-        fill({ en: "unknown key {key}{where}", zh: "未知的键 {key}{where}" }, {
-          key: JSON.stringify(key),
-          where,
-        }),
-      );
+      malformed(fill(M.unknownKey, { key: JSON.stringify(key), where }));
     }
   }
   for (const key of keys) {
     if (!Object.hasOwn(record, key)) {
-      throw new MalformedHandIn(
-        fill({ en: "missing key {key}{where}", zh: "缺少键 {key}{where}" }, {
-          key: JSON.stringify(key),
-          where,
-        }),
-      );
+      malformed(fill(M.missingKey, { key: JSON.stringify(key), where }));
     }
   }
 }
 
-const TOP: Text = same("");
+const TOP_KEYS = "format version name guardlab course exercises digest"
+  .split(" ");
+const COURSE_KEYS = ["id", "code"];
+const EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
 const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
 const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const MAX_COUNT = 1_000_000;
+
+/** A value from the file, quoted and cut short for a reason line. */
+const quoted = (v: unknown) => JSON.stringify(String(v).slice(0, 40));
 
 /**
  * Read `text` as a hand-in, strictly. Throws {@linkcode MalformedHandIn}
@@ -171,147 +155,64 @@ export function readHandIn(text: string): ReadHandIn {
   try {
     data = JSON.parse(text);
   } catch {
-    malformed("not JSON", "不是 JSON");
+    malformed(M.notJson);
   }
-  if (!isPlainRecord(data)) {
-    malformed("not a JSON object", "不是 JSON 对象");
-  }
+  if (!isPlainRecord(data)) malformed(M.notObject);
   if (!Object.hasOwn(data, "format")) {
-    malformed(
-      Object.hasOwn(data, "answers")
-        ? 'no "format": a hand-in from an older guardlab; hand in again'
-        : 'no "format": not a guardlab hand-in',
-      Object.hasOwn(data, "answers")
-        ? "没有“format”：旧版 guardlab 的作业文件；请重新交"
-        : "没有“format”：不是 guardlab 的作业文件",
-    );
+    malformed(Object.hasOwn(data, "answers") ? M.olderFormat : M.noFormat);
   }
-  if (data.format !== HAND_IN_FORMAT) {
-    malformed(
-      `unknown format ${JSON.stringify(String(data.format).slice(0, 40))}`,
-      `未知的格式 ${JSON.stringify(String(data.format).slice(0, 40))}`,
-    );
-  }
+  if (data.format !== HAND_IN_FORMAT) malformed(M.format(quoted(data.format)));
   if (data.version !== HAND_IN_VERSION) {
-    malformed(
-      `format version ${
-        JSON.stringify(String(data.version).slice(0, 40))
-      } is not known to this guardlab (it reads ${HAND_IN_VERSION})`,
-      `这个 guardlab 不认识格式版本 ${
-        JSON.stringify(String(data.version).slice(0, 40))
-      }（它读的是 ${HAND_IN_VERSION}）`,
-    );
+    malformed(M.version(quoted(data.version), HAND_IN_VERSION));
   }
-  keysExactly(data, TOP_KEYS, TOP);
-  if (typeof data.name !== "string") {
-    malformed('"name" is not text', "“name”不是文本");
-  }
+  keysExactly(data, TOP_KEYS, same("")); // at the top: no "where"
+  if (typeof data.name !== "string") malformed(M.nameNotText);
   const name = checkName(data.name);
-  if ("problem" in name) {
-    throw new MalformedHandIn(
-      fill({ en: '"name": {problem}', zh: "“name”：{problem}" }, {
-        problem: name.problem,
-      }),
-    );
-  }
-  if (name.name !== data.name) {
-    malformed(
-      '"name" has spaces a stored name never has',
-      "“name”含有保存的名字不会有的空白",
-    );
-  }
+  if ("problem" in name) malformed(fill(M.name, { problem: name.problem }));
+  if (name.name !== data.name) malformed(M.nameSpaces);
   if (typeof data.guardlab !== "string" || !VERSION_TEXT.test(data.guardlab)) {
-    malformed('"guardlab" is not a version', "“guardlab”不是版本号");
+    malformed(M.notVersion);
   }
   const course = data.course;
-  if (!isPlainRecord(course)) {
-    malformed('"course" is not an object', "“course”不是对象");
-  }
-  keysExactly(course, COURSE_KEYS, {
-    en: " in course",
-    zh: "（在 course 中）",
-  });
+  if (!isPlainRecord(course)) malformed(M.courseNotObject);
+  keysExactly(course, COURSE_KEYS, M.inCourse);
   if (typeof course.id !== "string" || !COURSE_ID.test(course.id)) {
-    malformed('"course.id" is not a course id', "“course.id”不是课程标识");
+    malformed(M.notCourseId);
   }
   if (
     course.code !== null &&
     (typeof course.code !== "string" ||
       "problem" in checkCourseCode(course.code))
-  ) {
-    malformed(
-      '"course.code" is not a course code',
-      "“course.code”不是课程代码",
-    );
-  }
+  ) malformed(M.notCourseCode);
   const exercises = data.exercises;
-  if (!isPlainRecord(exercises)) {
-    malformed('"exercises" is not an object', "“exercises”不是对象");
-  }
+  if (!isPlainRecord(exercises)) malformed(M.exercisesNotObject);
   for (const [n, entry] of Object.entries(exercises)) {
-    const where = {
-      en: ` in exercise ${JSON.stringify(n.slice(0, 40))}`,
-      zh: `（在练习 ${JSON.stringify(n.slice(0, 40))} 中）`,
-    };
-    if (!SLUG.test(n)) {
-      malformed(
-        `exercise key ${
-          JSON.stringify(n.slice(0, 40))
-        } is not an exercise name`,
-        `练习键 ${JSON.stringify(n.slice(0, 40))} 不是练习名`,
-      );
-    }
-    if (!isPlainRecord(entry)) {
-      malformed(
-        `exercise ${n} is not an object`,
-        `练习 ${n} 不是对象`,
-      );
-    }
-    keysExactly(entry, EXERCISE_KEYS, where);
-    if (typeof entry.answer !== "string") {
-      malformed(
-        `the answer to exercise ${n} is not text`,
-        `练习 ${n} 的答案不是文本`,
-      );
-    }
+    if (!SLUG.test(n)) malformed(M.notExerciseName(quoted(n)));
+    if (!isPlainRecord(entry)) malformed(M.exerciseNotObject(n));
+    keysExactly(entry, EXERCISE_KEYS, M.inExercise(quoted(n)));
+    if (typeof entry.answer !== "string") malformed(M.answerNotText(n));
     if (
       entry.passed !== null &&
       (typeof entry.passed !== "string" ||
         Number.isNaN(Date.parse(entry.passed)) || entry.passed.length > 40)
-    ) {
-      malformed(
-        `"passed" of exercise ${n} is not a time or null`,
-        `练习 ${n} 的“passed”不是时间或 null`,
-      );
-    }
+    ) malformed(M.passedNotTime(n));
     for (const key of ["checks", "hints"]) {
       const v = entry[key];
       if (
         !Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_COUNT
-      ) {
-        malformed(
-          `"${key}" of exercise ${n} is not a count`,
-          `练习 ${n} 的“${key}”不是计数`,
-        );
-      }
+      ) malformed(M.notCount(key, n));
     }
-    if (typeof entry.revealed !== "boolean") {
-      malformed(
-        `"revealed" of exercise ${n} is not true or false`,
-        `练习 ${n} 的“revealed”不是 true 或 false`,
-      );
-    }
+    if (typeof entry.revealed !== "boolean") malformed(M.revealedNotBool(n));
   }
-  if (typeof data.digest !== "string") {
-    malformed('"digest" is not text', "“digest”不是文本");
-  }
+  if (typeof data.digest !== "string") malformed(M.digestNotText);
   const handIn = data as unknown as HandIn;
   return { handIn, intact: digestOf(handIn) === handIn.digest };
 }
 
 /**
- * Read at most {@linkcode MAX_HAND_IN_BYTES} of `stream` as text; a longer
- * stream is cancelled there and refused, never held whole.
+ * Read at most `max` bytes of `stream` (by default
+ * {@linkcode MAX_HAND_IN_BYTES}) as text; a longer stream is cancelled there
+ * and refused (null), never held whole.
  */
 export async function readBounded(
   stream: ReadableStream<Uint8Array>,
