@@ -79,34 +79,36 @@ export const config = command({
       // Said in the language just chosen, whatever this call's --lang.
       done = same(say(M.langSet, settings.lang));
     } else if (key === "name") {
-      const checked = checkName(value);
-      if ("problem" in checked) {
-        throw new UsageError(
-          fill(M.notAName, {
-            value: printable(value),
-            problem: checked.problem,
-          }),
-          "config",
-        );
-      }
-      settings.name = checked.name;
-      done = fill(M.nameSet, { name: printable(checked.name) });
+      const { name } = accepted(value, checkName(value), M.notAName);
+      settings.name = name;
+      done = fill(M.nameSet, { name: printable(name) });
     } else {
-      const checked = checkCourseCode(value);
-      if ("problem" in checked) {
-        throw new UsageError(
-          fill(M.notACourseCode, {
-            value: printable(value),
-            problem: checked.problem,
-          }),
-          "config",
-        );
-      }
-      settings.course = checked.code;
-      done = fill(M.courseSet, { code: checked.code });
+      const { code } = accepted(
+        value,
+        checkCourseCode(value),
+        M.notACourseCode,
+      );
+      settings.course = code;
+      done = fill(M.courseSet, { code });
     }
     writeSettings(io, settings);
     out.say(done);
     return EXIT.ok;
   },
 });
+
+/** What a check made of `value`, or a usage error saying why it is not one. */
+function accepted<R extends object>(
+  value: string,
+  checked: R,
+  notOne: Text,
+): Exclude<R, { problem: Text }> {
+  if ("problem" in checked) {
+    const problem = checked.problem as Text;
+    throw new UsageError(
+      fill(notOne, { value: printable(value), problem }),
+      "config",
+    );
+  }
+  return checked as Exclude<R, { problem: Text }>;
+}
