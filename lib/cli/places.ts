@@ -1,7 +1,8 @@
 /**
  * Flags several commands share: the output format, and which ledger a
  * command works on (`--ledger NAME` in the private folder, or
- * `--ledger-file PATH`), opened for writing or read-only.
+ * `--ledger-file PATH`), opened for writing or read-only; and a FILE a
+ * command reads, opened only as a plain file of the user's own.
  *
  * @module
  */
@@ -12,11 +13,11 @@ import {
   ledgerFolder,
   ledgerPaths,
   privateRoot,
+  refusalLine,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { openPlainFile } from "../sandbox/safe_fs.ts";
-import { refusalLine } from "../sandbox/sandbox.ts";
 import type { OptionSpecs } from "./command.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
