@@ -25,7 +25,7 @@ import {
   unknownCommand,
   UsageError,
 } from "./parser.ts";
-import { storedSettings } from "./settings.ts";
+import { storedLang } from "./settings_file.ts";
 
 /**
  * The language before any command has parsed its flags, and the one line to
@@ -38,10 +38,10 @@ function langOfCall(args: string[], io: Io): { lang: Lang; note?: Text } {
   if (asked !== undefined && args[0] !== "config") return { lang: asked };
   const home = flagAsked(args, "home");
   try {
-    const { value, problem } = storedSettings(
+    const { value, problem } = storedLang(
       home === undefined ? io : { base: io.base, home },
     );
-    const lang = asked ?? value.lang ?? "en";
+    const lang = asked ?? value ?? "en";
     return problem === undefined
       ? { lang }
       : { lang, note: fill(M.settingsNotRead, { problem }) };
