@@ -11,6 +11,7 @@ export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 export {
   CallToolRequestSchema,
   ErrorCode,
+  isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,

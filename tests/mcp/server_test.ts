@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Lab } from "../../lib/timing/lab.ts";
 import { Ledger } from "../../lib/timing/ledger.ts";
-import type { CallFaults } from "../../lib/mcp/faults.ts";
+import { FaultSchedule } from "../../lib/mcp/faults.ts";
 
 type Reply = {
   id: number | null;
@@ -17,7 +17,7 @@ type Reply = {
 };
 
 /** A server in process: `send` a message, `reply(id)` waits for its answer. */
-async function startServer(faults: Map<number, CallFaults> = new Map()) {
+async function startServer(faults: FaultSchedule = new FaultSchedule()) {
   const { serveMcp } = await import("../../lib/mcp/server.ts");
   const dir = await Deno.makeTempDir({ prefix: "gl-mcp-inproc-" });
   const path = join(dir, "lab.sqlite");
@@ -160,7 +160,11 @@ Deno.test("mcp in process: the lab judges every call; refusals are tool results"
 
 Deno.test("mcp in process: notifications/cancelled after the commit: cancelled receipt, draft stays, no reply", async () => {
   const s = await startServer(
-    new Map([[1, { holdAt: "after_commit", holdMs: 60_000 }]]),
+    new FaultSchedule([{
+      selector: { call: 1 },
+      faults: { holdAt: "after_commit", holdMs: 60_000 },
+      line: 1,
+    }]),
   );
   try {
     const id = s.request("tools/call", call("create_draft", ARGS));
