@@ -208,6 +208,18 @@ function faultLine(text: string, line: number): ScheduledFaults {
   return { selector, faults, line };
 }
 
+/** How a selector reads in a refusal. */
+function selectorText(s: FaultSelector): Text {
+  const M = FAULTS_MESSAGES;
+  const call = s.call === undefined
+    ? undefined
+    : s.call === "every"
+    ? M.selectorEvery
+    : M.selectorCall(s.call);
+  const job = s.job === undefined ? undefined : M.selectorJob(s.job);
+  return call && job ? M.selectorBoth(call, job) : (call ?? job)!;
+}
+
 /** The selector as one key, to refuse a line that repeats another's. */
 function selectorKey(s: FaultSelector): string {
   return JSON.stringify([s.call ?? null, s.job ?? null]);
@@ -247,7 +259,10 @@ export async function readFaults(
     const scheduled = faultLine(line.text, line.number);
     const key = selectorKey(scheduled.selector);
     if (seen.has(key)) {
-      throw bad(line.number, FAULTS_MESSAGES.twice(scheduled.selector));
+      throw bad(
+        line.number,
+        FAULTS_MESSAGES.twice(selectorText(scheduled.selector)),
+      );
     }
     seen.set(key, scheduled.selector);
     lines.push(scheduled);

@@ -296,15 +296,22 @@ export const FAULTS_MESSAGES = {
     en: `more than ${lines} fault lines`,
     zh: `故障行超过 ${lines} 行`,
   }),
-  twice: (selector: { call?: number | "every"; job?: string }): Text => {
-    const call = selector.call === "every"
-      ? { en: "every call", zh: "每次调用" }
-      : selector.call === undefined
-      ? undefined
-      : { en: `call ${selector.call}`, zh: `第 ${selector.call} 次调用` };
-    const job = selector.job;
-    const en = [call?.en, job && `job ${job}`].filter(Boolean).join(" with ");
-    const zh = [call?.zh, job && `业务键 ${job}`].filter(Boolean).join("、");
-    return { en: `${en} is scheduled twice`, zh: `${zh}被安排了两次` };
-  },
+  /** `what` is one of the selector texts below. */
+  twice: (what: Text): Text => ({
+    en: `${what.en} is scheduled twice`,
+    zh: `${what.zh}被安排了两次`,
+  }),
+  selectorCall: (call: number): Text => ({
+    en: `call ${call}`,
+    zh: `第 ${call} 次调用`,
+  }),
+  selectorEvery: { en: "every call", zh: "每次调用" },
+  selectorJob: (job: string): Text => ({
+    en: `job ${job}`,
+    zh: `业务键 ${job}`,
+  }),
+  selectorBoth: (call: Text, job: Text): Text => ({
+    en: `${call.en} with ${job.en}`,
+    zh: `${call.zh}、${job.zh}`,
+  }),
 } as const;
