@@ -19,6 +19,8 @@ import type { Io } from "./io.ts";
 import { DISPATCH_MESSAGES as M } from "./messages/common.ts";
 import {
   flagAsked,
+  globalsAfterCommand,
+  isGlobalOption,
   langAsked,
   langOf,
   parseFor,
@@ -62,10 +64,15 @@ async function commandNamed(name: string): Promise<Command> {
 
 async function dispatch(args: string[], io: Io, lang: Lang): Promise<number> {
   const [first, ...rest] = args;
+  if (first !== undefined && isGlobalOption(first)) {
+    // Global options and no command (`guardlab --lang zh`): the overview,
+    // once the language asked for is one guardlab speaks.
+    langOf("guardlab", flagAsked(args, "lang"));
+  }
   if (
     first === undefined || first === "--help" || first === "-h" ||
-    (first.startsWith("--lang") &&
-      rest.every((a) => /^(-h|--help|en|zh)$/.test(a)))
+    (isGlobalOption(first) &&
+      rest.every((a) => /^(-h|--help)$/.test(a) || !a.startsWith("-")))
   ) {
     for (const line of overview(lang)) {
       for (const l of wrap(line, 80)) io.out(l);
@@ -99,7 +106,12 @@ async function usageAfter(
  * Run one call of the command line (any but `--version`, which the entry
  * point answers before this module loads) and return its exit code.
  */
-export async function runCommandLine(args: string[], io: Io): Promise<number> {
+export async function runCommandLine(
+  given: string[],
+  io: Io,
+): Promise<number> {
+  // `guardlab --home DIR mcp` is `guardlab mcp --home DIR`.
+  const args = globalsAfterCommand(given);
   const { lang, note } = langOfCall(args, io);
   // Scratch folders live as long as the command: removed on every path out.
   using _scratch = scratchSession();
