@@ -11,7 +11,6 @@ export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 export {
   CallToolRequestSchema,
   ErrorCode,
-  isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,

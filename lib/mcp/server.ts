@@ -18,7 +18,6 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
   McpError,
@@ -88,6 +87,17 @@ export function hold(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/**
+ * Whether `value`, already a JSON-RPC message, is a `tools/call` request
+ * (with an id the SDK accepts, a string or an integer): a notification of
+ * that name reaches no handler, so it takes no place at the gate.
+ */
+function isToolsCallRequest(value: unknown): boolean {
+  const message = value as { method?: unknown; id?: unknown };
+  return message.method === "tools/call" &&
+    (typeof message.id === "string" || Number.isInteger(message.id));
 }
 
 /** Whether `name` is one of the tools a call row may name. */
@@ -297,11 +307,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     },
     // A tools/call request waits here for a place; the transport reads no
     // further until it has one.
-    admit: (value) =>
-      (value as { method?: unknown }).method === "tools/call" &&
-        isJSONRPCRequest(value)
-        ? gate.admit()
-        : undefined,
+    admit: (value) => isToolsCallRequest(value) ? gate.admit() : undefined,
     async drain() {
       inputEnded = true;
       for (const release of holding) release();
