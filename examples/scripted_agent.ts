@@ -7,7 +7,10 @@
  * Run it from the checkout (`deno task example:agent`):
  *
  *     deno run -q --lock=deno.lock --frozen --allow-env --allow-run \
- *       --allow-read --allow-write=/tmp examples/scripted_agent.ts
+ *       --allow-read --allow-write=/tmp examples/scripted_agent.ts [--ledger NAME]
+ *
+ * Its flags go to `guardlab mcp` (`--ledger NAME` keeps the session's ledger;
+ * without it, a scratch one goes with the server).
  *
  * It plays the article's remote timeout. guardlab holds call 1 after its
  * commit (a fault); the MCP client gives up after 1.5 s and sends a cancel,
@@ -213,8 +216,9 @@ if (import.meta.main) {
   await Deno.chmod(folder, 0o700);
   const faults = `${folder}/faults.jsonl`;
   await Deno.writeTextFile(faults, '{"call": 1, "hold_at": "after_commit"}\n');
-  const { command, args } = hostConfig(["--faults", faults]).mcpServers
-    .guardlab;
+  // The flags given here go to guardlab mcp (e.g. --ledger NAME).
+  const { command, args } = hostConfig([...Deno.args, "--faults", faults])
+    .mcpServers.guardlab;
   const guardlab = new api.MCPServerStdio({
     name: "guardlab",
     command,
