@@ -20,10 +20,15 @@
  */
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { Refused } from "../base/errors.ts";
-import type { Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
+import { SANDBOX_MESSAGES } from "./messages.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
+/** Group or others may enter a folder, and so open a file in it by name. */
+const GROUP_OR_OTHER_SEARCH = 0o011;
+/** Any access for group or others (POSIX ACLs included: their mask is in the group bits). */
+const GROUP_OR_OTHER_ANY = 0o077;
 const STICKY = 0o1000;
 
 /** A refusal about one path: one line saying what is wrong and what to do. */
@@ -322,15 +327,19 @@ export const COMPANIONS = ["-wal", "-shm", "-journal"] as const;
 /**
  * Check a database file before SQLite opens it: its folder is private, the
  * folders above cannot be swapped, and the file and each companion
- * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent.
- * Returns whether the database file exists.
+ * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent; one
+ * that will be written is also one no other user can open (see
+ * `assertNoOtherCanOpen`). Returns whether the database file exists.
  */
 export function checkDatabasePlace(
   path: string,
   { tops, mustExist = false }: {
     /** The granted folders the path is checked from. */
     tops: readonly string[];
-    /** Refuse a database file that does not exist (a read never creates one). */
+    /**
+     * Refuse a database file that does not exist: a read, which never
+     * creates one, and never locks one either.
+     */
     mustExist?: boolean;
   },
 ): boolean {
@@ -379,19 +388,84 @@ export function checkDatabasePlace(
   for (const suffix of COMPANIONS) {
     assertPlainFile(abs + suffix, { uid, missingOk: true });
   }
+  if (!mustExist) assertNoOtherCanOpen(abs, folder);
   return info !== null;
 }
 
 /**
+ * Refuse a database guardlab is about to write, or one of its companions,
+ * that another user could open: a folder they can enter, and a file they
+ * can read. Another user's read lock (`fcntl`) on the file keeps SQLite
+ * from folding the log back into it on close (so `-wal` and `-shm` stay,
+ * and a copy of the file alone misses what they hold), and one on the
+ * `-shm` stalls every writer. A view needs no such rule: it reads the file
+ * into memory and never locks it. Files guardlab creates are made 0600
+ * ({@linkcode createPrivateFile}), and SQLite gives the companions the
+ * database's own mode, so only a file made otherwise is refused, the way
+ * ssh refuses a key that others can read.
+ */
+function assertNoOtherCanOpen(abs: string, folder: string): void {
+  const place = lstatOrNull(folder);
+  if (
+    place === null || place.mode === null ||
+    (place.mode & GROUP_OR_OTHER_SEARCH) === 0
+  ) {
+    return;
+  }
+  for (const file of [abs, ...COMPANIONS.map((c) => abs + c)]) {
+    const info = lstatOrNull(file);
+    if (info === null || info.mode === null) continue;
+    if ((info.mode & GROUP_OR_OTHER_ANY) === 0) continue;
+    const chmodFile = pathCommand("chmod 600", file);
+    const chmodFolder = pathCommand("chmod 700", folder);
+    throw new UnsafePath(
+      file,
+      fill(SANDBOX_MESSAGES.openableByOthers, { mode: modeText(info) }),
+      chmodFile === null || chmodFolder === null
+        ? fill(SANDBOX_MESSAGES.makeItYoursNoCommand, {
+          why: NO_COMMAND_FOR_NAME,
+        })
+        : fill(SANDBOX_MESSAGES.makeItYours, { chmodFile, chmodFolder }),
+    );
+  }
+}
+
+/**
+ * Create the database file at `path` (already checked, and absent) empty,
+ * readable and writable by this user alone, before SQLite opens it: SQLite
+ * gives its `-wal`, `-shm` and `-journal` the database's mode, so no other
+ * user can open any of them to take a lock, whatever the folder allows.
+ * Another process of this user may have made it meanwhile; then it stays.
+ */
+export function createPrivateFile(path: string): void {
+  try {
+    Deno.openSync(path, { write: true, createNew: true, mode: 0o600 })
+      .close();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+}
+
+/**
+ * The largest file {@linkcode openPlainFile} opens unless told otherwise: a
+ * file of steps or faults far larger than any experiment, checked by its
+ * size before a byte is read (a sparse file of a terabyte costs a classmate
+ * nothing on disk).
+ */
+export const MAX_INPUT_FILE_BYTES = 64 << 20;
+
+/**
  * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked. `seams` lets a
- * test act between the check and the open, as a racing user would.
+ * opened, and the open file must be the one that was checked, and no larger
+ * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). `seams`
+ * lets a test act between the check and the open, as a racing user would.
  */
 export async function openPlainFile(
   path: string,
   tops: readonly string[],
-  seams: { beforeOpen?: () => void } = {},
+  seams: { beforeOpen?: () => void; maxBytes?: number } = {},
 ): Promise<Deno.FsFile> {
+  const maxBytes = seams.maxBytes ?? MAX_INPUT_FILE_BYTES;
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, false);
   const uid = currentUid(tops[0]);
@@ -409,6 +483,12 @@ export async function openPlainFile(
         en: "try again",
         zh: "请重试",
       });
+    }
+    if (opened.size > maxBytes) {
+      throw new UnsafePath(
+        path,
+        fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
+      );
     }
     return file;
   } catch (error) {
