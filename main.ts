@@ -24,7 +24,8 @@ import { storedSettings } from "./lib/cli/settings.ts";
 import { Refused } from "./lib/base/errors.ts";
 import { type Lang, say, type Text } from "./lib/base/i18n.ts";
 import { refusalLine } from "./lib/sandbox/sandbox.ts";
-import { runExitHooksOnSignals } from "./lib/base/exit_hooks.ts";
+import { runExitHooksOnSignals, setLastWords } from "./lib/base/exit_hooks.ts";
+import { BASE_MESSAGES } from "./lib/base/messages.ts";
 import { scratchSession } from "./lib/sandbox/scratch.ts";
 import { wrap } from "./lib/base/terminal.ts";
 
@@ -134,6 +135,12 @@ export async function main(
   const { lang, note } = args[0] === "--version" || args[0] === "-V"
     ? { lang: "en" as const }
     : langOfCall(args, io);
+  // A write past `ulimit -f` ends the process (SIGXFSZ): say why, in its language.
+  setLastWords((signal) =>
+    signal === "SIGXFSZ"
+      ? `guardlab: ${say(BASE_MESSAGES.fileSizeLimit, lang)}`
+      : undefined
+  );
   // Scratch folders live as long as the command: removed on every path out.
   using _scratch = scratchSession();
   try {

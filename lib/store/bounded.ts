@@ -51,8 +51,10 @@ function serve(): void {
   const { parentPort } = require("node:worker_threads");
   const { DatabaseSync } = require("node:sqlite");
   parentPort.on("message", (
-    { image, spec, done, port, gate }: {
-      image: Uint8Array;
+    { buffer, offset, length, spec, done, port, gate }: {
+      buffer: SharedArrayBuffer;
+      offset: number;
+      length: number;
       spec: InspectSpec;
       done: Int32Array;
       port: MessagePort;
@@ -62,6 +64,7 @@ function serve(): void {
     let answer: Finding | { error: string };
     try {
       if (gate !== undefined) Atomics.wait(gate, 0, 0);
+      const image = new Uint8Array(buffer, offset, length);
       answer = inspectImage(image, spec, () => new DatabaseSync(":memory:"));
     } catch (error) {
       answer = { error: String((error as Error)?.message ?? error) };
@@ -109,8 +112,13 @@ export function inspectBounded(
   const { port1, port2 } = new MessageChannel();
   const worker = startChecker();
   try {
+    // The shared buffer itself crosses at once; a typed array over it is
+    // copied element by element (a second for every few megabytes).
+    const view = shared(image);
     worker.postMessage({
-      image: shared(image),
+      buffer: view.buffer,
+      offset: view.byteOffset,
+      length: view.byteLength,
       spec: inspectSpec(spec),
       done,
       port: port2,
