@@ -14,6 +14,7 @@ import {
   privateRoot,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
+import { systemRefusal } from "../sandbox/safe_fs.ts";
 import type { Text } from "../base/i18n.ts";
 import type { Io } from "./io.ts";
 import { choice, type OptionSpecs, UsageError } from "./parser.ts";
@@ -178,6 +179,6 @@ function lexists(path: string): boolean {
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+    throw systemRefusal(error, path) ?? error;
   }
 }

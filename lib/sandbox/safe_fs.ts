@@ -163,12 +163,74 @@ export function currentUid(base: string): number | null {
   return knownUid;
 }
 
+/**
+ * The refusal for an error the operating system gave about `path` that is
+ * no fault of guardlab's and has one line to say (a name past the system's
+ * limit, a file where a folder belongs, no file descriptor left), or
+ * `null` for any other error. `path` is the path as the user gave it.
+ */
+export function systemRefusal(error: unknown, path: string): UnsafePath | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENAMETOOLONG") {
+    return new UnsafePath(path, SANDBOX_MESSAGES.nameTooLong);
+  }
+  if (code === "ENOTDIR" || error instanceof Deno.errors.NotADirectory) {
+    return new UnsafePath(path, SANDBOX_MESSAGES.notUnderFolder);
+  }
+  if (code === "EMFILE" || code === "ENFILE") {
+    return new UnsafePath(path, SANDBOX_MESSAGES.outOfDescriptors);
+  }
+  return null;
+}
+
+/** `error` as {@linkcode systemRefusal} words it, or `error` itself. */
+function asRefusal(error: unknown, path: string): unknown {
+  return systemRefusal(error, path) ?? error;
+}
+
 function lstatOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw asRefusal(error, path);
+  }
+}
+
+/**
+ * Why SQLite could not open the database at `path`, when the reason is one
+ * {@linkcode systemRefusal} words (most often: no file descriptor left),
+ * found by opening its folder the same way; `null` otherwise.
+ */
+export function openProblem(path: string): UnsafePath | null {
+  try {
+    Deno.openSync(dirname(resolve(path)), { read: true }).close();
+    return null;
+  } catch (error) {
+    return systemRefusal(error, path);
+  }
+}
+
+/** How many file descriptors a check may need at once: its two threads and the files. */
+const DESCRIPTORS_NEEDED = 20;
+
+/**
+ * Refuse in one line, before anything starts, when this process cannot
+ * open {@linkcode DESCRIPTORS_NEEDED} more files (`ulimit -n` too low): a
+ * thread that cannot get one ends the whole process without a word, and
+ * SQLite would say only "unable to open database file". `path` (already
+ * checked, and existing) is opened that many times, read-only, and closed.
+ */
+export function assertDescriptorsLeft(path: string): void {
+  const opened: Deno.FsFile[] = [];
+  try {
+    for (let i = 0; i < DESCRIPTORS_NEEDED; i++) {
+      opened.push(Deno.openSync(path, { read: true }));
+    }
+  } catch (error) {
+    throw asRefusal(error, path);
+  } finally {
+    for (const file of opened) file.close();
   }
 }
 
@@ -242,7 +304,11 @@ export function assertFolderChain(
       const systemLink = tops.includes(dir) &&
         (uid === null || info.uid === null || info.uid === 0);
       if (!systemLink) throw new UnsafePath(dir, PROBLEM.link);
-      info = Deno.statSync(dir);
+      try {
+        info = Deno.statSync(dir);
+      } catch (error) {
+        throw asRefusal(error, dir);
+      }
     }
     if (!info.isDirectory) throw new UnsafePath(dir, PROBLEM.notFolder);
     if (uid === null || info.mode === null || info.uid === null) continue;
@@ -442,7 +508,9 @@ export function createPrivateFile(path: string): void {
     Deno.openSync(path, { write: true, createNew: true, mode: 0o600 })
       .close();
   } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      throw asRefusal(error, path);
+    }
   }
 }
 
@@ -475,7 +543,12 @@ export async function openPlainFile(
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
   const checked = assertPlainFile(abs, { uid })!;
   seams.beforeOpen?.();
-  const file = await Deno.open(abs, { read: true });
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(abs, { read: true });
+  } catch (error) {
+    throw asRefusal(error, path);
+  }
   try {
     const opened = await file.stat();
     if (opened.ino !== checked.ino || opened.dev !== checked.dev) {

@@ -10,7 +10,12 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../base/errors.ts";
-import { checkDatabasePlace, createPrivateFile } from "../sandbox/safe_fs.ts";
+import {
+  assertDescriptorsLeft,
+  checkDatabasePlace,
+  createPrivateFile,
+  openProblem,
+} from "../sandbox/safe_fs.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { viewImage } from "./snapshot.ts";
 import { onExit } from "../base/exit_hooks.ts";
@@ -110,7 +115,9 @@ export function openDatabase(
   });
   let empty = !existed;
   if (existed && mode !== "observe") {
-    // The threads the check runs on start while the file is read.
+    // The threads the check runs on start while the file is read; a thread
+    // that finds no file descriptor ends the process without a word.
+    assertDescriptorsLeft(path);
     startChecker();
     // An empty file beside a -wal is refused here, before SQLite could
     // delete that -wal; an empty file alone is new only to a writer.
@@ -239,6 +246,11 @@ function sqliteStep<T>(path: string, spec: SchemaSpec, body: () => T): T {
     return body();
   } catch (error) {
     if (isSqliteError(error)) {
+      // "unable to open database file" says nothing of why: say it if we can.
+      if (/unable to open/.test(error.message)) {
+        const why = openProblem(path);
+        if (why !== null) throw why;
+      }
       throw new LedgerUnusable(
         fill(STORE_MESSAGES.unusable, {
           path,

@@ -66,12 +66,6 @@ export const STORE_MESSAGES = {
     zh: "检查它超过了 {seconds} 秒，已停止检查；" +
       "请换一个新账本（另一个 --ledger-file 或 --ledger NAME）",
   },
-  outOfDescriptors: {
-    en: "guardlab ran out of file descriptors (the limit of open files, " +
-      "ulimit -n, is too low); raise the limit and try again",
-    zh: "guardlab 用完了文件描述符（打开文件数上限 ulimit -n 太低）；" +
-      "请调高上限后重试",
-  },
 } as const satisfies Record<string, Text>;
 
 /** The words for a schema or value problem the inspection found. */
