@@ -21,6 +21,7 @@ import {
   Worker,
 } from "node:worker_threads";
 import { blockUntil, startSignalWatcher } from "../base/exit_hooks.ts";
+import type { DatabaseSync } from "node:sqlite";
 import {
   type Finding,
   INSPECT_FUNCTIONS,
@@ -49,7 +50,6 @@ export interface CheckBounds {
 /** The worker's body: answer each image with its {@linkcode Finding}. */
 function serve(): void {
   const { parentPort } = require("node:worker_threads");
-  const { DatabaseSync } = require("node:sqlite");
   parentPort.on("message", (
     { buffer, offset, length, spec, done, port, gate }: {
       buffer: SharedArrayBuffer;
@@ -65,7 +65,7 @@ function serve(): void {
     try {
       if (gate !== undefined) Atomics.wait(gate, 0, 0);
       const image = new Uint8Array(buffer, offset, length);
-      answer = inspectImage(image, spec, () => new DatabaseSync(":memory:"));
+      answer = inspectImage(image, spec, emptyInMemory);
     } catch (error) {
       answer = { error: String((error as Error)?.message ?? error) };
     }
@@ -77,10 +77,21 @@ function serve(): void {
   });
 }
 
-const SOURCE = [
-  ...INSPECT_FUNCTIONS.map((f) => f.toString()),
-  `(${serve.toString()})()`,
-].join("\n");
+/**
+ * Given to the worker by the opener (`db.ts`, the one place SQLite is
+ * opened) as the source of a function of this name: an empty database in
+ * memory, from the worker's own `node:sqlite`.
+ */
+declare function emptyInMemory(): DatabaseSync;
+
+/** The worker's source: the opener's, the inspection, and the loop that serves. */
+function sourceOf(opener: string): string {
+  return [
+    opener,
+    ...INSPECT_FUNCTIONS.map((f) => f.toString()),
+    `(${serve.toString()})()`,
+  ].join("\n");
+}
 
 let checker: Worker | null = null;
 
@@ -101,16 +112,18 @@ function inspectSpec(spec: InspectSpec): InspectSpec {
 /**
  * The {@linkcode Finding} on `image` against `spec`, found on a worker
  * thread within `bounds` (by default {@linkcode CHECK_TIME_LIMIT_MS}), or
- * `"timed-out"` when the check took longer.
+ * `"timed-out"` when the check took longer. `opener` is the source of the
+ * worker's `emptyInMemory()` (see {@linkcode startChecker}).
  */
 export function inspectBounded(
+  opener: string,
   image: Uint8Array,
   spec: InspectSpec,
   bounds: CheckBounds = {},
 ): Finding | "timed-out" {
   const done = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const worker = startChecker();
+  const worker = startChecker(opener);
   try {
     // The shared buffer itself crosses at once; a typed array over it is
     // copied element by element (a second for every few megabytes).
@@ -145,16 +158,17 @@ export function inspectBounded(
 
 /**
  * Start the threads a check needs, if they are not running yet, without
- * waiting for them: the checker, and the signal watcher when the entry
- * point handles signals. The opener calls it first, so both threads start
- * while it reads the file.
+ * waiting for them: the checker (whose SQLite comes from `opener`, the
+ * source of a function `emptyInMemory()`), and the signal watcher when the
+ * entry point handles signals. The opener calls it first, so both threads
+ * start while it reads the file.
  */
-export function startChecker(): Worker {
+export function startChecker(opener: string): Worker {
   startSignalWatcher();
   if (checker === null) {
     // An environment of its own: the default copies this process's, which
     // asks for a permission the sandbox does not grant.
-    checker = new Worker(SOURCE, { eval: true, env: {} });
+    checker = new Worker(sourceOf(opener), { eval: true, env: {} });
     // A worker waiting for the next image never keeps the process alive.
     checker.unref();
   }

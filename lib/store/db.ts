@@ -118,7 +118,7 @@ export function openDatabase(
     // The threads the check runs on start while the file is read; a thread
     // that finds no file descriptor ends the process without a word.
     assertDescriptorsLeft(path);
-    startChecker();
+    startChecker(WORKER_OPENER);
     // An empty file beside a -wal is refused here, before SQLite could
     // delete that -wal; an empty file alone is new only to a writer.
     const image = viewImage(path, spec.what, mode === "write");
@@ -203,6 +203,20 @@ function inMemory(image: Uint8Array): DatabaseSync {
   }
 }
 
+/** An empty database in memory: what the check's worker opens (see {@linkcode WORKER_OPENER}). */
+function emptyInMemory(): DatabaseSync {
+  return new DatabaseSync(":memory:");
+}
+
+/**
+ * {@linkcode emptyInMemory} as the source the check's worker thread runs:
+ * the worker cannot import this module (the sandbox grants no read of the
+ * program's own files), so the one place SQLite is opened hands it the
+ * text, with the worker's own `node:sqlite`.
+ */
+const WORKER_OPENER = 'const { DatabaseSync } = require("node:sqlite");\n' +
+  emptyInMemory.toString();
+
 /**
  * Inspect the image of the existing file at `path` where the check can be
  * stopped (`bounded.ts`): its exact schema first, then its integrity and
@@ -215,7 +229,7 @@ function inspected(
   image: Uint8Array,
   bounds: CheckBounds = {},
 ): boolean {
-  const finding = inspectBounded(image, spec, bounds);
+  const finding = inspectBounded(WORKER_OPENER, image, spec, bounds);
   if (finding === "timed-out") {
     const seconds = Math.round(
       (bounds.timeLimitMs ?? CHECK_TIME_LIMIT_MS) / 1000,
@@ -232,7 +246,7 @@ function inspected(
   const { problem } = finding;
   throw new LedgerUnusable(
     fill(
-      problem.kind === "sqlite"
+      problem.kind === "unusable"
         ? STORE_MESSAGES.unusable
         : STORE_MESSAGES.notGuardlab,
       { path, what: spec.what, why: problemText(problem) },

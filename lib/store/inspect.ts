@@ -42,7 +42,7 @@ export type Problem =
   | { kind: "missing"; type: string; name: string }
   | { kind: "damaged"; said: string }
   | { kind: "inexact" }
-  | { kind: "sqlite"; message: string };
+  | { kind: "unusable"; message: string };
 
 /** The verdict on an image: usable (and whether it holds no schema at all), or a problem. */
 export type Finding =
@@ -303,7 +303,7 @@ export function inspectImage(
       const code = (error as { code?: unknown })?.code;
       if (code === "ERR_SQLITE_ERROR") {
         const message = String((error as Error).message).split("\n")[0];
-        return { ok: false, problem: { kind: "sqlite", message } };
+        return { ok: false, problem: { kind: "unusable", message } };
       }
       throw error;
     }

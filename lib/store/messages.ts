@@ -97,7 +97,7 @@ export function problemText(problem: Problem): Text {
       return fill(m.damaged, { said: problem.said });
     case "inexact":
       return m.inexact;
-    case "sqlite":
+    case "unusable":
       return same(problem.message);
   }
 }
