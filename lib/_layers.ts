@@ -40,15 +40,15 @@ export const LAYERS: readonly Layer[] = [
     members: ["timing", "policy"],
   },
   {
-    role: "experiments: scenarios and scripts run against the labs",
-    members: ["experiments"],
+    role: "drivers: what runs the labs, scenarios and scripts " +
+      "(experiments) and the MCP server (mcp)",
+    members: ["experiments", "mcp"],
   },
   {
     role: "content: the teaching texts and the exercises",
     members: ["content", "exercises"],
   },
   { role: "views: renderers of timelines, lanes and SVG", members: ["views"] },
-  { role: "the MCP server", members: ["mcp"] },
   { role: "the command line", members: ["cli"] },
   { role: "the public API's door", members: ["mod.ts"] },
 ];
