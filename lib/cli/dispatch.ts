@@ -7,6 +7,8 @@
  * @module
  */
 import { Refused } from "../base/errors.ts";
+import { setLastWords } from "../base/exit_hooks.ts";
+import { BASE_MESSAGES } from "../base/messages.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { wrap } from "../base/terminal.ts";
 import { refusalLine } from "../sandbox/sandbox.ts";
@@ -113,6 +115,12 @@ export async function runCommandLine(
   // `guardlab --home DIR mcp` is `guardlab mcp --home DIR`.
   const args = globalsAfterCommand(given);
   const { lang, note } = langOfCall(args, io);
+  // A write past `ulimit -f` ends the process (SIGXFSZ): say why, in its language.
+  setLastWords((signal) =>
+    signal === "SIGXFSZ"
+      ? `guardlab: ${say(BASE_MESSAGES.fileSizeLimit, lang)}`
+      : undefined
+  );
   // Scratch folders live as long as the command: removed on every path out.
   using _scratch = scratchSession();
   try {
