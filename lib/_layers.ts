@@ -40,8 +40,9 @@ export const LAYERS: readonly Layer[] = [
     members: ["timing", "policy"],
   },
   {
-    role: "experiments: scenarios and scripts run against the labs",
-    members: ["experiments"],
+    role: "drivers: scenarios and scripts run against the labs, and the " +
+      "acceptance test and proxy run against MCP servers",
+    members: ["experiments", "accept"],
   },
   {
     role: "content: the teaching texts and the exercises",

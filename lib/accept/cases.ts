@@ -109,3 +109,14 @@ export const BROKEN_VERDICTS: readonly Verdict[] = [
 export function isCaseName(name: string): name is CaseName {
   return (CASE_NAMES as readonly string[]).includes(name);
 }
+
+/** The example servers built into guardlab (`accept --example NAME`), by name. */
+export const EXAMPLE_NAMES = [
+  "idempotent",
+  "duplicates-on-retry",
+  "loses-updates",
+  "false-failure",
+] as const;
+
+/** One example's name. */
+export type ExampleName = typeof EXAMPLE_NAMES[number];

@@ -49,7 +49,10 @@ export const CHILD_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 export function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of CHILD_ENV) {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") continue;
+    if (
+      Deno.permissions.querySync({ name: "env", variable: name }).state !==
+        "granted"
+    ) continue;
     const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;
   }
@@ -99,7 +102,10 @@ export async function pumpLines(
  * child gets only {@linkcode CHILD_ENV} of this environment; its stderr is
  * kept as a bounded tail.
  */
-export function spawnChannel(command: string, args: readonly string[]): Channel {
+export function spawnChannel(
+  command: string,
+  args: readonly string[],
+): Channel {
   const child = new Deno.Command(command, {
     args: [...args],
     stdin: "piped",
@@ -114,7 +120,9 @@ export function spawnChannel(command: string, args: readonly string[]): Channel 
   const channel: Channel = {
     send(message) {
       if (closed) return;
-      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(() => {});
+      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(
+        () => {},
+      );
     },
     stderrTail: () => [...tail],
     async close() {
@@ -144,14 +152,18 @@ export function spawnChannel(command: string, args: readonly string[]): Channel 
     child.stdout,
     (text, line) => {
       const message = messageOf(text);
-      if (typeof message === "string") channel.onproblem?.({ kind: message, line });
-      else channel.onmessage?.(message);
+      if (typeof message === "string") {
+        channel.onproblem?.({ kind: message, line });
+      } else channel.onmessage?.(message);
     },
     (line) => channel.onproblem?.({ kind: "too-long", line }),
   );
   Promise.all([reading, child.status]).then(([, status]) => {
     closed = true;
-    channel.onclose?.({ kind: "exited", code: status.signal ? null : status.code });
+    channel.onclose?.({
+      kind: "exited",
+      code: status.signal ? null : status.code,
+    });
   });
   return channel;
 }

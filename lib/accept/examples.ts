@@ -17,38 +17,13 @@
  */
 import { setImmediate } from "node:timers";
 import type { Channel, Message } from "./channel.ts";
-import type { Oracle } from "./oracle.ts";
+import type { ExampleName } from "./cases.ts";
 import {
   CallToolRequestSchema,
   InMemoryTransport,
   ListToolsRequestSchema,
   Server,
 } from "./sdk.ts";
-
-/** The example servers, by name. */
-export const EXAMPLE_NAMES = [
-  "idempotent",
-  "duplicates-on-retry",
-  "loses-updates",
-  "false-failure",
-] as const;
-
-/** One example's name. */
-export type ExampleName = typeof EXAMPLE_NAMES[number];
-
-/** The oracle every example is judged with (its write tool, read tool and key). */
-export const EXAMPLE_ORACLE: Oracle = {
-  tools: [{
-    tool: "put_note",
-    call: { id: "note-{run}-{n:3}", text: "hello {run}" },
-    key: "/id",
-    read: { tool: "get_notes", arguments: { id: "{key}" } },
-    count: { json: "/notes", match: { id: "{key}" } },
-    bad_call: { id: "note-{run}-{n:3}", text: "" },
-    other_call: { id: "note-{run}-{n:3}", text: "other {run}" },
-    other_count: { json: "/notes", match: { id: "{key}", text: "other {run}" } },
-  }],
-};
 
 interface Note {
   id: string;
@@ -79,7 +54,9 @@ interface Store {
 }
 
 /** How each example writes a note: the one place they differ. */
-const WRITERS: Readonly<Record<ExampleName, (store: Store, note: Note) => Result | Promise<Result>>> = {
+const WRITERS: Readonly<
+  Record<ExampleName, (store: Store, note: Note) => Result | Promise<Result>>
+> = {
   idempotent(store, note) {
     const old = store.notes.find((n) => n.id === note.id);
     if (old === undefined) {
@@ -117,20 +94,30 @@ const TOOLS = [
     description: "Write a note by id.",
     inputSchema: {
       type: "object",
-      properties: { id: { type: "string" }, text: { type: "string", minLength: 1 } },
+      properties: {
+        id: { type: "string" },
+        text: { type: "string", minLength: 1 },
+      },
       required: ["id", "text"],
     },
   },
   {
     name: "get_notes",
     description: "The notes with this id.",
-    inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string" } },
+      required: ["id"],
+    },
   },
 ];
 
 /** Start example `name` in this process and return a channel to it. */
 export async function exampleChannel(name: ExampleName): Promise<Channel> {
-  const server = new Server({ name: `guardlab-example-${name}`, version: "1" }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: `guardlab-example-${name}`, version: "1" },
+    { capabilities: { tools: {} } },
+  );
   const store: Store = { notes: [] };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -139,7 +126,10 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
       return ok({ notes: store.notes.filter((n) => n.id === args.id) });
     }
     if (request.params.name !== "put_note") return refused("unknown tool");
-    if (typeof args.id !== "string" || typeof args.text !== "string" || args.text === "") {
+    if (
+      typeof args.id !== "string" || typeof args.text !== "string" ||
+      args.text === ""
+    ) {
       return refused("refused: id and a non-empty text are needed");
     }
     return await WRITERS[name](store, { id: args.id, text: args.text });
@@ -161,13 +151,9 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
       await ours.close();
     },
   };
-  ours.onmessage = (message) => channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);
+  ours.onmessage = (message) =>
+    channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);
   ours.onclose = () => channel.onclose?.({ kind: "closed" });
   await ours.start();
   return channel;
-}
-
-/** Whether `name` is an example's name. */
-export function isExampleName(name: string): name is ExampleName {
-  return (EXAMPLE_NAMES as readonly string[]).includes(name);
 }

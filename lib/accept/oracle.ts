@@ -27,7 +27,11 @@
 import { canonicalJson, isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { fill } from "../base/i18n.ts";
-import { MAX_ORACLE_DEPTH, MAX_ORACLE_TOOLS, MAX_SETUP_CALLS } from "./limits.ts";
+import {
+  MAX_ORACLE_DEPTH,
+  MAX_ORACLE_TOOLS,
+  MAX_SETUP_CALLS,
+} from "./limits.ts";
 import { ORACLE_MESSAGES } from "./messages.ts";
 
 /** A JSON value as the oracle holds it. */
@@ -144,7 +148,9 @@ export function jsonDepth(text: string): number {
  */
 export function parseOracle(text: string): Oracle {
   if (jsonDepth(text) > MAX_ORACLE_DEPTH) {
-    throw new BadOracle(fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }));
+    throw new BadOracle(
+      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
+    );
   }
   let raw: unknown;
   try {
@@ -165,7 +171,11 @@ export function parseOracle(text: string): Oracle {
   return { tools: raw.tools.map((t, i) => writeTool(t, `tools[${i}]`)) };
 }
 
-function bad(where: string, text: typeof ORACLE_MESSAGES.unknownField, what = "") {
+function bad(
+  where: string,
+  text: typeof ORACLE_MESSAGES.unknownField,
+  what = "",
+) {
   return new BadOracle(fill(text, { where: where || "oracle", what }));
 }
 
@@ -183,7 +193,10 @@ function writeTool(raw: unknown, where: string): WriteTool {
   }
   const key = pointer(raw.key, `${where}.key`);
   const found = pointerGet(call, key);
-  if (!found.found || (typeof found.value !== "string" && typeof found.value !== "number")) {
+  if (
+    !found.found ||
+    (typeof found.value !== "string" && typeof found.value !== "number")
+  ) {
     throw bad(`${where}.key`, ORACLE_MESSAGES.keyNotInCall, key);
   }
   const out: Record<string, unknown> = {
@@ -195,11 +208,17 @@ function writeTool(raw: unknown, where: string): WriteTool {
   };
   if (raw.setup !== undefined) {
     if (!Array.isArray(raw.setup) || raw.setup.length > MAX_SETUP_CALLS) {
-      throw bad(`${where}.setup`, ORACLE_MESSAGES.setupList, String(MAX_SETUP_CALLS));
+      throw bad(
+        `${where}.setup`,
+        ORACLE_MESSAGES.setupList,
+        String(MAX_SETUP_CALLS),
+      );
     }
     out.setup = raw.setup.map((s, i) => toolCall(s, `${where}.setup[${i}]`));
   }
-  if (raw.bad_call !== undefined) out.bad_call = args(raw.bad_call, `${where}.bad_call`);
+  if (raw.bad_call !== undefined) {
+    out.bad_call = args(raw.bad_call, `${where}.bad_call`);
+  }
   if (raw.other_call !== undefined) {
     out.other_call = args(raw.other_call, `${where}.other_call`);
     if (raw.other_count === undefined) {
@@ -230,7 +249,9 @@ function args(raw: unknown, where: string): { [key: string]: Json } {
 function toolCall(raw: unknown, where: string): ToolCall {
   if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notToolCall);
   const extra = Object.keys(raw).find((k) => k !== "tool" && k !== "arguments");
-  if (extra !== undefined) throw bad(where, ORACLE_MESSAGES.unknownField, extra);
+  if (extra !== undefined) {
+    throw bad(where, ORACLE_MESSAGES.unknownField, extra);
+  }
   return {
     tool: name(raw.tool, `${where}.tool`),
     arguments: raw.arguments === undefined
@@ -240,20 +261,29 @@ function toolCall(raw: unknown, where: string): ToolCall {
 }
 
 function count(raw: unknown, where: string): Count {
-  if (isPlainRecord(raw) && Object.keys(raw).length === 1 && typeof raw.text === "string" && raw.text !== "") {
+  if (
+    isPlainRecord(raw) && Object.keys(raw).length === 1 &&
+    typeof raw.text === "string" && raw.text !== ""
+  ) {
     return { text: raw.text };
   }
   if (
     isPlainRecord(raw) && Object.keys(raw).length === 2 &&
     typeof raw.json === "string" && isPlainRecord(raw.match)
   ) {
-    return { json: pointer(raw.json, `${where}.json`), match: raw.match as { [key: string]: Json } };
+    return {
+      json: pointer(raw.json, `${where}.json`),
+      match: raw.match as { [key: string]: Json },
+    };
   }
   throw bad(where, ORACLE_MESSAGES.notCount);
 }
 
 function pointer(raw: unknown, where: string): string {
-  if (typeof raw !== "string" || (raw !== "" && !raw.startsWith("/")) || /~[^01]|~$/.test(raw)) {
+  if (
+    typeof raw !== "string" || (raw !== "" && !raw.startsWith("/")) ||
+    /~[^01]|~$/.test(raw)
+  ) {
     throw bad(where, ORACLE_MESSAGES.notPointer);
   }
   return raw;
@@ -299,7 +329,9 @@ export function substitute<T>(value: T, p: Placeholders): T {
     s.replace(PLACEHOLDER, (whole, what: string, width?: string) => {
       if (what === "run") return p.run;
       if (what === "key") return p.key ?? whole;
-      return width === undefined ? String(p.n) : String(p.n).padStart(Number(width), "0");
+      return width === undefined
+        ? String(p.n)
+        : String(p.n).padStart(Number(width), "0");
     });
   const walk = (v: unknown): unknown =>
     typeof v === "string"
@@ -338,7 +370,9 @@ export interface ReadResult {
 export function resultText(result: ReadResult): string {
   if (!Array.isArray(result.content)) return "";
   return result.content
-    .filter((c) => isPlainRecord(c) && c.type === "text" && typeof c.text === "string")
+    .filter((c) =>
+      isPlainRecord(c) && c.type === "text" && typeof c.text === "string"
+    )
     .map((c) => (c as { text: string }).text)
     .join("\n");
 }
@@ -356,7 +390,11 @@ export function countIn(
     const needle = substitute(how.text, p);
     const text = resultText(result);
     let n = 0;
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
+    for (
+      let at = text.indexOf(needle);
+      at >= 0;
+      at = text.indexOf(needle, at + needle.length)
+    ) n++;
     return n;
   }
   let doc: unknown = result.structuredContent;

@@ -27,6 +27,7 @@ import {
 } from "./oracle.ts";
 import {
   type Answer,
+  InitializeFailed,
   type Outcome,
   type Problem,
   Session,
@@ -132,6 +133,9 @@ export async function runAccept(
   const session = await Session.open(channel, options.timeoutMs).catch(
     async (error) => {
       await channel.close();
+      if (error instanceof InitializeFailed) {
+        error.tail = channel.stderrTail().at(-1);
+      }
       throw error;
     },
   );
@@ -145,7 +149,9 @@ export async function runAccept(
     for (const tool of tools) {
       for (const name of options.cases) {
         index++;
-        results.push(await runCase(session, tool, name, `${nonce}${index}`, options));
+        results.push(
+          await runCase(session, tool, name, `${nonce}${index}`, options),
+        );
       }
     }
   } finally {
@@ -171,10 +177,22 @@ async function runCase(
 ): Promise<CaseResult> {
   session.beginCase();
   const { key } = callFor(tool, tool.call, { run, n: 1 });
-  const ctx: Ctx = { session, tool, p: { run, n: 1, key }, options, seen: false, readFailed: false };
+  const ctx: Ctx = {
+    session,
+    tool,
+    p: { run, n: 1, key },
+    options,
+    seen: false,
+    readFailed: false,
+  };
   let observed: Observed;
   if (session.closedBy !== null) {
-    observed = { client_saw: [], effect: null, verdict: "SERVER-EXITED", needed: [] };
+    observed = {
+      client_saw: [],
+      effect: null,
+      verdict: "SERVER-EXITED",
+      needed: [],
+    };
   } else {
     const setupFailed = await setup(ctx);
     observed = setupFailed
@@ -188,8 +206,12 @@ async function runCase(
     client_saw: observed.client_saw,
     effect: observed.effect,
     ...(observed.copies === undefined ? {} : { copies: observed.copies }),
-    ...("effect_before_retry" in observed ? { effect_before_retry: observed.effect_before_retry } : {}),
-    ...("effect_other" in observed ? { effect_other: observed.effect_other } : {}),
+    ...("effect_before_retry" in observed
+      ? { effect_before_retry: observed.effect_before_retry }
+      : {}),
+    ...("effect_other" in observed
+      ? { effect_other: observed.effect_other }
+      : {}),
     verdict,
     class: VERDICT_CLASS[verdict],
     info: verdict === observed.verdict ? observed.info ?? [] : [],
@@ -206,9 +228,14 @@ async function runCase(
  * read tool failed. Otherwise the effect's verdict stands.
  */
 function brokenVerdict(ctx: Ctx, o: Observed): Verdict | undefined {
-  if (o.verdict === "SETUP-FAILED" || o.verdict === "SERVER-EXITED") return undefined;
+  if (o.verdict === "SETUP-FAILED" || o.verdict === "SERVER-EXITED") {
+    return undefined;
+  }
   if (ctx.session.problems.length > 0) return "PROTOCOL-VIOLATION";
-  if (ctx.session.closedBy !== null || o.needed.some((a) => a.outcome === "closed")) {
+  if (
+    ctx.session.closedBy !== null ||
+    o.needed.some((a) => a.outcome === "closed")
+  ) {
     return "SERVER-EXITED";
   }
   if (o.needed.some((a) => a.outcome === "no-answer")) return "NO-ANSWER";
@@ -239,7 +266,13 @@ async function count(
   if (n === null) ctx.readFailed = true;
   const visible = n !== null && n > 0 && !ctx.seen;
   if (visible) ctx.seen = true;
-  ctx.session.note({ lane: "guardlab", kind: "read", call: null, count: n, ...(visible ? { visible } : {}) });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "read",
+    call: null,
+    count: n,
+    ...(visible ? { visible } : {}),
+  });
   return n;
 }
 
@@ -259,9 +292,15 @@ function onceVerdict(n: number | null, last: Answer): Verdict {
 const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
   async once(ctx) {
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const answer = await ctx.session.call(ctx.tool.tool, args, { call: 1 }).answer;
+    const answer = await ctx.session.call(ctx.tool.tool, args, { call: 1 })
+      .answer;
     const n = await count(ctx);
-    return { client_saw: [answer.outcome], effect: n, verdict: onceVerdict(n, answer), needed: [answer] };
+    return {
+      client_saw: [answer.outcome],
+      effect: n,
+      verdict: onceVerdict(n, answer),
+      needed: [answer],
+    };
   },
 
   async rejected(ctx) {
@@ -269,7 +308,8 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
       return { client_saw: [], effect: null, verdict: "NOT-RUN", needed: [] };
     }
     const { arguments: args } = argsFor(ctx, ctx.tool.bad_call);
-    const answer = await ctx.session.call(ctx.tool.tool, args, { call: 1 }).answer;
+    const answer = await ctx.session.call(ctx.tool.tool, args, { call: 1 })
+      .answer;
     const n = await count(ctx);
     return {
       client_saw: [answer.outcome],
@@ -283,13 +323,24 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
     // The server answers; guardlab keeps the answer from the client, as a
     // remote timeout after the send would.
-    const first = await ctx.session.call(ctx.tool.tool, args, { call: 1, withhold: true }).answer;
+    const first = await ctx.session.call(ctx.tool.tool, args, {
+      call: 1,
+      withhold: true,
+    }).answer;
     if (first.outcome !== "no-answer" && first.outcome !== "closed") {
-      ctx.session.note({ lane: "client", kind: "gave-up", call: 1, outcome: "no-answer" });
+      ctx.session.note({
+        lane: "client",
+        kind: "gave-up",
+        call: 1,
+        outcome: "no-answer",
+      });
     }
     // The read a careful client makes before it sends again.
     const before = await count(ctx);
-    const retry = await ctx.session.call(ctx.tool.tool, args, { call: 2, retry: true }).answer;
+    const retry = await ctx.session.call(ctx.tool.tool, args, {
+      call: 2,
+      retry: true,
+    }).answer;
     const n = await count(ctx);
     return {
       client_saw: ["no-answer", retry.outcome],
@@ -302,13 +353,19 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
 
   async "cancel-after-send"(ctx) {
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const first = ctx.session.call(ctx.tool.tool, args, { call: 1, withhold: true });
+    const first = ctx.session.call(ctx.tool.tool, args, {
+      call: 1,
+      withhold: true,
+    });
     // A delay fault is a delay: what it changes is only where the cancel
     // falls; the verdict is judged on the effect counted afterwards.
     await delay(ctx.options.cancelAfterMs);
     ctx.session.cancel(first);
     const before = await count(ctx);
-    const retry = await ctx.session.call(ctx.tool.tool, args, { call: 2, retry: true }).answer;
+    const retry = await ctx.session.call(ctx.tool.tool, args, {
+      call: 2,
+      retry: true,
+    }).answer;
     const n = await count(ctx);
     return {
       client_saw: ["no-answer", retry.outcome],
@@ -322,8 +379,13 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
 
   async "concurrent-distinct"(ctx) {
     const copies = ctx.options.copies;
-    const calls = Array.from({ length: copies }, (_, i) => argsFor(ctx, ctx.tool.call, i + 1));
-    const pending = calls.map((c, i) => ctx.session.call(ctx.tool.tool, c.arguments, { call: i + 1 }));
+    const calls = Array.from(
+      { length: copies },
+      (_, i) => argsFor(ctx, ctx.tool.call, i + 1),
+    );
+    const pending = calls.map((c, i) =>
+      ctx.session.call(ctx.tool.tool, c.arguments, { call: i + 1 })
+    );
     const answers = await Promise.all(pending.map((p) => p.answer));
     const counts: (number | null)[] = [];
     for (const [i, c] of calls.entries()) {
@@ -346,7 +408,10 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
   async "concurrent-same"(ctx) {
     const copies = ctx.options.copies;
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const pending = Array.from({ length: copies }, (_, i) => ctx.session.call(ctx.tool.tool, args, { call: i + 1 }));
+    const pending = Array.from(
+      { length: copies },
+      (_, i) => ctx.session.call(ctx.tool.tool, args, { call: i + 1 }),
+    );
     const answers = await Promise.all(pending.map((p) => p.answer));
     const n = await count(ctx);
     return {
@@ -359,13 +424,18 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
   },
 
   async "same-key-other-arguments"(ctx) {
-    if (ctx.tool.other_call === undefined || ctx.tool.other_count === undefined) {
+    if (
+      ctx.tool.other_call === undefined || ctx.tool.other_count === undefined
+    ) {
       return { client_saw: [], effect: null, verdict: "NOT-RUN", needed: [] };
     }
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const first = await ctx.session.call(ctx.tool.tool, args, { call: 1 }).answer;
+    const first = await ctx.session.call(ctx.tool.tool, args, { call: 1 })
+      .answer;
     const other = argsFor(ctx, ctx.tool.other_call);
-    const second = await ctx.session.call(ctx.tool.tool, other.arguments, { call: 2 }).answer;
+    const second = await ctx.session.call(ctx.tool.tool, other.arguments, {
+      call: 2,
+    }).answer;
     const n = await count(ctx);
     const n2 = await count(ctx, ctx.p, ctx.tool.other_count);
     return {

@@ -9,7 +9,12 @@
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
-import type { Channel, ChannelProblem, CloseReason, Message } from "./channel.ts";
+import type {
+  Channel,
+  ChannelProblem,
+  CloseReason,
+  Message,
+} from "./channel.ts";
 
 /** The three lanes of a timeline. */
 export type Lane = "client" | "guardlab" | "server";
@@ -30,7 +35,12 @@ export type EventKind =
   | "exited";
 
 /** How a call ended, as the side that waited for it saw it. */
-export type Outcome = "success" | "tool-error" | "rpc-error" | "no-answer" | "closed";
+export type Outcome =
+  | "success"
+  | "tool-error"
+  | "rpc-error"
+  | "no-answer"
+  | "closed";
 
 /** One step of a case's timeline. */
 export interface TimelineEvent {
@@ -90,6 +100,8 @@ export interface Pending {
 
 /** The server did not get through initialize. */
 export class InitializeFailed extends Error {
+  /** The server's last line on stderr, when it said something before it went. */
+  tail?: string;
   /** What went wrong, for the one line. */
   constructor(readonly why: "no-answer" | "closed" | "error", detail = "") {
     super(`${why}${detail ? `: ${detail}` : ""}`);
@@ -139,15 +151,22 @@ export class Session {
   /** Initialize a session on `channel` and list its tools; every wait is bounded by `timeoutMs`. */
   static async open(channel: Channel, timeoutMs: number): Promise<Session> {
     const s = new Session(channel, timeoutMs);
-    const init = await s.#request("initialize", {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: "guardlab-accept", version: "1" },
-    }, null, true).answer;
+    const init = await s.#request(
+      "initialize",
+      {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "guardlab-accept", version: "1" },
+      },
+      null,
+      true,
+    ).answer;
     if (init.outcome === "no-answer" || init.outcome === "closed") {
       throw new InitializeFailed(init.outcome);
     }
-    if (init.outcome !== "success") throw new InitializeFailed("error", init.error ?? "");
+    if (init.outcome !== "success") {
+      throw new InitializeFailed("error", init.error ?? "");
+    }
     const info = init.result?.serverInfo;
     if (isPlainRecord(info)) {
       s.serverInfo = {
@@ -159,7 +178,9 @@ export class Session {
     const listed = await s.#request("tools/list", {}, null, true).answer;
     const tools = listed.result?.tools;
     if (Array.isArray(tools)) {
-      s.tools = tools.flatMap((t) => isPlainRecord(t) && typeof t.name === "string" ? [t.name] : []);
+      s.tools = tools.flatMap((t) =>
+        isPlainRecord(t) && typeof t.name === "string" ? [t.name] : []
+      );
     }
     return s;
   }
@@ -174,7 +195,10 @@ export class Session {
 
   /** Note one step on the timeline. */
   note(event: Omit<TimelineEvent, "at_ms">): void {
-    this.events.push({ ...event, at_ms: Math.round(performance.now() - this.#started) });
+    this.events.push({
+      ...event,
+      at_ms: Math.round(performance.now() - this.#started),
+    });
   }
 
   /**
@@ -187,14 +211,28 @@ export class Session {
     args: Record<string, unknown>,
     opts: { call: number; retry?: boolean; withhold?: boolean },
   ): Pending {
-    this.note({ lane: "client", kind: opts.retry ? "retried" : "sent", call: opts.call });
-    const pending = this.#request("tools/call", { name: tool, arguments: args }, opts.call, false);
+    this.note({
+      lane: "client",
+      kind: opts.retry ? "retried" : "sent",
+      call: opts.call,
+    });
+    const pending = this.#request(
+      "tools/call",
+      { name: tool, arguments: args },
+      opts.call,
+      false,
+    );
     this.note({ lane: "guardlab", kind: "forwarded", call: opts.call });
     const generation = this.#generation;
     const answer = pending.answer.then((a) => {
       if (generation !== this.#generation) return a;
       if (a.outcome === "no-answer") {
-        this.note({ lane: "client", kind: "gave-up", call: opts.call, outcome: a.outcome });
+        this.note({
+          lane: "client",
+          kind: "gave-up",
+          call: opts.call,
+          outcome: a.outcome,
+        });
       } else if (a.outcome !== "closed") {
         this.note({
           lane: "guardlab",
@@ -214,7 +252,10 @@ export class Session {
     this.#channel.send({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
-      params: { requestId: pending.id, reason: "guardlab accept: cancel-after-send" },
+      params: {
+        requestId: pending.id,
+        reason: "guardlab accept: cancel-after-send",
+      },
     });
   }
 
@@ -224,8 +265,20 @@ export class Session {
     args: Record<string, unknown>,
     kind: "read" | "setup",
   ): Promise<Answer> {
-    const answer = await this.#request("tools/call", { name: tool, arguments: args }, null, true).answer;
-    if (kind === "setup") this.note({ lane: "guardlab", kind: "setup", call: null, outcome: answer.outcome });
+    const answer = await this.#request(
+      "tools/call",
+      { name: tool, arguments: args },
+      null,
+      true,
+    ).answer;
+    if (kind === "setup") {
+      this.note({
+        lane: "guardlab",
+        kind: "setup",
+        call: null,
+        outcome: answer.outcome,
+      });
+    }
     return answer;
   }
 
@@ -244,7 +297,12 @@ export class Session {
     return this.#channel.stderrTail();
   }
 
-  #request(method: string, params: Message, call: number | null, quiet: boolean): { id: number; answer: Promise<Answer> } {
+  #request(
+    method: string,
+    params: Message,
+    call: number | null,
+    quiet: boolean,
+  ): { id: number; answer: Promise<Answer> } {
     const id = this.#nextId++;
     const answer = new Promise<Answer>((settle) => {
       if (this.closedBy !== null) {
@@ -256,7 +314,13 @@ export class Session {
         settle({ outcome: "no-answer" });
       }, this.#timeoutMs);
       // Registered before the send: an in-process server may answer at once.
-      this.#waiting.set(id, { call, settle, timer, quiet, generation: this.#generation });
+      this.#waiting.set(id, {
+        call,
+        settle,
+        timer,
+        quiet,
+        generation: this.#generation,
+      });
     });
     this.#channel.send({ jsonrpc: "2.0", id, method, params });
     return { id, answer };
@@ -269,22 +333,29 @@ export class Session {
       // plainly, so a server that asks is not left waiting.
       if (id !== undefined && id !== null) {
         this.#channel.send(
-          message.method === "ping"
-            ? { jsonrpc: "2.0", id, result: {} }
-            : { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } },
+          message.method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32601, message: "Method not found" },
+          },
         );
       }
       return;
     }
-    if (typeof id !== "number" || !("result" in message || "error" in message)) {
+    if (
+      typeof id !== "number" || !("result" in message || "error" in message)
+    ) {
       if (typeof id === "string") this.#problemOf({ kind: "unknown-id" });
       else this.#problemOf({ kind: "not-message" });
       return;
     }
     const w = this.#waiting.get(id);
     if (w === undefined) {
-      if (this.#answered.has(id)) this.#problemOf({ kind: "answered-twice", id });
-      else if (id >= this.#nextId || id < 1) this.#problemOf({ kind: "unknown-id", id });
+      if (this.#answered.has(id)) {
+        this.#problemOf({ kind: "answered-twice", id });
+      } else if (id >= this.#nextId || id < 1) {
+        this.#problemOf({ kind: "unknown-id", id });
+      }
       // Else: an answer after guardlab stopped waiting for it (a timed-out
       // or cancelled call); it changes nothing the case already judged.
       this.#answered.add(id);
@@ -296,7 +367,8 @@ export class Session {
     const answer: Answer = "error" in message
       ? {
         outcome: "rpc-error",
-        error: String((message.error as { message?: unknown })?.message ?? "").slice(0, 200),
+        error: String((message.error as { message?: unknown })?.message ?? "")
+          .slice(0, 200),
       }
       : isPlainRecord(message.result)
       ? {
@@ -304,7 +376,14 @@ export class Session {
         result: message.result,
       }
       : { outcome: "rpc-error", error: "result is not an object" };
-    if (!w.quiet && w.generation === this.#generation) this.note({ lane: "server", kind: "answered", call: w.call, outcome: answer.outcome });
+    if (!w.quiet && w.generation === this.#generation) {
+      this.note({
+        lane: "server",
+        kind: "answered",
+        call: w.call,
+        outcome: answer.outcome,
+      });
+    }
     w.settle(answer);
   }
 
@@ -314,7 +393,13 @@ export class Session {
 
   #problemOf(p: Problem): void {
     this.problems.push(p);
-    this.note({ lane: "server", kind: "problem", call: null, problem: p.kind, ...(p.id === undefined ? {} : { id: p.id }) });
+    this.note({
+      lane: "server",
+      kind: "problem",
+      call: null,
+      problem: p.kind,
+      ...(p.id === undefined ? {} : { id: p.id }),
+    });
   }
 
   #closed(why: CloseReason): void {

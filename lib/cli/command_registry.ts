@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { accept } from "./commands/accept.ts";
 import { compensate } from "./commands/compensate.ts";
 import { config } from "./commands/config.ts";
 import { demo } from "./commands/demo.ts";
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   explain,
   exercise,
   mcp,
+  accept,
   sandbox,
   config,
 ];

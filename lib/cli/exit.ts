@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   reconcile: 3,
   refused: 4,
+  unsafe: 5,
+  inconclusive: 6,
 } as const;
 
 /** One of the exit codes. */
@@ -35,5 +37,15 @@ export const EXIT_MEANING: Readonly<Record<ExitCode, Text>> = {
       "or a file that is not a ledger; nothing was changed",
     zh: "拒绝：在沙箱之外、是链接、目录可被他人改动，或文件不是账本；" +
       "没有改动任何内容",
+  },
+  5: {
+    en: "accept found an unsafe verdict",
+    zh: "accept 发现了不安全的结论",
+  },
+  6: {
+    en:
+      "accept could not judge a case (the server broke or its read tool failed), and found nothing unsafe",
+    zh:
+      "accept 有用例无法判断（服务器出错或读取工具失败），且没有发现不安全的结论",
   },
 };
