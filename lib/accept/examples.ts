@@ -120,20 +120,27 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
   );
   const store: Store = { notes: [] };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (request.params.name === "get_notes") {
-      return ok({ notes: store.notes.filter((n) => n.id === args.id) });
-    }
-    if (request.params.name !== "put_note") return refused("unknown tool");
-    if (
-      typeof args.id !== "string" || typeof args.text !== "string" ||
-      args.text === ""
-    ) {
-      return refused("refused: id and a non-empty text are needed");
-    }
-    return await WRITERS[name](store, { id: args.id, text: args.text });
-  });
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (
+      request: {
+        params: { name: string; arguments?: Record<string, unknown> };
+      },
+    ) => {
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (request.params.name === "get_notes") {
+        return ok({ notes: store.notes.filter((n) => n.id === args.id) });
+      }
+      if (request.params.name !== "put_note") return refused("unknown tool");
+      if (
+        typeof args.id !== "string" || typeof args.text !== "string" ||
+        args.text === ""
+      ) {
+        return refused("refused: id and a non-empty text are needed");
+      }
+      return await WRITERS[name](store, { id: args.id, text: args.text });
+    },
+  );
   const [ours, theirs] = InMemoryTransport.createLinkedPair();
   await server.connect(theirs);
   let closed = false;
@@ -151,7 +158,7 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
       await ours.close();
     },
   };
-  ours.onmessage = (message) =>
+  ours.onmessage = (message: unknown) =>
     channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);
   ours.onclose = () => channel.onclose?.({ kind: "closed" });
   await ours.start();

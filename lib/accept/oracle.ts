@@ -26,7 +26,7 @@
  */
 import { canonicalJson, isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
-import { fill } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import {
   MAX_ORACLE_DEPTH,
   MAX_ORACLE_TOOLS,
@@ -171,11 +171,7 @@ export function parseOracle(text: string): Oracle {
   return { tools: raw.tools.map((t, i) => writeTool(t, `tools[${i}]`)) };
 }
 
-function bad(
-  where: string,
-  text: typeof ORACLE_MESSAGES.unknownField,
-  what = "",
-) {
+function bad(where: string, text: Text, what = "") {
   return new BadOracle(fill(text, { where: where || "oracle", what }));
 }
 

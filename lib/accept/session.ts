@@ -115,7 +115,7 @@ interface Waiting {
   call: number | null;
   generation: number;
   settle(answer: Answer): void;
-  timer: number;
+  timer: ReturnType<typeof setTimeout>;
   quiet: boolean;
 }
 
