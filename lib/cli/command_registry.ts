@@ -12,6 +12,7 @@ import { exercise } from "./commands/exercise.ts";
 import { explain } from "./commands/explain.ts";
 import { ledger } from "./commands/ledger.ts";
 import { mcp } from "./commands/mcp.ts";
+import { proxy } from "./commands/proxy.ts";
 import { reconcile } from "./commands/reconcile.ts";
 import { reset } from "./commands/reset.ts";
 import { run } from "./commands/run.ts";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   exercise,
   mcp,
   accept,
+  proxy,
   sandbox,
   config,
 ];

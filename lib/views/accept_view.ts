@@ -265,20 +265,38 @@ const LANE_WORD: Readonly<Record<Lane, Text>> = {
 };
 const LANE_W = 24;
 
-/** One row of three lane cells. */
-function row(cells: string[]): string {
-  return ("  " + pad(cells[0], LANE_W) + "| " + pad(cells[1], LANE_W) + "| " +
-    cells[2]).trimEnd();
+/** One step of a lane table: its lane, its words, and where the effect first showed. */
+export interface LaneStep {
+  /** The lane it is drawn in. */
+  readonly lane: Lane;
+  /** What happened. */
+  readonly text: Text;
+  /** The effect's count, when this step is where it was first seen. */
+  readonly visible?: number;
+  /** When it happened, in ms from the start, when the table shows times. */
+  readonly at_ms?: number;
 }
 
-/** The timeline of one case as text: three lanes, one step a row. */
-export function timelineLines(r: CaseResult, lang: Lang): string[] {
+/**
+ * Steps in three lanes (client, guardlab, server), one a row, each lane's
+ * text wrapped in its own column; with times, a column of `+ms` first.
+ */
+export function laneTable(
+  steps: readonly LaneStep[],
+  lang: Lang,
+  withTime = false,
+): string[] {
+  const timeW = withTime ? 10 : 0;
+  const laneW = withTime ? 21 : LANE_W;
+  const row = (cells: string[], time = "") =>
+    ("  " + (withTime ? pad(time, timeW) : "") + pad(cells[0], laneW) + "| " +
+      pad(cells[1], laneW) + "| " +
+      cells[2]).trimEnd();
   const lines = [
-    say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
     row(LANES.map((l) => say(LANE_WORD[l], lang))),
-    "  " + LANES.map(() => "-".repeat(LANE_W)).join("+-"),
+    "  " + (withTime ? " ".repeat(timeW) : "") +
+    LANES.map(() => "-".repeat(laneW)).join("+-"),
   ];
-  const steps = drawnSteps(r.timeline);
   if (steps.length === 0) lines.push("  " + say(W.none, lang));
   for (const step of steps) {
     if (step.visible !== undefined) {
@@ -288,14 +306,23 @@ export function timelineLines(r: CaseResult, lang: Lang): string[] {
       );
     }
     const at = LANES.indexOf(step.lane);
-    const parts = wrap(say(step.text, lang), LANE_W - 1, 0).map((l) =>
-      l.trim()
-    );
-    for (const part of parts) {
-      lines.push(row(LANES.map((_, k) => k === at ? part : "")));
-    }
+    const parts = wrap(say(step.text, lang), laneW - 1, 0).map((l) => l.trim());
+    parts.forEach((part, i) => {
+      const time = i === 0 && step.at_ms !== undefined
+        ? `+${step.at_ms}ms`
+        : "";
+      lines.push(row(LANES.map((_, k) => k === at ? part : ""), time));
+    });
   }
   return lines;
+}
+
+/** The timeline of one case as text: three lanes, one step a row. */
+export function timelineLines(r: CaseResult, lang: Lang): string[] {
+  return [
+    say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+    ...laneTable(drawnSteps(r.timeline), lang),
+  ];
 }
 
 const STEP_W = 200;
@@ -313,28 +340,57 @@ export function acceptSvg(
   lang: Lang,
   title: string,
 ): string {
-  const cases = report.results.map((r) => ({
-    r,
-    steps: drawnSteps(r.timeline),
-  }));
-  const longest = Math.max(1, ...cases.map((c) => c.steps.length));
+  return lanesSvg(
+    title,
+    report.results.map((r) => ({
+      title: fill(same("{title}: {verdict}"), {
+        title: fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }),
+        verdict: r.verdict,
+      }),
+      steps: drawnSteps(r.timeline),
+      data: `data-case="${xmlEscape(r.case)}" data-verdict="${
+        xmlEscape(r.verdict)
+      }"`,
+    })),
+    lang,
+  );
+}
+
+/** The fill of a step box, by what happened there. */
+function toneOf(kind: string | undefined): string {
+  return kind === "withheld" || kind === "gave-up" || kind === "held"
+    ? "#fbe6b8"
+    : kind === "cancelled" || kind === "problem" || kind === "exited" ||
+        kind === "bad"
+    ? "#f8d0d0"
+    : kind === "read"
+    ? "#d7eef5"
+    : kind === "retried"
+    ? "#e8dff5"
+    : "#eeeeee";
+}
+
+/** Blocks of three-lane steps as one SVG (accept's cases, or one proxy session). */
+export function lanesSvg(
+  title: string,
+  blocks: readonly {
+    title: Text;
+    steps: readonly (LaneStep & { kind?: string })[];
+    data?: string;
+  }[],
+  lang: Lang,
+): string {
+  const longest = Math.max(1, ...blocks.map((c) => c.steps.length));
   const width = 20 + 110 + longest * (STEP_W + STEP_GAP) + 40;
   const block = 230;
-  const height = 60 + cases.length * block;
+  const height = 60 + blocks.length * block;
   const parts = svgStart(title, width, height, 12);
-  cases.forEach(({ r, steps }, n) => {
+  blocks.forEach((b, n) => {
     const top = 50 + n * block;
     parts.push(
-      `<g class="case" data-case="${r.case}" data-verdict="${r.verdict}">`,
+      `<g class="case"${b.data ? ` ${b.data}` : ""}>`,
       `<text x="20" y="${top + 16}" font-weight="bold">${
-        xmlEscape(
-          `${
-            say(
-              fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }),
-              lang,
-            )
-          }: ${r.verdict}`,
-        )
+        xmlEscape(say(b.title, lang))
       }</text>`,
     );
     for (const lane of LANES) {
@@ -348,7 +404,7 @@ export function acceptSvg(
         }" stroke="#bdbdbd" stroke-width="1"/>`,
       );
     }
-    steps.forEach((step, i) => {
+    b.steps.forEach((step, i) => {
       const x = 130 + i * (STEP_W + STEP_GAP);
       const y = top + 30 + LANE_Y[step.lane];
       if (step.visible !== undefined) {
@@ -361,24 +417,19 @@ export function acceptSvg(
           `</g>`,
         );
       }
-      const fillColour = step.kind === "withheld" || step.kind === "gave-up"
-        ? "#fbe6b8"
-        : step.kind === "cancelled" || step.kind === "problem" ||
-            step.kind === "exited"
-        ? "#f8d0d0"
-        : step.kind === "read"
-        ? "#d7eef5"
-        : step.kind === "retried"
-        ? "#e8dff5"
-        : "#eeeeee";
       const lines = wrap(say(step.text, lang), 30, 0).map((l) => l.trim())
         .slice(0, 2);
+      const time = step.at_ms !== undefined ? ` +${step.at_ms}ms` : "";
       parts.push(
-        `<g class="step" data-lane="${step.lane}" data-kind="${step.kind}">`,
-        `<rect x="${x}" y="${y}" width="${STEP_W}" height="${STEP_H}" rx="6" fill="${fillColour}" stroke="#616161" stroke-width="1"/>`,
+        `<g class="step" data-lane="${step.lane}" data-kind="${
+          xmlEscape(step.kind ?? "")
+        }">`,
+        `<rect x="${x}" y="${y}" width="${STEP_W}" height="${STEP_H}" rx="6" fill="${
+          toneOf(step.kind)
+        }" stroke="#616161" stroke-width="1"/>`,
         ...lines.map((l, j) =>
           `<text x="${x + 6}" y="${y + 18 + 16 * j}">${
-            xmlEscape(j === 0 ? `${i + 1}. ${l}` : `   ${l}`)
+            xmlEscape(j === 0 ? `${i + 1}.${time} ${l}` : `   ${l}`)
           }</text>`
         ),
         `</g>`,
