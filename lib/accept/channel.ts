@@ -117,12 +117,19 @@ export function spawnChannel(
   const writer = child.stdin.getWriter();
   const tail: string[] = [];
   let closed = false;
+  // Messages sent in one turn leave in one write, as a client that sends
+  // several calls at once puts them on the pipe together.
+  let batch: string[] = [];
+  const flush = () => {
+    const text = batch.join("");
+    batch = [];
+    if (!closed) writer.write(encoder.encode(text)).catch(() => {});
+  };
   const channel: Channel = {
     send(message) {
       if (closed) return;
-      writer.write(encoder.encode(JSON.stringify(message) + "\n")).catch(
-        () => {},
-      );
+      if (batch.length === 0) queueMicrotask(flush);
+      batch.push(JSON.stringify(message) + "\n");
     },
     stderrTail: () => [...tail],
     async close() {

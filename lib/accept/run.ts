@@ -86,6 +86,8 @@ export interface CaseResult {
 export interface AcceptReport {
   /** The server's name and version, as it said at initialize. */
   readonly server: { readonly name: string; readonly version: string };
+  /** What the server did wrong before the first case. */
+  readonly startup_problems: readonly Problem[];
   /** The oracle's write tools the server did not list. */
   readonly unlisted: readonly string[];
   /** One row per case and tool. */
@@ -139,6 +141,8 @@ export async function runAccept(
       throw error;
     },
   );
+  // What the server did wrong before the first case (a banner on stdout).
+  const startup = [...session.problems];
   const results: CaseResult[] = [];
   const nonce = crypto.randomUUID().replaceAll("-", "").slice(0, 6);
   const tools = options.oracle.tools.filter((t) =>
@@ -159,6 +163,7 @@ export async function runAccept(
   }
   return {
     server: session.serverInfo,
+    startup_problems: startup,
     unlisted: session.tools.length === 0
       ? []
       : tools.map((t) => t.tool).filter((t) => !session.tools.includes(t)),

@@ -71,7 +71,7 @@ export function effectText(r: CaseResult): Text {
 }
 
 /** The problems of a row in words. */
-function problemsText(r: CaseResult): Text {
+function problemsText(r: Pick<CaseResult, "problems">): Text {
   return fill(M.problems, {
     problems: joinTexts(
       r.problems.map((p) =>
@@ -481,6 +481,10 @@ export function acceptScreen(
     lines.push(
       say(fill(M.unlisted, { tools: report.unlisted.join(", ") }), lang),
     );
+  }
+  if (report.startup_problems.length > 0) {
+    const problems = problemsText({ problems: report.startup_problems });
+    lines.push(say(fill(M.startup, { problems }), lang));
   }
   lines.push(
     "",
