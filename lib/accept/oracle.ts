@@ -18,7 +18,8 @@
  *
  * Placeholders in any string: `{run}` (unique per case), `{n}` (the copy
  * number, 1 for single calls), `{n:3}` (zero-padded), `{key}` (the key's
- * value in the substituted `call`). `other_count` is guardlab's extension:
+ * value in the substituted `call`), and guardlab's `{case}` (the case's
+ * number in the run, for keys that must be short numbers). `other_count` is guardlab's extension:
  * without it, "the new arguments took no effect" cannot be told from
  * "they overwrote the old ones".
  *
@@ -92,6 +93,11 @@ export interface Placeholders {
   readonly n: number;
   /** The key's value, once known. */
   readonly key?: string;
+  /**
+   * The case's number in this run, from 1 (guardlab's extension, for a
+   * tool whose keys must be short numbers, as `JOB-{case}{n:2}`).
+   */
+  readonly case?: number;
 }
 
 /** An oracle that cannot be used, with the one line that says why. */
@@ -317,7 +323,7 @@ export function pointerGet(
   return { found: true, value: at };
 }
 
-const PLACEHOLDER = /\{(run|n|key)(?::([1-9]))?\}/g;
+const PLACEHOLDER = /\{(run|n|key|case)(?::([1-9]))?\}/g;
 
 /** `value` with the placeholders of every string filled in. */
 export function substitute<T>(value: T, p: Placeholders): T {
@@ -325,6 +331,7 @@ export function substitute<T>(value: T, p: Placeholders): T {
     s.replace(PLACEHOLDER, (whole, what: string, width?: string) => {
       if (what === "run") return p.run;
       if (what === "key") return p.key ?? whole;
+      if (what === "case") return p.case === undefined ? whole : String(p.case);
       return width === undefined
         ? String(p.n)
         : String(p.n).padStart(Number(width), "0");

@@ -154,7 +154,13 @@ export async function runAccept(
       for (const name of options.cases) {
         index++;
         results.push(
-          await runCase(session, tool, name, `${nonce}${index}`, options),
+          await runCase(
+            session,
+            tool,
+            name,
+            { run: `${nonce}${index}`, case: index },
+            options,
+          ),
         );
       }
     }
@@ -177,15 +183,15 @@ async function runCase(
   session: Session,
   tool: WriteTool,
   name: CaseName,
-  run: string,
+  { run, case: number }: { run: string; case: number },
   options: AcceptOptions,
 ): Promise<CaseResult> {
   session.beginCase();
-  const { key } = callFor(tool, tool.call, { run, n: 1 });
+  const { key } = callFor(tool, tool.call, { run, n: 1, case: number });
   const ctx: Ctx = {
     session,
     tool,
-    p: { run, n: 1, key },
+    p: { run, n: 1, key, case: number },
     options,
     seen: false,
     readFailed: false,
@@ -283,7 +289,7 @@ async function count(
 
 /** The call's arguments for copy `n`, keyed. */
 function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
-  return callFor(ctx.tool, args, { run: ctx.p.run, n });
+  return callFor(ctx.tool, args, { ...ctx.p, n });
 }
 
 /** The verdict for "the call should have had exactly one effect". */
@@ -394,7 +400,7 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
     const answers = await Promise.all(pending.map((p) => p.answer));
     const counts: (number | null)[] = [];
     for (const [i, c] of calls.entries()) {
-      counts.push(await count(ctx, { run: ctx.p.run, n: i + 1, key: c.key }));
+      counts.push(await count(ctx, { ...ctx.p, n: i + 1, key: c.key }));
     }
     const kept = counts.filter((n) => n !== null && n > 0).length;
     return {

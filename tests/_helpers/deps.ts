@@ -33,3 +33,15 @@ export async function mcpClientSdk() {
  */
 // deno-lint-ignore no-import-prefix -- pinned here, like the exports above
 export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
+
+/**
+ * A real MCP server written by someone else, run by the accept tests as a
+ * child process (`deno run … npm:…`, offline, `--frozen` against
+ * `deno.lock`). Named here so its exact version is in the type-checked
+ * graph and its hash in `deno.lock`; never called in this process.
+ */
+export const SERVER_MEMORY =
+  "npm:@modelcontextprotocol/server-memory@2026.8.31";
+// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
+export const pinServerMemory = () =>
+  import("npm:@modelcontextprotocol/server-memory@2026.8.31");

@@ -1,0 +1,143 @@
+/**
+ * `accept` as an engineer runs it, through the CLI under the engineer grant
+ * (`deno task guardlab-engineer`): against guardlab's own `guardlab mcp`
+ * (every verdict safe) and against a real MCP server someone else wrote,
+ * `@modelcontextprotocol/server-memory` 2026.8.31, pinned in deno.lock
+ * and run offline. The memory server's matrix is what it is: these
+ * expectations were written from the server's source (a read-modify-write
+ * of one file per call, and a create that skips existing names silently),
+ * and the docs show the same matrix.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { sandboxCommand } from "../_helpers/spawn.ts";
+import {
+  CAN_START,
+  NEEDS_START,
+  privateDir,
+  ROOT,
+  runEngineer,
+} from "../_helpers/accept_helpers.ts";
+import { SERVER_MEMORY } from "../_helpers/deps.ts";
+
+const ORACLES = join(ROOT, "tests/accept/oracles");
+
+/** The oracle `name` copied into `dir`: guardlab reads files under the temp folder only. */
+function oracleIn(dir: string, name: string): string {
+  const path = join(dir, name);
+  Deno.copyFileSync(join(ORACLES, name), path);
+  return path;
+}
+
+/** The matrix of an `accept --json` run as `tool case: VERDICT`. */
+function matrix(stdout: string): string[] {
+  const report = JSON.parse(stdout) as {
+    results: { tool: string; case: string; verdict: string; info: string[] }[];
+  };
+  return report.results.map((r) =>
+    `${r.tool} ${r.case}: ${r.verdict}${
+      r.info.length ? ` +${r.info.join(",")}` : ""
+    }`
+  );
+}
+
+Deno.test({
+  name:
+    "accept servers: guardlab's own guardlab mcp: every verdict safe, exit 0" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const { program, args } = sandboxCommand();
+    using dir = privateDir("gl-accept-self-");
+    const r = await runEngineer([
+      "accept",
+      "--json",
+      "--oracle",
+      oracleIn(dir.path, "guardlab-mcp.json"),
+      "--",
+      program,
+      ...args,
+      "mcp",
+    ]);
+    assert.equal(r.code, 0, r.err.join("\n"));
+    assert.deepEqual(matrix(r.stdout), [
+      "create_draft once: ONCE",
+      "create_draft rejected: NO-EFFECT",
+      "create_draft lost-reply-retry: ONCE",
+      "create_draft cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      "create_draft concurrent-distinct: ALL-KEPT",
+      "create_draft concurrent-same: ONCE",
+      "create_draft same-key-other-arguments: CONFLICT-REPORTED",
+    ]);
+  },
+});
+
+/** The command that runs the memory server offline, its file in `dir`. */
+function memoryServer(dir: string): string[] {
+  return [
+    "env",
+    `MEMORY_FILE_PATH=${join(dir, "memory.jsonl")}`,
+    Deno.execPath(),
+    "run",
+    "-q",
+    `--lock=${join(ROOT, "deno.lock")}`,
+    "--frozen",
+    "--cached-only",
+    `--allow-read=${dir}`,
+    `--allow-write=${dir}`,
+    "--allow-env",
+    SERVER_MEMORY,
+  ];
+}
+
+Deno.test({
+  name:
+    "accept servers: @modelcontextprotocol/server-memory 2026.8.31, as found: lost concurrent updates, a silent conflict" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-accept-memory-");
+    const r = await runEngineer([
+      "accept",
+      "--json",
+      "--oracle",
+      oracleIn(dir.path, "server-memory.json"),
+      "--",
+      ...memoryServer(dir.path),
+    ]);
+    assert.equal(r.code, 5, r.err.join("\n"));
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.server, {
+      name: "memory-server",
+      version: "0.6.3",
+    });
+    assert.deepEqual(matrix(r.stdout), [
+      "create_entities once: ONCE",
+      "create_entities rejected: NO-EFFECT",
+      "create_entities lost-reply-retry: ONCE",
+      "create_entities cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      "create_entities concurrent-distinct: LOST",
+      "create_entities concurrent-same: ONCE",
+      "create_entities same-key-other-arguments: SILENT-CONFLICT",
+      "add_observations once: ONCE",
+      "add_observations rejected: NO-EFFECT",
+      "add_observations lost-reply-retry: ONCE",
+      "add_observations cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      "add_observations concurrent-distinct: LOST",
+      "add_observations concurrent-same: ONCE",
+      "add_observations same-key-other-arguments: NOT-RUN",
+    ]);
+    // Each of the ten concurrent creates was answered "created"; fewer were kept.
+    const lost = report.results.find((x: { case: string }) =>
+      x.case === "concurrent-distinct"
+    );
+    assert.deepEqual(lost.client_saw, Array(10).fill("success"));
+    assert.ok(lost.effect < 10, String(lost.effect));
+    // The read tool, asked by guardlab, is what says so: the file agrees.
+    const file = Deno.readTextFileSync(join(dir.path, "memory.jsonl"));
+    const names = file.split("\n").filter((l) =>
+      l.includes(`"gl-${lost.run}-`)
+    ).length;
+    assert.equal(names, lost.effect);
+  },
+});
