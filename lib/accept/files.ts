@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, extname, isAbsolute, resolve } from "node:path";
 import { Refused } from "../base/errors.ts";
 import { fill } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
@@ -54,15 +54,21 @@ export async function readBoundedFile(
   }
 }
 
+/** How many numbered names a record tries after its own. */
+export const MAX_RECORD_NAMES = 99;
+
 /**
  * Create `path` as a new file of this user's (mode 0600) in a folder of
- * their own under the grant: an existing name, a link or a shared folder
- * is refused, never written through.
+ * their own under the grant: a link, a shared folder or a file of someone
+ * else is refused, never written through. When `path` exists (a host that
+ * starts the proxy again, as MCP clients do after a discovery probe), the
+ * next free numbered name is taken (`record-2.jsonl`, …); the new name is
+ * returned.
  */
 export function createPrivateFile(
   path: string,
   trusted: readonly string[],
-): Deno.FsFile {
+): { file: Deno.FsFile; path: string } {
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, true);
   const uid = currentUid(trusted[0]);
@@ -76,16 +82,27 @@ export function createPrivateFile(
       ACCEPT_MESSAGES.recordFolderRemedy,
     );
   }
-  try {
-    return Deno.openSync(abs, { write: true, createNew: true, mode: 0o600 });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) {
-      throw new UnsafePath(
-        path,
-        ACCEPT_MESSAGES.recordExists,
-        ACCEPT_MESSAGES.recordExistsRemedy,
-      );
+  const ext = extname(abs);
+  const stem = abs.slice(0, abs.length - ext.length);
+  for (let n = 1; n <= MAX_RECORD_NAMES + 1; n++) {
+    const name = n === 1 ? abs : `${stem}-${n}${ext}`;
+    try {
+      // createNew is O_EXCL: an existing name, a link included, is never opened.
+      return {
+        file: Deno.openSync(name, {
+          write: true,
+          createNew: true,
+          mode: 0o600,
+        }),
+        path: name,
+      };
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     }
-    throw error;
   }
+  throw new UnsafePath(
+    path,
+    ACCEPT_MESSAGES.recordExists,
+    ACCEPT_MESSAGES.recordExistsRemedy,
+  );
 }

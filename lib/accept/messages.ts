@@ -418,8 +418,9 @@ export const ACCEPT_MESSAGES = {
     zh: "请把记录放在你自己的目录里（mkdir -m 700 DIR）",
   },
   recordExists: {
-    en: "exists already (a record is always a new file)",
-    zh: "已经存在（记录总是写入新文件）",
+    en:
+      "and its 99 numbered names exist already (a record is always a new file)",
+    zh: "及其 99 个编号名称都已存在（记录总是写入新文件）",
   },
   recordExistsRemedy: { en: "give a new name", zh: "请换一个新名字" },
   badOracle: { en: "{file}: {why}", zh: "{file}：{why}" },

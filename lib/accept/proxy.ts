@@ -99,6 +99,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   let calls = 0;
   const perTool = new Map<string, number>();
   const inflight = new Map<string, InFlight>();
+  const seenCalls = new Map<string, InFlight>();
   const copies = new Map<string, InFlight>();
   const reads = new Map<string, (m: Record<string, unknown>) => void>();
   const writes: { call: number; tool: string; args: unknown }[] = [];
@@ -120,7 +121,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       // Forwarded unchanged: even a line the server will refuse is the client's to send.
       const cancel =
         typeof m !== "string" && m.method === "notifications/cancelled"
-          ? inflight.get(
+          ? seenCalls.get(
             idKey((m.params as { requestId?: unknown })?.requestId),
           )
           : undefined;
@@ -150,6 +151,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       answered: false,
     };
     inflight.set(idKey(m.id), flight);
+    // Kept after the answer, so a late cancel still names its call.
+    if (seenCalls.size < MAX_RECORD_LINES) seenCalls.set(idKey(m.id), flight);
     writes.push({ call, tool, args: params?.arguments });
     note({ dir: "client>server", action: "forwarded", call, tool }, text, m);
     toServer(text);

@@ -8,14 +8,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { spawnGuardlab } from "../_helpers/spawn.ts";
-import { CAN_START, NEEDS_START, privateDir, runEngineer } from "../_helpers/accept_helpers.ts";
+import {
+  CAN_START,
+  NEEDS_START,
+  privateDir,
+  runEngineer,
+} from "../_helpers/accept_helpers.ts";
 import { MAX_ORACLE_BYTES } from "../../lib/accept/limits.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { listing } from "../_helpers/files.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 
 Deno.test({
-  name: "grant: under the student grant, accept and proxy refuse an outside command in one line naming the grant" + NEEDS_START,
+  name:
+    "grant: under the student grant, accept and proxy refuse an outside command in one line naming the grant" +
+    NEEDS_START,
   ignore: !CAN_START,
   async fn() {
     using dir = privateDir("gl-grant-");
@@ -47,7 +54,9 @@ Deno.test({
 });
 
 Deno.test({
-  name: "grant: under the engineer grant, the server starts, and it gets only the environment the child needs" + NEEDS_START,
+  name:
+    "grant: under the engineer grant, the server starts, and it gets only the environment the child needs" +
+    NEEDS_START,
   ignore: !CAN_START,
   async fn() {
     using dir = privateDir("gl-grant-env-");
@@ -69,13 +78,28 @@ Deno.test({
     assert.deepEqual(r.err, [
       "guardlab: the server exited before initialize was answered; nothing was tested (its last line on stderr: the server cannot start)",
     ]);
-    const names = Deno.readTextFileSync(envFile).split("\n").filter((l) => l !== "").map((l) => l.split("=")[0])
+    const names = Deno.readTextFileSync(envFile).split("\n").filter((l) =>
+      l !== ""
+    ).map((l) => l.split("=")[0])
       .filter((n) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(n)).sort();
     // NO_COLOR was in guardlab's environment, and is not in the child's.
-    assert.ok(names.every((n) => ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"].includes(n)), names.join());
-    const missing = await runEngineer(["accept", "--oracle", oracle, "--", "no-such-program-here"]);
+    assert.ok(
+      names.every((n) =>
+        ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"].includes(n)
+      ),
+      names.join(),
+    );
+    const missing = await runEngineer([
+      "accept",
+      "--oracle",
+      oracle,
+      "--",
+      "no-such-program-here",
+    ]);
     assert.equal(missing.code, 1);
-    assert.deepEqual(missing.err, ['guardlab: cannot start "no-such-program-here": no such program']);
+    assert.deepEqual(missing.err, [
+      'guardlab: cannot start "no-such-program-here": no such program',
+    ]);
   },
 });
 
@@ -90,20 +114,30 @@ Deno.test("grant: files accept and proxy read: a link, a file over its bound, a 
   const bad = join(dir.path, "bad.json");
   Deno.writeTextFileSync(bad, JSON.stringify({ tools: [{ tool: "x" }] }));
   const record = join(dir.path, "r.jsonl");
-  Deno.writeTextFileSync(record, JSON.stringify({ kind: "start", guardlab_proxy: 1, command: ["x"] }) + "\n");
+  Deno.writeTextFileSync(
+    record,
+    JSON.stringify({ kind: "start", guardlab_proxy: 1, command: ["x"] }) + "\n",
+  );
   const before = await listing(dir.path);
   // proxy show reads the oracle without starting anything, under any grant.
-  const show = (oracle: string) => cli(["proxy", "show", record, "--oracle", oracle]);
+  const show = (oracle: string) =>
+    cli(["proxy", "show", record, "--oracle", oracle]);
   const linked = await show(link);
   assert.equal(linked.code, 4);
   assert.equal(linked.err.length, 1);
-  assert.match(linked.err[0], /is a symbolic link; guardlab never follows links/);
+  assert.match(
+    linked.err[0],
+    /is a symbolic link; guardlab never follows links/,
+  );
   const tooBig = await show(big);
   assert.equal(tooBig.code, 4);
   assert.match(tooBig.err[0], /is larger than 262144 bytes; not read/);
   const broken = await show(bad);
   assert.equal(broken.code, 2);
-  assert.match(broken.err[0], /bad\.json": tools\[0\]\.call must be a JSON object/);
+  assert.match(
+    broken.err[0],
+    /bad\.json": tools\[0\]\.call must be a JSON object/,
+  );
   const missing = await show(join(dir.path, "none.json"));
   assert.equal(missing.code, 1);
   assert.match(missing.err[0], /cannot read the oracle from/);

@@ -177,12 +177,14 @@ export const proxy = command({
         throw error;
       }
     }
-    const path = values.record ??
+    const asked = values.record ??
       join(
         privateRoot(io)!,
         `proxy-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
       );
-    const record = new RecordWriter(createPrivateFile(path, trusted));
+    const created = createPrivateFile(asked, trusted);
+    const path = created.path;
+    const record = new RecordWriter(created.file);
     record.write({ kind: "start", guardlab_proxy: 1, command: positionals });
     io.err(say(fill(P.recording, { path }), lang));
     const { runProxy } = await import("../../accept/proxy.ts");
