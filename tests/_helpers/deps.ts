@@ -42,6 +42,6 @@ export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
  */
 export const SERVER_MEMORY =
   "npm:@modelcontextprotocol/server-memory@2026.8.31";
-// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
 export const pinServerMemory = () =>
+  // deno-lint-ignore no-import-prefix -- pinned here, like the exports above
   import("npm:@modelcontextprotocol/server-memory@2026.8.31");
