@@ -8,6 +8,7 @@
  *
  * @module
  */
+import config from "../../deno.json" with { type: "json" };
 import { linesOf } from "../base/lines.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
@@ -42,8 +43,16 @@ export interface Channel {
   close(): Promise<void>;
 }
 
-/** The environment a started server gets, when set: the MCP SDK's own default list. */
-export const CHILD_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/**
+ * The environment a started server gets, when set: the engineer grant's
+ * env list for this system (the MCP SDK's own default list), read from
+ * deno.json, the one place the grant is stated.
+ */
+export const CHILD_ENV: readonly string[] = config.permissions[
+  Deno.build.os === "windows"
+    ? "guardlab-engineer-windows"
+    : "guardlab-engineer"
+].env;
 
 /** The variables of {@linkcode CHILD_ENV} this process may read and has set. */
 export function childEnv(): Record<string, string> {

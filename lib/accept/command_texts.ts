@@ -28,15 +28,13 @@ into guardlab, run in process (idempotent, duplicates-on-retry, loses-updates,
 false-failure), which needs no grant beyond the temp folder.
 A started server runs with your own rights: Deno's sandbox covers guardlab,
 not the server. Starting one needs the engineer grant (-P=guardlab-engineer).
-The oracle (JSON, at most 256 KiB) names each write tool:
-  {"tools": [{"tool": "put_note",
-    "call": {"id": "note-{run}-{n:3}", "text": "hello {run}"}, "key": "/id",
-    "read": {"tool": "get_notes", "arguments": {"id": "{key}"}},
-    "count": {"json": "/notes", "match": {"id": "{key}"}},
-    "bad_call": {...}, "other_call": {...}, "other_count": {...},
-    "setup": [{"tool": NAME, "arguments": {...}}]}]}
-count is {"text": S} (occurrences of S in the text content) or {"json":
-POINTER, "match": {...}} (items of that array whose fields equal these).`,
+The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
+(valid arguments), key (a JSON Pointer into call: the business key), read
+(the read tool's call), count ({"text": S} or {"json": POINTER, "match":
+{…}}), and optional setup, bad_call, other_call with other_count.
+Placeholders in any string: {run} (unique per case), {n} and {n:3} (the copy
+number), {key}, {case}. The format, with a full example for a real server:
+docs/en/08-accept-your-own-tool.md.`,
     zh: `对任意 MCP 服务器运行文章结尾的验收测试：对 oracle 列出的每个写入工具，
 每个用例使用新的业务键，然后按业务键询问读取工具。用例：once、rejected、
 lost-reply-retry（服务器已应答，guardlab 扣下应答，客户端重试）、
@@ -49,15 +47,12 @@ same-key-other-arguments。矩阵列出客户端看到了什么、按业务键�
 除临时目录外不需要任何权限。
 被启动的服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。
 启动服务器需要工程师权限（-P=guardlab-engineer）。
-oracle（JSON，最大 256 KiB）列出每个写入工具：
-  {"tools": [{"tool": "put_note",
-    "call": {"id": "note-{run}-{n:3}", "text": "hello {run}"}, "key": "/id",
-    "read": {"tool": "get_notes", "arguments": {"id": "{key}"}},
-    "count": {"json": "/notes", "match": {"id": "{key}"}},
-    "bad_call": {...}, "other_call": {...}, "other_count": {...},
-    "setup": [{"tool": NAME, "arguments": {...}}]}]}
-count 为 {"text": S}（S 在文本内容中出现的次数）或 {"json": POINTER,
-"match": {...}}（该数组中字段等于这些值的条目数）。`,
+oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
+key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
+count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
+bad_call、other_call 与 other_count。任何字符串中的占位符：{run}（每个用例唯一）、
+{n} 与 {n:3}（副本序号）、{key}、{case}。格式及一个真实服务器的完整示例见
+docs/zh/08-accept-your-own-tool.md。`,
   },
   oracle: { en: "the oracle file (see above)", zh: "oracle 文件（见上文）" },
   example: {

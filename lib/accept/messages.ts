@@ -297,7 +297,7 @@ export const ACCEPT_MESSAGES = {
   headVerdict: { en: "verdict", zh: "结论" },
   then: { en: ", then ", zh: "，然后" },
   times: { en: "{n}× {what}", zh: "{n} 次{what}" },
-  effectOf: { en: "{kept} of {n}", zh: "{kept}/{n}" },
+  effectOf: { en: "{kept} of {n}", zh: "保留 {kept}/{n}" },
   effectBefore: { en: "{n} ({before} before)", zh: "{n}（之前 {before}）" },
   effectOther: { en: "{n} (other {other})", zh: "{n}（其他 {other}）" },
   unknown: { en: "?", zh: "?" },
@@ -404,7 +404,7 @@ export const ACCEPT_MESSAGES = {
     en: "cannot read {what} from {file}: not a readable file",
     zh: "无法从 {file} 读取{what}：不是可读的文件",
   },
-  oracleWord: { en: "the oracle", zh: "oracle" },
+  oracleWord: { en: "the oracle", zh: "oracle 文件" },
   jsonOrSvg: {
     en: "--json and --format svg: give one",
     zh: "--json 与 --format svg 只能给一个",

@@ -36,7 +36,11 @@ Deno.test("project: no task grants everything", () => {
       /--allow-(net|env|run|sys|ffi|import|read|write)\b/,
       name,
     );
-    assert.match(task, /--no-prompt -P=guardlab(-windows)?\b/, name);
+    assert.match(
+      task,
+      /--no-prompt -P=guardlab(-windows|-engineer|-engineer-windows)?\b/,
+      name,
+    );
   }
 });
 
@@ -50,6 +54,36 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     "guardlab-windows": {
       read: ["C:\\Windows\\Temp"],
       write: ["C:\\Windows\\Temp"],
+    },
+    // The engineers' grant (accept and proxy start a server): the same
+    // folder, run, the environment the child is handed (the MCP SDK's
+    // default list), and net for this machine's loopback only.
+    "guardlab-engineer": {
+      read: ["/tmp", "/private/tmp"],
+      write: ["/tmp", "/private/tmp"],
+      run: true,
+      env: ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"],
+      net: ["127.0.0.1", "localhost", "[::1]"],
+    },
+    "guardlab-engineer-windows": {
+      read: ["C:\\Windows\\Temp"],
+      write: ["C:\\Windows\\Temp"],
+      run: true,
+      env: [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ],
+      net: ["127.0.0.1", "localhost", "[::1]"],
     },
   });
   assert.equal(
@@ -76,7 +110,9 @@ Deno.test("project: the program imports no package but the MCP SDK in one place,
     // The one package: the MCP SDK, pinned in lib/mcp/sdk.ts and reached
     // only through the mcp command's dynamic import (mcp_graph_test.ts
     // proves that from Deno's own module graph).
-    const allowed = file.endsWith("/lib/mcp/sdk.ts")
+    // accept's example servers pin the same SDK release in lib/accept/sdk.ts.
+    const allowed = file.endsWith("/lib/mcp/sdk.ts") ||
+        file.endsWith("/lib/accept/sdk.ts")
       ? /^npm:@modelcontextprotocol\/sdk@1\.32\.2\//
       : /^(\.\.?\/|node:)/;
     for (const m of specifiers) {
@@ -108,6 +144,24 @@ Deno.test("project: the release workflow builds with the project's own tasks and
     assert.ok((line as string).includes(`--output ${binary} `), task);
     assert.match(line as string, /--no-prompt -P=guardlab(-windows)?\b/);
   }
+  // The engineers' binary on each platform, built and checked the same way.
+  const engineers = [
+    ...workflow.matchAll(/engineer_task: (\S+)\n\s+engineer_binary: (\S+)/g),
+  ];
+  assert.equal(engineers.length, 5, "five platforms, engineers' binary");
+  for (const [, task, binary] of engineers) {
+    const line = tasks[task];
+    assert.equal(typeof line, "string", task);
+    assert.ok((line as string).includes(`--output ${binary} `), task);
+    assert.match(
+      line as string,
+      /--no-prompt -P=guardlab-engineer(-windows)?\b/,
+    );
+  }
+  assert.match(
+    workflow,
+    /bash scripts\/check-binary\.sh --engineer "\$PWD\/\$\{\{ matrix\.engineer_binary \}\}"/,
+  );
   assert.match(
     workflow,
     /bash scripts\/check-binary\.sh "\$PWD\/\$\{\{ matrix\.binary \}\}"/,

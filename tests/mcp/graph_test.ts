@@ -109,9 +109,14 @@ Deno.test({
     assert.deepEqual(
       fromLib.map((
         [from, to],
-      ) => [from.split("/lib/")[1], to.split("/lib/")[1]]),
-      [["cli/commands/mcp.ts", "mcp/server.ts"]],
-      "one dynamic import: the mcp command loads the server",
+      ) => [from.split("/lib/")[1], to.split("/lib/")[1]]).sort(),
+      [
+        ["accept/start.ts", "accept/examples.ts"],
+        ["cli/commands/mcp.ts", "mcp/server.ts"],
+        ["cli/commands/proxy.ts", "accept/proxy.ts"],
+      ],
+      "three dynamic imports: the mcp command loads the server, accept its " +
+        "example servers, proxy the proxy",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(
@@ -120,6 +125,17 @@ Deno.test({
     assert.ok(
       sdk?.dependencies?.some((d) => d.specifier.startsWith(SDK)),
       "lib/mcp/sdk.ts imports the pinned SDK",
+    );
+    const acceptSdk = byId.get(
+      `file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`,
+    );
+    assert.ok(
+      acceptSdk?.dependencies?.every((d) => d.specifier.startsWith(SDK)),
+      "lib/accept/sdk.ts imports the same pinned SDK, nothing else",
+    );
+    assert.ok(
+      !seen.has(`file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`),
+      "and only through a dynamic import",
     );
   },
 });

@@ -120,7 +120,8 @@ export const accept = command({
   usage: `accept (--example NAME | --oracle FILE -- COMMAND ARGS… |
                      --oracle FILE --url http://127.0.0.1:PORT/mcp)
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
-                    [--timeout-ms N] [--cancel-after-ms N] [--json | --format svg]`,
+                    [--timeout-ms N] [--cancel-after-ms N]
+                    [--json | --format svg]`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },

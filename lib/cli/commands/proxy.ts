@@ -51,7 +51,8 @@ function writeStdout(bytes: Uint8Array): void {
 export const proxy = command({
   name: "proxy",
   summary: H.summary,
-  usage: `proxy [--faults FILE] [--record FILE] [--oracle FILE] -- COMMAND ARGS…
+  usage: `proxy [--faults FILE] [--record FILE] [--oracle FILE]
+                    [--timeout-ms N] -- COMMAND ARGS…
        guardlab proxy show FILE [--format svg] [--oracle FILE]`,
   about: H.about,
   options: {
