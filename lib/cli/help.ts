@@ -7,6 +7,7 @@ import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
 import { displayWidth } from "../base/terminal.ts";
 import { COMMANDS } from "./command_registry.ts";
+import { canStartServers } from "../accept/channel.ts";
 import { EXIT, EXIT_MEANING } from "./exit.ts";
 import { COMMON, flagLabel, type OptionSpec } from "./parser.ts";
 
@@ -43,6 +44,16 @@ export const OVERVIEW_MESSAGES = {
   sandbox3: {
     en: "process. It has no network, environment or process access.",
     zh: "它没有网络、环境变量或子进程权限。",
+  },
+  sandbox3Engineer: {
+    en:
+      "process. This build has the engineers' grant: it may also start a server",
+    zh: "这个版本带有工程师权限：它还可以启动服务器",
+  },
+  sandbox4Engineer: {
+    en:
+      "(accept, proxy), which runs with your own rights, and reach this machine.",
+    zh: "（accept、proxy，服务器以你自己的权限运行），并连接本机回环地址。",
   },
   exits: { en: "Exit codes:", zh: "退出码：" },
   exitsNote: {
@@ -94,7 +105,11 @@ export function overview(lang: Lang): string[] {
     "",
     text(m.sandbox1),
     text(m.sandbox2),
-    text(m.sandbox3),
+    // Each screen is true of the grant it runs under: the engineers' build
+    // may start a process, the student's may not.
+    ...(canStartServers()
+      ? [text(m.sandbox3Engineer), text(m.sandbox4Engineer)]
+      : [text(m.sandbox3)]),
     "",
     text(m.exits),
   );
