@@ -78,8 +78,8 @@ export const ORACLE_MESSAGES = {
 export const VERDICT_MEANING = {
   "ONCE": {
     en:
-      "exactly one effect for the key: the call (or its retry) reused what was there",
-    zh: "该业务键恰好一个效果：调用（或其重试）复用了已有结果",
+      "exactly one effect for the key: all the case's calls together left one",
+    zh: "该业务键恰好一个效果：本用例的所有调用合起来只留下一个",
   },
   "NONE": {
     en: "no effect for the key, though the call was valid",
@@ -287,6 +287,10 @@ export const ACCEPT_MESSAGES = {
     zh: "示例服务器 {name}，在 guardlab 进程内运行（没有启动任何程序）",
   },
   writeTool: { en: "write tool {tool}", zh: "写入工具 {tool}" },
+  writeToolEntry: {
+    en: "write tool {tool} (entry {entry} of the oracle)",
+    zh: "写入工具 {tool}（oracle 第 {entry} 项）",
+  },
   unlisted: {
     en: "note: the server does not list {tools}",
     zh: "注意：服务器的工具列表中没有 {tools}",

@@ -56,6 +56,8 @@ export interface CaseResult {
   readonly case: CaseName;
   /** The write tool. */
   readonly tool: string;
+  /** Which entry of the oracle's tools it is, from 1 (an oracle may name a tool twice, with other calls). */
+  readonly entry: number;
   /** What the client saw from each of its calls, in order (a withheld answer is `no-answer`). */
   readonly client_saw: readonly Outcome[];
   /** The effect counted by key at the end (concurrent-distinct: how many keys were kept), or null when it could not be counted. */
@@ -151,6 +153,7 @@ export async function runAccept(
   try {
     let index = 0;
     for (const tool of tools) {
+      const entry = options.oracle.tools.indexOf(tool) + 1;
       for (const name of options.cases) {
         index++;
         results.push(
@@ -158,7 +161,7 @@ export async function runAccept(
             session,
             tool,
             name,
-            { run: `${nonce}${index}`, case: index },
+            { run: `${nonce}${index}`, case: index, entry },
             options,
           ),
         );
@@ -183,7 +186,7 @@ async function runCase(
   session: Session,
   tool: WriteTool,
   name: CaseName,
-  { run, case: number }: { run: string; case: number },
+  { run, case: number, entry }: { run: string; case: number; entry: number },
   options: AcceptOptions,
 ): Promise<CaseResult> {
   session.beginCase();
@@ -214,6 +217,7 @@ async function runCase(
   return {
     case: name,
     tool: tool.tool,
+    entry,
     client_saw: observed.client_saw,
     effect: observed.effect,
     ...(observed.copies === undefined ? {} : { copies: observed.copies }),

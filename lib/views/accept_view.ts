@@ -85,15 +85,23 @@ function problemsText(r: Pick<CaseResult, "problems">): Text {
 /** The matrix of `report` in `lang`, each line within 80 columns. */
 export function matrixLines(report: AcceptReport, lang: Lang): string[] {
   const lines: string[] = [];
-  const tools = [...new Set(report.results.map((r) => r.tool))];
-  for (const tool of tools) {
-    lines.push(say(fill(M.writeTool, { tool }), lang));
+  const entries = [...new Set(report.results.map((r) => r.entry))];
+  for (const entry of entries) {
+    const rows = report.results.filter((x) => x.entry === entry);
+    const tool = rows[0].tool;
+    const twice = report.results.some((x) =>
+      x.tool === tool && x.entry !== entry
+    );
+    if (lines.length > 0) lines.push("");
+    lines.push(
+      say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
+    );
     lines.push(
       "  " + pad(say(M.headCase, lang), COLS.case) +
         pad(say(M.headSaw, lang), COLS.saw) +
         pad(say(M.headEffect, lang), COLS.effect) + say(M.headVerdict, lang),
     );
-    for (const r of report.results.filter((x) => x.tool === tool)) {
+    for (const r of rows) {
       const saw = wrap(say(sawText(r.client_saw), lang), COLS.saw - 1, 0).map((
         l,
       ) => l.trim());

@@ -35,13 +35,20 @@ export async function mcpClientSdk() {
 export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
 
 /**
- * A real MCP server written by someone else, run by the accept tests as a
- * child process (`deno run … npm:…`, offline, `--frozen` against
- * `deno.lock`). Named here so its exact version is in the type-checked
- * graph and its hash in `deno.lock`; never called in this process.
+ * Real MCP servers written by someone else, run by the accept tests as
+ * child processes (`deno run … npm:…`, offline, `--frozen` against
+ * `deno.lock`). Named here so their exact versions are in the type-checked
+ * graph and their hashes in `deno.lock`; never called in this process.
  */
 export const SERVER_MEMORY =
   "npm:@modelcontextprotocol/server-memory@2026.8.31";
 export const pinServerMemory = () =>
   // deno-lint-ignore no-import-prefix -- pinned here, like the exports above
   import("npm:@modelcontextprotocol/server-memory@2026.8.31");
+
+/** The reference filesystem server, as {@linkcode SERVER_MEMORY}. */
+export const SERVER_FILESYSTEM =
+  "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
+export const pinServerFilesystem = () =>
+  // deno-lint-ignore no-import-prefix -- pinned here, like the exports above
+  import("npm:@modelcontextprotocol/server-filesystem@2026.8.31");

@@ -85,6 +85,7 @@ Deno.test("accept examples: the CLI's exit code: 0 when every verdict is safe, 5
     "class",
     "client_saw",
     "effect",
+    "entry",
     "info",
     "key",
     "problems",

@@ -2,8 +2,8 @@
  * `accept` as an engineer runs it, through the CLI under the engineer grant
  * (`deno task guardlab-engineer`): against guardlab's own `guardlab mcp`
  * (every verdict safe) and against a real MCP server someone else wrote,
- * `@modelcontextprotocol/server-memory` 2026.8.31, pinned in deno.lock
- * and run offline. The memory server's matrix is what it is: these
+ * `@modelcontextprotocol/server-memory` and `server-filesystem` 2026.8.31,
+ * pinned in deno.lock and run offline. The memory server's matrix is what it is: these
  * expectations were written from the server's source (a read-modify-write
  * of one file per call, and a create that skips existing names silently),
  * and the docs show the same matrix.
@@ -18,7 +18,7 @@ import {
   ROOT,
   runEngineer,
 } from "../_helpers/accept_helpers.ts";
-import { SERVER_MEMORY } from "../_helpers/deps.ts";
+import { SERVER_FILESYSTEM, SERVER_MEMORY } from "../_helpers/deps.ts";
 
 const ORACLES = join(ROOT, "tests/accept/oracles");
 
@@ -139,5 +139,71 @@ Deno.test({
       l.includes(`"gl-${lost.run}-`)
     ).length;
     assert.equal(names, lost.effect);
+  },
+});
+
+Deno.test({
+  name:
+    "accept servers: @modelcontextprotocol/server-filesystem 2026.8.31, as found: a retried edit duplicates its line, a retried replace reports a false failure" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-accept-fs-");
+    // The oracle names files by absolute path: the template's folder becomes this test's.
+    const oracle = join(dir.path, "oracle.json");
+    const root = join(dir.path, "root");
+    Deno.mkdirSync(root, { mode: 0o700 });
+    Deno.writeTextFileSync(
+      oracle,
+      Deno.readTextFileSync(join(ORACLES, "server-filesystem.json")).replaceAll(
+        "/tmp/fs-demo",
+        root,
+      ),
+    );
+    const r = await runEngineer([
+      "accept",
+      "--json",
+      "--oracle",
+      oracle,
+      "--",
+      Deno.execPath(),
+      "run",
+      "-q",
+      `--lock=${join(ROOT, "deno.lock")}`,
+      "--frozen",
+      "--cached-only",
+      `--allow-read=${root}`,
+      `--allow-write=${root}`,
+      "--allow-env",
+      "--allow-sys",
+      SERVER_FILESYSTEM,
+      root,
+    ]);
+    assert.equal(r.code, 5, r.err.join("\n"));
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.server, {
+      name: "secure-filesystem-server",
+      version: "0.2.0",
+    });
+    assert.deepEqual(matrix(r.stdout), [
+      "edit_file once: ONCE",
+      "edit_file rejected: NO-EFFECT",
+      "edit_file lost-reply-retry: DUPLICATED",
+      "edit_file cancel-after-send: DUPLICATED +EFFECT-DESPITE-CANCEL",
+      "edit_file concurrent-distinct: LOST",
+      "edit_file concurrent-same: ONCE",
+      "edit_file same-key-other-arguments: NOT-RUN",
+      "edit_file once: ONCE",
+      "edit_file rejected: NOT-RUN",
+      "edit_file lost-reply-retry: FALSE-FAILURE",
+      "edit_file cancel-after-send: FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
+      "edit_file concurrent-distinct: LOST",
+      "edit_file concurrent-same: ONCE",
+      "edit_file same-key-other-arguments: NOT-RUN",
+    ]);
+    // The file itself agrees with the read tool: the retried line is there twice.
+    const retried = report.results[2];
+    const text = Deno.readTextFileSync(join(root, `${retried.run}.txt`));
+    assert.equal(text.split(retried.key.split("\n")[1]).length - 1, 2, text);
   },
 });
