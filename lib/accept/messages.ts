@@ -314,10 +314,11 @@ export const ACCEPT_MESSAGES = {
   },
   summary: {
     en:
-      "{cases} cases: {safe} safe, {unsafe} unsafe, {inconclusive} inconclusive, {info} information",
+      "cases run: {cases}; safe {safe}, unsafe {unsafe}, inconclusive {inconclusive}, information {info}",
     zh:
-      "{cases} 个用例：安全 {safe}，不安全 {unsafe}，无法判断 {inconclusive}，提示 {info}",
+      "已运行用例 {cases} 个：安全 {safe}，不安全 {unsafe}，无法判断 {inconclusive}，提示 {info}",
   },
+
   exitUnsafe: {
     en: "exit 5: at least one verdict is unsafe",
     zh: "退出码 5：至少一个结论不安全",

@@ -1,0 +1,141 @@
+/**
+ * The chapter "Accept your own tool" in both languages: the same headings in
+ * the same order, the same commands and numbers, and every screen it shows
+ * is what guardlab prints (the example's matrix and timeline, the refusal
+ * under the student grant). The example servers' verdicts in its table are
+ * the ones `accept --example` finds.
+ */
+import assert from "node:assert/strict";
+import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
+import { EXAMPLE_NAMES } from "../../lib/accept/cases.ts";
+import { exampleMatrix } from "../../lib/accept/matrix.ts";
+import { cli } from "../_helpers/helpers.ts";
+
+const read = (lang: string) =>
+  Deno.readTextFileSync(
+    new URL(`../../docs/${lang}/08-accept-your-own-tool.md`, import.meta.url),
+  );
+const EN = read("en");
+const ZH = read("zh");
+
+const HEADINGS: readonly [string, string][] = [
+  ["# Accept your own tool", "# 验收你自己的工具"],
+  ["## The grant", "## 权限"],
+  ["## Try it on an example", "## 先在示例上试"],
+  ["## The oracle", "## oracle"],
+  ["## The cases and their verdicts", "## 用例与结论"],
+  [
+    "## A real server: server-memory and server-filesystem",
+    "## 一个真实的服务器：server-memory 与 server-filesystem",
+  ],
+  ["## Your agent, through the proxy", "## 让你的 Agent 经过 proxy"],
+  ["## Bounds and speed", "## 上限与速度"],
+];
+
+function outside(text: string): string[] {
+  let fenced = false;
+  return text.split("\n").filter((l) => {
+    if (l.startsWith("```")) fenced = !fenced;
+    return !fenced;
+  });
+}
+
+/** The indented code block after the line that contains `marker`. */
+function blockAfter(text: string, marker: string): string[] {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.includes(marker));
+  assert.ok(at >= 0, marker);
+  const out: string[] = [];
+  let i = at + 1;
+  while (!lines[i].startsWith("    ")) i++;
+  for (
+    ;
+    i < lines.length && (lines[i].startsWith("    ") || lines[i] === "");
+    i++
+  ) out.push(lines[i].slice(4));
+  while (out.at(-1) === "") out.pop();
+  return out;
+}
+
+Deno.test("accept chapter: each language links to the other; the same headings in the same order", () => {
+  assert.equal(
+    EN.split("\n")[0],
+    "[中文](../zh/08-accept-your-own-tool.md) · [README](../../README.md)",
+  );
+  assert.equal(
+    ZH.split("\n")[0],
+    "[English](../en/08-accept-your-own-tool.md) · [README](../../README.zh.md)",
+  );
+  const heads = (t: string) => outside(t).filter((l) => /^#{1,6} /.test(l));
+  assert.deepEqual(heads(EN), HEADINGS.map((h) => h[0]));
+  assert.deepEqual(heads(ZH), HEADINGS.map((h) => h[1]));
+});
+
+Deno.test("accept chapter: the same commands, flags, verdicts and numbers in both languages", () => {
+  const commands = (t: string) =>
+    t.split("\n").filter((l) =>
+      /^ {4}(deno task|mkdir|cp |env |deno run|npm:)/.test(
+        l.replace(/^ {4}( +)/, "    "),
+      )
+    );
+  assert.deepEqual(commands(ZH), commands(EN));
+  const words = (t: string, re: RegExp) =>
+    [...new Set(t.match(re) ?? [])].sort();
+  assert.deepEqual(words(ZH, /--[a-z][a-z-]+/g), words(EN, /--[a-z][a-z-]+/g));
+  assert.deepEqual(
+    words(ZH, /\b[A-Z]{2,}(?:-[A-Z]+)+\b|\b(?:ONCE|NONE|LOST)\b/g),
+    words(EN, /\b[A-Z]{2,}(?:-[A-Z]+)+\b|\b(?:ONCE|NONE|LOST)\b/g),
+  );
+  const numbers = (t: string) =>
+    (t.replace(/note-[0-9a-f]+-\d+/g, "").match(/\d+(?:\.\d+)?/g) ?? []).sort();
+  assert.deepEqual(numbers(ZH), numbers(EN));
+  assert.deepEqual(zhPunctuationProblems(outside(ZH).join("\n")), []);
+});
+
+Deno.test("accept chapter: the example's screen and the student grant's refusal are what guardlab prints", async () => {
+  for (const [text, lang] of [[EN, "en"], [ZH, "zh"]] as const) {
+    const args = [
+      "accept",
+      "--example",
+      "duplicates-on-retry",
+      "--cases",
+      "lost-reply-retry",
+      "--timeline",
+    ];
+    const marker = `guardlab ${args.join(" ")}${
+      lang === "zh" ? " --lang zh" : ""
+    }`;
+    const shown = blockAfter(text, marker);
+    const r = await cli([...args, "--lang", lang]);
+    assert.equal(r.code, 5);
+    // The key is fresh on every run.
+    const key = (l: string) => l.replace(/note-[0-9a-f]+-001/, "note-KEY");
+    assert.deepEqual(shown.map(key), r.out.map(key));
+  }
+  assert.match(
+    EN,
+    /\n {4}guardlab: refused: guardlab accept needs the engineer grant[^\n]*--example NAME\n/,
+  );
+  assert.match(
+    ZH,
+    /\n {4}guardlab: 拒绝：guardlab accept 需要工程师权限[^\n]*--example NAME\n/,
+  );
+});
+
+Deno.test("accept chapter: the examples' table holds the verdicts accept --example finds", async () => {
+  for (const name of EXAMPLE_NAMES) {
+    const { report } = await exampleMatrix(name);
+    const verdicts = report.results.map((r) => r.verdict).join(", ");
+    assert.ok(
+      EN.includes(`| \`${name}\` |`) &&
+        EN.includes(`| ${verdicts} | ${report.unsafe > 0 ? 5 : 0} |`),
+      `${name}: ${verdicts}`,
+    );
+    assert.ok(
+      ZH.includes(
+        `| ${verdicts.replaceAll(", ", "、")} | ${report.unsafe > 0 ? 5 : 0} |`,
+      ),
+      name,
+    );
+  }
+});
