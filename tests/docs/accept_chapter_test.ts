@@ -17,6 +17,9 @@ const read = (lang: string) =>
   );
 const EN = read("en");
 const ZH = read("zh");
+/** A table row with its cells' padding removed (deno fmt aligns tables). */
+const cells = (text: string) =>
+  text.replace(/ {2,}\|/g, " |").replace(/\| {2,}/g, "| ");
 
 const HEADINGS: readonly [string, string][] = [
   ["# Accept your own tool", "# 验收你自己的工具"],
