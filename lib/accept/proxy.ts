@@ -283,7 +283,11 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   const serverDone = pumpLines(child.stdout, fromServer, () => {
     note({ dir: "server>client", action: "too-long" }, null);
     o.log(fill(P.tooLong, { side: P.sideServer, max: MAX_MESSAGE_BYTES }));
-  }).then(() => (serverGone = true));
+  }).then(() => {
+    serverGone = true;
+    // A wait for answers ends when nobody is left to give them.
+    drained();
+  });
   const clientDone = pumpLines(o.input, fromClient, () => {
     note({ dir: "client>server", action: "too-long" }, null);
     o.log(fill(P.tooLong, { side: P.sideClient, max: MAX_MESSAGE_BYTES }));
@@ -297,7 +301,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     // The client has gone: let the calls still in flight answer (bounded), then
     // read each write's effect, then end the server's input.
     await settle(
-      () => inflight.size === 0 && timers.size === 0,
+      () => serverGone || (inflight.size === 0 && timers.size === 0),
       o.timeoutMs,
       (f) => (drained = f),
     );
@@ -334,10 +338,10 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     await child.status;
     code = null;
   }
-  if (first === "server") {
-    o.log(fill(P.serverExited, { code: code ?? "killed" }));
-  }
-  return { serverCode: code, serverFirst: first === "server" };
+  // The server went first, or went while calls were still unanswered.
+  const serverFirst = first === "server" || (serverGone && inflight.size > 0);
+  if (serverFirst) o.log(fill(P.serverExited, { code: code ?? "killed" }));
+  return { serverCode: code, serverFirst };
 }
 
 function isRequest(m: Record<string, unknown>, method: string): boolean {

@@ -28,7 +28,8 @@ export const NEEDS_START = CAN_START
 
 /** The fixture server in `mode`, as `accept` would start it. */
 export function fixtureCommand(mode: string): string[] {
-  return [Deno.execPath(), "run", "-q", "--no-lock", FIXTURE, mode];
+  const net = mode.startsWith("http") ? ["--allow-net=127.0.0.1"] : [];
+  return [Deno.execPath(), "run", "-q", "--no-lock", ...net, FIXTURE, mode];
 }
 
 /** A channel to the fixture server in `mode`. */

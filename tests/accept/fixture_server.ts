@@ -15,7 +15,8 @@ import { setImmediate } from "node:timers";
 
 const mode = Deno.args[0] ?? "correct";
 const encoder = new TextEncoder();
-const out = (value: unknown) => writeLine(JSON.stringify(value));
+/** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
+let out = (value: unknown) => writeLine(JSON.stringify(value));
 function writeLine(text: string) {
   let bytes = encoder.encode(text + "\n");
   while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
@@ -55,6 +56,7 @@ async function put(id: string, text: string) {
   }
   const old = notes.find((n) => n.id === id);
   if (old === undefined) {
+    // "http" and "http-sse" behave as "correct".
     notes.push({ id, text });
     return ok({ written: { id, text } });
   }
@@ -147,6 +149,35 @@ async function handle(m: Record<string, unknown>) {
   if (mode === "unknown-ids") out({ jsonrpc: "2.0", id: 9999, result });
 }
 
+if (mode === "http" || mode === "http-sse") {
+  // Streamable HTTP on this machine's loopback, on a port the system picks
+  // (written as the first line of stdout); the behaviour is "correct"'s.
+  const waiting = new Map<unknown, (value: unknown) => void>();
+  out = (value) => waiting.get((value as { id?: unknown }).id)?.(value);
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => writeLine(String(port)),
+  }, async (request) => {
+    if (request.method === "DELETE") return new Response(null, { status: 200 });
+    const message = await request.json();
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    const answered = new Promise((resolve) => waiting.set(message.id, resolve));
+    handle(message);
+    const answer = JSON.stringify(await answered);
+    waiting.delete(message.id);
+    const headers = { "mcp-session-id": "fixture-session" };
+    return mode === "http-sse"
+      ? new Response(`event: message\ndata: ${answer}\n\n`, {
+        headers: { ...headers, "content-type": "text/event-stream" },
+      })
+      : new Response(answer, {
+        headers: { ...headers, "content-type": "application/json" },
+      });
+  });
+  await server.finished;
+  Deno.exit(0);
+}
 if (mode === "banner") writeLine("fixture server starting (not JSON)");
 if (mode === "dies-at-start") {
   console.error("fixture: cannot open its store");

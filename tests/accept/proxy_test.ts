@@ -11,6 +11,7 @@ import { sandboxCommand } from "../_helpers/spawn.ts";
 import {
   CAN_START,
   engineerCommand,
+  fixtureCommand,
   NEEDS_START,
   privateDir,
   ROOT,
@@ -366,6 +367,73 @@ Deno.test({
     assert.ok(
       show.out.includes("  create_draft JOB-001: calls 1, 2; effect 1"),
       show.out.join("\n"),
+    );
+  },
+});
+
+const PUT = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  },
+  {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "put_note", arguments: { id: "a", text: "b" } },
+  },
+].map((m) => JSON.stringify(m)).join("\n") + "\n";
+
+Deno.test({
+  name:
+    "proxy: a hostile server: what is not JSON-RPC or is over 4 MiB never reaches the client; an exit ends the session in one line" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-proxy-hostile-");
+    for (const mode of ["non-json", "huge-message"]) {
+      const r = await runEngineer([
+        "proxy",
+        "--record",
+        join(dir.path, `${mode}.jsonl`),
+        "--",
+        ...fixtureCommand(mode),
+      ], PUT);
+      assert.equal(r.code, 0, r.err.join("\n"));
+      // Only the two answers: every line the client reads is a message.
+      assert.deepEqual(r.out.map((l) => JSON.parse(l).id), [1, 2]);
+      assert.equal(
+        r.err.filter((l) =>
+          l.includes(
+            mode === "non-json"
+              ? "not JSON-RPC"
+              : "over 4194304 bytes was discarded",
+          )
+        ).length,
+        1,
+        r.err.join("\n"),
+      );
+    }
+    const exits = await runEngineer([
+      "proxy",
+      "--record",
+      join(dir.path, "exits.jsonl"),
+      "--",
+      ...fixtureCommand("exits-mid-call"),
+    ], PUT);
+    assert.equal(exits.code, 1);
+    assert.deepEqual(exits.out.map((l) => JSON.parse(l).id), [1]);
+    assert.ok(
+      exits.err.includes(
+        "guardlab proxy: the server exited (3); the session ends",
+      ),
+      exits.err.join("\n"),
     );
   },
 });
