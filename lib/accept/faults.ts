@@ -20,7 +20,7 @@ import { fill } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { MAX_DELAY_MS, MAX_FANOUT, MAX_FAULT_LINES } from "./limits.ts";
-import { PROXY_MESSAGES } from "./messages.ts";
+import { PROXY_MESSAGES } from "./proxy_messages.ts";
 
 /** The fault names, as a faults line spells them. */
 export const FAULT_NAMES = [

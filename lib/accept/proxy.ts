@@ -23,7 +23,7 @@ import {
   MAX_MESSAGE_BYTES,
   MAX_RECORD_LINES,
 } from "./limits.ts";
-import { PROXY_MESSAGES as P } from "./messages.ts";
+import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, pointerGet, substitute } from "./oracle.ts";
 import type { RecordWriter } from "./record.ts";
 

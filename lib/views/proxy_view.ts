@@ -12,11 +12,8 @@
 import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { canonicalJson, isPlainRecord } from "../base/json.ts";
 import { MAX_DRAWN_EVENTS, MAX_MESSAGE_BYTES } from "../accept/limits.ts";
-import {
-  OUTCOME_WORD,
-  PROXY_MESSAGES as P,
-  TIMELINE_WORDS as W,
-} from "../accept/messages.ts";
+import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../accept/messages.ts";
+import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
 import { type Oracle, pointerGet } from "../accept/oracle.ts";
 import type { RecordLine } from "../accept/record.ts";
 import type { Outcome } from "../accept/session.ts";

@@ -24,10 +24,8 @@ import {
   MAX_RECORD_BYTES,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../accept/limits.ts";
-import {
-  ACCEPT_MESSAGES as M,
-  PROXY_MESSAGES as P,
-} from "../../accept/messages.ts";
+import { ACCEPT_MESSAGES as M } from "../../accept/messages.ts";
+import { PROXY_MESSAGES as P } from "../../accept/proxy_messages.ts";
 import { BadOracle, type Oracle } from "../../accept/oracle.ts";
 import { parseRecord, RecordWriter } from "../../accept/record.ts";
 import { assertGrantFor, loadOracle } from "../../accept/start.ts";
