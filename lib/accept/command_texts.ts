@@ -50,9 +50,9 @@ same-key-other-arguments。矩阵列出客户端看到了什么、按业务键�
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
-bad_call、other_call 与 other_count。任何字符串中的占位符：{run}（每个用例唯一）、
-{n} 与 {n:3}（副本序号）、{key}、{case}。格式及一个真实服务器的完整示例见
-docs/zh/08-accept-your-own-tool.md。`,
+bad_call、other_call 与 other_count。任何字符串中的占位符：{run}（每个用例
+唯一）、{n} 与 {n:3}（副本序号）、{key}、{case}。格式及一个真实服务器的完整
+示例见 docs/zh/08-accept-your-own-tool.md。`,
   },
   oracle: { en: "the oracle file (see above)", zh: "oracle 文件（见上文）" },
   example: {
