@@ -29,16 +29,33 @@ function oracleIn(dir: string, name: string): string {
   return path;
 }
 
-/** The matrix of an `accept --json` run as `tool case: VERDICT`. */
-function matrix(stdout: string): string[] {
-  const report = JSON.parse(stdout) as {
-    results: { tool: string; case: string; verdict: string; info: string[] }[];
-  };
-  return report.results.map((r) =>
-    `${r.tool} ${r.case}: ${r.verdict}${
+interface Row {
+  tool: string;
+  case: string;
+  verdict: string;
+  info: string[];
+  effect_before_retry?: number | null;
+}
+
+/**
+ * The matrix of an `accept --json` run as `tool case: VERDICT`. Where a
+ * real server's cancel falls relative to its own write is up to the server
+ * (it finishes a cancelled call or not, sooner or later): for
+ * cancel-after-send the expectation may name two verdicts (`A|B`), and the
+ * information must match what guardlab counted after the cancel.
+ */
+function matrix(stdout: string, expected: string[]): string[] {
+  const report = JSON.parse(stdout) as { results: Row[] };
+  return report.results.map((r, i) => {
+    const line = `${r.tool} ${r.case}: ${r.verdict}${
       r.info.length ? ` +${r.info.join(",")}` : ""
-    }`
-  );
+    }`;
+    if (r.case !== "cancel-after-send") return line;
+    const after = r.effect_before_retry ?? 0;
+    assert.equal(r.info.includes("EFFECT-DESPITE-CANCEL"), after > 0, line);
+    const allowed = (expected[i] ?? "").split(": ")[1]?.split("|") ?? [];
+    return allowed.includes(r.verdict) ? expected[i] : line;
+  });
 }
 
 Deno.test({
@@ -60,15 +77,17 @@ Deno.test({
       "mcp",
     ]);
     assert.equal(r.code, 0, r.err.join("\n"));
-    assert.deepEqual(matrix(r.stdout), [
+    const selfExpected = [
       "create_draft once: ONCE",
       "create_draft rejected: NO-EFFECT",
       "create_draft lost-reply-retry: ONCE",
-      "create_draft cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      // The lab stops at its next checkpoint if the cancel comes first.
+      "create_draft cancel-after-send: ONCE",
       "create_draft concurrent-distinct: ALL-KEPT",
       "create_draft concurrent-same: ONCE",
       "create_draft same-key-other-arguments: CONFLICT-REPORTED",
-    ]);
+    ];
+    assert.deepEqual(matrix(r.stdout, selfExpected), selfExpected);
   },
 });
 
@@ -111,22 +130,23 @@ Deno.test({
       name: "memory-server",
       version: "0.6.3",
     });
-    assert.deepEqual(matrix(r.stdout), [
+    const memoryExpected = [
       "create_entities once: ONCE",
       "create_entities rejected: NO-EFFECT",
       "create_entities lost-reply-retry: ONCE",
-      "create_entities cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      "create_entities cancel-after-send: ONCE",
       "create_entities concurrent-distinct: LOST",
       "create_entities concurrent-same: ONCE",
       "create_entities same-key-other-arguments: SILENT-CONFLICT",
       "add_observations once: ONCE",
       "add_observations rejected: NO-EFFECT",
       "add_observations lost-reply-retry: ONCE",
-      "add_observations cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+      "add_observations cancel-after-send: ONCE",
       "add_observations concurrent-distinct: LOST",
       "add_observations concurrent-same: ONCE",
       "add_observations same-key-other-arguments: NOT-RUN",
-    ]);
+    ];
+    assert.deepEqual(matrix(r.stdout, memoryExpected), memoryExpected);
     // Each of the ten concurrent creates was answered "created"; fewer were kept.
     const lost = report.results.find((x: { case: string }) =>
       x.case === "concurrent-distinct"
@@ -185,22 +205,26 @@ Deno.test({
       name: "secure-filesystem-server",
       version: "0.2.0",
     });
-    assert.deepEqual(matrix(r.stdout), [
+    const fsExpected = [
       "edit_file once: ONCE",
       "edit_file rejected: NO-EFFECT",
       "edit_file lost-reply-retry: DUPLICATED",
-      "edit_file cancel-after-send: DUPLICATED +EFFECT-DESPITE-CANCEL",
+      // A cancelled edit the server finished late meets the retry's edit
+      // in one read-modify-write of the file: one line or two.
+      "edit_file cancel-after-send: DUPLICATED|ONCE",
       "edit_file concurrent-distinct: LOST",
       "edit_file concurrent-same: ONCE",
       "edit_file same-key-other-arguments: NOT-RUN",
       "edit_file once: ONCE",
       "edit_file rejected: NOT-RUN",
       "edit_file lost-reply-retry: FALSE-FAILURE",
-      "edit_file cancel-after-send: FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
+      // The retry fails if the cancelled replace had already been applied.
+      "edit_file cancel-after-send: FALSE-FAILURE|ONCE",
       "edit_file concurrent-distinct: LOST",
       "edit_file concurrent-same: ONCE",
       "edit_file same-key-other-arguments: NOT-RUN",
-    ]);
+    ];
+    assert.deepEqual(matrix(r.stdout, fsExpected), fsExpected);
     // The file itself agrees with the read tool: the retried line is there twice.
     const retried = report.results[2];
     const text = Deno.readTextFileSync(join(root, `${retried.run}.txt`));
