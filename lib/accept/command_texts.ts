@@ -10,7 +10,7 @@ import type { Text } from "../base/i18n.ts";
 /** `guardlab accept --help`. */
 export const ACCEPT_HELP = {
   summary: {
-    en: "run the article's acceptance test against an MCP server's write tool",
+    en: "run the article's acceptance test on an MCP server's write tool",
     zh: "对 MCP 服务器的写入工具运行文章的验收测试",
   },
   about: {
