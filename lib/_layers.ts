@@ -40,16 +40,16 @@ export const LAYERS: readonly Layer[] = [
     members: ["timing", "policy"],
   },
   {
-    role: "drivers: scenarios and scripts run against the labs, and the " +
-      "acceptance test and proxy run against MCP servers",
-    members: ["experiments", "accept"],
+    role: "drivers: what runs the labs, scenarios and scripts " +
+      "(experiments), the MCP server (mcp), and the acceptance test and " +
+      "proxy run against any MCP server (accept)",
+    members: ["experiments", "mcp", "accept"],
   },
   {
     role: "content: the teaching texts and the exercises",
     members: ["content", "exercises"],
   },
   { role: "views: renderers of timelines, lanes and SVG", members: ["views"] },
-  { role: "the MCP server", members: ["mcp"] },
   { role: "the command line", members: ["cli"] },
   { role: "the public API's door", members: ["mod.ts"] },
 ];

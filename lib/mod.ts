@@ -6,8 +6,9 @@
  *
  * This is the only door: files named `_*.ts` are internal. `lib/` is built
  * in layers whose order is stated once, in `_layers.ts` (text and types,
- * sandbox, store, labs, experiments, content, views, CLI); imports point
- * down or stay level, and `tests/architecture/layers_test.ts` holds the code to it.
+ * sandbox, store, labs, drivers (experiments, MCP), content, views, CLI);
+ * imports point down or stay level, and `tests/architecture/layers_test.ts`
+ * holds the code to it.
  *
  * @example
  * ```ts
@@ -44,13 +45,10 @@ export {
   InputRejected,
   KeyConflict,
   KeyVoided,
-  LedgerUnusable,
   OutputRejected,
-  Refused,
-} from "./base/errors.ts";
+} from "./timing/errors.ts";
+export { LedgerUnusable, Refused } from "./base/errors.ts";
 export {
-  type AttemptRecord,
-  type DraftValue,
   type Faults,
   type HarnessHook,
   type InjectedFaults,
@@ -58,10 +56,17 @@ export {
   Lab,
   outputCheck,
   RECEIPT_MODES,
-  type RunResult,
   type TeachingSwitches,
-  type WrittenReceipt,
 } from "./timing/lab.ts";
+export {
+  type Attempt,
+  type AttemptRecord,
+  type DraftValue,
+  type Raised,
+  type RunOutput,
+  type RunResult,
+  type WrittenReceipt,
+} from "./timing/attempt.ts";
 export {
   type DraftRow,
   Ledger,

@@ -68,11 +68,6 @@ export function childEnv(): Record<string, string> {
   return env;
 }
 
-/** Whether this process may start a server (the engineer grant). */
-export function canStartServers(): boolean {
-  return Deno.permissions.querySync({ name: "run" }).state === "granted";
-}
-
 /** Parse one line as a JSON-RPC message, or say what it is instead. */
 export function messageOf(
   text: string,

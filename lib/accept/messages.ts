@@ -331,24 +331,6 @@ export const ACCEPT_MESSAGES = {
     en: "timeline of {case} ({tool}, key {key})",
     zh: "{case} 的时间线（{tool}，业务键 {key}）",
   },
-  initNoAnswer: {
-    en:
-      "the server did not answer initialize within {ms} ms; nothing was tested",
-    zh: "服务器在 {ms} 毫秒内没有应答 initialize；没有进行任何测试",
-  },
-  initClosed: {
-    en:
-      "the server exited before initialize was answered; nothing was tested{tail}",
-    zh: "服务器在应答 initialize 之前就退出了；没有进行任何测试{tail}",
-  },
-  initError: {
-    en: "the server refused initialize ({detail}); nothing was tested",
-    zh: "服务器拒绝了 initialize（{detail}）；没有进行任何测试",
-  },
-  stderrTail: {
-    en: " (its last line on stderr: {line})",
-    zh: "（它在标准错误上的最后一行：{line}）",
-  },
   notFound: {
     en: "cannot start {command}: no such program",
     zh: "无法启动 {command}：没有这个程序",
@@ -363,56 +345,9 @@ export const ACCEPT_MESSAGES = {
     zh:
       "{command} 需要工程师权限才能启动服务器（-P=guardlab-engineer：run、仅回环网络、子进程所需环境变量）；当前 guardlab 只有学生权限（仅临时目录）。可以先试 guardlab accept --example NAME",
   },
-  needsServer: {
-    en:
-      "give the server: -- COMMAND ARGS…, --url http://127.0.0.1:PORT/mcp, or --example NAME",
-    zh:
-      "请给出服务器：-- COMMAND ARGS…、--url http://127.0.0.1:PORT/mcp，或 --example NAME",
-  },
-  oneServer: {
-    en: "give one server: -- COMMAND, --url or --example, not several",
-    zh: "只能给一个服务器：-- COMMAND、--url 或 --example 三选一",
-  },
-  needsOracle: {
-    en:
-      "--oracle FILE is needed with -- COMMAND or --url (an --example brings its own)",
-    zh:
-      "使用 -- COMMAND 或 --url 时必须给出 --oracle FILE（--example 自带 oracle）",
-  },
-  unknownExample: {
-    en: "--example must be one of {names} (got {got})",
-    zh: "--example 只能是 {names} 之一（收到 {got}）",
-  },
-  unknownCase: {
-    en: "--cases: unknown case {got} (cases: {names})",
-    zh: "--cases：未知用例 {got}（可用用例：{names}）",
-  },
-  unknownTool: {
-    en: "--tool: the oracle names no write tool {got}",
-    zh: "--tool：oracle 中没有写入工具 {got}",
-  },
-  badNumber: {
-    en: "{flag} must be a whole number from {min} to {max} (got {got})",
-    zh: "{flag} 必须是 {min} 到 {max} 之间的整数（收到 {got}）",
-  },
-  urlNotLoopback: {
-    en:
-      "--url must be http:// on this machine (127.0.0.1, localhost or [::1]) (got {got})",
-    zh:
-      "--url 必须是本机的 http://（127.0.0.1、localhost 或 [::1]）（收到 {got}）",
-  },
   fileTooBig: {
     en: "{file} is larger than {max} bytes; not read",
     zh: "{file} 超过 {max} 字节；没有读取",
-  },
-  notReadable: {
-    en: "cannot read {what} from {file}: not a readable file",
-    zh: "无法从 {file} 读取{what}：不是可读的文件",
-  },
-  oracleWord: { en: "the oracle", zh: "oracle 文件" },
-  jsonOrSvg: {
-    en: "--json and --format svg: give one",
-    zh: "--json 与 --format svg 只能给一个",
   },
   recordFolder: {
     en: "is in {folder}, which {problem}",

@@ -49,13 +49,6 @@ export const PROXY_MESSAGES = {
     en: "faults line {line}: names no fault (faults: {names})",
     zh: "故障文件第 {line} 行：没有给出任何故障（可用故障：{names}）",
   },
-  faultsWord: { en: "faults", zh: "故障" },
-  recordWord: { en: "a record", zh: "记录" },
-  recording: {
-    en:
-      "guardlab proxy: recording to {path}; the server runs with your own rights",
-    zh: "guardlab proxy：记录写入 {path}；服务器以你自己的权限运行",
-  },
   serverExited: {
     en: "guardlab proxy: the server exited ({code}); the session ends",
     zh: "guardlab proxy：服务器已退出（{code}）；会话结束",
@@ -87,10 +80,6 @@ export const PROXY_MESSAGES = {
     en:
       "guardlab proxy: read the effect of {n} keys from the server at the end of the session",
     zh: "guardlab proxy：会话结束时从服务器读取了 {n} 个业务键的效果",
-  },
-  badRecord: {
-    en: "{file} is not a guardlab proxy record (line {line})",
-    zh: "{file} 不是 guardlab proxy 的记录（第 {line} 行）",
   },
   showTitle: {
     en: "guardlab proxy show: {file}",

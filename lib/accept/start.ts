@@ -10,7 +10,8 @@ import { Refused } from "../base/errors.ts";
 import { fill } from "../base/i18n.ts";
 import { TextError } from "../base/text_error.ts";
 import type { ExampleName } from "./cases.ts";
-import { canStartServers, type Channel, spawnChannel } from "./channel.ts";
+import { type Channel, spawnChannel } from "./channel.ts";
+import { mayStartProcesses } from "../sandbox/grant.ts";
 import { readBoundedFile } from "./files.ts";
 import { httpChannel } from "./http.ts";
 import { MAX_ORACLE_BYTES } from "./limits.ts";
@@ -33,7 +34,7 @@ export class StartFailed extends TextError {}
 /** Refuse (exit 4) unless this process holds the grant `source` needs; `command` names the guardlab command. */
 export function assertGrantFor(source: ServerSource, command: string): void {
   const granted = source.kind === "command"
-    ? canStartServers()
+    ? mayStartProcesses()
     : source.kind === "url"
     ? Deno.permissions.querySync({ name: "net", host: source.url.host })
       .state === "granted"

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "./i18n.ts";
+import { type Lang, LANGS, say, type Text } from "./i18n.ts";
 
 /** The separator between the items of a list or the fields of an object. */
 const SEPARATOR: Text = { en: ", ", zh: "，" };
@@ -58,6 +58,22 @@ export function plainValue(value: unknown, lang: Lang): string {
     return fields.length === 0 ? "()" : fields.join(sep);
   }
   return String(value);
+}
+
+/**
+ * `value` in words, as a {@linkcode Text}: each language with its own
+ * separators, for a view that builds its lines from texts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plainText } from "./plain.ts";
+ * assert.deepEqual(plainText(["a", 1]), { en: "(a, 1)", zh: "(a，1)" });
+ * ```
+ */
+export function plainText(value: unknown): Text {
+  const [en, zh] = LANGS.map((lang) => plainValue(value, lang));
+  return { en, zh };
 }
 
 /** A value inside a list or an object: a nested object in parentheses. */

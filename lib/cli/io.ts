@@ -1,12 +1,13 @@
 /**
  * The CLI's window on the world, injectable so tests can run commands in
- * process: stdout for machine output, stderr for diagnostics.
+ * process: stdout for machine output, stderr for diagnostics. Light on
+ * purpose (the entry point answers `--version` with it before anything
+ * else loads).
  *
  * @module
  */
-import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
-import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
 import { inertOutput } from "../base/terminal.ts";
+import { SANDBOX_ROOT } from "../sandbox/grant.ts";
 
 /** Where a command writes and reads. */
 export interface Io {
@@ -100,9 +101,4 @@ export function memoryIo(
     stdinIsTerminal: false,
     base,
   };
-}
-
-/** Colour only when the Io allows it (a terminal without `NO_COLOR`). */
-export function styleFor(io: Io): Style {
-  return io.color ? ANSI : PLAIN;
 }

@@ -1,421 +1,76 @@
 /**
- * Explanations of every demo scenario, in English and Chinese: what
- * happened, why the check could (or could not) prevent the effect, and the
- * safe next step.
+ * What `guardlab explain` explains: every demo scenario, then every lesson
+ * beyond the demo, each as labelled lines in the reader's language, and
+ * the `script` steps that replay a topic for `explain --format svg`.
  *
  * @module
  */
-
-import { type Bilingual, type Lang, say } from "../base/i18n.ts";
-import {
-  type Lesson,
-  LESSON_STEPS,
-  LESSONS,
-  LESSONS_EN,
-  LESSONS_ZH,
-} from "./lessons.ts";
+import { type Lang, say } from "../base/i18n.ts";
+import { scriptLines } from "../experiments/scenario.ts";
+import { POLICY_SCENARIOS } from "../experiments/policy_scenarios.ts";
+import { ARTICLE_SCENARIOS } from "../experiments/article_scenarios.ts";
+import { LESSON_SCENARIOS } from "../experiments/lesson_scenarios.ts";
 import type { Explanation } from "./explanation.ts";
-import { SDK_JS_VERSION, SDK_PY_COMMIT } from "./sdk.ts";
+import { EXPLAIN_LABELS } from "./messages.ts";
 import {
-  POLICY_SCENARIOS,
-  scriptLines,
-} from "../experiments/policy_scenarios.ts";
+  SCENARIO_EXPLANATIONS,
+  type ScenarioName,
+  SCENARIOS,
+} from "./scenarios.ts";
+import { type Lesson, LESSON_EXPLANATIONS, LESSONS } from "./lessons.ts";
 
-const PY = SDK_PY_COMMIT.slice(0, 8);
-const JS = SDK_JS_VERSION;
-export { type Lang, LANGS } from "../base/i18n.ts";
+export { SCENARIOS } from "./scenarios.ts";
 export type { Explanation } from "./explanation.ts";
 
-/** Every scenario `guardlab demo` runs, in demo order. */
-export const SCENARIOS = [
-  "input_rejected",
-  "output_rejected",
-  "retry_same_request",
-  "cancelled_after_business",
-  "naive_stale",
-  "checked_stale",
-  "restored_value_old_revision",
-  "precommit_error",
-  "naive_receipt",
-  "checked_receipt",
-  "parallel_input_guardrail",
-  "sequential_input_guardrail",
-  "compensation_confirmed",
-  "compensation_failed",
-] as const;
-
-/** A scenario name. */
-export type Scenario = typeof SCENARIOS[number];
-
-const EN: Record<Scenario, Explanation> = {
-  input_rejected: {
-    lab: "timing",
-    happened: "JOB-001 asked for 4 copies. The arguments were well formed, " +
-      "but the business input check allows at most 3, so it said no.",
-    why: "The check ran before the business step, so nothing was written: " +
-      "no draft, only a receipt saying input_rejected.",
-    next: "Nothing to undo. Send a request within the limit if one is wanted.",
-  },
-  output_rejected: {
-    lab: "timing",
-    happened: "JOB-001 (river, 2 copies) was stored and committed; then the " +
-      "result handed to the output check was corrupted and the check refused it.",
-    why: "The output check runs after the commit point. Refusing the result " +
-      "stops the caller from using it; it cannot take back the committed draft.",
-    next:
-      "Reconcile: the draft exists without an accepted receipt. Retry the " +
-      "same key and arguments; the draft is reused and checked again.",
-  },
-  retry_same_request: {
-    lab: "timing",
-    happened: "The same JOB-001 request was sent again. The business step " +
-      "found the draft with the same digest and reused it (effect_reused).",
-    why: "The business key makes the retry idempotent: one draft, several " +
-      "receipts. The output check still ran on this attempt's result.",
-    next:
-      "Done: the caller received the checked value; the ledger holds one draft.",
-  },
-  cancelled_after_business: {
-    lab: "timing",
-    happened: "JOB-002 was cancelled right after its transaction committed.",
-    why: "A cancellation stops what comes next; it does not roll back a " +
-      "commit that already returned. The draft stays, the receipt says cancelled.",
-    next: "Do not assume nothing happened. Look the key up (or reconcile), " +
-      "then retry the same key and arguments instead of sending a new key.",
-  },
-  naive_stale: {
-    lab: "policy",
-    happened: "The pre-check saw revision 1 (limit 3) and allowed 2 copies; " +
-      "the rule then changed to limit 1; the naive insert wrote anyway.",
-    why: "A pre-check judges the facts it saw. Trusting it at commit time " +
-      "writes a draft that breaks the rule in force when it committed.",
-    next:
-      "This is the wrong control on purpose: never write on an old check alone.",
-  },
-  checked_stale: {
-    lab: "policy",
-    happened: "Same interleaving, but the insert is conditional: it commits " +
-      "only if the revision is still the one checked and the limit still fits.",
-    why: "The condition is evaluated in the same write transaction as the " +
-      "insert, so no rule change can slip in between. It matched nothing: no draft.",
-    next:
-      "Re-read the rule and the request. The same request fails the fresh " +
-      "check; a deliberately new request (JOB-002, 1 copy) passes and commits.",
-  },
-  restored_value_old_revision: {
-    lab: "policy",
-    happened: "The limit went 3 → 1 → 3. The value is back, but the revision " +
-      "moved from 1 to 3, and the old snapshot was refused.",
-    why:
-      "Every rule change advances the revision, even back to an old value, " +
-      "so an old check can never count as a check of the current rule.",
-    next: "Run a fresh pre-check and insert with the new snapshot.",
-  },
-  precommit_error: {
-    lab: "policy",
-    happened: "The insert ran, then a failure was injected before COMMIT.",
-    why:
-      "The failure came before the commit point, so the transaction rolled " +
-      "back; the other connection sees no draft.",
-    next:
-      "Nothing to undo. Investigate the error; retry only with a fresh check.",
-  },
-  naive_receipt: {
-    lab: "article",
-    happened: "With a test-only RAISE(IGNORE) trigger on the receipts, the " +
-      "original receipt code (the last row id, no row count check) returned " +
-      "accepted, attempt 1 and the released value.",
-    why:
-      "The INSERT added no row and raised nothing; the last row id was the " +
-      "draft's. A second connection sees 1 draft and 0 receipts: the receipt " +
-      "that succeeded is a lie.",
-    next:
-      "Never trust the last row id as proof of a write: check that exactly " +
-      "one row was inserted (the next scenario).",
-  },
-  checked_receipt: {
-    lab: "article",
-    happened: "The same trigger, with the receipt write that checks its row " +
-      "count: the run raises audit_unavailable.",
-    why: "The check cannot undo the committed draft, but it refuses to claim " +
-      "a receipt that does not exist: 1 draft, 0 receipts, and no accepted.",
-    next: "Reconcile: the key has a draft and no receipt; after the fixture " +
-      "is removed, a retry reuses the draft and writes one receipt.",
-  },
-  parallel_input_guardrail: {
-    lab: "article",
-    happened: "JOB-001 asked for 4 copies with the Agent input guardrail " +
-      "in parallel (run_in_parallel=True / runInParallel: true, the SDKs' " +
-      "default). guardlab's --input-guardrail parallel is a model of the " +
-      "Python SDK's scheduling: the guardrail was slower than the first " +
-      "turn, and its tripwire arrived after the draft was committed.",
-    why: "A parallel guardrail does not hold the call. What is certain: the " +
-      "model was called, so tokens were spent. What depends on the SDK: " +
-      `whether tools ran. Python (read at ${PY}) runs the first turn's ` +
-      "tools beside the guardrail, so they can run before the tripwire; " +
-      `@openai/agents-core ${JS} (run by the conformance tests, streamed or ` +
-      "not) waits for the guardrail before the turn's tools. The real " +
-      "guardrail sees the user's input, not the tool's arguments, and " +
-      "overlaps the first turn only. Here the receipt says input_rejected " +
-      "with effect_exists true, and its events show the commit first.",
-    next: "Reconcile the draft the rejected request left. Where the effect " +
-      "must not happen, use the blocking mode (run_in_parallel=False): the " +
-      "agent does not start until the check passes (next scenario).",
-  },
-  sequential_input_guardrail: {
-    lab: "article",
-    happened: "The same request with the guardrail blocking " +
-      "(run_in_parallel=False / runInParallel: false): it refused before " +
-      "the business step.",
-    why: "Waiting for the verdict is what makes a pre-check a pre-check: " +
-      "nothing was written, only an input_rejected receipt. In both SDKs the " +
-      "model is not called either.",
-    next: "Nothing to undo. Send a request within the limit if one is wanted.",
-  },
-  compensation_confirmed: {
-    lab: "extension",
-    happened: "guardlab's extension, grown from the article's warning " +
-      "that a compensation can itself fail. JOB-001's " +
-      "output was rejected after its draft committed; a " +
-      "compensation voided the draft in its own transaction and wrote its " +
-      "own receipt. A retry of the same request was then refused as key_voided.",
-    why:
-      "Undoing a commit takes the business's own flow, with its own commit " +
-      "point. The draft row stays and the void is recorded beside it, so the " +
-      "key is closed rather than silently re-created.",
-    next: "Nothing left: reconcile shows the key as voided, with its receipt.",
-  },
-  compensation_failed: {
-    lab: "extension",
-    happened: "guardlab's extension (origin: the article's warning that a " +
-      "compensation can itself fail). " +
-      "The same compensation failed before its commit: the request " +
-      "was recorded, the void rolled back. A retry of the request then reused " +
-      "the draft, which still stands.",
-    why:
-      "A compensation can itself fail. Its request is a fact of its own, so " +
-      "reconcile can tell 'requested, never confirmed' from 'voided'.",
-    next:
-      "Run the compensation again (reconcile prints the command) and check " +
-      "the ledger until it says voided.",
-  },
-};
-
-const ZH: Record<Scenario, Explanation> = {
-  input_rejected: {
-    lab: "timing",
-    happened:
-      "JOB-001 请求 4 份。参数结构合法，但业务前检把单次上限定为 3，于是拒绝。",
-    why:
-      "前检发生在业务步骤之前，所以什么也没写：没有草稿，只有一条 input_rejected 回执。",
-    next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
-  },
-  output_rejected: {
-    lab: "timing",
-    happened:
-      "JOB-001（river，2 份）已写入并提交；随后交给后检的结果被污染，后检拒绝了它。",
-    why:
-      "后检位于提交点之后。拒绝结果只能阻止调用方继续使用它，不能收回已提交的草稿。",
-    next:
-      "对账：草稿存在但没有 accepted 回执。用相同的键和参数重试，草稿会被复用并再次后检。",
-  },
-  retry_same_request: {
-    lab: "timing",
-    happened:
-      "同一个 JOB-001 请求再次发送。业务步骤找到摘要相同的草稿并复用（effect_reused）。",
-    why: "业务键让重试幂等：一条草稿，多条回执。本次尝试的结果仍然经过了后检。",
-    next: "完成：调用方拿到已检查的结果，账本里只有一条草稿。",
-  },
-  cancelled_after_business: {
-    lab: "timing",
-    happened: "JOB-002 在事务提交之后立即被取消。",
-    why:
-      "取消只能阻止后续步骤，不会回滚已经返回的提交。草稿留下，回执记为 cancelled。",
-    next:
-      "不要假定什么都没发生。先按键查询或对账，再用相同的键和参数重试，而不是换新键。",
-  },
-  naive_stale: {
-    lab: "policy",
-    happened:
-      "前检看到修订号 1（上限 3），允许 2 份；之后规则改成上限 1；错误对照（insert_naive）照样写入了。",
-    why:
-      "前检只能判断它当时看到的事实。提交时仍信任旧结论，写下的草稿违反了提交时生效的规则。",
-    next: "这是故意保留的错误对照：不能只凭旧的检查结论写入。",
-  },
-  checked_stale: {
-    lab: "policy",
-    happened:
-      "同样的交错，但写入是条件式的：只有修订号仍等于前检所见、上限仍容纳份数时才提交。",
-    why:
-      "条件与插入在同一个写事务里判断，规则修改无法插到两者之间。条件不匹配：没有草稿。",
-    next:
-      "重新读取规则和请求。同一请求在新的前检中仍被拒绝；明确换成新请求（JOB-002，1 份）后通过并提交。",
-  },
-  restored_value_old_revision: {
-    lab: "policy",
-    happened:
-      "上限经历 3 → 1 → 3。数值回来了，但修订号已从 1 变为 3，旧 Snapshot 被拒绝。",
-    why:
-      "每次修改规则都推进修订号，即使改回旧值，所以旧的检查永远不能冒充对当前规则的检查。",
-    next: "重新前检，用新的 Snapshot 写入。",
-  },
-  precommit_error: {
-    lab: "policy",
-    happened: "插入已执行，随后在 COMMIT 之前注入了失败。",
-    why: "失败发生在提交点之前，事务回滚；另一个连接查不到草稿。",
-    next: "无需撤销。先排查错误；重试前重新检查。",
-  },
-  naive_receipt: {
-    lab: "article",
-    happened:
-      "回执表上装了仅用于测试的 RAISE(IGNORE) 触发器；原始回执代码（只取 " +
-      "lastrowid、不检查行数）返回 accepted、attempt 1 和放行的结果。",
-    why:
-      "这次 INSERT 没有新增任何行，也没有抛异常；lastrowid 其实是草稿的行号。" +
-      "另一条连接看到 1 条草稿、0 条回执：声称成功的回执是假的。",
-    next:
-      "不要把 lastrowid 当成写入成功的凭据：要检查恰好插入了一行（见下一个场景）。",
-  },
-  checked_receipt: {
-    lab: "article",
-    happened:
-      "同样的触发器，换成检查行数的回执写入：调用抛出 audit_unavailable。",
-    why:
-      "这个检查撤销不了已提交的草稿，但它拒绝声称一条不存在的回执：1 条草稿、" +
-      "0 条回执，没有 accepted。",
-    next:
-      "对账：该业务键有草稿而没有回执；移除夹具后重试，会复用草稿并写下一条回执。",
-  },
-  parallel_input_guardrail: {
-    lab: "article",
-    happened:
-      "JOB-001 请求 4 份，Agent 输入护栏并行运行（run_in_parallel=True " +
-      "／runInParallel: true，两个 SDK 的默认）。guardlab 的 --input-guardrail " +
-      "parallel 模拟的是 Python SDK 的调度：护栏比第一轮慢，tripwire 在草稿提交" +
-      "之后才到。",
-    why:
-      "并行护栏不会拦住调用。确定的是：模型已被调用，token 已经消耗。取决于 SDK " +
-      `的是：工具是否执行。Python（读取于 ${PY}）让第一轮的工具与护栏并行，` +
-      `工具可能在 tripwire 之前执行；@openai/agents-core ${JS}（一致性测试已运行，` +
-      "流式与非流式）在执行本轮工具之前等待护栏。真实护栏看到的是用户输入，" +
-      "不是工具参数，且只与第一轮重叠。这里回执记为 input_rejected 且 " +
-      "effect_exists 为 true，事件里提交在前。",
-    next: "对账被拒请求留下的草稿。效果绝不能发生时，用阻塞模式" +
-      "（run_in_parallel=False）：检查通过之前 Agent 不会启动（见下一个场景）。",
-  },
-  sequential_input_guardrail: {
-    lab: "article",
-    happened: "同一请求，护栏改为阻塞（run_in_parallel=False／runInParallel: " +
-      "false）：在业务写入之前拒绝。",
-    why:
-      "等到结论再继续，前检才名副其实：什么也没写，只有一条 input_rejected " +
-      "回执。两个 SDK 里模型也都不会被调用。",
-    next: "无需撤销。如仍需要，按上限内的份数重新发起请求。",
-  },
-  compensation_confirmed: {
-    lab: "extension",
-    happened: "guardlab 的扩展，源自文章的提醒“补偿本身也可能失败”。" +
-      "JOB-001 的草稿提交后结果被后检拒绝；补偿在自己的事务里作废了草稿，" +
-      "并写下自己的回执。随后用同一请求重试，被拒绝为 key_voided。",
-    why:
-      "撤销提交要走业务自己的流程，它有自己的提交点。草稿行保留，作废记录在" +
-      "旁边，所以该业务键被关闭，而不是被悄悄重新创建。",
-    next: "无事可做：对账显示该业务键已作废，补偿回执已写。",
-  },
-  compensation_failed: {
-    lab: "extension",
-    happened: "guardlab 的扩展（出处：“补偿本身也可能失败”）。" +
-      "同样的补偿在提交前失败：请求已记录，作废被回滚。随后重试同一请求，" +
-      "复用了仍然有效的草稿。",
-    why:
-      "补偿本身也可能失败。补偿请求单独记录，所以对账能区分“已请求、未确认”" +
-      "和“已作废”。",
-    next: "再执行一次补偿（reconcile 会给出命令），并核对账本直到显示已作废。",
-  },
-};
-
-const LABELS: Bilingual<{ happened: string; why: string; next: string }> = {
-  en: {
-    happened: "What happened: ",
-    why: "Why: ",
-    next: "Safe next step: ",
-  },
-  zh: { happened: "发生了什么：", why: "原因：", next: "安全的下一步：" },
-};
+/** A scenario or a lesson. */
+export type Topic = ScenarioName | Lesson;
 
 /** Everything `explain` explains: the demo scenarios, then the other lessons. */
-export const TOPICS = [...SCENARIOS, ...LESSONS] as const;
+export const TOPICS: readonly Topic[] = [...SCENARIOS, ...LESSONS];
 
-/** A scenario or a lesson. */
-export type Topic = typeof TOPICS[number];
+/** Every topic's explanation, the demo scenarios' and the lessons'. */
+export const EXPLANATIONS: Readonly<Record<Topic, Explanation>> = {
+  ...SCENARIO_EXPLANATIONS,
+  ...LESSON_EXPLANATIONS,
+};
 
 /**
- * The `script` steps that replay a demo scenario of the article's other
- * claims or of the policy lab (drawn by `explain --format svg`); the policy
- * lab's come from its scenarios' one definition.
+ * The scenarios `explain` replays on their own, in a fresh ledger. The
+ * timing demo's are not among them: each stands on the ones before it, so
+ * `explain` draws it from the demo's own run.
  */
-export const POLICY_DEMO_STEPS: Readonly<Record<string, readonly string[]>> = {
-  naive_receipt: [
-    '{"op":"fixture","receipt_fault":"ignore"}',
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"receipt":"naive"}',
-  ],
-  checked_receipt: [
-    '{"op":"fixture","receipt_fault":"ignore"}',
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
-  ],
-  parallel_input_guardrail: [
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":4},"input_guardrail":"parallel"}',
-  ],
-  sequential_input_guardrail: [
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":4},"input_guardrail":"sequential"}',
-  ],
-  compensation_confirmed: [
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"faults":{"bad_output":true}}',
-    '{"op":"compensate","job":"JOB-001"}',
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
-  ],
-  compensation_failed: [
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2},"faults":{"bad_output":true}}',
-    '{"op":"compensate","job":"JOB-001","faults":{"fail_at":"before_commit"}}',
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
-  ],
-  ...Object.fromEntries(
-    POLICY_SCENARIOS.map((scenario) => [scenario.name, scriptLines(scenario)]),
+const REPLAYED: ReadonlyMap<string, readonly string[]> = new Map(
+  [...POLICY_SCENARIOS, ...ARTICLE_SCENARIOS, ...LESSON_SCENARIOS].map(
+    (scenario) => [scenario.name, scriptLines(scenario)],
   ),
-};
+);
 
-/** The steps that show `topic`, or none (a timing demo scenario, or prose only). */
+/**
+ * The `script` lines that replay `topic`, or none: a timing demo scenario
+ * (drawn from the demo's run), or a lesson only prose can show.
+ */
 export function stepsOf(topic: Topic): readonly string[] {
-  return (LESSONS as readonly string[]).includes(topic)
-    ? LESSON_STEPS[topic as Lesson]
-    : POLICY_DEMO_STEPS[topic] ?? [];
+  return REPLAYED.get(topic) ?? [];
 }
 
-/** Every topic's explanation, the demo scenarios' and the lessons', in both languages. */
-export const EXPLANATIONS: Bilingual<Readonly<Record<Topic, Explanation>>> = {
-  en: { ...EN, ...LESSONS_EN },
-  zh: { ...ZH, ...LESSONS_ZH },
-};
-
-/** The explanation of `topic` in `lang`. */
+/** The explanation of `topic`, its three texts in `lang`. */
 export function explanation(
   topic: Topic,
   lang: Lang = "en",
-): Explanation {
-  return say(EXPLANATIONS, lang)[topic];
+): { lab: Explanation["lab"]; happened: string; why: string; next: string } {
+  const e = EXPLANATIONS[topic];
+  return {
+    lab: e.lab,
+    happened: say(e.happened, lang),
+    why: say(e.why, lang),
+    next: say(e.next, lang),
+  };
 }
 
-/** The explanation as labelled lines. */
-export function explanationLines(
-  scenario: Topic,
-  lang: Lang = "en",
-): string[] {
-  const e = explanation(scenario, lang);
-  const label = say(LABELS, lang);
-  return [
-    `${scenario} (${e.lab})`,
-    `  ${label.happened}${e.happened}`,
-    `  ${label.why}${e.why}`,
-    `  ${label.next}${e.next}`,
-  ];
+/** The explanation as labelled lines, in `lang`. */
+export function explanationLines(topic: Topic, lang: Lang = "en"): string[] {
+  const e = EXPLANATIONS[topic];
+  const line = (field: keyof typeof EXPLAIN_LABELS) =>
+    `  ${say(EXPLAIN_LABELS[field], lang)}${say(e[field], lang)}`;
+  return [`${topic} (${e.lab})`, line("happened"), line("why"), line("next")];
 }

@@ -1,22 +1,24 @@
 /**
  * The shape of one explanation, shared by the demo scenarios
- * (`explain.ts`) and the lessons beyond them (`lessons.ts`), so neither
- * imports the other for it.
+ * (`scenarios.ts`) and the lessons beyond them (`lessons.ts`), so neither
+ * imports the other for it. Each text is written side by side in both
+ * languages.
  *
  * @module
  */
+import type { Text } from "../base/i18n.ts";
 
-/** One scenario's explanation. */
+/** One scenario's or lesson's explanation. */
 export interface Explanation {
   /**
    * Which lab the scenario belongs to; `extension` marks guardlab's own
    * scenarios beyond the article (the compensations).
    */
-  lab: "timing" | "policy" | "article" | "extension";
+  readonly lab: "timing" | "policy" | "article" | "extension";
   /** What happened. */
-  happened: string;
+  readonly happened: Text;
   /** Why the check could not undo the effect, or why the write refused. */
-  why: string;
+  readonly why: Text;
   /** The safe next step. */
-  next: string;
+  readonly next: Text;
 }

@@ -4,17 +4,25 @@
  * exercises are the default course; a teacher's course file has the same
  * form, and a malformed one is refused with its line and field.
  *
+ * The file is read by a small JSON parser that remembers where each value
+ * starts, so that an error can name its line and field (`JSON.parse` names
+ * neither). It is bounded: at most {@linkcode MAX_COURSE_BYTES} bytes and
+ * {@linkcode MAX_DEPTH} levels of nesting. Duplicate keys are refused
+ * rather than silently overwritten.
+ *
  * @module
  */
-import { BUILTIN_EXERCISES } from "./builtin.ts";
 import type { Text } from "../base/i18n.ts";
-import { type Exercise, FormError, readExercise } from "./form.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { TextError } from "../base/text_error.ts";
+import { BUILTIN_EXERCISES } from "./builtin.ts";
+import { type Exercise, readExercise } from "./form.ts";
 import {
-  childPath,
-  CourseError,
-  type Located,
-  parseLocated,
-} from "./json_positions.ts";
+  COURSE_MESSAGES,
+  FORM_MESSAGES,
+  JSON_MESSAGES as J,
+} from "./messages.ts";
+import { childPath, FormError } from "./schema.ts";
 
 /** A course: what `check`, `hand-in` and `grade` work through. */
 export interface Course {
@@ -30,7 +38,35 @@ export const BUILTIN_COURSE_ID = "guardlab";
 /** The most exercises a course may have. */
 export const MAX_EXERCISES = 100;
 
+/** The largest course file read, in bytes. */
+export const MAX_COURSE_BYTES = 1 << 20;
+
+/** The deepest nesting of arrays and objects accepted. */
+export const MAX_DEPTH = 32;
+
 const COURSE_ID = /^[a-z0-9][a-z0-9._-]{0,47}$/;
+
+/** A value's place: a line and column, from 1. */
+export interface Position {
+  /** Line, from 1. */
+  line: number;
+  /** Column, from 1 (in UTF-16 units). */
+  column: number;
+}
+
+/** A parse or form error in a course file, at a place, naming the field. */
+export class CourseError extends TextError {
+  /** Build the error: what is wrong, the field's path, and where (null: the whole file). */
+  constructor(
+    text: Text,
+    /** The field's path, e.g. `exercises[2].hints[0].zh`, or "" for the top. */
+    readonly field: string,
+    /** Where, or null when the whole file is at fault. */
+    readonly position: Position | null,
+  ) {
+    super(text);
+  }
+}
 
 function builtin(): Course {
   const exercises = BUILTIN_EXERCISES.map(({ file, data }, i) => {
@@ -55,14 +91,6 @@ export function exerciseAt(course: Course, n: number): Exercise | undefined {
   return Number.isInteger(n) && n >= 1 ? course.exercises[n - 1] : undefined;
 }
 
-/** The exercise called `slug` in `course`, if there is one. */
-export function exerciseNamed(
-  course: Course,
-  slug: string,
-): Exercise | undefined {
-  return course.exercises.find((x) => x.slug === slug);
-}
-
 /**
  * Read a course file's text: `{"course": ID, "exercises": [...]}`, each
  * exercise in the built-in form. Throws {@linkcode CourseError} with the
@@ -71,8 +99,7 @@ export function exerciseNamed(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { CourseError } from "./json_positions.ts";
- * import { readCourse } from "./course.ts";
+ * import { CourseError, readCourse } from "./course.ts";
  * assert.throws(
  *   () => readCourse('{\n  "course": "net-101",\n  "exercises": 3\n}'),
  *   (e: CourseError) => e.position?.line === 3 && e.field === "exercises",
@@ -81,75 +108,40 @@ export function exerciseNamed(
  */
 export function readCourse(text: string): Course {
   const located: Located = parseLocated(text);
-  const at = (field: string) =>
-    located.positions.get(field) ?? nearest(located, field);
   const fail = (field: string, text: Text): never => {
-    throw new CourseError(text, field, at(field));
+    throw new CourseError(text, field, positionOf(located, field));
   };
-  const t = (en: string, zh: string): Text => ({ en, zh });
-  const top = located.value;
-  if (typeof top !== "object" || top === null || Array.isArray(top)) {
-    return fail(
-      "",
-      t(
-        'must be one JSON object {"course": ..., "exercises": [...]}',
-        '必须是一个 JSON 对象 {"course": ..., "exercises": [...]}',
-      ),
-    );
-  }
-  const course = top as Record<string, unknown>;
+  const course = located.value;
+  if (!isPlainRecord(course)) return fail("", COURSE_MESSAGES.notCourse);
   for (const key of Object.keys(course)) {
     if (key !== "course" && key !== "exercises") {
       fail(
         childPath("", key),
-        t(
-          "unknown field (expected course, exercises)",
-          "未知字段（应为 course、exercises）",
-        ),
+        FORM_MESSAGES.unknownField(["course", "exercises"]),
       );
     }
   }
-  if (!Object.hasOwn(course, "course")) {
-    fail("", t("the field course is missing", "缺少字段 course"));
-  }
-  if (!Object.hasOwn(course, "exercises")) {
-    fail("", t("the field exercises is missing", "缺少字段 exercises"));
+  for (const key of ["course", "exercises"]) {
+    if (!Object.hasOwn(course, key)) {
+      fail("", COURSE_MESSAGES.missingField(key));
+    }
   }
   const id = course.course;
   if (
     typeof id !== "string" || !COURSE_ID.test(id) || id === BUILTIN_COURSE_ID
   ) {
-    fail(
-      "course",
-      t(
-        `must be an id of 1-48 of a-z, 0-9, ".", "_" and "-" (not "${BUILTIN_COURSE_ID}")`,
-        `必须是 1-48 个 a-z、0-9、"."、"_" 和 "-" 组成的 id（不能是 "${BUILTIN_COURSE_ID}"）`,
-      ),
-    );
+    fail("course", COURSE_MESSAGES.courseId(BUILTIN_COURSE_ID));
   }
   const list = course.exercises;
   if (!Array.isArray(list) || list.length === 0) {
-    return fail(
-      "exercises",
-      t(
-        "must be a list of at least one exercise",
-        "必须是至少含一个练习的列表",
-      ),
-    );
+    return fail("exercises", COURSE_MESSAGES.noExercises);
   }
   if (list.length > MAX_EXERCISES) {
-    fail(
-      "exercises",
-      t(
-        `has more than ${MAX_EXERCISES} exercises`,
-        `超过 ${MAX_EXERCISES} 个练习`,
-      ),
-    );
+    fail("exercises", COURSE_MESSAGES.tooManyExercises(MAX_EXERCISES));
   }
   const exercises = list.map((x, i) => {
-    const path = childPath("exercises", i);
     try {
-      return readExercise(x, i + 1, path);
+      return readExercise(x, i + 1, childPath("exercises", i));
     } catch (error) {
       if (!(error instanceof FormError)) throw error;
       return fail(error.field, error.text);
@@ -157,13 +149,11 @@ export function readCourse(text: string): Course {
   });
   const seen = new Map<string, number>();
   exercises.forEach((x, i) => {
-    if (seen.has(x.slug)) {
+    const taken = seen.get(x.slug);
+    if (taken !== undefined) {
       fail(
         childPath(childPath("exercises", i), "slug"),
-        t(
-          `the slug ${x.slug} is also exercise ${seen.get(x.slug)}'s`,
-          `slug ${x.slug} 与练习 ${seen.get(x.slug)} 重复`,
-        ),
+        COURSE_MESSAGES.slugTaken(x.slug, taken),
       );
     }
     seen.set(x.slug, i + 1);
@@ -172,13 +162,226 @@ export function readCourse(text: string): Course {
 }
 
 /** The position of `field`, or of the closest enclosing value that has one. */
-function nearest(located: Located, field: string) {
+function positionOf(located: Located, field: string): Position | null {
   let path = field;
-  while (path !== "") {
-    const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
-    path = cut <= 0 ? "" : path.slice(0, cut);
+  for (;;) {
     const p = located.positions.get(path);
     if (p) return p;
+    if (path === "") return null;
+    const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
+    path = cut <= 0 ? "" : path.slice(0, cut);
   }
-  return located.positions.get("") ?? null;
+}
+
+/** A parsed document: its value, and the position of each field path. */
+export interface Located {
+  /** The value, as `JSON.parse` would give it (objects have no prototype tricks). */
+  value: unknown;
+  /** Where each path's value starts (`""` is the top value). */
+  positions: Map<string, Position>;
+}
+
+/**
+ * Parse `text` as JSON, recording positions.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseLocated } from "./course.ts";
+ * const { value, positions } = parseLocated('{\n  "a": [1, {"b": true}]\n}');
+ * assert.deepEqual(value, { a: [1, { b: true }] });
+ * assert.deepEqual(positions.get("a[1].b"), { line: 2, column: 18 });
+ * ```
+ */
+export function parseLocated(text: string): Located {
+  if (new TextEncoder().encode(text).length > MAX_COURSE_BYTES) {
+    throw new CourseError(J.tooLarge(MAX_COURSE_BYTES), "", null);
+  }
+  return new Parser(text).document();
+}
+class Parser {
+  #i = 0;
+  #line = 1;
+  #lineStart = 0;
+  readonly #text: string;
+  readonly #positions = new Map<string, Position>();
+
+  constructor(text: string) {
+    this.#text = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  }
+
+  document(): Located {
+    this.#space();
+    const value = this.#value("", 0);
+    this.#space();
+    if (this.#i < this.#text.length) {
+      this.#fail(
+        J.trailing,
+        "",
+      );
+    }
+    return { value, positions: this.#positions };
+  }
+
+  #position(): Position {
+    return { line: this.#line, column: this.#i - this.#lineStart + 1 };
+  }
+
+  #fail(message: Text, path: string): never {
+    throw new CourseError(message, path, this.#position());
+  }
+
+  #space(): void {
+    const t = this.#text;
+    while (this.#i < t.length) {
+      const c = t[this.#i];
+      if (c === "\n") {
+        this.#i++;
+        this.#line++;
+        this.#lineStart = this.#i;
+      } else if (c === " " || c === "\t" || c === "\r") this.#i++;
+      else break;
+    }
+  }
+
+  #value(path: string, depth: number): unknown {
+    this.#positions.set(path, this.#position());
+    const c = this.#text[this.#i];
+    if (c === "{") return this.#object(path, depth + 1);
+    if (c === "[") return this.#array(path, depth + 1);
+    if (c === '"') return this.#string(path);
+    if (c === "-" || (c >= "0" && c <= "9")) return this.#number(path);
+    for (
+      const [word, value] of [["true", true], ["false", false], [
+        "null",
+        null,
+      ]] as const
+    ) {
+      if (this.#text.startsWith(word, this.#i)) {
+        this.#i += word.length;
+        return value;
+      }
+    }
+    this.#fail(
+      c === undefined ? J.ends : J.unexpected(c),
+      path,
+    );
+  }
+
+  #deep(depth: number, path: string): void {
+    if (depth > MAX_DEPTH) {
+      this.#fail(
+        J.tooDeep(MAX_DEPTH),
+        path,
+      );
+    }
+  }
+
+  #object(path: string, depth: number): Record<string, unknown> {
+    this.#deep(depth, path);
+    this.#i++;
+    const out: Record<string, unknown> = Object.create(null);
+    this.#space();
+    if (this.#text[this.#i] === "}") {
+      this.#i++;
+      return { ...out };
+    }
+    for (;;) {
+      this.#space();
+      if (this.#text[this.#i] !== '"') {
+        this.#fail(J.fieldName, path);
+      }
+      const keyAt = this.#position();
+      const key = this.#string(path);
+      const child = childPath(path, key);
+      if (Object.hasOwn(out, key)) {
+        throw new CourseError(J.twice(key), child, keyAt);
+      }
+      this.#space();
+      if (this.#text[this.#i] !== ":") {
+        this.#fail(J.colon, child);
+      }
+      this.#i++;
+      this.#space();
+      out[key] = this.#value(child, depth);
+      this.#space();
+      const c = this.#text[this.#i];
+      if (c === ",") {
+        this.#i++;
+        continue;
+      }
+      if (c === "}") {
+        this.#i++;
+        // A plain object, as JSON.parse makes: "__proto__" stays an own key.
+        return Object.fromEntries(Object.entries(out));
+      }
+      this.#fail(J.objectGoesOn, path);
+    }
+  }
+
+  #array(path: string, depth: number): unknown[] {
+    this.#deep(depth, path);
+    this.#i++;
+    const out: unknown[] = [];
+    this.#space();
+    if (this.#text[this.#i] === "]") {
+      this.#i++;
+      return out;
+    }
+    for (;;) {
+      this.#space();
+      out.push(this.#value(childPath(path, out.length), depth));
+      this.#space();
+      const c = this.#text[this.#i];
+      if (c === ",") {
+        this.#i++;
+        continue;
+      }
+      if (c === "]") {
+        this.#i++;
+        return out;
+      }
+      this.#fail(J.listGoesOn, path);
+    }
+  }
+
+  #string(path: string): string {
+    const text = this.#text;
+    const start = this.#i;
+    this.#i++;
+    for (;;) {
+      const c = text[this.#i];
+      if (c === undefined) {
+        this.#fail(J.unclosed, path);
+      }
+      if (c === '"') break;
+      if (c === "\\") {
+        this.#i += 2;
+        continue;
+      }
+      if (c < " ") {
+        this.#fail(
+          J.control,
+          path,
+        );
+      }
+      this.#i++;
+    }
+    this.#i++;
+    try {
+      return JSON.parse(text.slice(start, this.#i));
+    } catch {
+      this.#i = start;
+      this.#fail(J.escape, path);
+    }
+  }
+
+  #number(path: string): number {
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(
+      this.#text.slice(this.#i, this.#i + 400),
+    );
+    if (!m) this.#fail(J.number, path);
+    this.#i += m[0].length;
+    return Number(m[0]);
+  }
 }

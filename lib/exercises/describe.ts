@@ -7,10 +7,16 @@
  */
 import { LANGS, same, say, type Text } from "../base/i18n.ts";
 import { fill } from "./engine.ts";
-import type { Clause, Exercise, Matcher, ValueExpr } from "./form.ts";
-import { MATCH_TESTS } from "./form.ts";
+import {
+  type Clause,
+  type Exercise,
+  MATCH_TESTS,
+  type Matcher,
+  type ValueExpr,
+} from "./form.ts";
 import { setupSteps } from "./judge.ts";
-import { type ExerciseParams, PARAM_NAMES } from "./params.ts";
+import { DESCRIBE_LINES as L } from "./messages.ts";
+import { type ExerciseParams, PARAM_NAMES } from "./student.ts";
 
 function value(v: ValueExpr): string {
   if (v !== null && typeof v === "object") {
@@ -76,28 +82,23 @@ export function describeInvariants(
     // A teacher reads both languages whatever the screen's language.
     for (const lang of LANGS) out.push(same(`${indent}${say(f, lang)}`));
   };
-  const plain = (s: string) => out.push({ en: s, zh: s });
+  const plain = (s: string) => out.push(same(s));
   plain(
     `${x.n}. ${x.slug} (${x.kind})  ` +
       PARAM_NAMES.map((n) => `{${n}}=${params[n]}`).join(" "),
   );
   if (x.kind === "prediction") {
-    plain("setup / 预设步骤：");
+    out.push(L.setup);
     for (const s of setupSteps(x, params)) plain(`  ${s}`);
   }
   x.invariants.forEach((inv, i) => {
-    plain(`invariant ${i + 1} / 不变式 ${i + 1}`);
-    plain(
-      "  premises, each needing the ones before / 前提（依次依赖前面的）：",
-    );
+    out.push(L.invariant(i + 1), L.premises);
     inv.premises.forEach((c, j) => {
       plain(`    P${j + 1}  ${blockForm(c)}`);
       if (c.says) both(c.says, "        ");
     });
     if (inv.findings.length > 0) {
-      plain(
-        "  findings, each needing all premises / 结论（依赖全部前提）：",
-      );
+      out.push(L.findings);
       inv.findings.forEach((c, j) => {
         plain(`    F${j + 1}  ${blockForm(c)}`);
         if (c.says) both(c.says, "        ");
@@ -105,7 +106,7 @@ export function describeInvariants(
     }
   });
   if (x.predict) {
-    plain("predicted facts, compared by value / 预测的事实（按值比较）：");
+    out.push(L.predicted);
     for (const f of x.predict) {
       const v = f.value;
       const where = typeof v === "object" && v !== null && "count" in v
@@ -115,9 +116,6 @@ export function describeInvariants(
       both(f.says, "      ");
     }
   }
-  plain(
-    "a premise that fails makes what depends on it [--] not checked / " +
-      "前提不成立时，依赖它的各项记为 [--] 未检查",
-  );
+  out.push(L.notChecked);
   return out;
 }

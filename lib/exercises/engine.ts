@@ -7,19 +7,34 @@
  *
  * @module
  */
-import { type Lang, say, type Text } from "../base/i18n.ts";
+import { type Lang, LANGS, say, type Text } from "../base/i18n.ts";
 import type { Evidence, Item, Value } from "./evidence.ts";
-import type {
-  Clause,
-  CompareOp,
-  Exercise,
-  Invariant,
-  Matcher,
-  ValueExpr,
+import {
+  type Clause,
+  type CompareOp,
+  type Exercise,
+  type Invariant,
+  MATCH_TESTS,
+  type Matcher,
+  PLACEHOLDER,
+  type ValueExpr,
 } from "./form.ts";
-import { MATCH_TESTS } from "./form.ts";
-import type { ExerciseParams } from "./params.ts";
-import type { Finding } from "./verdict.ts";
+import { VALUE_WORDS } from "./messages.ts";
+import type { ExerciseParams } from "./student.ts";
+
+/**
+ * A finding's status: `yes` it holds, `no` it does not, `not-checked` when
+ * a premise it depends on failed (it is then never reported as `no`).
+ */
+export type FindingStatus = "yes" | "no" | "not-checked";
+
+/** One finding of an invariant, about the answer's own evidence. */
+export interface Finding {
+  /** Whether it held. */
+  status: FindingStatus;
+  /** What it says, with the answer's own values, in both languages. */
+  text: Text;
+}
 
 /** Names bound so far: an item (a step or a row) or a value. */
 export type Bindings = ReadonlyMap<string, Item | Value>;
@@ -45,15 +60,15 @@ export interface EngineContext {
   work: { n: number };
 }
 
-/** A number boxed by the Python-like parser, unboxed; anything else as it is. */
-function plain(v: unknown): unknown {
+/** A number boxed by the Python-like parser, as the number it is; anything else as it is. */
+export function unboxed(v: unknown): unknown {
   return v instanceof Number ? v.valueOf() : v;
 }
 
 /** Whether two values are equal: numbers by value (`1.0` is `1`), lists never. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  const x = plain(a);
-  const y = plain(b);
+  const x = unboxed(a);
+  const y = unboxed(b);
   if (x === undefined || y === undefined) return false;
   if (typeof x === "number" && typeof y === "number") return x === y;
   if (Array.isArray(x) || Array.isArray(y)) return false;
@@ -63,11 +78,11 @@ export function sameValue(a: unknown, b: unknown): boolean {
 function ordered(a: unknown, op: CompareOp, b: unknown): boolean {
   if (op === "=") return sameValue(a, b);
   if (op === "!=") {
-    return plain(a) !== undefined && plain(b) !== undefined &&
+    return unboxed(a) !== undefined && unboxed(b) !== undefined &&
       !sameValue(a, b);
   }
-  const x = plain(a);
-  const y = plain(b);
+  const x = unboxed(a);
+  const y = unboxed(b);
   if (typeof x !== "number" || typeof y !== "number") return false;
   return op === "<"
     ? x < y
@@ -280,22 +295,24 @@ export function judgeInvariant(inv: Invariant, ctx: EngineContext): Judged {
   return { statuses, bindings: merged };
 }
 
-/** The word for a missing value. */
-const MISSING: Text = { en: "missing", zh: "缺失" };
-
-/** What a name no premise bound reads as (in a finding that was not checked). */
-const UNBOUND = "…";
-
 function shown(v: unknown, lang: Lang): string {
-  const x = plain(v);
-  if (x === undefined) return say(MISSING, lang);
+  const x = unboxed(v);
+  if (x === undefined) return say(VALUE_WORDS.missing, lang);
   if (Array.isArray(x)) return x.map(String).join(", ");
   if (x === null) return "null";
   return String(x);
 }
 
-const PLACEHOLDER =
-  /\{([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}/g;
+/** The text made by writing `line` in each language. */
+export function inEveryLanguage(line: (lang: Lang) => string): Text {
+  const [en, zh] = LANGS.map(line);
+  return { en, zh };
+}
+
+/** A value of the evidence as a sentence shows it, in each language ("missing" when absent). */
+export function valueText(v: unknown): Text {
+  return inEveryLanguage((lang) => shown(v, lang));
+}
 
 /**
  * `text` with `{param}`, `{name}` and `{name.field}` filled in from this
@@ -308,20 +325,20 @@ export function fill(
   params: ExerciseParams,
   keepUnbound = false,
 ): Text {
-  const one = (s: string, lang: "en" | "zh") =>
+  const one = (s: string, lang: Lang) =>
     s.replace(PLACEHOLDER, (whole, name: string, field?: string) => {
       if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
         return shown(params[name as keyof ExerciseParams], lang);
       }
       if (!b.has(name)) {
-        return keepUnbound ? whole : UNBOUND;
+        return keepUnbound ? whole : say(VALUE_WORDS.unbound, lang);
       }
       return shown(
         valueOf({ ref: field ? `${name}.${field}` : name }, b, params),
         lang,
       );
     });
-  return { en: one(text.en, "en"), zh: one(text.zh, "zh") };
+  return inEveryLanguage((lang) => one(say(text, lang), lang));
 }
 
 /**

@@ -8,19 +8,25 @@
  * Evidence keeps named fields only (never a step's whole output), so what
  * it holds per step is bounded by the line.
  *
+ * An exercise judged from the ledger a session left (an agent over `guardlab
+ * mcp`, or anything else) has a ledger copy instead: the rows of drafts (as
+ * job, topic, copies), receipts and compensations, as one bounded line of
+ * JSON, made by `check --ledger NAME` from a read-only snapshot and handed in
+ * as the answer. Nothing is re-run: the copy is what is judged (again by
+ * `grade`), and it cannot say who or what made the rows.
+ *
  * @module
  */
-import { labFilesIn } from "../sandbox/sandbox.ts";
-import { InvalidStep, ScriptSession } from "../experiments/script.ts";
+import type { Text } from "../base/i18n.ts";
+import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { linesOf } from "../base/lines.ts";
-import { parseJsonLikePython } from "../base/json.ts";
+import { labFilesIn } from "../sandbox/sandbox.ts";
 import { Ledger } from "../timing/ledger.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { PolicyLab } from "../policy/policy.ts";
-import { isPlainRecord } from "../base/json.ts";
 import type { Attempt } from "../timing/attempt.ts";
-import type { Text } from "../base/i18n.ts";
-import { MAX_ANSWER_STEPS, MAX_STEP_BYTES } from "./limits.ts";
+import { PolicyLab } from "../policy/policy.ts";
+import { InvalidStep, ScriptSession } from "../experiments/script.ts";
+import { EVIDENCE_MESSAGES as M } from "./messages.ts";
 
 /** A value a field of the evidence can hold. */
 export type Value = string | number | boolean | null | readonly string[];
@@ -53,12 +59,12 @@ export interface Evidence {
   overLimit: Text | null;
 }
 
-/** Bounds for {@linkcode gather}; the defaults are in limits.ts. */
+/** Bounds for {@linkcode gather}: the judge's (`judge.ts` states them). */
 export interface GatherLimits {
   /** The most steps to run. */
-  maxSteps?: number;
-  /** The most bytes of one step's line. */
-  maxStepBytes?: number;
+  readonly maxSteps: number;
+  /** The most bytes held for one step: its line, and again what it printed. */
+  readonly maxStepBytes: number;
 }
 
 /** A scalar of a step as the student wrote it: numbers by value, anything else but a scalar is dropped. */
@@ -82,13 +88,23 @@ function put(
   if (v !== undefined) item[name] = v;
 }
 
+/** `put` each of the space-separated `names` from `from`. */
+function putAll(
+  item: Record<string, Value>,
+  names: string,
+  from: Record<string, unknown>,
+): void {
+  for (const name of names.split(" ")) put(item, name, from[name]);
+}
+
 function record(value: unknown): Record<string, unknown> {
   return isPlainRecord(value) ? value : {};
 }
 
 /** What the second connections see, between steps. */
 class Observer {
-  #lab: Ledger;
+  /** The lab ledger, read-only. */
+  readonly lab: Ledger;
   #policy?: PolicyLab;
   #lastAttempt = 0;
   readonly #policyPath: string;
@@ -97,23 +113,19 @@ class Observer {
   readonly receiptStep = new Map<number, number>();
 
   constructor(lab: string, policy: string, trusted: readonly string[]) {
-    this.#lab = Ledger.open(lab, { mode: "observe", trusted });
+    this.lab = Ledger.open(lab, { mode: "observe", trusted });
     this.#policyPath = policy;
     this.#trusted = trusted;
   }
 
   close(): void {
-    this.#lab.close();
+    this.lab.close();
     this.#policy?.close();
-  }
-
-  get lab(): Ledger {
-    return this.#lab;
   }
 
   /** The receipt rows written since the last look, now attributed to `step`. */
   newReceipts(step: number): void {
-    for (const r of this.#lab.receiptsAfter(this.#lastAttempt)) {
+    for (const r of this.lab.receiptsAfter(this.#lastAttempt)) {
       const attempt = Number(r.attempt);
       this.receiptStep.set(attempt, step);
       this.#lastAttempt = Math.max(this.#lastAttempt, attempt);
@@ -121,7 +133,7 @@ class Observer {
   }
 
   draftExists(job: Value | undefined): boolean {
-    return typeof job === "string" && this.#lab.draftExists(job);
+    return typeof job === "string" && this.lab.draftExists(job);
   }
 
   /** The policy database, once a step has made it. */
@@ -151,68 +163,56 @@ class Observer {
   }
 }
 
-/** The fields one step contributes to the evidence. */
+/** What the steps so far left for the next: the fixture, the snapshots, and the second connections. */
 interface StepContext {
   fixture: string;
   snapshots: Map<string, { step: number; revision: number }>;
+  readonly seen: Observer;
+}
+
+/** One step as it ran: as written, what it printed, and its attempt (a `run`). */
+interface Ran {
+  readonly s: Record<string, unknown>;
+  readonly output: Record<string, unknown>;
+  readonly attempt: Attempt | undefined;
 }
 
 function runItem(
   item: Record<string, Value>,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
-  attempt: Attempt | undefined,
+  { s, output, attempt }: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): void {
   const args = record(s.args);
-  for (const name of ["job", "topic", "copies"]) put(item, name, args[name]);
+  putAll(item, "job topic copies", args);
   const faults = record(s.faults);
   item.cancel_at = "";
   item.fail_at = "";
   item.bad_output = false;
   item.audit_failure = false;
-  for (const name of ["cancel_at", "fail_at", "bad_output", "audit_failure"]) {
-    put(item, name, faults[name]);
-  }
+  putAll(item, "cancel_at fail_at bad_output audit_failure", faults);
   item.receipt = typeof s.receipt === "string" ? s.receipt : "checked";
   item.input_guardrail = typeof s.input_guardrail === "string"
     ? s.input_guardrail
     : "sequential";
   item.fixture = ctx.fixture;
-  for (
-    const name of [
-      "status",
-      "raised",
-      "cause",
-      "attempt",
-      "effect_exists",
-      "message",
-    ]
-  ) put(item, name, output[name]);
+  putAll(item, "status raised cause attempt effect_exists message", output);
   // The events the attempt passed, whether it returned or raised.
   put(item, "events", [...(attempt?.events ?? [])]);
   const outcome = output.status ?? output.raised;
   if (typeof outcome === "string") item.outcome = outcome;
   if (attempt?.refusal !== undefined) item.refusal = attempt.refusal;
-  seen.newReceipts(item.step as number);
-  item.draft = seen.draftExists(item.job);
+  ctx.seen.newReceipts(item.step as number);
+  item.draft = ctx.seen.draftExists(item.job);
 }
 
 function policyItem(
   op: string,
   item: Record<string, Value>,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
+  { s, output }: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): void {
-  for (const name of ["job", "copies", "max_copies", "as"]) {
-    put(item, name, s[name]);
-  }
-  for (const name of ["inserted", "raised", "rejected", "message"]) {
-    put(item, name, output[name]);
-  }
+  putAll(item, "job copies max_copies as", s);
+  putAll(item, "inserted raised rejected message", output);
   if (op === "policy.precheck") {
     const snap = record(output.snapshot);
     put(item, "revision", snap.revision);
@@ -237,9 +237,9 @@ function policyItem(
       item.snapshot_step = snap.step;
       item.snapshot_revision = snap.revision;
     }
-    item.draft = seen.policyDraftExists(item.job);
+    item.draft = ctx.seen.policyDraftExists(item.job);
   }
-  const rule = seen.rule();
+  const rule = ctx.seen.rule();
   if (rule) {
     item.rule_revision = rule.revision;
     item.rule_max_copies = rule.max_copies;
@@ -248,40 +248,27 @@ function policyItem(
 
 const encoder = new TextEncoder();
 
-function overBytes(line: number, max: number): Text {
-  return {
-    en: `over the limit: line ${line} or what it printed is longer than ` +
-      `${max} bytes`,
-    zh: `超出限制：第 ${line} 行或它的输出超过 ${max} 字节`,
-  };
-}
-
 /** One step's item: the step as written (named fields) and what came of it. */
 function itemOf(
   n: number,
   line: number,
-  s: Record<string, unknown>,
-  output: Record<string, unknown>,
-  attempt: Attempt | undefined,
+  ran: Ran,
   ctx: StepContext,
-  seen: Observer,
 ): Item {
+  const { s, output } = ran;
   const op = String(s.op);
   const item: Record<string, Value> = { step: n, line, op };
-  if (op === "run") runItem(item, s, output, attempt, ctx, seen);
-  else if (op.startsWith("policy.")) {
-    policyItem(op, item, s, output, ctx, seen);
-  } else if (op === "fixture") {
+  if (op === "run") runItem(item, ran, ctx);
+  else if (op.startsWith("policy.")) policyItem(op, item, ran, ctx);
+  else if (op === "fixture") {
     put(item, "receipt_fault", s.receipt_fault);
     if (typeof s.receipt_fault === "string") ctx.fixture = s.receipt_fault;
   } else if (op === "compensate") {
     put(item, "job", s.job);
     item.fail_at = "";
     put(item, "fail_at", record(s.faults).fail_at);
-    for (const name of ["status", "raised", "message", "attempt"]) {
-      put(item, name, output[name]);
-    }
-    item.draft = seen.draftExists(item.job);
+    putAll(item, "status raised message attempt", output);
+    item.draft = ctx.seen.draftExists(item.job);
   } else if (op === "exists") put(item, "job", s.job);
   return item;
 }
@@ -294,53 +281,42 @@ export async function gather(
   answer: ReadableStream<Uint8Array>,
   folder: string,
   trusted: readonly string[],
-  limits: GatherLimits = {},
+  limits: GatherLimits,
 ): Promise<Evidence> {
-  const maxSteps = limits.maxSteps ?? MAX_ANSWER_STEPS;
-  const maxBytes = limits.maxStepBytes ?? MAX_STEP_BYTES;
+  const { maxSteps, maxStepBytes: maxBytes } = limits;
   const files = { ...labFilesIn(folder), trusted };
   const session = new ScriptSession(files);
   const seen = new Observer(files.lab, files.policy, trusted);
   const steps: Item[] = [];
   const invalid: Evidence["invalid"] = [];
-  const ctx: StepContext = { fixture: "none", snapshots: new Map() };
+  const ctx: StepContext = { fixture: "none", snapshots: new Map(), seen };
   let overLimit: Text | null = null;
   let count = 0;
   try {
     // Leaving the loop early cancels the stream: the rest is never read.
     for await (const line of linesOf(answer, maxBytes)) {
       if ("tooLong" in line) {
-        overLimit = overBytes(line.number, maxBytes);
+        overLimit = M.overBytes(line.number, maxBytes);
         break;
       }
       if (line.text.trim() === "") continue;
       if (++count > maxSteps) {
-        overLimit = {
-          en: `over the limit: more than ${maxSteps} steps ` +
-            `(stopped at line ${line.number})`,
-          zh: `超出限制：步骤多于 ${maxSteps} 个（在第 ${line.number} 行停止）`,
-        };
+        overLimit = M.overSteps(maxSteps, line.number);
         break;
       }
       try {
         const result = await session.step(line.text);
         // What a step printed is held while it runs: it is capped too.
         if (encoder.encode(JSON.stringify(result.output)).length > maxBytes) {
-          overLimit = overBytes(line.number, maxBytes);
+          overLimit = M.overBytes(line.number, maxBytes);
           break;
         }
-        const s = parseJsonLikePython(line.text) as Record<string, unknown>;
-        steps.push(
-          itemOf(
-            steps.length + 1,
-            line.number,
-            s,
-            result.output,
-            result.run?.attempt,
-            ctx,
-            seen,
-          ),
-        );
+        const ran: Ran = {
+          s: parseJsonLikePython(line.text) as Record<string, unknown>,
+          output: result.output,
+          attempt: result.run?.attempt,
+        };
+        steps.push(itemOf(steps.length + 1, line.number, ran, ctx));
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
         invalid.push({ line: line.number, message: error.message });
@@ -368,22 +344,14 @@ function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
     return item;
   });
   const receipts = lab.receipts().map((r) => {
-    const item: Record<string, Value> = {
-      attempt: r.attempt,
-      job: r.job,
-      status: r.status,
-      effect_exists: r.effect_exists,
-      events: r.events,
-    };
+    // A receipt row is attempt, job, status, effect_exists and events.
+    const item: Record<string, Value> = { ...r };
     const step = seen.receiptStep.get(r.attempt);
     if (step !== undefined) item.step = step;
     return item;
   });
-  const comps = lab.compensations().map((c) => ({
-    job: c.job,
-    state: c.state,
-    receipts: c.receipts,
-  }));
+  const compensations = lab.compensations()
+    .map(({ job, state, receipts }) => ({ job, state, receipts }));
   const pending = pendingKeys(lab).map((p) => ({
     job: p.job,
     state: p.state,
@@ -401,7 +369,7 @@ function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
   return {
     drafts,
     receipts,
-    compensations: comps,
+    compensations,
     pending,
     policy_drafts: policyDrafts,
     rule: rule ? [rule] : [],
@@ -410,47 +378,217 @@ function readLedger(seen: Observer): Record<LedgerTable, Item[]> {
 
 /** The fields each kind of item may carry, for the form's checks and the README. */
 export const ITEM_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  steps: [
-    "step",
-    "line",
-    "op",
-    "job",
-    "topic",
-    "copies",
-    "cancel_at",
-    "fail_at",
-    "bad_output",
-    "audit_failure",
-    "receipt",
-    "input_guardrail",
-    "fixture",
-    "status",
-    "raised",
-    "cause",
-    "outcome",
-    "attempt",
-    "effect_exists",
-    "events",
-    "message",
-    "refusal",
-    "draft",
-    "receipt_fault",
-    "max_copies",
-    "as",
-    "inserted",
-    "rejected",
-    "revision",
-    "snapshot",
-    "fail_before_commit",
-    "snapshot_step",
-    "snapshot_revision",
-    "rule_revision",
-    "rule_max_copies",
-  ],
-  drafts: ["job", "text", "topic", "copies"],
-  receipts: ["attempt", "job", "status", "effect_exists", "events", "step"],
-  compensations: ["job", "state", "receipts"],
-  pending: ["job", "state", "settled"],
-  policy_drafts: ["job", "copies", "checked_revision"],
-  rule: ["revision", "max_copies"],
+  steps: fieldsOf(
+    "step line op job topic copies cancel_at fail_at bad_output audit_failure",
+    "receipt input_guardrail fixture status raised cause outcome attempt",
+    "effect_exists events message refusal draft receipt_fault max_copies as",
+    "inserted rejected revision snapshot fail_before_commit snapshot_step",
+    "snapshot_revision rule_revision rule_max_copies",
+  ),
+  drafts: fieldsOf("job text topic copies"),
+  receipts: fieldsOf("attempt job status effect_exists events step"),
+  compensations: fieldsOf("job state receipts"),
+  pending: fieldsOf("job state settled"),
+  policy_drafts: fieldsOf("job copies checked_revision"),
+  rule: fieldsOf("revision max_copies"),
 };
+
+function fieldsOf(...lines: string[]): readonly string[] {
+  return lines.join(" ").split(" ");
+}
+
+/** The largest ledger file (plus its log) judged: 8 MiB, checked before it is read. */
+export const MAX_LEDGER_FILE_BYTES = 8 << 20;
+
+/** The most rows (drafts, receipts and compensations together) a copy holds. */
+export const MAX_COPY_ROWS = 2000;
+
+/** The most bytes a copy's text may be: 1 MiB. */
+export const MAX_COPY_BYTES = 1 << 20;
+
+/** The value of a copy's `ledger_copy` field: its format version. */
+export const LEDGER_COPY_VERSION = 1;
+
+const MAX_EVENTS = 32;
+const MAX_FIELD = 64;
+
+/** A reason a ledger or a copy cannot be judged. */
+export type CopyRefusal = { reason: Text; overLimit: boolean };
+
+const overCap = (reason: Text): CopyRefusal => ({ overLimit: true, reason });
+
+/**
+ * The copy of `ledger` (a read-only connection), or why it is not made:
+ * more than `maxRows` rows (default {@linkcode MAX_COPY_ROWS}) or
+ * {@linkcode MAX_COPY_BYTES} bytes.
+ */
+export function copyOfLedger(
+  ledger: Ledger,
+  maxRows: number = MAX_COPY_ROWS,
+): { text: string } | CopyRefusal {
+  // Counted before any row is read: a huge table is never held.
+  const counted = ledger.countDrafts() + ledger.countReceipts();
+  if (counted > maxRows) return overCap(M.tooManyRows(counted, maxRows));
+  const compensations = ledger.compensations();
+  const rows = counted + compensations.length;
+  if (rows > maxRows) return overCap(M.tooManyRows(rows, maxRows));
+  const drafts = ledger.drafts().map((d) => {
+    const args = argsForDigest(d.job, d.digest);
+    return args
+      ? { job: d.job, topic: args.topic, copies: args.copies }
+      : { job: d.job };
+  });
+  const text = JSON.stringify({
+    ledger_copy: LEDGER_COPY_VERSION,
+    drafts,
+    receipts: ledger.receipts(),
+    compensations,
+  });
+  if (encoder.encode(text).length > MAX_COPY_BYTES) {
+    return overCap(M.rowsTooLarge(MAX_COPY_BYTES));
+  }
+  return { text };
+}
+
+/**
+ * The bounded copy of the ledger file at `path` (it must exist), read
+ * through a read-only snapshot that creates nothing; a file over
+ * {@linkcode MAX_LEDGER_FILE_BYTES} (with its log) is refused before it is
+ * read.
+ */
+export function ledgerCopy(
+  path: string,
+  trusted: readonly string[],
+): { text: string } | CopyRefusal {
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      bytes += Deno.lstatSync(file).size;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  if (bytes > MAX_LEDGER_FILE_BYTES) {
+    return overCap(M.ledgerTooLarge(bytes, MAX_LEDGER_FILE_BYTES));
+  }
+  const ledger = Ledger.open(path, { mode: "read", trusted });
+  try {
+    return copyOfLedger(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
+class BadCopy extends Error {}
+
+function short(v: unknown): string {
+  if (typeof v !== "string" || v.length === 0 || v.length > MAX_FIELD) {
+    throw new BadCopy();
+  }
+  return v;
+}
+
+/** `v` as rows with the space-separated `required` keys, and maybe the `optional` ones. */
+function rowsOf(
+  v: unknown,
+  required: string,
+  optional = "",
+): Record<string, unknown>[] {
+  const keys = required.split(" ");
+  const known = optional === "" ? keys : [...keys, ...optional.split(" ")];
+  if (!Array.isArray(v)) throw new BadCopy();
+  return v.map((row) => {
+    if (!isPlainRecord(row)) throw new BadCopy();
+    for (const k of Object.keys(row)) {
+      if (!known.includes(k)) throw new BadCopy();
+    }
+    for (const k of keys) if (!Object.hasOwn(row, k)) throw new BadCopy();
+    return row;
+  });
+}
+
+/**
+ * The evidence a copy gives (ledger tables only, no steps), or why it is
+ * not a copy: read strictly, every field typed and bounded.
+ */
+export function evidenceOfCopy(text: string): Evidence | CopyRefusal {
+  if (encoder.encode(text).length > MAX_COPY_BYTES) {
+    return overCap(M.copyTooLarge(MAX_COPY_BYTES));
+  }
+  const notACopy: CopyRefusal = { overLimit: false, reason: M.notACopy };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return notACopy;
+  }
+  if (!isPlainRecord(data) || data.ledger_copy !== LEDGER_COPY_VERSION) {
+    return notACopy;
+  }
+  try {
+    const [top] = rowsOf([data], "ledger_copy drafts receipts compensations");
+    const draftRows = rowsOf(top.drafts, "job", "topic copies");
+    const receiptRows = rowsOf(
+      top.receipts,
+      "attempt job status effect_exists events",
+    );
+    const compRows = rowsOf(top.compensations, "job state receipts");
+    const rows = draftRows.length + receiptRows.length + compRows.length;
+    if (rows > MAX_COPY_ROWS) {
+      return overCap(M.tooManyRows(rows, MAX_COPY_ROWS));
+    }
+    const drafts: Item[] = draftRows.map((r) => {
+      const item: Record<string, Value> = { job: short(r.job) };
+      if (r.topic !== undefined) item.topic = short(r.topic);
+      if (r.copies !== undefined) {
+        if (!Number.isInteger(r.copies)) throw new BadCopy();
+        item.copies = r.copies as number;
+      }
+      return item;
+    });
+    const seen = new Set<number>();
+    const receipts: Item[] = receiptRows.map((r) => {
+      const attempt = r.attempt;
+      if (
+        !Number.isSafeInteger(attempt) || (attempt as number) < 1 ||
+        seen.has(attempt as number)
+      ) throw new BadCopy();
+      seen.add(attempt as number);
+      if (typeof r.effect_exists !== "boolean") throw new BadCopy();
+      if (!Array.isArray(r.events) || r.events.length > MAX_EVENTS) {
+        throw new BadCopy();
+      }
+      return {
+        attempt: attempt as number,
+        job: r.job === null ? null : short(r.job),
+        status: short(r.status),
+        effect_exists: r.effect_exists,
+        events: r.events.map(short),
+      };
+    });
+    const compensations: Item[] = compRows.map((r) => {
+      if (!Number.isSafeInteger(r.receipts)) throw new BadCopy();
+      return {
+        job: short(r.job),
+        state: short(r.state),
+        receipts: r.receipts as number,
+      };
+    });
+    return {
+      steps: [],
+      invalid: [],
+      overLimit: null,
+      ledger: {
+        drafts,
+        receipts,
+        compensations,
+        pending: [],
+        policy_drafts: [],
+        rule: [],
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof BadCopy)) throw error;
+    return notACopy;
+  }
+}

@@ -4,16 +4,34 @@
  * blocks over the evidence. There is no way to name code: an exercise is
  * only what these blocks can say, and one engine judges them all.
  *
- * {@linkcode readExercise} checks a parsed value against the form and
- * names the first wrong field by its path; the caller turns the path into a
- * line with the positions it kept.
+ * The types say what an exercise is; the schema below (`EXERCISE`, written
+ * in the small checker of `schema.ts`) says the same, with the two rules the
+ * types cannot hold: a name is bound once, and a text or a value names only
+ * what was bound before it. {@linkcode readExercise} checks a parsed value
+ * against it and names the first wrong field by its path; the caller turns
+ * the path into a line with the positions it kept.
  *
  * @module
  */
-import { LANGS, say, type Text } from "../base/i18n.ts";
+import { LANGS, type Text } from "../base/i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
 import { ITEM_FIELDS, LEDGER_TABLES, type LedgerTable } from "./evidence.ts";
-import { childPath } from "./json_positions.ts";
-import { PARAM_NAMES } from "./params.ts";
+import { FORM_MESSAGES as M } from "./messages.ts";
+import {
+  boolean,
+  byKey,
+  childPath,
+  list,
+  MAX_TEXT,
+  oneOf,
+  record,
+  type Rule,
+  type Schema,
+  string,
+  tuple,
+  wrong,
+} from "./schema.ts";
+import { PARAM_NAMES } from "./student.ts";
 
 /** A value in a clause: a literal, a bound variable's field, or one of this student's values. */
 export type ValueExpr =
@@ -154,614 +172,348 @@ export interface Exercise {
   readonly judged?: "ledger";
 }
 
-/** A form error: the path of the wrong field and what is wrong. */
-export class FormError extends Error {
-  /** The field's path, e.g. `invariants[0].premises[1].pick`. */
-  readonly field: string;
-  /** What is wrong, in both languages. */
-  readonly text: Text;
-  /** Build the error. */
-  constructor(field: string, text: Text) {
-    super(say(text, "en"));
-    this.name = "FormError";
-    this.field = field;
-    this.text = text;
-  }
-}
-
-const t = (en: string, zh: string): Text => ({ en, zh });
-
-const MAX_TEXT = 4000;
-const MAX_LIST = 32;
-const NAME = /^[a-z][a-zA-Z0-9_]{0,31}$/;
-const SLUG = /^[a-z0-9][a-z0-9-]{0,47}$/;
-const PLACEHOLDER =
+/** A `{name}` or `{name.field}` in a text: a student's value or a bound name. */
+export const PLACEHOLDER =
   /\{([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\}/g;
 
-type Rec = Record<string, unknown>;
+// ---- The schema. Bottom up: each part is built from the ones above it. ----
 
-function isRecord(v: unknown): v is Rec {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** Names bound so far: each to the kind of its items (`steps`, a table), or `null` for a value. */
+type Names = Map<string, string | null>;
 
-function fields(
-  v: unknown,
-  path: string,
-  required: readonly string[],
-  optional: readonly string[] = [],
-): Rec {
-  if (!isRecord(v)) {
-    throw new FormError(path, t("must be an object", "必须是一个对象"));
-  }
-  for (const key of Object.keys(v)) {
-    if (!required.includes(key) && !optional.includes(key)) {
-      throw new FormError(
-        childPath(path, key),
-        t(
-          `unknown field (expected ${[...required, ...optional].join(", ")})`,
-          `未知字段（应为 ${[...required, ...optional].join("、")}）`,
-        ),
-      );
-    }
-  }
-  for (const key of required) {
-    if (!Object.hasOwn(v, key)) {
-      throw new FormError(childPath(path, key), t("missing", "缺失"));
-    }
-  }
-  return v;
-}
-
-function list(v: unknown, path: string, min = 0, max = MAX_LIST): unknown[] {
-  if (!Array.isArray(v)) {
-    throw new FormError(path, t("must be a list", "必须是一个列表"));
-  }
-  if (v.length < min) {
-    throw new FormError(
-      path,
-      t(`needs at least ${min} entries`, `至少需要 ${min} 项`),
-    );
-  }
-  if (v.length > max) {
-    throw new FormError(
-      path,
-      t(`has more than ${max} entries`, `超过 ${max} 项`),
-    );
-  }
-  return v;
-}
-
-function string(v: unknown, path: string): string {
-  if (typeof v !== "string" || v.trim() === "") {
-    throw new FormError(
-      path,
-      t("must be a non-empty string", "必须是非空字符串"),
-    );
-  }
-  if (v.length > MAX_TEXT) {
-    throw new FormError(
-      path,
-      t(`longer than ${MAX_TEXT} characters`, `超过 ${MAX_TEXT} 个字符`),
-    );
-  }
-  return v;
-}
-
-/** What names a text or clause may use at this point. */
+/** What the checks know at a point of the form. */
 interface Scope {
-  /** Variables bound by earlier blocks, with the kind of what they hold. */
-  vars: Map<string, "item" | "value">;
-  /** Where each variable's items come from, to check field names. */
-  sources: Map<string, string>;
+  /** The names a text or value here may use; `null`: only the student's values. */
+  readonly sees: Names | null;
+  /** Where a block here binds its name. */
+  readonly binds: Names;
+  /** Every name bound anywhere in the exercise: each is bound once. */
+  readonly all: Set<string>;
+  /** What the why and a prediction's facts may use: all the invariants bound. */
+  readonly why: Names;
+  /** The kind of items a `where` here is about. */
+  readonly source: string;
+  /** The fields a prediction asks for so far. */
+  readonly facts: Set<string>;
 }
 
-function checkTemplate(text: string, path: string, scope: Scope | null): void {
-  for (const m of text.matchAll(PLACEHOLDER)) {
-    const [, name, fieldName] = m;
-    if (
-      fieldName === undefined &&
-      (PARAM_NAMES as readonly string[]).includes(name)
-    ) {
-      continue;
+type Part<T> = Schema<T, Scope>;
+
+const NAME = /^[a-z][a-zA-Z0-9_]{0,31}$/;
+const SLUG = /^[a-z0-9][a-z0-9-]{0,47}$/;
+const HAN = /[\u4e00-\u9fff]/;
+const PARAMS: readonly string[] = PARAM_NAMES;
+
+/** `ref` (`name` or `name.field`) is bound in `sees`, with that field. */
+function bound(ref: string, path: string, sees: Names): void {
+  const [name, field, extra] = ref.split(".");
+  const source = sees.get(name);
+  if (extra !== undefined || source === undefined) {
+    wrong(path, M.notBound(ref));
+  }
+  if (field === undefined) return;
+  if (source === null) wrong(path, M.valueNotRow(ref, name));
+  const fields = ITEM_FIELDS[source];
+  if (!fields.includes(field)) {
+    wrong(path, M.refNoField(ref, source, field, fields));
+  }
+}
+
+/** Every `{…}` in `text` names a student's value, or a name `sees` has. */
+function placeholders(text: string, path: string, sees: Names | null): void {
+  for (const [whole, name, field] of text.matchAll(PLACEHOLDER)) {
+    if (field === undefined && PARAMS.includes(name)) continue;
+    if (sees === null) wrong(path, M.onlyParams(whole, PARAM_NAMES));
+    bound(field ? `${name}.${field}` : name, path, sees);
+  }
+}
+
+/** A step or a skeleton: its `{…}` name only the student's values. */
+const TEMPLATE: Part<string> = (value, path) => {
+  const text = string()(value, path);
+  placeholders(text, path, null);
+  return text;
+};
+
+const CHINESE: Part<string> = (value, path) => {
+  const text = string()(value, path);
+  if (!HAN.test(text)) wrong(path, M.notChinese);
+  return text;
+};
+
+/** A text in both languages (the Chinese one in Chinese), naming what `sees` allows. */
+function bilingual(sees: (s: Scope) => Names | null): Part<Text> {
+  const named: Rule<Scope> = (pair, path, scope) => {
+    for (const code of LANGS) {
+      placeholders(pair[code] as string, childPath(path, code), sees(scope));
     }
-    if (scope === null) {
-      throw new FormError(
-        path,
-        t(
-          `${m[0]}: only this student's values ({${
-            PARAM_NAMES.join("}, {")
-          }}) may be named here`,
-          `${m[0]}：这里只能用学生的取值（{${PARAM_NAMES.join("}、{")}}）`,
-        ),
-      );
-    }
-    checkRef(fieldName ? `${name}.${fieldName}` : name, path, scope);
-  }
+  };
+  return record({ en: string(), zh: CHINESE }, {}, ["en", "zh", named]);
 }
 
-function checkText(v: unknown, path: string, scope: Scope | null): Text {
-  const pair = fields(v, path, LANGS);
-  // Read from the file's object, both sides, in the order LANGS names them.
-  const [en, zh] = LANGS.map((code) =>
-    string(pair[code], childPath(path, code))
-  );
-  if (!/[\u4e00-\u9fff]/.test(zh)) {
-    throw new FormError(
-      childPath(path, "zh"),
-      t("must be Chinese", "必须是中文"),
-    );
-  }
-  checkTemplate(en, childPath(path, "en"), scope);
-  checkTemplate(zh, childPath(path, "zh"), scope);
-  return { en, zh };
-}
+/** A title, task, claim, hint or fact: only the student's values. */
+const TEXT = bilingual(() => null);
+/** What a block establishes: it may name what was bound before it. */
+const SAYS = bilingual((s) => s.sees);
+/** Why it came out so: it may name all the invariants bound. */
+const WHY = bilingual((s) => s.why);
 
-function checkRef(ref: string, path: string, scope: Scope): void {
-  const [name, fieldName, extra] = ref.split(".");
-  const kind = scope.vars.get(name);
-  if (extra !== undefined || kind === undefined) {
-    throw new FormError(
-      path,
-      t(
-        `${ref}: no such name bound before this point`,
-        `${ref}：此处之前没有绑定这个名字`,
-      ),
-    );
-  }
-  if (kind === "value" && fieldName !== undefined) {
-    throw new FormError(
-      path,
-      t(
-        `${ref}: ${name} holds a value, not a row`,
-        `${ref}：${name} 是一个值，不是一行`,
-      ),
-    );
-  }
-  if (kind === "item" && fieldName !== undefined) {
-    const source = scope.sources.get(name)!;
-    if (!ITEM_FIELDS[source].includes(fieldName)) {
-      throw new FormError(
-        path,
-        t(
-          `${ref}: ${source} have no field ${fieldName} (they have ${
-            ITEM_FIELDS[source].join(", ")
-          })`,
-          `${ref}：${source} 没有字段 ${fieldName}（有 ${
-            ITEM_FIELDS[source].join("、")
-          }）`,
-        ),
-      );
-    }
-  }
-}
-
-function checkValue(v: unknown, path: string, scope: Scope): ValueExpr {
+/** A literal, `{"ref": "name.field"}` or `{"param": "name"}`. */
+const VALUE: Part<ValueExpr> = (value, path, scope) => {
   if (
-    v === null || typeof v === "string" || typeof v === "number" ||
-    typeof v === "boolean"
-  ) {
-    if (typeof v === "string" && v.length > MAX_TEXT) {
-      throw new FormError(
-        path,
-        t(`longer than ${MAX_TEXT} characters`, `超过 ${MAX_TEXT} 个字符`),
-      );
-    }
-    return v;
+    value === null || typeof value === "number" || typeof value === "boolean"
+  ) return value;
+  if (typeof value === "string") {
+    if (value.length > MAX_TEXT) wrong(path, M.tooLong(MAX_TEXT));
+    return value;
   }
-  if (isRecord(v) && Object.hasOwn(v, "ref")) {
-    fields(v, path, ["ref"]);
-    checkRef(
-      string(v.ref, childPath(path, "ref")),
-      childPath(path, "ref"),
+  if (isPlainRecord(value) && Object.hasOwn(value, "ref")) {
+    const { ref } = record<Scope, { ref: string }>({ ref: string() })(
+      value,
+      path,
       scope,
     );
-    return v as { ref: string };
+    bound(ref, childPath(path, "ref"), scope.sees!);
+    return { ref };
   }
-  if (isRecord(v) && Object.hasOwn(v, "param")) {
-    fields(v, path, ["param"]);
-    if (!(PARAM_NAMES as readonly unknown[]).includes(v.param)) {
-      throw new FormError(
-        childPath(path, "param"),
-        t(
-          `must be one of ${PARAM_NAMES.join(", ")}`,
-          `必须是 ${PARAM_NAMES.join("、")} 之一`,
-        ),
-      );
-    }
-    return v as { param: string };
+  if (isPlainRecord(value) && Object.hasOwn(value, "param")) {
+    return record<Scope, { param: string }>({ param: oneOf(PARAMS) })(
+      value,
+      path,
+      scope,
+    );
   }
-  throw new FormError(
-    path,
-    t(
-      'must be a literal, {"ref": "name.field"} or {"param": "name"}',
-      '必须是字面值、{"ref": "name.field"} 或 {"param": "name"}',
-    ),
-  );
-}
+  return wrong(path, M.notValue);
+};
 
-function checkWhere(
-  v: unknown,
-  path: string,
-  scope: Scope,
-  source: string,
-): Where {
-  if (!isRecord(v)) {
-    throw new FormError(path, t("must be an object", "必须是一个对象"));
-  }
+/** The argument of each test a matcher may name (`{"lt": 3}`). */
+const TESTS: Record<typeof MATCH_TESTS[number], Part<unknown>> = {
+  not: VALUE,
+  in: list(VALUE, 1),
+  has: VALUE,
+  lacks: VALUE,
+  lt: VALUE,
+  le: VALUE,
+  gt: VALUE,
+  ge: VALUE,
+  missing: boolean,
+};
+
+/** How one field must look: a value, or one test. */
+const MATCHER: Part<Matcher> = (value, path, scope) => {
+  const test = isPlainRecord(value)
+    ? MATCH_TESTS.find((t) => Object.hasOwn(value, t))
+    : undefined;
+  if (test === undefined) return VALUE(value, path, scope);
+  return record<Scope, Matcher>({ [test]: TESTS[test] })(value, path, scope);
+};
+
+/** Field tests, each on a field the items of this source have. */
+const WHERE: Part<Where> = (value, path, scope) => {
+  if (!isPlainRecord(value)) wrong(path, M.notObject);
+  const fields = ITEM_FIELDS[scope.source];
   const out: Record<string, Matcher> = {};
-  for (const [key, m] of Object.entries(v)) {
-    const p = childPath(path, key);
-    if (!ITEM_FIELDS[source].includes(key)) {
-      throw new FormError(
-        p,
-        t(
-          `${source} have no field ${key} (they have ${
-            ITEM_FIELDS[source].join(", ")
-          })`,
-          `${source} 没有字段 ${key}（有 ${ITEM_FIELDS[source].join("、")}）`,
-        ),
-      );
-    }
-    const test = isRecord(m)
-      ? MATCH_TESTS.find((t) => Object.hasOwn(m, t))
-      : undefined;
-    if (test === undefined) {
-      out[key] = checkValue(m, p, scope);
-      continue;
-    }
-    fields(m, p, [test]);
-    const arg = (m as Rec)[test];
-    const q = childPath(p, test);
-    if (test === "in") {
-      list(arg, q, 1).forEach((x, i) => checkValue(x, childPath(q, i), scope));
-    } else if (test === "missing") {
-      if (typeof arg !== "boolean") {
-        throw new FormError(
-          q,
-          t("must be true or false", "必须是 true 或 false"),
-        );
-      }
-    } else checkValue(arg, q, scope);
-    out[key] = m as Matcher;
+  for (const [key, m] of Object.entries(value)) {
+    const at = childPath(path, key);
+    if (!fields.includes(key)) wrong(at, M.noField(scope.source, key, fields));
+    out[key] = MATCHER(m, at, scope);
   }
   return out;
-}
+};
 
-function bindName(v: unknown, path: string, scope: Scope): string {
-  const name = string(v, path);
-  if (!NAME.test(name) || (PARAM_NAMES as readonly string[]).includes(name)) {
-    throw new FormError(
-      path,
-      t(
-        "must be a short name (a-z, then letters, digits, _) not used by a value of the student",
-        "必须是短名字（a-z 开头，随后为字母、数字或 _），且不与学生的取值同名",
-      ),
-    );
-  }
-  if (scope.vars.has(name)) {
-    throw new FormError(
-      path,
-      t(`${name} is already bound`, `${name} 已经绑定过了`),
-    );
-  }
-  return name;
-}
-
-const CLAUSE_KINDS = ["pick", "ledger", "before", "compare", "bind"] as const;
-
-/** Check one block; it binds its name into `into` (the scope later blocks see). */
-function checkClause(
-  v: unknown,
-  path: string,
-  scope: Scope,
-  into: Scope,
-  all: Set<string>,
-): Clause {
-  if (!isRecord(v)) {
-    throw new FormError(path, t("must be an object", "必须是一个对象"));
-  }
-  const kind = CLAUSE_KINDS.find((k) => Object.hasOwn(v, k));
-  if (kind === undefined) {
-    throw new FormError(
-      path,
-      t(
-        `must be one of the blocks ${CLAUSE_KINDS.join(", ")}`,
-        `必须是积木 ${CLAUSE_KINDS.join("、")} 之一`,
-      ),
-    );
-  }
-  const bindAs = (name: unknown, source: string) => {
-    if (name === undefined) return;
-    const n = bindName(name, childPath(path, "as"), into);
-    if (all.has(n)) {
-      throw new FormError(
-        childPath(path, "as"),
-        t(`${n} is already bound`, `${n} 已经绑定过了`),
-      );
+/** A name a block binds (to a step or row, or to a value): short, not a student's value, new. */
+function binder(holds: "item" | "value"): Part<string> {
+  return (value, path, scope) => {
+    const name = string()(value, path);
+    if (!NAME.test(name) || PARAMS.includes(name)) wrong(path, M.badName);
+    if (scope.binds.has(name) || scope.all.has(name)) {
+      wrong(path, M.alreadyBound(name));
     }
-    all.add(n);
-    into.vars.set(n, "item");
-    into.sources.set(n, source);
+    scope.all.add(name);
+    scope.binds.set(name, holds === "item" ? scope.source : null);
+    return name;
   };
-  if (kind === "pick" || kind === "ledger") {
-    const c = fields(v, path, [kind, "says"], ["as", "where", "none"]);
-    const allowed: readonly string[] = kind === "pick"
-      ? ["runs", "steps"]
-      : LEDGER_TABLES;
-    if (!allowed.includes(c[kind] as string)) {
-      throw new FormError(
-        childPath(path, kind),
-        t(
-          `must be one of ${allowed.join(", ")}`,
-          `必须是 ${allowed.join("、")} 之一`,
-        ),
-      );
-    }
-    const source = kind === "pick" ? "steps" : c[kind] as string;
-    if (c.none !== undefined && typeof c.none !== "boolean") {
-      throw new FormError(
-        childPath(path, "none"),
-        t("must be true or false", "必须是 true 或 false"),
-      );
-    }
-    if (c.none === true && c.as !== undefined) {
-      throw new FormError(
-        childPath(path, "as"),
-        t("a block with none binds nothing", "带 none 的积木不绑定任何名字"),
-      );
-    }
-    if (c.where !== undefined) {
-      checkWhere(c.where, childPath(path, "where"), scope, source);
-    }
-    const says = checkText(c.says, childPath(path, "says"), scope);
-    bindAs(c.as, source);
-    return { ...c, says } as Clause;
+}
+
+/** A name bound before this point to a step or a row. */
+const ITEM: Part<string> = (value, path, scope) => {
+  const name = string()(value, path);
+  if (typeof scope.sees!.get(name) !== "string") wrong(path, M.notItem(name));
+  return name;
+};
+
+const NONE_BINDS_NOTHING: Rule<Scope> = (block, path) => {
+  if (block.none === true && block.as !== undefined) {
+    wrong(childPath(path, "as"), M.noneBindsNothing);
   }
-  if (kind === "before") {
-    const c = fields(v, path, ["before", "says"]);
-    const pair = list(c.before, childPath(path, "before"), 2, 2);
-    pair.forEach((name, i) => {
-      const p = childPath(childPath(path, "before"), i);
-      const n = string(name, p);
-      if (scope.vars.get(n) !== "item") {
-        throw new FormError(
-          p,
-          t(
-            `${n}: no step or row bound before this point`,
-            `${n}：此处之前没有绑定这个步骤或行`,
-          ),
-        );
-      }
-    });
-    return {
-      before: pair as [string, string],
-      says: checkText(c.says, childPath(path, "says"), scope),
-    };
+};
+
+/** `pick` a step, or a `ledger` row: its `as` is bound last, so the block cannot see it. */
+function finder(
+  kind: "pick" | "ledger",
+  from: readonly string[],
+): Part<Clause> {
+  const find = record<Scope, Clause>(
+    { [kind]: oneOf(from), says: SAYS },
+    { as: binder("item"), where: WHERE, none: boolean },
+    [kind, "none", NONE_BINDS_NOTHING, "where", "says", "as"],
+  );
+  return (value, path, scope) => {
+    const { ledger } = value as Record<string, unknown>;
+    const source = kind === "pick" ? "steps" : String(ledger);
+    return find(value, path, { ...scope, source });
+  };
+}
+
+/** One block, named by its first key. */
+const CLAUSE: Part<Clause> = byKey({
+  pick: finder("pick", ["runs", "steps"]),
+  ledger: finder("ledger", LEDGER_TABLES),
+  before: record<Scope, Clause>({ before: tuple(ITEM, ITEM), says: SAYS }),
+  compare: record<Scope, Clause>({
+    compare: tuple(VALUE, oneOf(COMPARE_OPS, M.oneOfOps(COMPARE_OPS)), VALUE),
+    says: SAYS,
+  }),
+  // The name is bound last: `to` cannot name it.
+  bind: record<Scope, Clause>(
+    { bind: binder("value"), to: VALUE },
+    { says: SAYS },
+    ["to", "says", "bind"],
+  ),
+}, M.notBlock(["pick", "ledger", "before", "compare", "bind"]));
+
+/** A premise sees the premises before it, and binds for those after. */
+const PREMISE: Part<Clause> = (value, path, scope) =>
+  CLAUSE(value, path, { ...scope, sees: new Map(scope.binds) });
+
+/** A finding sees all the premises; what it binds is for the why alone. */
+const FINDING: Part<Clause> = (value, path, scope) => {
+  const own = new Map(scope.binds);
+  const clause = CLAUSE(value, path, {
+    ...scope,
+    sees: scope.binds,
+    binds: own,
+  });
+  for (const [name, source] of own) scope.why.set(name, source);
+  return clause;
+};
+
+const PREMISES_AND_FINDINGS = record<Scope, Invariant>({
+  premises: list(PREMISE, 1),
+  findings: list(FINDING),
+});
+
+/** An invariant: its names are its own, and the why's. */
+const INVARIANT: Part<Invariant> = (value, path, scope) => {
+  const binds: Names = new Map();
+  const invariant = PREMISES_AND_FINDINGS(value, path, { ...scope, binds });
+  for (const [name, source] of binds) scope.why.set(name, source);
+  return invariant;
+};
+
+/** A fact a prediction asks for, named once; its value is read from the setup's evidence. */
+const FACT = record<Scope, PredictedFact>(
+  {
+    field: (value, path, scope) => {
+      const name = string()(value, path);
+      if (!NAME.test(name) || scope.facts.has(name)) wrong(path, M.factName);
+      scope.facts.add(name);
+      return name;
+    },
+    says: TEXT,
+    value: (value, path, scope) =>
+      isPlainRecord(value) && Object.hasOwn(value, "count")
+        ? record({ count: oneOf(LEDGER_TABLES) })(value, path, scope)
+        : VALUE(value, path, { ...scope, sees: scope.why }),
+  },
+  {},
+  ["field", "value", "says"],
+);
+
+const ONLY_ON_SCRIPT: Rule<Scope> = (x, path) => {
+  if (x.judged !== undefined && x.kind !== "script") {
+    wrong(childPath(path, "judged"), M.judged);
   }
-  if (kind === "compare") {
-    const c = fields(v, path, ["compare", "says"]);
-    const triple = list(c.compare, childPath(path, "compare"), 3, 3);
-    const left = checkValue(
-      triple[0],
-      childPath(childPath(path, "compare"), 0),
+};
+
+/**
+ * A script has one to eight invariants; a prediction has a setup, facts,
+ * and up to four invariants over the setup's evidence.
+ */
+const BY_KIND: Rule<Scope> = (x, path, scope, out) => {
+  const at = (key: string) => childPath(path, key);
+  if (x.kind === "script") {
+    for (const key of ["setup", "predict"]) {
+      if (x[key] !== undefined) wrong(at(key), M.onlyPrediction);
+    }
+    if (x.invariants === undefined) wrong(at("invariants"), M.missing);
+    out.invariants = list(INVARIANT, 1, 8)(
+      x.invariants,
+      at("invariants"),
       scope,
     );
-    if (!(COMPARE_OPS as readonly unknown[]).includes(triple[1])) {
-      throw new FormError(
-        childPath(childPath(path, "compare"), 1),
-        t(
-          `must be one of ${COMPARE_OPS.join(" ")}`,
-          `必须是 ${COMPARE_OPS.join(" ")} 之一`,
-        ),
-      );
-    }
-    const right = checkValue(
-      triple[2],
-      childPath(childPath(path, "compare"), 2),
-      scope,
-    );
-    return {
-      compare: [left, triple[1] as CompareOp, right],
-      says: checkText(c.says, childPath(path, "says"), scope),
-    };
+    return;
   }
-  const c = fields(v, path, ["bind", "to"], ["says"]);
-  const to = checkValue(c.to, childPath(path, "to"), scope);
-  const says = c.says === undefined
-    ? undefined
-    : checkText(c.says, childPath(path, "says"), scope);
-  const name = bindName(c.bind, childPath(path, "bind"), into);
-  if (all.has(name)) {
-    throw new FormError(
-      childPath(path, "bind"),
-      t(`${name} is already bound`, `${name} 已经绑定过了`),
-    );
+  for (const key of ["setup", "predict"]) {
+    if (x[key] === undefined) wrong(at(key), M.missing);
   }
-  all.add(name);
-  into.vars.set(name, "value");
-  return says ? { bind: name, to, says } : { bind: name, to };
-}
+  out.setup = list(TEMPLATE, 1, 16)(x.setup, at("setup"), scope);
+  out.invariants = x.invariants === undefined
+    ? []
+    : list(INVARIANT, 0, 4)(x.invariants, at("invariants"), scope);
+  out.predict = list(FACT, 1, 8)(x.predict, at("predict"), scope);
+};
 
-function copyScope(s: Scope): Scope {
-  return { vars: new Map(s.vars), sources: new Map(s.sources) };
-}
-
-function checkInvariant(
-  v: unknown,
-  path: string,
-  whyScope: Scope,
-  all: Set<string>,
-): Invariant {
-  const inv = fields(v, path, ["premises", "findings"]);
-  const scope: Scope = { vars: new Map(), sources: new Map() };
-  const premises = list(inv.premises, childPath(path, "premises"), 1).map(
-    (c, i) => {
-      const p = childPath(childPath(path, "premises"), i);
-      return checkClause(c, p, copyScope(scope), scope, all);
-    },
-  );
-  const findings = list(inv.findings, childPath(path, "findings")).map(
-    (c, i) => {
-      const p = childPath(childPath(path, "findings"), i);
-      // A finding sees the premises only; what it binds is for the why.
-      const own = copyScope(scope);
-      const clause = checkClause(c, p, scope, own, all);
-      for (const [k, kind] of own.vars) whyScope.vars.set(k, kind);
-      for (const [k, s] of own.sources) whyScope.sources.set(k, s);
-      return clause;
-    },
-  );
-  for (const [k, kind] of scope.vars) whyScope.vars.set(k, kind);
-  for (const [k, s] of scope.sources) whyScope.sources.set(k, s);
-  return { premises, findings };
-}
-
-const EXERCISE_FIELDS = [
-  "slug",
-  "kind",
-  "title",
-  "task",
-  "claim",
-  "hints",
-  "why",
-];
+/**
+ * One exercise. Its fields are checked in the order below: the why last,
+ * since it may name what the invariants bind.
+ */
+const EXERCISE = record<Scope, Omit<Exercise, "n">>(
+  {
+    slug: string(SLUG, M.slug),
+    kind: oneOf(["script", "prediction"], M.kind),
+    title: TEXT,
+    task: TEXT,
+    claim: TEXT,
+    hints: list(TEXT, 1, 8),
+    why: WHY,
+  },
+  {
+    skeleton: TEMPLATE,
+    invariants: null, // by kind
+    setup: null, // by kind
+    predict: null, // by kind
+    judged: oneOf(["ledger"], M.judged),
+  },
+  [
+    "judged",
+    ONLY_ON_SCRIPT,
+    "slug",
+    "kind",
+    "title",
+    "task",
+    "claim",
+    "hints",
+    "skeleton",
+    BY_KIND,
+    "why",
+  ],
+);
 
 /**
  * Check `v` against the form and return the exercise numbered `n`; throws
- * {@linkcode FormError} naming the first wrong field under `path`.
+ * `FormError` naming the first wrong field under `path`.
  */
 export function readExercise(v: unknown, n: number, path = ""): Exercise {
-  const x = fields(v, path, EXERCISE_FIELDS, [
-    "skeleton",
-    "invariants",
-    "setup",
-    "predict",
-    "judged",
-  ]);
-  const at = (k: string) => childPath(path, k);
-  if (
-    x.judged !== undefined && (x.judged !== "ledger" || x.kind !== "script")
-  ) {
-    throw new FormError(
-      at("judged"),
-      t(
-        'must be "ledger", and only on a script exercise',
-        '必须是 "ledger"，且只用于 script 练习',
-      ),
-    );
-  }
-  const slug = string(x.slug, at("slug"));
-  if (!SLUG.test(slug)) {
-    throw new FormError(
-      at("slug"),
-      t(
-        "must be 1-48 of a-z, 0-9 and -, starting with a letter or digit",
-        "必须是 1-48 个 a-z、0-9 和 -，以字母或数字开头",
-      ),
-    );
-  }
-  if (x.kind !== "script" && x.kind !== "prediction") {
-    throw new FormError(
-      at("kind"),
-      t('must be "script" or "prediction"', '必须是 "script" 或 "prediction"'),
-    );
-  }
-  const kind = x.kind;
-  const title = checkText(x.title, at("title"), null);
-  const task = checkText(x.task, at("task"), null);
-  const claim = checkText(x.claim, at("claim"), null);
-  const hints = list(x.hints, at("hints"), 1, 8).map((h, i) =>
-    checkText(h, childPath(at("hints"), i), null)
-  );
-  const skeleton = x.skeleton === undefined
-    ? undefined
-    : string(x.skeleton, at("skeleton"));
-  if (skeleton !== undefined) checkTemplate(skeleton, at("skeleton"), null);
-  const whyScope: Scope = { vars: new Map(), sources: new Map() };
-  const all = new Set<string>();
-  let invariants: Invariant[] = [];
-  let setup: string[] | undefined;
-  let predict: PredictedFact[] | undefined;
-  if (kind === "script") {
-    for (const k of ["setup", "predict"]) {
-      if (x[k] !== undefined) {
-        throw new FormError(
-          at(k),
-          t("only a prediction has this", "只有预测题才有这一项"),
-        );
-      }
-    }
-    if (x.invariants === undefined) {
-      throw new FormError(at("invariants"), t("missing", "缺失"));
-    }
-    invariants = list(x.invariants, at("invariants"), 1, 8).map((inv, i) =>
-      checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
-    );
-  } else {
-    if (x.setup === undefined) {
-      throw new FormError(at("setup"), t("missing", "缺失"));
-    }
-    if (x.predict === undefined) {
-      throw new FormError(at("predict"), t("missing", "缺失"));
-    }
-    setup = list(x.setup, at("setup"), 1, 16).map((s, i) => {
-      const step = string(s, childPath(at("setup"), i));
-      checkTemplate(step, childPath(at("setup"), i), null);
-      return step;
-    });
-    invariants = x.invariants === undefined
-      ? []
-      : list(x.invariants, at("invariants"), 0, 4).map((inv, i) =>
-        checkInvariant(inv, childPath(at("invariants"), i), whyScope, all)
-      );
-    const seen = new Set<string>();
-    predict = list(x.predict, at("predict"), 1, 8).map((f, i) => {
-      const p = childPath(at("predict"), i);
-      const fact = fields(f, p, ["field", "says", "value"]);
-      const name = string(fact.field, childPath(p, "field"));
-      if (!NAME.test(name) || seen.has(name)) {
-        throw new FormError(
-          childPath(p, "field"),
-          t("must be a short name, used once", "必须是短名字，且只用一次"),
-        );
-      }
-      seen.add(name);
-      const value = isRecord(fact.value) && Object.hasOwn(fact.value, "count")
-        ? (() => {
-          const c = fields(fact.value, childPath(p, "value"), ["count"]);
-          if (!(LEDGER_TABLES as readonly unknown[]).includes(c.count)) {
-            throw new FormError(
-              childPath(childPath(p, "value"), "count"),
-              t(
-                `must be one of ${LEDGER_TABLES.join(", ")}`,
-                `必须是 ${LEDGER_TABLES.join("、")} 之一`,
-              ),
-            );
-          }
-          return { count: c.count as LedgerTable };
-        })()
-        : checkValue(fact.value, childPath(p, "value"), whyScope);
-      return {
-        field: name,
-        says: checkText(fact.says, childPath(p, "says"), null),
-        value,
-      };
-    });
-  }
-  const why = checkText(x.why, at("why"), whyScope);
   return {
     n,
-    slug,
-    kind,
-    title,
-    task,
-    claim,
-    ...(skeleton !== undefined ? { skeleton } : {}),
-    hints,
-    why,
-    invariants,
-    ...(setup ? { setup } : {}),
-    ...(predict ? { predict } : {}),
-    ...(x.judged === "ledger" ? { judged: "ledger" as const } : {}),
+    ...EXERCISE(v, path, {
+      sees: null,
+      binds: new Map(),
+      all: new Set(),
+      why: new Map(),
+      source: "steps",
+      facts: new Set(),
+    }),
   };
 }

@@ -2,45 +2,113 @@
  * Judging an answer: a script is run in a fresh scratch ledger (never a
  * student's named ledger) and its evidence judged by the exercise's
  * invariants, by the one engine; a prediction is compared with what its
- * setup really does. An empty or malformed answer, or one with an invalid
- * step, is "not yet", with the reason.
+ * setup really does; a ledger copy is judged by the invariants over its
+ * rows. An empty or malformed answer, or one with an invalid step, is "not
+ * yet", with the reason. The verdict is data: whether it passed, each
+ * finding with its status, and the feedback lines to print in both
+ * languages. Renderers print `feedback` as it is; graders read `passed`.
+ *
+ * Whatever a student hands in, a check or a grade ends in bounded time and
+ * memory: the caps are here, in one place, and the README states them
+ * ("Bounds").
  *
  * @module
  */
-import type { Lang, Text } from "../base/i18n.ts";
+import type { Text } from "../base/i18n.ts";
+import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
-import { parseJsonLikePython } from "../base/json.ts";
-import { isPlainRecord } from "../base/json.ts";
+import { trustedFolders } from "../sandbox/sandbox.ts";
+import { scratchFolder } from "../sandbox/scratch.ts";
 import {
   type Bindings,
   fill,
   fillValues,
+  type Finding,
+  inEveryLanguage,
   judgeEvidence,
   sameValue,
   TooMuchWork,
+  unboxed,
   valueOf,
+  valueText,
 } from "./engine.ts";
 import {
   type Evidence,
+  evidenceOfCopy,
   gather,
   type GatherLimits,
-  type Value,
 } from "./evidence.ts";
 import type { Exercise, ValueExpr } from "./form.ts";
-import { evidenceOfCopy, LEDGER_NOT_AGENT } from "./ledger_copy.ts";
-import { MAX_JUDGE_WORK } from "./limits.ts";
-import type { ExerciseParams } from "./params.ts";
-import { type Finding, FINDING_MARK, type Verdict } from "./verdict.ts";
+import {
+  FINDING_MARK,
+  JUDGE_MESSAGES as M,
+  LEDGER_NOT_AGENT,
+  VALUE_WORDS,
+} from "./messages.ts";
+import type { ExerciseProgress } from "./progress.ts";
+import {
+  type ExerciseParams,
+  foreignValue,
+  foreignValueText,
+} from "./student.ts";
+
+/**
+ * The most steps one answer may run: 200. Every exercise takes a handful; the
+ * cap keeps a crafted answer (thousands of runs, then a `receipts` step
+ * repeated) from holding the ledger's whole history once per step.
+ */
+export const MAX_ANSWER_STEPS = 200;
+
+/**
+ * The most bytes held for one step: 64 KiB for its line, and again for the
+ * JSON it printed. With {@linkcode MAX_ANSWER_STEPS}, an answer's evidence is
+ * at most about 25 MiB, whatever it asks for.
+ */
+export const MAX_STEP_BYTES = 64 << 10;
+
+/**
+ * The most candidate checks the engine makes for one answer: with the caps
+ * above, a search over an answer's steps ends in well under a second.
+ */
+export const MAX_JUDGE_WORK = 500_000;
+
+/** The caps on an answer's steps, as the evidence takes them. */
+export const ANSWER_LIMITS: GatherLimits = {
+  maxSteps: MAX_ANSWER_STEPS,
+  maxStepBytes: MAX_STEP_BYTES,
+};
+
+/** The verdict on one answer to one exercise. */
+export interface Verdict {
+  /** Every finding is `yes` (and nothing stopped the judging). */
+  passed: boolean;
+  /** Why nothing could be judged (empty, malformed, invalid step, extra line), or null. */
+  reason: Text | null;
+  /** The answer went over a bound (steps, bytes per step, search work); `reason` says which. */
+  overLimit: boolean;
+  /** The findings, in the exercise's order. */
+  findings: Finding[];
+  /** After a pass: why it came out this way, about this answer's own run and values. */
+  why: Text | null;
+  /**
+   * For a prediction: what really happened, one line per fact. Present only
+   * after a correct guess or when the caller asked to reveal; a wrong guess
+   * never shows it.
+   */
+  revealed: Text[] | null;
+  /** The lines to print, in order: the reason or the findings, the verdict line, then the why or the reveal. */
+  feedback: Text[];
+}
 
 /** How {@linkcode judgeAnswer} works: where, and what it may show. */
-export interface JudgeOptions extends GatherLimits {
+export interface JudgeOptions extends Partial<GatherLimits> {
   /** A private folder to make the fresh scratch ledgers in (each removed after). */
   scratch: string;
   /** Folders paths are checked from (the sandbox grant and the base). */
   trusted: readonly string[];
   /** For a prediction: show what really happened even after a wrong guess. */
   reveal?: boolean;
-  /** The most candidate checks the engine makes; limits.ts has the default. */
+  /** The most candidate checks the engine makes; {@linkcode MAX_JUDGE_WORK} by default. */
   maxWork?: number;
 }
 
@@ -100,6 +168,84 @@ export async function judgeAnswer(
   }
 }
 
+/**
+ * Judge `answer` as this student's: with a course code in effect
+ * (`variants`), an answer that names a key of another variant is "not yet"
+ * with this student's keys, before anything runs.
+ */
+export async function judgeWithOwnValues(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  variants: boolean,
+  options: JudgeOptions,
+): Promise<Verdict> {
+  const foreign = variants && x.kind === "script" && x.judged === undefined
+    ? foreignValue(answer, params, ANSWER_LIMITS)
+    : null;
+  if (foreign === null) return await judgeAnswer(x, answer, params, options);
+  const text = foreignValueText(foreign, params);
+  return { ...verdict(x, { reason: text }), feedback: [text] };
+}
+
+/** One check of an answer, as a student runs it. */
+export interface CheckRequest {
+  /** The exercise. */
+  readonly exercise: Exercise;
+  /** The answer given (for an exercise judged from a ledger: the copy). */
+  readonly answer: string;
+  /** This student's values. */
+  readonly params: ExerciseParams;
+  /** A course code is in effect: the answer must use the student's own keys. */
+  readonly variants: boolean;
+  /** The stored record of this exercise: a prediction's first guess is the one that counts. */
+  readonly before: ExerciseProgress | undefined;
+  /** For a prediction: show what happened (the caller records it). */
+  readonly reveal: boolean;
+  /** The granted temp folder: the scratch ledgers go in it, and paths are checked from it. */
+  readonly base: string;
+  /** Where each line goes, as soon as it is known. */
+  readonly say: (line: Text) => void;
+}
+
+/**
+ * Check one answer: a prediction already guessed is judged on its first
+ * guess (a second try would always pass); the answer is judged with this
+ * student's own values in a scratch folder removed afterwards, and every
+ * feedback line is said. Returns the verdict and the answer that counted.
+ */
+export async function check(
+  request: CheckRequest,
+): Promise<{ verdict: Verdict; answer: string }> {
+  const { exercise: x, before, say } = request;
+  let answer = request.answer;
+  if (x.kind === "prediction" && before?.guess !== undefined) {
+    if (answer.trim() !== "" && answer.trim() !== before.guess) {
+      say(M.firstGuess(before.guess));
+    }
+    answer = before.guess;
+  }
+  await using scratch = scratchFolder(request.base);
+  const verdict = await judgeWithOwnValues(
+    x,
+    answer,
+    request.params,
+    request.variants,
+    {
+      scratch: scratch.path,
+      trusted: trustedFolders(request.base),
+      reveal: request.reveal,
+    },
+  );
+  for (const line of verdict.feedback) say(line);
+  return { verdict, answer };
+}
+
+/** The lines for a ledger that could not be copied: not yet, and why. */
+export function copyRefused(x: Exercise, reason: Text): Text[] {
+  return [M.notYet(reason), M.notDone(x.n)];
+}
+
 function verdict(
   x: Exercise,
   parts: {
@@ -115,29 +261,19 @@ function verdict(
   const passed = reason === null && findings.length > 0 &&
     findings.every((f) => f.status === "yes");
   const feedback: Text[] = [];
-  if (reason) {
-    feedback.push({ en: `not yet: ${reason.en}`, zh: `还没有：${reason.zh}` });
-  } else {
+  if (reason) feedback.push(M.notYet(reason));
+  else {
     for (const f of findings) {
-      feedback.push({
-        en: `${FINDING_MARK[f.status].en} ${f.text.en}`,
-        zh: `${FINDING_MARK[f.status].zh} ${f.text.zh}`,
-      });
+      feedback.push(M.finding(FINDING_MARK[f.status], f.text));
     }
-    feedback.push(
-      passed
-        ? { en: `exercise ${x.n}: done`, zh: `练习 ${x.n}：完成` }
-        : { en: `exercise ${x.n}: not yet`, zh: `练习 ${x.n}：还没有` },
-    );
+    feedback.push(passed ? M.done(x.n) : M.notDone(x.n));
   }
   const why = passed ? parts.why ?? null : null;
-  if (why) feedback.push({ en: `Why: ${why.en}`, zh: `原因：${why.zh}` });
+  if (why) feedback.push(M.why(why));
   const revealed = parts.revealed ?? null;
   if (revealed) {
-    feedback.push({ en: "What happened:", zh: "实际发生的是：" });
-    for (const line of revealed) {
-      feedback.push({ en: `  ${line.en}`, zh: `  ${line.zh}` });
-    }
+    feedback.push(M.whatHappened);
+    for (const line of revealed) feedback.push(M.happened(line));
   }
   return {
     passed,
@@ -150,44 +286,13 @@ function verdict(
   };
 }
 
-function overWork(limit: number): Text {
-  return {
-    en: `over the limit: judging this answer needs more than ${limit} ` +
-      "checks; write fewer steps",
-    zh: `超出限制：判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
-  };
-}
-
-async function judgeScript(
+/** Judge `e` by `x`'s invariants, bounded in work: the verdict, or over the limit. */
+function judged(
   x: Exercise,
-  answer: string,
+  e: Evidence,
   params: ExerciseParams,
-  options: JudgeOptions,
-  folder: string,
-): Promise<Verdict> {
-  if (answer.trim() === "") {
-    return verdict(x, {
-      reason: {
-        en: "the answer is empty: write script steps, one JSON object a line",
-        zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
-      },
-    });
-  }
-  const e = await gather(stream(answer), folder, options.trusted, options);
-  if (e.overLimit) {
-    return verdict(x, { reason: e.overLimit, overLimit: true });
-  }
-  if (e.invalid.length > 0) {
-    const { line, message } = e.invalid[0];
-    return verdict(x, {
-      reason: {
-        en: `line ${line} is not a step that can run (${message}); ` +
-          "an answer with invalid steps proves nothing",
-        zh:
-          `第 ${line} 行不是能运行的步骤（${message}）；含无效步骤的答案什么也证明不了`,
-      },
-    });
-  }
+  options: Pick<JudgeOptions, "maxWork">,
+): Verdict {
   const maxWork = options.maxWork ?? MAX_JUDGE_WORK;
   try {
     const { findings, bindings } = judgeEvidence(x, {
@@ -199,8 +304,30 @@ async function judgeScript(
     return verdict(x, { findings, why: fill(x.why, bindings, params) });
   } catch (error) {
     if (!(error instanceof TooMuchWork)) throw error;
-    return verdict(x, { reason: overWork(maxWork), overLimit: true });
+    return verdict(x, { reason: M.overWork(maxWork), overLimit: true });
   }
+}
+
+async function judgeScript(
+  x: Exercise,
+  answer: string,
+  params: ExerciseParams,
+  options: JudgeOptions,
+  folder: string,
+): Promise<Verdict> {
+  if (answer.trim() === "") return verdict(x, { reason: M.emptyScript });
+  const e = await gather(stream(answer), folder, options.trusted, {
+    maxSteps: options.maxSteps ?? MAX_ANSWER_STEPS,
+    maxStepBytes: options.maxStepBytes ?? MAX_STEP_BYTES,
+  });
+  if (e.overLimit) {
+    return verdict(x, { reason: e.overLimit, overLimit: true });
+  }
+  if (e.invalid.length > 0) {
+    const { line, message } = e.invalid[0];
+    return verdict(x, { reason: M.invalidStep(line, message) });
+  }
+  return judged(x, e, params, options);
 }
 
 /**
@@ -214,24 +341,9 @@ export function judgeLedgerCopy(
   options: Pick<JudgeOptions, "maxWork"> = {},
 ): Verdict {
   const e = evidenceOfCopy(copy);
-  let v: Verdict;
-  if ("reason" in e) {
-    v = verdict(x, { reason: e.reason, overLimit: e.overLimit });
-  } else {
-    const maxWork = options.maxWork ?? MAX_JUDGE_WORK;
-    try {
-      const { findings, bindings } = judgeEvidence(x, {
-        evidence: e,
-        params,
-        maxWork,
-        work: { n: 0 },
-      });
-      v = verdict(x, { findings, why: fill(x.why, bindings, params) });
-    } catch (error) {
-      if (!(error instanceof TooMuchWork)) throw error;
-      v = verdict(x, { reason: overWork(maxWork), overLimit: true });
-    }
-  }
+  const v = "reason" in e
+    ? verdict(x, { reason: e.reason, overLimit: e.overLimit })
+    : judged(x, e, params, options);
   return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
 }
 
@@ -239,23 +351,9 @@ export function judgeLedgerCopy(
 function predictionLine(answer: string): string | Text {
   const lines = answer.split("\n").map((l, i) => ({ n: i + 1, text: l }))
     .filter((l) => l.text.trim() !== "");
-  if (lines.length === 0) {
-    return {
-      en: "the answer is empty: write one JSON line",
-      zh: "答案是空的：请写一行 JSON",
-    };
-  }
-  if (lines.length > 1) {
-    return {
-      en: `a prediction is one line; line ${lines[1].n} is one too many`,
-      zh: `预测只能写一行；第 ${lines[1].n} 行是多出来的`,
-    };
-  }
+  if (lines.length === 0) return M.emptyPrediction;
+  if (lines.length > 1) return M.oneLine(lines[1].n);
   return lines[0].text;
-}
-
-function countOf(e: Evidence, table: keyof Evidence["ledger"]): number {
-  return e.ledger[table].length;
 }
 
 /** What a prediction's setup really did: one actual value per fact, or why it cannot tell. */
@@ -269,6 +367,7 @@ async function actualFacts(
     stream(setupSteps(x, params).join("\n")),
     folder,
     options.trusted,
+    ANSWER_LIMITS,
   );
   const given = judgeEvidence(x, {
     evidence: e,
@@ -287,7 +386,7 @@ async function actualFacts(
     actual.set(
       f.field,
       typeof v === "object" && v !== null && "count" in v
-        ? countOf(e, v.count)
+        ? e.ledger[v.count].length
         : valueOf(v as ValueExpr, b, params),
     );
   }
@@ -309,28 +408,12 @@ function guessOf(x: Exercise, answer: string): Guess {
   } catch {
     guess = undefined;
   }
-  if (!isPlainRecord(guess)) {
-    return {
-      reason: {
-        en: `the answer must be one JSON object: ${example}`,
-        zh: `答案必须是一个 JSON 对象：${example}`,
-      },
-    };
-  }
+  if (!isPlainRecord(guess)) return { reason: M.notGuess(example) };
   const unknown = Object.keys(guess).find((k) =>
     !facts.some((f) => f.field === k)
   );
   if (unknown !== undefined) {
-    return {
-      reason: {
-        en: `unknown field ${JSON.stringify(unknown)}: the fields are ${
-          facts.map((f) => f.field).join(", ")
-        }`,
-        zh: `未知字段 ${JSON.stringify(unknown)}：字段是 ${
-          facts.map((f) => f.field).join("、")
-        }`,
-      },
-    };
+    return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
   }
   return { guess };
 }
@@ -347,39 +430,22 @@ async function judgePrediction(
     return verdict(x, { reason: read.reason });
   }
   const facts = await actualFacts(x, params, options, folder);
-  if (facts === null) {
-    return verdict(x, {
-      reason: {
-        en: "this exercise's setup did not run as its course says; " +
-          "tell your teacher",
-        zh: "这个练习的预设步骤没有按课程所写运行；请告诉老师",
-      },
-    });
-  }
-  const revealed: Text[] = (x.predict ?? []).map((f) => {
-    const it = fill(
-      { en: "{v}", zh: "{v}" },
-      new Map([["v", facts.actual.get(f.field) as Value]]),
-      params,
-    );
-    return { en: `${f.field}: ${it.en}`, zh: `${f.field}：${it.zh}` };
-  });
+  if (facts === null) return verdict(x, { reason: M.setupBroken });
+  const revealed: Text[] = (x.predict ?? []).map((f) =>
+    M.fact(f.field, valueText(facts.actual.get(f.field)))
+  );
   if ("reason" in read) return verdict(x, { reason: read.reason, revealed });
   const g = read.guess;
   const findings: Finding[] = (x.predict ?? []).map((f) => {
     const has = Object.hasOwn(g, f.field);
-    const said = (lang: Lang) =>
-      has ? plainValue(unboxed(g[f.field]), lang) : undefined;
+    const said = has
+      ? inEveryLanguage((lang) => plainValue(unboxed(g[f.field]), lang))
+      : VALUE_WORDS.missing;
     return {
       status: has && sameValue(g[f.field], facts.actual.get(f.field))
         ? "yes"
         : "no",
-      text: {
-        en: `${f.field} (${f.says.en}): you predicted ${
-          said("en") ?? "missing"
-        }`,
-        zh: `${f.field}（${f.says.zh}）：你预测 ${said("zh") ?? "缺失"}`,
-      },
+      text: M.predicted(f.field, f.says, said),
     };
   });
   const passed = findings.every((f) => f.status === "yes");
@@ -389,9 +455,4 @@ async function judgePrediction(
     // A wrong guess never shows what happened, unless asked (and recorded).
     revealed: passed || options.reveal ? revealed : null,
   });
-}
-
-/** A number the Python-like parser boxed, as the number it is. */
-function unboxed(v: unknown): unknown {
-  return v instanceof Number ? v.valueOf() : v;
 }

@@ -6,8 +6,15 @@
  *
  * @module
  */
-import { readPrivateJson, writePrivateJson } from "../sandbox/private_file.ts";
+import type { Text } from "../base/i18n.ts";
+import {
+  readOrFallback,
+  readPrivateJson,
+  writePrivateJson,
+} from "../sandbox/private_file.ts";
 import type { Place } from "../sandbox/sandbox.ts";
+import type { Course } from "./course.ts";
+import type { Exercise } from "./form.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -92,4 +99,116 @@ export function writeProgress(
  */
 export function progressKey(courseId: string, n: number): string {
   return courseId === "guardlab" ? String(n) : `${courseId}/${n}`;
+}
+
+/**
+ * The progress of a command, kept when it can be: a private folder that is
+ * not safe (another user's) costs the record, never the judgement. Once a
+ * read or a write has failed, nothing more is written, and `problem` says
+ * why.
+ */
+export class ProgressKeeper {
+  #problem: Text | undefined;
+  /** Keep the progress of the private folder of `place`. */
+  constructor(readonly place: string | Place) {}
+
+  /** Why the progress could not be kept, if it could not. */
+  get problem(): Text | undefined {
+    return this.#problem;
+  }
+
+  /** The stored progress; empty when it cannot be read. */
+  read(): Progress {
+    const read = readOrFallback(() => readProgress(this.place), {
+      exercises: {},
+      hints: {},
+    });
+    this.#problem ??= read.problem;
+    return read.value;
+  }
+
+  /** Store `next`, unless the progress could not be kept already. */
+  keep(next: Progress): void {
+    if (this.#problem !== undefined) return;
+    this.#problem = readOrFallback(
+      () => writeProgress(this.place, next),
+      undefined,
+    ).problem;
+  }
+}
+
+/** Where one exercise of a course stands, as `list` and `progress` show it. */
+export interface Standing {
+  /** The exercise. */
+  exercise: Exercise;
+  /** `done`, `attempted`, or `not started`. */
+  state: ExerciseProgress["state"] | "not started";
+  /** Hints shown. */
+  hints: number;
+  /** Whether a prediction's outcome was revealed. */
+  revealed: boolean;
+}
+
+/** Where each exercise of `course` stands in `progress`, in course order. */
+export function standing(course: Course, progress: Progress): Standing[] {
+  return course.exercises.map((exercise) => {
+    const key = progressKey(course.id, exercise.n);
+    const record = progress.exercises[key];
+    return {
+      exercise,
+      state: record?.state ?? "not started",
+      hints: progress.hints[key] ?? 0,
+      revealed: record?.revealed === true,
+    };
+  });
+}
+
+/**
+ * The hints to show of `total`, one more each time (up to all), and the
+ * progress that counts them.
+ */
+export function nextHint(
+  progress: Progress,
+  key: string,
+  total: number,
+): { shown: number; progress: Progress } {
+  const shown = Math.min((progress.hints[key] ?? 0) + 1, total);
+  return {
+    shown,
+    progress: { ...progress, hints: { ...progress.hints, [key]: shown } },
+  };
+}
+
+/**
+ * The progress after one check of exercise `x`: a passing answer is kept
+ * for hand-in until a newer one passes; a prediction keeps its first
+ * well-formed guess (the one that counts) and whether the outcome was
+ * revealed; every check is counted, and the first pass is dated.
+ */
+export function recordCheck(
+  p: Progress,
+  key: string,
+  x: Pick<Exercise, "kind">,
+  answer: string,
+  v: { readonly passed: boolean; readonly reason: unknown },
+  reveal: boolean,
+  as: { course: string | null; name: string | null },
+): Progress {
+  const before = p.exercises[key];
+  const keep = before?.state === "done" && !v.passed;
+  const record = keep ? { ...before } : {
+    ...before,
+    state: v.passed ? "done" as const : "attempted" as const,
+    answer,
+    as,
+  };
+  record.checks = (before?.checks ?? 0) + 1;
+  if (v.passed && before?.passed === undefined) {
+    record.passed = new Date().toISOString();
+  }
+  const guess = before?.guess ??
+    (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
+  if (guess !== undefined) record.guess = guess;
+  if (before?.revealed === true || reveal) record.revealed = true;
+  return { ...p, exercises: { ...p.exercises, [key]: record } };
 }

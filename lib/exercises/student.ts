@@ -1,12 +1,46 @@
 /**
- * Who a hand-in belongs to: the student's name and the course code a teacher
- * told the class. Both are checked the same way wherever they come from (the
- * `config` command, a hand-in file), bounded, and free of control characters,
- * so a name can never break a grade table, a CSV cell or a terminal.
+ * The student: who a hand-in belongs to (a name and the course code a
+ * teacher told the class), the values each exercise uses for this student,
+ * and the rule that an answer uses the student's own values.
+ *
+ * Names and course codes are checked the same way wherever they come from
+ * (the `config` command, a hand-in file), bounded, and free of control
+ * characters, so a name can never break a grade table, a CSV cell or a
+ * terminal.
+ *
+ * Per-student variants, the PrairieLearn way: each exercise's values (job
+ * keys, topic, copies, the policy rule's limit) are derived from the course
+ * code and the student's name by SHA-256, so a classmate's pasted answer
+ * names the wrong keys and fails. The same code and name always give the
+ * same values; without a course code every student gets
+ * {@linkcode defaultParams}. An exercise's texts, setup and invariants name
+ * these values as `{job}`, `{topic}`, ... and never spell them out.
+ *
+ * What variants do not stop: a student who reads a classmate's answer and
+ * rewrites it with their own values. The space is small by the rules
+ * (1,000 keys, two topics, copies 1-3), so this is a speed bump against
+ * pasting, not a proof of authorship. The code is no secret either: anyone
+ * who knows it and a name can compute that name's values.
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import type { Text } from "../base/i18n.ts";
+import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
+import { TextError } from "../base/text_error.ts";
+import {
+  BATCH_LIMIT,
+  COPIES_RANGE,
+  JOB_PATTERN,
+  TOPICS,
+} from "../timing/args.ts";
+import { STUDENT_MESSAGES as M } from "./messages.ts";
+
+/**
+ * A request the exercises cannot carry out as given (a name not set yet, a
+ * hand-in that is not there): the command line shows it as a usage error.
+ */
+export class ExerciseUsageError extends TextError {}
 
 /** The longest name kept: 40 characters (code points) after trimming. */
 export const MAX_NAME_CHARS = 40;
@@ -32,41 +66,23 @@ const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]/u;
  */
 export function checkName(raw: string): { name: string } | { problem: Text } {
   // Refuse the absurd before any work proportional to it.
-  if (raw.length > 8 * MAX_NAME_CHARS) return { problem: tooLong() };
-  if (FORBIDDEN.test(raw)) {
-    return {
-      problem: {
-        en: "a name may not contain control or invisible characters",
-        zh: "名字里不能有控制字符或不可见字符",
-      },
-    };
+  if (raw.length > 8 * MAX_NAME_CHARS) {
+    return { problem: M.longName(MAX_NAME_CHARS) };
   }
+  if (FORBIDDEN.test(raw)) return { problem: M.invisible };
   const name = raw.normalize("NFC").trim().replace(/\s+/gu, " ");
-  if (name === "") {
-    return { problem: { en: "the name is empty", zh: "名字是空的" } };
+  if (name === "") return { problem: M.emptyName };
+  if ([...name].length > MAX_NAME_CHARS) {
+    return { problem: M.longName(MAX_NAME_CHARS) };
   }
-  if ([...name].length > MAX_NAME_CHARS) return { problem: tooLong() };
   return { name };
-}
-
-function tooLong(): Text {
-  return {
-    en: `a name has at most ${MAX_NAME_CHARS} characters`,
-    zh: `名字最多 ${MAX_NAME_CHARS} 个字符`,
-  };
 }
 
 /** `raw` as a course code, or the reason it is not one. */
 export function checkCourseCode(
   raw: string,
 ): { code: string } | { problem: Text } {
-  return COURSE_CODE.test(raw) ? { code: raw } : {
-    problem: {
-      en: "a course code is 1-32 letters, digits, '.', '_' or '-', " +
-        "starting with a letter or digit",
-      zh: "课程代码是 1-32 个字母、数字、“.”、“_”或“-”，以字母或数字开头",
-    },
-  };
+  return COURSE_CODE.test(raw) ? { code: raw } : { problem: M.courseCode };
 }
 
 /**
@@ -75,4 +91,207 @@ export function checkCourseCode(
  */
 export function nameKey(name: string): string {
   return name.normalize("NFKC").toLowerCase().trim().replace(/\s+/gu, " ");
+}
+
+/** The values one exercise uses, for one student. */
+export interface ExerciseParams {
+  /** The business key the exercise is about, `JOB-` and three digits. */
+  readonly job: string;
+  /** A second key, for an exercise that needs two (never equal to `job`). */
+  readonly otherJob: string;
+  /** The topic of every request. */
+  readonly topic: typeof TOPICS[number];
+  /** Copies of an allowed request: 1 to the batch limit (3). */
+  readonly copies: number;
+  /** Copies of an over-limit request: the batch limit + 1 to 9. */
+  readonly overCopies: number;
+  /** The policy rule's lowered limit: 0 to `copies` - 1 (the rule starts at 3). */
+  readonly lowerLimit: number;
+}
+
+/** The names of the values, as texts and invariants write them: `{job}`, `{otherJob}`, ... */
+export const PARAM_NAMES = [
+  "job",
+  "otherJob",
+  "topic",
+  "copies",
+  "overCopies",
+  "lowerLimit",
+] as const;
+
+/** The fixed values every student gets without a course code. */
+export const defaultParams: ExerciseParams = Object.freeze({
+  job: "JOB-001",
+  otherJob: "JOB-002",
+  topic: "river",
+  copies: 2,
+  overCopies: 4,
+  lowerLimit: 1,
+});
+
+/** The largest copies the tool's validation allows. */
+const MOST_COPIES = COPIES_RANGE[1];
+
+/**
+ * Why `p` is not a usable set of values, or `null` when it is. The ranges
+ * are the ones the labs allow: a variant outside them would make an
+ * exercise impossible.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultParams, paramsProblem } from "./student.ts";
+ * assert.equal(paramsProblem(defaultParams), null);
+ * assert.equal(paramsProblem({ ...defaultParams, copies: 4 }), "copies");
+ * ```
+ */
+export function paramsProblem(p: ExerciseParams): string | null {
+  const int = (v: unknown, lo: number, hi: number) =>
+    typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi;
+  if (typeof p.job !== "string" || !JOB_PATTERN.test(p.job)) return "job";
+  if (
+    typeof p.otherJob !== "string" || !JOB_PATTERN.test(p.otherJob) ||
+    p.otherJob === p.job
+  ) return "otherJob";
+  if (!(TOPICS as readonly unknown[]).includes(p.topic)) return "topic";
+  if (!int(p.copies, COPIES_RANGE[0], BATCH_LIMIT)) return "copies";
+  if (!int(p.overCopies, BATCH_LIMIT + 1, MOST_COPIES)) return "overCopies";
+  if (!int(p.lowerLimit, 0, p.copies - 1)) return "lowerLimit";
+  return null;
+}
+
+/** How many keys the job pattern allows (`JOB-000` to `JOB-999`). */
+const KEYS = 1000;
+
+/**
+ * The values of exercise `n` (its slug keeps them stable if a course is
+ * reordered) for `name` in course `code`; {@linkcode defaultParams} when there
+ * is no course code. Every value stays inside the ranges the labs allow
+ * (`paramsProblem` accepts each), spread over all of them: 1,000 × 999 key
+ * pairs, two topics, copies 1-3, over-limit copies 4-9, and a lowered limit
+ * from 0 to copies - 1.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultParams, paramsFor } from "./student.ts";
+ * assert.deepEqual(paramsFor(null, "李雷", "retry-reuses"), defaultParams);
+ * assert.deepEqual(
+ *   paramsFor("NET-26", "李雷", "retry-reuses"),
+ *   paramsFor("NET-26", "李雷", "retry-reuses"),
+ * );
+ * ```
+ */
+export function paramsFor(
+  code: string | null | undefined,
+  name: string,
+  exercise: string,
+): ExerciseParams {
+  if (!code) return defaultParams;
+  // NUL separates the parts: no code/name pair can run into another.
+  const digest = createHash("sha256")
+    .update(`guardlab-variant-1\0${code}\0${nameKey(name)}\0${exercise}`)
+    .digest();
+  const word = (i: number) => digest.readUInt32BE(i);
+  const job = word(0) % KEYS;
+  // The second key: any of the other 999, evenly.
+  const otherJob = (job + 1 + word(4) % (KEYS - 1)) % KEYS;
+  const copies = 1 + word(12) % BATCH_LIMIT;
+  return {
+    job: key(job),
+    otherJob: key(otherJob),
+    topic: TOPICS[word(8) % TOPICS.length],
+    copies,
+    overCopies: BATCH_LIMIT + 1 + word(16) % (COPIES_RANGE[1] - BATCH_LIMIT),
+    lowerLimit: word(20) % copies,
+  };
+}
+
+function key(k: number): string {
+  return `JOB-${String(k).padStart(3, "0")}`;
+}
+
+/** Who is asking: the stored name and course code, when set. */
+export interface Student {
+  /** The name (`guardlab config name`). */
+  readonly name?: string;
+  /** The course code (`guardlab config course`). */
+  readonly course?: string;
+}
+
+/**
+ * This student's values for exercise `x`: from the course code and the name
+ * when the teacher gave a code (a code without a name is refused with
+ * {@linkcode ExerciseUsageError}: the values derive from both), else the
+ * fixed ones.
+ */
+export function studentParams(
+  student: Student,
+  x: { readonly slug: string },
+): ExerciseParams {
+  if (student.course !== undefined && student.name === undefined) {
+    throw new ExerciseUsageError(M.nameFirst);
+  }
+  return paramsFor(student.course, student.name ?? "", x.slug);
+}
+
+/** A value in an answer that is not this student's. */
+export interface ForeignValue {
+  /** The input line. */
+  line: number;
+  /** The field: a business key. */
+  field: "job";
+  /** The value written. */
+  value: string;
+}
+
+/**
+ * With a course code, an answer must use the student's own keys: the first
+ * key in `answer` that is a valid key but not one of `params`' keys (the
+ * mark of a pasted answer), or null. Only the lines a judge would run are
+ * looked at (the judge's `limits` on steps and bytes per step); a line that
+ * is not a step is left for the judge to report. Topics are not looked at:
+ * there are only two, so a topic says nothing about whose answer it is,
+ * and changing the topic on one's own key is how a key conflict is made
+ * (exercise "key-conflict").
+ */
+export function foreignValue(
+  answer: string,
+  params: ExerciseParams,
+  limits: { readonly maxSteps: number; readonly maxStepBytes: number },
+): ForeignValue | null {
+  const keys = [params.job, params.otherJob];
+  let steps = 0;
+  let line = 0;
+  for (let from = 0; from <= answer.length && steps < limits.maxSteps;) {
+    const end = answer.indexOf("\n", from);
+    const stop = end < 0 ? answer.length : end;
+    line++;
+    const text = answer.slice(
+      from,
+      Math.min(stop, from + limits.maxStepBytes + 1),
+    );
+    from = stop + 1;
+    if (text.trim() === "") continue;
+    steps++;
+    let step: unknown;
+    try {
+      step = parseJsonLikePython(text);
+    } catch {
+      continue;
+    }
+    if (!isPlainRecord(step)) continue;
+    const args = isPlainRecord(step.args) ? step.args : {};
+    for (const job of [step.job, args.job]) {
+      if (
+        typeof job === "string" && JOB_PATTERN.test(job) && !keys.includes(job)
+      ) return { line, field: "job", value: job };
+    }
+  }
+  return null;
+}
+
+/** The feedback for a foreign value: what was written, and what is this student's. */
+export function foreignValueText(f: ForeignValue, p: ExerciseParams): Text {
+  return M.foreignKey(f.line, f.value, p.job, p.otherJob);
 }

@@ -1,22 +1,18 @@
 /**
- * The article's other claims as fixed scenarios, each in a fresh ledger of
- * its own: the receipt before the fix and after it, and the agent-level
- * input guardrail run in parallel and in sequence, and a compensation that
- * succeeds and one that fails. They return what the lab
- * did and what a second connection sees; the expected answers are
- * hand-written in `fixtures/expected-article.json`.
+ * The article's other claims, run: each scenario of `article_scenarios.ts`
+ * in a fresh ledger of its own, then what a second connection sees there.
+ * The expected answers are hand-written in `fixtures/expected-article.json`.
  *
  * @module
  */
-import { join } from "node:path";
-import { InjectedFailure } from "../base/errors.ts";
-import { countRows, openObserver } from "../store/db.ts";
-import { compensate, type CompensationFault } from "../timing/compensation.ts";
-import { type Faults, Lab } from "../timing/lab.ts";
-import { observeRun, type Raised } from "../timing/outcome.ts";
-import type { RunResult } from "../timing/lab.ts";
-import type { Attempt } from "../timing/attempt.ts";
-import { DEMO_ARGS } from "./demo.ts";
+import type { Attempt, Raised, RunResult } from "../timing/attempt.ts";
+import { Ledger } from "../timing/ledger.ts";
+import { inFreshSession, type Reported, runScenario } from "./scenario.ts";
+import {
+  ARTICLE_SCENARIOS,
+  type ArticleScenarioName,
+} from "./article_scenarios.ts";
+import { DEMO_ARGS } from "./steps.ts";
 
 /** One scenario: what the call returned (or raised), and the ledger's rows. */
 export interface ArticleOutcome {
@@ -60,68 +56,9 @@ export interface CompensationOutcome {
 /** One article scenario as the timeline view needs it. */
 export interface ArticleAttempt {
   /** Scenario key in {@linkcode ArticleDemoResult}. */
-  scenario: keyof ArticleDemoResult;
+  scenario: ArticleScenarioName;
   /** What the attempt produced. */
   attempt: Attempt;
-}
-
-/**
- * A rejected draft, then its compensation (failing at `failAt`, if given),
- * then a retry of the same request, in a ledger of its own.
- */
-async function compensation(
-  folder: string,
-  failAt: CompensationFault | undefined,
-): Promise<CompensationOutcome> {
-  const path = join(
-    folder,
-    `article-compensation-${failAt ?? "confirmed"}.sqlite`,
-  );
-  const lab = Lab.open(path);
-  try {
-    await lab.run(DEMO_ARGS, { badOutput: true });
-    let result: Record<string, unknown>;
-    try {
-      result = { ...compensate(lab.ledger, DEMO_ARGS.job, failAt) };
-    } catch (error) {
-      if (!(error instanceof InjectedFailure)) throw error;
-      result = { raised: "injected", message: error.message };
-    }
-    const retry = (await observeRun(lab, DEMO_ARGS)).output;
-    const observer = openObserver(path);
-    try {
-      const state = observer.prepare(
-        "SELECT state FROM compensations WHERE job=?",
-      ).get(DEMO_ARGS.job) as { state: string } | undefined;
-      return {
-        compensation: result,
-        retry,
-        rows: {
-          drafts: countRows(observer, "drafts"),
-          receipts: countRows(observer, "receipts"),
-          compensation: state?.state ?? null,
-          compensation_receipts: countRows(observer, "compensation_receipts"),
-        },
-      };
-    } finally {
-      observer.close();
-    }
-  } finally {
-    lab.close();
-  }
-}
-
-function counted(path: string): { drafts: number; receipts: number } {
-  // A second connection: what was committed, not what the writer holds.
-  const observer = openObserver(path);
-  try {
-    return {
-      drafts: countRows(observer, "drafts"),
-      receipts: countRows(observer, "receipts"),
-    };
-  } finally {
-    observer.close();
-  }
 }
 
 /** Run the article demo; every scenario gets its own ledger inside `folder`. */
@@ -129,44 +66,54 @@ export async function articleDemo(
   folder: string,
 ): Promise<{ result: ArticleDemoResult; attempts: ArticleAttempt[] }> {
   const attempts: ArticleAttempt[] = [];
-  const scenario = async (
-    name: keyof ArticleDemoResult,
-    raw: unknown,
-    faults: Faults,
-    ignoreReceipts = false,
-  ): Promise<ArticleOutcome> => {
-    const path = join(folder, `article-${name}.sqlite`);
-    const lab = Lab.open(path);
-    try {
-      // Trusted fixture on this scenario's own ledger, never tool input.
-      if (ignoreReceipts) lab.ledger.setReceiptFault("ignore");
-      const seen = await observeRun(lab, raw, faults);
-      attempts.push({ scenario: name, attempt: seen.attempt });
-      return { output: seen.output, rows: counted(path) };
-    } finally {
-      lab.close();
-    }
-  };
-  const result: ArticleDemoResult = {
-    naive_receipt: await scenario(
-      "naive_receipt",
-      DEMO_ARGS,
-      { receipt: "naive" },
-      true,
-    ),
-    checked_receipt: await scenario("checked_receipt", DEMO_ARGS, {}, true),
-    parallel_input_guardrail: await scenario(
-      "parallel_input_guardrail",
-      { ...DEMO_ARGS, copies: 4 },
-      { inputGuardrail: "parallel" },
-    ),
-    sequential_input_guardrail: await scenario(
-      "sequential_input_guardrail",
-      { ...DEMO_ARGS, copies: 4 },
-      { inputGuardrail: "sequential" },
-    ),
-    compensation_confirmed: await compensation(folder, undefined),
-    compensation_failed: await compensation(folder, "before_commit"),
-  };
-  return { result, attempts };
+  const result: Partial<
+    Record<ArticleScenarioName, ArticleOutcome | CompensationOutcome>
+  > = {};
+  for (const scenario of ARTICLE_SCENARIOS) {
+    result[scenario.name] = await inFreshSession(
+      folder,
+      `article-${scenario.name}-`,
+      async (session, files) => {
+        const { reported, attempt } = await runScenario(session, scenario);
+        if (attempt) attempts.push({ scenario: scenario.name, attempt });
+        const seen = secondConnection(files.lab);
+        const { output, compensation, retry } = reported;
+        if (compensation === undefined) {
+          return {
+            output: runOutput(output),
+            rows: { drafts: seen.drafts, receipts: seen.receipts },
+          };
+        }
+        return {
+          compensation: compensation.printed,
+          retry: runOutput(retry),
+          rows: seen,
+        };
+      },
+    );
+  }
+  return { result: result as ArticleDemoResult, attempts };
+}
+
+/** What a run step printed: its result object, or what it raised. */
+function runOutput(reported: Reported | undefined): RunResult | Raised {
+  if (reported === undefined) throw new Error("a demo run step is missing");
+  return reported.printed as unknown as RunResult | Raised;
+}
+
+/** What a second connection sees: what was committed, not what the writer holds. */
+function secondConnection(path: string): CompensationOutcome["rows"] {
+  const observer = Ledger.open(path, { mode: "observe" });
+  try {
+    const compensation = observer.compensations()
+      .find((c) => c.job === DEMO_ARGS.job);
+    return {
+      drafts: observer.countDrafts(),
+      receipts: observer.countReceipts(),
+      compensation: compensation?.state ?? null,
+      compensation_receipts: compensation?.receipts ?? 0,
+    };
+  } finally {
+    observer.close();
+  }
 }

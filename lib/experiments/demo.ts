@@ -1,27 +1,27 @@
 /**
- * The fixed demonstrations of both labs. They return what the labs did; the
- * expected answers live hand-written in `fixtures/`.
+ * The fixed demonstrations of both labs: they run the scenarios' steps
+ * (`timing_scenarios.ts`, `policy_scenarios.ts`) and read what the labs did
+ * from what the steps printed. The expected answers live hand-written in
+ * `fixtures/`.
  *
  * @module
  */
-import { join } from "node:path";
-import { labFilesIn } from "../sandbox/sandbox.ts";
-import { InjectedFailure, InputRejected } from "../base/errors.ts";
-import { type Faults, Lab, type RunResult } from "../timing/lab.ts";
-import { observeRun, type Raised } from "../timing/outcome.ts";
-import type { Attempt } from "../timing/attempt.ts";
+import type { Attempt, RunResult } from "../timing/attempt.ts";
 import {
-  PolicyLab,
-  type PolicyRequest,
-  type Snapshot,
-} from "../policy/policy.ts";
+  inFreshSession,
+  inSession,
+  type Reported,
+  runScenario,
+  type ScenarioRun,
+} from "./scenario.ts";
+import { scriptLine } from "./steps.ts";
 import {
-  POLICY_SCENARIOS,
-  type PolicyDemoResult,
-  type PolicyScriptStep,
-} from "./policy_scenarios.ts";
-
-export type { PolicyDemoResult } from "./policy_scenarios.ts";
+  TIMING_DEMO_COUNT,
+  TIMING_SCENARIOS,
+  type TimingReport,
+  type TimingScenarioName,
+} from "./timing_scenarios.ts";
+import { POLICY_SCENARIOS, type PolicyDemoResult } from "./policy_scenarios.ts";
 
 /** What the timing demo did, scenario by scenario. */
 export interface TimingDemoResult {
@@ -37,13 +37,10 @@ export interface TimingDemoResult {
   draft_rows: number;
 }
 
-/** The demo request. */
-export const DEMO_ARGS = { job: "JOB-001", topic: "river", copies: 2 } as const;
-
 /** One demo attempt as the timeline view needs it. */
 export interface DemoAttempt {
   /** Scenario key in {@linkcode TimingDemoResult}. */
-  scenario: keyof TimingDemoResult;
+  scenario: TimingScenarioName;
   /** What the attempt produced. */
   attempt: Attempt;
 }
@@ -54,83 +51,43 @@ export async function timingDemo(folder: string): Promise<TimingDemoResult> {
 }
 
 /**
- * Run the timing demo and also return each attempt for the timeline view;
- * the cancelled attempt's events come from its receipt in the ledger.
+ * Run the timing demo and also return each scenario's attempt for the
+ * timeline view. The scenarios share one ledger, in demo order.
  */
-export async function timingDemoWithAttempts(
+export function timingDemoWithAttempts(
   folder: string,
 ): Promise<{ result: TimingDemoResult; attempts: DemoAttempt[] }> {
-  const lab = Lab.open(labFilesIn(folder).lab);
-  try {
+  return inSession(folder, async (session) => {
     const attempts: DemoAttempt[] = [];
-    const step = async (
-      scenario: keyof TimingDemoResult,
-      raw: unknown,
-      faults?: Faults,
-    ) => {
-      const seen = await observeRun(lab, raw, faults);
-      attempts.push({ scenario, attempt: seen.attempt });
-      return seen.output;
-    };
-    // The first three scenarios return results; only the fourth is cancelled.
-    const returned = async (...args: Parameters<typeof step>) =>
-      resultOf(await step(...args));
-    const input_rejected = await returned("input_rejected", {
-      ...DEMO_ARGS,
-      copies: 4,
-    });
-    const output_rejected = await returned("output_rejected", DEMO_ARGS, {
-      badOutput: true,
-    });
-    const retry_same_request = await returned("retry_same_request", DEMO_ARGS);
-    const cancelled = await step(
-      "cancelled_after_business",
-      { ...DEMO_ARGS, job: "JOB-002" },
-      { cancelAt: "after_business" },
-    );
+    const ran = {} as Record<TimingScenarioName, ScenarioRun<TimingReport>>;
+    for (const scenario of TIMING_SCENARIOS) {
+      ran[scenario.name] = await runScenario(session, scenario);
+      const { attempt } = ran[scenario.name];
+      if (attempt) attempts.push({ scenario: scenario.name, attempt });
+    }
+    const count = await session.step(scriptLine(TIMING_DEMO_COUNT));
+    const cancelled = ran.cancelled_after_business.reported;
     const result: TimingDemoResult = {
-      input_rejected,
-      output_rejected,
-      retry_same_request,
+      input_rejected: returned(ran.input_rejected.reported.output),
+      output_rejected: returned(ran.output_rejected.reported.output),
+      retry_same_request: returned(ran.retry_same_request.reported.output),
       cancelled_after_business: {
-        raised: "raised" in cancelled ? cancelled.raised : "nothing",
-        effect_exists: lab.ledger.draftExists("JOB-002"),
+        raised: String(cancelled.output?.printed.raised ?? "nothing"),
+        effect_exists: cancelled.draft?.printed.exists === true,
       },
-      draft_rows: lab.ledger.countDrafts(),
+      draft_rows: Number(count.output.drafts),
     };
     return { result, attempts };
-  } finally {
-    lab.close();
-  }
+  });
 }
 
-/** Two real connections to one fresh database file in its own folder. */
-async function withFixture<T>(
-  folder: string,
-  body: (reader: PolicyLab, editor: PolicyLab) => T,
-): Promise<T> {
-  const dir = await Deno.makeTempDir({ dir: folder, prefix: "policy-" });
-  const path = join(dir, "fixture.sqlite");
-  const reader = PolicyLab.open(path);
-  const editor = PolicyLab.open(path);
-  try {
-    reader.initialize();
-    return body(reader, editor);
-  } finally {
-    reader.close();
-    editor.close();
-    await Deno.remove(dir, { recursive: true });
+/** A run step's result: a demo step that raised where it should return is a bug, said loudly. */
+function returned(reported: Reported | undefined): RunResult {
+  const printed = reported?.printed;
+  if (printed === undefined || "raised" in printed) {
+    throw new Error(`a demo step printed ${JSON.stringify(printed)}`);
   }
-}
-
-function rejectionOf(body: () => unknown): string {
-  try {
-    body();
-  } catch (error) {
-    if (error instanceof InputRejected) return error.reason;
-    throw error;
-  }
-  return "allowed";
+  return printed as unknown as RunResult;
 }
 
 /**
@@ -141,73 +98,39 @@ function rejectionOf(body: () => unknown): string {
 export async function policyDemo(folder: string): Promise<PolicyDemoResult> {
   const result: Partial<Record<keyof PolicyDemoResult, unknown>> = {};
   for (const scenario of POLICY_SCENARIOS) {
-    await withFixture(folder, (reader, editor) => {
-      const snapshots = new Map<string, Snapshot>();
-      for (const { step, reports, rowsAfter } of scenario.steps) {
-        const outcome = runPolicyStep(step, { reader, editor, snapshots });
-        if (reports) result[reports] = outcome;
-        if (rowsAfter) result[rowsAfter] = editor.rows();
-      }
-    });
+    const { reported } = await inFreshSession(
+      folder,
+      "policy-",
+      (session) => runScenario(session, scenario),
+    );
+    for (const [key, step] of Object.entries(reported)) {
+      result[key as keyof PolicyDemoResult] = policyOutcome(step!);
+    }
   }
   return result as PolicyDemoResult;
 }
 
-/** The connections and remembered snapshots of one scenario. */
-interface PolicyActors {
-  reader: PolicyLab;
-  editor: PolicyLab;
-  snapshots: Map<string, Snapshot>;
-}
-
-/** Run one step: the reader checks and writes, the editor changes the rule and reads. */
-function runPolicyStep(
-  step: PolicyScriptStep,
-  { reader, editor, snapshots }: PolicyActors,
-): unknown {
-  const remembered = (name: string): Snapshot => {
-    const snapshot = snapshots.get(name);
-    if (snapshot === undefined) {
-      throw new Error(`a policy scenario names an unknown snapshot ${name}`);
-    }
-    return snapshot;
-  };
+/**
+ * What a policy step's printed object reports: a pre-check's rejection
+ * reason (or `allowed`), an insert's `inserted`, the error an injected
+ * failure raised (`none` if nothing was raised), or the drafts read.
+ */
+function policyOutcome({ step, printed: output }: Reported): unknown {
   switch (step.op) {
-    case "policy.precheck": {
-      const request: PolicyRequest = { job: step.job, copies: step.copies };
-      return rejectionOf(() => {
-        const seen = reader.precheck(request);
-        if (step.as !== undefined) snapshots.set(step.as, seen);
-      });
-    }
-    case "policy.change":
-      editor.changePolicy(step.max_copies);
-      return undefined;
-    case "policy.insert_naive": {
-      const request: PolicyRequest = { job: step.job, copies: step.copies };
-      reader.insertNaive(request, remembered(step.snapshot));
-      return true;
-    }
-    case "policy.insert_checked": {
-      const request: PolicyRequest = { job: step.job, copies: step.copies };
-      const seen = remembered(step.snapshot);
-      if (!step.fail_before_commit) return reader.insertChecked(request, seen);
-      try {
-        reader.insertChecked(request, seen, { failBeforeCommit: true });
-      } catch (error) {
-        if (!(error instanceof InjectedFailure)) throw error;
-        return error.message;
-      }
-      return "none";
-    }
+    case "policy.precheck":
+      if ("snapshot" in output) return "allowed";
+      if (typeof output.rejected === "string") return output.rejected;
+      break;
+    case "policy.insert_checked":
+    case "policy.insert_naive":
+      if (step.op === "policy.insert_checked" && step.fail_before_commit) {
+        if (output.raised === "injected") return output.message;
+        if ("inserted" in output) return "none";
+      } else if (typeof output.inserted === "boolean") return output.inserted;
+      break;
     case "policy.rows":
-      return editor.rows();
+      if (Array.isArray(output.rows)) return output.rows;
+      break;
   }
-}
-
-function resultOf(output: RunResult | Raised): RunResult {
-  if ("raised" in output) {
-    throw new Error(`a demo step raised ${output.raised}: ${output.message}`);
-  }
-  return output;
+  throw new Error(`a policy demo step printed ${JSON.stringify(output)}`);
 }

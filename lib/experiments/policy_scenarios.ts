@@ -1,12 +1,13 @@
 /**
  * The policy lab's demo scenarios, each defined once as its steps. The demo
  * runs these steps (`policyDemo`), `explain` replays them as `script` lines
- * and draws them in two lanes, and the demo's narration is read from them:
- * a scenario changed here changes all three.
+ * and draws them in two lanes, and the demo's narration (`says`) is read
+ * from them: a scenario changed here changes all three.
  *
  * @module
  */
 import type { Text } from "../base/i18n.ts";
+import type { Scenario } from "./scenario.ts";
 
 /** What the policy demo did; keys are the reference's. */
 export interface PolicyDemoResult {
@@ -32,71 +33,39 @@ export interface PolicyDemoResult {
   after_precommit_error: [string, number, number][];
 }
 
+/** A policy scenario's name. */
+export type PolicyScenarioName =
+  | "naive_stale"
+  | "checked_stale"
+  | "restored_value_old_revision"
+  | "precommit_error";
+
 /**
- * One `policy.*` step of the `script` contract, as data (its JSON form is
- * the `script` line). The reader pre-checks and inserts; the editor changes
- * the rule and reads the drafts.
+ * A policy scenario: its heading in the demo, and its steps, run in a fresh
+ * policy database of its own.
  */
-export type PolicyScriptStep =
-  | {
-    readonly op: "policy.precheck";
-    readonly job: string;
-    readonly copies: number;
-    /** Remember the snapshot under this name. */
-    readonly as?: string;
-  }
-  | { readonly op: "policy.change"; readonly max_copies: number }
-  | {
-    readonly op: "policy.insert_naive";
-    readonly job: string;
-    readonly copies: number;
-    readonly snapshot: string;
-  }
-  | {
-    readonly op: "policy.insert_checked";
-    readonly job: string;
-    readonly copies: number;
-    readonly snapshot: string;
-    /** Inject a failure after the INSERT, before the COMMIT. */
-    readonly fail_before_commit?: true;
-  }
-  | { readonly op: "policy.rows" };
-
-/** One step of a scenario: the step itself, and what the demo reports and says of it. */
-export interface PolicyScenarioStep {
-  /** The step as `script` runs it. */
-  readonly step: PolicyScriptStep;
-  /**
-   * The demo result key its outcome fills: a pre-check's rejection reason
-   * (or `allowed`), an insert's `inserted`, the error an injected failure
-   * raised (`none` if nothing was raised), or the drafts `policy.rows` read.
-   */
-  readonly reports?: keyof PolicyDemoResult;
-  /**
-   * The demo result key filled with the drafts the editor reads right after
-   * this step: an observation through the second connection, not a step,
-   * so the lanes do not draw it.
-   */
-  readonly rowsAfter?: keyof PolicyDemoResult;
-  /** The demo's line for this step; `{result}` is its reported outcome. */
-  readonly says?: Text;
-}
-
-/** A policy scenario: its name, the demo's heading for it, and its steps in time order. */
-export interface PolicyScenario {
-  /** The scenario's name, as `explain` and the demo's result know it. */
-  readonly name:
-    | "naive_stale"
-    | "checked_stale"
-    | "restored_value_old_revision"
-    | "precommit_error";
+export interface PolicyScenario
+  extends Scenario<PolicyScenarioName, keyof PolicyDemoResult> {
   /** The demo's heading line for the scenario. */
   readonly title: Text;
-  /** Its steps, each in a fresh policy database of its own scenario. */
-  readonly steps: readonly PolicyScenarioStep[];
 }
 
 const JOB_001 = { job: "JOB-001", copies: 2 } as const;
+
+/** The reader pre-checks JOB-001 and keeps the snapshot as `seen`. */
+const CHECKED_AS_SEEN = {
+  step: { op: "policy.precheck", ...JOB_001, as: "seen" },
+} as const;
+
+/** The editor lowers the limit to 1: the rule the pre-check saw is gone. */
+const LIMIT_LOWERED = { step: { op: "policy.change", max_copies: 1 } } as const;
+
+/** A checked insert of JOB-001 under the snapshot `seen`. */
+const INSERT_SEEN = {
+  op: "policy.insert_checked",
+  ...JOB_001,
+  snapshot: "seen",
+} as const;
 
 /** The policy lab's four demo scenarios, in demo order. */
 export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
@@ -107,8 +76,8 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
       zh: "naive_stale：前检看到修订号 1（上限 3）；随后规则改为上限 1",
     },
     steps: [
-      { step: { op: "policy.precheck", ...JOB_001, as: "seen" } },
-      { step: { op: "policy.change", max_copies: 1 } },
+      CHECKED_AS_SEEN,
+      LIMIT_LOWERED,
       {
         step: { op: "policy.insert_naive", ...JOB_001, snapshot: "seen" },
         says: {
@@ -126,10 +95,10 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
       zh: "checked_stale：同样的交错，条件写入",
     },
     steps: [
-      { step: { op: "policy.precheck", ...JOB_001, as: "seen" } },
-      { step: { op: "policy.change", max_copies: 1 } },
+      CHECKED_AS_SEEN,
+      LIMIT_LOWERED,
       {
-        step: { op: "policy.insert_checked", ...JOB_001, snapshot: "seen" },
+        step: INSERT_SEEN,
         reports: "checked_stale",
         rowsAfter: "after_stale",
         says: {
@@ -177,11 +146,11 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
       zh: "restored_value_old_revision：上限 3 → 1 → 3，修订号 1 → 3",
     },
     steps: [
-      { step: { op: "policy.precheck", ...JOB_001, as: "seen" } },
-      { step: { op: "policy.change", max_copies: 1 } },
+      CHECKED_AS_SEEN,
+      LIMIT_LOWERED,
       { step: { op: "policy.change", max_copies: 3 } },
       {
-        step: { op: "policy.insert_checked", ...JOB_001, snapshot: "seen" },
+        step: INSERT_SEEN,
         reports: "restored_value_old_revision",
         says: {
           en: "  checked insert with the rev-1 snapshot: {result}",
@@ -198,14 +167,9 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
       zh: "precommit_error：INSERT 之后、COMMIT 之前失败",
     },
     steps: [
-      { step: { op: "policy.precheck", ...JOB_001, as: "seen" } },
+      CHECKED_AS_SEEN,
       {
-        step: {
-          op: "policy.insert_checked",
-          ...JOB_001,
-          snapshot: "seen",
-          fail_before_commit: true,
-        },
+        step: { ...INSERT_SEEN, fail_before_commit: true },
         reports: "precommit_error",
         says: {
           en: "  raised: {result}; rolled back",
@@ -216,20 +180,3 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
     ],
   },
 ];
-
-/**
- * A scenario's steps as the `script` lines that replay it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { POLICY_SCENARIOS, scriptLines } from "./policy_scenarios.ts";
- * assert.equal(
- *   scriptLines(POLICY_SCENARIOS[0])[1],
- *   '{"op":"policy.change","max_copies":1}',
- * );
- * ```
- */
-export function scriptLines(scenario: PolicyScenario): string[] {
-  return scenario.steps.map(({ step }) => JSON.stringify(step));
-}

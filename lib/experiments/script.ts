@@ -5,15 +5,11 @@
  *
  * @module
  */
-import {
-  InjectedFailure,
-  InputRejected,
-  isSqliteError,
-} from "../base/errors.ts";
+import { isSqliteError } from "../base/errors.ts";
+import { InjectedFailure, InputRejected } from "../timing/errors.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { type Faults, Lab } from "../timing/lab.ts";
 import { Ledger } from "../timing/ledger.ts";
-import { observeRun, raisedOf } from "../timing/outcome.ts";
 import {
   compensate,
   COMPENSATION_FAULTS,
@@ -25,7 +21,7 @@ import {
   type Snapshot,
 } from "../policy/policy.ts";
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
-import type { Attempt } from "../timing/attempt.ts";
+import { type Attempt, raisedOf } from "../timing/attempt.ts";
 import { parseJsonLikePython } from "../base/json.ts";
 
 /** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
@@ -332,7 +328,7 @@ export class ScriptSession {
         "inputGuardrail",
       ),
     };
-    const { output, attempt } = await observeRun(this.#lab, raw, faults);
+    const { output, attempt } = await this.#lab.observe(raw, faults);
     const job = (raw as { job?: unknown } | null)?.job;
     return {
       output: { ...output },

@@ -16,22 +16,9 @@ import expectedArticle from "../../fixtures/expected-article.json" with {
 import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../base/json.ts";
-import { fill, type Lang, say, type Text } from "../base/i18n.ts";
-
-/** What `verify` reports, beside the scenario names. */
-export const VERIFY_MESSAGES = {
-  expected: { en: "  expected: {value}", zh: "  预期：{value}" },
-  actual: { en: "  actual:   {value}", zh: "  实际：{value}" },
-  allMatch: {
-    en:
-      "all {checks} checks of the {scenarios} scenarios match the expected answers",
-    zh: "{scenarios} 个场景的 {checks} 项检查全部与预期答案一致",
-  },
-  differ: {
-    en: "{failed} of {checks} checks differ from the expected answers",
-    zh: "{checks} 项检查中有 {failed} 项与预期答案不一致",
-  },
-} as const satisfies Record<string, Text>;
+import { fill, type Lang, say } from "../base/i18n.ts";
+import { VERIFY_MESSAGES } from "./messages.ts";
+import { POLICY_SCENARIOS } from "./policy_scenarios.ts";
 
 /** The labs whose demos are verified, in the order `demo` runs them. */
 export const LAB_NAMES = ["timing", "policy", "article"] as const;
@@ -94,22 +81,41 @@ export async function verify(
   ];
 }
 
+/** The whole timing demo, the owner of the one check that counts all of it. */
+const TIMING_DEMO = "timing demo";
+
+/**
+ * The policy result keys that are not scenario names, each with the
+ * scenario whose step reports it: a scenario's result and the ledger rows
+ * read after it are one lesson. Read from the scenarios' steps.
+ */
+const POLICY_KEY_OWNERS: ReadonlyMap<string, string> = new Map(
+  POLICY_SCENARIOS.flatMap((scenario) =>
+    scenario.steps.flatMap(({ reports, rowsAfter }) =>
+      [reports, rowsAfter].flatMap((key) =>
+        key === undefined || key === scenario.name
+          ? []
+          : [[key, scenario.name] as const]
+      )
+    )
+  ),
+);
+
 /**
  * The demo scenario (as `explain` names them) that a checked key belongs
- * to: a scenario's result and the ledger rows read after it are one lesson.
- * `draft_rows` counts the whole timing demo.
+ * to. `draft_rows` counts the whole timing demo.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { scenarioOf } from "./verify.ts";
+ * assert.equal(scenarioOf("after_stale"), "checked_stale");
+ * assert.equal(scenarioOf("output_rejected"), "output_rejected");
+ * ```
  */
 export function scenarioOf(key: string): string {
-  const owner: Record<string, string> = {
-    draft_rows: "timing demo",
-    after_stale: "checked_stale",
-    fresh_check_same_request: "checked_stale",
-    new_input_accepted: "checked_stale",
-    after_recovery: "checked_stale",
-    after_restored_value: "restored_value_old_revision",
-    after_precommit_error: "precommit_error",
-  };
-  return owner[key] ?? key;
+  if (key === "draft_rows") return TIMING_DEMO;
+  return POLICY_KEY_OWNERS.get(key) ?? key;
 }
 
 /**
@@ -135,9 +141,7 @@ export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
   }
   const failed = checks.filter((c) => !c.pass).length;
   const scenarios = new Set(
-    checks.map((c) => scenarioOf(c.scenario)).filter((s) =>
-      s !== "timing demo"
-    ),
+    checks.map((c) => scenarioOf(c.scenario)).filter((s) => s !== TIMING_DEMO),
   ).size;
   lines.push(say(
     fill(failed === 0 ? VERIFY_MESSAGES.allMatch : VERIFY_MESSAGES.differ, {

@@ -17,7 +17,9 @@ import {
   type FailPoint,
   isOneOf,
 } from "../timing/stages.ts";
-import { say, type Text } from "../base/i18n.ts";
+import type { Text } from "../base/i18n.ts";
+import { TextError } from "../base/text_error.ts";
+import { FAULTS_MESSAGES } from "./messages.ts";
 
 /** Where a hold fault can wait for the client's cancel. */
 export const HOLD_POINTS = ["before_business", "after_commit"] as const;
@@ -63,23 +65,11 @@ export interface CallFaults {
   holdMs?: number;
 }
 
-/** A faults file that cannot be used: the line and what is wrong. */
-export class BadFaultsFile extends Error {
-  /** The one line the user reads. */
-  readonly text: Text;
-  /** Build the refusal. */
-  constructor(text: Text) {
-    super(say(text, "en"));
-    this.name = "BadFaultsFile";
-    this.text = text;
-  }
-}
+/** A faults file that cannot be used: the line and what is wrong (`text`). */
+export class BadFaultsFile extends TextError {}
 
-function bad(line: number, en: string, zh: string): BadFaultsFile {
-  return new BadFaultsFile({
-    en: `faults file line ${line}: ${en}`,
-    zh: `故障文件第 ${line} 行：${zh}`,
-  });
+function bad(line: number, what: Text): BadFaultsFile {
+  return new BadFaultsFile(FAULTS_MESSAGES.badLine(line, what));
 }
 
 /** One line's faults, or {@linkcode BadFaultsFile}. */
@@ -88,50 +78,30 @@ function faultLine(text: string, line: number): [number, CallFaults] {
   try {
     raw = JSON.parse(text);
   } catch {
-    throw bad(line, "not JSON", "不是 JSON");
+    throw bad(line, FAULTS_MESSAGES.notJson);
   }
   if (!isPlainRecord(raw)) {
-    throw bad(line, "must be a JSON object", "必须是 JSON 对象");
+    throw bad(line, FAULTS_MESSAGES.notObject);
   }
   const call = raw.call;
   if (typeof call !== "number" || !Number.isSafeInteger(call) || call < 1) {
-    throw bad(
-      line,
-      'field "call" must be an integer from 1 (the tools/call number)',
-      '字段 "call" 必须是从 1 起的整数（第几次 tools/call）',
-    );
+    throw bad(line, FAULTS_MESSAGES.badCall);
   }
   const faults: CallFaults = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === "call") continue;
     if (!isOneOf(FAULT_FIELDS, key)) {
-      throw bad(
-        line,
-        `unknown field ${JSON.stringify(key)} (known: call, ${
-          FAULT_FIELDS.join(", ")
-        })`,
-        `未知字段 ${JSON.stringify(key)}（可用：call、${
-          FAULT_FIELDS.join("、")
-        }）`,
-      );
+      throw bad(line, FAULTS_MESSAGES.unknownField(key, FAULT_FIELDS));
     }
     const choose = <T extends string>(allowed: readonly T[]): T => {
       if (!isOneOf(allowed, value)) {
-        throw bad(
-          line,
-          `field ${key} must be one of ${allowed.join(", ")}`,
-          `字段 ${key} 只能是 ${allowed.join("、")} 之一`,
-        );
+        throw bad(line, FAULTS_MESSAGES.notOneOf(key, allowed));
       }
       return value;
     };
     const flag = (): boolean => {
       if (typeof value !== "boolean") {
-        throw bad(
-          line,
-          `field ${key} must be true or false`,
-          `字段 ${key} 必须是 true 或 false`,
-        );
+        throw bad(line, FAULTS_MESSAGES.notBoolean(key));
       }
       return value;
     };
@@ -145,17 +115,13 @@ function faultLine(text: string, line: number): [number, CallFaults] {
         typeof value !== "number" || !Number.isSafeInteger(value) ||
         value < 1 || value > MAX_HOLD_MS
       ) {
-        throw bad(
-          line,
-          `field hold_ms must be an integer from 1 to ${MAX_HOLD_MS}`,
-          `字段 hold_ms 必须是 1 到 ${MAX_HOLD_MS} 的整数`,
-        );
+        throw bad(line, FAULTS_MESSAGES.badHoldMs(MAX_HOLD_MS));
       }
       faults.holdMs = value;
     }
   }
   if (faults.holdMs !== undefined && faults.holdAt === undefined) {
-    throw bad(line, "hold_ms needs hold_at", "hold_ms 需要同时给出 hold_at");
+    throw bad(line, FAULTS_MESSAGES.holdMsAlone);
   }
   return [call, faults];
 }
@@ -183,27 +149,15 @@ export async function readFaults(
   let count = 0;
   for await (const line of linesOf(stream, MAX_FAULT_LINE_BYTES)) {
     if ("tooLong" in line) {
-      throw bad(
-        line.number,
-        `longer than ${MAX_FAULT_LINE_BYTES} bytes`,
-        `超过 ${MAX_FAULT_LINE_BYTES} 字节`,
-      );
+      throw bad(line.number, FAULTS_MESSAGES.tooLong(MAX_FAULT_LINE_BYTES));
     }
     if (line.text.trim() === "") continue;
     if (++count > MAX_FAULT_LINES) {
-      throw bad(
-        line.number,
-        `more than ${MAX_FAULT_LINES} fault lines`,
-        `故障行超过 ${MAX_FAULT_LINES} 行`,
-      );
+      throw bad(line.number, FAULTS_MESSAGES.tooMany(MAX_FAULT_LINES));
     }
     const [call, faults] = faultLine(line.text, line.number);
     if (plan.has(call)) {
-      throw bad(
-        line.number,
-        `call ${call} is scheduled twice`,
-        `第 ${call} 次调用被安排了两次`,
-      );
+      throw bad(line.number, FAULTS_MESSAGES.twice(call));
     }
     plan.set(call, faults);
   }

@@ -21,27 +21,20 @@ import {
   Server,
 } from "./sdk.ts";
 import config from "../../deno.json" with { type: "json" };
-import { AuditUnavailable } from "../base/errors.ts";
+import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
 import { JOB_PATTERN } from "../timing/args.ts";
-import { isPlainRecord } from "../base/json.ts";
+import type { Attempt, RunOutput } from "../timing/attempt.ts";
 import { compensate } from "../timing/compensation.ts";
+import { AuditUnavailable } from "../timing/errors.ts";
 import type { Faults, Lab } from "../timing/lab.ts";
 import { Ledger } from "../timing/ledger.ts";
-import { raisedOf } from "../timing/outcome.ts";
+import { ruleOf } from "../timing/messages.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { parseJsonLikePython } from "../base/json.ts";
-import { type Lang, say, type Text } from "../base/i18n.ts";
-import { RULES } from "../views/timeline.ts";
 import { type CallFaults, DEFAULT_HOLD_MS } from "./faults.ts";
+import { DRAFT_SUMMARY, INSTRUCTIONS, SERVER_MESSAGES } from "./messages.ts";
 import { INVALID_PARAMS, LineTransport } from "./transport.ts";
-import {
-  CREATE_DRAFT,
-  INSTRUCTIONS,
-  LEDGER,
-  localized,
-  RECONCILE,
-  TOOLS,
-} from "./tools.ts";
+import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./tools.ts";
 
 /** At most this many `tools/call`s run at once; more get a JSON-RPC error. */
 export const MAX_CALLS_IN_FLIGHT = 16;
@@ -98,10 +91,8 @@ function result(
 }
 
 function refusalOf(rule: string, lang: Lang) {
-  return {
-    rule,
-    valid: Object.hasOwn(RULES, rule) ? say(RULES[rule], lang) : "",
-  };
+  const valid = ruleOf(rule);
+  return { rule, valid: valid ? say(valid, lang) : "" };
 }
 
 /** A tool name fit for one log line. */
@@ -123,13 +114,12 @@ function hold(ms: number, signal: AbortSignal): Promise<void> {
 /** The one-line summary a model reads first. */
 function summaryOf(s: Record<string, unknown>): Text {
   const job = String(s.job ?? "-");
-  const receipt = s.receipt === null ? null : `#${s.receipt}`;
-  const rec: Text = receipt === null
-    ? { en: "no receipt was written", zh: "没有写下回执" }
-    : { en: `receipt ${receipt}`, zh: `回执 ${receipt}` };
-  const draft: Text = s.effect_exists
-    ? { en: `the draft ${job} exists`, zh: `草稿 ${job} 存在` }
-    : { en: `no draft ${job} exists`, zh: `草稿 ${job} 不存在` };
+  const rec = s.receipt === null
+    ? DRAFT_SUMMARY.noReceipt
+    : DRAFT_SUMMARY.receipt(`#${s.receipt}`);
+  const draft = s.effect_exists
+    ? DRAFT_SUMMARY.draftExists(job)
+    : DRAFT_SUMMARY.noDraft(job);
   const events = (s.events as string[] | undefined) ?? [];
   const refusal = s.refusal as { rule: string; valid: string } | undefined;
   const rule = refusal
@@ -138,55 +128,22 @@ function summaryOf(s: Record<string, unknown>): Text {
   switch (s.status) {
     case "accepted":
       return events.includes("effect_reused")
-        ? {
-          en:
-            `accepted: ${job} already existed and was reused, no second draft; ${rec.en}`,
-          zh: `accepted：${job} 早已存在，本次复用，没有第二份草稿；${rec.zh}`,
-        }
-        : {
-          en: `accepted: draft ${job} committed by this call; ${rec.en}`,
-          zh: `accepted：本次调用提交了草稿 ${job}；${rec.zh}`,
-        };
+        ? DRAFT_SUMMARY.reused(job, rec)
+        : DRAFT_SUMMARY.committed(job, rec);
     case "input_rejected":
-      return {
-        en: `refused by the input check, nothing written: ${rule}; ${rec.en}`,
-        zh: `被前检拒绝，什么也没写：${rule}；${rec.zh}`,
-      };
+      return DRAFT_SUMMARY.inputRejected(rule, rec);
     case "output_rejected":
-      return {
-        en:
-          `the output check refused the result, but ${draft.en}: it was committed before the check; ${rec.en}. Retry with the same arguments to reuse it, or compensate it`,
-        zh:
-          `后检拒绝了结果，但${draft.zh}：它在检查之前就已提交；${rec.zh}。用同样参数重试可复用它，或对它补偿`,
-      };
+      return DRAFT_SUMMARY.outputRejected(draft, rec);
     case "key_conflict":
-      return {
-        en:
-          `refused: ${job} exists with other arguments, nothing written (${rule}); ${rec.en}`,
-        zh: `拒绝：${job} 已以其他参数存在，什么也没写（${rule}）；${rec.zh}`,
-      };
+      return DRAFT_SUMMARY.keyConflict(job, rule, rec);
     case "key_voided":
-      return {
-        en:
-          `refused: ${job} was voided by a compensation and is not re-created; ${rec.en}`,
-        zh: `拒绝：${job} 已被补偿作废，不会重新创建；${rec.zh}`,
-      };
+      return DRAFT_SUMMARY.keyVoided(job, rec);
     case "cancelled":
-      return {
-        en: `cancelled; ${draft.en}; ${rec.en}`,
-        zh: `已取消；${draft.zh}；${rec.zh}`,
-      };
+      return DRAFT_SUMMARY.cancelled(draft, rec);
     case "audit_unavailable":
-      return {
-        en:
-          `the audit receipt could not be written; ${draft.en}; ask reconcile`,
-        zh: `审计回执写不进去；${draft.zh}；请调用 reconcile`,
-      };
+      return DRAFT_SUMMARY.auditUnavailable(draft);
     default:
-      return {
-        en: `failed (${s.status}); ${draft.en}; ${rec.en}`,
-        zh: `失败（${s.status}）；${draft.zh}；${rec.zh}`,
-      };
+      return DRAFT_SUMMARY.failed(String(s.status), draft, rec);
   }
 }
 
@@ -228,38 +185,29 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       const name = request.params.name;
       const args: unknown = request.params.arguments;
       const refuse = (why: Text) => {
-        options.log(say({
-          en: `call ${call} ${printableName(name)}: ${why.en}`,
-          zh: `第 ${call} 次调用 ${printableName(name)}：${why.zh}`,
-        }, lang));
+        options.log(say(
+          SERVER_MESSAGES.callLog(call, printableName(name), say(why, lang)),
+          lang,
+        ));
       };
       if (!TOOLS.some((t) => t.name === name)) {
-        refuse({
-          en: "unknown tool (JSON-RPC error)",
-          zh: "未知工具（JSON-RPC 错误）",
-        });
+        refuse(SERVER_MESSAGES.unknownToolLog);
         throw new McpError(
           ErrorCode.InvalidParams,
-          say({
-            en: `Unknown tool: ${printableName(name)} (tools: ${
-              TOOLS.map((t) => t.name).join(", ")
-            })`,
-            zh: `未知工具：${printableName(name)}（可用工具：${
-              TOOLS.map((t) => t.name).join("、")
-            }）`,
-          }, lang),
+          say(
+            SERVER_MESSAGES.unknownTool(
+              printableName(name),
+              TOOLS.map((t) => t.name),
+            ),
+            lang,
+          ),
         );
       }
       if (inFlight >= MAX_CALLS_IN_FLIGHT) {
-        refuse({ en: "busy (JSON-RPC error)", zh: "繁忙（JSON-RPC 错误）" });
+        refuse(SERVER_MESSAGES.busyLog);
         throw new McpError(
           BUSY,
-          say({
-            en:
-              `busy: ${MAX_CALLS_IN_FLIGHT} tool calls already in flight; retry later`,
-            zh:
-              `繁忙：已有 ${MAX_CALLS_IN_FLIGHT} 个工具调用在进行中；请稍后重试`,
-          }, lang),
+          say(SERVER_MESSAGES.busy(MAX_CALLS_IN_FLIGHT), lang),
         );
       }
       inFlight++;
@@ -273,10 +221,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
             : name === RECONCILE.name
             ? reconcileNow()
             : compensateNow(args);
-          options.log(say({
-            en: `call ${call} ${name}: ${done.content[0].text}`,
-            zh: `第 ${call} 次调用 ${name}：${done.content[0].text}`,
-          }, lang));
+          options.log(
+            say(
+              SERVER_MESSAGES.callLog(call, name, done.content[0].text),
+              lang,
+            ),
+          );
           return done;
         } finally {
           inFlight--;
@@ -315,72 +265,71 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           return undefined;
         }
         const ms = plan.holdMs ?? DEFAULT_HOLD_MS;
-        options.log(say({
-          en:
-            `call ${call}: held at ${holdAt} until the client cancels (at most ${ms} ms)`,
-          zh:
-            `第 ${call} 次调用：停在 ${holdAt}，等客户端取消（最多 ${ms} 毫秒）`,
-        }, lang));
+        options.log(say(SERVER_MESSAGES.held(call, holdAt, ms), lang));
         holding.add(abort);
         return hold(ms, controller.signal).finally(() => holding.delete(abort));
       },
     };
-    const record = await lab.attempt(args, faults, controller.signal);
-    clientSignal.removeEventListener("abort", abort);
-    const job = typeof (args as { job?: unknown } | null)?.job === "string"
-      ? (args as { job: string }).job
-      : null;
-    let structured: Record<string, unknown>;
-    if (record.outcome.kind === "result") {
-      const r = record.outcome.result;
-      structured = {
-        call,
-        status: r.status,
-        job: r.job,
-        effect_exists: r.effect_exists,
-        events: r.events,
-        receipt: record.receipt && record.receipt.rowsInserted === 1
-          ? r.attempt
-          : null,
-        released: r.released,
-        ...(record.refusal ? { refusal: refusalOf(record.refusal, lang) } : {}),
-      };
-      if (r.status === "key_conflict" && r.job !== null) {
-        const stored = lab.ledger.findDraft(r.job);
-        const original = stored && argsForDigest(r.job, stored.digest);
-        if (original) structured.stored_arguments = original;
-      }
-    } else {
-      const raised = raisedOf(
-        record.outcome.error,
-        record.outcome.whileCancelling,
-      );
-      if (raised === undefined) throw record.outcome.error;
-      structured = {
-        call,
-        status: raised.raised,
-        job: JOB_PATTERN.test(job ?? "") ? job : null,
-        effect_exists: job !== null && lab.ledger.draftExists(job),
-        events: [...record.events],
-        receipt: record.receipt?.attempt ?? null,
-        released: null,
-        ...(record.stoppedAt ? { stopped_at: record.stoppedAt } : {}),
-      };
+    let observed: { output: RunOutput; attempt: Attempt };
+    try {
+      observed = await lab.observe(args, faults, controller.signal);
+    } finally {
+      clientSignal.removeEventListener("abort", abort);
     }
+    const structured = draftResult(call, args, observed);
     const line = say(summaryOf(structured), lang);
     options.log(
-      say({
-        en: `call ${call} create_draft: ${line}`,
-        zh: `第 ${call} 次调用 create_draft：${line}`,
-      }, lang) +
+      say(SERVER_MESSAGES.callLog(call, CREATE_DRAFT.name, line), lang) +
         (clientSignal.aborted
-          ? say({
-            en: " (the client cancelled: no reply is sent)",
-            zh: "（客户端已取消：不发送回复）",
-          }, lang)
+          ? say(SERVER_MESSAGES.clientCancelled, lang)
           : ""),
     );
     return result(structured, line, structured.status !== "accepted");
+  }
+
+  /**
+   * `create_draft`'s `structuredContent`: the attempt as the lab observed
+   * it, in the tool's output schema.
+   */
+  function draftResult(
+    call: number,
+    args: unknown,
+    { output, attempt }: { output: RunOutput; attempt: Attempt },
+  ): Record<string, unknown> {
+    const common = {
+      effect_exists: attempt.draftExists,
+      events: [...attempt.events],
+      // A receipt the INSERT never added is none, whatever a naive receipt claimed.
+      receipt: attempt.receiptRowsInserted === undefined
+        ? attempt.receiptAttempt
+        : null,
+    };
+    if ("raised" in output) {
+      const raw = (args as { job?: unknown } | null)?.job;
+      const job = typeof raw === "string" && JOB_PATTERN.test(raw) ? raw : null;
+      return {
+        call,
+        status: output.raised,
+        job,
+        ...common,
+        released: null,
+        ...(attempt.stoppedAt ? { stopped_at: attempt.stoppedAt } : {}),
+      };
+    }
+    const structured: Record<string, unknown> = {
+      call,
+      status: output.status,
+      job: output.job,
+      ...common,
+      released: output.released,
+      ...(attempt.refusal ? { refusal: refusalOf(attempt.refusal, lang) } : {}),
+    };
+    if (output.status === "key_conflict" && output.job !== null) {
+      const stored = lab.ledger.findDraft(output.job);
+      const original = stored && argsForDigest(output.job, stored.digest);
+      if (original) structured.stored_arguments = original;
+    }
+    return structured;
   }
 
   /** A second, read-only connection: what it shows is what was committed. */
@@ -410,12 +359,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       const refusal = refusalOf("job", lang);
       return result(
         { refusal },
-        say({
-          en: `refused: ${refusal.valid}${
-            required ? "" : " (or no arguments)"
-          }`,
-          zh: `拒绝：${refusal.valid}${required ? "" : "（或不给参数）"}`,
-        }, lang),
+        say(SERVER_MESSAGES.refusedJob(refusal.valid, required), lang),
         true,
       );
     }
@@ -448,25 +392,14 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           ? { omitted_receipts: all.length - receipts.length }
           : {}),
       };
-      const line = job === null
-        ? say({
-          en: `${drafts.length} drafts, ${all.length} receipts`,
-          zh: `${drafts.length} 份草稿，${all.length} 张回执`,
-        }, lang)
-        : drafts.length === 0
-        ? say({
-          en: `no draft ${job}; ${all.length} receipts for it`,
-          zh: `草稿 ${job} 不存在；它有 ${all.length} 张回执`,
-        }, lang)
-        : say({
-          en:
-            `the draft ${job} exists; ${all.length} receipts for it, the last: ${
-              all.at(-1)?.status ?? "none"
-            }`,
-          zh: `草稿 ${job} 存在；它有 ${all.length} 张回执，最后一张：${
-            all.at(-1)?.status ?? "无"
-          }`,
-        }, lang);
+      const line = say(
+        job === null
+          ? SERVER_MESSAGES.ledgerAll(drafts.length, all.length)
+          : drafts.length === 0
+          ? SERVER_MESSAGES.ledgerNoDraft(job, all.length)
+          : SERVER_MESSAGES.ledgerDraft(job, all.length, all.at(-1)?.status),
+        lang,
+      );
       return result(structured, line, false);
     });
   }
@@ -474,19 +407,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   function reconcileNow(): ToolResult {
     return observe((ledger) => {
       const pending = pendingKeys(ledger);
-      const line = pending.length === 0
-        ? say({
-          en: "nothing to reconcile: every live draft has an accepted receipt",
-          zh: "无需对账：每份有效草稿都有 accepted 回执",
-        }, lang)
-        : say({
-          en: `${pending.length} keys need attention: ${
-            pending.map((p) => `${p.job} ${p.state}`).join(", ")
-          }`,
-          zh: `${pending.length} 个业务键需要处理：${
-            pending.map((p) => `${p.job} ${p.state}`).join("、")
-          }`,
-        }, lang);
+      const line = say(
+        pending.length === 0
+          ? SERVER_MESSAGES.nothingToReconcile
+          : SERVER_MESSAGES.pending(pending.map((p) => `${p.job} ${p.state}`)),
+        lang,
+      );
       return result({ pending }, line, false);
     });
   }
@@ -497,30 +423,20 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     const job = asked.job!;
     try {
       const done = compensate(lab.ledger, job);
-      const line = done.status === "voided"
-        ? say({
-          en:
-            `${job} voided (the draft row stays); compensation receipt #${done.attempt}`,
-          zh: `${job} 已作废（草稿行保留）；补偿回执 #${done.attempt}`,
-        }, lang)
-        : done.status === "already_voided"
-        ? say({
-          en: `${job} was already voided; nothing written`,
-          zh: `${job} 早已作废；什么也没写`,
-        }, lang)
-        : say({
-          en: `no draft ${job}; nothing to compensate`,
-          zh: `草稿 ${job} 不存在；无需补偿`,
-        }, lang);
+      const line = say(
+        done.status === "voided"
+          ? SERVER_MESSAGES.voided(job, done.attempt)
+          : done.status === "already_voided"
+          ? SERVER_MESSAGES.alreadyVoided(job)
+          : SERVER_MESSAGES.nothingToCompensate(job),
+        lang,
+      );
       return result({ ...done }, line, false);
     } catch (error) {
       if (!(error instanceof AuditUnavailable)) throw error;
       return result(
         { job, status: "audit_unavailable", events: [], attempt: null },
-        say({
-          en: `the compensation failed (${error.message}); ask reconcile`,
-          zh: `补偿失败（${error.message}）；请调用 reconcile`,
-        }, lang),
+        say(SERVER_MESSAGES.compensationFailed(error.message), lang),
         true,
       );
     }
@@ -540,12 +456,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
         (params.arguments === undefined || isPlainRecord(params.arguments));
       return ok ? null : {
         code: INVALID_PARAMS,
-        message: say({
-          en:
-            "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given)",
-          zh:
-            "参数无效：tools/call 需要 params.name（字符串），给出 params.arguments 时它必须是对象",
-        }, lang),
+        message: say(SERVER_MESSAGES.invalidParams, lang),
       };
     },
     async drain() {

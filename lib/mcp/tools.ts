@@ -1,8 +1,9 @@
 /**
- * The tools `guardlab mcp` serves, as data: names, descriptions in both
- * languages, JSON Schemas and annotations. The descriptions tell the model
- * the truth about the business key and what a retry does; the README says
- * what each annotation promises and what the ledger proves.
+ * The tools `guardlab mcp` serves, as data: names, descriptions (their
+ * texts live in `./messages.ts`), JSON Schemas and annotations. The
+ * descriptions tell the model the truth about the business key and what a
+ * retry does; the README says what each annotation promises and what the
+ * ledger proves.
  *
  * The published input schemas describe the valid shape, but nothing
  * enforces them before the lab: the server registers low-level handlers, so
@@ -11,9 +12,10 @@
  *
  * @module
  */
-import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
+import { COPIES_RANGE, TOPICS } from "../timing/args.ts";
 import { STATUSES } from "../timing/stages.ts";
 import { type Lang, LANGS, say, type Text } from "../base/i18n.ts";
+import { TOOL_TEXTS } from "./messages.ts";
 
 /** A JSON Schema object, as MCP publishes it. */
 export type JsonSchema = Record<string, unknown>;
@@ -49,10 +51,7 @@ export interface ToolSpec {
 const JOB_SCHEMA = {
   type: "string",
   pattern: "^JOB-[0-9]{3}$",
-  description: {
-    en: "business key: JOB- and three digits, e.g. JOB-001",
-    zh: "业务键：JOB- 加三位数字，例如 JOB-001",
-  },
+  description: TOOL_TEXTS.job,
 };
 
 /** `structuredContent` of a refusal: the rule and what would have been valid. */
@@ -75,24 +74,7 @@ const STATUS_VALUES = [
 /** `create_draft`. */
 export const CREATE_DRAFT: ToolSpec = {
   name: "create_draft",
-  description: {
-    en:
-      `Create the print draft for a job: one full attempt of the guardlab timing lab, recorded on its SQLite ledger (validate, input check, business write with its commit point, output check, audit receipt).
-The business key is job. Retrying with the same job and the same topic and copies reuses the draft already committed: no second draft, the output check runs again and a new receipt is written (status accepted, events effect_reused). The same job with other arguments is refused as key_conflict and writes nothing. A job voided by compensate is refused as key_voided. If a call timed out or was cancelled and you do not know whether it took effect, ask the ledger tool with the same job before anything else: a cancel that arrives after the commit leaves the draft.
-Valid arguments: job JOB-001..JOB-999, topic ${
-        TOPICS.join(" or ")
-      }, copies an integer ${COPIES_RANGE[0]}-${
-        COPIES_RANGE[1]
-      }; the input check allows at most ${BATCH_LIMIT} copies per call. A refusal is a result with isError true, its rule and the valid values.`,
-    zh:
-      `为一个任务创建打印草稿：guardlab 时序实验的一次完整调用，记录在它的 SQLite 账本上（参数校验、前检、带提交点的业务写入、后检、审计回执）。
-业务键是 job。用同一 job、同样的 topic 和 copies 重试，会复用已经提交的草稿：不会有第二份草稿，后检重新运行，并写一张新回执（状态 accepted，事件 effect_reused）。同一 job 配其他参数会被拒绝为 key_conflict，什么也不写。被 compensate 作废的 job 会被拒绝为 key_voided。如果一次调用超时或被取消、你不知道它是否生效，先用同一 job 调用 ledger 工具查询：提交之后才到达的取消会留下草稿。
-有效参数：job 为 JOB-001..JOB-999，topic 为 ${TOPICS.join(" 或 ")}，copies 为 ${
-        COPIES_RANGE[0]
-      }-${
-        COPIES_RANGE[1]
-      } 的整数；前检每次最多允许 ${BATCH_LIMIT} 份。拒绝以 isError 为 true 的结果返回，附规则和有效取值。`,
-  },
+  description: TOOL_TEXTS.createDraft,
   inputSchema: {
     type: "object",
     properties: {
@@ -102,10 +84,7 @@ Valid arguments: job JOB-001..JOB-999, topic ${
         type: "integer",
         minimum: COPIES_RANGE[0],
         maximum: COPIES_RANGE[1],
-        description: {
-          en: `the input check allows at most ${BATCH_LIMIT}`,
-          zh: `前检最多允许 ${BATCH_LIMIT}`,
-        },
+        description: TOOL_TEXTS.copies,
       },
     },
     required: ["job", "topic", "copies"],
@@ -116,51 +95,33 @@ Valid arguments: job JOB-001..JOB-999, topic ${
     properties: {
       call: {
         type: "integer",
-        description: {
-          en: "this tools/call's number",
-          zh: "这次 tools/call 的序号",
-        },
+        description: TOOL_TEXTS.call,
       },
       status: { type: "string", enum: STATUS_VALUES },
       job: { type: ["string", "null"] },
       effect_exists: {
         type: "boolean",
-        description: {
-          en: "whether a draft for job exists now",
-          zh: "该 job 的草稿现在是否存在",
-        },
+        description: TOOL_TEXTS.effectExists,
       },
       events: { type: "array", items: { type: "string" } },
       receipt: {
         type: ["integer", "null"],
-        description: {
-          en: "the audit receipt's attempt number, null when none",
-          zh: "审计回执的编号；没有回执时为 null",
-        },
+        description: TOOL_TEXTS.receipt,
       },
       released: {
         type: ["object", "null"],
-        description: {
-          en: "the checked draft; only an accepted result releases it",
-          zh: "经过检查的草稿；只有 accepted 的结果才放行",
-        },
+        description: TOOL_TEXTS.released,
       },
       refusal: REFUSAL_SCHEMA,
       stored_arguments: {
         type: "object",
-        description: {
-          en: "on key_conflict: the arguments the key was created with",
-          zh: "key_conflict 时：创建该业务键所用的参数",
-        },
+        description: TOOL_TEXTS.storedArguments,
       },
     },
     required: ["call", "status", "job", "effect_exists", "events", "receipt"],
   },
   annotations: {
-    title: {
-      en: "Create a print draft (guardlab lab)",
-      zh: "创建打印草稿（guardlab 实验）",
-    },
+    title: TOOL_TEXTS.createDraftTitle,
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: true,
@@ -171,12 +132,7 @@ Valid arguments: job JOB-001..JOB-999, topic ${
 /** `ledger`. */
 export const LEDGER: ToolSpec = {
   name: "ledger",
-  description: {
-    en:
-      "Read the ledger: the drafts (the business effect) and the receipts (the audit trail), optionally for one job. Read-only, through a second connection. Use it after a timeout or a cancel to learn whether the draft exists before retrying.",
-    zh:
-      "读取账本：草稿（业务效果）和回执（审计记录），可只看一个 job。只读，经由第二个连接。超时或取消之后，先用它查清草稿是否存在，再决定是否重试。",
-  },
+  description: TOOL_TEXTS.ledger,
   inputSchema: {
     type: "object",
     properties: { job: JOB_SCHEMA },
@@ -192,7 +148,7 @@ export const LEDGER: ToolSpec = {
     },
   },
   annotations: {
-    title: { en: "Read the ledger", zh: "读取账本" },
+    title: TOOL_TEXTS.ledgerTitle,
     readOnlyHint: true,
     openWorldHint: false,
   },
@@ -201,12 +157,7 @@ export const LEDGER: ToolSpec = {
 /** `reconcile`. */
 export const RECONCILE: ToolSpec = {
   name: "reconcile",
-  description: {
-    en:
-      "List every job whose draft exists but has no accepted receipt (including drafts with no receipt at all), with the safe next step: retry with the same job and arguments (the draft is reused), or compensate again. Read-only.",
-    zh:
-      "列出草稿存在却没有 accepted 回执的每个 job（包括完全没有回执的草稿），并给出安全的下一步：用同一 job 和同样参数重试（草稿被复用），或再次补偿。只读。",
-  },
+  description: TOOL_TEXTS.reconcile,
   inputSchema: { type: "object", properties: {}, additionalProperties: false },
   outputSchema: {
     type: "object",
@@ -215,7 +166,7 @@ export const RECONCILE: ToolSpec = {
     },
   },
   annotations: {
-    title: { en: "Reconcile the ledger", zh: "对账" },
+    title: TOOL_TEXTS.reconcileTitle,
     readOnlyHint: true,
     openWorldHint: false,
   },
@@ -224,12 +175,7 @@ export const RECONCILE: ToolSpec = {
 /** `compensate`. */
 export const COMPENSATE: ToolSpec = {
   name: "compensate",
-  description: {
-    en:
-      "Undo a committed draft the business's own way: record the request, void the draft in its own transaction (the row stays, the void is recorded beside it), write the compensation's receipt. The job is then closed: create_draft refuses it as key_voided. Compensating again writes nothing.",
-    zh:
-      "用业务自己的流程撤销已提交的草稿：先记录补偿请求，再在自己的事务里作废草稿（草稿行保留，作废记录在旁边），然后写补偿回执。此后该 job 关闭：create_draft 会拒绝为 key_voided。再次补偿什么也不写。",
-  },
+  description: TOOL_TEXTS.compensate,
   inputSchema: {
     type: "object",
     properties: { job: JOB_SCHEMA },
@@ -247,7 +193,7 @@ export const COMPENSATE: ToolSpec = {
     },
   },
   annotations: {
-    title: { en: "Compensate (void) a draft", zh: "补偿（作废）草稿" },
+    title: TOOL_TEXTS.compensateTitle,
     readOnlyHint: false,
     destructiveHint: true,
     idempotentHint: true,
@@ -284,11 +230,3 @@ export const TOOLS: readonly ToolSpec[] = [
   RECONCILE,
   COMPENSATE,
 ];
-
-/** What the server tells a client about itself at `initialize`. */
-export const INSTRUCTIONS: Text = {
-  en:
-    "guardlab's timing lab as tools. create_draft has a side effect that is committed before its output check: a refusal after the commit does not take the draft back. Retry with the same job and arguments to reuse a draft; after a timeout, ask ledger by job first.",
-  zh:
-    "guardlab 的时序实验工具。create_draft 的副作用在后检之前就已提交：提交之后的拒绝收不回草稿。用同一 job 和同样参数重试即可复用草稿；超时之后，先按 job 调用 ledger 查询。",
-};

@@ -15,7 +15,7 @@ import {
   type SchemaSpec,
   statement,
 } from "../store/db.ts";
-import { InjectedFailure, InputRejected } from "../base/errors.ts";
+import { InjectedFailure, InputRejected } from "../timing/errors.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 
 /** A draft request in the policy lab. */

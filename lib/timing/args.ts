@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { InputRejected } from "../base/errors.ts";
+import { InputRejected } from "./errors.ts";
 import { isPlainRecord } from "../base/json.ts";
 
 /** Topics the draft tool knows. */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { AuditUnavailable, InjectedFailure } from "../base/errors.ts";
+import { AuditUnavailable, InjectedFailure } from "./errors.ts";
 import type { Ledger } from "./ledger.ts";
 import type { CompensationState } from "./compensation_schema.ts";
 export type { CompensationState } from "./compensation_schema.ts";

@@ -1,11 +1,23 @@
 /**
  * The timing lab: one tool call laid out on one timeline, against a real
- * SQLite ledger. {@linkcode Lab.run} reads top to bottom in the order the
- * stages happen; the commit point sits inside {@linkcode Lab.business}.
+ * SQLite ledger. The timeline reads top to bottom in the order the stages
+ * happen, the commit point between the business step and the output check,
+ * and returns the attempt's record (`./attempt.ts`).
  *
  * @module
  */
 import { checkedArgs, inputCheck, type ToolArgs } from "./args.ts";
+import {
+  type Attempt,
+  attemptOf,
+  type AttemptRecord,
+  type DraftValue,
+  outputOf,
+  resultOf,
+  type RunOutput,
+  type RunResult,
+  type WrittenReceipt,
+} from "./attempt.ts";
 import {
   AuditUnavailable,
   Cancelled,
@@ -14,7 +26,7 @@ import {
   KeyConflict,
   KeyVoided,
   OutputRejected,
-} from "../base/errors.ts";
+} from "./errors.ts";
 import { Ledger, type LedgerOptions } from "./ledger.ts";
 import {
   type Checkpoint,
@@ -28,14 +40,6 @@ import {
 } from "./stages.ts";
 import { fingerprint } from "../store/wire.ts";
 import { pythonJson } from "../base/json.ts";
-
-/** What the business step stores and the caller may receive. */
-export interface DraftValue {
-  /** Business key. */
-  job: string;
-  /** The fixed template text, e.g. `river / copies=2`. */
-  text: string;
-}
 
 /**
  * How the receipt is written: `checked` (exactly one row, or the run fails)
@@ -96,22 +100,6 @@ export interface HarnessHook {
  */
 export type Faults = InjectedFaults & TeachingSwitches & HarnessHook;
 
-/** The result of a run that was not cancelled, in the reference's key order. */
-export interface RunResult {
-  /** The receipt's attempt number. */
-  attempt: number;
-  /** Business key, `null` when the arguments had none that was valid. */
-  job: string | null;
-  /** How the call ended. */
-  status: Status;
-  /** Whether a draft for `job` exists now (maybe from an earlier attempt). */
-  effect_exists: boolean;
-  /** The stages this attempt passed, in order. */
-  events: EventName[];
-  /** What the caller may use: only an accepted result releases a value. */
-  released: DraftValue | null;
-}
-
 /** The text a bad-output fault puts in place of the real one. */
 export const BAD_OUTPUT_TEXT = "SYNTHETIC-BAD-OUTPUT";
 
@@ -147,9 +135,37 @@ export function outputCheck(value: unknown, args: ToolArgs): void {
   }
 }
 
-/** Internal marker: a cancellation reached a checkpoint; `reason` is re-thrown after the receipt. */
-class CancelRequested {
-  constructor(readonly reason: unknown) {}
+/**
+ * Internal: where the attempt was stopped and by what. A cancellation
+ * (`cancelled`) is recorded on a receipt and then handed back as it came,
+ * never turned into a status; a failure is folded into `error`.
+ */
+class Stopped {
+  constructor(
+    readonly at: StopPoint,
+    readonly cause: unknown,
+    readonly cancelled = false,
+  ) {}
+}
+
+/** The failure a trusted test injects at `at`. */
+function injectedFailure(at: FailPoint): Stopped {
+  return new Stopped(at, new InjectedFailure(at));
+}
+
+/**
+ * The input check judged now, for a verdict delivered later: a parallel
+ * input guardrail's verdict arrives after the business step.
+ */
+function lateVerdictOf(
+  args: ToolArgs,
+): { event: "input_allowed" | "input_tripwire"; rejection: unknown } {
+  try {
+    inputCheck(args);
+    return { event: "input_allowed", rejection: null };
+  } catch (error) {
+    return { event: "input_tripwire", rejection: error };
+  }
 }
 
 function statusFor(error: unknown): Status {
@@ -159,53 +175,6 @@ function statusFor(error: unknown): Status {
   if (error instanceof KeyVoided) return "key_voided";
   // Anything else is folded without its text: a message is not a checked output.
   return "error";
-}
-
-/** A receipt row this attempt wrote. */
-export interface WrittenReceipt {
-  /** The attempt number SQLite assigned. */
-  attempt: number;
-  /** The status recorded, `cancelled` included. */
-  status: ReceiptStatus;
-  /** Whether a draft for the key existed when the receipt was written. */
-  effect_exists: boolean;
-  /** How many rows the receipt INSERT really added (a naive receipt may claim one with 0). */
-  rowsInserted: number;
-}
-
-/**
- * Everything one attempt did, returned to its caller and kept nowhere else:
- * two overlapping attempts on one lab each get their own.
- */
-export interface AttemptRecord {
-  /** The stages the attempt passed, in order, as far as it got. */
-  events: readonly EventName[];
-  /** The receipt it wrote, or `null`: then `outcome` says why (it threw). */
-  receipt: WrittenReceipt | null;
-  /** Where a cancellation or an injected failure stopped it, if one did. */
-  stoppedAt?: StopPoint;
-  /** The rule that refused it (e.g. `batch_limit`), if a check said no. */
-  refusal?: string;
-  /** `parallel` when the input guardrail ran beside the call. */
-  inputGuardrail?: "parallel";
-  /** The result the caller received, or what was thrown instead. */
-  outcome:
-    | { kind: "result"; result: RunResult }
-    | {
-      kind: "thrown";
-      error: unknown;
-      /** The cancellation that was being recorded when `error` happened. */
-      whileCancelling?: unknown;
-    };
-}
-
-/** Where the timeline leaves what it wrote, for {@linkcode Lab.attempt}. */
-interface Trace {
-  events: EventName[];
-  receipt: WrittenReceipt | null;
-  whileCancelling?: unknown;
-  stoppedAt?: StopPoint;
-  refusal?: string;
 }
 
 /**
@@ -253,13 +222,13 @@ export class Lab {
     faults: Faults = {},
     signal?: AbortSignal,
   ): Promise<RunResult> {
-    const { outcome } = await this.attempt(raw, faults, signal);
-    if (outcome.kind === "thrown") throw outcome.error;
-    return outcome.result;
+    const record = await this.attempt(raw, faults, signal);
+    if (record.outcome.kind === "thrown") throw record.outcome.error;
+    return resultOf(record);
   }
 
   /**
-   * One tool call, described: its events, the receipt it wrote (if any) and
+   * One tool call, recorded: its events, the receipt it wrote (if any) and
    * how it ended. Nothing of it is left on the lab.
    *
    * @example
@@ -283,142 +252,146 @@ export class Lab {
     faults: Faults = {},
     signal?: AbortSignal,
   ): Promise<AttemptRecord> {
-    const trace: Trace = { events: [], receipt: null };
-    const seen = () => ({
-      events: trace.events,
-      receipt: trace.receipt,
-      ...(trace.stoppedAt ? { stoppedAt: trace.stoppedAt } : {}),
-      ...(trace.refusal ? { refusal: trace.refusal } : {}),
-      ...(faults.inputGuardrail === "parallel"
-        ? { inputGuardrail: "parallel" as const }
-        : {}),
-    });
-    try {
-      const result = await this.#timeline(raw, faults, signal, trace);
-      return { ...seen(), outcome: { kind: "result", result } };
-    } catch (error) {
-      return {
-        ...seen(),
-        outcome: {
-          kind: "thrown",
-          error,
-          ...("whileCancelling" in trace
-            ? { whileCancelling: trace.whileCancelling }
-            : {}),
-        },
-      };
-    }
+    return await this.#timeline(raw, faults, signal);
   }
 
   /**
-   * The timeline, top to bottom: validate → input check → business (commit
-   * point) → output check → receipt.
+   * One tool call, read both ways: the output object (its result, or what
+   * it raised) and the timeline view's input. An error with no `raised`
+   * object propagates.
+   */
+  async observe(
+    raw: unknown,
+    faults: Faults = {},
+    signal?: AbortSignal,
+  ): Promise<{ output: RunOutput; attempt: Attempt }> {
+    const record = await this.attempt(raw, faults, signal);
+    const output = outputOf(record);
+    // A result's receipt says whether the draft exists; after a throw,
+    // the ledger is asked now.
+    const job = (raw as { job?: unknown } | null)?.job;
+    const draftExists = "raised" in output
+      ? typeof job === "string" && this.ledger.draftExists(job)
+      : output.effect_exists;
+    return { output, attempt: attemptOf(record, output, draftExists) };
+  }
+
+  /**
+   * The timeline, top to bottom: validate → input check → business (the
+   * commit point) → output check → receipt. It returns the attempt's
+   * record, whatever happened on the way.
    */
   async #timeline(
     raw: unknown,
     faults: Faults,
     signal: AbortSignal | undefined,
-    trace: Trace,
-  ): Promise<RunResult> {
-    const events = trace.events;
+  ): Promise<AttemptRecord> {
+    const events: EventName[] = [];
     let job: string | null = null;
     let status: Status = "error";
     let released: DraftValue | null = null;
+    let stopped: Stopped | undefined;
+    let refusal: string | undefined;
     try {
       const args = checkedArgs(raw);
       job = args.job;
       events.push("arguments_valid");
       // Sequential: the check runs here and the call waits for its verdict.
       // Parallel: the call goes on, and the verdict arrives later.
-      const inputVerdict = this.#inputGuardrail(args, events, faults);
-      await this.#checkpoint("before_business", faults, signal, trace);
+      const lateVerdict = faults.inputGuardrail === "parallel"
+        ? lateVerdictOf(args)
+        : undefined;
+      if (lateVerdict === undefined) {
+        inputCheck(args);
+        events.push("input_allowed");
+      }
+      await this.#checkpoint("before_business", faults, signal);
       events.push("business_started");
-      // The commit point: once this returns with effect_committed, no later
-      // check on this timeline can take the draft back.
-      let value = this.#business(args, trace, faults);
-      // A parallel input guardrail's verdict lands here, past the commit
-      // point: a rejection now cannot take the draft back.
-      inputVerdict.deliver();
-      await this.#checkpoint("after_business", faults, signal, trace);
+      // The commit point: once the business step's COMMIT has returned (or
+      // it found the same draft), no later check on this timeline can take
+      // the draft back.
+      const effect = this.#business(args, faults);
+      events.push(effect.reused ? "effect_reused" : "effect_committed");
+      if (!effect.reused && faults.failAt === "after_commit") {
+        throw injectedFailure("after_commit");
+      }
+      if (lateVerdict !== undefined) {
+        // A parallel input guardrail's verdict lands here, past the commit
+        // point: a rejection now cannot take the draft back.
+        events.push(lateVerdict.event);
+        if (lateVerdict.rejection !== null) throw lateVerdict.rejection;
+      }
+      await this.#checkpoint("after_business", faults, signal);
       events.push("output_started");
-      if (faults.badOutput) value = { ...value, text: BAD_OUTPUT_TEXT };
-      await this.#checkpoint("output_check", faults, signal, trace);
+      const value = faults.badOutput
+        ? { ...effect.value, text: BAD_OUTPUT_TEXT }
+        : effect.value;
+      await this.#checkpoint("output_check", faults, signal);
       outputCheck(value, args);
       events.push("output_allowed");
       await faults.pause?.("after_output_check");
       status = "accepted";
       released = value;
     } catch (error) {
-      if (error instanceof CancelRequested) {
-        // The audit failure wins over the cancellation, which stays on
-        // record as its cause, as Python keeps it in __context__.
-        trace.whileCancelling = error.reason;
-        trace.receipt = this.#receipt(
+      stopped = error instanceof Stopped ? error : undefined;
+      const cause = stopped ? stopped.cause : error;
+      status = statusFor(cause);
+      if (status !== "error") refusal = (cause as Error).message;
+    }
+    const recorded = (
+      receipt: WrittenReceipt | null,
+      outcome: AttemptRecord["outcome"],
+    ): AttemptRecord => ({
+      job,
+      events,
+      receipt,
+      ...(stopped ? { stoppedAt: stopped.at } : {}),
+      ...(refusal ? { refusal } : {}),
+      ...(faults.inputGuardrail === "parallel"
+        ? { inputGuardrail: "parallel" as const }
+        : {}),
+      outcome,
+    });
+    const cancellation = stopped?.cancelled ? stopped : undefined;
+    // The receipt comes last, in its own later transaction: it records the
+    // attempt as it ended and cannot undo the draft.
+    try {
+      if (cancellation) {
+        // Recorded, then handed back as it came: never a status.
+        const receipt = this.#receipt(
           job,
           "cancelled",
           events,
           faults,
-          error.reason,
+          cancellation.cause,
         );
-        delete trace.whileCancelling;
-        throw error.reason;
+        return recorded(receipt, { kind: "thrown", error: cancellation.cause });
       }
-      status = statusFor(error);
-      if (status !== "error") trace.refusal = (error as Error).message;
-    }
-    await faults.pause?.("before_receipt");
-    const receiptWritten = this.#receipt(job, status, events, faults);
-    trace.receipt = receiptWritten;
-    return {
-      attempt: receiptWritten.attempt,
-      job,
-      status,
-      effect_exists: receiptWritten.effect_exists,
-      events: [...events],
-      released,
-    };
-  }
-
-  /**
-   * The input check, scheduled as `faults.inputGuardrail` says. Sequential:
-   * judged now (a rejection throws before anything is written). Parallel:
-   * judged now but delivered by `deliver()`, which the timeline calls after
-   * the business step, deterministically, with no sleep and no race.
-   */
-  #inputGuardrail(
-    args: ToolArgs,
-    events: EventName[],
-    faults: Faults,
-  ): { deliver(): void } {
-    if (faults.inputGuardrail !== "parallel") {
-      inputCheck(args);
-      events.push("input_allowed");
-      return { deliver() {} };
-    }
-    let rejection: unknown = null;
-    try {
-      inputCheck(args);
+      await faults.pause?.("before_receipt");
+      const receiptWritten = this.#receipt(job, status, events, faults);
+      return recorded(receiptWritten, { kind: "result", status, released });
     } catch (error) {
-      rejection = error;
+      // No receipt. An audit failure while cancelling wins over the
+      // cancellation, which stays on record as its cause, as Python keeps
+      // it in __context__.
+      return recorded(null, {
+        kind: "thrown",
+        error,
+        ...(cancellation ? { whileCancelling: cancellation.cause } : {}),
+      });
     }
-    return {
-      deliver() {
-        if (rejection !== null) {
-          events.push("input_tripwire");
-          throw rejection;
-        }
-        events.push("input_allowed");
-      },
-    };
   }
 
   /**
    * Store the draft in one short transaction, reuse it for the same key and
    * arguments, or refuse other arguments under the same key.
    */
-  #business(args: ToolArgs, trace: Trace, faults: Faults): DraftValue {
+  #business(
+    args: ToolArgs,
+    faults: Faults,
+  ): { reused: boolean; value: DraftValue } {
     const digest = fingerprint(args);
-    const outcome = this.ledger.writeTransaction(() => {
+    return this.ledger.writeTransaction(() => {
       const old = this.ledger.findDraft(args.job);
       if (old !== undefined) {
         // A compensated key is closed: neither reused nor re-created.
@@ -430,19 +403,12 @@ export class Lab {
       }
       const value = { job: args.job, text: draftText(args) };
       this.ledger.insertDraft(args.job, digest, pythonJson(value));
+      // Thrown inside the transaction: the insert is rolled back.
       if (faults.failAt === "inside_transaction") {
-        trace.stoppedAt = "inside_transaction";
-        throw new InjectedFailure("inside_transaction");
+        throw injectedFailure("inside_transaction");
       }
       return { reused: false, value };
     });
-    // COMMIT has returned (or nothing was written): only now is the effect a fact.
-    trace.events.push(outcome.reused ? "effect_reused" : "effect_committed");
-    if (!outcome.reused && faults.failAt === "after_commit") {
-      trace.stoppedAt = "after_commit";
-      throw new InjectedFailure("after_commit");
-    }
-    return outcome.value;
   }
 
   /**
@@ -455,7 +421,7 @@ export class Lab {
   #receipt(
     job: string | null,
     status: ReceiptStatus,
-    events: EventName[],
+    events: readonly EventName[],
     faults: Faults,
     cancellation?: unknown,
   ): WrittenReceipt {
@@ -473,18 +439,11 @@ export class Lab {
         present,
         pythonJson(events),
       );
-      if (faults.receipt === "naive") {
-        // The article's original code: the last row id, with no check that
-        // this INSERT added a row. Under RAISE(IGNORE) it reports the id of
-        // the connection's last insert (the draft), and no receipt exists.
-        return {
-          attempt: row.attempt,
-          status,
-          effect_exists: present,
-          rowsInserted: row.changes,
-        };
-      }
-      if (row.changes !== 1) {
+      // The article's original code (`naive`) takes the last row id, with
+      // no check that this INSERT added a row. Under RAISE(IGNORE) it
+      // reports the id of the connection's last insert (the draft), and no
+      // receipt exists.
+      if (faults.receipt !== "naive" && row.changes !== 1) {
         throw new AuditUnavailable(
           "audit insert did not create one row",
           causeOption(cancellation),
@@ -499,28 +458,27 @@ export class Lab {
     });
   }
 
+  /**
+   * An awaited point where a cancellation can land, as asyncio delivers
+   * one at an await; a trusted test injects one (or a failure) here.
+   */
   async #checkpoint(
     name: Checkpoint,
     faults: Faults,
     signal: AbortSignal | undefined,
-    trace: Trace,
   ): Promise<void> {
-    if (faults.cancelAt === name || faults.failAt === name) {
-      trace.stoppedAt = name;
-      if (faults.cancelAt === name) {
-        throw new CancelRequested(new Cancelled(name));
-      }
-      throw new InjectedFailure(name);
+    if (faults.cancelAt === name) {
+      throw new Stopped(name, new Cancelled(name), true);
     }
+    if (faults.failAt === name) throw injectedFailure(name);
     const point = PAUSE_AT_CHECKPOINT[name];
     const held = point === undefined ? undefined : faults.pause?.(point);
     try {
       // A real abort is delivered while this await is pending, as asyncio
       // delivers Task.cancel() at an await.
-      await abortable(held ?? (signal ? nextTurn() : undefined), signal);
+      await abortable(held ?? (signal ? nextTurn() : undefined), signal, name);
     } catch (error) {
-      trace.stoppedAt = name;
-      throw error;
+      throw error instanceof Stopped ? error : new Stopped(name, error);
     }
   }
 }
@@ -533,19 +491,24 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Await `waiting` unless `signal` aborts first; `@std/async`'s `abortable` is the JSR equivalent. */
+/**
+ * Await `waiting` unless `signal` aborts first, which stops the attempt at
+ * `at`; `@std/async`'s `abortable` is the JSR equivalent.
+ */
 async function abortable(
   waiting: Promise<void> | void,
   signal: AbortSignal | undefined,
+  at: Checkpoint,
 ): Promise<void> {
   if (signal === undefined) {
     await waiting;
     return;
   }
-  if (signal.aborted) throw new CancelRequested(signal.reason);
+  const cancelled = () => new Stopped(at, signal.reason, true);
+  if (signal.aborted) throw cancelled();
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new CancelRequested(signal.reason));
+    onAbort = () => reject(cancelled());
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
@@ -553,5 +516,5 @@ async function abortable(
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-  if (signal.aborted) throw new CancelRequested(signal.reason);
+  if (signal.aborted) throw cancelled();
 }

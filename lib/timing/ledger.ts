@@ -14,13 +14,14 @@ import {
   type SchemaSpec,
   statement,
 } from "../store/db.ts";
-import { DraftNotInserted } from "../base/errors.ts";
+import { DraftNotInserted } from "./errors.ts";
 import {
   COMPENSATION_TABLES,
   type CompensationState,
   CREATE_COMPENSATION_TABLES_IF_MISSING,
 } from "./compensation_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
+import { TIMING_MESSAGES } from "./messages.ts";
 
 const DRAFTS = `CREATE TABLE drafts(
   job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL)`;
@@ -46,7 +47,7 @@ export function receiptFaultTrigger(fault: ReceiptFault): string {
 
 /** The ledger's exact schema, as the reference lab writes it. */
 export const LEDGER_SCHEMA: SchemaSpec = {
-  what: { en: "ledger", zh: "账本" },
+  what: TIMING_MESSAGES.ledger,
   tables: { drafts: DRAFTS, receipts: RECEIPTS },
   autoIndexes: [
     "sqlite_autoindex_drafts_1",
@@ -243,31 +244,20 @@ export class Ledger {
 
   /** The receipts numbered above `attempt`, in order: what an observer has not seen yet. */
   receiptsAfter(attempt: number): ReceiptRow[] {
-    const rows = statement(
-      this.#db,
-      "SELECT attempt, job, status, effect_exists, events FROM receipts WHERE attempt>? ORDER BY attempt",
-    ).all(attempt) as unknown as {
-      attempt: number;
-      job: string | null;
-      status: string;
-      effect_exists: number;
-      events: string;
-    }[];
-    return rows.map((r) => ({
-      attempt: Number(r.attempt),
-      job: r.job,
-      status: r.status,
-      effect_exists: Boolean(r.effect_exists),
-      events: eventsOf(r.events),
-    }));
+    return this.#receiptRows("WHERE attempt>? ", attempt);
   }
 
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
+    return this.#receiptRows("");
+  }
+
+  /** The receipts `where` selects (guardlab's own SQL, never user text), decoded. */
+  #receiptRows(where: string, ...params: number[]): ReceiptRow[] {
     const rows = statement(
       this.#db,
-      "SELECT attempt, job, status, effect_exists, events FROM receipts ORDER BY attempt",
-    ).all() as unknown as {
+      `SELECT attempt, job, status, effect_exists, events FROM receipts ${where}ORDER BY attempt`,
+    ).all(...params) as unknown as {
       attempt: number;
       job: string | null;
       status: string;

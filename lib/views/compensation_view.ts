@@ -8,86 +8,25 @@
  * @module
  */
 import type { CompensationOutcome } from "../experiments/article_demo.ts";
-import { say, type Text } from "../base/i18n.ts";
+import { fill, type Lang, say } from "../base/i18n.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
+import type { Mark } from "./marks.ts";
 import {
-  type Mark,
+  COMPENSATION_MESSAGES,
+  COMPENSATION_STAGES,
   MARK_LABEL,
-  PLAIN,
-  type Style,
-  SYMBOL,
-} from "./timeline.ts";
+} from "./messages.ts";
+import { PLAIN, type Style, SYMBOL } from "./timeline.ts";
 
 /** The stages of a compensation. */
-type CompensationStage = "draft" | "request" | "void" | "receipt";
+type CompensationStage = keyof typeof COMPENSATION_STAGES;
 
-const LABEL: Readonly<Record<CompensationStage, Text>> = {
-  draft: { en: "rejected draft", zh: "被拒的草稿" },
-  request: { en: "request", zh: "补偿请求" },
-  void: { en: "void", zh: "作废" },
-  receipt: { en: "receipt", zh: "补偿回执" },
-};
-
-const TEXT = {
-  origin: {
-    en: "  guardlab's extension of the article, from its warning that a " +
-      "compensation can itself fail",
-    zh: "  guardlab 对文章的扩展，出处是文章的提醒“补偿本身也可能失败”",
-  },
-  draft: {
-    en: "committed; its output was rejected",
-    zh: "已提交；其结果被后检拒绝",
-  },
-  request: {
-    en: "recorded in its own transaction",
-    zh: "在自己的事务里记录",
-  },
-  voided: {
-    en: "the draft row stays, marked void",
-    zh: "草稿行保留，标记为作废",
-  },
-  voidFailed: {
-    en: "failed before its commit: rolled back",
-    zh: "提交前失败：已回滚",
-  },
-  committed: {
-    en: "compensation's commit point: void committed",
-    zh: "补偿的提交点：作废已提交",
-  },
-  notReached: {
-    en: "compensation's commit point: not reached; the draft stands",
-    zh: "补偿的提交点：未到达，草稿仍然有效",
-  },
-  receipt: { en: "compensation receipt #{n}", zh: "补偿回执 #{n}" },
-  voidedState: { en: "voided, on record", zh: "已作废，有记录" },
-  requestedState: {
-    en: "requested, never confirmed",
-    zh: "已请求、未确认",
-  },
-  noneState: { en: "none", zh: "无" },
-  ledger: {
-    en: "  ledger: compensation {state}; drafts {drafts}, compensation " +
-      "receipts {receipts}",
-    zh: "  账本：补偿{state}；草稿 {drafts} 条，补偿回执 {receipts} 条",
-  },
-  retry: {
-    en: "  retry of the same request: {outcome}",
-    zh: "  重试同一请求：{outcome}",
-  },
-} as const satisfies Record<string, Text>;
-
-function fill(
-  text: Text,
-  lang: "en" | "zh",
-  values: Record<string, string>,
-): string {
-  return say(text, lang).replace(/\{(\w+)\}/g, (_, k: string) => values[k]);
-}
+const TEXT = COMPENSATION_MESSAGES;
 
 /** The lines of one compensation scenario, within 80 columns. */
 export function compensationLines(
   outcome: CompensationOutcome,
-  lang: "en" | "zh",
+  lang: Lang,
   style: Style = PLAIN,
 ): string[] {
   const events = Array.isArray(outcome.compensation.events)
@@ -102,7 +41,7 @@ export function compensationLines(
     mark: Mark,
     note: string | null,
   ): string[] => {
-    const head = `  ${pad(say(LABEL[stage], lang), 16)} `;
+    const head = `  ${pad(say(COMPENSATION_STAGES[stage], lang), 16)} `;
     const label = `${SYMBOL[mark].padEnd(4)} ${say(MARK_LABEL[mark], lang)}`;
     if (note === null) return [head + style.mark(mark, label)];
     const gap = " ".repeat(Math.max(1, 18 - displayWidth(label)));
@@ -145,23 +84,28 @@ export function compensationLines(
       "receipt",
       receipted ? "passed" : "not reached",
       receipted
-        ? fill(TEXT.receipt, lang, {
-          n: String(outcome.compensation.attempt),
-        })
+        ? say(
+          fill(TEXT.receipt, { n: String(outcome.compensation.attempt) }),
+          lang,
+        )
         : null,
     ),
     ...wrap(
-      fill(TEXT.ledger, lang, {
-        state: say(state, lang),
-        drafts: String(outcome.rows.drafts),
-        receipts: String(outcome.rows.compensation_receipts),
-      }),
+      say(
+        fill(TEXT.ledger, {
+          state,
+          drafts: outcome.rows.drafts,
+          receipts: outcome.rows.compensation_receipts,
+        }),
+        lang,
+      ),
       80,
     ),
     ...wrap(
-      fill(TEXT.retry, lang, {
-        outcome: retry.status ?? retry.raised ?? "?",
-      }),
+      say(
+        fill(TEXT.retry, { outcome: retry.status ?? retry.raised ?? "?" }),
+        lang,
+      ),
       80,
     ),
   ];

@@ -15,12 +15,9 @@ import {
   type Flag,
   label,
   type Row,
-} from "../exercises/class_grade.ts";
+} from "../exercises/grading.ts";
 import { type Lang, same, say, type Text } from "../base/i18n.ts";
-import {
-  LEDGER_NOT_AGENT,
-  SESSION_NOT_RERUN,
-} from "../exercises/ledger_copy.ts";
+import { LEDGER_NOT_AGENT, SESSION_NOT_RERUN } from "../exercises/messages.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
 
 /** The widest line of the text table. */

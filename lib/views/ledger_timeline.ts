@@ -15,10 +15,15 @@ import type { Attempt } from "../timing/attempt.ts";
 import type { StopPoint } from "../timing/stages.ts";
 import { wrap } from "../base/terminal.ts";
 import {
-  type CommitState,
+  COMMIT_SHORT,
+  LEDGER_TIMELINE_MESSAGES,
   MARK_LABEL,
-  PLAIN,
+  SHORT_STAGE_LABEL,
   STAGE_LABEL,
+  STATE_TEXTS,
+} from "./messages.ts";
+import {
+  PLAIN,
   type StageRow,
   type Style,
   SYMBOL,
@@ -111,11 +116,6 @@ export function attemptOfReceipt(r: ReceiptFact): Attempt {
   };
 }
 
-const UNKNOWN_INPUT: Text = {
-  en: "no receipt says how it was judged",
-  zh: "没有回执说明它如何被判定",
-};
-
 /** The attempt that committed `job`'s draft and left no receipt. */
 function receiptlessAttempt(
   job: string,
@@ -138,28 +138,19 @@ function receiptlessAttempt(
   ): StageRow => ({ stage, mark, note });
   const timeline: Timeline = {
     before: [
-      row("arguments", "passed", {
-        en: `the draft ${job} holds valid arguments`,
-        zh: `草稿 ${job} 的参数有效`,
-      }),
-      row("input", "unknown", UNKNOWN_INPUT),
-      row("business", "passed", {
-        en: "the draft row exists",
-        zh: "草稿行存在",
-      }),
+      row("arguments", "passed", LEDGER_TIMELINE_MESSAGES.validArguments(job)),
+      row("input", "unknown", LEDGER_TIMELINE_MESSAGES.unknownInput),
+      row("business", "passed", LEDGER_TIMELINE_MESSAGES.draftRowExists),
     ],
     commit: "committed",
     after: [
-      row("output", "unknown", UNKNOWN_INPUT),
-      row("receipt", "failed", {
-        en: "missing: no receipt records this commit",
-        zh: "缺失：没有回执记录这次提交",
-      }),
+      row("output", "unknown", LEDGER_TIMELINE_MESSAGES.unknownInput),
+      row("receipt", "failed", LEDGER_TIMELINE_MESSAGES.receiptMissing),
     ],
     state: {
       draft: true,
-      receipt: { en: "none", zh: "无" },
-      caller: { en: "unknown", zh: "不明" },
+      receipt: STATE_TEXTS.noReceipt,
+      caller: STATE_TEXTS.unknownCaller,
     },
   };
   return { attempt, timeline };
@@ -222,41 +213,22 @@ export function historyOf(
   return { attempts: all.slice(omitted), omitted, compensations };
 }
 
-const COMMIT: Readonly<Record<CommitState, Text>> = {
-  "committed": { en: "committed", zh: "已提交" },
-  "reused": { en: "reused", zh: "复用" },
-  "not reached": { en: "not reached", zh: "未到达" },
-};
-
-/** Short stage names for one-line marks. */
-const SHORT: Readonly<Record<StageRow["stage"], Text>> = {
-  arguments: { en: "args", zh: "参数" },
-  input: { en: "input", zh: "前检" },
-  before_business: { en: "before business", zh: "业务写入前" },
-  business: { en: "business", zh: "业务写入" },
-  input_verdict: { en: "input verdict", zh: "前检结论" },
-  after_commit: { en: "after commit", zh: "提交之后" },
-  output: { en: "output", zh: "后检" },
-  receipt: { en: "receipt", zh: "回执" },
-};
-
 /** The heading of one attempt: its receipt, key, status and what the commit point saw. */
 export function attemptTitle(a: LedgerAttempt, lang: Lang): string {
-  const job = a.job ?? say({ en: "(no job)", zh: "（无业务键）" }, lang);
-  const commit = say(COMMIT[a.timeline.commit], lang);
+  const job = a.job ?? say(LEDGER_TIMELINE_MESSAGES.noJob, lang);
+  const commit = COMMIT_SHORT[a.timeline.commit];
   if (a.receipt === null) {
-    return say({
-      en: `(no receipt)  ${job}  ${commit}, and no receipt records it`,
-      zh: `（无回执）  ${job}  ${commit}，却没有回执记录它`,
-    }, lang);
+    return say(LEDGER_TIMELINE_MESSAGES.noReceiptTitle(job, commit), lang);
   }
-  return `#${a.receipt}  ${job}  ${a.status}  ${commit}`;
+  return `#${a.receipt}  ${job}  ${a.status}  ${say(commit, lang)}`;
 }
 
 /** The marks of one attempt on one line (wrapped within 80 columns), the commit point as `|`. */
 function marksLine(t: Timeline, style: Style, lang: Lang): string[] {
   const mark = (r: StageRow) =>
-    `${say(SHORT[r.stage], lang)} ${style.mark(r.mark, SYMBOL[r.mark])}`;
+    `${say(SHORT_STAGE_LABEL[r.stage], lang)} ${
+      style.mark(r.mark, SYMBOL[r.mark])
+    }`;
   const line = `    ${t.before.map(mark).join(" > ")} ${style.divider("|")} ${
     t.after.map(mark).join(" > ")
   }`;
@@ -269,14 +241,14 @@ function notesOf(t: Timeline, lang: Lang): string[] {
     .filter((r) => r.note !== null && r.mark !== "passed")
     .flatMap((r) =>
       wrap(
-        say({
-          en: `      ${STAGE_LABEL[r.stage].en} ${MARK_LABEL[r.mark].en}: ${
-            r.note!.en
-          }`,
-          zh: `      ${STAGE_LABEL[r.stage].zh}${MARK_LABEL[r.mark].zh}：${
-            r.note!.zh
-          }`,
-        }, lang),
+        say(
+          LEDGER_TIMELINE_MESSAGES.note(
+            STAGE_LABEL[r.stage],
+            MARK_LABEL[r.mark],
+            r.note!,
+          ),
+          lang,
+        ),
         80,
       )
     );
@@ -292,28 +264,27 @@ export function renderHistory(
   const receipts = h.attempts.filter((a) => a.receipt !== null).length;
   const without = h.attempts.length - receipts;
   lines.push(...wrap(
-    say({
-      en:
-        `${h.attempts.length} attempts in order: ${receipts} with a receipt, ${without} without (a draft no receipt records)`,
-      zh:
-        `按顺序共 ${h.attempts.length} 次调用：${receipts} 次有回执，${without} 次没有（没有回执记录的草稿）`,
-    }, lang),
+    say(
+      LEDGER_TIMELINE_MESSAGES.attemptsInOrder(
+        h.attempts.length,
+        receipts,
+        without,
+      ),
+      lang,
+    ),
     80,
   ));
   // The legend, from the same tables the marks come from.
   const legend = (marks: readonly (keyof typeof SYMBOL)[]) =>
     marks.map((m) => `${SYMBOL[m]} ${say(MARK_LABEL[m], lang)}`).join("  ");
   lines.push(
-    `  | ${say({ en: "commit point", zh: "提交点" }, lang)}  ${
+    `  | ${say(LEDGER_TIMELINE_MESSAGES.commitPoint, lang)}  ${
       legend(["passed", "refused", "failed", "cancelled"])
     }`,
     `  ${legend(["in parallel", "not reached", "unknown"])}`,
   );
   if (h.omitted > 0) {
-    lines.push(say({
-      en: `(${h.omitted} earlier attempts not drawn)`,
-      zh: `（更早的 ${h.omitted} 次调用未画出）`,
-    }, lang));
+    lines.push(say(LEDGER_TIMELINE_MESSAGES.omitted(h.omitted), lang));
   }
   for (const a of h.attempts) {
     lines.push(...wrap(attemptTitle(a, lang), 80));
@@ -323,18 +294,8 @@ export function renderHistory(
   for (const c of h.compensations) {
     lines.push(say(
       c.state === "voided"
-        ? {
-          en: `compensation  ${c.job}  voided (${
-            c.receipts > 0 ? "its receipt written" : "its receipt missing"
-          })`,
-          zh: `补偿  ${c.job}  已作废（${
-            c.receipts > 0 ? "补偿回执已写" : "补偿回执缺失"
-          }）`,
-        }
-        : {
-          en: `compensation  ${c.job}  requested, never confirmed`,
-          zh: `补偿  ${c.job}  已请求，从未确认`,
-        },
+        ? LEDGER_TIMELINE_MESSAGES.compensationVoided(c.job, c.receipts > 0)
+        : LEDGER_TIMELINE_MESSAGES.compensationRequested(c.job),
       lang,
     ));
   }

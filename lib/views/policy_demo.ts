@@ -11,18 +11,7 @@ import {
   type PolicyDemoResult,
 } from "../experiments/policy_scenarios.ts";
 import { fill, joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
-
-/** The policy demo's words for outcomes and drafts; `{…}` are filled from the demo's result. */
-export const POLICY_DEMO_MESSAGES = {
-  none: { en: "none", zh: "无" },
-  draft: {
-    en: "{job} copies={copies} checked at rev {rev}",
-    zh: "{job} copies={copies}，按修订号 {rev} 检查",
-  },
-  inserted: { en: "inserted", zh: "已写入" },
-  refused: { en: "refused, nothing written", zh: "拒绝，什么也没写" },
-  drafts: { en: "  drafts: {drafts}", zh: "  草稿：{drafts}" },
-} as const satisfies Record<string, Text>;
+import { DRAFT_ROW_MESSAGES, POLICY_DEMO_MESSAGES } from "./messages.ts";
 
 type DraftRows = [string, number, number][];
 
@@ -31,7 +20,7 @@ export function policyLines(r: PolicyDemoResult, lang: Lang = "en"): string[] {
   const m = POLICY_DEMO_MESSAGES;
   const drafts = (rows: DraftRows): Text =>
     fill(m.drafts, {
-      drafts: rows.length === 0 ? m.none : joinTexts(
+      drafts: rows.length === 0 ? DRAFT_ROW_MESSAGES.none : joinTexts(
         rows.map(([job, copies, rev]) => fill(m.draft, { job, copies, rev })),
         "; ",
       ),

@@ -8,13 +8,21 @@
  * @module
  */
 import type { PolicyStep } from "../experiments/script.ts";
-import { type Lang, say, type Text } from "../base/i18n.ts";
-import { plainValue } from "../base/plain.ts";
+import { fill, joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
+import { plainText } from "../base/plain.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
+import {
+  DRAFT_ROW_MESSAGES,
+  POLICY_LANES,
+  POLICY_STEP_MESSAGES,
+} from "./messages.ts";
 
 /** The two connections of the policy lab. */
 export type PolicyLane = "reader" | "editor";
+
+/** What a row stands out as: the moment the rule changed, or a write refused or made. */
+export type Emphasis = "rule_changed" | "refused" | "written";
 
 /** One policy step as the view shows it. */
 export interface PolicyRow {
@@ -23,16 +31,13 @@ export interface PolicyRow {
   /** What it did and what came of it. */
   text: Text;
   /** Whether it is the moment the rule changed, or a write that was refused. */
-  emphasis?: "rule_changed" | "refused" | "written";
+  emphasis?: Emphasis;
 }
 
-const LANE_LABEL: Record<PolicyLane, Text> = {
-  reader: { en: "reader (check, then write)", zh: "读者（先检查，再写入）" },
-  editor: { en: "editor (changes the rule)", zh: "编辑者（修改规则）" },
-};
+const M = POLICY_STEP_MESSAGES;
 
-const rev = (o: unknown) => (o as { revision?: unknown })?.revision;
-const max = (o: unknown) => (o as { max_copies?: unknown })?.max_copies;
+const rev = (o: unknown) => String((o as { revision?: unknown })?.revision);
+const max = (o: unknown) => String((o as { max_copies?: unknown })?.max_copies);
 
 /**
  * The row for one `policy.*` script step and the object it printed, or
@@ -45,126 +50,78 @@ export function policyRow(
   const raised = typeof output.raised === "string"
     ? `${output.raised}${output.message ? `: ${output.message}` : ""}`
     : undefined;
+  const outcome = String(raised ?? output.rejected);
   switch (step.op) {
     case "policy.precheck":
       return {
         lane: "reader",
         text: "snapshot" in output
-          ? {
-            en: `pre-check ${job}: saw revision ${rev(output.snapshot)}, ` +
-              `limit ${max(output.snapshot)}: allowed`,
-            zh: `前检 ${job}：看到修订号 ${rev(output.snapshot)}、上限 ${
-              max(output.snapshot)
-            }：允许`,
-          }
-          : {
-            en: `pre-check ${job}: refused (${output.rejected})`,
-            zh: `前检 ${job}：拒绝（${output.rejected}）`,
-          },
+          ? fill(M.precheckAllowed, {
+            job,
+            revision: rev(output.snapshot),
+            limit: max(output.snapshot),
+          })
+          : fill(M.precheckRefused, { job, reason: String(output.rejected) }),
       };
     case "policy.change":
       return {
         lane: "editor",
         emphasis: "rule_changed",
         text: output.policy
-          ? {
-            en: `rule changed: revision ${rev(output.policy)}, limit ${
-              max(output.policy)
-            }`,
-            zh: `规则已修改：修订号 ${rev(output.policy)}，上限 ${
-              max(output.policy)
-            }`,
-          }
+          ? fill(M.ruleChanged, {
+            revision: rev(output.policy),
+            limit: max(output.policy),
+          })
           : raised
-          ? {
-            en: `rule change refused (${raised})`,
-            zh: `修改被拒绝（${raised}）`,
-          }
-          : {
-            en: "rule changed, but the rule row is missing",
-            zh: "修改了规则，但规则行缺失",
-          },
+          ? fill(M.ruleChangeRefused, { raised })
+          : M.ruleRowMissing,
       };
     case "policy.insert_checked": {
       const saw = snapshotRevision === undefined
         ? ""
-        : ` (saw revision ${snapshotRevision})`;
-      const sawZh = snapshotRevision === undefined
-        ? ""
-        : `（所见修订号 ${snapshotRevision}）`;
+        : fill(M.sawRevision, { revision: String(snapshotRevision) });
       if (output.inserted === true) {
         return {
           lane: "reader",
           emphasis: "written",
-          text: {
-            en: `conditional insert ${job}${saw}: condition matched, committed`,
-            zh: `条件写入 ${job}${sawZh}：条件匹配，已提交`,
-          },
-        };
-      }
-      if (output.inserted === false) {
-        return {
-          lane: "reader",
-          emphasis: "refused",
-          text: {
-            en: `conditional insert ${job}${saw}: condition did not match, ` +
-              "nothing written",
-            zh: `条件写入 ${job}${sawZh}：条件不匹配，什么也没写`,
-          },
+          text: fill(M.insertMatched, { job, saw }),
         };
       }
       return {
         lane: "reader",
         emphasis: "refused",
-        text: {
-          en: `conditional insert ${job}: ${raised ?? output.rejected}`,
-          zh: `条件写入 ${job}：${raised ?? output.rejected}`,
-        },
+        text: output.inserted === false
+          ? fill(M.insertNotMatched, { job, saw })
+          : fill(M.insertFailed, { job, outcome }),
       };
     }
     case "policy.insert_naive":
-      return {
-        lane: "reader",
-        emphasis: output.inserted === true ? "written" : "refused",
-        text: output.inserted === true
-          ? {
-            en: `naive insert ${job}: written on the old check alone`,
-            zh: `错误对照 ${job}：只凭旧检查就写入了`,
-          }
-          : {
-            en: `naive insert ${job}: ${raised ?? output.rejected}`,
-            zh: `错误对照 ${job}：${raised ?? output.rejected}`,
-          },
-      };
+      return output.inserted === true
+        ? {
+          lane: "reader",
+          emphasis: "written",
+          text: fill(M.naiveWritten, { job }),
+        }
+        : {
+          lane: "reader",
+          emphasis: "refused",
+          text: fill(M.naiveFailed, { job, outcome }),
+        };
     case "policy.lock":
       return {
         lane: "editor",
-        text: raised ? { en: `lock: ${raised}`, zh: `加锁：${raised}` } : {
-          en: "holds the write lock (BEGIN IMMEDIATE)",
-          zh: "持有写锁（BEGIN IMMEDIATE）",
-        },
+        text: raised ? fill(M.lockFailed, { raised }) : M.locked,
       };
     case "policy.unlock":
-      return {
-        lane: "editor",
-        text: {
-          en: "releases the lock (ROLLBACK)",
-          zh: "释放写锁（ROLLBACK）",
-        },
-      };
+      return { lane: "editor", text: M.unlocked };
     case "policy.delete":
-      return {
-        lane: "editor",
-        emphasis: "rule_changed",
-        text: { en: "deletes the rule row", zh: "删除了规则行" },
-      };
+      return { lane: "editor", emphasis: "rule_changed", text: M.ruleDeleted };
     case "policy.rows":
       return {
         lane: "editor",
-        text: Array.isArray(output.rows) ? draftRowsText(output.rows) : {
-          en: `reads drafts: ${raised}`,
-          zh: `读取草稿：${raised}`,
-        },
+        text: Array.isArray(output.rows)
+          ? draftRowsText(output.rows)
+          : fill(M.readFailed, { raised: String(raised) }),
       };
   }
   return null;
@@ -183,29 +140,23 @@ export function policyRow(
  * ```
  */
 export function draftRowsText(rows: readonly unknown[]): Text {
-  if (rows.length === 0) return { en: "drafts: none", zh: "草稿：无" };
-  const texts = rows.map((row): Text => {
-    if (!Array.isArray(row) || row.length !== 3) {
-      return { en: plainValue(row, "en"), zh: plainValue(row, "zh") };
-    }
-    const [job, copies, revision] = row.map((v) => plainValue(v, "en"));
-    return {
-      en: `${job} ×${copies} (revision ${revision})`,
-      zh: `${job} ×${copies}（修订号 ${revision}）`,
-    };
+  const D = DRAFT_ROW_MESSAGES;
+  const words = rows.map((row): Text => {
+    if (!Array.isArray(row) || row.length !== 3) return plainText(row);
+    const [job, copies, revision] = row.map((v) => plainText(v));
+    return fill(D.row, { job, copies, revision });
   });
-  return {
-    en: `drafts: ${texts.map((t) => t.en).join(", ")}`,
-    zh: `草稿：${texts.map((t) => t.zh).join("、")}`,
-  };
+  return fill(D.drafts, {
+    drafts: words.length === 0 ? D.none : joinTexts(words, D.separator),
+  });
 }
 
 const HALF = 38;
 
 /** The two lane headers, for the first policy row of a view. */
 export function policyHeader(lang: Lang): string[] {
-  const reader = say(LANE_LABEL.reader, lang);
-  const editor = say(LANE_LABEL.editor, lang);
+  const reader = say(POLICY_LANES.reader.heading, lang);
+  const editor = say(POLICY_LANES.editor.heading, lang);
   return [
     `  ${reader}${
       " ".repeat(Math.max(1, HALF - displayWidth(reader)))
@@ -214,15 +165,19 @@ export function policyHeader(lang: Lang): string[] {
   ];
 }
 
+/** How a row stands out: its mark in the terminal, its fill in the SVG. */
+const EMPHASIS_LOOK: Readonly<
+  Record<Emphasis | "none", { mark: string; fill: string }>
+> = {
+  rule_changed: { mark: "! ", fill: "#fbe6b8" },
+  refused: { mark: "x ", fill: "#f8d0d0" },
+  written: { mark: "+ ", fill: "#d8f0d8" },
+  none: { mark: "  ", fill: "#eeeeee" },
+};
+
 /** One row in its lane, wrapped within its half of 80 columns. */
 export function renderPolicyRow(row: PolicyRow, lang: Lang): string[] {
-  const mark = row.emphasis === "rule_changed"
-    ? "! "
-    : row.emphasis === "refused"
-    ? "x "
-    : row.emphasis === "written"
-    ? "+ "
-    : "  ";
+  const { mark } = EMPHASIS_LOOK[row.emphasis ?? "none"];
   const width = row.lane === "reader" ? HALF - 1 : 78 - HALF - 3;
   const lines = wrap(mark + say(row.text, lang), width, 0).map((l) => l.trim());
   return lines.map((l, i) => {
@@ -248,19 +203,11 @@ export function policySvg(
   const laneY: Record<PolicyLane, number> = { reader: 60, editor: 150 };
   const width = left * 2 + 180 + STEP_X * Math.max(0, rows.length - 1) + BOX_W;
   const height = 240 + notes.length * 18;
-  const fill = (r: PolicyRow) =>
-    r.emphasis === "rule_changed"
-      ? "#fbe6b8"
-      : r.emphasis === "refused"
-      ? "#f8d0d0"
-      : r.emphasis === "written"
-      ? "#d8f0d8"
-      : "#eeeeee";
   const parts = svgStart(title, width, height, 12);
   for (const lane of ["reader", "editor"] as const) {
     parts.push(
       `<text x="${left}" y="${laneY[lane] + 28}" font-weight="bold">${
-        xmlEscape(say(LANE_LABEL[lane], lang).split(/[（(]/)[0].trim())
+        xmlEscape(say(POLICY_LANES[lane].name, lang))
       }</text>`,
       `<line x1="${left + 170}" y1="${laneY[lane] + BOX_H / 2}" x2="${
         width - left
@@ -279,7 +226,7 @@ export function policySvg(
         row.emphasis ?? "none"
       }">`,
       `<rect x="${x}" y="${y}" width="${BOX_W}" height="${BOX_H}" rx="6" fill="${
-        fill(row)
+        EMPHASIS_LOOK[row.emphasis ?? "none"].fill
       }" stroke="#616161" stroke-width="1"/>`,
       ...lines.map((l, j) =>
         `<text x="${x + 6}" y="${y + 18 + 16 * j}">${

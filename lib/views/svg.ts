@@ -4,29 +4,19 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { fill, type Lang, say } from "../base/i18n.ts";
+import { COMMIT_WORDS, SVG_MESSAGES } from "./messages.ts";
 import { inert } from "../base/terminal.ts";
 import type { Attempt } from "../timing/attempt.ts";
+import type { CommitState, Mark } from "./marks.ts";
+import { MARK_LABEL } from "./messages.ts";
 import {
-  type CommitState,
-  type Mark,
-  MARK_LABEL,
   stageLabel,
   type StageRow,
   SYMBOL,
   type Timeline,
   timelineOf,
 } from "./timeline.ts";
-
-/** The words of the SVG timeline beside the stage and mark labels. */
-export const SVG_MESSAGES = {
-  draftPresent: { en: "DRAFT PRESENT", zh: "草稿存在" },
-  draftAbsent: { en: "draft absent", zh: "无草稿" },
-  state: {
-    en: "receipt {receipt} · caller: {caller}",
-    zh: "回执 {receipt} · 调用方得到：{caller}",
-  },
-} as const satisfies Record<string, Text>;
 
 const FILL: Record<Mark, string> = {
   "passed": "#d8f0d8",
@@ -80,7 +70,7 @@ const MOST_BOXES = 7;
  * (Linux: Noto Sans CJK or WenQuanYi; macOS: PingFang; Windows: Microsoft
  * YaHei). A machine with none shows empty boxes for Chinese text.
  */
-export const FONT_STACK =
+export const FONT_STACK: string =
   "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', " +
   "'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif";
 
@@ -92,12 +82,6 @@ const COMMIT_LINE: Record<
   "committed": { stroke: "#b71c1c", dash: "", width: 4 },
   "reused": { stroke: "#1565c0", dash: "10 4 2 4", width: 3 },
   "not reached": { stroke: "#9e9e9e", dash: "2 5", width: 1.5 },
-};
-
-const COMMIT_WORD: Record<CommitState, Text> = {
-  "committed": { en: "commit point: committed", zh: "提交点：已提交" },
-  "reused": { en: "commit point: reused", zh: "提交点：复用" },
-  "not reached": { en: "commit point: not reached", zh: "提交点：未到达" },
 };
 
 /**
@@ -177,7 +161,7 @@ export function timelineSvg(
       `<text x="${commitX}" y="${
         top + 100
       }" text-anchor="middle" font-size="12" font-weight="bold" fill="${line.stroke}">${
-        xmlEscape(say(COMMIT_WORD[view.commit], lang))
+        xmlEscape(say(COMMIT_WORDS[view.commit], lang))
       }</text>`,
       `</g>`,
     );

@@ -87,7 +87,11 @@ function* walk(
 export async function exportedTexts(): Promise<LocatedText[]> {
   const found: LocatedText[] = [];
   const seen = new Set<unknown>();
-  for (const path of libFiles()) {
+  // A `mod.ts` only re-exports: walked last, a text is named by its home.
+  const doorsLast = libFiles().sort((a, b) =>
+    Number(a.endsWith("mod.ts")) - Number(b.endsWith("mod.ts"))
+  );
+  for (const path of doorsLast) {
     const module = await import(pathToFileURL(join(ROOT, "lib", path)).href);
     for (const [name, value] of Object.entries(module)) {
       found.push(...walk(value, `lib/${path}#${name}`, seen));

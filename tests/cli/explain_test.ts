@@ -63,9 +63,8 @@ Deno.test("cli: explain covers every demo scenario and lesson in both languages"
 });
 
 Deno.test("cli: explain --format svg replays each lesson and draws it", async (t) => {
-  const { LESSONS, LESSON_STEPS } = await import(
-    "../../lib/content/lessons.ts"
-  );
+  const { LESSONS } = await import("../../lib/content/lessons.ts");
+  const { stepsOf } = await import("../../lib/content/explain.ts");
   for (const lesson of LESSONS) {
     await t.step(lesson, async () => {
       const r = await cli([
@@ -79,7 +78,7 @@ Deno.test("cli: explain --format svg replays each lesson and draws it", async (t
       assert.equal(r.code, 0, r.err.join("\n"));
       const svg = r.out.join("\n");
       assert.equal(XMLValidator.validate(svg), true);
-      const steps = LESSON_STEPS[lesson];
+      const steps = stepsOf(lesson);
       const runs = steps.filter((s) => s.includes('"op":"run"')).length;
       const policy = steps.filter((s) => s.includes('"op":"policy.')).length;
       assert.equal([...svg.matchAll(/data-commit=/g)].length, runs);

@@ -12,14 +12,16 @@
  */
 import assert from "node:assert/strict";
 import {
-  APPROVAL_ROWS,
-  type ApprovalPhase,
   type Behaviour,
-  SDK_JS_VERSION,
   SDK_ROWS,
   type SdkRow,
+} from "../../lib/content/sdk_guardrail_rows.ts";
+import {
+  APPROVAL_ROWS,
+  type ApprovalPhase,
   TOOL_TYPE_ROWS,
-} from "../../lib/content/sdk.ts";
+} from "../../lib/content/sdk_tool_rows.ts";
+import { SDK_JS_VERSION } from "../../lib/content/sdk_sources.ts";
 import { InputRejected, PolicyLab, type Snapshot } from "../../lib/mod.ts";
 import {
   delay,
@@ -271,13 +273,14 @@ Deno.test({
     WHY,
   ignore,
   fn() {
-    const deps = Deno.readTextFileSync(
-      new URL("../_helpers/deps.ts", import.meta.url),
+    // The import map pins the package tests load (tests/_helpers/deps.ts).
+    const map = Deno.readTextFileSync(
+      new URL("../../import_map.json", import.meta.url),
     );
     assert.match(
-      deps,
+      map,
       new RegExp(
-        `npm:@openai/agents-core@${SDK_JS_VERSION.replaceAll(".", "\\.")}"`,
+        `"npm:@openai/agents-core@${SDK_JS_VERSION.replaceAll(".", "\\.")}"`,
       ),
     );
     const lock = Deno.readTextFileSync(

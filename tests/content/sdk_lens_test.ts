@@ -5,15 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { behaviourText, sdkLensLines } from "../../lib/content/sdk_lens.ts";
+import { SDK_ROWS } from "../../lib/content/sdk_guardrail_rows.ts";
 import {
   APPROVAL_ROWS,
-  behaviourText,
+  TOOL_TYPE_ROWS,
+} from "../../lib/content/sdk_tool_rows.ts";
+import {
   SDK_JS_VERSION,
   SDK_PY_COMMIT,
-  SDK_ROWS,
-  sdkLensLines,
-  TOOL_TYPE_ROWS,
-} from "../../lib/content/sdk.ts";
+} from "../../lib/content/sdk_sources.ts";
 import { explanation, TOPICS } from "../../lib/content/explain.ts";
 import { Lab } from "../../lib/mod.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
@@ -402,12 +403,21 @@ Deno.test("sdk lens: the program never imports the agents SDK; only tests do", (
   for (const file of files) {
     assert.doesNotMatch(
       Deno.readTextFileSync(file),
-      /["']npm:@openai\/agents/,
+      // An import of it, by the import map's name or an npm: specifier.
+      /(?:\bfrom\s+|\bimport\(\s*)["'](?:npm:)?@openai\/agents/,
       file.pathname,
     );
   }
+  // Tests load it by its import map name, which pins an exact version.
   const deps = Deno.readTextFileSync(
     new URL("../_helpers/deps.ts", import.meta.url),
   );
-  assert.match(deps, /import\("npm:@openai\/agents-core@\d+\.\d+\.\d+"\)/);
+  assert.match(deps, /import\("@openai\/agents-core"\)/);
+  const map = Deno.readTextFileSync(
+    new URL("../../import_map.json", import.meta.url),
+  );
+  assert.match(
+    map,
+    /"@openai\/agents-core": "npm:@openai\/agents-core@\d+\.\d+\.\d+"/,
+  );
 });

@@ -1,44 +1,169 @@
 /**
- * The two READMEs kept in step: README.md (English) and README.zh.md
- * (Chinese) link to each other on their first line, have the same sections
- * in the same order (the heading map below), the same commands and flags in
- * their tables and examples, and the same numbers; every screen a README
- * shows is what guardlab prints. A command, flag, section or number added to
- * one README only fails here.
+ * The READMEs and the chapters of `docs/` kept in step and kept true.
+ * README.md and README.zh.md, and each chapter of `docs/en/` and its twin of
+ * the same name in `docs/zh/`, link to each other on their first line, have
+ * the same sections in the same order (the heading map below), the same
+ * commands and flags in their tables and examples, the same code in each row
+ * of a table, and the same numbers, section by section; every screen a file
+ * shows is what guardlab prints; each README fits in 150 lines; every link
+ * between the files resolves; and the architecture chapter names every file
+ * of `lib/`, in the layers of `lib/_layers.ts`, while every `lib/` and
+ * `tests/` path the docs name exists. A command, flag, section or number
+ * added to one language only fails here.
  */
 import assert from "node:assert/strict";
+import { LAYERS } from "../../lib/_layers.ts";
 import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
 import { cli } from "../_helpers/helpers.ts";
 
-const read = (name: string) =>
-  Deno.readTextFileSync(new URL(`../../${name}`, import.meta.url));
+const ROOT = new URL("../../", import.meta.url);
+
+const read = (name: string) => Deno.readTextFileSync(new URL(name, ROOT));
+
+const exists = (name: string) => {
+  try {
+    Deno.statSync(new URL(name, ROOT));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The files under `dir` (relative to the checkout), sorted, recursively. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of Deno.readDirSync(new URL(`${dir}/${rel}`, ROOT))) {
+      const path = rel + entry.name;
+      if (entry.isDirectory) walk(path + "/");
+      else out.push(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
 
 /**
- * Each heading of README.md and its heading in README.zh.md, in order. A
- * section added to one README must be added here and to the other.
+ * Each heading of a file in English and its heading in Chinese, in order,
+ * per file: `README.md` for the two READMEs, else the chapter's path under
+ * `docs/en/` (and `docs/zh/`). A section added to one language must be added
+ * here and to the other.
  */
-const HEADINGS: readonly [string, string][] = [
-  ["# guardlab", "# guardlab"],
-  ["## Start in two commands", "## 两条命令上手"],
-  ["## Commands", "## 命令"],
-  ["### The script contract", "### script 的约定"],
-  ["## Connect a real agent", "## 接入真实的 agent"],
-  ["### Wire it up", "### 接上去"],
-  ["### The remote timeout, reproduced", "### 复现远程调用超时"],
-  ["## The SDK lens", "## SDK 视角"],
-  ["## For a course", "## 用于课堂"],
-  ["### A course file", "### 课程文件"],
-  ["### Names, course code and variants", "### 姓名、课程代码与变体"],
-  ["### What a hand-in carries", "### 作业文件里有什么"],
-  ["### A whole class at once", "### 一次批改全班"],
-  ["### Bounds", "### 上限"],
-  ["## For teachers: build, ship, check", "## 给老师：构建、分发、核对"],
-  ["## What survives what", "## 什么故障之后留下什么"],
-  ["## How the code is laid out", "## 代码结构"],
-  ["## Speed", "## 速度"],
-];
+const HEADINGS: Record<string, readonly [string, string][]> = {
+  "README.md": [
+    ["# guardlab", "# guardlab"],
+    ["## Start in two commands", "## 两条命令上手"],
+    ["## The demo, one screen", "## 看一屏演示"],
+    ["## Commands", "## 命令"],
+    ["## Where next", "## 接下来读什么"],
+  ],
+  "01-timeline.md": [
+    ["# The timeline", "# 时间线"],
+    ["## Reading a timeline", "## 怎样读时间线"],
+    ["## Why: explain", "## 为什么：explain"],
+    ["## Two languages", "## 两种语言"],
+    ["## Slides: SVG", "## 做幻灯片：SVG"],
+    ["## One attempt: run", "## 一次调用：run"],
+    ["## Ledgers you keep", "## 保留的账本"],
+    ["## Exit codes", "## 退出码"],
+    ["## What survives what", "## 什么故障之后留下什么"],
+  ],
+  "02-policy.md": [
+    ["# The policy lab", "# 规则实验"],
+    ["## The demo", "## 演示"],
+    ["## Two lanes", "## 两条泳道"],
+    ["## As a script", "## 写成 script"],
+  ],
+  "03-agents-and-mcp.md": [
+    ["# Connect a real agent", "# 接入真实的 agent"],
+    ["## Tools", "## 工具"],
+    ["## What the annotations promise", "## 注解承诺了什么"],
+    ["## Validation and protocol faults", "## 参数校验与协议错误"],
+    ["## Cancellation", "## 取消"],
+    ["## Faults", "## 故障"],
+    ["## Wire it up", "## 接上去"],
+    ["## What the receipt does not show", "## 回执上看不到的东西"],
+    ["## The remote timeout, reproduced", "## 复现远程调用超时"],
+    ["## Exercise 17", "## 第 17 道练习"],
+  ],
+  "04-sdk-lens.md": [
+    ["# The SDK lens", "# SDK 视角"],
+    ["## JavaScript: run", "## JavaScript：实际运行"],
+    ["## Python: read", "## Python：阅读源码"],
+    ["## Where the two SDKs differ", "## 两个 SDK 不同的地方"],
+  ],
+  "05-exercises.md": [
+    ["# Exercises", "# 练习"],
+    ["## Your name, course code and language", "## 你的姓名、课程代码和语言"],
+    ["## Answers", "## 答案"],
+    ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 agent 会话"],
+    ["## Hand in", "## 交作业"],
+  ],
+  "06-course-and-grading.md": [
+    ["# For a course", "# 用于课堂"],
+    ["## A course file", "## 课程文件"],
+    ["## Names, course code and variants", "## 姓名、课程代码与变体"],
+    ["## What a hand-in carries", "## 作业文件里有什么"],
+    ["## A whole class at once", "## 一次批改全班"],
+    ["## Bounds", "## 上限"],
+  ],
+  "07-shipping-binaries.md": [
+    ["# Shipping binaries", "# 分发二进制"],
+    ["## Get the binaries", "## 拿到二进制"],
+    [
+      "## What the workflow proves on each platform",
+      "## 工作流在每个平台上证明了什么",
+    ],
+    ["## What has not run here", "## 这里没有运行过的"],
+    ["## Build a binary yourself", "## 自己构建二进制"],
+    ["## What students type", "## 学生输入什么"],
+  ],
+  "reference/architecture.md": [
+    ["# How the code is laid out", "# 代码结构"],
+    ["## Layers", "## 分层"],
+    ["## One home per fact", "## 每个事实一个家"],
+    ["## File by file", "## 逐个文件"],
+    ["## Tests", "## 测试"],
+    ["## Fixtures", "## 夹具"],
+    ["## Cancellation", "## 取消"],
+  ],
+  "reference/development.md": [
+    ["# Working on guardlab", "# 参与开发 guardlab"],
+    ["## Tests", "## 测试"],
+    ["## Packages and the lock file", "## 包与锁文件"],
+    ["## Gates", "## 质量关卡"],
+  ],
+  "reference/sandbox.md": [
+    ["# The sandbox and the threat model", "# 沙箱与威胁模型"],
+    ["## What the binary can touch", "## 二进制能碰到什么"],
+    ["## On a shared machine", "## 在共享的机器上"],
+    [
+      "## If a classmate takes your folder first",
+      "## 如果同学抢先占了你的文件夹",
+    ],
+    ["## Attacks, and what guardlab does", "## 攻击，以及 guardlab 怎么做"],
+    ["## How it is tested", "## 怎样测试"],
+  ],
+  "reference/script-format.md": [
+    ["# The script contract", "# script 的约定"],
+  ],
+  "reference/speed.md": [
+    ["# Speed", "# 速度"],
+  ],
+};
 
-/** One section of a README: its heading and the lines up to the next. */
+/** The English and the Chinese file of one key of {@linkcode HEADINGS}. */
+const pair = (key: string): [string, string] =>
+  key === "README.md"
+    ? ["README.md", "README.zh.md"]
+    : [`docs/en/${key}`, `docs/zh/${key}`];
+
+const KEYS = Object.keys(HEADINGS);
+const FILES = KEYS.flatMap(pair);
+const TEXT = new Map(FILES.map((f) => [f, read(f)]));
+const text = (file: string) => TEXT.get(file)!;
+
+/** One section of a file: its heading and the lines up to the next. */
 interface Section {
   heading: string;
   lines: string[];
@@ -140,7 +265,7 @@ function tables(lines: string[]): string[][][] {
 
 /** Program names a command line in an example starts with. */
 const PROGRAMS =
-  /^(guardlab|deno|npx|npm|sha256sum|shasum|Get-FileHash|scripts\/|mkdir|cp|echo|python3?|apt)\b/;
+  /^(guardlab|deno|npx|npm|sha256sum|shasum|Get-FileHash|scripts\/|mkdir|cp|echo|cat|python3?|apt)\b/;
 
 /**
  * The command lines of a section's examples: lines of a code block that
@@ -155,11 +280,13 @@ function commandLines(lines: string[]): string[] {
 
 /** The flags named anywhere in a section's code (spans, tables, examples). */
 function flags(lines: string[]): string[] {
+  // A screen's `--lang zh` is the language of the screen, not drift; the
+  // flag itself (`--lang en|zh`) is still compared.
   const code = [
     ...codeSpans(prose(lines)),
     ...codeSpans(lines.filter((l) => l.startsWith("|")).join("\n")),
     ...codeBlocks(lines).flat(),
-  ].join(" ");
+  ].join(" ").replace(/--lang (en|zh)(?![|\w])/g, "");
   return [...new Set(code.match(/(?<![\w-])--[a-z][a-z0-9-]*/g) ?? [])].sort();
 }
 
@@ -193,57 +320,137 @@ function numbers(lines: string[]): string[] {
   return [...new Set(found.map((n) => String(Number(n))))].sort();
 }
 
-const EN = read("README.md");
-const ZH = read("README.zh.md");
+/** The relative links of a text (`[text](target)`), web links aside. */
+function links(text: string): string[] {
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map(([, t]) => t)
+    .filter((t) => !/^[a-z]+:/.test(t));
+}
 
-Deno.test("readme: each README links to the other on its first line", () => {
-  assert.match(EN.split("\n")[0], /\[中文\]\(README\.zh\.md\)/);
-  assert.match(ZH.split("\n")[0], /\[English\]\(README\.md\)/);
+/** A heading's anchor as GitHub makes it. */
+const anchor = (heading: string) =>
+  heading.replace(/^#+ /, "").toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
+
+/**
+ * The `lib/` and `tests/` paths a text names, in prose, code or tables. A
+ * path with a placeholder segment (`tests/AREA/`) is a pattern, not a path.
+ */
+function namedPaths(text: string): string[] {
+  const found = text.match(/(?<![\w./-])(lib|tests)\/[\w./-]*/g) ?? [];
+  return [...new Set(found.map((p) => p.replace(/\.+$/, "")))]
+    .filter((p) => !p.split("/").some((s) => /^[A-Z]+(\.\w+)?$/.test(s)))
+    .sort();
+}
+
+Deno.test("docs: docs/en and docs/zh hold the same chapter files, each in the heading map", () => {
+  const en = filesUnder("docs/en");
+  assert.deepEqual(filesUnder("docs/zh"), en, "docs/zh/ must mirror docs/en/");
+  assert.deepEqual(
+    en,
+    KEYS.filter((k) => k !== "README.md").sort(),
+    "every chapter has its headings in HEADINGS",
+  );
 });
 
-Deno.test("readme: the same sections in the same order (the heading map)", () => {
-  assert.deepEqual(
-    sections(EN).map((s) => s.heading),
-    HEADINGS.map(([en]) => en),
-    "README.md's headings: add a new one to HEADINGS and to README.zh.md",
-  );
-  assert.deepEqual(
-    sections(ZH).map((s) => s.heading),
-    HEADINGS.map(([, zh]) => zh),
-    "README.zh.md's headings",
-  );
-});
-
-Deno.test("readme: section by section, the same tables, commands, flags and numbers", async (t) => {
-  const en = sections(EN);
-  const zh = sections(ZH);
-  assert.equal(en.length, zh.length);
-  for (const [i, [heading]] of HEADINGS.entries()) {
-    await t.step(heading, () => {
-      const a = en[i].lines;
-      const b = zh[i].lines;
-      const [ta, tb] = [tables(a), tables(b)];
-      assert.equal(ta.length, tb.length, "the number of tables");
-      ta.forEach((table, k) => {
-        assert.equal(table.length, tb[k].length, `table ${k + 1}: rows`);
-        table.forEach((row, r) => {
-          assert.equal(row.length, tb[k][r].length, `table ${k + 1}: columns`);
-          // Row by row, the same code: commands, flags, values, file names.
-          assert.deepEqual(
-            codeSpans(tb[k][r].join(" | ")).sort(),
-            codeSpans(row.join(" | ")).sort(),
-            `table ${k + 1}, row ${r + 1}: ${row[0]}`,
-          );
-        });
-      });
-      assert.deepEqual(commandLines(b), commandLines(a), "example commands");
-      assert.deepEqual(flags(b), flags(a), "flags");
-      assert.deepEqual(numbers(b), numbers(a), "numbers");
-    });
+Deno.test("docs: each file links to the other language on its first line", () => {
+  for (const key of KEYS) {
+    const [en, zh] = pair(key);
+    const first = (file: string) => text(file).split("\n")[0];
+    const target = (file: string, label: string) => {
+      const m = first(file).match(new RegExp(`\\[${label}\\]\\(([^)]+)\\)`));
+      assert.ok(m, `${file}: first line links to [${label}](…)`);
+      return new URL(m[1], new URL(file, ROOT)).href;
+    };
+    assert.equal(target(en, "中文"), new URL(zh, ROOT).href, en);
+    assert.equal(target(zh, "English"), new URL(en, ROOT).href, zh);
   }
 });
 
-Deno.test("readme: the in-step checks catch drift", () => {
+Deno.test("docs: every link between the files resolves, anchors included", () => {
+  const broken: string[] = [];
+  for (const file of FILES) {
+    for (const link of links(text(file))) {
+      const [path, hash] = link.split("#");
+      const url = path === ""
+        ? new URL(file, ROOT)
+        : new URL(path, new URL(file, ROOT));
+      const name = decodeURIComponent(url.href.slice(ROOT.href.length));
+      if (!exists(name)) {
+        broken.push(`${file}: ${link}`);
+      } else if (hash !== undefined && name.endsWith(".md")) {
+        const anchors = sections(read(name)).map((s) => anchor(s.heading));
+        if (!anchors.includes(decodeURIComponent(hash))) {
+          broken.push(`${file}: ${link} (no such heading)`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(broken, [], "links that lead nowhere");
+});
+
+Deno.test("docs: each README is at most 150 lines", () => {
+  for (const file of pair("README.md")) {
+    const lines = text(file).trimEnd().split("\n").length;
+    assert.ok(
+      lines <= 150,
+      `${file} has ${lines} lines; move the rest to docs/`,
+    );
+  }
+});
+
+Deno.test("docs: the same sections in the same order (the heading map)", () => {
+  for (const key of KEYS) {
+    const [en, zh] = pair(key);
+    assert.deepEqual(
+      sections(text(en)).map((s) => s.heading),
+      HEADINGS[key].map(([e]) => e),
+      `${en}'s headings: add a new one to HEADINGS and to ${zh}`,
+    );
+    assert.deepEqual(
+      sections(text(zh)).map((s) => s.heading),
+      HEADINGS[key].map(([, z]) => z),
+      `${zh}'s headings`,
+    );
+  }
+});
+
+Deno.test("docs: section by section, the same tables, commands, flags and numbers", async (t) => {
+  for (const key of KEYS) {
+    const [enFile, zhFile] = pair(key);
+    const en = sections(text(enFile));
+    const zh = sections(text(zhFile));
+    assert.equal(en.length, zh.length, key);
+    for (const [i, [heading]] of HEADINGS[key].entries()) {
+      await t.step(`${key}: ${heading}`, () => {
+        const a = en[i].lines;
+        const b = zh[i].lines;
+        const [ta, tb] = [tables(a), tables(b)];
+        assert.equal(ta.length, tb.length, "the number of tables");
+        ta.forEach((table, k) => {
+          assert.equal(table.length, tb[k].length, `table ${k + 1}: rows`);
+          table.forEach((row, r) => {
+            assert.equal(
+              row.length,
+              tb[k][r].length,
+              `table ${k + 1}: columns`,
+            );
+            // Row by row, the same code: commands, flags, values, file names.
+            assert.deepEqual(
+              codeSpans(tb[k][r].join(" | ")).sort(),
+              codeSpans(row.join(" | ")).sort(),
+              `table ${k + 1}, row ${r + 1}: ${row[0]}`,
+            );
+          });
+        });
+        assert.deepEqual(commandLines(b), commandLines(a), "example commands");
+        assert.deepEqual(flags(b), flags(a), "flags");
+        assert.deepEqual(numbers(b), numbers(a), "numbers");
+      });
+    }
+  }
+});
+
+Deno.test("docs: the in-step checks catch drift", () => {
   const base = ["## Commands", "", "| command | what |", "| - | - |"];
   const one = [...base, "| `demo [--json]` | runs |", "", "    guardlab demo"];
   const other = [
@@ -271,13 +478,26 @@ Deno.test("readme: the in-step checks catch drift", () => {
     "21",
     "4",
   ]);
+  assert.deepEqual(numbers(["see [chapter 7](docs/en/07-shipping.md)"]), ["7"]);
   assert.deepEqual(codeSpans("`a \\| b` and `--x\nY`"), ["a | b", "--x Y"]);
+  assert.deepEqual(
+    namedPaths("`lib/base/i18n.ts`. See lib/cli/, tests/AREA/x and a/lib/y."),
+    ["lib/base/i18n.ts", "lib/cli/"],
+  );
+  assert.equal(
+    anchor("## If a classmate takes your folder first"),
+    "if-a-classmate-takes-your-folder-first",
+  );
+  assert.equal(
+    anchor("## 攻击，以及 guardlab 怎么做"),
+    "攻击以及-guardlab-怎么做",
+  );
 });
 
 /**
- * The screens a README shows: a code block right after a paragraph that
- * ends in "prints:" / "输出：", with the command as the paragraph's last
- * code span.
+ * The screens a file shows: a code block right after a paragraph that ends
+ * in "prints:" / "输出：", with the command as the paragraph's last code
+ * span.
  */
 function screens(text: string): { command: string[]; block: string[] }[] {
   const found: { command: string[]; block: string[] }[] = [];
@@ -298,37 +518,52 @@ function screens(text: string): { command: string[]; block: string[] }[] {
   return found;
 }
 
-Deno.test("readme: every screen shown is what guardlab prints", async (t) => {
-  const all = [...screens(EN), ...screens(ZH)];
-  assert.ok(screens(ZH).length >= 2, "README.zh.md shows its screens");
-  for (const { command, block } of all) {
-    await t.step(command.join(" "), async () => {
-      const r = await cli(command);
-      const out = r.out;
-      const at = out.indexOf(block[0]);
-      assert.ok(at >= 0, `first line not printed: ${block[0]}`);
-      assert.deepEqual(block, out.slice(at, at + block.length));
-    });
+Deno.test("docs: every screen shown is what guardlab prints", async (t) => {
+  for (const key of KEYS) {
+    const [en, zh] = pair(key);
+    assert.equal(
+      screens(text(zh)).length,
+      screens(text(en)).length,
+      `${en} and ${zh} show as many screens`,
+    );
   }
-});
-
-Deno.test("readme: README.zh.md's prose uses Chinese punctuation, with no stray spaces", () => {
-  for (const section of sections(ZH)) {
-    for (const paragraph of prose(section.lines).split(/\n\s*\n/)) {
-      const where = `${section.heading}: ${paragraph.slice(0, 80)}`;
-      const text = paragraph.replace(/\n/g, "");
-      assert.deepEqual(zhPunctuationProblems(text), [], where);
-      // A space between two Chinese characters is a joined line break (deno
-      // fmt joins lines with a space), not something a Chinese reader writes.
-      const stray =
-        /[\p{Script=Han}，。；：、（）“”] +[\p{Script=Han}，。；：、（）“”]/u
-          .exec(paragraph.replace(/`[^`]*`/g, "x"));
-      assert.equal(stray, null, `${where}: ${stray?.[0]}`);
+  for (const file of pair("README.md")) {
+    assert.ok(
+      screens(text(file)).some(({ command }) => command[0] === "demo"),
+      `${file} shows a screen of the demo`,
+    );
+  }
+  for (const file of FILES) {
+    for (const { command, block } of screens(text(file))) {
+      await t.step(`${file}: ${command.join(" ")}`, async () => {
+        const out = (await cli(command)).out;
+        const at = out.indexOf(block[0]);
+        assert.ok(at >= 0, `first line not printed: ${block[0]}`);
+        assert.deepEqual(block, out.slice(at, at + block.length));
+      });
     }
   }
 });
 
-Deno.test("readme: the class tables shown are the ones the class test checks", () => {
+Deno.test("docs: the Chinese prose uses Chinese punctuation, with no stray spaces", () => {
+  for (const file of KEYS.map((k) => pair(k)[1])) {
+    for (const section of sections(text(file))) {
+      for (const paragraph of prose(section.lines).split(/\n\s*\n/)) {
+        const where = `${file}: ${section.heading}: ${paragraph.slice(0, 80)}`;
+        const joined = paragraph.replace(/\n/g, "");
+        assert.deepEqual(zhPunctuationProblems(joined), [], where);
+        // A space between two Chinese characters is a joined line break (deno
+        // fmt joins lines with a space), not something a Chinese reader writes.
+        const stray =
+          /[\p{Script=Han}，。；：、（）“”] +[\p{Script=Han}，。；：、（）“”]/u
+            .exec(paragraph.replace(/`[^`]*`/g, "x"));
+        assert.equal(stray, null, `${where}: ${stray?.[0]}`);
+      }
+    }
+  }
+});
+
+Deno.test("docs: the class tables shown are the ones the class test checks", () => {
   // tests/exercises/class_grade_test.ts holds the program's output to these files.
   const table = (lang: string) =>
     read(`fixtures/class/table.${lang}.txt`).trimEnd().split("\n");
@@ -336,17 +571,18 @@ Deno.test("readme: the class tables shown are the ones the class test checks", (
     sections(text).flatMap((s) => codeBlocks(s.lines)).filter((b) =>
       b[0] === first
     );
-  for (const [readme, langs] of [[EN, ["en", "zh"]], [ZH, ["zh"]]] as const) {
+  const [en, zh] = pair("06-course-and-grading.md");
+  for (const [file, langs] of [[en, ["en", "zh"]], [zh, ["zh"]]] as const) {
     for (const lang of langs) {
       const expected = table(lang);
-      const blocks = shown(readme, expected[0]);
-      assert.equal(blocks.length, 1, `${lang} table shown once`);
+      const blocks = shown(text(file), expected[0]);
+      assert.equal(blocks.length, 1, `${file}: the ${lang} table shown once`);
       assert.deepEqual(blocks[0], expected);
     }
   }
 });
 
-Deno.test("readme: the timeline left by the remote-timeout session is what guardlab draws", async () => {
+Deno.test("docs: the timeline left by the remote-timeout session is what guardlab draws", async () => {
   // The MCP session leaves: JOB-001 cancelled after its commit, then the
   // same key and arguments again (reused). The same two attempts by script:
   const name = `readme-${crypto.randomUUID().slice(0, 8)}`;
@@ -366,8 +602,8 @@ Deno.test("readme: the timeline left by the remote-timeout session is what guard
       const drawn =
         (await cli(["ledger", "--ledger", name, "--timeline", "--lang", lang]))
           .out;
-      const blocks = [EN, ZH].flatMap((text) =>
-        sections(text).flatMap((s) => codeBlocks(s.lines))
+      const blocks = pair("03-agents-and-mcp.md").flatMap((file) =>
+        sections(text(file)).flatMap((s) => codeBlocks(s.lines))
       ).filter((b) => b[0].startsWith(first));
       assert.ok(blocks.length >= (lang === "zh" ? 2 : 1), `${lang} shown`);
       for (const block of blocks) assert.deepEqual(block, drawn);
@@ -375,4 +611,83 @@ Deno.test("readme: the timeline left by the remote-timeout session is what guard
   } finally {
     await cli(["reset", "--ledger", name]);
   }
+});
+
+const ARCHITECTURE = pair("reference/architecture.md");
+
+Deno.test("docs: the architecture chapter names every file of lib/, and nothing that is gone", () => {
+  const files = filesUnder("lib").map((f) => `lib/${f}`);
+  // A TypeScript file is named by its path; a data file by its folder's.
+  const folders = (f: string) =>
+    f.split("/").slice(0, -1).map((_, i, s) =>
+      s.slice(0, i + 1).join("/") + "/"
+    );
+  const problems: string[] = [];
+  for (const file of ARCHITECTURE) {
+    const named = new Set(namedPaths(text(file)));
+    const missing = files.filter((f) =>
+      f.endsWith(".ts")
+        ? !named.has(f)
+        : !folders(f).some((d) => d !== "lib/" && named.has(d))
+    );
+    const stale = [...named].filter((p) => !exists(p));
+    if (missing.length > 0) {
+      problems.push(
+        `${file} does not name these files (add a row for each to "File by file"):`,
+        ...missing.map((f) => `  ${f}`),
+      );
+    }
+    if (stale.length > 0) {
+      problems.push(
+        `${file} names paths that do not exist (remove or rename their rows):`,
+        ...stale.map((p) => `  ${p}`),
+      );
+    }
+  }
+  assert.deepEqual(problems, [], `\n${problems.join("\n")}`);
+});
+
+Deno.test("docs: the architecture chapter's layers are lib/_layers.ts's, in order", () => {
+  const expected = LAYERS.map((layer) =>
+    layer.members.map((m) =>
+      Deno.statSync(new URL(`lib/${m}`, ROOT)).isDirectory
+        ? `lib/${m}/`
+        : `lib/${m}`
+    )
+  );
+  for (const file of ARCHITECTURE) {
+    const [, ...rows] = tables(sections(text(file))[1].lines)[0];
+    assert.deepEqual(
+      rows.map((row) => codeSpans(row.at(-1)!)),
+      expected,
+      `${file}: the table under its second heading lists each layer's members of lib/_layers.ts, lowest first`,
+    );
+  }
+});
+
+Deno.test("docs: the architecture chapter names every folder of tests/", () => {
+  const folders = [...Deno.readDirSync(new URL("tests/", ROOT))]
+    .filter((e) => e.isDirectory).map((e) => `tests/${e.name}/`).sort();
+  for (const file of ARCHITECTURE) {
+    const named = new Set(namedPaths(text(file)));
+    const missing = folders.filter((f) => !named.has(f));
+    assert.deepEqual(
+      missing,
+      [],
+      `${file} does not name these folders of tests/ (see its "Tests" section):\n  ${
+        missing.join("\n  ")
+      }`,
+    );
+  }
+});
+
+Deno.test("docs: every lib/ and tests/ path the docs name exists", () => {
+  const stale = FILES.flatMap((file) =>
+    namedPaths(text(file)).filter((p) => !exists(p)).map((p) => `${file}: ${p}`)
+  );
+  assert.deepEqual(
+    stale,
+    [],
+    `paths named in the docs that do not exist:\n  ${stale.join("\n  ")}`,
+  );
 });

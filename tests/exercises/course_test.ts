@@ -6,15 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BUILTIN_COURSE, readCourse } from "../../lib/exercises/course.ts";
 import {
+  BUILTIN_COURSE,
   CourseError,
+  defaultParams,
+  judgeAnswer,
   MAX_COURSE_BYTES,
   MAX_DEPTH,
   parseLocated,
-} from "../../lib/exercises/json_positions.ts";
-import { judgeAnswer } from "../../lib/exercises/judge.ts";
-import { defaultParams } from "../../lib/exercises/params.ts";
+  readCourse,
+} from "../../lib/exercises/mod.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 
 const T = (en: string, zh: string) => ({ en, zh });
@@ -383,14 +384,19 @@ Deno.test("course file: exercise --course FILE lists, shows and checks; a bad fi
   }
 });
 
-Deno.test("course file: the README's example is a course the reader takes, in both READMEs", () => {
-  for (const name of ["README.md", "README.zh.md"]) {
+Deno.test("course file: the course chapter's example is a course the reader takes, in both languages", () => {
+  for (
+    const name of [
+      "docs/en/06-course-and-grading.md",
+      "docs/zh/06-course-and-grading.md",
+    ]
+  ) {
     const text = Deno.readTextFileSync(
       new URL(`../../${name}`, import.meta.url),
     );
     const from = text.indexOf(
       "```json\n",
-      text.search(/^### (A course file|课程文件)$/m),
+      text.search(/^## (A course file|课程文件)$/m),
     );
     const json = text.slice(from + 8, text.indexOf("\n```", from + 8));
     const course = readCourse(json);

@@ -5,7 +5,7 @@
  * JSON, hand-in and grade by re-running.
  */
 import assert from "node:assert/strict";
-import { BUILTIN_COURSE } from "../../lib/exercises/course.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 
 const EXERCISES = BUILTIN_COURSE.exercises;

@@ -8,14 +8,16 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import {
+  BUILTIN_COURSE,
+  defaultParams,
+  exerciseAt,
+  judgeAnswer,
+  makeHandIn,
   MAX_ANSWER_STEPS,
   MAX_STEP_BYTES,
-} from "../../lib/exercises/limits.ts";
-import { judgeAnswer } from "../../lib/exercises/judge.ts";
-import { defaultParams } from "../../lib/exercises/params.ts";
-import { BUILTIN_COURSE, exerciseAt } from "../../lib/exercises/course.ts";
+  readBounded,
+} from "../../lib/exercises/mod.ts";
 const exerciseOf = (n: number) => exerciseAt(BUILTIN_COURSE, n);
-import { makeHandIn, readBounded } from "../../lib/exercises/handin.ts";
 import { SCRATCH_PREFIX } from "../../lib/sandbox/scratch.ts";
 import { join } from "node:path";
 import config from "../../deno.json" with { type: "json" };

@@ -6,26 +6,29 @@
  * columns, and the sandbox's file rule kept for a teacher's folder.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { canonicalJson, parseJsonLikePython } from "../../lib/base/json.ts";
 import config from "../../deno.json" with { type: "json" };
 import {
+  ANSWER_LIMITS,
+  BUILTIN_COURSE,
+  canonical,
   checkCourseCode,
   checkName,
-  nameKey,
-} from "../../lib/exercises/student.ts";
-import { paramsFor } from "../../lib/exercises/variants.ts";
-import { defaultParams, paramsProblem } from "../../lib/exercises/params.ts";
-import {
+  type ClassGrade,
+  defaultParams,
+  foreignValue,
   type HandIn,
   makeHandIn,
   MalformedHandIn,
+  nameKey,
+  paramsFor,
+  paramsProblem,
   readHandIn,
-} from "../../lib/exercises/handin.ts";
-import { BUILTIN_COURSE } from "../../lib/exercises/course.ts";
-import type { ClassGrade } from "../../lib/exercises/class_grade.ts";
+} from "../../lib/exercises/mod.ts";
 import { csvCell, gradeTable } from "../../lib/views/grade_table.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { foreignValue } from "../../lib/exercises/own_values.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 
 Deno.test("names: trimmed, bounded, and never a control or invisible character", () => {
@@ -128,13 +131,14 @@ Deno.test("variants: deterministic, inside the rules, spread over every value", 
 
 Deno.test("variants: a key of another variant is found, only in the lines a judge runs; a topic is not", () => {
   const p = { ...defaultParams, job: "JOB-123", otherJob: "JOB-456" };
+  const foreign = (answer: string) => foreignValue(answer, p, ANSWER_LIMITS);
   const run = (job: string, topic = "river") =>
     JSON.stringify({ op: "run", args: { job, topic, copies: 2 } });
   assert.equal(
-    foreignValue([run("JOB-123"), run("JOB-456")].join("\n"), p),
+    foreign([run("JOB-123"), run("JOB-456")].join("\n")),
     null,
   );
-  assert.deepEqual(foreignValue(`${run("JOB-123")}\n\n${run("JOB-001")}`, p), {
+  assert.deepEqual(foreign(`${run("JOB-123")}\n\n${run("JOB-001")}`), {
     line: 3,
     field: "job",
     value: "JOB-001",
@@ -142,17 +146,17 @@ Deno.test("variants: a key of another variant is found, only in the lines a judg
   // A topic is no sign of whose answer it is (there are two), and changing
   // it on one's own key is how exercise 4 makes its key conflict.
   assert.equal(
-    foreignValue([run("JOB-123"), run("JOB-123", "forest")].join("\n"), p),
+    foreign([run("JOB-123"), run("JOB-123", "forest")].join("\n")),
     null,
   );
   assert.deepEqual(
-    foreignValue('{"op":"compensate","job":"JOB-777"}', p)?.value,
+    foreign('{"op":"compensate","job":"JOB-777"}')?.value,
     "JOB-777",
   );
   // Past the step cap nothing is looked at (the judge stops there too).
   const padded = Array(200).fill('{"op":"count"}').join("\n") + "\n" +
     run("JOB-001");
-  assert.equal(foreignValue(padded, p), null);
+  assert.equal(foreign(padded), null);
 });
 
 function handIn(fields: Partial<Omit<HandIn, "digest">> = {}): HandIn {
@@ -236,6 +240,43 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       );
     });
   }
+});
+
+Deno.test("hand-in: the digest is SHA-256 over the canonical text written here by hand (not the draft digest's canonicalJson)", () => {
+  const h = makeHandIn({
+    name: "李雷",
+    guardlab: "0.1.0",
+    course: { id: "guardlab", code: null },
+    exercises: {
+      "retry-reuses": {
+        answer: '{"op":"count"}',
+        passed: null,
+        checks: 1,
+        hints: 0,
+        revealed: false,
+      },
+    },
+  });
+  // Keys sorted at every level, no spaces, non-ASCII as it is.
+  const text = '{"course":{"code":null,"id":"guardlab"},' +
+    '"exercises":{"retry-reuses":{"answer":"{\\"op\\":\\"count\\"}",' +
+    '"checks":1,"hints":0,"passed":null,"revealed":false}},' +
+    '"format":"guardlab-hand-in","guardlab":"0.1.0","name":"李雷","version":1}';
+  const { digest: _, ...body } = h;
+  assert.equal(canonical(body), text);
+  assert.equal(
+    h.digest,
+    "sha256:" + createHash("sha256").update(text).digest("hex"),
+  );
+  // The draft digest's form escapes 李雷: reusing it would change the
+  // digest of every hand-in with a Chinese name already handed in.
+  assert.notEqual(canonicalJson(body), text);
+  assert.match(canonicalJson(body), /\\u674e\\u96f7/);
+  // 1.0 and 1 are one number when answers are compared.
+  assert.equal(
+    canonical(parseJsonLikePython('{"b":1.0,"a":[2]}')),
+    '{"a":[2],"b":1}',
+  );
 });
 
 Deno.test("grade: malformed hand-ins are named with their reason, never 'missing'; exit 1", async () => {

@@ -12,15 +12,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Ledger } from "../../lib/timing/ledger.ts";
-import { BUILTIN_COURSE } from "../../lib/exercises/course.ts";
-import { judgeLedgerCopy } from "../../lib/exercises/judge.ts";
 import {
+  BUILTIN_COURSE,
   copyOfLedger,
+  defaultParams,
+  judgeLedgerCopy,
   MAX_COPY_BYTES,
   MAX_COPY_ROWS,
   MAX_LEDGER_FILE_BYTES,
-} from "../../lib/exercises/ledger_copy.ts";
-import { defaultParams } from "../../lib/exercises/params.ts";
+} from "../../lib/exercises/mod.ts";
 import { privateRoot } from "../../lib/sandbox/sandbox.ts";
 import { cli } from "../_helpers/helpers.ts";
 import {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { InjectedFailure } from "../../lib/base/errors.ts";
+import { InjectedFailure } from "../../lib/timing/errors.ts";
 import { compensate } from "../../lib/timing/compensation.ts";
 import { pendingKeys } from "../../lib/timing/reconcile.ts";
 import { ledgerPaths } from "../../lib/sandbox/sandbox.ts";

@@ -15,6 +15,7 @@ import {
   FAIL_POINTS,
 } from "../../lib/mod.ts";
 import { STEP_FIELDS } from "../../lib/experiments/script.ts";
+import { resultOf } from "../../lib/timing/attempt.ts";
 import {
   ACCEPTED_EVENTS,
   assertUsageError,
@@ -103,7 +104,7 @@ Deno.test("property: arbitrary tool arguments and faults keep the ledger honest"
       };
       const record = await s.lab.attempt(raw, fault);
       const result = record.outcome.kind === "result"
-        ? record.outcome.result
+        ? resultOf(record)
         : undefined;
       if (record.outcome.kind === "thrown") {
         const error = record.outcome.error;

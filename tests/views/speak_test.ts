@@ -4,7 +4,7 @@
  * never splits a Chinese word. Expectations are written by hand.
  */
 import assert from "node:assert/strict";
-import { DEMO_MESSAGES } from "../../lib/cli/commands/demo.ts";
+import { DEMO_MESSAGES } from "../../lib/cli/messages/demo.ts";
 import { TOPICS } from "../../lib/content/explain.ts";
 import type { Lang } from "../../lib/base/i18n.ts";
 import { plainFields, plainValue } from "../../lib/base/plain.ts";
@@ -15,7 +15,7 @@ import {
   PROTECTED_WORDS,
   wrap,
 } from "../../lib/base/terminal.ts";
-import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/timeline.ts";
+import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
 import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";

@@ -6,15 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { observeRun } from "../../lib/timing/outcome.ts";
 import type { Faults } from "../../lib/timing/lab.ts";
 import { LANGS } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import {
-  renderTimeline,
-  STAGE_IDS,
-  timelineOf,
-} from "../../lib/views/timeline.ts";
+import { STAGE_IDS } from "../../lib/views/marks.ts";
+import { renderTimeline, timelineOf } from "../../lib/views/timeline.ts";
 import { tempLab } from "../_helpers/helpers.ts";
 import { DatabaseSync } from "node:sqlite";
 
@@ -61,7 +57,7 @@ Deno.test("stage marks: every fault is drawn on the stage where it happened", as
           s.lab.ledger.setReceiptFault(step.receipt_fault);
         } else await s.lab.run(step.args, step.faults);
       }
-      const { output, attempt } = await observeRun(s.lab, c.args, c.faults);
+      const { output, attempt } = await s.lab.observe(c.args, c.faults);
       const view = timelineOf(attempt);
       const marks = Object.fromEntries(
         STAGE_IDS.map((id) => [

@@ -15,7 +15,6 @@ import {
   type ExampleName,
   isCaseName,
 } from "../../accept/cases.ts";
-import { ACCEPT_HELP as H } from "../../accept/command_texts.ts";
 import { EXAMPLE_ORACLE } from "../../accept/example_oracle.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
@@ -26,7 +25,6 @@ import {
   MAX_DELAY_MS,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../accept/limits.ts";
-import { ACCEPT_MESSAGES as M } from "../../accept/messages.ts";
 import { BadOracle, type Oracle } from "../../accept/oracle.ts";
 import { runAccept } from "../../accept/run.ts";
 import { InitializeFailed } from "../../accept/session.ts";
@@ -39,28 +37,13 @@ import {
 } from "../../accept/start.ts";
 import { loopbackUrl } from "../../accept/http.ts";
 import { acceptScreen, acceptSvg, titleText } from "../../views/accept_view.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { command, printable, UsageError } from "../parser.ts";
-
-/** A whole number flag within `[min, max]`, or its default. */
-export function wholeFlag(
-  cmd: string,
-  flag: string,
-  value: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  const n = /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= min && n <= max)) {
-    throw new UsageError(
-      fill(M.badNumber, { flag, min, max, got: printable(value) }),
-      cmd,
-    );
-  }
-  return n;
-}
+import {
+  ACCEPT_CLI_MESSAGES as M,
+  ACCEPT_HELP as H,
+} from "../messages/accept.ts";
+import { printable, UsageError, wholeFlag } from "../parser.ts";
 
 /** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
 export function sourceOf(
@@ -116,7 +99,6 @@ function casesOf(list: string | undefined): CaseName[] {
 /** The `accept` command. */
 export const accept = command({
   name: "accept",
-  summary: H.summary,
   usage: `accept (--example NAME | --oracle FILE -- COMMAND ARGS… |
                      --oracle FILE --url http://127.0.0.1:PORT/mcp)
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]

@@ -10,7 +10,6 @@
 import { join } from "node:path";
 import { fill, say, type Text } from "../../base/i18n.ts";
 import { privateRoot, trustedFolders } from "../../sandbox/sandbox.ts";
-import { PROXY_HELP as H } from "../../accept/command_texts.ts";
 import {
   BadFaults,
   parseFaults,
@@ -24,15 +23,16 @@ import {
   MAX_RECORD_BYTES,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../accept/limits.ts";
-import { ACCEPT_MESSAGES as M } from "../../accept/messages.ts";
-import { PROXY_MESSAGES as P } from "../../accept/proxy_messages.ts";
+import { ACCEPT_MESSAGES } from "../../accept/messages.ts";
 import { BadOracle, type Oracle } from "../../accept/oracle.ts";
 import { parseRecord, RecordWriter } from "../../accept/record.ts";
 import { assertGrantFor, loadOracle } from "../../accept/start.ts";
 import { proxyShowLines, proxySvg } from "../../views/proxy_view.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { command, UsageError } from "../parser.ts";
-import { wholeFlag } from "./accept.ts";
+import { ACCEPT_CLI_MESSAGES as M } from "../messages/accept.ts";
+import { PROXY_CLI_MESSAGES as C, PROXY_HELP as H } from "../messages/proxy.ts";
+import { UsageError, wholeFlag } from "../parser.ts";
 
 /** Write bytes to stdout whole; a reader that went away ends the interest, not the proxy. */
 function writeStdout(bytes: Uint8Array): void {
@@ -48,7 +48,6 @@ function writeStdout(bytes: Uint8Array): void {
 /** The `proxy` command. */
 export const proxy = command({
   name: "proxy",
-  summary: H.summary,
   usage: `proxy [--faults FILE] [--record FILE] [--oracle FILE]
                     [--timeout-ms N] -- COMMAND ARGS…
        guardlab proxy show FILE [--format svg] [--oracle FILE]`,
@@ -131,13 +130,13 @@ export const proxy = command({
       const lines = await readFile(
         file,
         MAX_RECORD_BYTES,
-        P.recordWord,
+        C.recordWord,
         parseRecord,
       );
       if (lines === null) return EXIT.failed;
       if ("bad" in lines) {
         throw new UsageError(
-          fill(P.badRecord, { file: JSON.stringify(file), line: lines.bad }),
+          fill(C.badRecord, { file: JSON.stringify(file), line: lines.bad }),
           "proxy",
         );
       }
@@ -164,7 +163,7 @@ export const proxy = command({
         const read = await readFile(
           values.faults,
           MAX_FAULTS_BYTES,
-          P.faultsWord,
+          C.faultsWord,
           parseFaults,
         );
         if (read === null) return EXIT.failed;
@@ -185,7 +184,7 @@ export const proxy = command({
     const path = created.path;
     const record = new RecordWriter(created.file);
     record.write({ kind: "start", guardlab_proxy: 1, command: positionals });
-    io.err(say(fill(P.recording, { path }), lang));
+    io.err(say(fill(C.recording, { path }), lang));
     const { runProxy } = await import("../../accept/proxy.ts");
     let end;
     try {
@@ -204,7 +203,12 @@ export const proxy = command({
       if (error instanceof Deno.errors.NotFound) {
         io.err(
           `guardlab: ${
-            say(fill(M.notFound, { command: JSON.stringify(server) }), lang)
+            say(
+              fill(ACCEPT_MESSAGES.notFound, {
+                command: JSON.stringify(server),
+              }),
+              lang,
+            )
           }`,
         );
         return EXIT.failed;

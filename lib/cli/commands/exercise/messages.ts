@@ -1,0 +1,209 @@
+/**
+ * Every text of `guardlab exercise`, in both languages side by side: its
+ * help, its flags, its exit codes, and the lines its actions print around
+ * what `lib/exercises` says.
+ *
+ * @module
+ */
+import type { Text } from "../../../base/i18n.ts";
+import {
+  MAX_ANSWER_STEPS,
+  MAX_HAND_IN_BYTES,
+  MAX_STEP_BYTES,
+} from "../../../exercises/mod.ts";
+import type { ExerciseParams } from "../../../exercises/mod.ts";
+
+/** The command's help and its exit codes (its one line is the registry's, `lib/cli/messages/overview.ts`). */
+export const EXERCISE_HELP = {
+  about: {
+    en: `Each exercise asks you to make something happen (or to predict it) and
+names the article's claim it proves. Answers are script steps (JSON Lines),
+read from stdin or from a FILE of yours under the temp folder; check runs them
+in a fresh scratch ledger and judges the outcomes and the ledger they leave
+(read through a second connection), invariant by invariant: a finding whose
+premise failed is shown [--], not checked. A prediction is one JSON line; only
+your first guess counts and is kept, a wrong guess does not show what
+happened, and --reveal shows it (and is recorded). hint shows one more hint
+each time. show N --invariants prints what is checked, for a teacher, in both
+languages. --course FILE reads a teacher's course file in the same form
+(README: For a course); without it the built-in exercises are the course.
+Progress lives in your private folder (reset keeps it). hand-in prints your
+work as JSON, with your name (guardlab config name) and course code
+(guardlab config course).
+grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
+stdin) and prints a students × exercises table: results in the files are never
+trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
+per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.
+An exercise judged from a ledger (an agent's session over guardlab mcp) is
+checked with --ledger NAME: a bounded copy of that ledger's rows is judged and
+handed in; grade re-judges the copy and does not re-run the session.`,
+    zh:
+      `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
+script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
+新的临时账本里运行它们，逐条按不变式判定结果和留下的账本（通过另一条连接读取）：
+前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
+猜测算数并被保存，猜错时不显示实际结果，--reveal 会显示它（并被记录）。hint
+每次多给一条提示。show N --invariants 用两种语言列出检查的内容，供老师查看。
+--course FILE 读取老师的课程文件（同样的格式，见 README 的“For a course”）；
+不给时，内置练习就是课程。进度保存在你的私有目录里（reset 不会删除）。hand-in
+以 JSON 输出你的作业，带上
+你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
+运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
+文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
+${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。
+按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
+判定并上交的是这个账本各行的有界副本；grade 重新判定副本，不会重跑会话。`,
+  },
+  done: {
+    en: "done (check: every invariant held; grade: every hand-in graded)",
+    zh: "完成（check：每条不变式都成立；grade：每份作业都已评分）",
+  },
+  notYet: {
+    en: "not yet (check), or a hand-in that could not be graded (grade)",
+    zh: "还没有（check），或有作业无法评分（grade）",
+  },
+  usage: {
+    en: "usage error, or a malformed course file (its line and field)",
+    zh: "用法错误，或课程文件格式不对（给出行号和字段）",
+  },
+} as const;
+
+/** What each flag of `exercise` does. */
+export const EXERCISE_FLAGS = {
+  json: {
+    en: "list, progress and grade as JSON",
+    zh: "以 JSON 输出 list、progress 和 grade",
+  },
+  course: {
+    en: "a course file under the temp folder (default: the built-in exercises)",
+    zh: "临时目录下的课程文件（默认：内置练习）",
+  },
+  invariants: {
+    en: "show: print the invariants, for a teacher, in both languages",
+    zh: "show：用两种语言列出不变式，供老师查看",
+  },
+  reveal: {
+    en: "check a prediction: show what happened (recorded in your progress)",
+    zh: "检查预测：显示实际结果（会记录在进度里）",
+  },
+  csv: {
+    en: "grade as CSV, for a spreadsheet",
+    zh: "以 CSV 输出 grade，便于电子表格",
+  },
+  ledger: {
+    en: "check an exercise judged from a ledger: the named ledger a " +
+      "session left (read only, never changed)",
+    zh: "检查按账本判定的练习：某次会话留下的命名账本（只读，从不修改）",
+  },
+} as const;
+
+/** What is wrong with how `exercise` was called. */
+export const EXERCISE_USAGE = {
+  action: (actions: readonly string[]): Text => ({
+    en: `exercise needs one of ${actions.join(", ")}`,
+    zh: `exercise 需要 ${actions.join("、")} 之一`,
+  }),
+  extra: (shown: string): Text => ({
+    en: `unexpected argument ${shown}`,
+    zh: `多余的参数 ${shown}`,
+  }),
+  goesWith: (flag: string, actions: readonly string[]): Text => ({
+    en: `--${flag} goes with ${actions.join(" or ")}`,
+    zh: `--${flag} 只能用于 ${actions.join(" 或 ")}`,
+  }),
+  noExercise: (shown: string, last: number): Text => ({
+    en: `no exercise ${shown}: choose 1-${last}`,
+    zh: `没有练习 ${shown}：请选 1-${last}`,
+  }),
+  tooLarge: (max: number): Text => ({
+    en: `the input is larger than ${max} bytes`,
+    zh: `输入超过 ${max} 字节`,
+  }),
+  fromLedger: (n: number): Text => ({
+    en: `exercise ${n} is judged from a ledger: ` +
+      `guardlab exercise check ${n} --ledger NAME`,
+    zh: `练习 ${n} 按账本判定：guardlab exercise check ${n} --ledger NAME`,
+  }),
+  notFromLedger: (n: number): Text => ({
+    en: `--ledger is for an exercise judged from a ledger; ` +
+      `exercise ${n} judges an answer (FILE or stdin)`,
+    zh: `--ledger 用于按账本判定的练习；练习 ${n} 判定的是答案` +
+      "（FILE 或标准输入）",
+  }),
+  jsonOrCsv: {
+    en: "choose one of --json and --csv",
+    zh: "--json 和 --csv 只能选一个",
+  },
+  noHandIn: {
+    en: "no hand-in: give FILE or FOLDER, or pipe one on stdin",
+    zh: "没有作业：请给出 FILE 或 FOLDER，或从标准输入传入一份",
+  },
+  noHandInAt: (shown: string): Text => ({
+    en: `no hand-in at ${shown}`,
+    zh: `${shown} 处没有作业文件`,
+  }),
+} as const;
+
+/** The lines the actions print around what the exercises say. */
+export const EXERCISE_LINES = {
+  done: { en: "done", zh: "已完成" },
+  attempted: { en: "attempted", zh: "尝试过" },
+  "not started": { en: "not started", zh: "未开始" },
+  aCourse: { en: "a course", zh: "课程" },
+  anAnswer: { en: "an answer", zh: "答案" },
+  unreadable: (what: Text, shown: string): Text => ({
+    en: `guardlab: cannot read ${what.en} from ${shown}: not a readable file`,
+    zh: `guardlab: 无法从 ${shown} 读取${what.zh}：不是可读的文件`,
+  }),
+  courseRefused: (
+    shown: string,
+    line: number | undefined,
+    field: string,
+    why: Text,
+  ): Text => ({
+    en: `guardlab: course ${shown}: ${
+      line ? `line ${line}, ` : ""
+    }field ${field}: ${why.en}`,
+    zh: `guardlab: 课程 ${shown}：${
+      line ? `第 ${line} 行，` : ""
+    }字段 ${field}：${why.zh}`,
+  }),
+  unkept: (problem: Text): Text => ({
+    en: `note: your progress could not be kept: ${problem.en}`,
+    zh: `注意：你的进度无法保存：${problem.zh}`,
+  }),
+  yourValues: (course: string, name: string, p: ExerciseParams): Text => ({
+    en: `Your values (course ${course}, ${name}): job ${p.job}, other job ` +
+      `${p.otherJob}, topic ${p.topic}, copies ${p.copies}, over-limit ` +
+      `copies ${p.overCopies}, lowered limit ${p.lowerLimit}. ` +
+      "check and grade require these.",
+    zh: `你的取值（课程 ${course}，${name}）：` +
+      `业务键 ${p.job}，另一个业务键 ${p.otherJob}，topic ${p.topic}，` +
+      `份数 ${p.copies}，超限份数 ${p.overCopies}，降低后的上限 ` +
+      `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+  }),
+  claim: { en: "Claim: ", zh: "论断：" },
+  aStart: { en: "A start:", zh: "开头可以这样写：" },
+  checkLedger: (n: number): Text => ({
+    en: `Check: guardlab exercise check ${n} --ledger NAME`,
+    zh: `检查：guardlab exercise check ${n} --ledger NAME`,
+  }),
+  checkAnswer: (n: number): Text => ({
+    en: `Check: guardlab exercise check ${n} < answer.jsonl`,
+    zh: `检查：guardlab exercise check ${n} < answer.jsonl`,
+  }),
+  everyHint: {
+    en: "(that is every hint: the rest is yours)",
+    zh: "（提示就这些：剩下的交给你）",
+  },
+  doneOf: (done: number, of: number): Text => ({
+    en: `${done} of ${of} exercises done`,
+    zh: `已完成 ${done} / ${of} 个练习`,
+  }),
+  checkedAsOther: (n: number): Text => ({
+    en: `guardlab: exercise ${n} was checked under another ` +
+      `name or course code: check it again (exercise check ${n})`,
+    zh: `guardlab: 练习 ${n} 是在另一个名字或课程代码下检查的：` +
+      `请重新检查（exercise check ${n}）`,
+  }),
+} as const;

@@ -1,0 +1,245 @@
+/**
+ * The hand-in: one JSON object that says whose work it is (the name, the
+ * course, the guardlab version) and, per exercise, the answer with when it
+ * first passed, how many checks were tried, how many hints were shown and
+ * whether a prediction's outcome was revealed. Nothing in it is trusted by
+ * `grade`, which re-runs every answer; the name is the claim the grade table
+ * is about.
+ *
+ * The digest is SHA-256 over the rest of the object, so an accidental edit
+ * (an editor that changed line endings, a half-pasted answer) shows. It is
+ * NOT a signature: anyone can edit a hand-in and compute the digest again.
+ *
+ * A file is read strictly: an unknown format or version, an unknown key, an
+ * answer that is not text, each is a named reason, never a silent "missing".
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { fill, same, type Text } from "../base/i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { TextError } from "../base/text_error.ts";
+import { GRADING_MESSAGES as M } from "./messages.ts";
+import { checkCourseCode, checkName } from "./student.ts";
+
+/** The value of a hand-in's `format` field. */
+export const HAND_IN_FORMAT = "guardlab-hand-in";
+
+/** The version of the hand-in format this guardlab writes and reads. */
+export const HAND_IN_VERSION = 1;
+
+/** The largest hand-in file read: 8 MiB. A larger file is refused unread past that. */
+export const MAX_HAND_IN_BYTES = 8 << 20;
+
+/** One exercise in a hand-in. */
+export interface HandedExercise {
+  /** The answer: the passing one, else the last one checked. */
+  answer: string;
+  /** When it first passed (ISO 8601), or null if it never did. */
+  passed: string | null;
+  /** How many times it was checked. */
+  checks: number;
+  /** How many hints were shown. */
+  hints: number;
+  /** Whether a prediction's outcome was revealed before it was guessed right. */
+  revealed: boolean;
+}
+
+/** A hand-in, as written by `exercise hand-in`. */
+export interface HandIn {
+  /** Always {@linkcode HAND_IN_FORMAT}. */
+  format: typeof HAND_IN_FORMAT;
+  /** Always {@linkcode HAND_IN_VERSION}. */
+  version: typeof HAND_IN_VERSION;
+  /** The student's name (`guardlab config name`). */
+  name: string;
+  /** The version of the guardlab that wrote it. */
+  guardlab: string;
+  /** The course: its id, and the course code (null without one). */
+  course: { id: string; code: string | null };
+  /** By exercise slug (its stable name, whatever its place in the course). */
+  exercises: Record<string, HandedExercise>;
+  /** `sha256:` and the hex digest of everything else; not a signature. */
+  digest: string;
+}
+
+/**
+ * JSON with every object's keys in sorted order (UTF-16 order), strings as
+ * `JSON.stringify` writes them and a boxed number as its number: one text
+ * for one value. The hand-in digest and the comparison of answers both
+ * rest on it; `canonicalJson` (the reference's draft digest) escapes
+ * non-ASCII and would change every digest of a hand-in with a Chinese name.
+ */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isPlainRecord(value)) {
+    return `{${
+      Object.keys(value).sort().map((k) =>
+        `${JSON.stringify(k)}:${canonical(value[k])}`
+      ).join(",")
+    }}`;
+  }
+  // 1.0 and 1 are one number.
+  return JSON.stringify(value);
+}
+
+/** The digest of a hand-in without its `digest` field. */
+export function digestOf(handIn: Omit<HandIn, "digest">): string {
+  const { digest: _, ...rest } = handIn as HandIn;
+  return "sha256:" +
+    createHash("sha256").update(canonical(rest)).digest("hex");
+}
+
+/** A hand-in with its digest. */
+export function makeHandIn(
+  fields: Omit<HandIn, "format" | "version" | "digest">,
+): HandIn {
+  const body = {
+    format: HAND_IN_FORMAT,
+    version: HAND_IN_VERSION,
+    ...fields,
+  } as const;
+  return { ...body, digest: digestOf(body) };
+}
+
+/** A hand-in that was read: the hand-in, and whether its digest still matches. */
+export interface ReadHandIn {
+  /** The hand-in. */
+  handIn: HandIn;
+  /** False when the digest does not match: the file was changed after hand-in. */
+  intact: boolean;
+}
+
+/** Why a file is not a hand-in this guardlab can grade. */
+export class MalformedHandIn extends TextError {}
+
+function malformed(text: Text): never {
+  throw new MalformedHandIn(text);
+}
+
+function keysExactly(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  where: Text,
+): void {
+  for (const key of Object.keys(record)) {
+    if (!keys.includes(key)) {
+      malformed(fill(M.unknownKey, { key: JSON.stringify(key), where }));
+    }
+  }
+  for (const key of keys) {
+    if (!Object.hasOwn(record, key)) {
+      malformed(fill(M.missingKey, { key: JSON.stringify(key), where }));
+    }
+  }
+}
+
+const TOP_KEYS = "format version name guardlab course exercises digest"
+  .split(" ");
+const COURSE_KEYS = ["id", "code"];
+const EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
+const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
+const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const MAX_COUNT = 1_000_000;
+
+/** A value from the file, quoted and cut short for a reason line. */
+const quoted = (v: unknown) => JSON.stringify(String(v).slice(0, 40));
+
+/**
+ * Read `text` as a hand-in, strictly. Throws {@linkcode MalformedHandIn}
+ * with the reason for anything this guardlab cannot grade.
+ */
+export function readHandIn(text: string): ReadHandIn {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    malformed(M.notJson);
+  }
+  if (!isPlainRecord(data)) malformed(M.notObject);
+  if (!Object.hasOwn(data, "format")) {
+    malformed(Object.hasOwn(data, "answers") ? M.olderFormat : M.noFormat);
+  }
+  if (data.format !== HAND_IN_FORMAT) malformed(M.format(quoted(data.format)));
+  if (data.version !== HAND_IN_VERSION) {
+    malformed(M.version(quoted(data.version), HAND_IN_VERSION));
+  }
+  keysExactly(data, TOP_KEYS, same("")); // at the top: no "where"
+  if (typeof data.name !== "string") malformed(M.nameNotText);
+  const name = checkName(data.name);
+  if ("problem" in name) malformed(fill(M.name, { problem: name.problem }));
+  if (name.name !== data.name) malformed(M.nameSpaces);
+  if (typeof data.guardlab !== "string" || !VERSION_TEXT.test(data.guardlab)) {
+    malformed(M.notVersion);
+  }
+  const course = data.course;
+  if (!isPlainRecord(course)) malformed(M.courseNotObject);
+  keysExactly(course, COURSE_KEYS, M.inCourse);
+  if (typeof course.id !== "string" || !COURSE_ID.test(course.id)) {
+    malformed(M.notCourseId);
+  }
+  if (
+    course.code !== null &&
+    (typeof course.code !== "string" ||
+      "problem" in checkCourseCode(course.code))
+  ) malformed(M.notCourseCode);
+  const exercises = data.exercises;
+  if (!isPlainRecord(exercises)) malformed(M.exercisesNotObject);
+  for (const [n, entry] of Object.entries(exercises)) {
+    if (!SLUG.test(n)) malformed(M.notExerciseName(quoted(n)));
+    if (!isPlainRecord(entry)) malformed(M.exerciseNotObject(n));
+    keysExactly(entry, EXERCISE_KEYS, M.inExercise(quoted(n)));
+    if (typeof entry.answer !== "string") malformed(M.answerNotText(n));
+    if (
+      entry.passed !== null &&
+      (typeof entry.passed !== "string" ||
+        Number.isNaN(Date.parse(entry.passed)) || entry.passed.length > 40)
+    ) malformed(M.passedNotTime(n));
+    for (const key of ["checks", "hints"]) {
+      const v = entry[key];
+      if (
+        !Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_COUNT
+      ) malformed(M.notCount(key, n));
+    }
+    if (typeof entry.revealed !== "boolean") malformed(M.revealedNotBool(n));
+  }
+  if (typeof data.digest !== "string") malformed(M.digestNotText);
+  const handIn = data as unknown as HandIn;
+  return { handIn, intact: digestOf(handIn) === handIn.digest };
+}
+
+/**
+ * Read at most `max` bytes of `stream` (by default
+ * {@linkcode MAX_HAND_IN_BYTES}) as text; a longer stream is cancelled there
+ * and refused (null), never held whole.
+ */
+export async function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  max: number = MAX_HAND_IN_BYTES,
+): Promise<string | null> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > max) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      parts.push(value.slice());
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(joined);
+}

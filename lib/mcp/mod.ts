@@ -1,0 +1,37 @@
+/**
+ * `guardlab mcp`: the timing lab's tools over the Model Context Protocol,
+ * on stdin and stdout.
+ *
+ * - `server.ts`: {@linkcode serveMcp}, the server; every `create_draft`
+ *   goes through the lab's one observation of an attempt (`Lab.observe`).
+ * - `tools.ts`: the tools as data (names, JSON Schemas, annotations).
+ * - `faults.ts`: the `--faults` schedule, one fault set per call number.
+ * - `transport.ts`: bounded JSON lines on stdin and stdout.
+ * - `messages.ts`: every text the server speaks, in both languages.
+ * - `sdk.ts`: the pinned MCP SDK, imported here and nowhere else.
+ *
+ * This area sits below the views and imports only the ground floor, the
+ * sandbox, the store and the labs. The `mcp` command loads `server.ts` with
+ * a dynamic import, so no other command loads the SDK; nothing imports this
+ * door, which would load it too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOOLS } from "./mod.ts";
+ *
+ * assert.deepEqual(TOOLS.map((t) => t.name), [
+ *   "create_draft",
+ *   "ledger",
+ *   "reconcile",
+ *   "compensate",
+ * ]);
+ * ```
+ *
+ * @module
+ */
+export * from "./faults.ts";
+export * from "./messages.ts";
+export * from "./server.ts";
+export * from "./tools.ts";
+export * from "./transport.ts";
