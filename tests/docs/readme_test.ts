@@ -97,6 +97,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Your name, course code and language", "## 你的姓名、课程代码和语言"],
     ["## Answers", "## 答案"],
     ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 agent 会话"],
+    [
+      "## Exercise 18: an MCP server's verdicts",
+      "## 第 18 道练习：一个 MCP 服务器的结论",
+    ],
     ["## Hand in", "## 交作业"],
   ],
   "06-course-and-grading.md": [
