@@ -125,12 +125,14 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
+        ["accept/matrix.ts", "accept/examples.ts"],
         ["accept/start.ts", "accept/examples.ts"],
         ["cli/commands/mcp.ts", "mcp/server.ts"],
         ["cli/commands/proxy.ts", "accept/proxy.ts"],
       ],
-      "three dynamic imports beside the command line's: the mcp command " +
-        "loads the server, accept its example servers, proxy the proxy",
+      "four dynamic imports beside the command line's: the mcp command " +
+        "loads the server, accept and exercise 18 the example servers, " +
+        "proxy the proxy",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(
