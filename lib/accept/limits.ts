@@ -31,6 +31,14 @@ export const MAX_COPIES = 64;
 /** How long guardlab waits for any one answer unless `--timeout-ms` says: 10 s. */
 export const DEFAULT_ANSWER_TIMEOUT_MS = 10_000;
 
+/**
+ * How long guardlab waits for a server's answer to `initialize`, at least:
+ * 30 s. A server's first answer includes its own start (a runtime, a
+ * package read from a cache), which is slower than any answer after it and
+ * slower still on a busy machine; `--timeout-ms` bounds the answers after.
+ */
+export const START_TIMEOUT_MS = 30_000;
+
 /** The longest `--timeout-ms`: 10 minutes. */
 export const MAX_ANSWER_TIMEOUT_MS = 600_000;
 

@@ -88,13 +88,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   };
   const toClient = (text: string) => o.output(encoder.encode(text + "\n"));
   const rec = o.record;
-  let warnedFull = false;
-  const note = (...a: Parameters<RecordWriter["message"]>) => {
-    if (!rec.message(...a) && !warnedFull) {
-      warnedFull = true;
-      o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
-    }
-  };
+  rec.onFull = () => o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
+  const note = (...a: Parameters<RecordWriter["message"]>) => rec.message(...a);
 
   let calls = 0;
   const perTool = new Map<string, number>();
@@ -125,6 +120,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
             idKey((m.params as { requestId?: unknown })?.requestId),
           )
           : undefined;
+      toServer(text);
       note(
         {
           dir: "client>server",
@@ -134,9 +130,11 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
         text,
         typeof m === "string" ? undefined : m,
       );
-      toServer(text);
       return;
     }
+    // The call leaves first: everything below (the plan, the record) is
+    // bookkeeping the server need not wait for.
+    toServer(text);
     const params = m.params as { name?: unknown; arguments?: unknown };
     const tool = typeof params?.name === "string" ? params.name : "";
     const call = ++calls;
@@ -155,13 +153,17 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     if (seenCalls.size < MAX_RECORD_LINES) seenCalls.set(idKey(m.id), flight);
     writes.push({ call, tool, args: params?.arguments });
     note({ dir: "client>server", action: "forwarded", call, tool }, text, m);
-    toServer(text);
     const extra = plan.fanout !== undefined
       ? plan.fanout - 1
       : plan.deliver_twice
       ? 1
       : 0;
     if (extra > 0) {
+      for (let k = 0; k < extra; k++) {
+        const id = `guardlab-copy-${++copyId}`;
+        copies.set(idKey(id), flight);
+        toServer(JSON.stringify({ ...m, id }));
+      }
       note({
         dir: "guardlab>server",
         action: "copy",
@@ -169,11 +171,6 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
         tool,
         copies: extra,
       }, null);
-      for (let k = 0; k < extra; k++) {
-        const id = `guardlab-copy-${++copyId}`;
-        copies.set(idKey(id), flight);
-        toServer(JSON.stringify({ ...m, id }));
-      }
     }
     if (plan.cancel_after_ms !== undefined) {
       later(plan.cancel_after_ms, () => {
@@ -187,6 +184,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
             reason: "guardlab proxy: cancel_after_ms fault",
           },
         });
+        toServer(cancel);
         note({
           dir: "guardlab>server",
           action: "cancelled",
@@ -194,7 +192,6 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
           tool,
           ms: plan.cancel_after_ms,
         }, cancel);
-        toServer(cancel);
         const error = JSON.stringify({
           jsonrpc: "2.0",
           id: m.id,
@@ -204,11 +201,11 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
               `guardlab proxy: cancelled after ${plan.cancel_after_ms} ms (a fault)`,
           },
         });
+        toClient(error);
         note(
           { dir: "guardlab>client", action: "cancelled", call, tool },
           error,
         );
-        toClient(error);
         o.log(fill(P.cancelledByFault, { call, ms: plan.cancel_after_ms! }));
       });
     }
@@ -223,8 +220,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     }
     const isAnswer = !("method" in m) && ("result" in m || "error" in m);
     if (!isAnswer) {
-      note({ dir: "server>client", action: "forwarded" }, text, m);
       toClient(text);
+      note({ dir: "server>client", action: "forwarded" }, text, m);
       return;
     }
     const key = idKey(m.id);
@@ -252,8 +249,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     }
     const flight = inflight.get(key);
     if (flight === undefined) {
-      note({ dir: "server>client", action: "forwarded" }, text, m);
       toClient(text);
+      note({ dir: "server>client", action: "forwarded" }, text, m);
       return;
     }
     inflight.delete(key);
@@ -268,13 +265,14 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       const ms = flight.plan.delay_response_ms;
       note({ dir: "server>guardlab", action: "delayed", ms, ...base }, text, m);
       later(ms, () => {
-        note({ dir: "guardlab>client", action: "delivered", ...base }, text);
         toClient(text);
+        note({ dir: "guardlab>client", action: "delivered", ...base }, text);
       });
     } else {
+      // The answer leaves before it is recorded: the client never waits on the record.
       flight.answered = true;
-      note({ dir: "server>client", action: "forwarded", ...base }, text, m);
       toClient(text);
+      note({ dir: "server>client", action: "forwarded", ...base }, text, m);
     }
     drained();
   };
@@ -313,8 +311,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
         o.timeoutMs,
         (id, text, onAnswer) => {
           reads.set(idKey(id), onAnswer);
-          note({ dir: "guardlab>server", action: "forwarded" }, text);
           toServer(text);
+          note({ dir: "guardlab>server", action: "forwarded" }, text);
         },
       );
       o.log(fill(P.oracleRead, { n }));

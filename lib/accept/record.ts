@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { setImmediate } from "node:timers";
 import { isPlainRecord } from "../base/json.ts";
 import {
   MAX_RECORD_BYTES,
@@ -65,13 +66,35 @@ export type RecordLine =
 
 const encoder = new TextEncoder();
 
-/** Writes a record, line by line, within its bounds. */
+/** A message line as noted on the hot path: serialized later, off it. */
+interface Noted {
+  readonly t: number;
+  readonly line: Omit<
+    Extract<RecordLine, { kind: "msg" }>,
+    "kind" | "t" | "msg" | "bytes"
+  >;
+  readonly text: string | null;
+  readonly msg: unknown;
+}
+
+/**
+ * Writes a record, line by line, within its bounds. A message is only noted
+ * when it passes (its time taken then); the lines of one turn are
+ * serialized, measured against the bounds and written in one write after
+ * the turn, so the proxy forwards a message before any of its record costs
+ * anything (setImmediate, not setTimeout(0), which waits a timer tick).
+ */
 export class RecordWriter {
   readonly #file: Deno.FsFile;
   #lines = 0;
   #bytes = 0;
   #full = false;
+  #closed = false;
+  #pending: (Noted | RecordLine)[] = [];
+  #flushQueued = false;
   readonly #started = performance.now();
+  /** Called once, when the bound is first reached (the proxy logs it). */
+  onFull: () => void = () => {};
 
   /** Write into `file` (a new private file). */
   constructor(file: Deno.FsFile) {
@@ -83,47 +106,81 @@ export class RecordWriter {
     return Math.round((performance.now() - this.#started) * 10) / 10;
   }
 
-  /** Whether the bound was reached. */
+  /** Whether the bound was reached (as of the last write). */
   get full(): boolean {
     return this.#full;
   }
 
-  /** Add a message line: the message itself when small enough, else its size. */
-  message(
-    line: Omit<
-      Extract<RecordLine, { kind: "msg" }>,
-      "kind" | "t" | "msg" | "bytes"
-    >,
-    text: string | null,
-    msg?: unknown,
-  ): boolean {
-    const bytes = text === null ? 0 : encoder.encode(text).length;
-    return this.write({
-      kind: "msg",
-      t: this.now(),
-      ...line,
-      bytes,
-      ...(msg !== undefined && bytes <= MAX_RECORDED_MESSAGE_BYTES
-        ? { msg }
-        : {}),
-    });
+  /** Note a message that just passed: the message itself when small enough, else its size. */
+  message(line: Noted["line"], text: string | null, msg?: unknown): void {
+    this.#queue({ t: this.now(), line, text, msg });
   }
 
-  /** Add one line; false once the record is full. */
-  write(line: RecordLine): boolean {
-    if (this.#full) return false;
+  /** Add one line (after the lines noted before it). */
+  write(line: RecordLine): void {
+    this.#queue(line);
+  }
+
+  #queue(entry: Noted | RecordLine): void {
+    if (this.#closed) return;
+    this.#pending.push(entry);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  /** The bytes of one line, or null once the record is full. */
+  #bytesOf(entry: Noted | RecordLine): Uint8Array | null {
+    if (this.#full) return null;
+    let line: RecordLine;
+    if ("kind" in entry) line = entry;
+    else {
+      const bytes = entry.text === null ? 0 : encoder.encode(entry.text).length;
+      line = {
+        kind: "msg",
+        t: entry.t,
+        ...entry.line,
+        bytes,
+        ...(entry.msg !== undefined && bytes <= MAX_RECORDED_MESSAGE_BYTES
+          ? { msg: entry.msg }
+          : {}),
+      };
+    }
     const bytes = encoder.encode(JSON.stringify(line) + "\n");
     if (
       this.#lines + 2 > MAX_RECORD_LINES ||
       this.#bytes + bytes.length + 200 > MAX_RECORD_BYTES
     ) {
       this.#full = true;
-      return false;
+      this.onFull();
+      return null;
     }
-    this.#writeAll(bytes);
     this.#lines++;
     this.#bytes += bytes.length;
-    return true;
+    return bytes;
+  }
+
+  /** Serialize and write what is pending, in one write. */
+  #flush(): void {
+    this.#flushQueued = false;
+    if (this.#pending.length === 0 || this.#closed) return;
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (const entry of this.#pending) {
+      const bytes = this.#bytesOf(entry);
+      if (bytes === null) continue;
+      parts.push(bytes);
+      size += bytes.length;
+    }
+    this.#pending = [];
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    this.#writeAll(all);
   }
 
   #writeAll(bytes: Uint8Array): void {
@@ -132,14 +189,17 @@ export class RecordWriter {
     }
   }
 
-  /** Close the record with its end line. */
+  /** Close the record: what is pending, then its end line. */
   close(): void {
+    if (this.#closed) return;
+    this.#flush();
     this.#writeAll(
       encoder.encode(
         JSON.stringify({ kind: "end", t: this.now(), truncated: this.#full }) +
           "\n",
       ),
     );
+    this.#closed = true;
     this.#file.close();
   }
 }

@@ -9,6 +9,7 @@
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
+import { START_TIMEOUT_MS } from "./limits.ts";
 import type {
   Channel,
   ChannelProblem,
@@ -119,6 +120,11 @@ interface Waiting {
   quiet: boolean;
 }
 
+/** The bound of the wait for `initialize`: `timeoutMs`, and at least {@linkcode START_TIMEOUT_MS}. */
+export function startTimeoutOf(timeoutMs: number): number {
+  return Math.max(timeoutMs, START_TIMEOUT_MS);
+}
+
 /** A session over `channel`; {@linkcode Session.open} initializes it. */
 export class Session {
   /** The server's name and version, from initialize. */
@@ -148,7 +154,10 @@ export class Session {
     channel.onclose = (why) => this.#closed(why);
   }
 
-  /** Initialize a session on `channel` and list its tools; every wait is bounded by `timeoutMs`. */
+  /**
+   * Initialize a session on `channel` and list its tools; every wait is
+   * bounded by `timeoutMs`, initialize's by {@linkcode startTimeoutOf}.
+   */
   static async open(channel: Channel, timeoutMs: number): Promise<Session> {
     const s = new Session(channel, timeoutMs);
     const init = await s.#request(
@@ -160,6 +169,7 @@ export class Session {
       },
       null,
       true,
+      startTimeoutOf(timeoutMs),
     ).answer;
     if (init.outcome === "no-answer" || init.outcome === "closed") {
       throw new InitializeFailed(init.outcome);
@@ -302,6 +312,7 @@ export class Session {
     params: Message,
     call: number | null,
     quiet: boolean,
+    timeoutMs: number = this.#timeoutMs,
   ): { id: number; answer: Promise<Answer> } {
     const id = this.#nextId++;
     const answer = new Promise<Answer>((settle) => {
@@ -312,7 +323,7 @@ export class Session {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
         settle({ outcome: "no-answer" });
-      }, this.#timeoutMs);
+      }, timeoutMs);
       // Registered before the send: an in-process server may answer at once.
       this.#waiting.set(id, {
         call,

@@ -27,7 +27,7 @@ import {
 } from "../../accept/limits.ts";
 import { BadOracle, type Oracle } from "../../accept/oracle.ts";
 import { runAccept } from "../../accept/run.ts";
-import { InitializeFailed } from "../../accept/session.ts";
+import { InitializeFailed, startTimeoutOf } from "../../accept/session.ts";
 import {
   assertGrantFor,
   loadOracle,
@@ -223,7 +223,11 @@ export const accept = command({
         return EXIT.failed;
       }
       if (error instanceof InitializeFailed) {
-        io.err(`guardlab: ${say(initLine(error, options.timeoutMs), lang)}`);
+        io.err(
+          `guardlab: ${
+            say(initLine(error, startTimeoutOf(options.timeoutMs)), lang)
+          }`,
+        );
         return EXIT.inconclusive;
       }
       throw error;

@@ -73,8 +73,9 @@ bad_call、other_call 与 other_count。任何字符串中的占位符：{run}�
     zh: "并发用例的 N（默认 10，最多 64）",
   },
   timeout: {
-    en: "the bound of every wait for an answer (default 10000)",
-    zh: "每次等待应答的上限（默认 10000）",
+    en:
+      "the bound of every wait for an answer (default 10000; initialize: at least 30000)",
+    zh: "每次等待应答的上限（默认 10000；initialize 至少 30000）",
   },
   cancelAfter: {
     en: "cancel-after-send cancels this long after sending (default 20)",
