@@ -7,6 +7,8 @@
  * @module
  */
 import { Refused } from "../base/errors.ts";
+import { setLastWords } from "../base/exit_hooks.ts";
+import { BASE_MESSAGES } from "../base/messages.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { wrap } from "../base/terminal.ts";
 import { refusalLine } from "../sandbox/sandbox.ts";
@@ -101,6 +103,12 @@ async function usageAfter(
  */
 export async function runCommandLine(args: string[], io: Io): Promise<number> {
   const { lang, note } = langOfCall(args, io);
+  // A write past `ulimit -f` ends the process (SIGXFSZ): say why, in its language.
+  setLastWords((signal) =>
+    signal === "SIGXFSZ"
+      ? `guardlab: ${say(BASE_MESSAGES.fileSizeLimit, lang)}`
+      : undefined
+  );
   // Scratch folders live as long as the command: removed on every path out.
   using _scratch = scratchSession();
   try {

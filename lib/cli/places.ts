@@ -17,7 +17,7 @@ import {
   trustedFolders,
 } from "../sandbox/sandbox.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
-import { openPlainFile } from "../sandbox/safe_fs.ts";
+import { openPlainFile, systemRefusal } from "../sandbox/safe_fs.ts";
 import type { OptionSpecs } from "./command.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
@@ -154,7 +154,7 @@ function lexists(path: string): boolean {
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+    throw systemRefusal(error, path) ?? error;
   }
 }
 
