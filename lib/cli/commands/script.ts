@@ -4,6 +4,7 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
+import { letPendingSignalsArrive } from "../../base/exit_hooks.ts";
 import {
   labFilesIn,
   ledgerFolder,
@@ -66,6 +67,7 @@ export const script = command({
     });
     let invalid = 0;
     let lanesShown = false;
+    let writeFailed = false;
     try {
       for await (const line of linesOf(steps)) {
         if ("text" in line && line.text.trim() === "") continue;
@@ -86,6 +88,12 @@ export const script = command({
           };
         }
         io.out(JSON.stringify(output));
+        if (output.raised === "database_error" && !writeFailed) {
+          // A write past the file size limit raised SIGXFSZ: let it end the
+          // run here, before every later step fails the same way.
+          writeFailed = true;
+          await letPendingSignalsArrive();
+        }
         if (values.view && ran) {
           // The step's own text, shown inert: it cannot drive the terminal
           // or start a line of its own.
