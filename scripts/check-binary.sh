@@ -158,7 +158,7 @@ else
   printf '%s\n' "$mcp_in" | "${guardlab[@]}" proxy --record "$sandbox_dir/record.jsonl" -- "${guardlab[@]}" mcp >"$work/out" 2>"$work/err"
   rc=$?
   if [ "$rc" -eq 0 ] && [ "$(wc -l <"$work/out")" -eq 3 ] &&
-    grep -q '"structuredContent":{"call":1,"status":"accepted"' "$work/out" &&
+    grep -q '"structuredContent":{"call":1,"session":1,"status":"accepted"' "$work/out" &&
     [ "$(grep -c '"kind":"msg"' "$sandbox_dir/record.jsonl")" -ge 7 ]; then
     pass "proxy: the MCP round trip through guardlab proxy, recorded"
   else fail "proxy round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
