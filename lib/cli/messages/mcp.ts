@@ -91,8 +91,8 @@ export const MCP_MESSAGES = {
   },
   fromTerminal: {
     en:
-      "guardlab mcp speaks JSON-RPC on stdin and stdout: start it from an MCP client (see the README); Ctrl-D ends it",
+      "guardlab mcp speaks JSON-RPC on stdin and stdout: start it from an MCP client (see docs/en/03-agents-and-mcp.md); Ctrl-D ends it",
     zh:
-      "guardlab mcp 在标准输入输出上使用 JSON-RPC：请从 MCP 客户端启动它（见 README）；按 Ctrl-D 结束",
+      "guardlab mcp 在标准输入输出上使用 JSON-RPC：请从 MCP 客户端启动它（见 docs/zh/03-agents-and-mcp.md）；按 Ctrl-D 结束",
   },
 } as const satisfies Record<string, Text>;

@@ -26,7 +26,8 @@ your first guess counts and is kept, a wrong guess does not show what
 happened, and --reveal shows it (and is recorded). hint shows one more hint
 each time. show N --invariants prints what is checked, for a teacher, in both
 languages. --course FILE reads a teacher's course file in the same form
-(README: For a course); without it the built-in exercises are the course.
+(docs/en/06-course-and-grading.md); without it the built-in exercises are the
+course.
 Progress lives in your private folder (reset keeps it). hand-in prints your
 work as JSON, with your name (guardlab config name) and course code
 (guardlab config course).
@@ -44,8 +45,9 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
 前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
 猜测算数并被保存，猜错时不显示实际结果，--reveal 会显示它（并被记录）。hint
 每次多给一条提示。show N --invariants 用两种语言列出检查的内容，供老师查看。
---course FILE 读取老师的课程文件（同样的格式，见 README 的“For a course”）；
-不给时，内置练习就是课程。进度保存在你的私有目录里（reset 不会删除）。hand-in
+--course FILE 读取老师的课程文件（同样的格式，见
+docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
+进度保存在你的私有目录里（reset 不会删除）。hand-in
 以 JSON 输出你的作业，带上
 你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
 运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
