@@ -22,6 +22,7 @@ import {
   STAGE_LABEL,
   STATE_TEXTS,
 } from "./messages.ts";
+import { textCost, type ViewBudget } from "./view_bound.ts";
 import {
   PLAIN,
   type StageRow,
@@ -211,6 +212,78 @@ export function historyOf(
   for (const job of [...missing].sort()) placeMissing(job);
   const omitted = Math.max(0, all.length - MAX_DRAWN_ATTEMPTS);
   return { attempts: all.slice(omitted), omitted, compensations };
+}
+
+/**
+ * The part of `h` a view shows within `budget`: the latest attempts whose
+ * key and status (counted twice, as they are drawn) fit (the older ones of those drawn are left out and
+ * counted), then the compensations that fit.
+ */
+export function boundHistory(
+  h: LedgerHistory,
+  budget: ViewBudget,
+): LedgerHistory {
+  const latestFirst = h.attempts.toReversed();
+  const kept = budget.take(
+    "attempts",
+    latestFirst,
+    // The key and the status are drawn twice at most: in the attempt's
+    // title, and in a note or its state line.
+    (a, limit) => 2 * textCost([a.job, a.status], limit),
+  );
+  return {
+    attempts: kept.reverse(),
+    omitted: h.omitted,
+    compensations: budget.take("compensations", h.compensations),
+  };
+}
+
+/**
+ * `h` with every stored string passed through `show` (`inert` for text and
+ * SVG), each attempt's timeline drawn again from the shown words. The
+ * history is worked out from the stored strings first (which draft a
+ * receipt records is a question about the stored keys, not the shown ones),
+ * and only what is drawn is shown: a view never makes a whole ledger inert.
+ * The stages are read from the events as stored, which no view prints.
+ */
+export function shownHistory(
+  h: LedgerHistory,
+  show: (text: string) => string,
+): LedgerHistory {
+  return {
+    attempts: h.attempts.map((a): LedgerAttempt => {
+      const job = a.job === null ? null : show(a.job);
+      if (a.receipt === null || a.status === null) {
+        return {
+          receipt: null,
+          job,
+          status: null,
+          ...receiptlessAttempt(job!),
+        };
+      }
+      const status = show(a.status);
+      const attempt = attemptOfReceipt({
+        attempt: a.receipt,
+        job,
+        status,
+        effect_exists: a.attempt.draftExists,
+        events: a.attempt.events,
+      });
+      return {
+        receipt: a.receipt,
+        job,
+        status,
+        attempt,
+        timeline: timelineOf(attempt),
+      };
+    }),
+    omitted: h.omitted,
+    compensations: h.compensations.map((c) => ({
+      ...c,
+      job: show(c.job),
+      state: show(c.state),
+    })),
+  };
 }
 
 /** The heading of one attempt: its receipt, key, status and what the commit point saw. */

@@ -27,9 +27,12 @@ import {
 } from "../places.ts";
 import {
   attemptTitle,
+  boundHistory,
   historyOf,
   renderHistory,
+  shownHistory,
 } from "../../views/ledger_timeline.ts";
+import { ViewBudget } from "../../views/view_bound.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { PLAIN } from "../../views/timeline.ts";
 
@@ -52,29 +55,58 @@ export const ledger = command({
       throw new UsageError(M.formatNeedsTimeline, "ledger");
     }
     const format = values.timeline ? formatOf("ledger", values) : undefined;
-    let rows = readExisting("ledger", io, values, (book) => ({
+    const rows = readExisting("ledger", io, values, (book) => ({
       drafts: book.drafts(),
       receipts: book.receipts(),
       voids: book.compensations(),
     }));
-    // Stored text is shown, never obeyed: a control character or a line
-    // break in a key, a status or an event becomes visible as \uXXXX.
-    if (!values.json && format !== "json") rows = shownAsText(rows);
-    if (format !== undefined) showTimeline(rows, format, io, lang);
-    else {
-      // A named ledger's policy database, beside it, read-only too.
-      const policy = values.ledger === undefined
-        ? undefined
-        : policyOf(io, values.ledger);
-      if (values.json) {
-        writerFor(io, lang).json({
-          drafts: rows.drafts,
-          receipts: rows.receipts,
-          ...(rows.voids.length > 0 ? { compensations: rows.voids } : {}),
-          ...(policy === undefined ? {} : { policy }),
-        });
-      } else showRows(rows, policy, io, lang);
+    // One bound for everything this call shows (see view_bound.ts): the
+    // rows are bounded first, and only the rows shown are made inert.
+    const budget = new ViewBudget();
+    if (format !== undefined) {
+      showTimeline(rows, format, budget, io, lang);
+      return EXIT.ok;
     }
+    // A named ledger's policy database, beside it, read-only too.
+    const policy = values.ledger === undefined
+      ? undefined
+      : policyOf(io, values.ledger);
+    const shown: Rows = {
+      drafts: budget.take("drafts", rows.drafts),
+      receipts: budget.take("receipts", rows.receipts),
+      voids: values.json ? budget.take("compensations", rows.voids) : [],
+    };
+    const shownPolicy = policy && {
+      ...policy,
+      drafts: budget.take("policy_drafts", policy.drafts),
+    };
+    if (values.json) {
+      writerFor(io, lang).json({
+        drafts: shown.drafts,
+        receipts: shown.receipts,
+        ...(rows.voids.length > 0 ? { compensations: shown.voids } : {}),
+        ...(shownPolicy === undefined ? {} : { policy: shownPolicy }),
+        ...budget.cutJson(),
+      });
+      return EXIT.ok;
+    }
+    // Stored text is shown, never obeyed: a control character or a line
+    // break in a key, a status or an event becomes visible as \uXXXX. The
+    // tags are looked up by the stored keys, before they are made inert.
+    const stateOf = new Map(rows.voids.map((c) => [c.job, c.state]));
+    showRows(
+      shown,
+      {
+        drafts: rows.drafts.length,
+        receipts: rows.receipts.length,
+        policyDrafts: policy?.drafts.length ?? 0,
+      },
+      (job) => stateOf.get(job),
+      shownPolicy,
+      io,
+      lang,
+    );
+    for (const line of budget.cutLines()) writerFor(io, lang).wrapped(line);
     return EXIT.ok;
   },
 });
@@ -89,18 +121,25 @@ interface Rows {
   voids: ReturnType<Ledger["compensations"]>;
 }
 
-/** `--timeline`: every attempt in order, as text, JSON or SVG. */
+/**
+ * `--timeline`: every attempt in order, as text, JSON or SVG. The history
+ * is worked out from the stored rows; what `budget` lets through is drawn.
+ */
 function showTimeline(
   { drafts, receipts, voids }: Rows,
   format: Format,
+  budget: ViewBudget,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  const history = historyOf(receipts, drafts.map((d) => d.job), voids);
+  const bounded = boundHistory(
+    historyOf(receipts, drafts.map((d) => d.job), voids),
+    budget,
+  );
   if (format === "json") {
     out.json({
-      attempts: history.attempts.map((a) => ({
+      attempts: bounded.attempts.map((a) => ({
         receipt: a.receipt,
         job: a.job,
         status: a.status,
@@ -110,10 +149,16 @@ function showTimeline(
           mark: r.mark,
         })),
       })),
-      omitted: history.omitted,
-      compensations: history.compensations,
+      omitted: bounded.omitted,
+      compensations: bounded.compensations,
+      ...budget.cutJson(),
     });
-  } else if (format === "svg") {
+    return;
+  }
+  const history = shownHistory(bounded, inert);
+  if (format === "svg") {
+    const notes = renderHistory({ ...history, attempts: [] }, PLAIN, lang)
+      .slice(1);
     io.out(timelineSvg(
       out.text(M.svgTitle),
       history.attempts.map((a) => ({
@@ -121,25 +166,33 @@ function showTimeline(
         attempt: a.attempt,
         timeline: a.timeline,
       })),
-      renderHistory({ ...history, attempts: [] }, PLAIN, lang).slice(1),
+      [...notes, ...budget.cutLines().map((line) => out.text(line))],
       lang,
     ));
-  } else out.lines(renderHistory(history, styleFor(io), lang));
+  } else {
+    out.lines(renderHistory(history, styleFor(io), lang));
+    for (const line of budget.cutLines()) out.wrapped(line);
+  }
 }
 
-/** The drafts, the receipts and the policy lab beside them, as text. */
+/**
+ * The drafts, the receipts and the policy lab beside them, as text: the
+ * rows shown (made inert here), under headings that count every row.
+ */
 function showRows(
-  { drafts, receipts, voids }: Rows,
+  stored: Rows,
+  totals: { drafts: number; receipts: number; policyDrafts: number },
+  stateOf: (job: string) => string | undefined,
   policy: PolicyView | null | undefined,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  out.say(M.drafts, { n: drafts.length });
-  const stateOf = new Map(voids.map((c) => [c.job, c.state]));
-  for (const d of drafts) {
+  out.say(M.drafts, { n: totals.drafts });
+  for (const row of stored.drafts) {
+    const state = stateOf(row.job);
+    const d = shownAsText(row);
     const text = (d.body as { text?: unknown })?.text;
-    const state = stateOf.get(d.job);
     const tag = state === "voided"
       ? out.text(M.voidedTag)
       : state === "requested"
@@ -151,8 +204,8 @@ function showRows(
       }${tag}`,
     );
   }
-  out.say(M.receipts, { n: receipts.length });
-  for (const r of receipts) {
+  out.say(M.receipts, { n: totals.receipts });
+  for (const r of stored.receipts.map(shownAsText)) {
     const draft = out.text(r.effect_exists ? M.draftPresent : M.draftAbsent);
     io.out(
       `  #${r.attempt}  ${r.job ?? out.text(M.noJob)}  ${r.status}  ${draft}`,
@@ -169,7 +222,7 @@ function showRows(
       max_copies: policy.rule.max_copies,
     });
   }
-  out.say(M.policyDrafts, { n: policy.drafts.length });
+  out.say(M.policyDrafts, { n: totals.policyDrafts });
   for (const [job, copies, revision] of policy.drafts) {
     out.say(M.policyDraft, { job: inert(job), copies, revision });
   }
@@ -208,8 +261,8 @@ interface PolicyView {
   drafts: [string, number, number][];
 }
 
-/** The rows with every stored string made inert (see {@linkcode inert}). */
-function shownAsText(rows: Rows): Rows {
+/** A row with every stored string made inert (see {@linkcode inert}). */
+function shownAsText<T>(rows: T): T {
   const walk = (value: unknown): unknown =>
     typeof value === "string"
       ? inert(value)
@@ -220,5 +273,5 @@ function shownAsText(rows: Rows): Rows {
         Object.entries(value).map(([k, v]) => [k, walk(v)]),
       )
       : value;
-  return walk(rows) as Rows;
+  return walk(rows) as T;
 }
