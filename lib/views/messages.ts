@@ -438,7 +438,7 @@ export const VIEW_ROW_KINDS = {
     zh: `${total} 个业务键中的 ${n} 个`,
   }),
   steps: (n: number, total: number): Text => ({
-    en: `the views of ${n} steps (their JSON lines are printed)`,
-    zh: `${n} 个步骤的视图（它们的 JSON 行照常输出）`,
+    en: `the views of ${n} of ${total} steps (their JSON lines are printed)`,
+    zh: `${total} 个步骤中 ${n} 个步骤的视图（它们的 JSON 行照常输出）`,
   }),
 } as const;

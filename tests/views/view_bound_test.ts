@@ -147,3 +147,28 @@ Deno.test("view bound: rows are taken whole, in order, and the first that does n
   assert.deepEqual(small.cutLines(), []);
   assert.deepEqual(small.cutJson(), {});
 });
+
+Deno.test("view bound: script --view stops drawing at the bound, and every step still prints its JSON line", async () => {
+  const steps = 160;
+  const job = "\u0001".repeat(4 << 10);
+  const line = JSON.stringify({
+    op: "run",
+    args: { job, topic: "river", copies: 2 },
+  });
+  const r = await cli(
+    ["script", "--view"],
+    `${line}\n`.repeat(steps),
+  );
+  assert.equal(r.out.length, steps);
+  assert.ok(bytes(r.err) <= MAX_VIEW_BYTES, `${bytes(r.err)} bytes`);
+  const at = r.err.indexOf(CUT.en);
+  assert.ok(at >= 0, r.err.slice(-2).join("\n"));
+  const drawn = r.err.filter((l) => /^line \d+: run /.test(l)).length;
+  assert.ok(drawn > 0 && drawn < steps, String(drawn));
+  assert.equal(
+    r.err[at + 1],
+    `(not shown: the views of ${
+      steps - drawn
+    } of ${steps} steps (their JSON lines are printed))`,
+  );
+});
