@@ -12,7 +12,13 @@ import {
 } from "../../sandbox/sandbox.ts";
 import { inert } from "../../base/terminal.ts";
 import type { Lang } from "../../base/i18n.ts";
-import type { DraftRow, Ledger, ReceiptRow } from "../../timing/ledger.ts";
+import type {
+  CallRow,
+  DraftRow,
+  Ledger,
+  ReceiptRow,
+  SessionRow,
+} from "../../timing/ledger.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
@@ -59,6 +65,8 @@ export const ledger = command({
       drafts: book.drafts(),
       receipts: book.receipts(),
       voids: book.compensations(),
+      calls: book.calls(),
+      sessions: book.sessions(),
     }));
     // One bound for everything this call shows (see view_bound.ts): the
     // rows are bounded first, and only the rows shown are made inert.
@@ -75,6 +83,8 @@ export const ledger = command({
       drafts: budget.take("drafts", rows.drafts),
       receipts: budget.take("receipts", rows.receipts),
       voids: values.json ? budget.take("compensations", rows.voids) : [],
+      sessions: values.json ? budget.take("sessions", rows.sessions) : [],
+      calls: values.json ? budget.take("calls", rows.calls) : [],
     };
     const shownPolicy = policy && {
       ...policy,
@@ -85,6 +95,10 @@ export const ledger = command({
         drafts: shown.drafts,
         receipts: shown.receipts,
         ...(rows.voids.length > 0 ? { compensations: shown.voids } : {}),
+        // Who made each attempt, when guardlab mcp did: beside the receipts.
+        ...(rows.calls.length > 0
+          ? { sessions: shown.sessions, calls: shown.calls }
+          : {}),
         ...(shownPolicy === undefined ? {} : { policy: shownPolicy }),
         ...budget.cutJson(),
       });
@@ -119,6 +133,10 @@ interface Rows {
   receipts: ReceiptRow[];
   /** The compensations, by key. */
   voids: ReturnType<Ledger["compensations"]>;
+  /** The MCP calls on record, in the order they started. */
+  calls: CallRow[];
+  /** The MCP sessions on record. */
+  sessions: SessionRow[];
 }
 
 /**
@@ -126,7 +144,7 @@ interface Rows {
  * is worked out from the stored rows; what `budget` lets through is drawn.
  */
 function showTimeline(
-  { drafts, receipts, voids }: Rows,
+  { drafts, receipts, voids, calls, sessions }: Rows,
   format: Format,
   budget: ViewBudget,
   io: Io,
@@ -134,7 +152,7 @@ function showTimeline(
 ): void {
   const out = writerFor(io, lang);
   const bounded = boundHistory(
-    historyOf(receipts, drafts.map((d) => d.job), voids),
+    historyOf(receipts, drafts.map((d) => d.job), voids, calls, sessions),
     budget,
   );
   if (format === "json") {
@@ -148,17 +166,29 @@ function showTimeline(
           stage: r.stage,
           mark: r.mark,
         })),
+        ...(a.by ? { by: a.by } : {}),
       })),
       omitted: bounded.omitted,
       compensations: bounded.compensations,
+      ...(calls.length > 0
+        ? { reads: bounded.reads, sessions: bounded.sessions }
+        : {}),
       ...budget.cutJson(),
     });
     return;
   }
   const history = shownHistory(bounded, inert);
   if (format === "svg") {
-    const notes = renderHistory({ ...history, attempts: [] }, PLAIN, lang)
-      .slice(1);
+    // The legend, the other calls and the compensations, under the lanes.
+    const notes = renderHistory(
+      {
+        ...history,
+        attempts: [],
+        reads: history.reads.map((r) => ({ ...r, after: 0 })),
+      },
+      PLAIN,
+      lang,
+    ).slice(1);
     io.out(timelineSvg(
       out.text(M.svgTitle),
       history.attempts.map((a) => ({

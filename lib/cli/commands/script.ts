@@ -4,6 +4,7 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
+import { letPendingSignalsArrive } from "../../base/exit_hooks.ts";
 import {
   labFilesIn,
   ledgerFolder,
@@ -70,6 +71,7 @@ export const script = command({
     // --view draws what the steps say, so it is bounded as every view is
     // (view_bound.ts); the JSON lines on stdout go on past it.
     const viewBudget = new ViewBudget();
+    let writeFailed = false;
     try {
       for await (const line of linesOf(steps)) {
         if ("text" in line && line.text.trim() === "") continue;
@@ -90,6 +92,12 @@ export const script = command({
           };
         }
         io.out(JSON.stringify(output));
+        if (output.raised === "database_error" && !writeFailed) {
+          // A write past the file size limit raised SIGXFSZ: let it end the
+          // run here, before every later step fails the same way.
+          writeFailed = true;
+          await letPendingSignalsArrive();
+        }
         if (
           values.view && ran &&
           viewBudget.fits(
