@@ -15,6 +15,7 @@
  * @module
  */
 import { fill, joinTexts, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import { VIEW_BOUND_MESSAGES as M, VIEW_ROW_KINDS } from "./messages.ts";
 
 /**
@@ -184,4 +185,29 @@ export class ViewBudget {
       },
     };
   }
+}
+
+/**
+ * A row with every stored string made inert (see {@linkcode inert}): what
+ * a text view prints of a row it took, and only of such a row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownAsText } from "./view_bound.ts";
+ * assert.deepEqual(shownAsText({ job: "JOB-001\u200b" }), { job: "JOB-001\\u200b" });
+ * ```
+ */
+export function shownAsText<T>(row: T): T {
+  const walk = (value: unknown): unknown =>
+    typeof value === "string"
+      ? inert(value)
+      : Array.isArray(value)
+      ? value.map(walk)
+      : value !== null && typeof value === "object"
+      ? Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, walk(v)]),
+      )
+      : value;
+  return walk(row) as T;
 }

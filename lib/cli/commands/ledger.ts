@@ -33,12 +33,11 @@ import {
 } from "../places.ts";
 import {
   attemptTitle,
-  boundHistory,
   historyOf,
   renderHistory,
-  shownHistory,
 } from "../../views/ledger_timeline.ts";
-import { ViewBudget } from "../../views/view_bound.ts";
+import { boundHistory, shownHistory } from "../../views/shown_history.ts";
+import { shownAsText, ViewBudget } from "../../views/view_bound.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { PLAIN } from "../../views/timeline.ts";
 
@@ -289,19 +288,4 @@ interface PolicyView {
   rule: { revision: number; max_copies: number } | null;
   /** `[job, copies, checked_revision]`, by job. */
   drafts: [string, number, number][];
-}
-
-/** A row with every stored string made inert (see {@linkcode inert}). */
-function shownAsText<T>(rows: T): T {
-  const walk = (value: unknown): unknown =>
-    typeof value === "string"
-      ? inert(value)
-      : Array.isArray(value)
-      ? value.map(walk)
-      : value !== null && typeof value === "object"
-      ? Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, walk(v)]),
-      )
-      : value;
-  return walk(rows) as T;
 }
