@@ -190,6 +190,26 @@ export function choice<T extends string>(
   return value as T;
 }
 
+/** A whole-number flag within `[min, max]`, or `fallback` when it is not given. */
+export function wholeFlag(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  const n = /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) {
+    throw new UsageError(
+      fill(PARSE_MESSAGES.badNumber, { flag, min, max, got: printable(value) }),
+      command,
+    );
+  }
+  return n;
+}
+
 /** The value of a flag `command` cannot run without; `flag` as help writes it (`--job JOB`). */
 export function required(
   command: string,

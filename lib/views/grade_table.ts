@@ -70,10 +70,13 @@ const T = {
   total: { en: "total", zh: "合计" },
   perExercise: { en: "done per exercise", zh: "每题完成人数" },
   notGraded: { en: "not graded: see below", zh: "未评分：见下文" },
-  continued: (from: number, to: number): Text => ({
-    en: `exercises ${from}-${to} (continued):`,
-    zh: `练习 ${from}-${to}（续）：`,
-  }),
+  continued: (from: number, to: number): Text =>
+    from === to
+      ? { en: `exercise ${from} (continued):`, zh: `练习 ${from}（续）：` }
+      : {
+        en: `exercises ${from}-${to} (continued):`,
+        zh: `练习 ${from}-${to}（续）：`,
+      },
   flags: { en: "Flags:", zh: "标记：" },
   noFlags: { en: "Flags: none.", zh: "标记：无。" },
 } as const;

@@ -130,7 +130,10 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               l.en + l.zh,
               /undefined|\{[a-z]+[A-Za-z]*(\.[a-z_]+)?\}/,
             );
-            assert.match(l.zh, /[\u4e00-\u9fff]|^\s*[a-z]+[:：]|^\[/);
+            assert.match(
+              l.zh,
+              /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[/,
+            );
           }
           if (right.includes(c)) {
             assert.ok(v.why, "a pass says why");

@@ -187,7 +187,7 @@ Deno.test("class: three students, one course code, a copy and a duplicate name",
         csv[0],
         `"file","student",${
           Array.from({ length: 16 }, (_, i) => `"${i + 1}"`).join(",")
-        },"17 (ledger copy re-judged, session not re-run)","total","flags"`,
+        },"17 (ledger copy re-judged, session not re-run)","18","total","flags"`,
       );
       assert.equal(csv.length, 1 + 4 + 1);
       assert.match(csv[4], /^"wang-xiaoming.json","王小明","copy","copy",/);
