@@ -107,7 +107,9 @@ interface Contender {
 
 async function mcpContenders(dir: string, run: number): Promise<Contender[]> {
   const deno = Deno.execPath();
-  const [, ...guardlabFlags] = config.tasks.guardlab.split(/\s+/);
+  // The guardlab task's run of main.ts, after its Deno-cache check.
+  const [, ...guardlabFlags] = config.tasks.guardlab.split(" && ").at(-1)!
+    .split(/\s+/);
   const peer = (commits: string) => [
     "run",
     "-q",

@@ -294,6 +294,88 @@ export function continuationColumn(line: string, width: number): number {
 }
 
 /**
+ * Cut `current`, a line wider than `width` because one piece is, into
+ * lines of `width` columns, pushed to `out`; each continuation starts with
+ * `hang`. Returns the last, which fits. Only a piece wider than a whole
+ * line is cut. The characters are split once and walked with an offset, so
+ * a piece of any length is cut in linear time (re-splitting what is left
+ * for each line would be quadratic in a hostile ledger's key).
+ */
+function cutWide(
+  current: string,
+  width: number,
+  hang: string,
+  out: string[],
+): string {
+  const chars = [...current];
+  const widths = chars.map((c) =>
+    c === "\x1b" ? -1 : c >= " " && c <= "~" ? 1 : displayWidth(c)
+  );
+  if (widths.includes(-1)) {
+    // A colour code counts no column only as a whole: the simple way.
+    while (displayWidth(current) > width && current.trim() !== "") {
+      const all = [...current];
+      const cut = cutAt(all, all.map((c) => displayWidth(c)), 0, width);
+      out.push(all.slice(0, cut).join(""));
+      current = hang + all.slice(cut).join("");
+    }
+    return current;
+  }
+  // The line now is `hang` (after the first) followed by chars[from..].
+  const hangChars = [...hang];
+  let line = chars;
+  let lineWidths = widths;
+  let from = 0;
+  let solidUntil = chars.length;
+  while (solidUntil > 0 && chars[solidUntil - 1].trim() === "") solidUntil--;
+  for (;;) {
+    if (from >= solidUntil) break;
+    const cut = cutAt(line, lineWidths, from, width);
+    if (cut === line.length) break;
+    out.push(line.slice(from, cut).join(""));
+    // The continuation: the hang, then the rest. The rest is copied once
+    // (its first line); after that the hang is written over what was cut.
+    const start = cut - hangChars.length;
+    if (line === chars || start < 0) {
+      line = [...hangChars, ...line.slice(cut)];
+      lineWidths = [...hangChars.map(() => 1), ...lineWidths.slice(cut)];
+      solidUntil = solidUntil - cut + hangChars.length;
+      from = 0;
+    } else {
+      // Put the hang in front of what is left, in place of what was cut.
+      for (let i = 0; i < hangChars.length; i++) {
+        line[start + i] = hangChars[i];
+        lineWidths[start + i] = 1;
+      }
+      from = start;
+    }
+  }
+  return line.slice(from).join("");
+}
+
+/**
+ * Where the line `chars[from..]` is cut to fit `width` columns: after as
+ * many characters as fit, moved back so closing punctuation stays with the
+ * character it follows.
+ */
+function cutAt(
+  chars: readonly string[],
+  widths: readonly number[],
+  from: number,
+  width: number,
+): number {
+  let cut = from;
+  let used = 0;
+  while (cut < chars.length && used + widths[cut] <= width) {
+    used += widths[cut];
+    cut++;
+  }
+  if (cut === chars.length) return cut;
+  while (cut > from + 1 && CLOSING.has(chars[cut])) cut--;
+  return cut;
+}
+
+/**
  * Wrap `line` to at most `width` columns.
  *
  * The rule, for text with no dictionary: a line breaks at a space, after
@@ -352,19 +434,8 @@ export function wrap(
       // A clause wider than a whole line: fill the lines piece by piece.
       for (const piece of unit) place(piece, width);
     }
-    while (displayWidth(current) > width && current.trim() !== "") {
-      // Only a piece wider than a whole line is cut.
-      const chars = [...current];
-      let cut = 0;
-      let used = 0;
-      while (cut < chars.length && used + displayWidth(chars[cut]) <= width) {
-        used += displayWidth(chars[cut]);
-        cut++;
-      }
-      // Keep closing punctuation with the character it follows.
-      while (cut > 1 && CLOSING.has(chars[cut])) cut--;
-      out.push(chars.slice(0, cut).join(""));
-      current = hang + chars.slice(cut).join("");
+    if (displayWidth(current) > width && current.trim() !== "") {
+      current = cutWide(current, width, hang, out);
     }
   }
   out.push(current);

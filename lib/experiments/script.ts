@@ -43,6 +43,17 @@ export interface ScriptFiles {
   trusted?: readonly string[];
 }
 
+/**
+ * The most snapshots one script session remembers (`policy.precheck` with
+ * `as`). A script is input: without a bound, distinct names would grow the
+ * session's memory with every step. Naming an existing snapshot again
+ * replaces it and costs nothing.
+ */
+export const MAX_SNAPSHOTS = 256;
+
+/** The longest snapshot name, in UTF-16 code units (as `String.length` counts). */
+export const MAX_SNAPSHOT_NAME = 64;
+
 type Step = Record<string, unknown>;
 /** One JSON object printed for a step. */
 export type Output = Record<string, unknown>;
@@ -78,6 +89,20 @@ function stringField(step: Step, name: string): string {
   const value = field(step, name);
   if (typeof value !== "string") {
     throw new InvalidStep(`${name} must be a string`);
+  }
+  return value;
+}
+
+/**
+ * A step's snapshot name, refused past {@linkcode MAX_SNAPSHOT_NAME} before
+ * it is kept or echoed: the name is never repeated in the refusal.
+ */
+function snapshotName(step: Step, name: string): string {
+  const value = stringField(step, name);
+  if (value.length > MAX_SNAPSHOT_NAME) {
+    throw new InvalidStep(
+      `${name} longer than ${MAX_SNAPSHOT_NAME} characters`,
+    );
   }
   return value;
 }
@@ -397,7 +422,16 @@ export class ScriptSession {
 
   #precheck(s: Step): Output {
     const request = this.#request(s);
-    const name = Object.hasOwn(s, "as") ? stringField(s, "as") : "";
+    const name = Object.hasOwn(s, "as") ? snapshotName(s, "as") : "";
+    if (
+      name !== "" && !this.#snapshots.has(name) &&
+      this.#snapshots.size >= MAX_SNAPSHOTS
+    ) {
+      // Refused before the rule is read: the step changes nothing.
+      throw new InvalidStep(
+        `more than ${MAX_SNAPSHOTS} snapshot names; reuse one`,
+      );
+    }
     return policyOutcome(() => {
       const snapshot = this.#policy().reader.precheck(request);
       // An empty name remembers nothing, as the reference's falsy check.
@@ -432,7 +466,7 @@ export class ScriptSession {
 
   #insert(s: Step, checked: boolean): Output {
     const request = this.#request(s);
-    const name = stringField(s, "snapshot");
+    const name = snapshotName(s, "snapshot");
     const snapshot = this.#snapshots.get(name);
     if (snapshot === undefined) {
       throw new InvalidStep(`unknown snapshot ${JSON.stringify(name)}`);

@@ -40,8 +40,10 @@ export function thisInstall(): Install {
 
 /**
  * The command line that starts guardlab outside any task: the `guardlab`
- * task's words with each file made absolute and `--config` added, so `-P`
- * finds its permission set from any folder.
+ * task's run of main.ts with each file made absolute and `--config` added,
+ * so `-P` finds its permission set from any folder. The task's check of the
+ * Deno cache (scripts/deno_dir_check.js) runs before it only under
+ * `deno task`.
  *
  * @example
  * ```ts
@@ -61,7 +63,10 @@ export function launchCommand(
   install: Install,
 ): { command: string; args: string[] } {
   if (install.standalone) return { command: install.execPath, args: [] };
-  const [, ...words] = config.tasks.guardlab.split(/\s+/);
+  // The task's run of main.ts, after its Deno-cache check and `&&`: a host
+  // starts one command, with no shell, so that check does not run here.
+  const run = config.tasks.guardlab.split(" && ").at(-1)!;
+  const [, ...words] = run.split(/\s+/);
   const args: string[] = [];
   for (const word of words) {
     const lock = /^--lock=(.+)$/.exec(word);

@@ -183,7 +183,7 @@ export function attemptOfReceipt(r: ReceiptFact): Attempt {
 }
 
 /** The attempt that committed `job`'s draft and left no receipt. */
-function receiptlessAttempt(
+export function receiptlessAttempt(
   job: string,
 ): { attempt: Attempt; timeline: Timeline } {
   const events = [

@@ -439,3 +439,53 @@ export const COMMIT_WORDS = {
   "reused": { en: "commit point: reused", zh: "提交点：复用" },
   "not reached": { en: "commit point: not reached", zh: "提交点：未到达" },
 } as const satisfies Record<string, Text>;
+
+/** What a view says when it left rows out (`view_bound.ts`). */
+export const VIEW_BOUND_MESSAGES = {
+  cut: {
+    en: "(cut: a view shows at most {max} characters of stored text)",
+    zh: "（已截断：一个视图最多显示 {max} 个字符的存储文本）",
+  },
+  notShown: { en: "(not shown: {list})", zh: "（未显示：{list}）" },
+  separator: { en: ", ", zh: "，" },
+} as const satisfies Record<string, Text>;
+
+/** Each kind of row a view can leave out, counted: `{n}` of `{total}`. */
+export const VIEW_ROW_KINDS = {
+  drafts: (n: number, total: number): Text => ({
+    en: `${n} of ${total} drafts`,
+    zh: `${total} 条草稿中的 ${n} 条`,
+  }),
+  receipts: (n: number, total: number): Text => ({
+    en: `${n} of ${total} receipts`,
+    zh: `${total} 条回执中的 ${n} 条`,
+  }),
+  compensations: (n: number, total: number): Text => ({
+    en: `${n} of ${total} compensations`,
+    zh: `${total} 项补偿中的 ${n} 项`,
+  }),
+  policy_drafts: (n: number, total: number): Text => ({
+    en: `${n} of ${total} policy drafts`,
+    zh: `${total} 条规则实验草稿中的 ${n} 条`,
+  }),
+  attempts: (n: number, total: number): Text => ({
+    en: `${n} of the ${total} latest attempts`,
+    zh: `最近 ${total} 次调用中的 ${n} 次`,
+  }),
+  calls: (n: number, total: number): Text => ({
+    en: `${n} of ${total} MCP calls`,
+    zh: `${total} 次 MCP 调用中的 ${n} 次`,
+  }),
+  sessions: (n: number, total: number): Text => ({
+    en: `${n} of ${total} MCP sessions`,
+    zh: `${total} 个 MCP 会话中的 ${n} 个`,
+  }),
+  keys: (n: number, total: number): Text => ({
+    en: `${n} of ${total} keys`,
+    zh: `${total} 个业务键中的 ${n} 个`,
+  }),
+  steps: (n: number, total: number): Text => ({
+    en: `the views of ${n} of ${total} steps (their JSON lines are printed)`,
+    zh: `${total} 个步骤中 ${n} 个步骤的视图（它们的 JSON 行照常输出）`,
+  }),
+} as const;

@@ -27,5 +27,7 @@ export * from "./policy_view.ts";
 export * from "./policy_demo.ts";
 export * from "./compensation_view.ts";
 export * from "./svg.ts";
+export * from "./view_bound.ts";
+export * from "./shown_history.ts";
 export * from "./grade_table.ts";
 export * from "./messages.ts";

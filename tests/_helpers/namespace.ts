@@ -75,7 +75,7 @@ export const VICTIM = 10001;
 export const ATTACKER = 10002;
 
 /** The `guardlab` task's flags (the binary's grant) for `$DENO`, from deno.json. */
-export const TASK_FLAGS: string = config.tasks.guardlab
+export const TASK_FLAGS: string = config.tasks.guardlab.split(" && ").at(-1)!
   .replace(/^deno /, "").replace(/ main\.ts$/, "");
 
 /**

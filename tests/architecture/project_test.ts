@@ -108,6 +108,15 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
       read: ["/tmp", "/private/tmp"],
       write: ["/tmp", "/private/tmp"],
     },
+    // Not the program's: the Deno-cache check the guardlab task runs
+    // before main.ts (scripts/deno_dir_check.js) reads the folders of the
+    // cache's path, asks `deno info --json` where it is, and its own uid.
+    "deno-dir-check": {
+      read: true,
+      env: ["LANG", "LC_ALL", "LC_MESSAGES"],
+      run: true,
+      sys: ["uid"],
+    },
     "guardlab-windows": {
       read: ["C:\\Windows\\Temp"],
       write: ["C:\\Windows\\Temp"],

@@ -36,6 +36,8 @@ import {
   historyOf,
   renderHistory,
 } from "../../views/ledger_timeline.ts";
+import { boundHistory, shownHistory } from "../../views/shown_history.ts";
+import { shownAsText, ViewBudget } from "../../views/view_bound.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { PLAIN } from "../../views/timeline.ts";
 
@@ -58,35 +60,66 @@ export const ledger = command({
       throw new UsageError(M.formatNeedsTimeline, "ledger");
     }
     const format = values.timeline ? formatOf("ledger", values) : undefined;
-    let rows = readExisting("ledger", io, values, (book) => ({
+    const rows = readExisting("ledger", io, values, (book) => ({
       drafts: book.drafts(),
       receipts: book.receipts(),
       voids: book.compensations(),
       calls: book.calls(),
       sessions: book.sessions(),
     }));
-    // Stored text is shown, never obeyed: a control character or a line
-    // break in a key, a status or an event becomes visible as \uXXXX.
-    if (!values.json && format !== "json") rows = shownAsText(rows);
-    if (format !== undefined) showTimeline(rows, format, io, lang);
-    else {
-      // A named ledger's policy database, beside it, read-only too.
-      const policy = values.ledger === undefined
-        ? undefined
-        : policyOf(io, values.ledger);
-      if (values.json) {
-        writerFor(io, lang).json({
-          drafts: rows.drafts,
-          receipts: rows.receipts,
-          ...(rows.voids.length > 0 ? { compensations: rows.voids } : {}),
-          // Who made each attempt, when guardlab mcp did: beside the receipts.
-          ...(rows.calls.length > 0
-            ? { sessions: rows.sessions, calls: rows.calls }
-            : {}),
-          ...(policy === undefined ? {} : { policy }),
-        });
-      } else showRows(rows, policy, io, lang);
+    // One bound for everything this call shows (see view_bound.ts): the
+    // rows are bounded first, and only the rows shown are made inert.
+    const budget = new ViewBudget();
+    if (format !== undefined) {
+      showTimeline(rows, format, budget, io, lang);
+      return EXIT.ok;
     }
+    // A named ledger's policy database, beside it, read-only too.
+    const policy = values.ledger === undefined
+      ? undefined
+      : policyOf(io, values.ledger);
+    const shown: Rows = {
+      drafts: budget.take("drafts", rows.drafts),
+      receipts: budget.take("receipts", rows.receipts),
+      voids: values.json ? budget.take("compensations", rows.voids) : [],
+      sessions: values.json ? budget.take("sessions", rows.sessions) : [],
+      calls: values.json ? budget.take("calls", rows.calls) : [],
+    };
+    const shownPolicy = policy && {
+      ...policy,
+      drafts: budget.take("policy_drafts", policy.drafts),
+    };
+    if (values.json) {
+      writerFor(io, lang).json({
+        drafts: shown.drafts,
+        receipts: shown.receipts,
+        ...(rows.voids.length > 0 ? { compensations: shown.voids } : {}),
+        // Who made each attempt, when guardlab mcp did: beside the receipts.
+        ...(rows.calls.length > 0
+          ? { sessions: shown.sessions, calls: shown.calls }
+          : {}),
+        ...(shownPolicy === undefined ? {} : { policy: shownPolicy }),
+        ...budget.cutJson(),
+      });
+      return EXIT.ok;
+    }
+    // Stored text is shown, never obeyed: a control character or a line
+    // break in a key, a status or an event becomes visible as \uXXXX. The
+    // tags are looked up by the stored keys, before they are made inert.
+    const stateOf = new Map(rows.voids.map((c) => [c.job, c.state]));
+    showRows(
+      shown,
+      {
+        drafts: rows.drafts.length,
+        receipts: rows.receipts.length,
+        policyDrafts: policy?.drafts.length ?? 0,
+      },
+      (job) => stateOf.get(job),
+      shownPolicy,
+      io,
+      lang,
+    );
+    for (const line of budget.cutLines()) writerFor(io, lang).wrapped(line);
     return EXIT.ok;
   },
 });
@@ -105,24 +138,25 @@ interface Rows {
   sessions: SessionRow[];
 }
 
-/** `--timeline`: every attempt in order, as text, JSON or SVG. */
+/**
+ * `--timeline`: every attempt in order, as text, JSON or SVG. The history
+ * is worked out from the stored rows; what `budget` lets through is drawn.
+ */
 function showTimeline(
   { drafts, receipts, voids, calls, sessions }: Rows,
   format: Format,
+  budget: ViewBudget,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  const history = historyOf(
-    receipts,
-    drafts.map((d) => d.job),
-    voids,
-    calls,
-    sessions,
+  const bounded = boundHistory(
+    historyOf(receipts, drafts.map((d) => d.job), voids, calls, sessions),
+    budget,
   );
   if (format === "json") {
     out.json({
-      attempts: history.attempts.map((a) => ({
+      attempts: bounded.attempts.map((a) => ({
         receipt: a.receipt,
         job: a.job,
         status: a.status,
@@ -133,13 +167,27 @@ function showTimeline(
         })),
         ...(a.by ? { by: a.by } : {}),
       })),
-      omitted: history.omitted,
-      compensations: history.compensations,
+      omitted: bounded.omitted,
+      compensations: bounded.compensations,
       ...(calls.length > 0
-        ? { reads: history.reads, sessions: history.sessions }
+        ? { reads: bounded.reads, sessions: bounded.sessions }
         : {}),
+      ...budget.cutJson(),
     });
-  } else if (format === "svg") {
+    return;
+  }
+  const history = shownHistory(bounded, inert);
+  if (format === "svg") {
+    // The legend, the other calls and the compensations, under the lanes.
+    const notes = renderHistory(
+      {
+        ...history,
+        attempts: [],
+        reads: history.reads.map((r) => ({ ...r, after: 0 })),
+      },
+      PLAIN,
+      lang,
+    ).slice(1);
     io.out(timelineSvg(
       out.text(M.svgTitle),
       history.attempts.map((a) => ({
@@ -147,34 +195,33 @@ function showTimeline(
         attempt: a.attempt,
         timeline: a.timeline,
       })),
-      // The legend, the other calls and the compensations, under the lanes.
-      renderHistory(
-        {
-          ...history,
-          attempts: [],
-          reads: history.reads.map((r) => ({ ...r, after: 0 })),
-        },
-        PLAIN,
-        lang,
-      ).slice(1),
+      [...notes, ...budget.cutLines().map((line) => out.text(line))],
       lang,
     ));
-  } else out.lines(renderHistory(history, styleFor(io), lang));
+  } else {
+    out.lines(renderHistory(history, styleFor(io), lang));
+    for (const line of budget.cutLines()) out.wrapped(line);
+  }
 }
 
-/** The drafts, the receipts and the policy lab beside them, as text. */
+/**
+ * The drafts, the receipts and the policy lab beside them, as text: the
+ * rows shown (made inert here), under headings that count every row.
+ */
 function showRows(
-  { drafts, receipts, voids }: Rows,
+  stored: Rows,
+  totals: { drafts: number; receipts: number; policyDrafts: number },
+  stateOf: (job: string) => string | undefined,
   policy: PolicyView | null | undefined,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  out.say(M.drafts, { n: drafts.length });
-  const stateOf = new Map(voids.map((c) => [c.job, c.state]));
-  for (const d of drafts) {
+  out.say(M.drafts, { n: totals.drafts });
+  for (const row of stored.drafts) {
+    const state = stateOf(row.job);
+    const d = shownAsText(row);
     const text = (d.body as { text?: unknown })?.text;
-    const state = stateOf.get(d.job);
     const tag = state === "voided"
       ? out.text(M.voidedTag)
       : state === "requested"
@@ -186,8 +233,8 @@ function showRows(
       }${tag}`,
     );
   }
-  out.say(M.receipts, { n: receipts.length });
-  for (const r of receipts) {
+  out.say(M.receipts, { n: totals.receipts });
+  for (const r of stored.receipts.map(shownAsText)) {
     const draft = out.text(r.effect_exists ? M.draftPresent : M.draftAbsent);
     io.out(
       `  #${r.attempt}  ${r.job ?? out.text(M.noJob)}  ${r.status}  ${draft}`,
@@ -204,7 +251,7 @@ function showRows(
       max_copies: policy.rule.max_copies,
     });
   }
-  out.say(M.policyDrafts, { n: policy.drafts.length });
+  out.say(M.policyDrafts, { n: totals.policyDrafts });
   for (const [job, copies, revision] of policy.drafts) {
     out.say(M.policyDraft, { job: inert(job), copies, revision });
   }
@@ -241,19 +288,4 @@ interface PolicyView {
   rule: { revision: number; max_copies: number } | null;
   /** `[job, copies, checked_revision]`, by job. */
   drafts: [string, number, number][];
-}
-
-/** The rows with every stored string made inert (see {@linkcode inert}). */
-function shownAsText(rows: Rows): Rows {
-  const walk = (value: unknown): unknown =>
-    typeof value === "string"
-      ? inert(value)
-      : Array.isArray(value)
-      ? value.map(walk)
-      : value !== null && typeof value === "object"
-      ? Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, walk(v)]),
-      )
-      : value;
-  return walk(rows) as Rows;
 }

@@ -14,6 +14,7 @@ import {
   RECONCILE_MESSAGES as M,
 } from "../messages/reconcile.ts";
 import { writerFor } from "../output.ts";
+import { ViewBudget } from "../../views/view_bound.ts";
 import { LEDGER_OPTIONS, readExisting } from "../places.ts";
 
 /** The `reconcile` command. */
@@ -32,8 +33,12 @@ export const reconcile = command({
     const open = pending.filter(needsAttention);
     const done = open.length === 0 ? EXIT.ok : EXIT.reconcile;
     const out = writerFor(io, lang);
+    // The exit code is worked out from every key; what is shown is bounded
+    // (view_bound.ts), and only the keys shown are made inert.
+    const budget = new ViewBudget();
+    const shown = budget.take("keys", pending);
     if (values.json) {
-      out.json({ pending });
+      out.json({ pending: shown, ...budget.cutJson() });
       return done;
     }
     const where = values.ledger !== undefined
@@ -57,7 +62,7 @@ export const reconcile = command({
       if (JOB_PATTERN.test(raw)) command(verb, args);
       else io.out(next + out.text(M.foreignKey));
     };
-    for (const stored of pending) {
+    for (const stored of shown) {
       const raw = stored.job;
       const p = {
         ...stored,
@@ -100,6 +105,7 @@ export const reconcile = command({
       }
       out.say(M.sameKey);
     }
+    for (const line of budget.cutLines()) out.wrapped(line);
     if (open.length === 0) out.say(M.nothing);
     return done;
   },

@@ -29,6 +29,7 @@ import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "../messages/script.ts";
 import { styleFor } from "../output.ts";
+import { textCost, ViewBudget } from "../../views/view_bound.ts";
 import { checkedName, openUserFile } from "../places.ts";
 
 /** The `script` command. */
@@ -67,6 +68,9 @@ export const script = command({
     });
     let invalid = 0;
     let lanesShown = false;
+    // --view draws what the steps say, so it is bounded as every view is
+    // (view_bound.ts); the JSON lines on stdout go on past it.
+    const viewBudget = new ViewBudget();
     let writeFailed = false;
     try {
       for await (const line of linesOf(steps)) {
@@ -94,7 +98,14 @@ export const script = command({
           writeFailed = true;
           await letPendingSignalsArrive();
         }
-        if (values.view && ran) {
+        if (
+          values.view && ran &&
+          viewBudget.fits(
+            "steps",
+            ran.job,
+            (job, limit) => textCost(job, limit),
+          )
+        ) {
           // The step's own text, shown inert: it cannot drive the terminal
           // or start a line of its own.
           const job = inert(ran.job ?? "?");
@@ -108,7 +119,10 @@ export const script = command({
           );
           for (const row of rows) io.err(row);
         }
-        const row = values.view && policy ? policyRow(policy) : null;
+        const row = values.view && policy &&
+            viewBudget.fits("steps", policy.step)
+          ? policyRow(policy)
+          : null;
         if (row) {
           // The two lanes' header once, at the first policy step.
           if (!lanesShown) { for (const l of policyHeader(lang)) io.err(l); }
@@ -119,6 +133,7 @@ export const script = command({
     } finally {
       session.close();
     }
+    for (const line of viewBudget.cutLines()) io.err(say(line, lang));
     return invalid === 0 ? EXIT.ok : EXIT.failed;
   },
 });

@@ -6,6 +6,7 @@
  */
 import { fill, same, type Text } from "../../base/i18n.ts";
 import { MAX_LINE_BYTES } from "../../base/lines.ts";
+import { MAX_SNAPSHOT_NAME, MAX_SNAPSHOTS } from "../../experiments/script.ts";
 
 /**
  * The step reference, for `--help`: a student with only the binary has no
@@ -70,14 +71,16 @@ export const SCRIPT_HELP = {
 scratch ledger (or the named one), printing one compact JSON line per step as
 it goes. A FILE must be a plain file of yours under the temp folder; anywhere
 else, pipe it on stdin. A bad line prints {"raised":"invalid_step",...} and
-the script goes on; a line over ${MAX_LINE_BYTES} bytes is one invalid step.
+the script goes on; a line over ${MAX_LINE_BYTES} bytes is one invalid step, and
+so is a snapshot name over ${MAX_SNAPSHOT_NAME} characters or past the first ${MAX_SNAPSHOTS} names.
 Steps:
 ${STEPS_TEXT.en}`,
     zh:
       `运行以 JSON Lines 写成的实验，每行一步，针对一个临时账本（或命名账本），
 每一步即时输出一行紧凑 JSON。FILE 必须是临时目录下属于你的普通文件；
 其他位置请用标准输入管道传入。出错的行输出 {"raised":"invalid_step",...}，
-脚本继续；超过 ${MAX_LINE_BYTES} 字节的行算一个无效步骤。
+脚本继续；超过 ${MAX_LINE_BYTES} 字节的行算一个无效步骤，
+超过 ${MAX_SNAPSHOT_NAME} 个字符的快照名、前 ${MAX_SNAPSHOTS} 个名字之外的新快照名也是。
 步骤：
 ${STEPS_TEXT.zh}`,
   },
