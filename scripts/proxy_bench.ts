@@ -72,7 +72,8 @@ const piped = (server: string[]) => [
 
 /** `server` behind `guardlab proxy`, started as the guardlab-engineer task does. */
 function proxied(server: string[], record: string): string[] {
-  const [program, ...flags] = config.tasks["guardlab-engineer"].split(/\s+/);
+  const [program, ...flags] = config.tasks["guardlab-engineer"].split(" && ")
+    .at(-1)!.split(/\s+/);
   if (program !== "deno") throw new Error("the engineer task runs deno");
   return [
     Deno.execPath(),

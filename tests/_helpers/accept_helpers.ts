@@ -49,7 +49,8 @@ export function matrixOf(report: AcceptReport): string[] {
 export function engineerCommand(
   args: string[],
 ): { command: string; args: string[] } {
-  const [program, ...flags] = config.tasks["guardlab-engineer"].split(/\s+/);
+  const [program, ...flags] = config.tasks["guardlab-engineer"].split(" && ")
+    .at(-1)!.split(/\s+/);
   if (program !== "deno") throw new Error("the engineer task runs deno");
   return { command: Deno.execPath(), args: [...flags, ...args] };
 }

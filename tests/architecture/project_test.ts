@@ -310,3 +310,22 @@ Deno.test("project: the timeline chapter's Chinese screen is what guardlab print
   ]);
   assert.deepEqual(block, r.out.slice(0, block.length));
 });
+
+Deno.test("project: every task that runs main.ts checks the Deno cache first", () => {
+  // Deno checks deno.lock when it downloads, not when it loads from the
+  // cache: a cache others can write could hand main.ts's run any code.
+  const check =
+    "deno run -q --no-code-cache --no-prompt -P=deno-dir-check scripts/deno_dir_check.js && ";
+  const tasks = config.tasks as Record<string, string | { command?: string }>;
+  const runsMain = Object.entries(tasks).filter(([, task]) =>
+    /\bdeno run [^&]* main\.ts\b/.test(commandOf(task) ?? "")
+  );
+  assert.deepEqual(runsMain.map(([name]) => name).sort(), [
+    "demo",
+    "guardlab",
+    "guardlab-engineer",
+  ]);
+  for (const [name, task] of runsMain) {
+    assert.ok(commandOf(task)!.startsWith(check), name);
+  }
+});
