@@ -37,12 +37,21 @@ import {
   evidenceOfCopy,
   gather,
   type GatherLimits,
+  NOT_A_COPY,
 } from "./evidence.ts";
-import type { Exercise, ValueExpr } from "./form.ts";
+import {
+  type Exercise,
+  type FactKind,
+  OUTCOMES,
+  type PredictedFact,
+  type ValueExpr,
+} from "./form.ts";
+import { whatHappened } from "./happened.ts";
 import {
   FINDING_MARK,
   JUDGE_MESSAGES as M,
   LEDGER_NOT_AGENT,
+  LEGEND_MESSAGES as LEGEND,
   VALUE_WORDS,
 } from "./messages.ts";
 import type { ExerciseProgress } from "./progress.ts";
@@ -110,7 +119,12 @@ export interface JudgeOptions extends Partial<GatherLimits> {
   reveal?: boolean;
   /** The most candidate checks the engine makes; {@linkcode MAX_JUDGE_WORK} by default. */
   maxWork?: number;
+  /** The command the student types (`guardlab exercise`, with `--course FILE` under a course), for lines that name one. */
+  command?: string;
 }
+
+/** The command lines name when the caller gives none. */
+const COMMAND = "guardlab exercise";
 
 const encoder = new TextEncoder();
 
@@ -184,8 +198,7 @@ export async function judgeWithOwnValues(
     ? foreignValue(answer, params, ANSWER_LIMITS)
     : null;
   if (foreign === null) return await judgeAnswer(x, answer, params, options);
-  const text = foreignValueText(foreign, params);
-  return { ...verdict(x, { reason: text }), feedback: [text] };
+  return verdict(x, { reason: foreignValueText(foreign, params, x.n) });
 }
 
 /** One check of an answer, as a student runs it. */
@@ -200,8 +213,10 @@ export interface CheckRequest {
   readonly variants: boolean;
   /** The stored record of this exercise: a prediction's first guess is the one that counts. */
   readonly before: ExerciseProgress | undefined;
-  /** For a prediction: show what happened (the caller records it). */
+  /** For a prediction: show what happened, once a first guess is kept (the caller records it). */
   readonly reveal: boolean;
+  /** The command the student types for this course (see {@linkcode JudgeOptions}). */
+  readonly command: string;
   /** The granted temp folder: the scratch ledgers go in it, and paths are checked from it. */
   readonly base: string;
   /** Where each line goes, as soon as it is known. */
@@ -210,13 +225,16 @@ export interface CheckRequest {
 
 /**
  * Check one answer: a prediction already guessed is judged on its first
- * guess (a second try would always pass); the answer is judged with this
- * student's own values in a scratch folder removed afterwards, and every
- * feedback line is said. Returns the verdict and the answer that counted.
+ * guess (a second try would always pass), and its outcome is revealed only
+ * once that first guess is kept (given now, or before); the answer is
+ * judged with this student's own values in a scratch folder removed
+ * afterwards, and every feedback line is said. Returns the verdict, the
+ * answer that counted, and whether a wrong guess's outcome was revealed
+ * (for the record).
  */
 export async function check(
   request: CheckRequest,
-): Promise<{ verdict: Verdict; answer: string }> {
+): Promise<{ verdict: Verdict; answer: string; revealed: boolean }> {
   const { exercise: x, before, say } = request;
   let answer = request.answer;
   if (x.kind === "prediction" && before?.guess !== undefined) {
@@ -225,8 +243,18 @@ export async function check(
     }
     answer = before.guess;
   }
+  if (
+    x.kind === "prediction" && request.reveal && before?.guess === undefined &&
+    "reason" in guessOf(x, answer)
+  ) {
+    // Nothing to reveal against: a reveal before the first guess would
+    // give the answer away, and the next guess would pass.
+    const v = verdict(x, { reason: M.revealFirst(request.command, x.n) });
+    for (const line of v.feedback) say(line);
+    return { verdict: v, answer, revealed: false };
+  }
   await using scratch = scratchFolder(request.base);
-  const verdict = await judgeWithOwnValues(
+  const judged = await judgeWithOwnValues(
     x,
     answer,
     request.params,
@@ -235,10 +263,13 @@ export async function check(
       scratch: scratch.path,
       trusted: trustedFolders(request.base),
       reveal: request.reveal,
+      command: request.command,
     },
   );
-  for (const line of verdict.feedback) say(line);
-  return { verdict, answer };
+  for (const line of judged.feedback) say(line);
+  const revealed = request.reveal && judged.revealed !== null &&
+    !judged.passed;
+  return { verdict: judged, answer, revealed };
 }
 
 /** The lines for a ledger that could not be copied: not yet, and why. */
@@ -265,7 +296,10 @@ function verdict(
   else {
     for (const f of findings) {
       feedback.push(M.finding(FINDING_MARK[f.status], f.text));
+      if (f.happened) feedback.push(f.happened);
     }
+    const legend = legendOf(findings);
+    if (legend) feedback.push(legend);
     feedback.push(passed ? M.done(x.n) : M.notDone(x.n));
   }
   const why = passed ? parts.why ?? null : null;
@@ -286,6 +320,26 @@ function verdict(
   };
 }
 
+/**
+ * The legend of the marks `findings` use, when one is needed (a mark other
+ * than `[ok]`, or a value never reached): each mark that appears, once.
+ */
+function legendOf(findings: Finding[]): Text | null {
+  const used = new Set(findings.map((f) => f.status));
+  const unbound = findings.some((f) =>
+    f.text.en.includes(VALUE_WORDS.unbound.en)
+  );
+  if (!used.has("no") && !used.has("not-checked") && !unbound) return null;
+  const parts: Text[] = [];
+  if (used.has("yes")) parts.push(LEGEND.yes);
+  if (used.has("no")) {
+    parts.push(findings.some((f) => f.happened) ? LEGEND.noDid : LEGEND.no);
+  }
+  if (used.has("not-checked")) parts.push(LEGEND.notChecked);
+  if (unbound) parts.push(LEGEND.unbound);
+  return LEGEND.marks(parts);
+}
+
 /** Judge `e` by `x`'s invariants, bounded in work: the verdict, or over the limit. */
 function judged(
   x: Exercise,
@@ -295,12 +349,12 @@ function judged(
 ): Verdict {
   const maxWork = options.maxWork ?? MAX_JUDGE_WORK;
   try {
-    const { findings, bindings } = judgeEvidence(x, {
-      evidence: e,
-      params,
-      maxWork,
-      work: { n: 0 },
-    });
+    const ctx = { evidence: e, params, maxWork, work: { n: 0 } };
+    const { findings, bindings, misses } = judgeEvidence(x, ctx);
+    for (const miss of misses) {
+      const happened = whatHappened(miss.clause, miss.bindings, ctx);
+      if (happened) findings[miss.finding].happened = happened;
+    }
     return verdict(x, { findings, why: fill(x.why, bindings, params) });
   } catch (error) {
     if (!(error instanceof TooMuchWork)) throw error;
@@ -324,10 +378,30 @@ async function judgeScript(
     return verdict(x, { reason: e.overLimit, overLimit: true });
   }
   if (e.invalid.length > 0) {
-    const { line, message } = e.invalid[0];
-    return verdict(x, { reason: M.invalidStep(line, message) });
+    return verdict(x, { reason: invalidReason(e) });
   }
   return judged(x, e, params, options);
+}
+
+/**
+ * Why the first invalid step could not run; for a Snapshot that was never
+ * taken, why not (its pre-check was refused, with the rule's reason).
+ */
+function invalidReason(e: Evidence): Text {
+  const { line, message, snapshot } = e.invalid[0];
+  const refused = snapshot === undefined ? undefined : e.steps.findLast((s) =>
+    s.op === "policy.precheck" && s.as === snapshot &&
+    (s.line as number) < line
+  );
+  if (refused !== undefined && refused.rejected !== undefined) {
+    return M.snapshotNeverTaken(
+      line,
+      JSON.stringify(snapshot),
+      refused.line as number,
+      String(refused.rejected),
+    );
+  }
+  return M.invalidStep(line, message);
 }
 
 /**
@@ -338,11 +412,16 @@ export function judgeLedgerCopy(
   x: Exercise,
   copy: string,
   params: ExerciseParams,
-  options: Pick<JudgeOptions, "maxWork"> = {},
+  options: Pick<JudgeOptions, "maxWork" | "command"> = {},
 ): Verdict {
   const e = evidenceOfCopy(copy);
+  const reason = "reason" in e && e.reason === NOT_A_COPY
+    ? M.notACopy(options.command ?? COMMAND, x.n)
+    : "reason" in e
+    ? e.reason
+    : null;
   const v = "reason" in e
-    ? verdict(x, { reason: e.reason, overLimit: e.overLimit })
+    ? verdict(x, { reason: reason!, overLimit: e.overLimit })
     : judged(x, e, params, options);
   return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
 }
@@ -396,6 +475,49 @@ async function actualFacts(
 /** A prediction's guess, or why its answer cannot be judged. */
 type Guess = { guess: Record<string, unknown> } | { reason: Text };
 
+/** What fact `f` accepts: its own list or kind, else a count for a count, else any scalar. */
+function acceptsOf(f: PredictedFact): FactKind | readonly string[] | null {
+  if (f.accepts !== undefined) return f.accepts;
+  const v = f.value;
+  return typeof v === "object" && v !== null && "count" in v ? "count" : null;
+}
+
+/** Whether `value` is one `accepts` allows. */
+function allowed(
+  value: unknown,
+  accepts: FactKind | readonly string[] | null,
+): boolean {
+  const v = unboxed(value);
+  if (accepts === null) {
+    return v === null || ["string", "number", "boolean"].includes(typeof v);
+  }
+  if (Array.isArray(accepts)) return accepts.includes(v as string);
+  switch (accepts) {
+    case "boolean":
+      return typeof v === "boolean";
+    case "count":
+      return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+    case "outcome":
+      return OUTCOMES.includes(v as string);
+  }
+  return false;
+}
+
+/** The values `accepts` allows, as a reason names them. */
+function allowedText(accepts: FactKind | readonly string[] | null): Text {
+  if (accepts === null) return M.anyValue;
+  if (Array.isArray(accepts)) return M.oneOfValues(accepts.join(", "), accepts.join("、"));
+  if (accepts === "outcome") return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
+  return accepts === "boolean" ? M.trueOrFalse : M.aCount;
+}
+
+/**
+ * The guess in `answer`, or why it is malformed: not one JSON object, a
+ * field that is not asked for, a field missing, or a value of the wrong
+ * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled). A
+ * malformed guess names the values allowed and is never kept, so it does
+ * not use up the one guess.
+ */
 function guessOf(x: Exercise, answer: string): Guess {
   const facts = x.predict ?? [];
   const example = "{" +
@@ -415,6 +537,16 @@ function guessOf(x: Exercise, answer: string): Guess {
   if (unknown !== undefined) {
     return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
   }
+  for (const f of facts) {
+    if (!Object.hasOwn(guess, f.field)) {
+      return { reason: M.missingFact(f.field, example) };
+    }
+    const accepts = acceptsOf(f);
+    if (!allowed(guess[f.field], accepts)) {
+      const said = JSON.stringify(unboxed(guess[f.field])) ?? "?";
+      return { reason: M.badFact(f.field, said.slice(0, 40), allowedText(accepts)) };
+    }
+  }
   return { guess };
 }
 
@@ -425,29 +557,23 @@ async function judgePrediction(
   options: JudgeOptions,
   folder: string,
 ): Promise<Verdict> {
+  // A malformed guess is no guess: nothing is revealed against it.
   const read = guessOf(x, answer);
-  if ("reason" in read && !options.reveal) {
-    return verdict(x, { reason: read.reason });
-  }
+  if ("reason" in read) return verdict(x, { reason: read.reason });
   const facts = await actualFacts(x, params, options, folder);
   if (facts === null) return verdict(x, { reason: M.setupBroken });
   const revealed: Text[] = (x.predict ?? []).map((f) =>
     M.fact(f.field, valueText(facts.actual.get(f.field)))
   );
-  if ("reason" in read) return verdict(x, { reason: read.reason, revealed });
   const g = read.guess;
-  const findings: Finding[] = (x.predict ?? []).map((f) => {
-    const has = Object.hasOwn(g, f.field);
-    const said = has
-      ? inEveryLanguage((lang) => plainValue(unboxed(g[f.field]), lang))
-      : VALUE_WORDS.missing;
-    return {
-      status: has && sameValue(g[f.field], facts.actual.get(f.field))
-        ? "yes"
-        : "no",
-      text: M.predicted(f.field, f.says, said),
-    };
-  });
+  const findings: Finding[] = (x.predict ?? []).map((f) => ({
+    status: sameValue(g[f.field], facts.actual.get(f.field)) ? "yes" : "no",
+    text: M.predicted(
+      f.field,
+      f.says,
+      inEveryLanguage((lang) => plainValue(unboxed(g[f.field]), lang)),
+    ),
+  }));
   const passed = findings.every((f) => f.status === "yes");
   return verdict(x, {
     findings,

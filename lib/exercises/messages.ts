@@ -115,6 +115,10 @@ export const FORM_MESSAGES = {
     en: "must be a short name, used once",
     zh: "必须是短名字，且只用一次",
   },
+  accepts: (kinds: readonly string[]): Text => ({
+    en: `must be one of ${kinds.join(", ")}, or a list of strings`,
+    zh: `必须是 ${kinds.join("、")} 之一，或一个字符串列表`,
+  }),
 } as const;
 
 /** What is wrong with a course file, beyond one exercise's form. */
@@ -240,11 +244,60 @@ export const JUDGE_MESSAGES = {
     en: "the answer is empty: write script steps, one JSON object a line",
     zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
   },
-  invalidStep: (line: number, message: string): Text => ({
-    en: `line ${line} is not a step that can run (${message}); ` +
+  invalidStep: (line: number, message: Text): Text => ({
+    en: `line ${line} is not a step that can run: ${message.en}; ` +
       "an answer with invalid steps proves nothing",
-    zh:
-      `第 ${line} 行不是能运行的步骤（${message}）；含无效步骤的答案什么也证明不了`,
+    zh: `第 ${line} 行不是能运行的步骤：${message.zh}；` +
+      "含无效步骤的答案什么也证明不了",
+  }),
+  snapshotNeverTaken: (
+    line: number,
+    name: string,
+    precheck: number,
+    why: string,
+  ): Text => ({
+    en: `line ${line} names the Snapshot ${name}, which was never taken: ` +
+      `the pre-check on line ${precheck} was refused (${why}); ` +
+      "an answer with invalid steps proves nothing",
+    zh: `第 ${line} 行用的 Snapshot ${name} 从未取得：第 ${precheck} 行的前检` +
+      `被拒绝了（${why}）；含无效步骤的答案什么也证明不了`,
+  }),
+  notACopy: (command: string, n: number): Text => ({
+    en: "this is not a ledger copy guardlab made: run " +
+      `${command} check ${n} --ledger NAME`,
+    zh: `这不是 guardlab 生成的账本副本：请运行 ${command} check ${n} --ledger NAME`,
+  }),
+  revealFirst: (command: string, n: number): Text => ({
+    en: "--reveal shows what happened only after your first prediction is " +
+      `kept: make it first (${command} check ${n} < guess.json), or give it ` +
+      "with --reveal",
+    zh: "只有在你的第一次预测保存之后，--reveal 才会显示实际结果：请先预测" +
+      `（${command} check ${n} < guess.json），或者和 --reveal 一起给出预测`,
+  }),
+  missingFact: (field: string, example: string): Text => ({
+    en: `the field ${JSON.stringify(field)} is missing: the answer is ` +
+      `${example}; your one guess is still unused`,
+    zh: `缺少字段 ${JSON.stringify(field)}：答案的形式是 ${example}；` +
+      "你唯一的一次预测还没有用掉",
+  }),
+  badFact: (field: string, said: string, allowed: Text): Text => ({
+    en: `${JSON.stringify(field)} is ${said}, which it cannot be: it is ` +
+      `${allowed.en}; your one guess is still unused`,
+    zh: `${JSON.stringify(field)} 是 ${said}，这不是可能的取值：它应是` +
+      `${allowed.zh}；你唯一的一次预测还没有用掉`,
+  }),
+  anyValue: {
+    en: "a string, a number, true, false or null",
+    zh: "字符串、数字、true、false 或 null",
+  },
+  trueOrFalse: { en: "true or false", zh: " true 或 false" },
+  aCount: {
+    en: "a count: 0, 1, 2, … (a number, not text)",
+    zh: "一个计数：0、1、2……（数字，不是文本）",
+  },
+  oneOfValues: (en: string, zh: string): Text => ({
+    en: `one of ${en}`,
+    zh: ` ${zh} 之一`,
   }),
   emptyPrediction: {
     en: "the answer is empty: write one JSON line",
@@ -308,10 +361,8 @@ export const EVIDENCE_MESSAGES = {
     zh: `超出限制：账本副本超过 ${max} 字节`,
   }),
   notACopy: {
-    en: "this is not a ledger copy guardlab made: run " +
-      "guardlab exercise check N --ledger NAME",
-    zh: "这不是 guardlab 生成的账本副本：请运行 " +
-      "guardlab exercise check N --ledger NAME",
+    en: "this is not a ledger copy guardlab made",
+    zh: "这不是 guardlab 生成的账本副本",
   },
 } as const;
 
@@ -350,12 +401,13 @@ export const STUDENT_MESSAGES = {
     key: string,
     job: string,
     other: string,
+    n: number,
   ): Text => ({
-    en: `not yet: line ${line} uses the key ${key}, which is not ` +
+    en: `line ${line} uses the key ${key}, which is not ` +
       `yours: your keys are ${job} and ${other} ` +
-      "(guardlab exercise show N)",
-    zh: `还没有：第 ${line} 行用了业务键 ${key}，它不是你的：` +
-      `你的业务键是 ${job} 和 ${other}（guardlab exercise show N）`,
+      `(guardlab exercise show ${n})`,
+    zh: `第 ${line} 行用了业务键 ${key}，它不是你的：` +
+      `你的业务键是 ${job} 和 ${other}（guardlab exercise show ${n}）`,
   }),
   nameFirst: {
     en: "with a course code, your exercise values derive from your name: " +
@@ -438,6 +490,19 @@ export const GRADING_MESSAGES = {
     zh: `练习 ${n} 的“revealed”不是 true 或 false`,
   }),
   digestNotText: { en: '"digest" is not text', zh: "“digest”不是文本" },
+  studentNotObject: {
+    en: '"student" is not an object',
+    zh: "“student”不是对象",
+  },
+  inStudent: { en: " in student", zh: "（在 student 中）" },
+  notVariant: {
+    en: '"student.variant" is not a variant seed (16 hex digits) or null',
+    zh: "“student.variant”不是变体种子（16 位十六进制数字），也不是 null",
+  },
+  notUid: {
+    en: '"student.uid" is not a uid or null',
+    zh: "“student.uid”不是 uid，也不是 null",
+  },
   tooLarge: (max: number): Text => ({
     en: `larger than ${max} bytes`,
     zh: `超过 ${max} 字节`,
@@ -456,6 +521,26 @@ export const GRADING_MESSAGES = {
       '(guardlab config name "YOUR NAME")',
     zh: "作业要写明是谁的：请先设置名字" +
       '（guardlab config name "你的名字"）',
+  },
+} as const;
+
+/** Why a hand-in file cannot be written where the student asked. */
+export const HAND_IN_FILE_MESSAGES = {
+  ownFolder: {
+    en: "write the hand-in inside a folder of your own that no one else " +
+      "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
+      "/tmp/NAME/hand-in.json), never into the shared /tmp itself",
+    zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
+      "再用 --output /tmp/NAME/hand-in.json），不要直接写进共享的 /tmp",
+  },
+  exists: {
+    en: "already exists; a hand-in is always a new file, never written " +
+      "into one that is there (someone may have made it for you)",
+    zh: "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
+  },
+  newName: {
+    en: "choose a new name, or remove the old file first",
+    zh: "请换一个新名字，或先删除旧文件",
   },
 } as const;
 
@@ -479,4 +564,157 @@ export const DESCRIBE_LINES = {
     "a premise that fails makes what depends on it [--] not checked / " +
       "前提不成立时，依赖它的各项记为 [--] 未检查",
   ),
+} as const;
+
+/** What a student's answer did, said under a finding that does not hold. */
+export const HAPPENED_MESSAGES = {
+  did: (what: Text): Text => ({
+    en: `     what your answer did: ${what.en}`,
+    zh: `     你的答案实际做的是：${what.zh}`,
+  }),
+  found: (what: Text): Text => ({
+    en: `     what the ledger holds: ${what.en}`,
+    zh: `     账本里实际有的是：${what.zh}`,
+  }),
+  noRuns: { en: "no run step at all", zh: "根本没有 run 步骤" },
+  noStep: (op: string): Text => ({
+    en: `no ${op} step at all`,
+    zh: `根本没有 ${op} 步骤`,
+  }),
+  noSteps: { en: "no step at all", zh: "根本没有步骤" },
+  noRows: (table: string): Text => ({
+    en: `no row in ${table}`,
+    zh: `${table} 里没有任何行`,
+  }),
+  committed: {
+    en: "after the commit point (its draft was committed)",
+    zh: "在提交点之后（草稿已提交）",
+  },
+  reused: {
+    en: "reusing the draft already there",
+    zh: "复用了已有的草稿",
+  },
+  beforeCommit: {
+    en: "before the commit point (nothing was written)",
+    zh: "在提交点之前（什么也没写）",
+  },
+  run: (
+    line: string,
+    request: string,
+    outcome: string,
+    why: string,
+    commit: Text,
+  ): Text => ({
+    en: `line ${line}, a run of ${request} ended ${outcome}${
+      why ? ` (${why})` : ""
+    } ${commit.en}`,
+    zh: `第 ${line} 行，${request} 的调用以 ${outcome}${
+      why ? `（${why}）` : " "
+    }结束，${commit.zh}`,
+  }),
+  request: (job: string, topic: string, copies: string, more: string): Text => ({
+    en: `${job} (${topic}, ${copies} copies${more ? `, ${more}` : ""})`,
+    zh: `${job}（${topic}，${copies} 份${more ? `，${more}` : ""}）`,
+  }),
+  precheckRefused: (line: string, job: string, copies: string, why: string): Text => ({
+    en: `line ${line}, the pre-check of ${job} for ${copies} copies was ` +
+      `refused (${why}): no Snapshot was taken`,
+    zh: `第 ${line} 行，对 ${job} 前检 ${copies} 份被拒绝（${why}）：` +
+      "没有取得 Snapshot",
+  }),
+  precheck: (
+    line: string,
+    job: string,
+    copies: string,
+    revision: string,
+    limit: string,
+  ): Text => ({
+    en: `line ${line}, the pre-check of ${job} for ${copies} copies took a ` +
+      `Snapshot at revision ${revision} (limit ${limit})`,
+    zh: `第 ${line} 行，对 ${job} 前检 ${copies} 份，取得了 Snapshot` +
+      `（修订号 ${revision}，上限 ${limit}）`,
+  }),
+  change: (line: string, limit: string, revision: string): Text => ({
+    en: `line ${line}, the limit was changed to ${limit} (revision ${revision})`,
+    zh: `第 ${line} 行，上限被改成 ${limit}（修订号 ${revision}）`,
+  }),
+  insert: (
+    line: string,
+    op: string,
+    job: string,
+    copies: string,
+    snapshot: string,
+    result: string,
+    rule: Text,
+  ): Text => ({
+    en: `line ${line}, ${op} of ${job} for ${copies} copies with the ` +
+      `Snapshot ${snapshot} returned ${result}, ${rule.en}`,
+    zh: `第 ${line} 行，用 Snapshot ${snapshot} 对 ${job}、${copies} 份的 ` +
+      `${op} 返回 ${result}，${rule.zh}`,
+  }),
+  rule: (revision: string, limit: string): Text => ({
+    en: `the rule at revision ${revision}, limit ${limit}`,
+    zh: `规则为修订号 ${revision}、上限 ${limit}`,
+  }),
+  noRule: { en: "with no rule row", zh: "规则行不存在" },
+  compensate: (line: string, job: string, outcome: string): Text => ({
+    en: `line ${line}, a compensation of ${job} ended ${outcome}`,
+    zh: `第 ${line} 行，对 ${job} 的补偿以 ${outcome} 结束`,
+  }),
+  step: (line: string, op: string): Text => ({
+    en: `line ${line}, ${op}`,
+    zh: `第 ${line} 行，${op}`,
+  }),
+  draft: (job: string, text: string | null): Text => ({
+    en: `the draft of ${job}${text === null ? "" : `: "${text}"`}`,
+    zh: `${job} 的草稿${text === null ? "" : `：“${text}”`}`,
+  }),
+  receipt: (attempt: string, job: string, status: string, effect: boolean): Text => ({
+    en: `receipt ${attempt} of ${job}: ${status}, effect ${
+      effect ? "present" : "absent"
+    }`,
+    zh: `${job} 的回执 ${attempt}：${status}，效果${effect ? "存在" : "不存在"}`,
+  }),
+  compensation: (job: string, state: string): Text => ({
+    en: `the compensation of ${job}: ${state}`,
+    zh: `${job} 的补偿：${state}`,
+  }),
+  pending: (job: string, state: string): Text => ({
+    en: `reconcile: ${job} is ${state}`,
+    zh: `对账：${job} 为 ${state}`,
+  }),
+  policyDraft: (job: string, copies: string, revision: string): Text => ({
+    en: `the draft of ${job}, ${copies} copies, checked at revision ${revision}`,
+    zh: `${job} 的草稿，${copies} 份，按修订号 ${revision} 检查`,
+  }),
+  compare: (left: string, value: string): Text => ({
+    en: `${left} is ${value}`,
+    zh: `${left} 为 ${value}`,
+  }),
+  order: (first: string, second: string): Text => ({
+    en: `line ${first} came before line ${second}`,
+    zh: `第 ${first} 行在第 ${second} 行之前`,
+  }),
+} as const;
+
+/** The legend of the marks a check printed: each the first time it appears. */
+export const LEGEND_MESSAGES = {
+  marks: (parts: Text[]): Text => ({
+    en: `Marks: ${parts.map((p) => p.en).join("; ")}`,
+    zh: `标记：${parts.map((p) => p.zh).join("；")}`,
+  }),
+  yes: { en: "[ok] holds", zh: "[ok] 成立" },
+  no: { en: "[no] does not hold", zh: "[no] 不成立" },
+  noDid: {
+    en: "[no] does not hold (under it, what your answer did)",
+    zh: "[no] 不成立（其下一行是你的答案实际做的）",
+  },
+  notChecked: {
+    en: "[--] not checked: it rests on the line marked [no]",
+    zh: "[--] 未检查：它依赖标为 [no] 的那一项",
+  },
+  unbound: {
+    en: "… a value of a step your answer never had",
+    zh: "… 你的答案里没有的那一步的值",
+  },
 } as const;

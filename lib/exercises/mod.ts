@@ -31,6 +31,7 @@ export * from "./evidence.ts";
 export * from "./form.ts";
 export * from "./grading.ts";
 export * from "./hand_in.ts";
+export * from "./hand_in_files.ts";
 export * from "./judge.ts";
 export * from "./messages.ts";
 export * from "./progress.ts";

@@ -40,6 +40,8 @@ interface Case {
   answer: unknown[];
   expect: string;
   lines?: string[];
+  /** Lines of the Chinese feedback that must be printed exactly. */
+  zh?: string[];
 }
 
 /** One exercise's file: its slug, the right answers and the near misses. */
@@ -124,6 +126,13 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               `${line}\n---\n${english.join("\n")}`,
             );
           }
+          const chinese = v.feedback.map((l) => l.zh);
+          for (const line of c.zh ?? []) {
+            assert.ok(
+              chinese.includes(line),
+              `${line}\n---\n${chinese.join("\n")}`,
+            );
+          }
           // A line for every finding, in both languages, and nothing undefined.
           for (const l of v.feedback) {
             assert.doesNotMatch(
@@ -178,9 +187,13 @@ Deno.test("exercise answers: a prediction never shows what happened after a wron
     "receipts: 1",
   ]);
   assert.equal(shown.passed, false);
-  const nothing = await judged(15, [], defaultParams, { reveal: true });
-  assert.equal(nothing.passed, false);
-  assert.equal(nothing.revealed?.length, 3);
+  // No guess, or a malformed one, is nothing to reveal against (issue 29, item 1).
+  for (const none of [[], [{ outcome: "cancelled", draft: "true" }]]) {
+    const nothing = await judged(15, none, defaultParams, { reveal: true });
+    assert.equal(nothing.passed, false);
+    assert.equal(nothing.revealed, null);
+    assert.ok(nothing.reason);
+  }
 });
 
 Deno.test("exercise answers: every script exercise refuses an empty answer and one with an invalid step", async () => {

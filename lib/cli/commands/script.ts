@@ -18,6 +18,7 @@ import {
   ScriptSession,
   type StepResult,
 } from "../../experiments/script.ts";
+import { STEP_MESSAGES } from "../../experiments/messages.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
 import { inert } from "../../base/terminal.ts";
 import {
@@ -190,7 +191,7 @@ ${STEPS_TEXT.zh}`,
         let policy: StepResult["policy"];
         try {
           if ("tooLong" in line) {
-            throw new InvalidStep(`longer than ${MAX_LINE_BYTES} bytes`);
+            throw new InvalidStep(STEP_MESSAGES.longLine(MAX_LINE_BYTES));
           }
           ({ output, run: ran, policy } = await session.step(line.text));
         } catch (error) {
