@@ -13,7 +13,7 @@
 import config from "../deno.json" with { type: "json" };
 import { BUILTIN_EXERCISES } from "../lib/exercises/builtin.ts";
 import { BUILTIN_COURSE } from "../lib/exercises/course.ts";
-import { makeHandIn } from "../lib/exercises/hand_in.ts";
+import { type HandedExercise, makeHandIn } from "../lib/exercises/hand_in.ts";
 
 const [folder, count = "40"] = Deno.args;
 if (folder === undefined) {
@@ -23,7 +23,7 @@ if (folder === undefined) {
 const answers = new URL("../tests/exercises/answers/", import.meta.url);
 const text = (steps: unknown[]) =>
   steps.map((s) => typeof s === "string" ? s : JSON.stringify(s)).join("\n");
-const exercises: Record<string, unknown> = {};
+const exercises: Record<string, HandedExercise> = {};
 BUILTIN_EXERCISES.forEach(({ file }, i) => {
   const cases = JSON.parse(Deno.readTextFileSync(new URL(file, answers)));
   exercises[BUILTIN_COURSE.exercises[i].slug] = {
@@ -40,9 +40,9 @@ for (let i = 1; i <= Number(count); i++) {
     name: `student ${i}`,
     guardlab: config.version,
     course: { id: BUILTIN_COURSE.id, code: null },
+    student: { variant: null, uid: null },
     exercises,
-    // deno-lint-ignore no-explicit-any -- the fields of this version's format
-  } as any);
+  });
   Deno.writeTextFileSync(
     `${folder}/student-${String(i).padStart(2, "0")}.json`,
     JSON.stringify(handIn),

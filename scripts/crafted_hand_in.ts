@@ -10,7 +10,7 @@
  */
 import config from "../deno.json" with { type: "json" };
 import { BUILTIN_COURSE } from "../lib/exercises/course.ts";
-import { makeHandIn } from "../lib/exercises/handin.ts";
+import { makeHandIn } from "../lib/exercises/hand_in.ts";
 
 const lines: string[] = [];
 for (let i = 0; i < 8000; i++) {
@@ -24,6 +24,7 @@ console.log(JSON.stringify(makeHandIn({
   name: "Mallory",
   guardlab: config.version,
   course: { id: BUILTIN_COURSE.id, code: null },
+  student: { variant: null, uid: null },
   exercises: {
     [BUILTIN_COURSE.exercises[0].slug]: {
       answer: lines.join("\n"),

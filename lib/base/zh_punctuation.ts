@@ -123,8 +123,7 @@ export function zhSpacingProblems(zh: string): string[] {
     at.push(offset);
     offset += c.length;
   }
-  const exempt = (i: number) =>
-    spans.some(([a, b]) => at[i] >= a && at[i] < b);
+  const exempt = (i: number) => spans.some(([a, b]) => at[i] >= a && at[i] < b);
   const context = (i: number) =>
     chars.slice(Math.max(0, i - 8), i + 8).join("");
   const problems: string[] = [];

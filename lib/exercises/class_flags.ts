@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Row, Seen } from "./grading.ts";
+import type { Row, Seen } from "./class_grade.ts";
 import { nameKey } from "./student.ts";
 
 /** Flag `rows` for what they share; `seen` holds what grading learnt of each readable one. */

@@ -140,7 +140,9 @@ export function closeness(
   const fields = Object.entries(where);
   let score = 0;
   fields.forEach(([field, m], i) => {
-    if (fieldMatches(item, field, m, b, params)) score += 2 ** (fields.length - i);
+    if (fieldMatches(item, field, m, b, params)) {
+      score += 2 ** (fields.length - i);
+    }
   });
   return score;
 }
@@ -425,7 +427,11 @@ export function judgeEvidence(
     clauses.forEach((c, i) => {
       if (c.says === undefined) return;
       if (judged.statuses[i] === "no") {
-        misses.push({ finding: findings.length, clause: c, bindings: judged.bindings });
+        misses.push({
+          finding: findings.length,
+          clause: c,
+          bindings: judged.bindings,
+        });
       }
       findings.push({
         status: judged.statuses[i],
@@ -459,4 +465,3 @@ export function wantedValues(x: Exercise): Wanted {
   }
   return wanted;
 }
-

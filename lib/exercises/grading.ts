@@ -1,7 +1,8 @@
 /**
  * Grading: handing the work in, and a whole class graded at once (the
  * hand-in file itself is `hand_in.ts`; reading and writing hand-in files,
- * `hand_in_files.ts`; what is flagged across the class, `class_flags.ts`).
+ * `hand_in_files.ts`; what a graded class is, `class_grade.ts`; what is
+ * flagged across the class, `class_flags.ts`).
  *
  * A class: every hand-in read strictly, every answer re-run against its
  * owner's variant, and a students × exercises table with totals, flags for
@@ -14,12 +15,13 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Text } from "../base/i18n.ts";
 import { parseJsonLikePython } from "../base/json.ts";
 import { currentUid } from "../sandbox/safe_fs.ts";
 import type { Place } from "../sandbox/sandbox.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { scratchFolder } from "../sandbox/scratch.ts";
+import type { ClassGrade, Flag, Row, Seen } from "./class_grade.ts";
+import { FLAG_ORDER } from "./class_grade.ts";
 import { flagClass } from "./class_flags.ts";
 import { BUILTIN_COURSE, BUILTIN_COURSE_ID, type Course } from "./course.ts";
 import type { Exercise } from "./form.ts";
@@ -69,10 +71,12 @@ export function handIn(
   version: string,
   uid: number | null,
 ): MadeHandIn {
+  // A hand-in without the record would be empty: refused, not faked. The
+  // record is read first, so a folder another user holds is named as the
+  // cause (exit 4) before the name its settings could not give.
+  const p = readProgress(place);
   const { name } = student;
   if (name === undefined) throw new ExerciseUsageError(M.nameFirst);
-  // A hand-in without the record would be empty: refused, not faked.
-  const p = readProgress(place);
   const code = student.course ?? null;
   const variant = code === null ? null : student.variant ?? null;
   const checkedAsOther: Exercise[] = [];
@@ -83,7 +87,8 @@ export function handIn(
     const e = p.exercises[key];
     if (e?.state !== "done" && course.id !== BUILTIN_COURSE_ID) {
       const builtin = BUILTIN_COURSE.exercises.find((b) => b.slug === x.slug);
-      const there = builtin && p.exercises[progressKey(BUILTIN_COURSE_ID, builtin.n)];
+      const there = builtin &&
+        p.exercises[progressKey(BUILTIN_COURSE_ID, builtin.n)];
       if (there?.state === "done") passedWithoutCourse.push(x);
     }
     if (e === undefined) continue;
@@ -110,103 +115,6 @@ export function handIn(
     checkedAsOther,
     passedWithoutCourse,
   };
-}
-
-/** What became of one answer. */
-export type Cell = "done" | "not-yet" | "missing" | "over-limit" | "copy";
-
-/** The cells, in the order a table shows them. */
-export const CELLS: readonly Cell[] = [
-  "done",
-  "not-yet",
-  "missing",
-  "over-limit",
-  "copy",
-];
-
-/** Something a teacher should look at, about one hand-in. */
-export type Flag =
-  | { kind: "malformed"; reason: Text }
-  | { kind: "identical"; of: string[] } // the same digest, or the same answers
-  | { kind: "same-variant"; of: string[] } // the same variant seed, another name or answers
-  | { kind: "duplicate-name"; others: string[] }
-  | {
-    kind: "owner";
-    owner: number; // the file's owner
-    uid: number | null; // the uid the hand-in names
-    mode: number | null; // the file's mode, when others can write it
-  }
-  | { kind: "edited" }
-  | { kind: "older-format"; version: number }
-  | { kind: "other-version"; version: string }
-  | {
-    kind: "other-course";
-    id: string;
-    code: string | null;
-    done: number | null; // done under its own course code, when the code differs
-  }
-  | { kind: "not-in-course"; exercises: string[]; more: number } // the first few, and how many more
-  | { kind: "revealed"; exercises: number[]; older: boolean }
-  | { kind: "copy"; exercise: number; of: string[] }; // the owners' files
-
-/** The kinds of flag, in the order a row lists them. */
-export const FLAG_ORDER: readonly Flag["kind"][] = [
-  "malformed",
-  "identical",
-  "same-variant",
-  "duplicate-name",
-  "owner",
-  "edited",
-  "older-format",
-  "other-version",
-  "other-course",
-  "not-in-course",
-  "revealed",
-  "copy",
-];
-
-/** One hand-in's row. */
-export interface Row {
-  /** The file it came from (`-` for stdin), made visible. */
-  file: string;
-  /** The student's name, or null when the file could not be read as a hand-in. */
-  name: string | null;
-  /** By exercise number; empty for a malformed hand-in. */
-  cells: Record<number, Cell>;
-  /** The exercises whose prediction's outcome was revealed (`--reveal`). */
-  revealed: number[];
-  /** Exercises done, or null for a malformed hand-in. */
-  total: number | null;
-  /** Exercises done under the hand-in's own course code, when it is not the teacher's; else null. */
-  ownTotal: number | null;
-  /** What to look at, in {@linkcode FLAG_ORDER}. */
-  flags: Flag[];
-}
-
-/** What grading learnt of a hand-in besides its cells, for the flags across the class. */
-export interface Seen {
-  /** The hand-in's digest, as written. */
-  readonly digest: string;
-  /** The digest of its answers by exercise (null: it has none). */
-  readonly answers: string | null;
-  /** Its variant seed. */
-  readonly variant: string | null;
-}
-
-/** The class table. */
-export interface ClassGrade {
-  /** The exercise numbers, in order. */
-  exercises: number[];
-  /** One row per file, in the order given. */
-  rows: Row[];
-  /** Done per exercise, over the hand-ins that could be graded. */
-  perExercise: Record<number, number>;
-  /** The exercises judged from a ledger copy: re-judged, their session never re-run. */
-  notRerun: number[];
-  /** The hand-ins made for the built-in exercises while another course is graded. */
-  builtinHandIns: number;
-  /** The course graded (its id). */
-  course: string;
 }
 
 /** One answer's form for comparing: each line's JSON in one spelling, blank lines dropped. */
@@ -437,9 +345,4 @@ function ownerOf(
   const foreign = owner !== grader && owner !== uid;
   if (!foreign && !writable) return null;
   return { kind: "owner", owner, uid, mode: writable ? mode : null };
-}
-
-/** A row's name with its file: `李雷 (li.json)`. */
-export function label(row: Row, shown: (s: string) => string): string {
-  return row.name === null ? row.file : `${shown(row.name)} (${row.file})`;
 }

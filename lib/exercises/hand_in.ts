@@ -239,7 +239,8 @@ function checkStudent(student: unknown): void {
   keysExactly(student, STUDENT_KEYS, M.inStudent);
   const { variant, uid } = student;
   if (
-    variant !== null && (typeof variant !== "string" || !VARIANT_SEED.test(variant))
+    variant !== null &&
+    (typeof variant !== "string" || !VARIANT_SEED.test(variant))
   ) malformed(M.notVariant);
   if (
     uid !== null &&

@@ -28,8 +28,11 @@ import {
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
-import { MAX_HAND_IN_BYTES, readBounded } from "./hand_in.ts";
-import { GRADING_MESSAGES as M, HAND_IN_FILE_MESSAGES as W } from "./messages.ts";
+import { readBounded } from "./hand_in.ts";
+import {
+  GRADING_MESSAGES as M,
+  HAND_IN_FILE_MESSAGES as W,
+} from "./messages.ts";
 import { ExerciseUsageError } from "./student.ts";
 
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
@@ -130,7 +133,8 @@ export function handInSources(paths: string[], base: string): Source[] {
           entry.isDirectory
             ? {
               file: shown,
-              read: () => Promise.resolve({ text: "", owner: null, mode: null }),
+              read: () =>
+                Promise.resolve({ text: "", owner: null, mode: null }),
               problem: M.folder,
             }
             : fileSource(file, tops, shown),
@@ -176,7 +180,11 @@ function fileSource(
  * exclusively with mode 0600. Throws `UnsafePath` (exit 4, one line) for
  * anything else; nothing is written then.
  */
-export function writeHandInFile(path: string, text: string, base: string): string {
+export function writeHandInFile(
+  path: string,
+  text: string,
+  base: string,
+): string {
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, true);
   const folder = dirname(abs);
@@ -197,7 +205,9 @@ export function writeHandInFile(path: string, text: string, base: string): strin
   }
   try {
     const bytes = new TextEncoder().encode(text + "\n");
-    for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+    for (let at = 0; at < bytes.length;) {
+      at += file.writeSync(bytes.subarray(at));
+    }
   } catch (error) {
     file.close();
     // The folder is the student's alone: the name is still the file made.

@@ -14,8 +14,8 @@ import type { Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import {
   type Bindings,
-  type EngineContext,
   closeness,
+  type EngineContext,
   source,
   valueOf,
   valueText,
@@ -34,15 +34,17 @@ function str(v: unknown): string {
 /** The run's request as written, with the trusted switches that were not the default. */
 function request(item: Item): Text {
   const more: string[] = [];
-  for (const [field, plain] of [
-    ["input_guardrail", "sequential"],
-    ["receipt", "checked"],
-    ["cancel_at", ""],
-    ["fail_at", ""],
-    ["bad_output", false],
-    ["audit_failure", false],
-    ["fixture", "none"],
-  ] as const) {
+  for (
+    const [field, plain] of [
+      ["input_guardrail", "sequential"],
+      ["receipt", "checked"],
+      ["cancel_at", ""],
+      ["fail_at", ""],
+      ["bad_output", false],
+      ["audit_failure", false],
+      ["fixture", "none"],
+    ] as const
+  ) {
     const v = item[field];
     if (v !== undefined && v !== plain) more.push(`${field}=${v}`);
   }
@@ -69,7 +71,12 @@ export function stepText(item: Item): Text {
   }
   if (op === "policy.precheck") {
     return item.rejected !== undefined
-      ? M.precheckRefused(line, str(item.job), str(item.copies), str(item.rejected))
+      ? M.precheckRefused(
+        line,
+        str(item.job),
+        str(item.copies),
+        str(item.rejected),
+      )
       : M.precheck(
         line,
         str(item.job),
@@ -110,12 +117,8 @@ function runText(
   commit: Text,
   why: unknown,
 ): Text {
-  const r = request(item);
-  const outcome = str(item.outcome);
   const w = why === undefined ? "" : String(why);
-  const en = M.run(line, r.en, outcome, w, commit).en;
-  const zh = M.run(line, r.zh, outcome, w, commit).zh;
-  return { en, zh };
+  return M.run(line, request(item), str(item.outcome), w, commit);
 }
 
 /** A ledger row in words. */

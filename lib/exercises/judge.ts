@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Text } from "../base/i18n.ts";
+import { LANGS, say, type Text } from "../base/i18n.ts";
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
@@ -327,7 +327,9 @@ function verdict(
 function legendOf(findings: Finding[]): Text | null {
   const used = new Set(findings.map((f) => f.status));
   const unbound = findings.some((f) =>
-    f.text.en.includes(VALUE_WORDS.unbound.en)
+    LANGS.some((lang) =>
+      say(f.text, lang).includes(say(VALUE_WORDS.unbound, lang))
+    )
   );
   if (!used.has("no") && !used.has("not-checked") && !unbound) return null;
   const parts: Text[] = [];
@@ -389,10 +391,12 @@ async function judgeScript(
  */
 function invalidReason(e: Evidence): Text {
   const { line, message, snapshot } = e.invalid[0];
-  const refused = snapshot === undefined ? undefined : e.steps.findLast((s) =>
-    s.op === "policy.precheck" && s.as === snapshot &&
-    (s.line as number) < line
-  );
+  const refused = snapshot === undefined
+    ? undefined
+    : e.steps.findLast((s) =>
+      s.op === "policy.precheck" && s.as === snapshot &&
+      (s.line as number) < line
+    );
   if (refused !== undefined && refused.rejected !== undefined) {
     return M.snapshotNeverTaken(
       line,
@@ -506,8 +510,12 @@ function allowed(
 /** The values `accepts` allows, as a reason names them. */
 function allowedText(accepts: FactKind | readonly string[] | null): Text {
   if (accepts === null) return M.anyValue;
-  if (Array.isArray(accepts)) return M.oneOfValues(accepts.join(", "), accepts.join("、"));
-  if (accepts === "outcome") return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
+  if (Array.isArray(accepts)) {
+    return M.oneOfValues(accepts.join(", "), accepts.join("、"));
+  }
+  if (accepts === "outcome") {
+    return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
+  }
   return accepts === "boolean" ? M.trueOrFalse : M.aCount;
 }
 
@@ -544,7 +552,9 @@ function guessOf(x: Exercise, answer: string): Guess {
     const accepts = acceptsOf(f);
     if (!allowed(guess[f.field], accepts)) {
       const said = JSON.stringify(unboxed(guess[f.field])) ?? "?";
-      return { reason: M.badFact(f.field, said.slice(0, 40), allowedText(accepts)) };
+      return {
+        reason: M.badFact(f.field, said.slice(0, 40), allowedText(accepts)),
+      };
     }
   }
   return { guess };

@@ -265,7 +265,8 @@ export const JUDGE_MESSAGES = {
   notACopy: (command: string, n: number): Text => ({
     en: "this is not a ledger copy guardlab made: run " +
       `${command} check ${n} --ledger NAME`,
-    zh: `这不是 guardlab 生成的账本副本：请运行 ${command} check ${n} --ledger NAME`,
+    zh:
+      `这不是 guardlab 生成的账本副本：请运行 ${command} check ${n} --ledger NAME`,
   }),
   revealFirst: (command: string, n: number): Text => ({
     en: "--reveal shows what happened only after your first prediction is " +
@@ -536,7 +537,8 @@ export const HAND_IN_FILE_MESSAGES = {
   exists: {
     en: "already exists; a hand-in is always a new file, never written " +
       "into one that is there (someone may have made it for you)",
-    zh: "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
+    zh:
+      "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
   },
   newName: {
     en: "choose a new name, or remove the old file first",
@@ -600,23 +602,33 @@ export const HAPPENED_MESSAGES = {
   },
   run: (
     line: string,
-    request: string,
+    request: Text,
     outcome: string,
     why: string,
     commit: Text,
   ): Text => ({
-    en: `line ${line}, a run of ${request} ended ${outcome}${
+    en: `line ${line}, a run of ${request.en} ended ${outcome}${
       why ? ` (${why})` : ""
     } ${commit.en}`,
-    zh: `第 ${line} 行，${request} 的调用以 ${outcome}${
+    zh: `第 ${line} 行，${request.zh} 的调用以 ${outcome}${
       why ? `（${why}）` : " "
     }结束，${commit.zh}`,
   }),
-  request: (job: string, topic: string, copies: string, more: string): Text => ({
+  request: (
+    job: string,
+    topic: string,
+    copies: string,
+    more: string,
+  ): Text => ({
     en: `${job} (${topic}, ${copies} copies${more ? `, ${more}` : ""})`,
     zh: `${job}（${topic}，${copies} 份${more ? `，${more}` : ""}）`,
   }),
-  precheckRefused: (line: string, job: string, copies: string, why: string): Text => ({
+  precheckRefused: (
+    line: string,
+    job: string,
+    copies: string,
+    why: string,
+  ): Text => ({
     en: `line ${line}, the pre-check of ${job} for ${copies} copies was ` +
       `refused (${why}): no Snapshot was taken`,
     zh: `第 ${line} 行，对 ${job} 前检 ${copies} 份被拒绝（${why}）：` +
@@ -635,7 +647,8 @@ export const HAPPENED_MESSAGES = {
       `（修订号 ${revision}，上限 ${limit}）`,
   }),
   change: (line: string, limit: string, revision: string): Text => ({
-    en: `line ${line}, the limit was changed to ${limit} (revision ${revision})`,
+    en:
+      `line ${line}, the limit was changed to ${limit} (revision ${revision})`,
     zh: `第 ${line} 行，上限被改成 ${limit}（修订号 ${revision}）`,
   }),
   insert: (
@@ -669,11 +682,18 @@ export const HAPPENED_MESSAGES = {
     en: `the draft of ${job}${text === null ? "" : `: "${text}"`}`,
     zh: `${job} 的草稿${text === null ? "" : `：“${text}”`}`,
   }),
-  receipt: (attempt: string, job: string, status: string, effect: boolean): Text => ({
+  receipt: (
+    attempt: string,
+    job: string,
+    status: string,
+    effect: boolean,
+  ): Text => ({
     en: `receipt ${attempt} of ${job}: ${status}, effect ${
       effect ? "present" : "absent"
     }`,
-    zh: `${job} 的回执 ${attempt}：${status}，效果${effect ? "存在" : "不存在"}`,
+    zh: `${job} 的回执 ${attempt}：${status}，效果${
+      effect ? "存在" : "不存在"
+    }`,
   }),
   compensation: (job: string, state: string): Text => ({
     en: `the compensation of ${job}: ${state}`,
@@ -684,7 +704,8 @@ export const HAPPENED_MESSAGES = {
     zh: `对账：${job} 为 ${state}`,
   }),
   policyDraft: (job: string, copies: string, revision: string): Text => ({
-    en: `the draft of ${job}, ${copies} copies, checked at revision ${revision}`,
+    en:
+      `the draft of ${job}, ${copies} copies, checked at revision ${revision}`,
     zh: `${job} 的草稿，${copies} 份，按修订号 ${revision} 检查`,
   }),
   compare: (left: string, value: string): Text => ({

@@ -25,6 +25,7 @@
  *
  * @module
  */
+export * from "./class_grade.ts";
 export * from "./course.ts";
 export * from "./describe.ts";
 export * from "./evidence.ts";

@@ -119,7 +119,9 @@ function seedOrNull(v: unknown): string | null {
  * guardlab made them) when earlier checks under a course code have no seed,
  * so the work already done keeps its values.
  */
-export function variantOf(p: Progress): { variant: string | null; progress: Progress } {
+export function variantOf(
+  p: Progress,
+): { variant: string | null; progress: Progress } {
   if (p.variant !== undefined) return { variant: p.variant, progress: p };
   const older = Object.values(p.exercises).some((e) =>
     e.as?.course != null && e.as.variant == null

@@ -64,8 +64,16 @@ export const STEP_MESSAGES = {
     zh: "faults 必须是对象",
   },
   oneOf: (name: string, allowed: readonly string[]): Text => ({
-    en: `${name} must be ${allowed.join(" or ")}`,
-    zh: `${name} 必须是 ${allowed.join(" 或 ")}`,
+    en: `${name} must be ${
+      allowed.length > 2
+        ? `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`
+        : allowed.join(" or ")
+    }`,
+    zh: `${name} 必须是 ${
+      allowed.length > 2
+        ? `${allowed.slice(0, -1).join("、")} 或 ${allowed.at(-1)}`
+        : allowed.join(" 或 ")
+    }`,
   }),
   emptyOrOneOf: (name: string, allowed: readonly string[]): Text => ({
     en: `${name} must be "" or one of ${allowed.join(", ")}`,

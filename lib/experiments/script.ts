@@ -294,7 +294,11 @@ export class ScriptSession {
     for (const key of Object.keys(s)) {
       if (key !== "op" && !STEP_FIELDS[op].includes(key)) {
         throw new InvalidStep(
-          M.unknownField(JSON.stringify(key), op, nearest(key, STEP_FIELDS[op])),
+          M.unknownField(
+            JSON.stringify(key),
+            op,
+            nearest(key, STEP_FIELDS[op]),
+          ),
         );
       }
     }

@@ -20,7 +20,7 @@ import {
   type Flag,
   label,
   type Row,
-} from "../exercises/grading.ts";
+} from "../exercises/class_grade.ts";
 import { BUILTIN_COURSE_ID } from "../exercises/course.ts";
 import { visibleText } from "../exercises/hand_in_files.ts";
 import { nameKey } from "../exercises/student.ts";
@@ -65,7 +65,9 @@ export function flagText(flag: Flag, grade: ClassGrade): Text {
       return F.duplicateName(flag.others);
     case "owner": {
       const parts: Text[] = [];
-      if (flag.owner !== flag.uid) parts.push(F.foreignOwner(flag.owner, flag.uid));
+      if (flag.owner !== flag.uid) {
+        parts.push(F.foreignOwner(flag.owner, flag.uid));
+      }
       if (flag.mode !== null) parts.push(F.writable(octal(flag.mode)));
       return {
         en: parts.map((p) => p.en).join("; "),

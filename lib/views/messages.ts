@@ -444,10 +444,7 @@ export const GRADE_MESSAGES = {
   notYet: { en: "not yet", zh: "还没有" },
   missing: { en: "not handed in", zh: "没有交" },
   overLimit: { en: "over the limit", zh: "超出限制" },
-  copy: {
-    en: "the same as another's passing answer (see flags)",
-    zh: "与他人通过的答案相同（见标记）",
-  },
+  copy: { en: "a copy (see flags)", zh: "与他人相同（见标记）" },
   revealedMark: {
     en: "r after a mark: the prediction's outcome was revealed (--reveal)",
     zh: "标记后的 r：这道预测题的结果被揭示过（--reveal）",
@@ -496,13 +493,15 @@ export const GRADE_FLAG_MESSAGES = {
     zh: `与 ${files.join("、")} 同名（重名；每份作业各有自己的取值）`,
   }),
   foreignOwner: (owner: number, uid: number | null): Text => ({
-    en: `the file belongs to uid ${owner}, but the hand-in names ${
-      uid === null ? "no uid" : `uid ${uid}`
-    }: another account created this file (its owner is the account that ` +
+    en:
+      `the file belongs to uid ${owner}, but the hand-in names ${
+        uid === null ? "no uid" : `uid ${uid}`
+      }: another account created this file (its owner is the account that ` +
       "created it; the uid inside is a claim anyone can edit)",
-    zh: `文件属于 uid ${owner}，而作业里写的是${
-      uid === null ? "空的 uid" : ` uid ${uid}`
-    }：这个文件由另一个账户创建（所有者是创建文件的账户；` +
+    zh:
+      `文件属于 uid ${owner}，而作业里写的是${
+        uid === null ? "空的 uid" : ` uid ${uid}`
+      }：这个文件由另一个账户创建（所有者是创建文件的账户；` +
       "作业里的 uid 只是任何人都能改的声明）",
   }),
   writable: (mode: string): Text => ({
@@ -540,13 +539,15 @@ export const GRADE_FLAG_MESSAGES = {
     }（已按本课程的取值评分）`,
   }),
   otherCode: (code: string | null, done: number, of: number): Text => ({
-    en: `made under ${
-      code === null ? "no course code" : `course code ${code}`
-    }, not this one: ${done} of ${of} done under its own code, shown ` +
+    en:
+      `made under ${
+        code === null ? "no course code" : `course code ${code}`
+      }, not this one: ${done} of ${of} done under its own code, shown ` +
       `(${done}) beside the total (graded with this course's values)`,
-    zh: `在${
-      code === null ? "没有课程代码的情况" : `课程代码 ${code} `
-    }下完成，不是本课程的代码：按它自己的代码完成 ${done} / ${of} 个，` +
+    zh:
+      `在${
+        code === null ? "没有课程代码的情况" : `课程代码 ${code} `
+      }下完成，不是本课程的代码：按它自己的代码完成 ${done} / ${of} 个，` +
       `显示在合计后的（${done}）里（已按本课程的取值评分）`,
   }),
   notInCourse: (exercises: string[], more: number): Text => ({
@@ -566,12 +567,14 @@ export const GRADE_FLAG_MESSAGES = {
         : ", after the first guess"
     }`,
     zh: `练习 ${exercises.join("、")}：结果被揭示过（--reveal）${
-      older ? "；较旧的 guardlab 允许在第一次猜测之前揭示" : "，在第一次猜测之后"
+      older
+        ? "；较旧的 guardlab 允许在第一次猜测之前揭示"
+        : "，在第一次猜测之后"
     }`,
   }),
   copy: (n: number, files: string[]): Text => ({
     en: `exercise ${n}: identical to the passing answer in ` +
-      `${files.join(", ")}; it fails here (the same as another's)`,
+      `${files.join(", ")}; it fails here (a copy)`,
     zh: `练习 ${n}：与 ${files.join("、")} 中通过的答案相同，` +
       "在这里不通过（与他人相同）",
   }),

@@ -18,6 +18,7 @@ import {
   checkName,
   type ClassGrade,
   defaultParams,
+  digestOf,
   foreignValue,
   type HandIn,
   makeHandIn,
@@ -29,6 +30,7 @@ import {
 } from "../../lib/exercises/mod.ts";
 import { csvCell, gradeTable } from "../../lib/views/grade_table.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
+import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 
 Deno.test("names: trimmed, bounded, and never a control or invisible character", () => {
@@ -52,6 +54,26 @@ Deno.test("names: trimmed, bounded, and never a control or invisible character",
   }
   assert.equal(nameKey("Li  Lei"), nameKey("li lei"));
   assert.equal(nameKey("ＬＩ ＬＥＩ"), nameKey("li lei"));
+  // Issue 28, item 9: a code point that shows nothing cannot make a name
+  // another one (combining grapheme joiner, variation selectors, Hangul
+  // fillers, zero-width, tags); a name of such code points alone is empty.
+  for (
+    const hidden of [
+      "李\u034f雷",
+      "李\ufe00雷",
+      "李\u{e0100}雷",
+      "\u3164李雷",
+      "李雷\uffa0",
+      "李\u115f雷",
+    ]
+  ) {
+    assert.ok("name" in checkName(hidden), JSON.stringify(hidden));
+    assert.equal(nameKey(hidden), nameKey("李雷"), JSON.stringify(hidden));
+  }
+  for (const empty of ["\u3164", "\u034f\ufe0f", "\u115f \u1160"]) {
+    assert.ok("problem" in checkName(empty), JSON.stringify(empty));
+  }
+  assert.equal(nameKey("Li\u200b Lei\u{e0041}\u2060"), nameKey("li lei"));
   assert.ok("code" in checkCourseCode("NET-2026"));
   for (const bad of ["", "-x", "a b", "x".repeat(33), "课程"]) {
     assert.ok("problem" in checkCourseCode(bad), bad);
@@ -164,6 +186,7 @@ function handIn(fields: Partial<Omit<HandIn, "digest">> = {}): HandIn {
     name: "李雷",
     guardlab: config.version,
     course: { id: BUILTIN_COURSE.id, code: null },
+    student: { variant: null, uid: null },
     exercises: {
       "output-check-cannot-unwrite": {
         answer:
@@ -183,7 +206,15 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
   assert.deepEqual(readHandIn(JSON.stringify(good)), {
     handIn: good,
     intact: true,
+    version: 2,
   });
+  // Format 1 (an older guardlab: no "student") is still read, as such.
+  const { student: _, digest: __, ...body } = { ...good, version: 1 };
+  const older = { ...body, digest: digestOf(body as unknown as HandIn) };
+  const olderRead = readHandIn(JSON.stringify(older));
+  assert.equal(olderRead.version, 1);
+  assert.deepEqual(olderRead.handIn.student, { variant: null, uid: null });
+  assert.equal(olderRead.intact, true);
   const edited = structuredClone(good);
   edited.exercises["output-check-cannot-unwrite"].checks = 1;
   assert.equal(readHandIn(JSON.stringify(edited)).intact, false);
@@ -197,7 +228,25 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       /older guardlab; hand in again/,
     ],
     ["an unknown format", { ...good, format: "zip" }, /unknown format "zip"/],
-    ["another version", { ...good, version: 2 }, /format version "2"/],
+    ["another version", { ...good, version: 3 }, /format version "3"/],
+    [
+      "format 1 with a student",
+      { ...good, version: 1 },
+      /unknown key "student"/,
+    ],
+    ["no student", { ...good, student: undefined }, /missing key "student"/],
+    ["a variant that is no seed", {
+      ...good,
+      student: { variant: "abc", uid: null },
+    }, /"student.variant" is not a variant seed/],
+    ["a uid that is no uid", {
+      ...good,
+      student: { variant: null, uid: -1 },
+    }, /"student.uid" is not a uid/],
+    ["an unknown key in student", {
+      ...good,
+      student: { variant: null, uid: 1, gid: 1 },
+    }, /unknown key "gid" in student/],
     ["an unknown key", { ...good, results: {} }, /unknown key "results"/],
     ["a missing key", { ...good, name: undefined }, /missing key "name"/],
     ["a name with a control character", {
@@ -247,6 +296,7 @@ Deno.test("hand-in: the digest is SHA-256 over the canonical text written here b
     name: "李雷",
     guardlab: "0.1.0",
     course: { id: "guardlab", code: null },
+    student: { variant: "0123456789abcdef", uid: 1001 },
     exercises: {
       "retry-reuses": {
         answer: '{"op":"count"}',
@@ -261,7 +311,8 @@ Deno.test("hand-in: the digest is SHA-256 over the canonical text written here b
   const text = '{"course":{"code":null,"id":"guardlab"},' +
     '"exercises":{"retry-reuses":{"answer":"{\\"op\\":\\"count\\"}",' +
     '"checks":1,"hints":0,"passed":null,"revealed":false}},' +
-    '"format":"guardlab-hand-in","guardlab":"0.1.0","name":"李雷","version":1}';
+    '"format":"guardlab-hand-in","guardlab":"0.1.0","name":"李雷",' +
+    '"student":{"uid":1001,"variant":"0123456789abcdef"},"version":2}';
   const { digest: _, ...body } = h;
   assert.equal(canonical(body), text);
   assert.equal(
@@ -372,7 +423,7 @@ Deno.test("grade: malformed hand-ins are named with their reason, never 'missing
   }
 });
 
-Deno.test("grade: a hand-in that is a link, or another user's, is refused (exit 4), unchanged", async () => {
+Deno.test("grade: a hand-in that is a link is refused (exit 4); another user's is graded, its owner shown", async () => {
   const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
   try {
     const folder = join(base, "class");
@@ -385,23 +436,30 @@ Deno.test("grade: a hand-in that is a link, or another user's, is refused (exit 
     assert.equal(linked.code, 4);
     assert.match(linked.err[0], /link\.json is a symbolic link/);
     await Deno.remove(join(folder, "link.json"));
-    // As root, a file can be given to a second user (uid 65534).
+    // As root, a file can be given to a second user (uid 65534): a hand-in
+    // a student wrote into the teacher's folder is theirs.
     if ((await Deno.stat(base)).uid === 0) {
       const theirs = join(folder, "theirs.json");
-      await Deno.writeTextFile(theirs, text);
+      await Deno.writeTextFile(theirs, text, { mode: 0o644 });
       await Deno.chown(theirs, 65534, 65534);
-      const refused = await cli(["exercise", "grade", theirs], "", false, base);
-      assert.equal(refused.code, 4);
-      assert.match(refused.err[0], /belongs to uid 65534/);
-      assert.equal(await Deno.readTextFile(theirs), text);
-      // The teacher's step: a copy of their own grades.
+      const graded = await cli(["exercise", "grade", theirs], "", false, base);
+      assert.equal(graded.code, 0, graded.err.join("\n"));
+      assert.ok(
+        graded.out.join(" ").replace(/\s+/g, " ").includes(
+          "theirs.json): the file belongs to uid 65534, but the hand-in names " +
+            "no uid: another account created this file (its owner is the " +
+            "account that created it; the uid inside is a claim anyone can edit)",
+        ),
+        graded.out.join("\n"),
+      );
+      assert.equal(await Deno.readTextFile(theirs), text, "read, not changed");
+      // The teacher's own copy says nothing about who wrote it: no flag.
       await Deno.copyFile(theirs, join(folder, "mine.json"));
       await Deno.chown(join(folder, "mine.json"), 0, 0);
       await Deno.remove(theirs);
-      assert.equal(
-        (await cli(["exercise", "grade", folder], "", false, base)).code,
-        0,
-      );
+      const mine = await cli(["exercise", "grade", folder], "", false, base);
+      assert.equal(mine.code, 0);
+      assert.ok(mine.out.includes("Flags: none."), mine.out.join("\n"));
     }
   } finally {
     await Deno.remove(base, { recursive: true });
@@ -409,35 +467,79 @@ Deno.test("grade: a hand-in that is a link, or another user's, is refused (exit 
 });
 
 Deno.test("table: 80 columns, whatever the names and however many exercises", () => {
-  const exercises = Array.from({ length: 20 }, (_, i) => i + 1);
-  const cells = Object.fromEntries(exercises.map((n) => [n, "done" as const]));
-  const grade: ClassGrade = {
-    exercises,
-    rows: [
-      {
-        file: "long.json",
-        name: "王".repeat(40),
-        cells,
-        total: 20,
-        flags: [{ kind: "duplicate-name", others: ["x".repeat(30) + ".json"] }],
-      },
-      { file: "a".repeat(100), name: null, cells: {}, total: null, flags: [] },
-    ],
-    perExercise: Object.fromEntries(exercises.map((n) => [n, 1])),
-    notRerun: [17],
-  };
-  for (const lang of ["en", "zh"] as const) {
-    const lines = gradeTable(grade, lang, "NET-2026");
-    for (const line of lines) {
-      assert.ok(displayWidth(line) <= 80, `${displayWidth(line)}: ${line}`);
-    }
-    // The second block says which exercises it holds.
-    assert.ok(
-      lines.includes(
-        lang === "en" ? "exercises 18-20 (continued):" : "练习 18-20（续）：",
-      ),
+  for (const count of [19, 20]) {
+    const exercises = Array.from({ length: count }, (_, i) => i + 1);
+    const cells = Object.fromEntries(
+      exercises.map((n) => [n, "done" as const]),
     );
+    const row = {
+      file: "long.json",
+      name: "王".repeat(40),
+      cells,
+      revealed: [2],
+      total: count,
+      ownTotal: 3,
+      flags: [{
+        kind: "duplicate-name" as const,
+        others: ["x".repeat(30) + ".json"],
+      }],
+    };
+    const grade: ClassGrade = {
+      exercises,
+      rows: [
+        row,
+        { ...row, file: "y".repeat(90) + ".json" },
+        {
+          file: "a".repeat(100),
+          name: null,
+          cells: {},
+          revealed: [],
+          total: null,
+          ownTotal: null,
+          flags: [],
+        },
+      ],
+      perExercise: Object.fromEntries(exercises.map((n) => [n, 1])),
+      notRerun: [17],
+      builtinHandIns: 0,
+      course: BUILTIN_COURSE.id,
+    };
+    for (const lang of ["en", "zh"] as const) {
+      const lines = gradeTable(grade, lang, "NET-2026");
+      for (const line of lines) {
+        assert.ok(displayWidth(line) <= 80, `${displayWidth(line)}: ${line}`);
+      }
+      // The totals "19/19 (3)" leave 17 exercises a block; the second
+      // block says which it holds, one or several (issue 29, item 5).
+      const second = count === 19
+        ? { en: "exercises 18-19 (continued):", zh: "练习 18-19（续）：" }
+        : { en: "exercises 18-20 (continued):", zh: "练习 18-20（续）：" };
+      assert.ok(lines.includes(second[lang]), lines.join("\n"));
+    }
   }
+  // One exercise left over is "exercise 19", not "exercises 19-19".
+  const exercises = Array.from({ length: 19 }, (_, i) => i + 1);
+  const lines = gradeTable(
+    {
+      exercises,
+      rows: [{
+        file: "a.json",
+        name: "a",
+        cells: Object.fromEntries(exercises.map((n) => [n, "done" as const])),
+        revealed: [],
+        total: 19,
+        ownTotal: null,
+        flags: [],
+      }],
+      perExercise: Object.fromEntries(exercises.map((n) => [n, 1])),
+      notRerun: [],
+      builtinHandIns: 0,
+      course: BUILTIN_COURSE.id,
+    },
+    "en",
+    null,
+  );
+  assert.ok(lines.includes("exercise 19 (continued):"), lines.join("\n"));
 });
 
 Deno.test("csv: a cell a spreadsheet would run is defused; every cell quoted", () => {
@@ -462,15 +564,31 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
       /derive from your name: set it first/,
     );
     assert.equal((await say(["config", "name", "李雷"])).code, 0);
-    const p = paramsFor("NET-2026", "李雷", "output-check-cannot-unwrite");
+    // The values come from the code and the student's variant seed, made
+    // once and kept in the progress (issue 29, item 2).
+    const seed = () =>
+      JSON.parse(
+        Deno.readTextFileSync(join(privateRootPath(base), "exercises.json")),
+      )
+        .variant;
     const shown = (await say(["exercise", "show", "1", "--lang", "zh"])).out
       .join("").replace(/\s+/g, "");
+    const variant = seed();
+    assert.match(variant, /^[0-9a-f]{16}$/);
+    const p = paramsFor(
+      "NET-2026",
+      "李雷",
+      "output-check-cannot-unwrite",
+      variant,
+    );
     assert.ok(
       shown.includes(
-        `你的取值（课程NET-2026，李雷）：业务键${p.job}，另一个业务键${p.otherJob}，topic${p.topic}`,
+        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，另一个job${p.otherJob}，topic${p.topic}，copies${p.copies}`,
       ),
       shown,
     );
+    await say(["exercise", "show", "2"]);
+    assert.equal(seed(), variant, "made once");
     const answer = JSON.stringify({
       op: "run",
       args: { job: p.job, topic: p.topic, copies: p.copies },
@@ -479,7 +597,7 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
     // Exercise 4 makes its key conflict by changing the topic on the
     // student's own key: the other topic is no sign of a pasted answer.
-    const q = paramsFor("NET-2026", "李雷", "key-conflict");
+    const q = paramsFor("NET-2026", "李雷", "key-conflict", variant);
     const otherTopic = q.topic === "river" ? "forest" : "river";
     const conflict = [q.topic, otherTopic].map((topic) =>
       JSON.stringify({

@@ -9,10 +9,7 @@
  */
 import config from "../../../../deno.json" with { type: "json" };
 import { say } from "../../../base/i18n.ts";
-import {
-  handIn as handInOf,
-  writeHandInFile,
-} from "../../../exercises/mod.ts";
+import { handIn as handInOf, writeHandInFile } from "../../../exercises/mod.ts";
 import { currentUid } from "../../../sandbox/safe_fs.ts";
 import { EXIT } from "../../exit.ts";
 import { printable } from "../../parser.ts";

@@ -93,7 +93,8 @@ export const EXERCISE_FLAGS = {
   csv: {
     en: "grade as CSV, for a spreadsheet (UTF-8 with a BOM, LF line ends, " +
       "the same in every language)",
-    zh: "以 CSV 输出 grade，便于电子表格（UTF-8 带 BOM，换行为 LF，各语言相同）",
+    zh:
+      "以 CSV 输出 grade，便于电子表格（UTF-8 带 BOM，换行为 LF，各语言相同）",
   },
   output: {
     en: "hand-in: write the hand-in to FILE, a new file in a folder of your " +

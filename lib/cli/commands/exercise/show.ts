@@ -46,9 +46,12 @@ export const show: Action = (call) => {
     printText(call, L.yourValues(student.course, student.name!, params, x.n));
     io.out("");
   }
-  const guessed = call.progress.read().exercises[progressKey(call.course.id, x.n)]
-    ?.guess !== undefined;
-  const claim = x.kind === "prediction" && !guessed ? L.claimAfterGuess : t.claim;
+  const guessed =
+    call.progress.read().exercises[progressKey(call.course.id, x.n)]
+      ?.guess !== undefined;
+  const claim = x.kind === "prediction" && !guessed
+    ? L.claimAfterGuess
+    : t.claim;
   print(io, `${say(L.claim, lang)}${say(claim, lang)}`);
   if (t.skeleton) {
     io.out("");
@@ -60,9 +63,10 @@ export const show: Action = (call) => {
   if (x.judged === "ledger") {
     printText(call, LEDGER_NOT_AGENT);
     io.out("");
-    print(io, say(L.checkLedger(command, x.n), lang));
+    // A command is printed whole, never wrapped: it is there to be copied.
+    io.out(say(L.checkLedger(command, x.n), lang));
     return EXIT.ok;
   }
-  print(io, say(L.checkAnswer(command, x.n), lang));
+  io.out(say(L.checkAnswer(command, x.n), lang));
   return EXIT.ok;
 };
