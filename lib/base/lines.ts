@@ -9,17 +9,32 @@
 /** The longest step line guardlab reads: 1 MiB. A longer line is refused, not buffered. */
 export const MAX_LINE_BYTES = 1 << 20;
 
-/** One line of input, numbered from 1. */
+/**
+ * How far past its limit an over-long line is skipped to find its end, as
+ * a multiple of the limit: the next line is still read after a line a
+ * little too long, but a line that goes on (a sparse file of zeros, a
+ * stream with no newline) is never read to its end.
+ */
+export const SKIP_FACTOR = 16;
+
+/**
+ * One line of input, numbered from 1. An over-long line whose end was not
+ * found within {@linkcode SKIP_FACTOR} times the limit is the last one:
+ * `unread` says the rest of the input was left unread.
+ */
 export type Line =
   | { number: number; text: string }
-  | { number: number; tooLong: true };
+  | { number: number; tooLong: true; unread?: true };
 
 const NEWLINE = 0x0a;
 
 /**
  * Split `stream` at LF (a CR before it is dropped), decoding UTF-8 leniently.
  * A line longer than `maxBytes` yields `{ tooLong: true }` and its bytes are
- * discarded as they arrive. Each byte is looked at a constant number of times.
+ * discarded as they arrive, up to {@linkcode SKIP_FACTOR} times `maxBytes`;
+ * if its end is not there by then, it yields `{ tooLong: true, unread:
+ * true }` and stops, and the rest of the stream is never read (it is
+ * cancelled). Each byte is looked at a constant number of times.
  *
  * @example
  * ```ts
@@ -36,14 +51,17 @@ export async function* linesOf(
   maxBytes: number = MAX_LINE_BYTES,
 ): AsyncGenerator<Line> {
   const decoder = new TextDecoder();
+  const skipLimit = maxBytes * SKIP_FACTOR;
   let parts: Uint8Array[] = [];
   let size = 0;
   let overflow = false;
+  let skipped = 0;
   let number = 0;
   const finish = (): Line => {
     number++;
     if (overflow) {
       overflow = false;
+      skipped = 0;
       return { number, tooLong: true };
     }
     const joined = new Uint8Array(size);
@@ -60,9 +78,13 @@ export async function* linesOf(
     return { number, text: decoder.decode(joined.subarray(0, end)) };
   };
   const keep = (bytes: Uint8Array) => {
-    if (overflow) return;
+    if (overflow) {
+      skipped += bytes.length;
+      return;
+    }
     if (size + bytes.length > maxBytes) {
       overflow = true;
+      skipped = size + bytes.length;
       parts = [];
       size = 0;
       return;
@@ -79,7 +101,14 @@ export async function* linesOf(
       cut = chunk.indexOf(NEWLINE, from);
     }
     // Copy the tail: the stream may reuse its buffer for the next chunk.
-    if (from < chunk.length) keep(chunk.slice(from));
+    if (from < chunk.length) {
+      keep(overflow ? chunk.subarray(from) : chunk.slice(from));
+    }
+    if (overflow && skipped > skipLimit) {
+      // Returning here cancels the stream: what follows is never read.
+      yield { number: number + 1, tooLong: true, unread: true };
+      return;
+    }
   }
   if (size > 0 || overflow) yield finish();
 }

@@ -104,6 +104,8 @@ function columnsOf(char: string): number {
   return within(code, WIDE) ? 2 : 1;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * Columns `text` takes in a terminal: wide CJK characters and picture emoji
  * count two, combining marks zero, ANSI colour codes zero.
@@ -116,6 +118,8 @@ function columnsOf(char: string): number {
  * ```
  */
 export function displayWidth(text: string): number {
+  // Printable ASCII, most of every screen, takes one column a character.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   // deno-lint-ignore no-control-regex -- ANSI colour codes start with ESC on purpose
   for (const char of text.replace(/\x1b\[[0-9;]*m/g, "")) {
@@ -387,24 +391,60 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * Characters that can drive a terminal or reorder what it shows: the C0
- * controls (ESC, BEL, CR, line feed...), DEL, the C1 controls (U+0080–U+009F,
- * CSI and OSC among them), the bidirectional embeddings, overrides, isolates
- * and marks, and the line and paragraph separators.
+ * Every character guardlab shows as `\uXXXX`, in text, SVG and JSON alike,
+ * defined once: those that can drive a terminal or reorder what it shows
+ * (the C0 and C1 controls, DEL, the bidirectional embeddings, overrides,
+ * isolates and marks, the line and paragraph separators), every format
+ * character (zero-width space, joiners, word joiner, the byte-order mark,
+ * the tag characters U+E0000–U+E007F...), every default-ignorable code
+ * point (Unicode's Default_Ignorable_Code_Point: variation selectors,
+ * U+034F, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, U+180E...),
+ * and what else shows as nothing or as a plain space: spaces other than
+ * U+0020, the braille blank, the noncharacters (U+FFFE, U+FFFF...) and
+ * unpaired surrogates. Two keys that differ only in these look different
+ * on every screen.
  */
-const DRIVING =
-  // deno-lint-ignore no-control-regex -- these are the characters it names
-  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE_CLASS = "\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}" +
+  "\\p{Default_Ignorable_Code_Point}\\p{Noncharacter_Code_Point}" +
+  "\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000\\u2800";
 
+const DRIVING = new RegExp(`[${INVISIBLE_CLASS}]`, "gu");
+const ANY_DRIVING = new RegExp(`[${INVISIBLE_CLASS}]`, "u");
+
+/**
+ * Whether `text` holds a character {@linkcode inert} shows as `\uXXXX`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasInvisible } from "./terminal.ts";
+ * assert.equal(hasInvisible("JOB-001\u200b"), true);
+ * assert.equal(hasInvisible("李雷 JOB-001"), false);
+ * ```
+ */
+export function hasInvisible(text: string): boolean {
+  return ANY_DRIVING.test(text);
+}
+
+/**
+ * `char` as JSON's escape of each of its UTF-16 code units: `\u200b`, and
+ * for a character beyond U+FFFF its surrogate pair (`\udb40\udc01` for
+ * U+E0001), which a JSON parser reads back as the same character.
+ */
 function visible(char: string): string {
-  return "\\u" + char.charCodeAt(0).toString(16).padStart(4, "0");
+  let out = "";
+  for (let i = 0; i < char.length; i++) {
+    out += "\\u" + char.charCodeAt(i).toString(16).padStart(4, "0");
+  }
+  return out;
 }
 
 /**
  * `text` (from a ledger, a script, an argument) with every character that
- * could drive a terminal shown as `\uXXXX`: visible, inert, one line. Inside
- * a JSON string the same six characters are the escape of the same
- * character, so JSON stays valid and means the same.
+ * could drive a terminal, or that shows as nothing, shown as `\uXXXX`:
+ * visible, inert, one line. Inside a JSON string the same six characters
+ * are the escape of the same character, so JSON stays valid and means the
+ * same.
  *
  * @example
  * ```ts
@@ -412,15 +452,19 @@ function visible(char: string): string {
  * import { inert } from "./terminal.ts";
  * assert.equal(inert("JOB-001\x1b]52;c;aGk=\x07"), "JOB-001\\u001b]52;c;aGk=\\u0007");
  * assert.equal(inert("a\u202eb\nc"), "a\\u202eb\\u000ac");
+ * assert.equal(inert("JOB-001\u200b"), "JOB-001\\u200b");
+ * assert.equal(inert("JOB-001\u{e0041}"), "JOB-001\\udb40\\udc41");
  * ```
  */
 export function inert(text: string): string {
   return text.replace(DRIVING, visible);
 }
 
-const LINE_DRIVING =
-  // deno-lint-ignore no-control-regex -- guardlab's colour codes, and the rest
-  /\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** {@linkcode DRIVING}, but guardlab's own colour codes, line feeds and tabs kept. */
+const LINE_DRIVING = new RegExp(
+  `\\x1b\\[[0-9;]*m|(?![\\n\\t])[${INVISIBLE_CLASS}]`,
+  "gu",
+);
 
 /**
  * The last guard before a terminal: `inert`, but the line feeds and tabs
@@ -439,6 +483,9 @@ const LINE_DRIVING =
 export function inertOutput(text: string, color: boolean): string {
   return text.replace(
     LINE_DRIVING,
-    (m) => m.length > 1 ? (color ? m : visible(m[0]) + m.slice(1)) : visible(m),
+    (m) =>
+      m[0] === "\x1b" && m.length > 1
+        ? (color ? m : visible(m[0]) + m.slice(1))
+        : visible(m),
   );
 }

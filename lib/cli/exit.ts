@@ -1,10 +1,10 @@
 /**
- * Exit codes: one meaning each, defined once. Every command declares which
- * of them it can return, and its `--help` lists exactly those.
+ * Exit codes: one meaning each, defined once (what each means is in
+ * `messages/common.ts`). Every command declares which of them it can
+ * return, and its `--help` lists exactly those.
  *
  * @module
  */
-import type { Text } from "../base/i18n.ts";
 
 /** Exit codes, used everywhere by name. */
 export const EXIT = {
@@ -17,23 +17,3 @@ export const EXIT = {
 
 /** One of the exit codes. */
 export type ExitCode = typeof EXIT[keyof typeof EXIT];
-
-/** What each exit code means in general (a command may add its own detail). */
-export const EXIT_MEANING: Readonly<Record<ExitCode, Text>> = {
-  0: { en: "done", zh: "完成" },
-  1: { en: "failed", zh: "失败" },
-  2: {
-    en: "usage error: an unknown command, flag or value",
-    zh: "用法错误：未知的命令、选项或取值",
-  },
-  3: {
-    en: "reconcile found keys that need a retry",
-    zh: "对账发现需要重试的业务键",
-  },
-  4: {
-    en: "refused: outside the sandbox, a link, a folder others can change, " +
-      "or a file that is not a ledger; nothing was changed",
-    zh: "拒绝：在沙箱之外、是链接、目录可被他人改动，或文件不是账本；" +
-      "没有改动任何内容",
-  },
-};

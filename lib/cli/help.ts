@@ -1,57 +1,24 @@
 /**
- * The overview (`guardlab --help`), built from the command registry.
+ * What the command line shows about itself: the overview (`guardlab
+ * --help`, built from the registry without loading a command), each
+ * command's `--help`, and the short usage after a usage error.
  *
  * @module
  */
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
-import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
-import { displayWidth } from "../base/terminal.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
+import { SANDBOX_ROOT } from "../sandbox/grant.ts";
+import {
+  type Command,
+  COMMON,
+  type OptionSpec,
+  type OptionSpecs,
+} from "./command.ts";
 import { COMMANDS } from "./command_registry.ts";
-import { EXIT, EXIT_MEANING } from "./exit.ts";
-import { COMMON, flagLabel, type OptionSpec } from "./parser.ts";
-
-/** What the overview says, beside what it reads from the registry. */
-export const OVERVIEW_MESSAGES = {
-  title: {
-    en:
-      "guardlab: where a tool's guardrail stops a call, relative to its side effect",
-    zh: "guardlab：工具护栏在哪一步拦住调用——放到副作用的同一条时间线上看",
-  },
-  commands: { en: "Commands:", zh: "命令：" },
-  options: { en: "Options:", zh: "选项：" },
-  help: {
-    en: "help (also: guardlab <command> --help, guardlab help <command>)",
-    zh: "帮助（也可：guardlab <命令> --help、guardlab help <命令>）",
-  },
-  version: { en: "the version", zh: "版本" },
-  lang: {
-    en: "the language of this screen (see: guardlab config)",
-    zh: "本次输出的语言（见 guardlab config）",
-  },
-  home: {
-    en: "keep ledgers, settings and progress in DIR, a folder of your own",
-    zh: "把账本、设置和进度保存在 DIR（你自己的目录）",
-  },
-  sandbox1: {
-    en: "guardlab reads and writes only under {root}, in your private folder",
-    zh: "guardlab 只读写 {root}，并且只在你的私有目录里",
-  },
-  sandbox2: {
-    en: "{root}/guardlab-UID (or --home DIR) and in scratch folders made per",
-    zh: "{root}/guardlab-UID（或 --home DIR）以及每个进程各自的临时目录中。",
-  },
-  sandbox3: {
-    en: "process. It has no network, environment or process access.",
-    zh: "它没有网络、环境变量或子进程权限。",
-  },
-  exits: { en: "Exit codes:", zh: "退出码：" },
-  exitsNote: {
-    en:
-      "  (each command's --help lists the codes it can return; any command exits 1 on an internal error)",
-    zh:
-      "  （各命令的 --help 列出它可能返回的退出码；内部错误时任何命令都以 1 退出）",
-  },
-} as const satisfies Record<string, Text>;
+import { EXIT, type ExitCode } from "./exit.ts";
+import type { Io } from "./io.ts";
+import { EXIT_MEANING, HELP_LABELS } from "./messages/common.ts";
+import { OVERVIEW_MESSAGES } from "./messages/overview.ts";
 
 /** `--version`: taken before any command, so it is not one of {@linkcode COMMON}. */
 export const VERSION_FLAG: OptionSpec = {
@@ -103,4 +70,70 @@ export function overview(lang: Lang): string[] {
   }
   lines.push(text(m.exitsNote));
   return lines;
+}
+
+/** How flag `name` is written in help: `-h, --help`, `--lang en|zh`. */
+export function flagLabel(name: string, spec: OptionSpec): string {
+  return (spec.short ? `-${spec.short}, ` : "") + `--${name}` +
+    (spec.value ? ` ${spec.value}` : "");
+}
+
+/** Lines of `--help` for `cmd` in `lang`: usage, what it does, options, its exit codes. */
+export function helpOf(cmd: Command, lang: Lang): string[] {
+  const lines = [
+    `${say(HELP_LABELS.usage, lang)}guardlab ${cmd.usage}`,
+    "",
+    // Hand-written paragraphs, kept within 80 columns all the same.
+    ...say(cmd.about, lang).split("\n").flatMap((l) => wrap(l, 80)),
+    "",
+    say(HELP_LABELS.options, lang),
+  ];
+  const specs: OptionSpecs = { ...cmd.options, ...COMMON };
+  for (const [name, o] of Object.entries(specs)) {
+    lines.push(...column(`  ${flagLabel(name, o)}`, say(o.help, lang)));
+  }
+  lines.push("", say(HELP_LABELS.exits, lang));
+  for (const [code, detail] of Object.entries(cmd.exits)) {
+    const general = say(EXIT_MEANING[Number(code) as ExitCode], lang);
+    const text = detail ? say(detail, lang) : general;
+    lines.push(...column(`  ${code}`, text, 6));
+  }
+  return lines;
+}
+
+/** `left` padded to `at` columns, then `text`, wrapped within 80 columns. */
+function column(left: string, text: string, at = 25): string[] {
+  const pad = " ".repeat(at);
+  const out: string[] = [];
+  let line = displayWidth(left) < at - 1
+    ? left + " ".repeat(at - displayWidth(left))
+    : (out.push(left), pad);
+  for (const word of text.split(/(?<= )|(?=[\u3000-\u9fff\uff00-\uffef])/u)) {
+    if (displayWidth(line + word) > 80 && line.trim() !== "") {
+      out.push(line.trimEnd());
+      line = pad + word.trimStart();
+    } else line += word;
+  }
+  out.push(line.trimEnd());
+  return out;
+}
+
+/**
+ * The short usage printed after a usage error: the synopsis of `cmd`, or,
+ * without one, the list of every command (names only: nothing is loaded).
+ */
+export function usageOf(cmd: Command | undefined, lang: Lang): string[] {
+  const usage = say(HELP_LABELS.usage, lang);
+  if (cmd) return [`${usage}guardlab ${cmd.usage.split("\n")[0]}`];
+  return [
+    `${usage}guardlab <command> [options]`,
+    `  commands: ${COMMANDS.map((c) => c.name).join(" ")}`,
+    `  ${say(HELP_LABELS.moreHelp, lang)}`,
+  ].flatMap((line) => wrap(line, 80));
+}
+
+/** Write `--help` of `cmd` and return 0. */
+export function showHelp(io: Io, cmd: Command, lang: Lang): number {
+  for (const line of helpOf(cmd, lang)) io.out(line);
+  return EXIT.ok;
 }

@@ -1,12 +1,13 @@
 /**
  * The CLI's window on the world, injectable so tests can run commands in
- * process: stdout for machine output, stderr for diagnostics.
+ * process: stdout for machine output, stderr for diagnostics. Light on
+ * purpose (the entry point answers `--version` with it before anything
+ * else loads).
  *
  * @module
  */
-import { SANDBOX_ROOT } from "../sandbox/sandbox.ts";
-import { ANSI, PLAIN, type Style } from "../views/timeline.ts";
 import { inertOutput } from "../base/terminal.ts";
+import { SANDBOX_ROOT } from "../sandbox/grant.ts";
 
 /** Where a command writes and reads. */
 export interface Io {
@@ -14,6 +15,12 @@ export interface Io {
   out(line: string): void;
   /** Write one line to stderr. */
   err(line: string): void;
+  /**
+   * Start stdout with the UTF-8 byte order mark (a CSV for a spreadsheet):
+   * the one character written past the last guard, which shows U+FEFF
+   * anywhere else as `\ufeff`. Call it before the first line.
+   */
+  byteOrderMark(): void;
   /** Standard input as a byte stream. */
   stdin(): ReadableStream<Uint8Array>;
   /** Whether human output may use colour (a terminal, and `NO_COLOR` unset). */
@@ -35,6 +42,9 @@ export interface Io {
 }
 
 const encoder = new TextEncoder();
+
+/** U+FEFF, which tells a spreadsheet that the file is UTF-8. */
+const BYTE_ORDER_MARK = "\ufeff";
 
 function writeAll(
   target: { writeSync(p: Uint8Array): number },
@@ -64,6 +74,7 @@ export function processIo(): Io {
   return {
     out: (line) => quietly(Deno.stdout, inertOutput(line, color) + "\n"),
     err: (line) => quietly(Deno.stderr, inertOutput(line, color) + "\n"),
+    byteOrderMark: () => quietly(Deno.stdout, BYTE_ORDER_MARK),
     stdin: () => Deno.stdin.readable,
     color,
     stdinIsTerminal: Deno.stdin.isTerminal(),
@@ -82,10 +93,20 @@ export function memoryIo(
 ): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
+  // The mark starts the next line written, as it starts the stream.
+  let mark = "";
   return {
     stdout,
     stderr,
-    out: (line) => stdout.push(...inertOutput(line, color).split("\n")),
+    out: (line) => {
+      const lines = inertOutput(line, color).split("\n");
+      lines[0] = mark + lines[0];
+      mark = "";
+      stdout.push(...lines);
+    },
+    byteOrderMark: () => {
+      mark = BYTE_ORDER_MARK;
+    },
     err: (line) => stderr.push(...inertOutput(line, color).split("\n")),
     stdin: () =>
       new ReadableStream({
@@ -100,9 +121,4 @@ export function memoryIo(
     stdinIsTerminal: false,
     base,
   };
-}
-
-/** Colour only when the Io allows it (a terminal without `NO_COLOR`). */
-export function styleFor(io: Io): Style {
-  return io.color ? ANSI : PLAIN;
 }

@@ -1,87 +1,28 @@
 /**
- * What a command is: its name, summary, usage, options with their help,
- * the exit codes it can return, and its handler. Dispatch, the usage line,
- * the overview, each `--help` and the tests all read the same definitions
- * (see `command_registry.ts` for the list).
+ * Reading a command line: a command's flags and arguments checked against
+ * its definition (`command.ts`), the flags read before any command parses
+ * (`--lang`, `--home`), and the usage errors, each one pointed line with a
+ * suggestion where a near name exists.
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { type Lang, LANGS, same, say, type Text } from "../base/i18n.ts";
-import { displayWidth, wrap } from "../base/terminal.ts";
+import {
+  fill,
+  joinTexts,
+  type Lang,
+  LANGS,
+  same,
+  type Text,
+} from "../base/i18n.ts";
 import { TextError } from "../base/text_error.ts";
-import { EXIT, EXIT_MEANING, type ExitCode } from "./exit.ts";
-import type { Io } from "./io.ts";
-
-/** One flag of a command. */
-export interface OptionSpec {
-  /** `string` takes a value; `boolean` does not. */
-  readonly type: "string" | "boolean";
-  /** A one-letter alias. */
-  readonly short?: string;
-  /** How the value is shown in help, e.g. `NAME`. */
-  readonly value?: string;
-  /**
-   * The values a string flag accepts, when they are a fixed list: the one
-   * definition the parser validates against and usage and help are built
-   * from (cliffy's `EnumType`).
-   */
-  readonly choices?: readonly string[];
-  /** What the flag does. */
-  readonly help: Text;
-}
-
-/** A command's flags, by long name. */
-export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
-
-/** The parsed flags of a command: strings for value flags, booleans for the rest. */
-export type Values<O extends OptionSpecs> =
-  & {
-    [K in keyof O]?: O[K]["type"] extends "string"
-      ? O[K] extends { readonly choices: readonly (infer C)[] } ? C : string
-      : boolean;
-  }
-  & { help?: boolean; lang?: string; home?: string };
-
-/** What a handler receives. */
-export interface Call<O extends OptionSpecs> {
-  /** The flags given. */
-  values: Values<O>;
-  /** The other arguments, in order. */
-  positionals: string[];
-  /** The language to speak: `--lang`, else the stored preference, else English. */
-  lang: Lang;
-  /** Where to write and read. */
-  io: Io;
-}
-
-/** One command of the CLI. */
-export interface Command<O extends OptionSpecs = OptionSpecs> {
-  /** What the user types. */
-  readonly name: string;
-  /** One line for the overview. */
-  readonly summary: Text;
-  /** The synopsis after `usage: guardlab `. */
-  readonly usage: string;
-  /** What it does, for `--help`. */
-  readonly about: Text;
-  /** Its flags (`--help` and `--lang` are added to every command). */
-  readonly options: O;
-  /** How many positional arguments it takes at most. */
-  readonly maxPositionals: number;
-  /**
-   * The exit codes it can return, each with what it means here (`null`: the
-   * general meaning). Any command also exits 1 on an internal error.
-   */
-  readonly exits: Readonly<Partial<Record<ExitCode, Text | null>>>;
-  /** Run it; returns the exit code. */
-  run(call: Call<O>): number | Promise<number>;
-}
-
-/** Build a command, keeping its option types for the handler. */
-export function command<O extends OptionSpecs>(spec: Command<O>): Command {
-  return spec as unknown as Command;
-}
+import {
+  type Command,
+  COMMON,
+  type OptionSpecs,
+  type Values,
+} from "./command.ts";
+import { PARSE_MESSAGES } from "./messages/common.ts";
 
 /** Bad command-line input: one line for the user, exit 2. */
 export class UsageError extends TextError {
@@ -91,34 +32,6 @@ export class UsageError extends TextError {
     this.name = "UsageError";
   }
 }
-
-/** The flags every command takes. */
-export const COMMON: OptionSpecs = {
-  home: {
-    type: "string",
-    value: "DIR",
-    help: {
-      en: "keep ledgers, settings and progress in DIR, a folder of your own " +
-        "(default: /tmp/guardlab-UID)",
-      zh:
-        "把账本、设置和进度保存在 DIR（你自己的目录；默认 /tmp/guardlab-UID）",
-    },
-  },
-  lang: {
-    type: "string",
-    value: LANGS.join("|"),
-    choices: LANGS,
-    help: {
-      en: "language of this screen (default: `guardlab config lang`, else en)",
-      zh: "本次输出的语言（默认：guardlab config lang 的设置，否则 en）",
-    },
-  },
-  help: {
-    type: "boolean",
-    short: "h",
-    help: { en: "show this help", zh: "显示本帮助" },
-  },
-};
 
 /**
  * Parse `args` for `cmd`. Unknown flags (with a suggestion), a flag given
@@ -154,23 +67,23 @@ export function parseFor<O extends OptionSpecs>(
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== "option") continue;
     if (seen.has(token.name)) {
-      throw new UsageError({
-        en: `--${token.name} is given twice`,
-        zh: `--${token.name} 给了两次`,
-      }, cmd.name);
+      throw new UsageError(
+        fill(PARSE_MESSAGES.givenTwice, { flag: token.name }),
+        cmd.name,
+      );
     }
     seen.add(token.name);
   }
   if (parsed.positionals.length > cmd.maxPositionals) {
     const extra = parsed.positionals[cmd.maxPositionals];
-    const asFlag = Object.keys(cmd.options).includes("ledger") &&
+    const hint = Object.keys(cmd.options).includes("ledger") &&
         /^[a-z0-9][a-z0-9-]*$/.test(extra)
       ? didYouMean(`--ledger ${extra}`)
       : same("");
-    throw new UsageError({
-      en: `unexpected argument ${printable(extra)}${asFlag.en}`,
-      zh: `多余的参数 ${printable(extra)}${asFlag.zh}`,
-    }, cmd.name);
+    throw new UsageError(
+      fill(PARSE_MESSAGES.unexpectedArgument, { arg: printable(extra), hint }),
+      cmd.name,
+    );
   }
   // Enumerated flags, in the order the command lists them.
   for (const [name, o] of Object.entries(specs)) {
@@ -190,24 +103,15 @@ function describeParseError(error: unknown, flags: string[]): Text {
   const message = error instanceof Error ? error.message : String(error);
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
   switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
-      const hint = suggestion(
-        quoted.replace(/^-+/, "").split("=")[0],
-        flags,
-        "--",
-      );
-      return {
-        en: `unknown option ${printable(quoted)}${hint.en}`,
-        zh: `未知选项 ${printable(quoted)}${hint.zh}`,
-      };
-    }
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {
-      const flag = printable(quoted.split(" ")[0]);
-      return {
-        en: `option ${flag} needs a value`,
-        zh: `选项 ${flag} 需要一个值`,
-      };
-    }
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return fill(PARSE_MESSAGES.unknownOption, {
+        option: printable(quoted),
+        hint: suggestion(quoted.replace(/^-+/, "").split("=")[0], flags, "--"),
+      });
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return fill(PARSE_MESSAGES.needsValue, {
+        flag: printable(quoted.split(" ")[0]),
+      });
     default:
       return same(printable(message.split("\n")[0]));
   }
@@ -215,7 +119,7 @@ function describeParseError(error: unknown, flags: string[]): Text {
 
 /** ` (did you mean X?)` in both languages. */
 function didYouMean(what: string): Text {
-  return { en: ` (did you mean ${what}?)`, zh: `（是不是想输入 ${what}？）` };
+  return fill(PARSE_MESSAGES.didYouMean, { what });
 }
 
 /** ` (did you mean X?)` for the closest of `names` to `typed`, or empty. */
@@ -274,16 +178,28 @@ export function choice<T extends string>(
 ): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError({
-      en: `${flag} must be one of ${allowed.join(", ")} (got ${
-        printable(value)
-      })`,
-      zh: `${flag} 只能是 ${allowed.join("、")} 之一（收到 ${
-        printable(value)
-      }）`,
-    }, command);
+    throw new UsageError(
+      fill(PARSE_MESSAGES.mustBeOneOf, {
+        flag,
+        allowed: joinTexts(allowed.map(same), PARSE_MESSAGES.listSeparator),
+        got: printable(value),
+      }),
+      command,
+    );
   }
   return value as T;
+}
+
+/** The value of a flag `command` cannot run without; `flag` as help writes it (`--job JOB`). */
+export function required(
+  command: string,
+  flag: string,
+  value: string | undefined,
+): string {
+  if (value === undefined) {
+    throw new UsageError(fill(PARSE_MESSAGES.required, { flag }), command);
+  }
+  return value;
 }
 
 /**
@@ -326,81 +242,20 @@ export function langOf(
   return choice(command, "--lang", value, LANGS);
 }
 
-/** How flag `name` is written in help: `-h, --help`, `--lang en|zh`. */
-export function flagLabel(name: string, spec: OptionSpec): string {
-  return (spec.short ? `-${spec.short}, ` : "") + `--${name}` +
-    (spec.value ? ` ${spec.value}` : "");
-}
-
-const LABELS = {
-  usage: { en: "usage: ", zh: "用法：" },
-  options: { en: "Options:", zh: "选项：" },
-  exits: { en: "Exit codes:", zh: "退出码：" },
-} as const;
-
-/** Lines of `--help` for `cmd` in `lang`: usage, what it does, options, its exit codes. */
-export function helpOf(cmd: Command, lang: Lang): string[] {
-  const lines = [
-    `${say(LABELS.usage, lang)}guardlab ${cmd.usage}`,
-    "",
-    // Hand-written paragraphs, kept within 80 columns all the same.
-    ...say(cmd.about, lang).split("\n").flatMap((l) => wrap(l, 80)),
-    "",
-    say(LABELS.options, lang),
-  ];
-  const specs: OptionSpecs = { ...cmd.options, ...COMMON };
-  for (const [name, o] of Object.entries(specs)) {
-    lines.push(...column(`  ${flagLabel(name, o)}`, say(o.help, lang)));
-  }
-  lines.push("", say(LABELS.exits, lang));
-  for (const [code, detail] of Object.entries(cmd.exits)) {
-    const general = say(EXIT_MEANING[Number(code) as ExitCode], lang);
-    const text = detail ? say(detail, lang) : general;
-    lines.push(...column(`  ${code}`, text, 6));
-  }
-  return lines;
-}
-
-/** `left` padded to `at` columns, then `text`, wrapped within 80 columns. */
-function column(left: string, text: string, at = 25): string[] {
-  const pad = " ".repeat(at);
-  const out: string[] = [];
-  let line = displayWidth(left) < at - 1
-    ? left + " ".repeat(at - displayWidth(left))
-    : (out.push(left), pad);
-  for (const word of text.split(/(?<= )|(?=[\u3000-\u9fff\uff00-\uffef])/u)) {
-    if (displayWidth(line + word) > 80 && line.trim() !== "") {
-      out.push(line.trimEnd());
-      line = pad + word.trimStart();
-    } else line += word;
-  }
-  out.push(line.trimEnd());
-  return out;
-}
-
-/** The short usage printed after a usage error: the command's synopsis, or the list. */
-export function usageOf(
-  commands: readonly Command[],
-  name: string | undefined,
-  lang: Lang,
-): string[] {
-  const cmd = commands.find((c) => c.name === name);
-  const help = say({
-    en: "guardlab <command> --help  |  guardlab --help",
-    zh: "guardlab <命令> --help  |  guardlab --help",
-  }, lang);
-  if (cmd) {
-    return [`${say(LABELS.usage, lang)}guardlab ${cmd.usage.split("\n")[0]}`];
-  }
-  return [
-    `${say(LABELS.usage, lang)}guardlab <command> [options]`,
-    `  commands: ${commands.map((c) => c.name).join(" ")}`,
-    `  ${help}`,
-  ].flatMap((line) => wrap(line, 80));
-}
-
-/** Write `--help` of `cmd` and return 0. */
-export function showHelp(io: Io, cmd: Command, lang: Lang): number {
-  for (const line of helpOf(cmd, lang)) io.out(line);
-  return EXIT.ok;
+/** A usage error for `word` where a command name was expected. */
+export function unknownCommand(
+  word: string,
+  names: readonly string[],
+): UsageError {
+  return new UsageError(
+    word.startsWith("-")
+      ? fill(PARSE_MESSAGES.unknownOption, {
+        option: printable(word),
+        hint: same(""),
+      })
+      : fill(PARSE_MESSAGES.unknownCommand, {
+        command: printable(word),
+        hint: suggestion(word, names),
+      }),
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Flags several commands share: the output format, and which ledger a
  * command works on (`--ledger NAME` in the private folder, or
- * `--ledger-file PATH`), opened for writing or read-only.
+ * `--ledger-file PATH`), opened for writing or read-only; and a FILE a
+ * command reads, opened only as a plain file of the user's own.
  *
  * @module
  */
@@ -12,22 +13,16 @@ import {
   ledgerFolder,
   ledgerPaths,
   privateRoot,
+  refusalLine,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
-import type { Text } from "../base/i18n.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { openPlainFile, systemRefusal } from "../sandbox/safe_fs.ts";
+import type { OptionSpecs } from "./command.ts";
+import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
-import { choice, type OptionSpecs, UsageError } from "./parser.ts";
-
-/**
- * Exit 4 for a command whose only files are scratch ledgers: it never needs
- * the private folder, so only an unsafe temp folder or scratch folder stops it.
- */
-export const REFUSED_ROOT: Text = {
-  en: "refused: the temp folder, or this command's scratch folder in it, " +
-    "is a link, not yours or root's, or open to others",
-  zh: "拒绝：临时目录或其中本命令的临时工作目录是链接、不属于你或 root，" +
-    "或对他人开放",
-};
+import { PLACE_FLAGS, PLACE_MESSAGES as M } from "./messages/places.ts";
+import { choice, UsageError } from "./parser.ts";
 
 /** The output formats of the commands that draw. */
 export const FORMATS = ["text", "json", "svg"] as const;
@@ -37,21 +32,8 @@ export type Format = typeof FORMATS[number];
 
 /** `--json` and `--format`, for the commands that draw. */
 export const FORMAT_OPTIONS = {
-  json: {
-    type: "boolean",
-    help: {
-      en: "print JSON (same as --format json)",
-      zh: "输出 JSON（同 --format json）",
-    },
-  },
-  format: {
-    type: "string",
-    value: "FORMAT",
-    help: {
-      en: "text (the timeline, default), json or svg",
-      zh: "text（时间线，默认）、json 或 svg",
-    },
-  },
+  json: { type: "boolean", help: PLACE_FLAGS.json },
+  format: { type: "string", value: "FORMAT", help: PLACE_FLAGS.format },
 } as const satisfies OptionSpecs;
 
 /** The format asked for; `--json` with another `--format` is a usage error. */
@@ -62,31 +44,18 @@ export function formatOf(
 ): Format {
   const format = choice(command, "--format", values.format, allowed);
   if (values.json && format !== undefined && format !== "json") {
-    throw new UsageError({
-      en: `--json and --format ${format} contradict each other`,
-      zh: `--json 与 --format ${format} 互相矛盾`,
-    }, command);
+    throw new UsageError(fill(M.contradict, { format }), command);
   }
   return values.json ? "json" : format ?? "text";
 }
 
 /** `--ledger` and `--ledger-file`. */
 export const LEDGER_OPTIONS = {
-  ledger: {
-    type: "string",
-    value: "NAME",
-    help: {
-      en: "a named ledger in your private folder (1-32 of a-z, 0-9, '-')",
-      zh: "你私有目录中的命名账本（1-32 个 a-z、0-9、'-'）",
-    },
-  },
+  ledger: { type: "string", value: "NAME", help: PLACE_FLAGS.ledger },
   "ledger-file": {
     type: "string",
     value: "PATH",
-    help: {
-      en: "a ledger file in a folder of your own (not the shared temp folder)",
-      zh: "你自己目录中的账本文件（不能直接放在共享临时目录里）",
-    },
+    help: PLACE_FLAGS.ledgerFile,
   },
 } as const satisfies OptionSpecs;
 
@@ -115,10 +84,7 @@ export function ledgerFileOf(
   create: boolean,
 ): string | null | undefined {
   if (values.ledger !== undefined && values["ledger-file"] !== undefined) {
-    throw new UsageError({
-      en: "give --ledger or --ledger-file, not both",
-      zh: "--ledger 和 --ledger-file 只能给一个",
-    }, command);
+    throw new UsageError(M.notBoth, command);
   }
   if (values["ledger-file"] !== undefined) return values["ledger-file"];
   if (values.ledger === undefined) return undefined;
@@ -141,6 +107,24 @@ export function openExisting(
 }
 
 /**
+ * Read the ledger a show command names, read-only, with `read`; the ledger
+ * is closed before this returns, whatever `read` did.
+ */
+export function readExisting<T>(
+  command: string,
+  io: Io,
+  values: { ledger?: string; "ledger-file"?: string },
+  read: (ledger: Ledger) => T,
+): T {
+  const ledger = openExisting(command, io, values);
+  try {
+    return read(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
+/**
  * The path of the ledger a command names, which must exist already: a
  * command that works on a ledger never creates one by mistake.
  */
@@ -151,21 +135,13 @@ export function existingLedgerPath(
 ): string {
   const path = ledgerFileOf(command, io, values, false);
   if (path === undefined) {
-    throw new UsageError({
-      en: "--ledger NAME or --ledger-file PATH is required",
-      zh: "需要 --ledger NAME 或 --ledger-file PATH",
-    }, command);
+    throw new UsageError(M.ledgerRequired, command);
   }
   if (path === null || !lexists(path)) {
     throw new LedgerUnusable(
       values.ledger !== undefined
-        ? {
-          en:
-            `no ledger named ${values.ledger} (a run with --ledger ${values.ledger} creates it)`,
-          zh:
-            `没有名为 ${values.ledger} 的账本（用 --ledger ${values.ledger} 运行一次 run 会创建它）`,
-        }
-        : { en: `no ledger file at ${path}`, zh: `${path} 处没有账本文件` },
+        ? fill(M.noLedgerNamed, { name: values.ledger })
+        : fill(M.noLedgerFile, { path: String(path) }),
     );
   }
   return path;
@@ -178,6 +154,46 @@ function lexists(path: string): boolean {
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
+    throw systemRefusal(error, path) ?? error;
+  }
+}
+
+/** The one line a command says when a FILE it was given cannot be read. */
+export interface FileRefusal {
+  /** Outside the grant (exit 4); `{refusal}` is the sandbox's own line. */
+  readonly refused: Text;
+  /** Missing, or a folder (exit 1); `{file}` is the name, quoted. */
+  readonly unreadable: Text;
+}
+
+/**
+ * Open `file`, which must be a plain file of the user's own under the temp
+ * folder. When it cannot be, say why in one line on stderr and return the
+ * exit code instead: 4 outside the grant (a link, another user's), 1 for a
+ * file that is missing or a folder.
+ */
+export async function openUserFile(
+  file: string,
+  io: Io,
+  lang: Lang,
+  lines: FileRefusal,
+): Promise<ReadableStream<Uint8Array> | ExitCode> {
+  try {
+    return (await openPlainFile(file, trustedFolders(io.base))).readable;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) {
+      const refusal = refusalLine(error);
+      io.err(say(fill(lines.refused, { refusal }), lang));
+      return EXIT.refused;
+    }
+    if (
+      error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.IsADirectory
+    ) {
+      const quoted = JSON.stringify(file);
+      io.err(say(fill(lines.unreadable, { file: quoted }), lang));
+      return EXIT.failed;
+    }
     throw error;
   }
 }

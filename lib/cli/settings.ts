@@ -3,18 +3,16 @@
  * `settings.json` (the binary cannot read `LANG`: it has no environment
  * access): the language, the student's name and the course code. Read with
  * the same checks as every other file; a damaged file or a value that fails
- * its check is ignored, never trusted.
+ * its check is ignored, never trusted. (The file and its language alone are
+ * `settings_file.ts`.)
  *
  * @module
  */
 import { checkCourseCode, checkName } from "../exercises/student.ts";
-import {
-  readOrFallback,
-  readPrivateJson,
-  writePrivateJson,
-} from "../sandbox/private_file.ts";
+import { readOrFallback, writePrivateJson } from "../sandbox/private_file.ts";
 import type { Place } from "../sandbox/sandbox.ts";
-import { type Lang, LANGS, type Text } from "../base/i18n.ts";
+import type { Lang, Text } from "../base/i18n.ts";
+import { langIn, readSettingsFile, SETTINGS_FILE } from "./settings_file.ts";
 
 /** What can be stored. */
 export interface Settings {
@@ -26,16 +24,14 @@ export interface Settings {
   course?: string;
 }
 
-const FILE = "settings.json";
-const MAX_BYTES = 4096;
-
 /** The stored settings in the private folder of `place`; `{}` when there are none. */
 export function readSettings(place: string | Place): Settings {
-  const data = readPrivateJson(place, FILE, MAX_BYTES) as
+  const data = readSettingsFile(place) as
     | { lang?: unknown; name?: unknown; course?: unknown }
     | undefined;
   const settings: Settings = {};
-  if (LANGS.includes(data?.lang as Lang)) settings.lang = data!.lang as Lang;
+  const lang = langIn(data);
+  if (lang !== undefined) settings.lang = lang;
   if (typeof data?.name === "string") {
     const checked = checkName(data.name);
     if ("name" in checked) settings.name = checked.name;
@@ -63,5 +59,5 @@ export function writeSettings(
   place: string | Place,
   settings: Settings,
 ): string {
-  return writePrivateJson(place, FILE, settings);
+  return writePrivateJson(place, SETTINGS_FILE, settings);
 }

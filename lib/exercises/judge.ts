@@ -551,10 +551,15 @@ function guessOf(x: Exercise, answer: string): Guess {
     }
     const accepts = acceptsOf(f);
     if (!allowed(guess[f.field], accepts)) {
-      const said = JSON.stringify(unboxed(guess[f.field])) ?? "?";
-      return {
-        reason: M.badFact(f.field, said.slice(0, 40), allowedText(accepts)),
-      };
+      // A string is shown in quotes ("true" is not true); a list or an
+      // object in words, never as a JSON literal.
+      const v = unboxed(guess[f.field]);
+      const said = inEveryLanguage((lang) =>
+        (v !== null && typeof v === "object"
+          ? plainValue(v, lang)
+          : JSON.stringify(v) ?? "?").slice(0, 40)
+      );
+      return { reason: M.badFact(f.field, said, allowedText(accepts)) };
     }
   }
   return { guess };

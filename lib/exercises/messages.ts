@@ -281,10 +281,10 @@ export const JUDGE_MESSAGES = {
     zh: `缺少字段 ${JSON.stringify(field)}：答案的形式是 ${example}；` +
       "你唯一的一次预测还没有用掉",
   }),
-  badFact: (field: string, said: string, allowed: Text): Text => ({
-    en: `${JSON.stringify(field)} is ${said}, which it cannot be: it is ` +
+  badFact: (field: string, said: Text, allowed: Text): Text => ({
+    en: `${JSON.stringify(field)} is ${said.en}, which it cannot be: it is ` +
       `${allowed.en}; your one guess is still unused`,
-    zh: `${JSON.stringify(field)} 是 ${said}，这不是可能的取值：它应是` +
+    zh: `${JSON.stringify(field)} 是 ${said.zh}，这不是可能的取值：它应是` +
       `${allowed.zh}；你唯一的一次预测还没有用掉`,
   }),
   anyValue: {

@@ -22,20 +22,43 @@ export function readPrivateJson(
   const root = privateRoot(place, { create: false });
   if (root === null) return undefined;
   const path = join(root, name);
-  if (
-    assertPlainFile(path, {
-      uid: currentUid(baseOf(place)),
-      missingOk: true,
-    }) === null
-  ) {
-    return undefined;
-  }
-  const bytes = Deno.readFileSync(path);
-  if (bytes.length > maxBytes) return undefined;
+  const info = assertPlainFile(path, {
+    uid: currentUid(baseOf(place)),
+    missingOk: true,
+  });
+  // The size first: a sparse file of a gigabyte costs nothing on disk, and
+  // reading it whole would cost the memory.
+  if (info === null || info.size > maxBytes) return undefined;
+  const bytes = readAtMost(path, maxBytes);
+  if (bytes === null) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return undefined;
+  }
+}
+
+/** The bytes of `path`, or `null` if there are more than `maxBytes` (it grew) or it is gone. */
+function readAtMost(path: string, maxBytes: number): Uint8Array | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+  try {
+    // One byte more than allowed tells a file that grew past the bound.
+    const buffer = new Uint8Array(maxBytes + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = file.readSync(buffer.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return filled > maxBytes ? null : buffer.subarray(0, filled);
+  } finally {
+    file.close();
   }
 }
 

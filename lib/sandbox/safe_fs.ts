@@ -20,10 +20,15 @@
  */
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { Refused } from "../base/errors.ts";
-import type { Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
+import { SANDBOX_MESSAGES } from "./messages.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
+/** Group or others may enter a folder, and so open a file in it by name. */
+const GROUP_OR_OTHER_SEARCH = 0o011;
+/** Any access for group or others (POSIX ACLs included: their mask is in the group bits). */
+const GROUP_OR_OTHER_ANY = 0o077;
 const STICKY = 0o1000;
 
 /** A refusal about one path: one line saying what is wrong and what to do. */
@@ -158,12 +163,74 @@ export function currentUid(base: string): number | null {
   return knownUid;
 }
 
+/**
+ * The refusal for an error the operating system gave about `path` that is
+ * no fault of guardlab's and has one line to say (a name past the system's
+ * limit, a file where a folder belongs, no file descriptor left), or
+ * `null` for any other error. `path` is the path as the user gave it.
+ */
+export function systemRefusal(error: unknown, path: string): UnsafePath | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENAMETOOLONG") {
+    return new UnsafePath(path, SANDBOX_MESSAGES.nameTooLong);
+  }
+  if (code === "ENOTDIR" || error instanceof Deno.errors.NotADirectory) {
+    return new UnsafePath(path, SANDBOX_MESSAGES.notUnderFolder);
+  }
+  if (code === "EMFILE" || code === "ENFILE") {
+    return new UnsafePath(path, SANDBOX_MESSAGES.outOfDescriptors);
+  }
+  return null;
+}
+
+/** `error` as {@linkcode systemRefusal} words it, or `error` itself. */
+function asRefusal(error: unknown, path: string): unknown {
+  return systemRefusal(error, path) ?? error;
+}
+
 function lstatOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw asRefusal(error, path);
+  }
+}
+
+/**
+ * Why SQLite could not open the database at `path`, when the reason is one
+ * {@linkcode systemRefusal} words (most often: no file descriptor left),
+ * found by opening its folder the same way; `null` otherwise.
+ */
+export function openProblem(path: string): UnsafePath | null {
+  try {
+    Deno.openSync(dirname(resolve(path)), { read: true }).close();
+    return null;
+  } catch (error) {
+    return systemRefusal(error, path);
+  }
+}
+
+/** How many file descriptors a check may need at once: its two threads and the files. */
+const DESCRIPTORS_NEEDED = 20;
+
+/**
+ * Refuse in one line, before anything starts, when this process cannot
+ * open {@linkcode DESCRIPTORS_NEEDED} more files (`ulimit -n` too low): a
+ * thread that cannot get one ends the whole process without a word, and
+ * SQLite would say only "unable to open database file". `path` (already
+ * checked, and existing) is opened that many times, read-only, and closed.
+ */
+export function assertDescriptorsLeft(path: string): void {
+  const opened: Deno.FsFile[] = [];
+  try {
+    for (let i = 0; i < DESCRIPTORS_NEEDED; i++) {
+      opened.push(Deno.openSync(path, { read: true }));
+    }
+  } catch (error) {
+    throw asRefusal(error, path);
+  } finally {
+    for (const file of opened) file.close();
   }
 }
 
@@ -237,7 +304,11 @@ export function assertFolderChain(
       const systemLink = tops.includes(dir) &&
         (uid === null || info.uid === null || info.uid === 0);
       if (!systemLink) throw new UnsafePath(dir, PROBLEM.link);
-      info = Deno.statSync(dir);
+      try {
+        info = Deno.statSync(dir);
+      } catch (error) {
+        throw asRefusal(error, dir);
+      }
     }
     if (!info.isDirectory) throw new UnsafePath(dir, PROBLEM.notFolder);
     if (uid === null || info.mode === null || info.uid === null) continue;
@@ -322,15 +393,19 @@ export const COMPANIONS = ["-wal", "-shm", "-journal"] as const;
 /**
  * Check a database file before SQLite opens it: its folder is private, the
  * folders above cannot be swapped, and the file and each companion
- * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent.
- * Returns whether the database file exists.
+ * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent; one
+ * that will be written is also one no other user can open (see
+ * `assertNoOtherCanOpen`). Returns whether the database file exists.
  */
 export function checkDatabasePlace(
   path: string,
   { tops, mustExist = false }: {
     /** The granted folders the path is checked from. */
     tops: readonly string[];
-    /** Refuse a database file that does not exist (a read never creates one). */
+    /**
+     * Refuse a database file that does not exist: a read, which never
+     * creates one, and never locks one either.
+     */
     mustExist?: boolean;
   },
 ): boolean {
@@ -379,21 +454,93 @@ export function checkDatabasePlace(
   for (const suffix of COMPANIONS) {
     assertPlainFile(abs + suffix, { uid, missingOk: true });
   }
+  if (!mustExist) assertNoOtherCanOpen(abs, folder);
   return info !== null;
 }
 
 /**
+ * Refuse a database guardlab is about to write, or one of its companions,
+ * that another user could open: a folder they can enter, and a file they
+ * can read. Another user's read lock (`fcntl`) on the file keeps SQLite
+ * from folding the log back into it on close (so `-wal` and `-shm` stay,
+ * and a copy of the file alone misses what they hold), and one on the
+ * `-shm` stalls every writer. A view needs no such rule: it reads the file
+ * into memory and never locks it. Files guardlab creates are made 0600
+ * ({@linkcode createPrivateFile}), and SQLite gives the companions the
+ * database's own mode, so only a file made otherwise is refused, the way
+ * ssh refuses a key that others can read.
+ */
+function assertNoOtherCanOpen(abs: string, folder: string): void {
+  const place = lstatOrNull(folder);
+  if (
+    place === null || place.mode === null ||
+    (place.mode & GROUP_OR_OTHER_SEARCH) === 0
+  ) {
+    return;
+  }
+  for (const file of [abs, ...COMPANIONS.map((c) => abs + c)]) {
+    const info = lstatOrNull(file);
+    if (info === null || info.mode === null) continue;
+    if ((info.mode & GROUP_OR_OTHER_ANY) === 0) continue;
+    const chmodFile = pathCommand("chmod 600", file);
+    const chmodFolder = pathCommand("chmod 700", folder);
+    throw new UnsafePath(
+      file,
+      fill(SANDBOX_MESSAGES.openableByOthers, { mode: modeText(info) }),
+      chmodFile === null || chmodFolder === null
+        ? fill(SANDBOX_MESSAGES.makeItYoursNoCommand, {
+          why: NO_COMMAND_FOR_NAME,
+        })
+        : fill(SANDBOX_MESSAGES.makeItYours, { chmodFile, chmodFolder }),
+    );
+  }
+}
+
+/**
+ * Create the database file at `path` (already checked, and absent) empty,
+ * readable and writable by this user alone, before SQLite opens it: SQLite
+ * gives its `-wal`, `-shm` and `-journal` the database's mode, so no other
+ * user can open any of them to take a lock, whatever the folder allows.
+ * Another process of this user may have made it meanwhile; then it stays.
+ */
+export function createPrivateFile(path: string): void {
+  try {
+    Deno.openSync(path, { write: true, createNew: true, mode: 0o600 })
+      .close();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      throw asRefusal(error, path);
+    }
+  }
+}
+
+/**
+ * The largest file {@linkcode openPlainFile} opens unless told otherwise: a
+ * file of steps or faults far larger than any experiment, checked by its
+ * size before a byte is read (a sparse file of a terabyte costs a classmate
+ * nothing on disk).
+ */
+export const MAX_INPUT_FILE_BYTES = 64 << 20;
+
+/**
  * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked. The file must
- * be this user's, unless `seams.anyOwner` (a teacher reading the hand-ins
- * students wrote: the caller reads the owner from the open file). `seams`
+ * opened, and the open file must be the one that was checked, and no larger
+ * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). The file
+ * must be this user's, unless `seams.anyOwner` (a teacher reading the
+ * hand-ins students wrote: the caller reads the owner from the open file).
+ * `seams`
  * lets a test act between the check and the open, as a racing user would.
  */
 export async function openPlainFile(
   path: string,
   tops: readonly string[],
-  seams: { beforeOpen?: () => void; anyOwner?: boolean } = {},
+  seams: {
+    beforeOpen?: () => void;
+    anyOwner?: boolean;
+    maxBytes?: number;
+  } = {},
 ): Promise<Deno.FsFile> {
+  const maxBytes = seams.maxBytes ?? MAX_INPUT_FILE_BYTES;
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, false);
   const uid = currentUid(tops[0]);
@@ -403,7 +550,12 @@ export async function openPlainFile(
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
   const checked = assertPlainFile(abs, { uid: seams.anyOwner ? null : uid })!;
   seams.beforeOpen?.();
-  const file = await Deno.open(abs, { read: true });
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(abs, { read: true });
+  } catch (error) {
+    throw asRefusal(error, path);
+  }
   try {
     const opened = await file.stat();
     if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
@@ -411,6 +563,12 @@ export async function openPlainFile(
         en: "try again",
         zh: "请重试",
       });
+    }
+    if (opened.size > maxBytes) {
+      throw new UnsafePath(
+        path,
+        fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
+      );
     }
     return file;
   } catch (error) {

@@ -9,7 +9,6 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import config from "../../deno.json" with { type: "json" };
 import { Refused } from "../base/errors.ts";
 import { say, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
@@ -25,16 +24,9 @@ import {
   PROBLEM,
   UnsafePath,
 } from "./safe_fs.ts";
+import { GRANTED_FOLDERS, SANDBOX_ROOT } from "./grant.ts";
 
-const grant = Deno.build.os === "windows"
-  ? config.permissions["guardlab-windows"]
-  : config.permissions.guardlab;
-
-/** The only folder the compiled binary may touch (`/tmp`, or `C:\Windows\Temp`). */
-export const SANDBOX_ROOT: string = grant.write[0];
-
-/** Every granted folder; a path inside one is checked from below it. */
-export const GRANTED_FOLDERS: readonly string[] = grant.write;
+export { GRANTED_FOLDERS, SANDBOX_ROOT } from "./grant.ts";
 
 /** What a ledger name must look like: it becomes a folder name, so no separators, no dots. */
 export const LEDGER_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;

@@ -10,10 +10,22 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { isSqliteError, LedgerUnusable } from "../base/errors.ts";
-import { checkDatabasePlace } from "../sandbox/safe_fs.ts";
-import type { Text } from "../base/i18n.ts";
+import {
+  assertDescriptorsLeft,
+  checkDatabasePlace,
+  createPrivateFile,
+  openProblem,
+} from "../sandbox/safe_fs.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { viewImage } from "./snapshot.ts";
 import { onExit } from "../base/exit_hooks.ts";
+import {
+  CHECK_TIME_LIMIT_MS,
+  type CheckBounds,
+  inspectBounded,
+  startChecker,
+} from "./bounded.ts";
+import { problemText, STORE_MESSAGES } from "./messages.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -29,8 +41,12 @@ export interface SchemaSpec {
   optionalTables?: Readonly<
     Record<string, { create: string; badValues: readonly string[] }>
   >;
-  /** Indexes SQLite makes by itself for those tables (primary keys on text). */
-  autoIndexes: readonly string[];
+  /**
+   * Indexes SQLite makes by itself for those tables (primary keys on text).
+   * Not read by the check any more: it builds guardlab's own schema and
+   * compares every object, indexes included, with what SQLite reports.
+   */
+  autoIndexes?: readonly string[];
   /** Triggers that are allowed by exact name and SQL (trusted test fixtures). */
   triggers: Readonly<Record<string, readonly string[]>>;
   /**
@@ -63,6 +79,8 @@ export interface OpenOptions {
   trusted: readonly string[];
   /** Milliseconds to wait for another connection's lock. */
   busyTimeoutMs?: number;
+  /** How the check of an existing file is bounded (tests make it shorter). */
+  bounds?: CheckBounds;
 }
 
 /**
@@ -74,11 +92,6 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** The largest integer JavaScript represents exactly. */
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-
-/** `sql` with runs of white space made one, and none around punctuation. */
-export function normalizeSql(sql: string): string {
-  return sql.replace(/\s+/g, " ").replace(/ ?([(),;]) ?/g, "$1").trim();
-}
 
 /**
  * Open `path` as the database `spec` describes, or throw
@@ -102,28 +115,28 @@ export function openDatabase(
   });
   let empty = !existed;
   if (existed && mode !== "observe") {
+    // The threads the check runs on start while the file is read; a thread
+    // that finds no file descriptor ends the process without a word.
+    assertDescriptorsLeft(path);
+    startChecker(WORKER_OPENER);
     // An empty file beside a -wal is refused here, before SQLite could
     // delete that -wal; an empty file alone is new only to a writer.
     const image = viewImage(path, spec.what, mode === "write");
     if (image === null) empty = true;
     else {
-      const copy = sqliteStep(path, spec, () => inMemory(image));
-      try {
-        empty = sqliteStep(path, spec, () => inspect(copy, path, spec));
-        if (empty && mode === "read") {
-          throw new LedgerUnusable({
-            en: `${path} is not a ${spec.what.en} (it is empty)`,
-            zh: `${path} 不是${spec.what.zh}（文件是空的）`,
-          });
-        }
-      } catch (error) {
-        copy.close();
-        throw error;
+      empty = inspected(path, spec, image, options.bounds);
+      if (empty && mode === "read") {
+        throw new LedgerUnusable(
+          fill(STORE_MESSAGES.empty, { path, what: spec.what }),
+        );
       }
-      if (mode === "read") return copy;
-      copy.close();
+      // What a view shows is the image that was checked, never the file.
+      if (mode === "read") return sqliteStep(path, spec, () => inMemory(image));
     }
   }
+  // A new file is this user's alone from its first byte, and so are the
+  // -wal, -shm and -journal SQLite makes beside it with the file's mode.
+  if (!existed && mode === "write") createPrivateFile(path);
   const db = sqliteStep(path, spec, () =>
     tracked(
       new DatabaseSync(path, {
@@ -190,18 +203,75 @@ function inMemory(image: Uint8Array): DatabaseSync {
   }
 }
 
+/** An empty database in memory: what the check's worker opens (see {@linkcode WORKER_OPENER}). */
+function emptyInMemory(): DatabaseSync {
+  return new DatabaseSync(":memory:");
+}
+
+/**
+ * {@linkcode emptyInMemory} as the source the check's worker thread runs:
+ * the worker cannot import this module (the sandbox grants no read of the
+ * program's own files), so the one place SQLite is opened hands it the
+ * text, with the worker's own `node:sqlite`.
+ */
+const WORKER_OPENER = 'const { DatabaseSync } = require("node:sqlite");\n' +
+  emptyInMemory.toString();
+
+/**
+ * Inspect the image of the existing file at `path` where the check can be
+ * stopped (`bounded.ts`): its exact schema first, then its integrity and
+ * values. Returns whether it holds no schema at all; throws
+ * {@linkcode LedgerUnusable} for anything else than guardlab's own.
+ */
+function inspected(
+  path: string,
+  spec: SchemaSpec,
+  image: Uint8Array,
+  bounds: CheckBounds = {},
+): boolean {
+  const finding = inspectBounded(WORKER_OPENER, image, spec, bounds);
+  if (finding === "timed-out") {
+    const seconds = Math.round(
+      (bounds.timeLimitMs ?? CHECK_TIME_LIMIT_MS) / 1000,
+    );
+    throw new LedgerUnusable(
+      fill(STORE_MESSAGES.notGuardlab, {
+        path,
+        what: spec.what,
+        why: fill(STORE_MESSAGES.tooSlow, { seconds }),
+      }),
+    );
+  }
+  if (finding.ok) return finding.empty;
+  const { problem } = finding;
+  throw new LedgerUnusable(
+    fill(
+      problem.kind === "unusable"
+        ? STORE_MESSAGES.unusable
+        : STORE_MESSAGES.notGuardlab,
+      { path, what: spec.what, why: problemText(problem) },
+    ),
+  );
+}
+
 /** Run `body`, turning an SQLite error into the refusal of `path`. */
 function sqliteStep<T>(path: string, spec: SchemaSpec, body: () => T): T {
   try {
     return body();
   } catch (error) {
     if (isSqliteError(error)) {
-      throw new LedgerUnusable({
-        en: `${path} is not a usable SQLite ${spec.what.en} (${
-          firstLine(error)
-        })`,
-        zh: `${path} 不是可用的 SQLite ${spec.what.zh}（${firstLine(error)}）`,
-      });
+      // "unable to open database file" says nothing of why: say it if we can.
+      if (/unable to open/.test(error.message)) {
+        const why = openProblem(path);
+        if (why !== null) throw why;
+      }
+      throw new LedgerUnusable(
+        fill(STORE_MESSAGES.unusable, {
+          path,
+          what: spec.what,
+          why: firstLine(error),
+        }),
+      );
     }
     throw error;
   }
@@ -220,108 +290,6 @@ function createIfEmpty(db: DatabaseSync, spec: SchemaSpec): void {
   if (Number(objects.n) === 0) db.exec(spec.create);
 }
 
-interface MasterRow {
-  type: string;
-  name: string;
-  tbl_name: string;
-  sql: string | null;
-}
-
-/**
- * Check an existing file before anything is written: SQLite's integrity
- * check, the exact schema (tables with their columns, types and keys; no views; no
- * triggers but the allowed fixtures), and integers guardlab can show
- * exactly. Returns whether the file holds no schema at all.
- */
-function inspect(db: DatabaseSync, path: string, spec: SchemaSpec): boolean {
-  const refuse = (why: Text) =>
-    new LedgerUnusable({
-      en: `${path} is not a guardlab ${spec.what.en} (${why.en})`,
-      zh: `${path} 不是 guardlab 的${spec.what.zh}（${why.zh}）`,
-    });
-  // The quick check skips whether each index agrees with its table: a drafts
-  // row that says JOB-777 under a key index that still says JOB-001 passes
-  // it, and a later INSERT of JOB-777 would then make a second row for one
-  // primary key. The integrity check compares them. At most one error is
-  // collected: the first is enough to refuse.
-  const check = db.prepare("PRAGMA integrity_check(1)").all() as {
-    integrity_check: string;
-  }[];
-  if (check.length !== 1 || check[0].integrity_check !== "ok") {
-    const said = (check[0]?.integrity_check ?? "no answer")
-      .replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ")
-      .trim();
-    throw refuse({
-      en: `damaged: ${said.slice(0, 100)}`,
-      zh: `已损坏：${said.slice(0, 100)}`,
-    });
-  }
-  const objects = db.prepare(
-    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
-  ).all() as unknown as MasterRow[];
-  if (objects.length === 0) return true;
-  const seenTables = new Set<string>();
-  for (const o of objects) {
-    if (o.type === "table") {
-      if (o.name === "sqlite_sequence") continue;
-      const expected = spec.tables[o.name] ??
-        spec.optionalTables?.[o.name]?.create;
-      if (expected === undefined) {
-        throw refuse({
-          en: `a foreign table ${o.name}`,
-          zh: `有外来的表 ${o.name}`,
-        });
-      }
-      if (normalizeSql(o.sql ?? "") !== normalizeSql(expected)) {
-        throw refuse({
-          en: `table ${o.name} is not defined as guardlab defines it`,
-          zh: `表 ${o.name} 的定义与 guardlab 的不同`,
-        });
-      }
-      seenTables.add(o.name);
-    } else if (o.type === "index") {
-      if (!spec.autoIndexes.includes(o.name)) {
-        throw refuse({
-          en: `a foreign index ${o.name}`,
-          zh: `有外来的索引 ${o.name}`,
-        });
-      }
-    } else if (o.type === "trigger") {
-      const allowed = spec.triggers[o.name] ?? [];
-      if (!allowed.map(normalizeSql).includes(normalizeSql(o.sql ?? ""))) {
-        throw refuse({
-          en: `a trigger ${o.name} guardlab did not install`,
-          zh: `有不是 guardlab 安装的触发器 ${o.name}`,
-        });
-      }
-    } else {
-      throw refuse({
-        en: `a ${o.type} named ${o.name}`,
-        zh: `有名为 ${o.name} 的 ${o.type}`,
-      });
-    }
-  }
-  for (const table of Object.keys(spec.tables)) {
-    if (!seenTables.has(table)) {
-      throw refuse({ en: `no table ${table}`, zh: `缺少表 ${table}` });
-    }
-  }
-  const optional = Object.entries(spec.optionalTables ?? {})
-    .filter(([name]) => seenTables.has(name))
-    .flatMap(([, table]) => table.badValues);
-  for (const query of [...spec.badValues, ...optional]) {
-    const row = db.prepare(query).get() as { n: number };
-    if (Number(row.n) !== 0) {
-      throw refuse({
-        en: "it holds values guardlab cannot show exactly (a wrong kind, " +
-          "or an integer beyond 2^53)",
-        zh: "其中有 guardlab 无法准确显示的值（类型不对，或整数超过 2^53）",
-      });
-    }
-  }
-  return false;
-}
-
 /**
  * A connection with its place checked (no link, a private folder) but no
  * schema check: the policy lab's `PolicyLab.open`, which the reference opens bare
@@ -332,7 +300,9 @@ export function openUnchecked(
   path: string,
   options: { trusted: readonly string[]; busyTimeoutMs?: number },
 ): DatabaseSync {
-  checkDatabasePlace(path, { tops: options.trusted });
+  if (!checkDatabasePlace(path, { tops: options.trusted })) {
+    createPrivateFile(path);
+  }
   const db = tracked(
     new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 }),
   );

@@ -13,6 +13,7 @@ import {
   NO_COMMAND_FOR_NAME,
   pathCommand,
   PROBLEM,
+  systemRefusal,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { inert } from "../base/terminal.ts";
@@ -33,7 +34,7 @@ function statOrNull(path: string): Deno.FileInfo | null {
     return Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw systemRefusal(error, path) ?? error;
   }
 }
 
@@ -62,7 +63,7 @@ function readChecked(
     file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
+    throw systemRefusal(error, path) ?? error;
   }
   try {
     const opened = file.statSync();
@@ -98,7 +99,7 @@ function isHotJournal(path: string): boolean {
     file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+    throw systemRefusal(error, path) ?? error;
   }
   try {
     const head = new Uint8Array(HOT_JOURNAL.length);

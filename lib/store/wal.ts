@@ -117,9 +117,18 @@ export function committedFrames(
 }
 
 /**
+ * `size` zero bytes that a worker thread can read without a copy: the image
+ * is checked on one (`bounded.ts`).
+ */
+function sharedBytes(size: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(size));
+}
+
+/**
  * The database as SQLite would read it: `main` with the log's committed
  * pages laid over it, marked as a rollback-journal database (header bytes
- * 18–19 set to 1) so that `deserialize` accepts it. `main` is not changed.
+ * 18–19 set to 1) so that `deserialize` accepts it, in shared memory.
+ * `main` is not changed.
  * Throws {@linkcode BadImage} when the log's page size disagrees with the
  * file's, or the image would exceed `maxBytes`.
  */
@@ -130,7 +139,8 @@ export function databaseImage(
 ): Uint8Array {
   const frames = wal === null ? null : committedFrames(wal);
   if (frames === null || frames.dbPages === 0) {
-    const image = main.slice();
+    const image = sharedBytes(main.length);
+    image.set(main);
     if (image.length >= 100) image[18] = image[19] = 1;
     return image;
   }
@@ -140,7 +150,7 @@ export function databaseImage(
   }
   const size = dbPages * pageSize;
   if (size > maxBytes) throw new BadImage("too_large");
-  const image = new Uint8Array(size);
+  const image = sharedBytes(size);
   image.set(main.subarray(0, Math.min(main.length, size)));
   for (const [page, bytes] of pages) {
     if (page <= dbPages) image.set(bytes, (page - 1) * pageSize);

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { canonicalJson } from "../base/json.ts";
+import { sha256Hex } from "./sha256.ts";
 
 /**
  * SHA-256 hex of the canonical JSON of `args`: equal digests mean equal requests.
@@ -24,5 +24,5 @@ import { canonicalJson } from "../base/json.ts";
  * ```
  */
 export function fingerprint(args: unknown): string {
-  return createHash("sha256").update(canonicalJson(args)).digest("hex");
+  return sha256Hex(canonicalJson(args));
 }

@@ -334,9 +334,12 @@ export class Ledger {
     if (!this.#hasCompensationTables()) return [];
     return (statement(
       this.#db,
-      `SELECT c.job AS job, c.state AS state,
-       (SELECT COUNT(*) FROM compensation_receipts r WHERE r.job=c.job) AS n
-     FROM compensations c ORDER BY c.job`,
+      // The receipts are counted per key once, then joined: a subquery per
+      // compensation would scan every receipt for each (quadratic).
+      `SELECT c.job AS job, c.state AS state, coalesce(r.n, 0) AS n
+     FROM compensations c LEFT JOIN (SELECT job, COUNT(*) AS n
+       FROM compensation_receipts GROUP BY job) r ON r.job=c.job
+     ORDER BY c.job`,
     ).all() as unknown as {
       job: string;
       state: CompensationState;

@@ -81,12 +81,19 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  * ```
  */
 export function pendingKeys(ledger: Ledger): Pending[] {
-  const receipts = ledger.receipts();
+  // Each key's receipts, gathered in one pass (in attempt order): one
+  // lookup per draft keeps this linear in the size of the ledger.
+  const byJob = new Map<string, { attempt: number; status: string }[]>();
+  for (const r of ledger.receipts()) {
+    if (r.job === null) continue;
+    let list = byJob.get(r.job);
+    if (list === undefined) byJob.set(r.job, list = []);
+    list.push({ attempt: r.attempt, status: r.status });
+  }
   const compensated = new Map(ledger.compensations().map((c) => [c.job, c]));
   const out: Pending[] = [];
   for (const draft of ledger.drafts()) {
-    const mine = receipts.filter((r) => r.job === draft.job)
-      .map((r) => ({ attempt: r.attempt, status: r.status }));
+    const mine = byJob.get(draft.job) ?? [];
     const retry = argsForDigest(draft.job, draft.digest);
     const c = compensated.get(draft.job);
     if (c?.state === "voided") {

@@ -309,16 +309,15 @@ export function csvCell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-/** The byte order mark that starts the CSV: Excel reads the file as UTF-8 only with it. */
-export const CSV_BOM = "\ufeff";
-
 /** The header of an exercise judged from a ledger copy, in CSV: the same in every language. */
 const CSV_NOT_RERUN = "ledger copy re-judged, session not re-run";
 
 /**
  * The same columns as the table, as CSV lines, the same in every language:
- * the header (after the BOM), one line per hand-in, an empty line, and the
- * totals.
+ * the header, one line per hand-in, an empty line, and the totals. The
+ * file starts with a UTF-8 byte order mark (Excel reads it as UTF-8 only
+ * with one): the caller writes it, past the last guard before the
+ * terminal (`Io.byteOrderMark`).
  */
 export function gradeCsv(grade: ClassGrade): string[] {
   const line = (cells: string[]) => cells.map(csvCell).join(",");
@@ -345,7 +344,7 @@ export function gradeCsv(grade: ClassGrade): string[] {
     "flags",
   ]);
   return [
-    CSV_BOM + header,
+    header,
     ...rows,
     "",
     line([

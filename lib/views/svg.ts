@@ -38,11 +38,35 @@ const STROKE: Record<Mark, string> = {
   "unknown": "#616161",
 };
 
-/** Escape text for XML content and attributes; `@std/html`'s `escape` is the JSR equivalent. */
+/**
+ * A character XML 1.0 does not allow in a document (its `Char` production
+ * is tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD and
+ * U+10000–U+10FFFF): C0 controls, U+FFFE, U+FFFF, unpaired surrogates.
+ */
+const NOT_XML_CHAR =
+  /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/**
+ * Escape text for XML content and attributes; `@std/html`'s `escape` is
+ * the JSR equivalent. The result is always text an XML parser accepts,
+ * whatever the ledger held.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { xmlEscape } from "./svg.ts";
+ * assert.equal(xmlEscape("<a>\uffff"), "&lt;a&gt;\\uffff");
+ * ```
+ */
 export function xmlEscape(text: string): string {
-  // Control characters are not allowed in XML, and bidirectional overrides
-  // would reorder what a slide shows: both are written as \uXXXX first.
+  // Control and invisible characters, and those XML forbids, are written
+  // as \uXXXX first: XML allows no controls, bidirectional overrides would
+  // reorder what a slide shows, and an invisible one would hide a
+  // difference. What `inert` leaves is checked against XML's own rule.
   return inert(text).replace(
+    NOT_XML_CHAR,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  ).replace(
     /[<>&"']/g,
     (c) =>
       ({

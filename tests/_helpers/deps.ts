@@ -1,13 +1,14 @@
 /**
- * The test suite's npm packages, pinned here and only here. They are not in
- * deno.json's import map, so the program's own import graph (and the first
- * `deno task demo` on an empty cache) never fetches them. `deno.lock` holds
- * their integrity hashes; `deno task test`, `deno task bench` and CI read it
- * with `--frozen`, so a changed or stale lock fails instead of updating.
+ * The test suite's npm packages, imported here and only here.
+ * `import_map.json` pins their versions and `deno.lock` holds their
+ * integrity hashes; `deno task test`, `deno task bench` and CI read the
+ * lock with `--frozen`, so a changed or stale lock fails instead of
+ * updating. The program's own graph never reaches this file, so the first
+ * `deno task demo` on an empty cache fetches none of them.
  */
-export { default as fc } from "npm:fast-check@4.11.0";
-export { XMLParser, XMLValidator } from "npm:fast-xml-parser@5.12.1";
-export { parse as babelParse } from "npm:@babel/parser@7.28.5";
+export { default as fc } from "fast-check";
+export { XMLParser, XMLValidator } from "fast-xml-parser";
+export { parse as babelParse } from "@babel/parser";
 /**
  * The MCP SDK's own client, for tests that spawn `guardlab mcp`. Loaded on
  * demand: its stdio transport reads the environment when its module loads,
@@ -16,20 +17,18 @@ export { parse as babelParse } from "npm:@babel/parser@7.28.5";
  */
 export async function mcpClientSdk() {
   const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
-    import("npm:@modelcontextprotocol/sdk@1.32.2/client/index.js"),
-    // deno-lint-ignore no-import-prefix -- pinned here, as the static ones above
-    import("npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
   ]);
   return { Client, StdioClientTransport };
 }
 
 /**
  * `@openai/agents-core`, the OpenAI Agents SDK for JavaScript, exactly as the
- * SDK lens was verified against it. Loaded only when called: evaluating it
- * reads all of `process.env` (a dependency lists it), so a test checks the
- * env permission first and reports itself ignored without it. The literal
- * specifier keeps the package in the type-checked graph and in `deno.lock`.
+ * SDK lens was verified against it (the version import_map.json pins).
+ * Loaded only when called: evaluating it reads all of `process.env` (a
+ * dependency lists it), so a test checks the env permission first and
+ * reports itself ignored without it. The literal specifier keeps the package
+ * in the type-checked graph and in `deno.lock`.
  */
-// deno-lint-ignore no-import-prefix -- pinned here, like the exports above
-export const loadAgentsCore = () => import("npm:@openai/agents-core@0.20.0");
+export const loadAgentsCore = () => import("@openai/agents-core");

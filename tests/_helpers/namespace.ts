@@ -6,8 +6,8 @@
  * a Deno that lives under `/tmp` would vanish under the fresh tmpfs.
  *
  * Inside, the script finds `$DENO` (this Deno), `$REPO` (the checkout, as it
- * is) and `$SRC` (a copy of main.ts, deno.json, lib/, fixtures/ and tests/
- * in the fresh `/tmp/src`, readable by every user), and `as_user UID CMD…`,
+ * is) and `$SRC` (a copy of main.ts, deno.json, import_map.json, lib/,
+ * fixtures/ and tests/ in the fresh `/tmp/src`, readable by every user), and `as_user UID CMD…`,
  * which runs a command as that uid with no groups (`setpriv`), a `DENO_DIR`
  * of its own and a clean environment (plus `$AS_ENV`), `guardlab_as UID ARGS…`
  * (guardlab under the binary's grant, as that uid), and `step NAME CMD…`,
@@ -111,7 +111,7 @@ export async function inNamespace(
     "mount -t tmpfs -o mode=1777 tmpfs /tmp",
     `export DENO=${sh(`${keep}/deno`)} REPO=${sh(`${keep}/repo`)} SRC=/tmp/src`,
     "mkdir -m 755 /tmp/src",
-    'for f in main.ts deno.json lib fixtures tests; do cp -r "$REPO/$f" /tmp/src/; done',
+    'for f in main.ts deno.json import_map.json lib fixtures tests; do cp -r "$REPO/$f" /tmp/src/; done',
     "chmod -R a+rX /tmp/src",
     "as_user() {",
     '  local uid="$1"; shift',

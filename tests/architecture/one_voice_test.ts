@@ -191,9 +191,9 @@ Deno.test("one voice: every exported message table is whole in both languages", 
   // Discovery works: tables in several areas are found without a list.
   for (
     const table of [
-      "lib/cli/commands/compensate.ts#COMPENSATE_MESSAGES",
+      "lib/cli/messages/compensate.ts#COMPENSATE_MESSAGES",
       "lib/views/messages.ts#STAGE_LABEL",
-      "lib/cli/exit.ts#EXIT_MEANING",
+      "lib/cli/messages/common.ts#EXIT_MEANING",
       "lib/content/explain.ts#EXPLANATIONS.lock_busy.why",
     ]
   ) {

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
+import importMap from "../../import_map.json" with { type: "json" };
 import { SANDBOX_ROOT } from "../../lib/sandbox/sandbox.ts";
+import { binaryOf, compileArgs, TARGETS } from "../../scripts/compile.ts";
 import { cli } from "../_helpers/helpers.ts";
 
 const read = (path: string) =>
@@ -30,27 +32,46 @@ Deno.test("project: the pinned Deno version is the one the README tells people t
   }
 });
 
+/** A task's command line, whether written as a string or as `{ command }`. */
+function commandOf(task: string | { command?: string }): string | undefined {
+  return typeof task === "string" ? task : task.command;
+}
+
 Deno.test("project: no task grants everything", () => {
   const text = read("../../deno.json");
   assert.doesNotMatch(text, /(^|[\s"])(-A|--allow-all)\b/);
-  for (const [name, task] of Object.entries(config.tasks)) {
-    if (typeof task !== "string" || name === "test" || name === "bench") {
+  const tasks = config.tasks as Record<string, string | { command?: string }>;
+  for (const [name, task] of Object.entries(tasks)) {
+    const line = commandOf(task);
+    // The test and bench suites and the gates grant what tests need; they
+    // never run guardlab but through the grant (tests/_helpers/spawn.ts).
+    if (line === undefined || ["test", "bench", "ok"].includes(name)) {
       continue;
     }
     if (name === "inspector") {
       // A script that starts guardlab for the MCP Inspector: with the grant.
-      assert.equal(task, "bash scripts/inspector-check.sh");
+      assert.equal(line, "bash scripts/inspector-check.sh");
       const script = read("../../scripts/inspector-check.sh");
       assert.doesNotMatch(script, /--allow-|(^|\s)-A\b/);
       assert.match(script, /"-P=guardlab"/);
       continue;
     }
+    if (name === "compile:targets") {
+      // It only starts `deno compile`, each with the grant (checked below).
+      assert.match(line, / --allow-read --allow-run scripts\/compile\.ts$/);
+      for (const target of TARGETS) {
+        const args = compileArgs(target).join(" ");
+        assert.doesNotMatch(args, /--allow-/, target.name);
+        assert.match(args, /--no-prompt -P=guardlab(-windows)?\b/);
+      }
+      continue;
+    }
     assert.doesNotMatch(
-      task,
+      line,
       /--allow-(net|env|run|sys|ffi|import|read|write)\b/,
       name,
     );
-    assert.match(task, /--no-prompt -P=guardlab(-windows)?\b/, name);
+    assert.match(line, /--no-prompt -P=guardlab(-windows)?\b/, name);
   }
 });
 
@@ -72,8 +93,24 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
   );
 });
 
-Deno.test("project: the program imports no package but the MCP SDK in one place, so it starts offline", () => {
-  assert.ok(!("imports" in config), "deno.json has no import map");
+Deno.test("project: the import map pins every package exactly; the program imports only the MCP SDK, in one place, so it starts offline", () => {
+  // Not an "imports" field: deno task would install every package of it
+  // before any task (see deno.json's "//importMap").
+  assert.ok(!("imports" in config), "no imports field in deno.json");
+  assert.equal(config.importMap, "./import_map.json");
+  const entries = Object.entries(importMap.imports);
+  assert.ok(entries.length >= 2);
+  for (const [name, target] of entries) {
+    // A folder entry (`pkg/` to `npm:/pkg@1.2.3/`) maps the package's subpaths.
+    const folder = name.endsWith("/") ? "/" : "";
+    assert.equal(
+      target,
+      `npm:${folder}${name.replace(/\/$/, "")}@${
+        /@(\d+\.\d+\.\d+)\/?$/.exec(target)?.[1]
+      }${folder}`,
+      `${name} is an npm package at an exact version`,
+    );
+  }
   const files = [
     "../../main.ts",
     ...walk(fileURLToPath(new URL("../../lib/", import.meta.url))),
@@ -87,11 +124,11 @@ Deno.test("project: the program imports no package but the MCP SDK in one place,
       ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms),
       ...text.matchAll(/\bimport\(\s*"([^"]+)"/g),
     ];
-    // The one package: the MCP SDK, pinned in lib/mcp/sdk.ts and reached
-    // only through the mcp command's dynamic import (mcp_graph_test.ts
+    // The one package: the MCP SDK, imported in lib/mcp/sdk.ts and reached
+    // only through the mcp command's dynamic import (tests/mcp/graph_test.ts
     // proves that from Deno's own module graph).
     const allowed = file.endsWith("/lib/mcp/sdk.ts")
-      ? /^npm:@modelcontextprotocol\/sdk@1\.32\.2\//
+      ? /^@modelcontextprotocol\/sdk\//
       : /^(\.\.?\/|node:)/;
     for (const m of specifiers) {
       assert.match(m[1], allowed, `${file} imports ${m[1]}`);
@@ -109,25 +146,62 @@ function walk(dir: string): string[] {
   );
 }
 
-Deno.test("project: the release workflow builds with the project's own tasks and checks with its script", () => {
+Deno.test("project: the release workflow builds every target of the one list, with the project's own task, and checks with its script", () => {
   const workflow = read("../../.github/workflows/release.yml");
-  const tasks = config.tasks as Record<string, string | object>;
   const entries = [
-    ...workflow.matchAll(/task: (\S+)\n\s+binary: (\S+)/g),
-  ];
-  assert.equal(entries.length, 5, "five platforms");
-  for (const [, task, binary] of entries) {
-    const line = tasks[task];
-    assert.equal(typeof line, "string", task);
-    assert.ok((line as string).includes(`--output ${binary} `), task);
-    assert.match(line as string, /--no-prompt -P=guardlab(-windows)?\b/);
+    ...workflow.matchAll(
+      /- name: (\S+)\n\s+runner: \S+\n\s+binary: (\S+)/g,
+    ),
+  ].map(([, name, binary]) => ({ name, binary }));
+  assert.deepEqual(
+    entries.map((e) => e.name).sort(),
+    TARGETS.map((t) => t.name).sort(),
+    "one matrix entry per target of scripts/compile.ts",
+  );
+  for (const { name, binary } of entries) {
+    assert.equal(binary, binaryOf(TARGETS.find((t) => t.name === name)!));
   }
+  assert.match(
+    workflow,
+    /run: deno task compile:targets \$\{\{ matrix\.name \}\}\n/,
+  );
+  assert.ok("compile:targets" in config.tasks);
   assert.match(
     workflow,
     /bash scripts\/check-binary\.sh "\$PWD\/\$\{\{ matrix\.binary \}\}"/,
   );
   assert.match(workflow, /\.ci\/deno-version/);
   assert.match(workflow, /sha256sum guardlab-\* > SHA256SUMS/);
+});
+
+Deno.test("project: check-binary.sh looks in the granted temp folder of each platform", () => {
+  const script = read("../../scripts/check-binary.sh");
+  const windows = config.permissions["guardlab-windows"].write[0];
+  assert.ok(script.includes(`tmp='${windows}'; windows=1`), windows);
+  assert.ok(
+    script.includes(`tmp=${config.permissions.guardlab.write[0]}; windows=0`),
+  );
+});
+
+Deno.test("project: .ci/run installs the pinned Deno, then runs every gate through the ok task", () => {
+  const ci = read("../../.ci/run");
+  assert.match(ci, /\.ci\/deno-version/);
+  assert.equal(ci.trimEnd().split("\n").at(-1), "deno task ok");
+  const ok = commandOf(config.tasks.ok)!;
+  for (
+    const gate of [
+      "deno fmt --check",
+      "deno lint",
+      "deno check --lock=deno.lock --frozen --doc main.ts lib/ tests/",
+      "deno doc --lint lib/mod.ts",
+      "deno test --lock=deno.lock --frozen --doc --allow-read --allow-write lib/ main.ts",
+      "action-validator .github/workflows/release.yml",
+      "deno test --allow-read --allow-write &&",
+      "deno task test",
+    ]
+  ) {
+    assert.ok(ok.includes(gate), gate);
+  }
 });
 
 Deno.test("project: the timeline chapter's Chinese screen is what guardlab prints", async () => {

@@ -4,7 +4,7 @@
  * with the same fields in both.
  */
 import assert from "node:assert/strict";
-import { EXIT_MEANING } from "../../lib/cli/exit.ts";
+import { EXIT_MEANING } from "../../lib/cli/messages/common.ts";
 import { memoryIo } from "../../lib/cli/io.ts";
 import { main } from "../../main.ts";
 import { PROBLEM } from "../../lib/sandbox/safe_fs.ts";

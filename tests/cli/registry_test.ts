@@ -3,14 +3,19 @@
  * `--help` are all derived from it, and they agree.
  */
 import assert from "node:assert/strict";
-import { COMMANDS } from "../../lib/cli/command_registry.ts";
-import { COMMON } from "../../lib/cli/parser.ts";
+import {
+  COMMANDS,
+  findCommand,
+  loadCommand,
+} from "../../lib/cli/command_registry.ts";
+import { COMMON } from "../../lib/cli/command.ts";
 import { LANGS } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 
 Deno.test("registry: overview, usage and help agree with the registry", async (t) => {
   const names = COMMANDS.map((c) => c.name);
+  const loaded = await Promise.all(COMMANDS.map(loadCommand));
   assert.equal(new Set(names).size, names.length, "names are unique");
 
   await t.step("the overview lists every command once, in order", async () => {
@@ -30,7 +35,7 @@ Deno.test("registry: overview, usage and help agree with the registry", async (t
     assert.ok(listed.includes(`commands: ${names.join(" ")}`), listed);
   });
 
-  for (const c of COMMANDS) {
+  for (const c of loaded) {
     await t.step(
       `${c.name}: --help shows its flags and only its exit codes`,
       async () => {
@@ -57,12 +62,14 @@ Deno.test("registry: overview, usage and help agree with the registry", async (t
   }
 
   await t.step("every text has both languages", () => {
-    const texts = COMMANDS.flatMap((c) => [
-      c.summary,
-      c.about,
-      ...Object.values({ ...c.options, ...COMMON }).map((o) => o.help),
-      ...Object.values(c.exits).filter((e) => e !== null),
-    ]);
+    const texts = [
+      ...COMMANDS.map((c) => c.summary),
+      ...loaded.flatMap((c) => [
+        c.about,
+        ...Object.values({ ...c.options, ...COMMON }).map((o) => o.help),
+        ...Object.values(c.exits).filter((e) => e !== null),
+      ]),
+    ];
     for (const text of texts) {
       assert.ok(text!.en.trim() !== "" && text!.zh.trim() !== "", text!.en);
       assert.match(text!.zh, /[\u4e00-\u9fff]/, `not Chinese: ${text!.zh}`);
@@ -177,4 +184,28 @@ Deno.test("registry: usage errors and refusals speak the chosen language", async
       assert.doesNotMatch(en.err[0], /[\u4e00-\u9fff]/, "English by default");
     });
   }
+});
+
+Deno.test("registry: each entry loads its own command, named as listed", async () => {
+  for (const listed of COMMANDS) {
+    const cmd = await loadCommand(listed);
+    assert.equal(cmd.name, listed.name);
+    assert.equal(findCommand(listed.name), listed);
+  }
+  // Only what is listed is found: never an inherited property.
+  for (const word of ["toString", "constructor", "__proto__", ""]) {
+    assert.equal(findCommand(word), undefined, word);
+  }
+});
+
+Deno.test("registry: an entry whose module does not export its command fails loudly", async () => {
+  const misnamed = {
+    name: "run",
+    summary: COMMANDS[0].summary,
+    load: () => import("../../lib/cli/commands/demo.ts"),
+  };
+  await assert.rejects(
+    () => loadCommand(misnamed),
+    /the module of command run does not export it/,
+  );
 });

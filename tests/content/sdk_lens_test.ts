@@ -403,12 +403,21 @@ Deno.test("sdk lens: the program never imports the agents SDK; only tests do", (
   for (const file of files) {
     assert.doesNotMatch(
       Deno.readTextFileSync(file),
-      /["']npm:@openai\/agents/,
+      // An import of it, by the import map's name or an npm: specifier.
+      /(?:\bfrom\s+|\bimport\(\s*)["'](?:npm:)?@openai\/agents/,
       file.pathname,
     );
   }
+  // Tests load it by its import map name, which pins an exact version.
   const deps = Deno.readTextFileSync(
     new URL("../_helpers/deps.ts", import.meta.url),
   );
-  assert.match(deps, /import\("npm:@openai\/agents-core@\d+\.\d+\.\d+"\)/);
+  assert.match(deps, /import\("@openai\/agents-core"\)/);
+  const map = Deno.readTextFileSync(
+    new URL("../../import_map.json", import.meta.url),
+  );
+  assert.match(
+    map,
+    /"@openai\/agents-core": "npm:@openai\/agents-core@\d+\.\d+\.\d+"/,
+  );
 });

@@ -23,6 +23,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cli } from "../_helpers/helpers.ts";
 import { readCsv } from "../_helpers/csv.ts";
+import { CAN_RUN, NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
+import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 
 const CODE = "NET-2026";
 const FIXTURES = fileURLToPath(
@@ -285,6 +287,63 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
       },
     );
 
+    /**
+     * The CSV's bytes as a spreadsheet opens them: the UTF-8 byte order
+     * mark first (Excel reads the names as UTF-8 only with it), then
+     * strict UTF-8, then records; checked against hand-written columns.
+     */
+    const assertSpreadsheet = (bytes: Uint8Array) => {
+      assert.deepEqual(
+        [...bytes.subarray(0, 3)],
+        [0xef, 0xbb, 0xbf],
+        "a UTF-8 BOM first",
+      );
+      assert.ok(!bytes.includes(0x0d), "LF line ends, as --help says");
+      const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+        .decode(bytes);
+      const { bom, rows } = readCsv(text);
+      assert.ok(bom);
+      const header = [
+        "file",
+        "student",
+        ...Array.from({ length: 16 }, (_, i) => String(i + 1)),
+        "17 (ledger copy re-judged, session not re-run)",
+        "total",
+        "own code total",
+        "revealed",
+        "flags",
+      ];
+      assert.deepEqual(rows[0], header);
+      // One row per student, an empty row, then the totals apart from them.
+      assert.equal(rows.length, 1 + 8 + 1 + 1);
+      assert.deepEqual(rows[9], [""]);
+      assert.deepEqual(rows[10].slice(0, 3), ["", "done per exercise", "5"]);
+      const students = rows.slice(1, 9);
+      assert.ok(students.every((r) => r.length === header.length));
+      assert.deepEqual(students.map((r) => r[1]), [
+        "韩梅梅",
+        "李雷",
+        "孙浩",
+        "王伟",
+        "王伟",
+        "李雷",
+        "王小明",
+        "赵敏",
+      ]);
+      const sunRow = students[2];
+      assert.deepEqual(
+        [sunRow[2], sunRow[3], sunRow[19], sunRow[20], sunRow[22]],
+        [
+          "not-yet",
+          "not-yet",
+          "0",
+          "2",
+          "other-course(id=guardlab,code=NET2026,done=2)",
+        ],
+      );
+      assert.deepEqual([students[7][16], students[7][21]], ["not-yet", "15"]);
+    };
+
     await t.step(
       "CSV: opened as a spreadsheet reads it, the same in every language",
       async () => {
@@ -293,49 +352,32 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
           (await grade(["--csv", "--lang", "zh"])).out,
         ];
         assert.deepEqual(zh, en);
-        const { bom, rows } = readCsv(en.join("\n") + "\n");
-        assert.ok(bom, "a UTF-8 BOM first, so Excel reads the names as UTF-8");
-        const header = [
-          "file",
-          "student",
-          ...Array.from({ length: 16 }, (_, i) => String(i + 1)),
-          "17 (ledger copy re-judged, session not re-run)",
-          "total",
-          "own code total",
-          "revealed",
-          "flags",
-        ];
-        assert.deepEqual(rows[0], header);
-        // One row per student, an empty row, then the totals apart from them.
-        assert.equal(rows.length, 1 + 8 + 1 + 1);
-        assert.deepEqual(rows[9], [""]);
-        assert.deepEqual(rows[10].slice(0, 3), ["", "done per exercise", "5"]);
-        const students = rows.slice(1, 9);
-        assert.ok(students.every((r) => r.length === header.length));
-        assert.deepEqual(students.map((r) => r[1]), [
-          "韩梅梅",
-          "李雷",
-          "孙浩",
-          "王伟",
-          "王伟",
-          "李雷",
-          "王小明",
-          "赵敏",
-        ]);
-        const sunRow = students[2];
-        assert.deepEqual(
-          [sunRow[2], sunRow[3], sunRow[19], sunRow[20], sunRow[22]],
-          [
-            "not-yet",
-            "not-yet",
-            "0",
-            "2",
-            "other-course(id=guardlab,code=NET2026,done=2)",
-          ],
-        );
-        assert.deepEqual([students[7][16], students[7][21]], ["not-yet", "15"]);
+        assertSpreadsheet(new TextEncoder().encode(en.join("\n") + "\n"));
       },
     );
+
+    await t.step({
+      name: "CSV: the file `--csv > FILE` writes, byte for byte" + NEEDS_RUN,
+      ignore: !CAN_RUN,
+      async fn() {
+        // The real process, under the binary's permissions: the bytes that
+        // reach a file are the ones a spreadsheet opens.
+        const child = startGuardlab([
+          "exercise",
+          "grade",
+          folder,
+          "--csv",
+          "--home",
+          privateRootPath(teacher),
+        ]);
+        await child.stdin.close();
+        const { code, stdout } = await child.output();
+        assert.equal(code, 0);
+        const file = join(teacher, "net-2026.csv");
+        await Deno.writeFile(file, stdout, { mode: 0o600 });
+        assertSpreadsheet(await Deno.readFile(file));
+      },
+    });
   } finally {
     for (const dir of [...everyone.map((s) => s.base), teacher]) {
       await Deno.remove(dir, { recursive: true });

@@ -13,7 +13,7 @@ import {
   type Topic,
   TOPICS,
 } from "../../content/explain.ts";
-import { type Lang, say } from "../../base/i18n.ts";
+import type { Lang } from "../../base/i18n.ts";
 import { LESSONS } from "../../content/lessons.ts";
 import { sdkLensLines } from "../../content/sdk_lens.ts";
 import {
@@ -27,72 +27,42 @@ import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { wrap } from "../../base/terminal.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { formatOf, REFUSED_ROOT } from "../places.ts";
-import { choice, command, UsageError } from "../parser.ts";
+import {
+  EXPLAIN_HELP as H,
+  EXPLAIN_MESSAGES as M,
+} from "../messages/explain.ts";
+import { REFUSED_ROOT } from "../messages/places.ts";
+import { writerFor } from "../output.ts";
+import { choice, UsageError } from "../parser.ts";
+import { formatOf } from "../places.ts";
 
 /** The `explain` command. */
 export const explain = command({
   name: "explain",
-  summary: {
-    en: "what each demo scenario shows, in English or Chinese",
-    zh: "用中文或英文讲解每个演示场景",
-  },
   usage: "explain [TOPIC|list] [--lang en|zh] [--format text|svg]",
-  about: {
-    en:
-      `Explains a demo scenario: what happened, why the check could not undo the
-effect (or why the conditional write refused), and the safe next step.
-Without SCENARIO, explains all of them; "list" lists their names.`,
-    zh:
-      `讲解一个演示场景：发生了什么，为什么检查撤销不了效果（或者条件写入为什么
-拒绝），以及安全的下一步。不给 SCENARIO 时讲解全部；"list" 列出场景名。`,
-  },
+  about: H.about,
   options: {
-    sdk: {
-      type: "boolean",
-      help: {
-        en: "also show what an agent framework does with each guardrail " +
-          "behaviour (OpenAI Agents SDK, as documented)",
-        zh:
-          "同时显示 Agent 框架对每种护栏行为的处理（OpenAI Agents SDK，按文档）",
-      },
-    },
-    format: {
-      type: "string",
-      value: "FORMAT",
-      help: {
-        en: "text (default) or svg (the scenario's timeline)",
-        zh: "text（默认）或 svg（该场景的时间线）",
-      },
-    },
+    sdk: { type: "boolean", help: H.sdk },
+    format: { type: "string", value: "FORMAT", help: H.format },
   },
   maxPositionals: 1,
   exits: { 0: null, 2: null, 4: REFUSED_ROOT },
   async run({ values, positionals, io, lang }) {
     const format = formatOf("explain", values, ["text", "svg"]);
     const topic = positionals[0];
+    const out = writerFor(io, lang);
     if (topic === "list") {
       if (format !== "text") {
-        throw new UsageError({
-          en: "explain list has only a text format",
-          zh: "explain list 只有文本格式",
-        }, "explain");
+        throw new UsageError(M.listTextOnly, "explain");
       }
-      io.out(say({
-        en: "Demo scenarios (guardlab demo; checked by guardlab verify):",
-        zh: "演示场景（guardlab demo；由 guardlab verify 核对）：",
-      }, lang));
-      for (const name of SCENARIOS) {
-        io.out(`  ${name}  (${explanation(name, lang).lab})`);
-      }
-      io.out(say({
-        en: "More lessons (reproduce them with guardlab script):",
-        zh: "更多课题（可用 guardlab script 复现）：",
-      }, lang));
-      for (const name of LESSONS) {
-        io.out(`  ${name}  (${explanation(name, lang).lab})`);
-      }
+      const listed = (names: readonly Topic[]) =>
+        out.lines(names.map((n) => `  ${n}  (${explanation(n, lang).lab})`));
+      out.say(M.scenarios);
+      listed(SCENARIOS);
+      out.say(M.lessons);
+      listed(LESSONS);
       return EXIT.ok;
     }
     const chosen: Topic[] = topic === undefined
@@ -105,12 +75,10 @@ Without SCENARIO, explains all of them; "list" lists their names.`,
     }
     chosen.forEach((name, i) => {
       if (i > 0) io.out("");
-      for (const line of explanationLines(name, lang)) {
-        for (const part of wrap(line, 80)) io.out(part);
-      }
+      for (const line of explanationLines(name, lang)) out.wrapped(line);
       const extra = lens(name);
       if (extra.length > 0) io.out("");
-      for (const line of extra) io.out(line);
+      out.lines(extra);
     });
     return EXIT.ok;
   },

@@ -11,99 +11,42 @@ import {
   type CallFaults,
   readFaults,
 } from "../../mcp/faults.ts";
-import { openPlainFile } from "../../sandbox/safe_fs.ts";
-import {
-  labFilesIn,
-  refusalLine,
-  trustedFolders,
-} from "../../sandbox/sandbox.ts";
+import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { onExit } from "../../base/exit_hooks.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
 import { INPUT_GUARDRAIL_MODES, Lab, RECEIPT_MODES } from "../../timing/lab.ts";
-import { say } from "../../base/i18n.ts";
+import { fill, say } from "../../base/i18n.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { LEDGER_OPTIONS, ledgerFileOf } from "../places.ts";
-import { command, UsageError } from "../parser.ts";
+import { MCP_HELP as H, MCP_MESSAGES as M } from "../messages/mcp.ts";
+import { UsageError } from "../parser.ts";
+import { LEDGER_OPTIONS, ledgerFileOf, openUserFile } from "../places.ts";
 
 /** The `mcp` command. */
 export const mcp = command({
   name: "mcp",
-  summary: {
-    en: "serve the lab's tool to a real agent over MCP (stdin/stdout)",
-    zh: "通过 MCP（标准输入/输出）把实验工具提供给真实 Agent",
-  },
   usage: `mcp [--ledger NAME | --ledger-file PATH]
                     [--input-guardrail ${INPUT_GUARDRAIL_MODES.join("|")}]
                     [--receipt ${RECEIPT_MODES.join("|")}] [--faults FILE]`,
-  about: {
-    en: `Runs an MCP server on stdin and stdout for an agent framework (Claude
-Desktop, the OpenAI Agents SDK, the MCP Inspector). Tools: create_draft (one
-full attempt of the timing lab), ledger and reconcile (read-only), compensate.
-Every call lands on the ledger with its receipt; view it afterwards with
-guardlab ledger --ledger NAME --timeline. Without --ledger a fresh scratch
-ledger is used while the server runs (its path is printed on stderr).
---faults FILE (JSON Lines, a plain file of yours under the temp folder)
-schedules faults by call number, counted from 1 over every tools/call:
-  {"call": 2, "bad_output": true}
-  {"call": 3, "cancel_at": "after_business"}
-  {"call": 4, "hold_at": "after_commit", "hold_ms": 60000}
-Fields: cancel_at, fail_at, bad_output, audit_failure, hold_at
-(before_business or after_commit: wait there until the client cancels, at
-most hold_ms). Faults are never tool arguments. The log goes to stderr.`,
-    zh: `在标准输入和标准输出上运行 MCP 服务器，供 Agent 框架（Claude Desktop、
-OpenAI Agents SDK、MCP Inspector）连接。工具：
-create_draft（时序实验的一次完整调用）、ledger 和 reconcile（只读）、
-compensate。每次调用都带着回执落在账本上；事后用
-guardlab ledger --ledger NAME --timeline 查看。不给 --ledger 时在服务器运行期间
-使用一个临时账本（路径输出在标准错误）。
---faults FILE（JSON Lines，临时目录下属于你的普通文件）按调用序号安排故障，
-序号从 1 起，对每一次 tools/call 计数：
-  {"call": 2, "bad_output": true}
-  {"call": 3, "cancel_at": "after_business"}
-  {"call": 4, "hold_at": "after_commit", "hold_ms": 60000}
-字段：cancel_at、fail_at、bad_output、audit_failure、hold_at（before_business 或
-after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故障从来不是工具参数。
-日志写到标准错误。`,
-  },
+  about: H.about,
   options: {
     ...LEDGER_OPTIONS,
     "input-guardrail": {
       type: "string",
       value: "MODE",
       choices: INPUT_GUARDRAIL_MODES,
-      help: {
-        en: "sequential (default) or parallel, as in run",
-        zh: "sequential（默认）或 parallel，同 run",
-      },
+      help: H.inputGuardrail,
     },
     receipt: {
       type: "string",
       value: "MODE",
       choices: RECEIPT_MODES,
-      help: {
-        en: "checked (default) or naive, as in run (teaching switch)",
-        zh: "checked（默认）或 naive，同 run（教学开关）",
-      },
+      help: H.receipt,
     },
-    faults: {
-      type: "string",
-      value: "FILE",
-      help: {
-        en: "JSON Lines of faults by call number (see above)",
-        zh: "按调用序号安排故障的 JSON Lines（见上文）",
-      },
-    },
+    faults: { type: "string", value: "FILE", help: H.faults },
   },
   maxPositionals: 0,
-  exits: {
-    0: { en: "the client closed the connection", zh: "客户端关闭了连接" },
-    1: { en: "FILE could not be read", zh: "读不了 FILE" },
-    2: {
-      en: "usage error, or a bad line in the faults file",
-      zh: "用法错误，或故障文件中有错误的行",
-    },
-    4: null,
-  },
+  exits: { 0: H.exitOk, 1: H.exitFailed, 2: H.exitUsage, 4: null },
   async run({ values, io, lang }) {
     const switches = {
       inputGuardrail: values["input-guardrail"],
@@ -112,28 +55,8 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
     const trusted = trustedFolders(io.base);
     let faults = new Map<number, CallFaults>();
     if (values.faults !== undefined) {
-      let stream: ReadableStream<Uint8Array>;
-      try {
-        stream = (await openPlainFile(values.faults, trusted)).readable;
-      } catch (error) {
-        if (error instanceof Deno.errors.NotCapable) {
-          io.err(`guardlab: ${say(refusalLine(error), lang)}`);
-          return EXIT.refused;
-        }
-        if (
-          error instanceof Deno.errors.NotFound ||
-          error instanceof Deno.errors.IsADirectory
-        ) {
-          const file = JSON.stringify(values.faults);
-          io.err(say({
-            en:
-              `guardlab: cannot read faults from ${file}: not a readable file`,
-            zh: `guardlab: 无法从 ${file} 读取故障：不是可读的文件`,
-          }, lang));
-          return EXIT.failed;
-        }
-        throw error;
-      }
+      const stream = await openUserFile(values.faults, io, lang, M);
+      if (typeof stream === "number") return stream;
       try {
         faults = await readFaults(stream);
       } catch (error) {
@@ -153,20 +76,10 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒）。故�
     const lab = Lab.open(path, { trusted });
     using _closeFirst = onExit(() => lab.close());
     if (scratch) {
-      io.err(say({
-        en:
-          `guardlab mcp: scratch ledger ${path} (removed when the server stops; --ledger NAME keeps one)`,
-        zh:
-          `guardlab mcp：临时账本 ${path}（服务器停止时删除；用 --ledger NAME 可保留）`,
-      }, lang));
+      io.err(say(fill(M.scratchLedger, { path }), lang));
     }
     if (io.stdinIsTerminal) {
-      io.err(say({
-        en:
-          "guardlab mcp speaks JSON-RPC on stdin and stdout: start it from an MCP client (see the README); Ctrl-D ends it",
-        zh:
-          "guardlab mcp 在标准输入输出上使用 JSON-RPC：请从 MCP 客户端启动它（见 README）；按 Ctrl-D 结束",
-      }, lang));
+      io.err(say(M.fromTerminal, lang));
     }
     try {
       // The literal specifier keeps the SDK out of every other command's graph.

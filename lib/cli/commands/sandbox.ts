@@ -15,9 +15,14 @@ import {
   privateRootRemedy,
   SANDBOX_ROOT,
 } from "../../sandbox/sandbox.ts";
-import { fill, say, type Text } from "../../base/i18n.ts";
+import { say, type Text } from "../../base/i18n.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { command } from "../parser.ts";
+import {
+  SANDBOX_HELP as H,
+  SANDBOX_MESSAGES as M,
+} from "../messages/sandbox.ts";
+import { writerFor } from "../output.ts";
 
 /** One probe: a permission, what guardlab needs, what the runtime says. */
 export interface Probe {
@@ -78,104 +83,41 @@ export function inspectRoot(place: string | Place): RootReport {
   return { path, state: "unsafe", problem: say(problem, "en") };
 }
 
-/** What `sandbox` tells a person. */
-export const SANDBOX_MESSAGES = {
-  asIntended: { en: "as intended", zh: "符合预期" },
-  notAsIntended: { en: "NOT as intended", zh: "不符合预期" },
-  prompt: {
-    en:
-      "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
-    zh: "（prompt：未授权；guardlab 以 --no-prompt 运行，因此会被拒绝）",
-  },
-  narrow: {
-    en: "narrow: only {root} can be read and written",
-    zh: "narrow: 只能读写 {root}",
-  },
-  differentGrant: {
-    en: "this process has a different grant than the guardlab sandbox",
-    zh: "本进程的授权与 guardlab 沙箱不同",
-  },
-  private: {
-    en: "private folder: {path} is yours alone",
-    zh: "private folder: {path} 只属于你",
-  },
-  absent: {
-    en: "private folder: {path} (made with mode 0700 on first use)",
-    zh: "private folder: {path}（首次使用时以 0700 权限创建）",
-  },
-} as const satisfies Record<string, Text>;
-
 /** The `sandbox` command. */
 export const sandbox = command({
   name: "sandbox",
-  summary: {
-    en: "what this process may touch, and whether your folder is safe",
-    zh: "查看本进程能访问什么，以及你的私有目录是否安全",
-  },
   usage: "sandbox [--json]",
-  about: {
-    en:
-      `Asks the runtime what this process may read, write and do, and compares it
-with the grant guardlab is built with: read and write under ${SANDBOX_ROOT}
-only; no network, environment, subprocess, FFI, system-info or import access.
-Then looks at your private folder without creating or changing anything.
-"prompt" means not granted: guardlab runs with --no-prompt, so it is refused.`,
-    zh:
-      `向运行时询问本进程能读、写、做什么，并与 guardlab 编译时的授权比较：只能读写
-${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息或动态导入权限。然后
-查看你的私有目录，不创建也不修改任何东西。"prompt" 表示未授权：guardlab 以
---no-prompt 运行，因此会被拒绝。`,
-  },
-  options: {
-    json: {
-      type: "boolean",
-      help: {
-        en: 'print {"narrow", "probes": [...], "root": {...}}',
-        zh: '输出 {"narrow", "probes": [...], "root": {...}}',
-      },
-    },
-  },
+  about: H.about,
+  options: { json: { type: "boolean", help: H.json } },
   maxPositionals: 0,
-  exits: {
-    0: {
-      en: "the grant is exactly the narrow one and the folder is safe",
-      zh: "授权正好是最小授权，且私有目录安全",
-    },
-    1: {
-      en: "a different grant, or an unsafe private folder",
-      zh: "授权不同，或私有目录不安全",
-    },
-    2: null,
-  },
+  exits: { 0: H.exitOk, 1: H.exitFailed, 2: null },
   run({ values, io, lang }) {
     const probes = probeSandbox();
     const narrow = probes.every((p) => (p.state === "granted") === p.needed);
     const root = inspectRoot(io);
     const safe = root.state !== "unsafe";
-    if (values.json) io.out(JSON.stringify({ narrow, probes, root }));
+    const out = writerFor(io, lang);
+    if (values.json) out.json({ narrow, probes, root });
     else {
-      const m = SANDBOX_MESSAGES;
-      const text = (t: Text, values: Record<string, string> = {}) =>
-        say(fill(t, values), lang);
       for (const p of probes) {
         const intended = (p.state === "granted") === p.needed;
-        const verdict = text(intended ? m.asIntended : m.notAsIntended);
+        const verdict = out.text(intended ? M.asIntended : M.notAsIntended);
         io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
       }
-      io.out(text(m.prompt));
-      io.out(
-        text(narrow ? m.narrow : m.differentGrant, { root: SANDBOX_ROOT }),
-      );
+      out.say(M.prompt);
+      out.say(narrow ? M.narrow : M.differentGrant, { root: SANDBOX_ROOT });
       const problem = inspectRootProblem(root, io.base);
-      io.out(
-        root.state === "unsafe"
-          ? `UNSAFE private folder: ${root.path} ${
-            problem ? say(problem, lang) : root.problem
-          }; ${say(privateRootRemedy(io), lang)}`
-          : text(root.state === "private" ? m.private : m.absent, {
-            path: root.path,
-          }),
-      );
+      if (root.state === "unsafe") {
+        io.out(
+          `UNSAFE private folder: ${root.path} ${
+            problem ? out.text(problem) : root.problem
+          }; ${out.text(privateRootRemedy(io))}`,
+        );
+      } else {
+        out.say(root.state === "private" ? M.private : M.absent, {
+          path: root.path,
+        });
+      }
     }
     return narrow && safe ? EXIT.ok : EXIT.failed;
   },

@@ -4,12 +4,10 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
-import { openPlainFile } from "../../sandbox/safe_fs.ts";
 import {
   labFilesIn,
   ledgerFolder,
   privateRoot,
-  refusalLine,
   trustedFolders,
 } from "../../sandbox/sandbox.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
@@ -26,149 +24,35 @@ import {
   policyRow,
   renderPolicyRow,
 } from "../../views/policy_view.ts";
-import { fill, same, say, type Text } from "../../base/i18n.ts";
+import { fill, say } from "../../base/i18n.ts";
+import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
-import { type Io, styleFor } from "../io.ts";
-import { checkedName } from "../places.ts";
-import { command } from "../parser.ts";
-
-async function openSteps(file: string | undefined, io: Io) {
-  if (file === undefined) return io.stdin();
-  return (await openPlainFile(file, trustedFolders(io.base))).readable;
-}
-
-/**
- * The step reference, for `--help`: a student with only the binary has no
- * README. The steps are the same in both languages; `{…}` are the notes.
- */
-const STEPS = `  {"op":"run","args":ARGS,"faults":{"cancel_at":"","fail_at":"",
-      "bad_output":false,"audit_failure":false},"receipt":"checked",
-      "input_guardrail":"sequential"}                {attempt}
-  {"op":"count"}  {"op":"exists","job":J}  {"op":"drafts"}  {"op":"receipts"}
-                                  {second}
-  {"op":"fixture","receipt_fault":"ignore"|"abort"|"none"}   {trigger}
-  {"op":"restart"}                {restart}
-  {"op":"compensate","job":J,"faults":{"fail_at":""}}   {compensate}
-  {"op":"policy.precheck","job":J,"copies":C,"as":NAME}      {precheck}
-  {"op":"policy.change","max_copies":N}    {change}
-  {"op":"policy.insert_checked","job":J,"copies":C,"snapshot":NAME,
-      "fail_before_commit":false}          {checked}
-  {"op":"policy.insert_naive","job":J,"copies":C,"snapshot":NAME}
-  {"op":"policy.lock"} {"op":"policy.unlock"} {"op":"policy.delete"}
-  {"op":"policy.rows"}`;
-
-/** The notes of the step reference. */
-export const STEP_NOTES = {
-  attempt: { en: "one attempt", zh: "一次调用" },
-  second: {
-    en: "read through a second connection",
-    zh: "经第二条连接读取",
-  },
-  trigger: { en: "test trigger", zh: "测试触发器" },
-  restart: { en: "close and reopen the ledger", zh: "关闭并重新打开账本" },
-  compensate: { en: "void a draft", zh: "作废一份草稿" },
-  precheck: { en: "read the rule", zh: "读取规则" },
-  change: { en: "the editor changes the rule", zh: "编辑者修改规则" },
-  checked: { en: "conditional insert", zh: "条件写入" },
-} as const satisfies Record<string, Text>;
-
-const STEPS_TEXT: Text = fill(same(STEPS), STEP_NOTES);
-
-/** What `script` tells a person on stderr. */
-export const SCRIPT_MESSAGES = {
-  pipeInstead: {
-    en: "guardlab: {refusal}; pipe it instead: guardlab script < FILE",
-    zh: "guardlab: {refusal}；请改用管道：guardlab script < FILE",
-  },
-  unreadable: {
-    en: "guardlab: cannot read steps from {file}: not a readable file",
-    zh: "guardlab: 无法从 {file} 读取步骤：不是可读的文件",
-  },
-  fromTerminal: {
-    en: "guardlab script: reading JSON Lines steps from the terminal, one " +
-      "per line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",
-    zh: "guardlab script：正在从终端读取 JSON Lines 步骤，每行一步；" +
-      "按 Ctrl-D 结束（Windows 上按 Ctrl-Z 再回车）",
-  },
-  runLine: { en: "line {n}: run {job}", zh: "第 {n} 行：run {job}" },
-} as const satisfies Record<string, Text>;
+import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "../messages/script.ts";
+import { styleFor } from "../output.ts";
+import { checkedName, openUserFile } from "../places.ts";
 
 /** The `script` command. */
 export const script = command({
   name: "script",
-  summary: {
-    en: "run an experiment written as JSON Lines (stdin or FILE)",
-    zh: "运行以 JSON Lines 写成的实验（标准输入或 FILE）",
-  },
   usage: "script [--ledger NAME] [--view] [FILE] < steps.jsonl",
-  about: {
-    en: `Runs an experiment written as JSON Lines, one step per line, against a
-scratch ledger (or the named one), printing one compact JSON line per step as
-it goes. A FILE must be a plain file of yours under the temp folder; anywhere
-else, pipe it on stdin. A bad line prints {"raised":"invalid_step",...} and
-the script goes on; a line over ${MAX_LINE_BYTES} bytes is one invalid step.
-Steps:
-${STEPS_TEXT.en}`,
-    zh:
-      `运行以 JSON Lines 写成的实验，每行一步，针对一个临时账本（或命名账本），
-每一步即时输出一行紧凑 JSON。FILE 必须是临时目录下属于你的普通文件；
-其他位置请用标准输入管道传入。出错的行输出 {"raised":"invalid_step",...}，
-脚本继续；超过 ${MAX_LINE_BYTES} 字节的行算一个无效步骤。
-步骤：
-${STEPS_TEXT.zh}`,
-  },
+  about: H.about,
   options: {
-    ledger: {
-      type: "string",
-      value: "NAME",
-      help: {
-        en: "keep the state in a named ledger",
-        zh: "把状态保存在命名账本里",
-      },
-    },
-    view: {
-      type: "boolean",
-      help: {
-        en: "after each run step, print its timeline on stderr",
-        zh: "每个 run 步骤之后，在标准错误输出它的时间线",
-      },
-    },
+    ledger: { type: "string", value: "NAME", help: H.ledger },
+    view: { type: "boolean", help: H.view },
   },
   maxPositionals: 1,
-  exits: {
-    0: { en: "every step was valid", zh: "每一步都有效" },
-    1: {
-      en: "a step printed invalid_step, or FILE could not be read",
-      zh: "有步骤输出 invalid_step，或读不了 FILE",
-    },
-    2: null,
-    4: null,
-  },
+  exits: { 0: H.exitOk, 1: H.exitFailed, 2: null, 4: null },
   async run({ values, positionals, io, lang }) {
     const name = values.ledger === undefined
       ? undefined
       : checkedName("script", values.ledger);
-    let steps: ReadableStream<Uint8Array>;
-    try {
-      steps = await openSteps(positionals[0], io);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotCapable) {
-        const line = refusalLine(error);
-        io.err(say(fill(SCRIPT_MESSAGES.pipeInstead, { refusal: line }), lang));
-        return EXIT.refused;
-      }
-      if (
-        error instanceof Deno.errors.NotFound ||
-        error instanceof Deno.errors.IsADirectory
-      ) {
-        const file = JSON.stringify(positionals[0]);
-        io.err(say(fill(SCRIPT_MESSAGES.unreadable, { file }), lang));
-        return EXIT.failed;
-      }
-      throw error;
-    }
-    if (positionals[0] === undefined && io.stdinIsTerminal) {
-      io.err(say(SCRIPT_MESSAGES.fromTerminal, lang));
+    const file = positionals[0];
+    const steps = file === undefined
+      ? io.stdin()
+      : await openUserFile(file, io, lang, M);
+    if (typeof steps === "number") return steps;
+    if (file === undefined && io.stdinIsTerminal) {
+      io.err(say(M.fromTerminal, lang));
     }
     await using scratch = name === undefined
       ? scratchFolder(io.base)
@@ -208,7 +92,7 @@ ${STEPS_TEXT.zh}`,
           // or start a line of its own.
           const job = inert(ran.job ?? "?");
           io.err(
-            say(fill(SCRIPT_MESSAGES.runLine, { n: line.number, job }), lang),
+            say(fill(M.runLine, { n: line.number, job }), lang),
           );
           const rows = renderTimeline(
             timelineOf(ran.attempt),

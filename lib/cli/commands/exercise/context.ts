@@ -29,12 +29,8 @@ import { openPlainFile } from "../../../sandbox/safe_fs.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import {
-  type Call,
-  type OptionSpecs,
-  printable,
-  UsageError,
-} from "../../parser.ts";
+import type { Call, OptionSpecs } from "../../command.ts";
+import { printable, UsageError } from "../../parser.ts";
 import { LEDGER_OPTIONS } from "../../places.ts";
 import { storedSettings } from "../../settings.ts";
 import {

@@ -35,8 +35,10 @@ export const grade: Action = async (call) => {
     base: io.base,
   });
   if (values.json) io.out(JSON.stringify(gradeJson(graded)));
-  else if (values.csv) { for (const l of gradeCsv(graded)) io.out(l); }
-  else for (const l of gradeTable(graded, lang, code)) io.out(l);
+  else if (values.csv) {
+    io.byteOrderMark();
+    for (const l of gradeCsv(graded)) io.out(l);
+  } else for (const l of gradeTable(graded, lang, code)) io.out(l);
   return graded.rows.some((r) => r.total === null) ? EXIT.failed : EXIT.ok;
 };
 

@@ -13,12 +13,8 @@ import {
 } from "../../../exercises/mod.ts";
 import type { ExerciseParams } from "../../../exercises/mod.ts";
 
-/** The command's one line, its help and its exit codes. */
+/** The command's help and its exit codes (its one line is the registry's, `lib/cli/messages/overview.ts`). */
 export const EXERCISE_HELP = {
-  summary: {
-    en: "exercises: prove each claim, checked by the ledger you leave",
-    zh: "练习：亲手证明每个论断，由你留下的账本来判定",
-  },
   about: {
     en: `Each exercise asks you to make something happen (or to predict it) and
 names the article's claim it proves. Answers are script steps (JSON Lines),

@@ -9,7 +9,7 @@
  * @module
  */
 import { MAX_HAND_INS, ProgressKeeper } from "../../../exercises/mod.ts";
-import { type Command, command } from "../../parser.ts";
+import { type Command, command } from "../../command.ts";
 import { check } from "./check.ts";
 import { type Action, asUsage, courseOf, OPTIONS, usage } from "./context.ts";
 import { grade } from "./grade.ts";
@@ -43,7 +43,6 @@ const ONLY = [
 /** The `exercise` command. */
 export const exercise: Command = command({
   name: "exercise",
-  summary: H.summary,
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
                     | hint N | check N [FILE] [--reveal]
                     | check N --ledger NAME | progress [--json]
