@@ -100,7 +100,8 @@ const FULL_WIDTH = /[，。、；：！？（）「」『』《》〈〉【】�
  * space between a Chinese character and a Latin word or a number ("你的
  * Snapshot 看到", "第 3 行", "2 份"), and no space beside full-width
  * punctuation ("代码（无）", not "代码 （无）"): the punctuation carries its
- * own space. Code spans and JSON templates are exempt, as for
+ * own space (a space that sets a symbol apart, as in "（无） · 下一步", is
+ * layout and allowed). Code spans and JSON templates are exempt, as for
  * {@linkcode zhPunctuationProblems}; so are the spaces that start a line
  * (an indent) and runs of two or more spaces (columns of a table). Where
  * the text breaks the rule: each problem with a little context.
@@ -110,7 +111,7 @@ const FULL_WIDTH = /[，。、；：！？（）「」『』《》〈〉【】�
  * import assert from "node:assert/strict";
  * import { zhSpacingProblems } from "./zh_punctuation.ts";
  * assert.deepEqual(zhSpacingProblems("你的 Snapshot 看到修订号 2"), []);
- * assert.deepEqual(zhSpacingProblems("旧 Snapshot仍被拒绝"), ["旧 Snapshot仍被拒绝"]);
+ * assert.deepEqual(zhSpacingProblems("旧 Snapshot仍被拒绝"), [" Snapshot仍被拒绝"]);
  * assert.deepEqual(zhSpacingProblems("代码 （无）"), ["代码 （无）"]);
  * ```
  */
@@ -139,9 +140,14 @@ export function zhSpacingProblems(zh: string): string[] {
     if (a === " " && chars[i - 1] !== " " && b !== " ") {
       const before = chars[i - 1];
       if (before === undefined || before === "\n") continue;
-      if (FULL_WIDTH.test(b) || FULL_WIDTH.test(before)) {
-        if (b !== undefined && b !== "\n") problems.push(context(i));
-      }
+      // Only between punctuation and a word: a space that sets a symbol
+      // apart (" · ", " → ") is layout, not spacing.
+      const word = FULL_WIDTH.test(b)
+        ? before
+        : FULL_WIDTH.test(before)
+        ? b
+        : "";
+      if (HAN.test(word) || LATIN.test(word)) problems.push(context(i));
     }
   }
   return problems;

@@ -60,6 +60,26 @@ export const FLAG_ORDER: readonly Flag["kind"][] = [
   "copy",
 ];
 
+/**
+ * The order a row lists its flags in: by kind ({@linkcode FLAG_ORDER}), and
+ * copies by exercise number (4 before 11 before 17).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { byFlagOrder, type Flag } from "./class_grade.ts";
+ * const flags: Flag[] = [
+ *   { kind: "copy", exercise: 11, of: ["a.json"] },
+ *   { kind: "copy", exercise: 4, of: ["a.json"] },
+ * ];
+ * assert.deepEqual(flags.sort(byFlagOrder).map((f) => f.kind === "copy" && f.exercise), [4, 11]);
+ * ```
+ */
+export function byFlagOrder(a: Flag, b: Flag): number {
+  return FLAG_ORDER.indexOf(a.kind) - FLAG_ORDER.indexOf(b.kind) ||
+    (a.kind === "copy" && b.kind === "copy" ? a.exercise - b.exercise : 0);
+}
+
 /** One hand-in's row. */
 export interface Row {
   /** The file it came from (`-` for stdin), made visible. */

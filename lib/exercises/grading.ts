@@ -21,7 +21,7 @@ import type { Place } from "../sandbox/sandbox.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { scratchFolder } from "../sandbox/scratch.ts";
 import type { ClassGrade, Flag, Row, Seen } from "./class_grade.ts";
-import { FLAG_ORDER } from "./class_grade.ts";
+import { byFlagOrder } from "./class_grade.ts";
 import { flagClass } from "./class_flags.ts";
 import { BUILTIN_COURSE, BUILTIN_COURSE_ID, type Course } from "./course.ts";
 import type { Exercise } from "./form.ts";
@@ -261,10 +261,7 @@ export async function grade(
     if (row.name !== null) {
       row.total = Object.values(row.cells).filter((c) => c === "done").length;
     }
-    row.flags.sort((a, b) =>
-      FLAG_ORDER.indexOf(a.kind) - FLAG_ORDER.indexOf(b.kind) ||
-      (a.kind === "copy" && b.kind === "copy" ? a.exercise - b.exercise : 0)
-    );
+    row.flags.sort(byFlagOrder);
   }
   return {
     exercises: exercises.map((x) => x.n),

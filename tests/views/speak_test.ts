@@ -16,7 +16,11 @@ import {
   wrap,
 } from "../../lib/base/terminal.ts";
 import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
-import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
+import {
+  zhPunctuationProblems,
+  zhSpacingProblems,
+} from "../../lib/base/zh_punctuation.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";
 
@@ -303,8 +307,30 @@ Deno.test("zh punctuation: every zh entry of every message table and every text 
   const texts = [...await exportedTexts(), ...sourceTexts()];
   assert.ok(texts.length > 300, `only ${texts.length} texts found`);
   const problems = texts.flatMap((t) =>
-    zhPunctuationProblems(t.zh).map((p) => `${t.where}: ${p}`)
+    [...zhPunctuationProblems(t.zh), ...zhSpacingProblems(t.zh)].map((p) =>
+      `${t.where}: ${p}`
+    )
   );
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("zh spacing: one space between Chinese and a Latin word or number, none beside full-width punctuation, in every exercise text (issue 29)", () => {
+  // The rule, by hand: what the issue saw, and what it must read.
+  assert.deepEqual(zhSpacingProblems("你的 Snapshot 看到修订号 2"), []);
+  assert.equal(zhSpacingProblems("你的 Snapshot看到").length, 1);
+  assert.equal(zhSpacingProblems("旧 Snapshot仍被拒绝").length, 1);
+  assert.equal(zhSpacingProblems("代码 （无）").length, 1);
+  assert.equal(zhSpacingProblems("第3行").length, 2, "both sides");
+  const problems: string[] = [];
+  const walk = (v: unknown, where: string) => {
+    if (v === null || typeof v !== "object") return;
+    const zh = (v as { zh?: unknown }).zh;
+    if (typeof zh === "string") {
+      problems.push(...zhSpacingProblems(zh).map((p) => `${where}: ${p}`));
+    }
+    for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
+  };
+  for (const x of BUILTIN_COURSE.exercises) walk(x, `exercise ${x.n}`);
   assert.deepEqual(problems, []);
 });
 
@@ -341,11 +367,14 @@ Deno.test("zh punctuation: every Chinese screen as printed", async () => {
     const r = await cli([...args, "--lang", "zh"]);
     screens.push([args.join(" "), [...r.out, ...r.err]]);
   }
-  for (const [what, lines] of screens) {
-    for (const line of lines) {
-      assert.deepEqual(zhPunctuationProblems(line), [], `${what}: ${line}`);
-    }
-  }
+  const problems = screens.flatMap(([what, lines]) =>
+    lines.flatMap((line) =>
+      [...zhPunctuationProblems(line), ...zhSpacingProblems(line)].map((p) =>
+        `${what}: ${p} (in "${line}")`
+      )
+    )
+  );
+  assert.deepEqual(problems, []);
 });
 
 Deno.test("wrap: a Chinese word is never split; continuations line up", async (t) => {
