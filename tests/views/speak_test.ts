@@ -334,6 +334,23 @@ Deno.test("zh spacing: one space between Chinese and a Latin word or number, non
   assert.deepEqual(problems, []);
 });
 
+/** Every command, for the screens of its help. */
+const COMMANDS = [
+  "demo",
+  "verify",
+  "run",
+  "ledger",
+  "reconcile",
+  "compensate",
+  "reset",
+  "script",
+  "explain",
+  "exercise",
+  "sandbox",
+  "config",
+  "mcp",
+];
+
 Deno.test("zh punctuation: every Chinese screen as printed", async () => {
   const screens: [string, string[]][] = await everyView("zh");
   const more: string[][] = [
@@ -344,22 +361,7 @@ Deno.test("zh punctuation: every Chinese screen as printed", async () => {
     ["sandbox"],
     ["config"],
   ];
-  for (
-    const c of [
-      "demo",
-      "verify",
-      "run",
-      "ledger",
-      "reconcile",
-      "compensate",
-      "reset",
-      "script",
-      "explain",
-      "exercise",
-      "sandbox",
-      "config",
-    ]
-  ) more.push([c, "--help"]);
+  for (const c of COMMANDS) more.push([c, "--help"]);
   for (let n = 1; n <= 17; n++) {
     more.push(["exercise", "show", String(n)], ["exercise", "hint", String(n)]);
   }
@@ -415,6 +417,41 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
       ],
     );
   });
+  await t.step('a number keeps its unit (issue 29: "2 / 份")', () => {
+    assert.deepEqual(
+      wrap("用 JOB-001（river，2 份）制造一次调用：它的输出被后检拒绝", 22, 0),
+      ["用 JOB-001（river，", "2 份）制造一次调用：", "它的输出被后检拒绝"],
+    );
+    assert.deepEqual(wrap("它在第 3 行", 10, 0), ["它在第", "3 行"]);
+  });
+  await t.step(
+    "every --help, in Chinese: no word split, no line starts with punctuation (issue 29)",
+    async () => {
+      const problems: string[] = [];
+      for (const c of COMMANDS) {
+        const lines = (await cli([c, "--help", "--lang", "zh"])).out;
+        lines.forEach((line, i) => {
+          const next = lines[i + 1]?.trimStart() ?? "";
+          if (/^[，。、；：！？）」』》〉】”’]/.test(next)) {
+            problems.push(`${c}: a line starts with punctuation: ${next}`);
+          }
+          // In the columns of options and exit codes, which guardlab wraps
+          // (the paragraphs above are broken by hand): two Chinese
+          // characters on either side of a break split a word (the rule
+          // breaks after punctuation, at a space, or beside a Latin word).
+          const column = i > lines.indexOf("选项：") &&
+            /^ {6,}\S/.test(lines[i + 1] ?? "");
+          if (
+            column && /\p{Script=Han}$/u.test(line) &&
+            /^\p{Script=Han}/u.test(next)
+          ) {
+            problems.push(`${c}: split: ${line.trim()} / ${next}`);
+          }
+        });
+      }
+      assert.deepEqual(problems, []);
+    },
+  );
   await t.step("a clause wider than the line breaks between words", () => {
     // No punctuation at all: the break falls between two protected words.
     assert.deepEqual(wrap("前检草稿账本回执后检修订号提交点", 14), [
