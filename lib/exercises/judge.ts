@@ -198,7 +198,14 @@ export async function judgeWithOwnValues(
     ? foreignValue(answer, params, ANSWER_LIMITS)
     : null;
   if (foreign === null) return await judgeAnswer(x, answer, params, options);
-  return verdict(x, { reason: foreignValueText(foreign, params, x.n) });
+  return verdict(x, {
+    reason: foreignValueText(
+      foreign,
+      params,
+      x.n,
+      options.command ?? COMMAND,
+    ),
+  });
 }
 
 /** One check of an answer, as a student runs it. */

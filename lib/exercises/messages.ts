@@ -403,12 +403,13 @@ export const STUDENT_MESSAGES = {
     job: string,
     other: string,
     n: number,
+    command: string,
   ): Text => ({
     en: `line ${line} uses the key ${key}, which is not ` +
       `yours: your keys are ${job} and ${other} ` +
-      `(guardlab exercise show ${n})`,
+      `(${command} show ${n})`,
     zh: `第 ${line} 行用了业务键 ${key}，它不是你的：` +
-      `你的业务键是 ${job} 和 ${other}（guardlab exercise show ${n}）`,
+      `你的业务键是 ${job} 和 ${other}（${command} show ${n}）`,
   }),
   nameFirst: {
     en: "with a course code, your exercise values derive from your name: " +
@@ -610,7 +611,7 @@ export const HAPPENED_MESSAGES = {
     en: `line ${line}, a run of ${request.en} ended ${outcome}${
       why ? ` (${why})` : ""
     } ${commit.en}`,
-    zh: `第 ${line} 行，${request.zh} 的调用以 ${outcome}${
+    zh: `第 ${line} 行，${request.zh}的调用以 ${outcome}${
       why ? `（${why}）` : " "
     }结束，${commit.zh}`,
   }),

@@ -336,11 +336,12 @@ export function foreignValue(
   return null;
 }
 
-/** The feedback for a foreign value of exercise `n`: what was written, and what is this student's. */
+/** The feedback for a foreign value of exercise `n`: what was written, what is this student's, and the `command` (naming the course, under one) that shows it. */
 export function foreignValueText(
   f: ForeignValue,
   p: ExerciseParams,
   n: number,
+  command = "guardlab exercise",
 ): Text {
-  return M.foreignKey(f.line, f.value, p.job, p.otherJob, n);
+  return M.foreignKey(f.line, f.value, p.job, p.otherJob, n, command);
 }

@@ -24,6 +24,10 @@ import {
   type Verdict,
 } from "../../lib/exercises/mod.ts";
 import { BUILTIN_EXERCISES } from "../../lib/exercises/builtin.ts";
+import {
+  zhPunctuationProblems,
+  zhSpacingProblems,
+} from "../../lib/base/zh_punctuation.ts";
 import { TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
@@ -140,6 +144,16 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               /undefined|\{[a-z]+[A-Za-z]*(\.[a-z_]+)?\}/,
             );
             assert.match(l.zh, /[\u4e00-\u9fff]|^\s*[a-z]+[:：]|^\[/);
+          }
+          // The Chinese a student reads follows the punctuation and spacing
+          // rules, feedback, reasons and "why" alike (issue 29).
+          for (const l of [...v.feedback, v.why, v.reason]) {
+            if (!l) continue;
+            assert.deepEqual(
+              [...zhPunctuationProblems(l.zh), ...zhSpacingProblems(l.zh)],
+              [],
+              l.zh,
+            );
           }
           if (right.includes(c)) {
             assert.ok(v.why, "a pass says why");

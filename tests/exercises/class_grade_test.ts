@@ -416,6 +416,31 @@ Deno.test("class: a course file, and a student who forgot --course", async (t) =
       );
     });
     const liValues = await li.values(1, course(li.base));
+    await t.step(
+      "a key that is not the student's: the line to read names the course",
+      async () => {
+        const theirs = ["JOB-998", "JOB-999"].find((k) =>
+          k !== liValues.job && k !== liValues.otherJob
+        )!;
+        const file = join(li.base, "course.json");
+        for (const lang of ["en", "zh"] as const) {
+          const r = await li.say(
+            ["exercise", ...course(li.base), "check", "1", "--lang", lang],
+            outputRejected({ ...liValues, job: theirs }),
+          );
+          assert.equal(r.code, 1);
+          const said = r.out.join(" ").replace(/\s+/g, " ");
+          assert.ok(
+            said.includes(
+              lang === "en"
+                ? `(guardlab exercise --course ${file} show 1)`
+                : `（guardlab exercise --course ${file} show 1）`,
+            ),
+            said,
+          );
+        }
+      },
+    );
     assert.equal(
       await li.check(1, outputRejected(liValues), course(li.base)),
       0,

@@ -12,8 +12,8 @@ import { MAX_LINE_BYTES } from "../../base/lines.ts";
  * README. The steps are the same in both languages; `{…}` are the notes.
  */
 const STEPS = `  {"op":"run","args":ARGS,"faults":{"cancel_at":"","fail_at":"",
-      "bad_output":false,"audit_failure":false},"receipt":"checked",
-      "input_guardrail":"sequential"}                {attempt}
+      "bad_output":false,"audit_failure":false},"receipt":"checked"|"naive",
+      "input_guardrail":"sequential"|"parallel"}     {attempt}
   {"op":"count"}  {"op":"exists","job":J}  {"op":"drafts"}  {"op":"receipts"}
                                   {second}
   {"op":"fixture","receipt_fault":"ignore"|"abort"|"none"}   {trigger}
