@@ -162,8 +162,8 @@ async function everyView(lang: Lang): Promise<[string, string[]][]> {
     const steps = Deno.readTextFileSync(
       new URL(`../../fixtures/scripts/${entry.name}`, import.meta.url),
     );
-    // script's stdout is machine output (JSON Lines); its view is on stderr.
-    await show(["script", "--view"], steps, "err");
+    // script --view tells every step in words on stdout (no JSON there).
+    await show(["script", "--view"], steps, "out");
   }
   return views;
 }

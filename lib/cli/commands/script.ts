@@ -1,5 +1,7 @@
 /**
- * `guardlab script`: an experiment as JSON Lines, one JSON line out per step.
+ * `guardlab script`: an experiment as JSON Lines, one JSON line out per
+ * step; with `--view`, each step told in words instead (a run as its
+ * timeline, policy steps in two lanes), and no JSON.
  *
  * @module
  */
@@ -18,13 +20,14 @@ import {
 } from "../../experiments/script.ts";
 import { STEP_MESSAGES } from "../../experiments/messages.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { inert } from "../../base/terminal.ts";
+import { inert, wrap } from "../../base/terminal.ts";
 import {
   policyHeader,
   policyRow,
   renderPolicyRow,
 } from "../../views/policy_view.ts";
-import { fill, say } from "../../base/i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
+import { plainFields } from "../../base/plain.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "../messages/script.ts";
@@ -72,6 +75,7 @@ export const script = command({
         if ("text" in line && line.text.trim() === "") continue;
         let output: Record<string, unknown>;
         let ran: StepResult["run"];
+        let refusal: Text | undefined;
         let policy: StepResult["policy"];
         try {
           if ("tooLong" in line) {
@@ -81,32 +85,43 @@ export const script = command({
         } catch (error) {
           if (!(error instanceof InvalidStep)) throw error;
           invalid++;
+          refusal = error.text;
           output = {
             raised: "invalid_step",
             message: `line ${line.number}: ${error.message}`,
           };
         }
-        io.out(JSON.stringify(output));
-        if (values.view && ran) {
+        if (!values.view) {
+          io.out(JSON.stringify(output));
+          continue;
+        }
+        // --view tells each step in words on stdout, and prints no JSON: a
+        // person reads the drawing, a program reads script without --view.
+        const shown = (n: number, what: string) =>
+          say(fill(M.stepLine, { n, what: inert(what) }), lang);
+        if (refusal !== undefined) {
+          io.out(shown(line.number, say(refusal, lang)));
+        } else if (ran) {
           // The step's own text, shown inert: it cannot drive the terminal
           // or start a line of its own.
           const job = inert(ran.job ?? "?");
-          io.err(
-            say(fill(M.runLine, { n: line.number, job }), lang),
-          );
+          io.out(say(fill(M.runLine, { n: line.number, job }), lang));
           const rows = renderTimeline(
             timelineOf(ran.attempt),
             styleFor(io),
             lang,
           );
-          for (const row of rows) io.err(row);
-        }
-        const row = values.view && policy ? policyRow(policy) : null;
-        if (row) {
+          for (const row of rows) io.out(row);
+        } else if (policy && policyRow(policy)) {
           // The two lanes' header once, at the first policy step.
-          if (!lanesShown) { for (const l of policyHeader(lang)) io.err(l); }
+          if (!lanesShown) { for (const l of policyHeader(lang)) io.out(l); }
           lanesShown = true;
-          for (const l of renderPolicyRow(row, lang)) io.err(l);
+          for (const l of renderPolicyRow(policyRow(policy)!, lang)) io.out(l);
+        } else {
+          io.out(shown(line.number, "text" in line ? opOf(line.text) : "?"));
+          for (const field of plainFields(output, lang)) {
+            for (const l of wrap(`  ${field}`, 80)) io.out(l);
+          }
         }
       }
     } finally {
@@ -115,3 +130,13 @@ export const script = command({
     return invalid === 0 ? EXIT.ok : EXIT.failed;
   },
 });
+
+/** The op a valid step line names. */
+function opOf(text: string): string {
+  try {
+    const step = JSON.parse(text);
+    return typeof step?.op === "string" ? step.op : "?";
+  } catch {
+    return "?";
+  }
+}
