@@ -319,11 +319,8 @@ export async function gather(
         steps.push(itemOf(steps.length + 1, line.number, ran, ctx));
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
-        invalid.push({
-          line: line.number,
-          message: error.text,
-          ...(error.snapshot === undefined ? {} : { snapshot: error.snapshot }),
-        });
+        const { text: message, snapshot } = error;
+        invalid.push({ line: line.number, message, snapshot });
       }
     }
     return { steps, invalid, overLimit, ledger: readLedger(seen) };

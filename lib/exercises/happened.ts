@@ -22,7 +22,7 @@ import {
 } from "./engine.ts";
 import type { Item } from "./evidence.ts";
 import type { Clause } from "./form.ts";
-import { HAPPENED_MESSAGES as M } from "./messages.ts";
+import { HAPPENED_MESSAGES as M } from "./feedback_messages.ts";
 
 /** A value of the answer as a line shows it: inert, and cut at 40 characters. */
 function str(v: unknown): string {

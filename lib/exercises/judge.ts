@@ -15,7 +15,6 @@
  * @module
  */
 import { LANGS, say, type Text } from "../base/i18n.ts";
-import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { scratchFolder } from "../sandbox/scratch.ts";
@@ -39,19 +38,14 @@ import {
   type GatherLimits,
   NOT_A_COPY,
 } from "./evidence.ts";
-import {
-  type Exercise,
-  type FactKind,
-  OUTCOMES,
-  type PredictedFact,
-  type ValueExpr,
-} from "./form.ts";
+import type { Exercise, ValueExpr } from "./form.ts";
+import { guessOf } from "./guess.ts";
 import { whatHappened } from "./happened.ts";
+import { LEGEND_MESSAGES as LEGEND } from "./feedback_messages.ts";
 import {
   FINDING_MARK,
   JUDGE_MESSAGES as M,
   LEDGER_NOT_AGENT,
-  LEGEND_MESSAGES as LEGEND,
   VALUE_WORDS,
 } from "./messages.ts";
 import type { ExerciseProgress } from "./progress.ts";
@@ -437,15 +431,6 @@ export function judgeLedgerCopy(
   return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
 }
 
-/** The one line of a prediction, or why there is not exactly one. */
-function predictionLine(answer: string): string | Text {
-  const lines = answer.split("\n").map((l, i) => ({ n: i + 1, text: l }))
-    .filter((l) => l.text.trim() !== "");
-  if (lines.length === 0) return M.emptyPrediction;
-  if (lines.length > 1) return M.oneLine(lines[1].n);
-  return lines[0].text;
-}
-
 /** What a prediction's setup really did: one actual value per fact, or why it cannot tell. */
 async function actualFacts(
   x: Exercise,
@@ -481,95 +466,6 @@ async function actualFacts(
     );
   }
   return { actual, b };
-}
-
-/** A prediction's guess, or why its answer cannot be judged. */
-type Guess = { guess: Record<string, unknown> } | { reason: Text };
-
-/** What fact `f` accepts: its own list or kind, else a count for a count, else any scalar. */
-function acceptsOf(f: PredictedFact): FactKind | readonly string[] | null {
-  if (f.accepts !== undefined) return f.accepts;
-  const v = f.value;
-  return typeof v === "object" && v !== null && "count" in v ? "count" : null;
-}
-
-/** Whether `value` is one `accepts` allows. */
-function allowed(
-  value: unknown,
-  accepts: FactKind | readonly string[] | null,
-): boolean {
-  const v = unboxed(value);
-  if (accepts === null) {
-    return v === null || ["string", "number", "boolean"].includes(typeof v);
-  }
-  if (Array.isArray(accepts)) return accepts.includes(v as string);
-  switch (accepts) {
-    case "boolean":
-      return typeof v === "boolean";
-    case "count":
-      return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-    case "outcome":
-      return OUTCOMES.includes(v as string);
-  }
-  return false;
-}
-
-/** The values `accepts` allows, as a reason names them. */
-function allowedText(accepts: FactKind | readonly string[] | null): Text {
-  if (accepts === null) return M.anyValue;
-  if (Array.isArray(accepts)) {
-    return M.oneOfValues(accepts.join(", "), accepts.join("、"));
-  }
-  if (accepts === "outcome") {
-    return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
-  }
-  return accepts === "boolean" ? M.trueOrFalse : M.aCount;
-}
-
-/**
- * The guess in `answer`, or why it is malformed: not one JSON object, a
- * field that is not asked for, a field missing, or a value of the wrong
- * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled). A
- * malformed guess names the values allowed and is never kept, so it does
- * not use up the one guess.
- */
-function guessOf(x: Exercise, answer: string): Guess {
-  const facts = x.predict ?? [];
-  const example = "{" +
-    facts.map((f) => `"${f.field}": ...`).join(", ") + "}";
-  const line = predictionLine(answer);
-  if (typeof line !== "string") return { reason: line };
-  let guess: unknown;
-  try {
-    guess = parseJsonLikePython(line);
-  } catch {
-    guess = undefined;
-  }
-  if (!isPlainRecord(guess)) return { reason: M.notGuess(example) };
-  const unknown = Object.keys(guess).find((k) =>
-    !facts.some((f) => f.field === k)
-  );
-  if (unknown !== undefined) {
-    return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
-  }
-  for (const f of facts) {
-    if (!Object.hasOwn(guess, f.field)) {
-      return { reason: M.missingFact(f.field, example) };
-    }
-    const accepts = acceptsOf(f);
-    if (!allowed(guess[f.field], accepts)) {
-      // A string is shown in quotes ("true" is not true); a list or an
-      // object in words, never as a JSON literal.
-      const v = unboxed(guess[f.field]);
-      const said = inEveryLanguage((lang) =>
-        (v !== null && typeof v === "object"
-          ? plainValue(v, lang)
-          : JSON.stringify(v) ?? "?").slice(0, 40)
-      );
-      return { reason: M.badFact(f.field, said, allowedText(accepts)) };
-    }
-  }
-  return { guess };
 }
 
 async function judgePrediction(

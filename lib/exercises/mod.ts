@@ -28,6 +28,7 @@
 export * from "./class_grade.ts";
 export * from "./course.ts";
 export * from "./describe.ts";
+export * from "./feedback_messages.ts";
 export * from "./evidence.ts";
 export * from "./form.ts";
 export * from "./grading.ts";
