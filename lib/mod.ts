@@ -68,11 +68,14 @@ export {
   type WrittenReceipt,
 } from "./timing/attempt.ts";
 export {
+  type CallRow,
+  type CallTag,
   type DraftRow,
   Ledger,
   type LedgerOptions,
   type ReceiptFault,
   type ReceiptRow,
+  type SessionRow,
   type StoredDraft,
 } from "./timing/ledger.ts";
 export {
@@ -83,6 +86,7 @@ export {
   Snapshot,
 } from "./policy/policy.ts";
 export { type Pending, pendingKeys } from "./timing/reconcile.ts";
+export { CALL_TOOLS, type CallTool } from "./timing/call_schema.ts";
 export {
   compensate,
   COMPENSATION_FAULTS,

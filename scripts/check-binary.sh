@@ -116,7 +116,7 @@ rc=$?
 if [ "$rc" -eq 0 ] && [ "$(wc -l <"$work/out")" -eq 3 ] &&
   grep -q '"serverInfo":{"name":"guardlab"' "$work/out" &&
   grep -q '"name":"create_draft"' "$work/out" &&
-  grep -q '"structuredContent":{"call":1,"status":"accepted"' "$work/out"; then
+  grep -q '"structuredContent":{"call":1,"session":1,"status":"accepted"' "$work/out"; then
   pass "mcp: initialize, tools/list, tools/call create_draft accepted"
 else fail "mcp round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
 

@@ -124,6 +124,20 @@ export function runExitHooksOnSignals(): void {
   }
 }
 
+/**
+ * Let a signal that has already been raised reach its listener: two turns
+ * of the event loop that park on a timer, so the runtime reads its signal
+ * pipe. Call it after a write failed in a way a signal may explain (a write
+ * past `ulimit -f` fails with EFBIG and raises SIGXFSZ at once): a loop
+ * that goes on writing would otherwise finish before the listener runs.
+ */
+export async function letPendingSignalsArrive(): Promise<void> {
+  if (!signalsHandled) return;
+  for (let turn = 0; turn < 2; turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
 /** The watcher thread's cell: [signal number seen, ready]; `null` before it starts. */
 let watched: Int32Array | null = null;
 

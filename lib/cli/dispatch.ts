@@ -21,6 +21,8 @@ import type { Io } from "./io.ts";
 import { DISPATCH_MESSAGES as M } from "./messages/common.ts";
 import {
   flagAsked,
+  globalsAfterCommand,
+  isGlobalOption,
   langAsked,
   langOf,
   parseFor,
@@ -64,10 +66,15 @@ async function commandNamed(name: string): Promise<Command> {
 
 async function dispatch(args: string[], io: Io, lang: Lang): Promise<number> {
   const [first, ...rest] = args;
+  if (first !== undefined && isGlobalOption(first)) {
+    // Global options and no command (`guardlab --lang zh`): the overview,
+    // once the language asked for is one guardlab speaks.
+    langOf("guardlab", flagAsked(args, "lang"));
+  }
   if (
     first === undefined || first === "--help" || first === "-h" ||
-    (first.startsWith("--lang") &&
-      rest.every((a) => /^(-h|--help|en|zh)$/.test(a)))
+    (isGlobalOption(first) &&
+      rest.every((a) => /^(-h|--help)$/.test(a) || !a.startsWith("-")))
   ) {
     for (const line of overview(lang)) {
       for (const l of wrap(line, 80)) io.out(l);
@@ -101,7 +108,12 @@ async function usageAfter(
  * Run one call of the command line (any but `--version`, which the entry
  * point answers before this module loads) and return its exit code.
  */
-export async function runCommandLine(args: string[], io: Io): Promise<number> {
+export async function runCommandLine(
+  given: string[],
+  io: Io,
+): Promise<number> {
+  // `guardlab --home DIR mcp` is `guardlab mcp --home DIR`.
+  const args = globalsAfterCommand(given);
   const { lang, note } = langOfCall(args, io);
   // A write past `ulimit -f` ends the process (SIGXFSZ): say why, in its language.
   setLastWords((signal) =>

@@ -20,6 +20,7 @@ import { wrap } from "../base/terminal.ts";
 import { SDK_LENS_MESSAGES, SDK_LENS_WORDS } from "./messages.ts";
 import { type Behaviour, SDK_ROWS } from "./sdk_guardrail_rows.ts";
 import { APPROVAL_ROWS, TOOL_TYPE_ROWS } from "./sdk_tool_rows.ts";
+import { CANCEL_ROWS, type ToldFact } from "./sdk_cancel_rows.ts";
 import {
   SDK_JS_VERSION,
   SDK_PY_COMMIT,
@@ -50,6 +51,7 @@ export const SDK_TOPICS: Readonly<Record<string, readonly string[]>> = {
     "agent_output_tool_final",
   ],
   tool_types: TOOL_TYPE_ROWS.map((r) => r.id),
+  cancelled_after_business: CANCEL_ROWS.map((r) => r.id),
   approval_recheck: APPROVAL_ROWS.map((r) => r.id),
 };
 
@@ -162,13 +164,34 @@ const APPROVAL_LENS_ROWS: readonly LensRow[] = APPROVAL_ROWS.map((row) => ({
     )),
 }));
 
+/** What one SDK tells the model after a timeout or a cancel, derived from its fields. */
+function told(sdk: Sdk, fact: ToldFact): Text {
+  const parts: Text[] = [
+    labelled(M.next, fact.told === null ? W.nothing : same(`"${fact.told}"`)),
+    labelled(M.continues, yesNo(fact.continues)),
+  ];
+  if (fact.error !== null) parts.push(labelled(M.error, same(fact.error)));
+  if (fact.note !== undefined) parts.push(fact.note);
+  return labelled(
+    same(`${SDK_NAME[sdk]} ${fact.name}`),
+    joinTexts(parts, M.separator),
+  );
+}
+
+const CANCEL_LENS_ROWS: readonly LensRow[] = CANCEL_ROWS.map((row) => ({
+  id: row.id,
+  what: row.what,
+  facts: bothSdks(row, told),
+  under: labelled(M.ledger, row.ledger),
+}));
+
 /** The lens for `topic` in `lang`, within 80 columns. */
 export function sdkLensLines(topic: string, lang: Lang): string[] {
   const mapped = SDK_TOPICS[topic] ?? [];
   const shows = (rows: readonly LensRow[]) =>
     rows.some((r) => mapped.includes(r.id));
-  // A topic about tool types or approvals shows its own table only.
-  const own = [TOOL_ROWS, APPROVAL_LENS_ROWS].filter(shows);
+  // A topic about tool types, approvals or a cancel shows its own table only.
+  const own = [TOOL_ROWS, APPROVAL_LENS_ROWS, CANCEL_LENS_ROWS].filter(shows);
   const lines = [
     say(fill(M.header, { topic }), lang),
     say(mapped.length === 0 ? M.none : M.marked, lang),

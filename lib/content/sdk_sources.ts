@@ -47,6 +47,14 @@ export const CITED = {
   runLoop: "src/agents/run_internal/run_loop.py",
   /** The Python SDK's guardrail documentation. */
   guardrailDocs: "docs/guardrails.md",
+  /** The Python tools: the default error and timeout messages. */
+  tool: "src/agents/tool.py",
+  /** The Python MCP servers (their client session timeout). */
+  mcpServer: "src/agents/mcp/server.py",
+  /** The Python MCP tool wrapper (what becomes of an MCP error). */
+  mcpUtil: "src/agents/mcp/util.py",
+  /** The Python run results (a streamed run's cancel). */
+  result: "src/agents/result.py",
   /** The JS SDK's tool types. */
   jsTools: "@openai/agents-core dist/tool.d.ts",
 } as const;

@@ -46,8 +46,12 @@ Valid arguments: job JOB-001..JOB-999, topic ${
     zh: `前检最多允许 ${BATCH_LIMIT}`,
   },
   call: {
-    en: "this tools/call's number",
-    zh: "这次 tools/call 的序号",
+    en: "this tools/call's number in its session",
+    zh: "这次 tools/call 在本会话中的序号",
+  },
+  session: {
+    en: "this server session's number on the ledger",
+    zh: "本服务器会话在账本上的编号",
   },
   effectExists: {
     en: "whether a draft for job exists now",
@@ -169,10 +173,15 @@ export const SERVER_MESSAGES = {
     en: `Unknown tool: ${name} (tools: ${tools.join(", ")})`,
     zh: `未知工具：${name}（可用工具：${tools.join("、")}）`,
   }),
-  busyLog: { en: "busy (JSON-RPC error)", zh: "繁忙（JSON-RPC 错误）" },
-  busy: (limit: number): Text => ({
-    en: `busy: ${limit} tool calls already in flight; retry later`,
-    zh: `繁忙：已有 ${limit} 个工具调用在进行中；请稍后重试`,
+  session: (session: number, client: string): Text => ({
+    en:
+      `guardlab mcp: session ${session} of this ledger (client ${client}); each call's number is in its result and on the ledger's timeline`,
+    zh:
+      `guardlab mcp：这是该账本的第 ${session} 个会话（客户端 ${client}）；每次调用的序号写在结果里，也在账本的时间线上`,
+  }),
+  notRecorded: (call: number, why: string): Text => ({
+    en: `call ${call}: not recorded on the ledger's timeline (${why})`,
+    zh: `第 ${call} 次调用：没能记在账本的时间线上（${why}）`,
   }),
   held: (call: number, point: string, ms: number): Text => ({
     en:
@@ -227,9 +236,9 @@ export const SERVER_MESSAGES = {
   }),
   invalidParams: {
     en:
-      "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given)",
+      "Invalid params: tools/call needs params.name (a string) and params.arguments (an object, if given); task-augmented calls are not supported",
     zh:
-      "参数无效：tools/call 需要 params.name（字符串），给出 params.arguments 时它必须是对象",
+      "参数无效：tools/call 需要 params.name（字符串），给出 params.arguments 时它必须是对象；不支持带 task 的调用",
   },
 } as const;
 
@@ -243,14 +252,25 @@ export const FAULTS_MESSAGES = {
   notJson: { en: "not JSON", zh: "不是 JSON" },
   notObject: { en: "must be a JSON object", zh: "必须是 JSON 对象" },
   badCall: {
-    en: 'field "call" must be an integer from 1 (the tools/call number)',
-    zh: '字段 "call" 必须是从 1 起的整数（第几次 tools/call）',
+    en:
+      'field "call" must be an integer from 1 (the tools/call number) or "every"',
+    zh: '字段 "call" 必须是从 1 起的整数（第几次 tools/call）或 "every"',
+  },
+  badJob: {
+    en: 'field "job" must be a business key: JOB- and three digits',
+    zh: '字段 "job" 必须是业务键：JOB- 加三位数字',
+  },
+  noSelector: {
+    en: 'a line needs "call" (a number or "every"), "job", or both',
+    zh: '每行需要 "call"（序号或 "every"）、"job"，或两者都给',
   },
   unknownField: (key: string, known: readonly string[]): Text => ({
-    en: `unknown field ${JSON.stringify(key)} (known: call, ${
+    en: `unknown field ${JSON.stringify(key)} (known: call, job, ${
       known.join(", ")
     })`,
-    zh: `未知字段 ${JSON.stringify(key)}（可用：call、${known.join("、")}）`,
+    zh: `未知字段 ${JSON.stringify(key)}（可用：call、job、${
+      known.join("、")
+    }）`,
   }),
   notOneOf: (key: string, allowed: readonly string[]): Text => ({
     en: `field ${key} must be one of ${allowed.join(", ")}`,
@@ -276,8 +296,22 @@ export const FAULTS_MESSAGES = {
     en: `more than ${lines} fault lines`,
     zh: `故障行超过 ${lines} 行`,
   }),
-  twice: (call: number): Text => ({
-    en: `call ${call} is scheduled twice`,
-    zh: `第 ${call} 次调用被安排了两次`,
+  /** `what` is one of the selector texts below. */
+  twice: (what: Text): Text => ({
+    en: `${what.en} is scheduled twice`,
+    zh: `${what.zh}被安排了两次`,
+  }),
+  selectorCall: (call: number): Text => ({
+    en: `call ${call}`,
+    zh: `第 ${call} 次调用`,
+  }),
+  selectorEvery: { en: "every call", zh: "每次调用" },
+  selectorJob: (job: string): Text => ({
+    en: `job ${job}`,
+    zh: `业务键 ${job}`,
+  }),
+  selectorBoth: (call: Text, job: Text): Text => ({
+    en: `${call.en} with ${job.en}`,
+    zh: `${call.zh}、${job.zh}`,
   }),
 } as const;

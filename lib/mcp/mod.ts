@@ -3,7 +3,13 @@
  * on stdin and stdout.
  *
  * - `server.ts`: {@linkcode serveMcp}, the server; every `create_draft`
- *   goes through the lab's one observation of an attempt (`Lab.observe`).
+ *   goes through the lab's one observation of an attempt (`Lab.observe`),
+ *   and every call to a tool is recorded with its session and number.
+ * - `gate.ts`: backpressure, at most 16 calls in flight, the next one
+ *   waiting in the client's pipe.
+ * - `results.ts`: tool results and `create_draft`'s summary line;
+ *   `read_tools.ts`: `ledger`, `reconcile` and `compensate`.
+ * - `host_config.ts`: the `mcpServers` block `mcp --print-config` prints.
  * - `tools.ts`: the tools as data (names, JSON Schemas, annotations).
  * - `faults.ts`: the `--faults` schedule, one fault set per call number.
  * - `transport.ts`: bounded JSON lines on stdin and stdout.
@@ -31,7 +37,11 @@
  * @module
  */
 export * from "./faults.ts";
+export * from "./gate.ts";
+export * from "./host_config.ts";
 export * from "./messages.ts";
+export * from "./read_tools.ts";
+export * from "./results.ts";
 export * from "./server.ts";
 export * from "./tools.ts";
 export * from "./transport.ts";

@@ -4,7 +4,10 @@
  * JSON-RPC; guardlab's own validation judges every `tools/call` (no schema
  * check stands in front of the lab), a refusal is a tool result with
  * `isError: true`, and MCP's `notifications/cancelled` reaches the lab as
- * its `AbortSignal`.
+ * its `AbortSignal`. At most `MAX_CALLS_IN_FLIGHT` calls run at once; the
+ * next waits in the client's pipe (`gate.ts`). Every call to a
+ * tool is recorded beside the receipts, with its session and number
+ * (`../timing/call_schema.ts`).
  *
  * This module is loaded only by the `mcp` command, with a dynamic import.
  *
@@ -23,27 +26,23 @@ import {
 import config from "../../deno.json" with { type: "json" };
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { type Lang, say, type Text } from "../base/i18n.ts";
-import { JOB_PATTERN } from "../timing/args.ts";
 import type { Attempt, RunOutput } from "../timing/attempt.ts";
-import { compensate } from "../timing/compensation.ts";
-import { AuditUnavailable } from "../timing/errors.ts";
+import { CALL_TOOLS, type CallTool } from "../timing/call_schema.ts";
 import type { Faults, Lab } from "../timing/lab.ts";
-import { Ledger } from "../timing/ledger.ts";
-import { ruleOf } from "../timing/messages.ts";
-import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
-import { type CallFaults, DEFAULT_HOLD_MS } from "./faults.ts";
-import { DRAFT_SUMMARY, INSTRUCTIONS, SERVER_MESSAGES } from "./messages.ts";
+import { type CallTag, microsNow } from "../timing/ledger.ts";
+import { DEFAULT_HOLD_MS, type FaultSchedule } from "./faults.ts";
+import { CallGate } from "./gate.ts";
+import { INSTRUCTIONS, SERVER_MESSAGES } from "./messages.ts";
+import { readTools } from "./read_tools.ts";
+import {
+  draftResult,
+  result,
+  summaryOf,
+  type ToolResult,
+  validJob,
+} from "./results.ts";
 import { INVALID_PARAMS, LineTransport } from "./transport.ts";
 import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./tools.ts";
-
-/** At most this many `tools/call`s run at once; more get a JSON-RPC error. */
-export const MAX_CALLS_IN_FLIGHT = 16;
-
-/** At most this many receipts in one `ledger` result (the latest ones). */
-export const MAX_LEDGER_RECEIPTS = 200;
-
-/** JSON-RPC code for "too many calls in flight" (server-defined range). */
-export const BUSY = -32000;
 
 /** What the server needs from the command. */
 export interface McpOptions {
@@ -55,8 +54,8 @@ export interface McpOptions {
   trusted: readonly string[];
   /** The language of descriptions and messages. */
   lang: Lang;
-  /** Faults by call number, from `--faults`. */
-  faults: ReadonlyMap<number, CallFaults>;
+  /** The faults, from `--faults`. */
+  faults: FaultSchedule;
   /** The teaching switches every attempt runs with. */
   switches: Pick<Faults, "receipt" | "inputGuardrail">;
   /** The client's messages. */
@@ -67,84 +66,43 @@ export interface McpOptions {
   log(line: string): void;
 }
 
-/** The result of a tools/call, as MCP's `CallToolResult`. */
-interface ToolResult {
-  [key: string]: unknown;
-  content: { type: "text"; text: string }[];
-  structuredContent: Record<string, unknown>;
-  isError?: boolean;
-}
-
-function result(
-  structured: Record<string, unknown>,
-  line: string,
-  isError: boolean,
-): ToolResult {
-  return {
-    content: [
-      { type: "text", text: line },
-      { type: "text", text: JSON.stringify(structured) },
-    ],
-    structuredContent: structured,
-    ...(isError ? { isError: true } : {}),
-  };
-}
-
-function refusalOf(rule: string, lang: Lang) {
-  const valid = ruleOf(rule);
-  return { rule, valid: valid ? say(valid, lang) : "" };
-}
-
 /** A tool name fit for one log line. */
 function printableName(name: string): string {
   return JSON.stringify(name.length > 40 ? name.slice(0, 40) + "…" : name);
 }
 
-/** Resolve after `ms`, or as soon as `signal` aborts; the timer never outlives it. */
-function hold(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolve after `ms`, or as soon as `signal` aborts, at once if it already
+ * has (a cancel that came before the hold began must not wait its time);
+ * neither the timer nor the listener outlives it.
+ */
+export function hold(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
   });
 }
 
-/** The one-line summary a model reads first. */
-function summaryOf(s: Record<string, unknown>): Text {
-  const job = String(s.job ?? "-");
-  const rec = s.receipt === null
-    ? DRAFT_SUMMARY.noReceipt
-    : DRAFT_SUMMARY.receipt(`#${s.receipt}`);
-  const draft = s.effect_exists
-    ? DRAFT_SUMMARY.draftExists(job)
-    : DRAFT_SUMMARY.noDraft(job);
-  const events = (s.events as string[] | undefined) ?? [];
-  const refusal = s.refusal as { rule: string; valid: string } | undefined;
-  const rule = refusal
-    ? `${refusal.rule}${refusal.valid ? ` (${refusal.valid})` : ""}`
-    : "";
-  switch (s.status) {
-    case "accepted":
-      return events.includes("effect_reused")
-        ? DRAFT_SUMMARY.reused(job, rec)
-        : DRAFT_SUMMARY.committed(job, rec);
-    case "input_rejected":
-      return DRAFT_SUMMARY.inputRejected(rule, rec);
-    case "output_rejected":
-      return DRAFT_SUMMARY.outputRejected(draft, rec);
-    case "key_conflict":
-      return DRAFT_SUMMARY.keyConflict(job, rule, rec);
-    case "key_voided":
-      return DRAFT_SUMMARY.keyVoided(job, rec);
-    case "cancelled":
-      return DRAFT_SUMMARY.cancelled(draft, rec);
-    case "audit_unavailable":
-      return DRAFT_SUMMARY.auditUnavailable(draft);
-    default:
-      return DRAFT_SUMMARY.failed(String(s.status), draft, rec);
-  }
+/**
+ * Whether `value`, already a JSON-RPC message, is a `tools/call` request
+ * (with an id the SDK accepts, a string or an integer): a notification of
+ * that name reaches no handler, so it takes no place at the gate.
+ */
+function isToolsCallRequest(value: unknown): boolean {
+  const message = value as { method?: unknown; id?: unknown };
+  return message.method === "tools/call" &&
+    (typeof message.id === "string" || Number.isInteger(message.id));
+}
+
+/** Whether `name` is one of the tools a call row may name. */
+function isCallTool(name: string): name is CallTool {
+  return (CALL_TOOLS as readonly string[]).includes(name);
 }
 
 /**
@@ -161,12 +119,35 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       instructions: say(INSTRUCTIONS, lang),
     },
   );
+  const gate = new CallGate();
+  const tools = readTools(options);
   let calls = 0;
-  let inFlight = 0;
+  let session: number | undefined;
   /** Set when the client's input ended: a hold has nobody left to wait for. */
   let inputEnded = false;
   const holding = new Set<() => void>();
   const running = new Set<Promise<unknown>>();
+  const log = (text: Text) => options.log(say(text, lang));
+
+  /** This session's number on the ledger, made at its first call to a tool. */
+  function sessionNumber(): number {
+    if (session === undefined) {
+      const client = server.getClientVersion();
+      const name = `${client?.name ?? "?"} ${client?.version ?? ""}`.trim();
+      session = lab.ledger.openSession(name);
+      log(SERVER_MESSAGES.session(session, JSON.stringify(name)));
+    }
+    return session;
+  }
+
+  /** Record `tag`, a call that wrote no receipt; a failure is logged, never the answer. */
+  function recordCall(tag: CallTag): void {
+    try {
+      lab.ledger.recordCall(tag);
+    } catch (error) {
+      log(SERVER_MESSAGES.notRecorded(tag.call, firstLine(error)));
+    }
+  }
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => ({
@@ -182,54 +163,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     CallToolRequestSchema,
     (request: CallToolRequest, extra: { signal: AbortSignal }) => {
       const call = ++calls;
-      const name = request.params.name;
-      const args: unknown = request.params.arguments;
-      const refuse = (why: Text) => {
-        options.log(say(
-          SERVER_MESSAGES.callLog(call, printableName(name), say(why, lang)),
-          lang,
-        ));
-      };
-      if (!TOOLS.some((t) => t.name === name)) {
-        refuse(SERVER_MESSAGES.unknownToolLog);
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          say(
-            SERVER_MESSAGES.unknownTool(
-              printableName(name),
-              TOOLS.map((t) => t.name),
-            ),
-            lang,
-          ),
-        );
-      }
-      if (inFlight >= MAX_CALLS_IN_FLIGHT) {
-        refuse(SERVER_MESSAGES.busyLog);
-        throw new McpError(
-          BUSY,
-          say(SERVER_MESSAGES.busy(MAX_CALLS_IN_FLIGHT), lang),
-        );
-      }
-      inFlight++;
+      // Every tools/call that reaches here took a place at the gate when
+      // the transport handed it on; it gives the place back when it ends.
       const work = (async () => {
         try {
-          if (name === CREATE_DRAFT.name) {
-            return await createDraft(call, args, extra.signal);
-          }
-          const done = name === LEDGER.name
-            ? readLedger(args)
-            : name === RECONCILE.name
-            ? reconcileNow()
-            : compensateNow(args);
-          options.log(
-            say(
-              SERVER_MESSAGES.callLog(call, name, done.content[0].text),
-              lang,
-            ),
-          );
-          return done;
+          return await callTool(call, request, extra.signal);
         } finally {
-          inFlight--;
+          gate.end();
         }
       })();
       running.add(work);
@@ -238,12 +178,56 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     },
   );
 
-  async function createDraft(
+  async function callTool(
     call: number,
+    request: CallToolRequest,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const name = request.params.name;
+    const args: unknown = request.params.arguments;
+    if (!isCallTool(name)) {
+      log(SERVER_MESSAGES.callLog(
+        call,
+        printableName(name),
+        say(SERVER_MESSAGES.unknownToolLog, lang),
+      ));
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        say(
+          SERVER_MESSAGES.unknownTool(
+            printableName(name),
+            TOOLS.map((t) => t.name),
+          ),
+          lang,
+        ),
+      );
+    }
+    const tag: CallTag = {
+      session: sessionNumber(),
+      call,
+      tool: name,
+      job: validJob(args),
+      startedUs: microsNow(),
+    };
+    if (name === CREATE_DRAFT.name) return await createDraft(tag, args, signal);
+    const done = name === LEDGER.name
+      ? tools.readLedger(args)
+      : name === RECONCILE.name
+      ? tools.reconcileNow()
+      : tools.compensateNow(args);
+    // A read leaves a trace too: "did my agent look before it retried?"
+    recordCall(tag);
+    log(SERVER_MESSAGES.callLog(call, name, done.content[0].text));
+    return done;
+  }
+
+  async function createDraft(
+    tag: CallTag,
     args: unknown,
     clientSignal: AbortSignal,
   ): Promise<ToolResult> {
-    const plan = options.faults.get(call) ?? {};
+    const { call } = tag;
+    const plan = options.faults.faultsFor(call, args) ?? {};
     // The lab sees an AbortError, whatever reason the client gave.
     const controller = new AbortController();
     const abort = () => controller.abort();
@@ -264,19 +248,32 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           controller.abort();
           return undefined;
         }
+        // The cancel is already here: there is nothing to wait for.
+        if (controller.signal.aborted) return undefined;
         const ms = plan.holdMs ?? DEFAULT_HOLD_MS;
-        options.log(say(SERVER_MESSAGES.held(call, holdAt, ms), lang));
+        log(SERVER_MESSAGES.held(call, holdAt, ms));
         holding.add(abort);
-        return hold(ms, controller.signal).finally(() => holding.delete(abort));
+        // While it waits for the client, its place goes to the next call:
+        // the cancel it waits for may be behind that call in the pipe.
+        const lent = gate.lend();
+        return hold(ms, controller.signal).finally(() => {
+          holding.delete(abort);
+          if (lent) gate.reclaim();
+        });
       },
     };
     let observed: { output: RunOutput; attempt: Attempt };
     try {
-      observed = await lab.observe(args, faults, controller.signal);
+      observed = await lab.ledger.taggedAs(
+        tag,
+        () => lab.observe(args, faults, controller.signal),
+      );
     } finally {
       clientSignal.removeEventListener("abort", abort);
     }
-    const structured = draftResult(call, args, observed);
+    const structured = draftResult(lab, tag, args, observed, lang);
+    // The receipt carried the call's row; without one, it is written alone.
+    if (structured.receipt === null) recordCall(tag);
     const line = say(summaryOf(structured), lang);
     options.log(
       say(SERVER_MESSAGES.callLog(call, CREATE_DRAFT.name, line), lang) +
@@ -287,178 +284,30 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     return result(structured, line, structured.status !== "accepted");
   }
 
-  /**
-   * `create_draft`'s `structuredContent`: the attempt as the lab observed
-   * it, in the tool's output schema.
-   */
-  function draftResult(
-    call: number,
-    args: unknown,
-    { output, attempt }: { output: RunOutput; attempt: Attempt },
-  ): Record<string, unknown> {
-    const common = {
-      effect_exists: attempt.draftExists,
-      events: [...attempt.events],
-      // A receipt the INSERT never added is none, whatever a naive receipt claimed.
-      receipt: attempt.receiptRowsInserted === undefined
-        ? attempt.receiptAttempt
-        : null,
-    };
-    if ("raised" in output) {
-      const raw = (args as { job?: unknown } | null)?.job;
-      const job = typeof raw === "string" && JOB_PATTERN.test(raw) ? raw : null;
-      return {
-        call,
-        status: output.raised,
-        job,
-        ...common,
-        released: null,
-        ...(attempt.stoppedAt ? { stopped_at: attempt.stoppedAt } : {}),
-      };
-    }
-    const structured: Record<string, unknown> = {
-      call,
-      status: output.status,
-      job: output.job,
-      ...common,
-      released: output.released,
-      ...(attempt.refusal ? { refusal: refusalOf(attempt.refusal, lang) } : {}),
-    };
-    if (output.status === "key_conflict" && output.job !== null) {
-      const stored = lab.ledger.findDraft(output.job);
-      const original = stored && argsForDigest(output.job, stored.digest);
-      if (original) structured.stored_arguments = original;
-    }
-    return structured;
-  }
-
-  /** A second, read-only connection: what it shows is what was committed. */
-  function observe<T>(body: (ledger: Ledger) => T): T {
-    const ledger = Ledger.open(options.ledgerPath, {
-      mode: "read",
-      trusted: options.trusted,
-    });
-    try {
-      return body(ledger);
-    } finally {
-      ledger.close();
-    }
-  }
-
-  function jobArgument(
-    args: unknown,
-    required: boolean,
-  ): { job: string | null } | ToolResult {
-    const valid = isPlainRecord(args) &&
-      Object.keys(args).every((k) => k === "job") &&
-      (required ? Object.hasOwn(args, "job") : true) &&
-      (!Object.hasOwn(args, "job") ||
-        (typeof args.job === "string" && JOB_PATTERN.test(args.job)));
-    if (args === undefined && !required) return { job: null };
-    if (!valid) {
-      const refusal = refusalOf("job", lang);
-      return result(
-        { refusal },
-        say(SERVER_MESSAGES.refusedJob(refusal.valid, required), lang),
-        true,
-      );
-    }
-    return { job: (args as { job?: string }).job ?? null };
-  }
-
-  function readLedger(args: unknown): ToolResult {
-    const asked = jobArgument(args, false);
-    if ("content" in asked) return asked;
-    const { job } = asked;
-    return observe((ledger) => {
-      const voids = new Map(
-        ledger.compensations().map((c) => [c.job, c.state]),
-      );
-      const drafts = ledger.drafts()
-        .filter((d) => job === null || d.job === job)
-        .map((d) => ({
-          job: d.job,
-          body: d.body,
-          ...(voids.has(d.job) ? { compensation: voids.get(d.job) } : {}),
-        }));
-      const all = ledger.receipts().filter((r) =>
-        job === null || r.job === job
-      );
-      const receipts = all.slice(-MAX_LEDGER_RECEIPTS);
-      const structured = {
-        drafts,
-        receipts,
-        ...(all.length > receipts.length
-          ? { omitted_receipts: all.length - receipts.length }
-          : {}),
-      };
-      const line = say(
-        job === null
-          ? SERVER_MESSAGES.ledgerAll(drafts.length, all.length)
-          : drafts.length === 0
-          ? SERVER_MESSAGES.ledgerNoDraft(job, all.length)
-          : SERVER_MESSAGES.ledgerDraft(job, all.length, all.at(-1)?.status),
-        lang,
-      );
-      return result(structured, line, false);
-    });
-  }
-
-  function reconcileNow(): ToolResult {
-    return observe((ledger) => {
-      const pending = pendingKeys(ledger);
-      const line = say(
-        pending.length === 0
-          ? SERVER_MESSAGES.nothingToReconcile
-          : SERVER_MESSAGES.pending(pending.map((p) => `${p.job} ${p.state}`)),
-        lang,
-      );
-      return result({ pending }, line, false);
-    });
-  }
-
-  function compensateNow(args: unknown): ToolResult {
-    const asked = jobArgument(args, true);
-    if ("content" in asked) return asked;
-    const job = asked.job!;
-    try {
-      const done = compensate(lab.ledger, job);
-      const line = say(
-        done.status === "voided"
-          ? SERVER_MESSAGES.voided(job, done.attempt)
-          : done.status === "already_voided"
-          ? SERVER_MESSAGES.alreadyVoided(job)
-          : SERVER_MESSAGES.nothingToCompensate(job),
-        lang,
-      );
-      return result({ ...done }, line, false);
-    } catch (error) {
-      if (!(error instanceof AuditUnavailable)) throw error;
-      return result(
-        { job, status: "audit_unavailable", events: [], attempt: null },
-        say(SERVER_MESSAGES.compensationFailed(error.message), lang),
-        true,
-      );
-    }
-  }
-
   const transport = new LineTransport({
     input: options.input,
     write: options.write,
     isMessage: (value) => JSONRPCMessageSchema.safeParse(value).success,
     screen(value) {
       // The SDK would answer a malformed tools/call with -32603 (internal
-      // error); it is the client's mistake: -32602, bad params.
+      // error); it is the client's mistake: -32602, bad params. What passes
+      // here the SDK hands to the handler, so its place at the gate is
+      // always given back.
       const message = value as { method?: unknown; params?: unknown };
       if (message.method !== "tools/call") return null;
       const params = message.params;
       const ok = isPlainRecord(params) && typeof params.name === "string" &&
-        (params.arguments === undefined || isPlainRecord(params.arguments));
+        (params.arguments === undefined || isPlainRecord(params.arguments)) &&
+        params.task === undefined &&
+        CallToolRequestSchema.safeParse(value).success;
       return ok ? null : {
         code: INVALID_PARAMS,
         message: say(SERVER_MESSAGES.invalidParams, lang),
       };
     },
+    // A tools/call request waits here for a place; the transport reads no
+    // further until it has one.
+    admit: (value) => isToolsCallRequest(value) ? gate.admit() : undefined,
     async drain() {
       inputEnded = true;
       for (const release of holding) release();
@@ -489,4 +338,10 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   await server.connect(transport);
   await closed;
   while (running.size > 0) await Promise.allSettled([...running]);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split(
+    "\n",
+  )[0];
 }

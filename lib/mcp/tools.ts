@@ -97,6 +97,10 @@ export const CREATE_DRAFT: ToolSpec = {
         type: "integer",
         description: TOOL_TEXTS.call,
       },
+      session: {
+        type: "integer",
+        description: TOOL_TEXTS.session,
+      },
       status: { type: "string", enum: STATUS_VALUES },
       job: { type: ["string", "null"] },
       effect_exists: {
@@ -118,7 +122,15 @@ export const CREATE_DRAFT: ToolSpec = {
         description: TOOL_TEXTS.storedArguments,
       },
     },
-    required: ["call", "status", "job", "effect_exists", "events", "receipt"],
+    required: [
+      "call",
+      "session",
+      "status",
+      "job",
+      "effect_exists",
+      "events",
+      "receipt",
+    ],
   },
   annotations: {
     title: TOOL_TEXTS.createDraftTitle,

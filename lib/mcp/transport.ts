@@ -4,8 +4,11 @@
  * connection, and it drops a line that is not JSON without a reply. This
  * one answers a line that is not JSON with `-32700`, a line that is JSON but
  * not a JSON-RPC message with `-32600`, and a line longer than the limit
- * with `-32600` (its bytes are discarded as they arrive); then it reads on.
- * The SDK still does all of the JSON-RPC: requests, notifications, errors.
+ * with `-32600` (its bytes are discarded as they arrive), a message nested
+ * deeper than {@linkcode MAX_DEPTH} with `-32600` before its schema is checked; then it
+ * reads on. It reads no further while the server says a message must wait
+ * (`admit`): the rest stays in the client's pipe. The SDK still does all of
+ * the JSON-RPC: requests, notifications, errors.
  *
  * @module
  */
@@ -13,6 +16,14 @@ import { linesOf, MAX_LINE_BYTES } from "../base/lines.ts";
 
 /** The longest message this transport reads: 1 MiB, like a script step. */
 export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;
+
+/**
+ * The deepest nesting of arrays and objects a message may have. An MCP
+ * message is a few levels deep; the limit is checked on the line's text
+ * right after `JSON.parse` (which does not recurse), so no schema check or
+ * second reading ever recurses deeper.
+ */
+export const MAX_DEPTH = 64;
 
 /** JSON-RPC's code for a line that is not JSON. */
 export const PARSE_ERROR = -32700;
@@ -46,6 +57,11 @@ export interface LineTransportOptions {
   screen?(value: unknown): { code: number; message: string } | null;
   /** Give a parsed message a second reading of its line (e.g. of its numbers). */
   reparse?(text: string, value: unknown): unknown;
+  /**
+   * Awaited before a message is handed on, when it returns a promise: the
+   * transport reads nothing more until it settles (backpressure).
+   */
+  admit?(value: unknown): Promise<void> | undefined;
 }
 
 /** A message as the SDK hands it over: a JSON object. */
@@ -129,6 +145,16 @@ export class LineTransport {
         this.#reply(null, PARSE_ERROR, "Parse error: not JSON");
         continue;
       }
+      // JSON.parse itself does not recurse; the schema check and a second
+      // reading would. Refused here, with the id the message had.
+      if (deeperThan(line.text, MAX_DEPTH)) {
+        this.#reply(
+          idOf(value),
+          INVALID_REQUEST,
+          `Invalid Request: nested deeper than ${MAX_DEPTH}`,
+        );
+        continue;
+      }
       if (!this.#options.isMessage(value)) {
         this.#reply(
           idOf(value),
@@ -156,6 +182,11 @@ export class LineTransport {
         );
         continue;
       }
+      // While the server has no room, nothing more is read: the client's
+      // pipe holds the rest.
+      const room = this.#options.admit?.(value);
+      if (room !== undefined) await room;
+      if (this.#closed) return;
       try {
         this.onmessage?.(value as Message);
       } catch (error) {
@@ -186,6 +217,26 @@ export class LineTransport {
     this.onclose?.();
     return Promise.resolve();
   }
+}
+
+/**
+ * Whether the JSON text `text` nests arrays and objects deeper than `limit`
+ * (brackets inside strings do not count). One pass, no recursion.
+ */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** The id of a request that was refused, when it has a usable one. */

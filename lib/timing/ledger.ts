@@ -1,9 +1,12 @@
 /**
  * The lab's SQLite ledger: the `drafts` table (the business effect) and the
- * `receipts` table (the audit trail), with the reference lab's exact schema.
+ * `receipts` table (the audit trail), with the reference lab's exact schema;
+ * beside them, when used, the compensation tables and the MCP call tables
+ * (`call_schema.ts`), which say who made each attempt.
  *
  * @module
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { DatabaseSync } from "node:sqlite";
 import {
   countRows,
@@ -20,6 +23,12 @@ import {
   type CompensationState,
   CREATE_COMPENSATION_TABLES_IF_MISSING,
 } from "./compensation_schema.ts";
+import {
+  CALL_TABLES,
+  type CallTool,
+  CREATE_CALL_TABLES_IF_MISSING,
+  MAX_CLIENT_NAME,
+} from "./call_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 import { TIMING_MESSAGES } from "./messages.ts";
 
@@ -53,7 +62,7 @@ export const LEDGER_SCHEMA: SchemaSpec = {
     "sqlite_autoindex_drafts_1",
     "sqlite_autoindex_compensations_1",
   ],
-  optionalTables: COMPENSATION_TABLES,
+  optionalTables: { ...COMPENSATION_TABLES, ...CALL_TABLES },
   triggers: {
     fixture_receipt_fault: [
       receiptFaultTrigger("ignore"),
@@ -107,6 +116,57 @@ export interface DraftRow {
   body: unknown;
 }
 
+/**
+ * Which MCP call an attempt is: its session, its `tools/call` number, the
+ * tool, the key it asked about and when it started (microseconds since the
+ * epoch, by this machine's clock: sessions in other processes compare).
+ */
+export interface CallTag {
+  /** The session's number on this ledger. */
+  session: number;
+  /** The call's number in its session, from 1. */
+  call: number;
+  /** The tool called. */
+  tool: CallTool;
+  /** The business key it named, if it named a valid one. */
+  job: string | null;
+  /** When it started. */
+  startedUs: number;
+}
+
+/** One `mcp_calls` row, decoded. */
+export interface CallRow {
+  /** The session's number on this ledger. */
+  session: number;
+  /** The call's number in its session. */
+  call: number;
+  /** The tool called. */
+  tool: string;
+  /** The business key it named, or null. */
+  job: string | null;
+  /** The receipt it wrote, or null (a read, or an attempt that wrote none). */
+  receipt: number | null;
+  /** When it started, in microseconds since the epoch. */
+  started_us: number;
+  /** When it ended (its receipt was written), in microseconds since the epoch. */
+  ended_us: number;
+}
+
+/** One `mcp_sessions` row, decoded. */
+export interface SessionRow {
+  /** Its number on this ledger, from 1. */
+  session: number;
+  /** The client's name and version, as it said at `initialize`. */
+  client: string;
+  /** When its first call started, in microseconds since the epoch. */
+  started_us: number;
+}
+
+/** Now, in whole microseconds since the epoch (this machine's clock). */
+export function microsNow(): number {
+  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+}
+
 /** Options for {@linkcode Ledger.open}. */
 export interface LedgerOptions {
   /** Milliseconds to wait for a lock held by another connection. */
@@ -141,6 +201,8 @@ export class Ledger {
   // Private: every statement on the ledger is a method here, so its SQL has
   // one home and no caller can hold a transaction the ledger does not know.
   readonly #db: DatabaseSync;
+  /** The MCP call whose attempt is running in this async context, if any. */
+  readonly #tags = new AsyncLocalStorage<CallTag>();
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -212,10 +274,95 @@ export class Ledger {
       effectExists ? 1 : 0,
       eventsText,
     );
-    return {
+    const written = {
       changes: Number(info.changes),
       attempt: Number(info.lastInsertRowid),
     };
+    // Inside the receipt's own transaction: the call row and the receipt
+    // are committed together, with no commit of their own.
+    const tag = this.#tags.getStore();
+    if (tag !== undefined && written.changes === 1) {
+      this.#insertCall(tag, written.attempt);
+    }
+    return written;
+  }
+
+  /**
+   * Run `body` as MCP call `tag`: the receipt it writes (in any turn of
+   * `body`'s async work) gets a `mcp_calls` row in the same transaction.
+   */
+  taggedAs<T>(tag: CallTag, body: () => T): T {
+    return this.#tags.run(tag, body);
+  }
+
+  /**
+   * Start a new MCP session on this ledger (the call tables made if
+   * missing) and return its number. `client` is cut to
+   * {@linkcode MAX_CLIENT_NAME} characters.
+   */
+  openSession(client: string): number {
+    return this.writeTransaction(() => {
+      this.#db.exec(CREATE_CALL_TABLES_IF_MISSING);
+      const info = statement(
+        this.#db,
+        "INSERT INTO mcp_sessions(client, started_us) VALUES(?, ?)",
+      ).run([...client].slice(0, MAX_CLIENT_NAME).join(""), microsNow());
+      return Number(info.lastInsertRowid);
+    });
+  }
+
+  /**
+   * Record MCP call `tag` that wrote no receipt of the lab's (a read, or an
+   * attempt whose receipt failed), in its own transaction.
+   */
+  recordCall(tag: CallTag): void {
+    this.writeTransaction(() => this.#insertCall(tag, null));
+  }
+
+  #insertCall(tag: CallTag, receipt: number | null): void {
+    statement(
+      this.#db,
+      "INSERT INTO mcp_calls VALUES(?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      tag.session,
+      tag.call,
+      tag.tool,
+      tag.job,
+      receipt,
+      tag.startedUs,
+      Math.max(tag.startedUs, microsNow()),
+    );
+  }
+
+  /** Every MCP call on record, in the order they started. */
+  calls(): CallRow[] {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return [];
+    return (statement(
+      this.#db,
+      `SELECT session, call, tool, job, receipt, started_us, ended_us
+       FROM mcp_calls ORDER BY started_us, session, call`,
+    ).all() as unknown as CallRow[]).map((r) => ({
+      session: Number(r.session),
+      call: Number(r.call),
+      tool: r.tool,
+      job: r.job,
+      receipt: r.receipt === null ? null : Number(r.receipt),
+      started_us: Number(r.started_us),
+      ended_us: Number(r.ended_us),
+    }));
+  }
+
+  /** Every MCP session on record, by number. */
+  sessions(): SessionRow[] {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return [];
+    return (statement(
+      this.#db,
+      "SELECT session, client, started_us FROM mcp_sessions ORDER BY session",
+    ).all() as unknown as SessionRow[]).map((r) => ({
+      session: Number(r.session),
+      client: r.client,
+      started_us: Number(r.started_us),
+    }));
   }
 
   /** Number of drafts. */
@@ -308,10 +455,15 @@ export class Ledger {
   }
 
   #hasCompensationTables(): boolean {
+    return this.#hasTables("compensations", "compensation_receipts");
+  }
+
+  /** Whether both tables `a` and `b` (guardlab's own names) exist. */
+  #hasTables(a: string, b: string): boolean {
     const row = statement(
       this.#db,
-      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type='table' AND name IN ('compensations','compensation_receipts')",
-    ).get() as { n: number };
+      "SELECT COUNT(*) AS n FROM sqlite_master WHERE type='table' AND name IN (?, ?)",
+    ).get(a, b) as { n: number };
     return Number(row.n) === 2;
   }
 

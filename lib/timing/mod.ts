@@ -37,6 +37,7 @@
  */
 export * from "./args.ts";
 export * from "./attempt.ts";
+export * from "./call_schema.ts";
 export * from "./compensation.ts";
 export * from "./errors.ts";
 export * from "./lab.ts";

@@ -1,21 +1,32 @@
 /**
  * What a ledger says happened, attempt by attempt: the timeline of every
- * receipt in order, each with its stage marks and what the commit point saw
- * (committed, reused, not reached), drawn from the receipts alone. A draft
- * whose committing attempt left no receipt (a killed process, a failed
- * audit, a naive receipt that claimed a row it never wrote) is an attempt
- * too, and is drawn as one: hiding it would hide exactly what reconcile is
- * for. Used by `guardlab ledger --timeline`, e.g. after an agent's session
- * over `guardlab mcp`.
+ * receipt, each with its stage marks and what the commit point saw
+ * (committed, reused, not reached). A draft whose committing attempt left no
+ * receipt (a killed process, a failed audit, a naive receipt that claimed a
+ * row it never wrote) is an attempt too, and is drawn as one: hiding it
+ * would hide exactly what reconcile is for. Used by
+ * `guardlab ledger --timeline`, e.g. after an agent's session over
+ * `guardlab mcp`.
+ *
+ * The order is the order the attempts *started*. A receipt is written when
+ * its attempt ends, so receipt numbers alone put a reuse before the commit
+ * it reused whenever two calls overlapped. Over MCP each call is on record
+ * with its session, its number and when it started and ended
+ * (`mcp_calls`): those attempts are drawn by their start, each with the
+ * calls it overlapped, and the read tools' calls (`ledger`, `reconcile`)
+ * and `compensate` are drawn between them. An attempt with no such record
+ * (made by `run` or `script`, one at a time) stands where its receipt was
+ * written.
  *
  * @module
  */
-import { type Lang, say, type Text } from "../base/i18n.ts";
+import { joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import type { StopPoint } from "../timing/stages.ts";
 import { wrap } from "../base/terminal.ts";
 import {
   COMMIT_SHORT,
+  LEDGER_CALL_MESSAGES as M,
   LEDGER_TIMELINE_MESSAGES,
   MARK_LABEL,
   SHORT_STAGE_LABEL,
@@ -48,6 +59,39 @@ export interface ReceiptFact {
   events: readonly string[];
 }
 
+/** One MCP call on record (an `mcp_calls` row). */
+export interface CallFact {
+  /** The session's number on the ledger. */
+  session: number;
+  /** The call's number in its session. */
+  call: number;
+  /** The tool called. */
+  tool: string;
+  /** The business key it named, or null. */
+  job: string | null;
+  /** The receipt it wrote, or null. */
+  receipt: number | null;
+  /** When it started, in microseconds. */
+  started_us: number;
+  /** When it ended, in microseconds. */
+  ended_us: number;
+}
+
+/** Which MCP call something was, and the calls that ran beside it. */
+export interface CallPlace {
+  /** The session's number on the ledger. */
+  session: number;
+  /** The call's number in its session. */
+  call: number;
+  /** The other calls it overlapped (started before it ended, ended after it started), in order. */
+  overlaps: {
+    session: number;
+    call: number;
+    receipt: number | null;
+    tool: string;
+  }[];
+}
+
 /** One attempt on the ledger's timeline. */
 export interface LedgerAttempt {
   /** The receipt's number, or null for a draft whose attempt left none. */
@@ -60,12 +104,34 @@ export interface LedgerAttempt {
   attempt: Attempt;
   /** The stages, the commit point and what the ledger held afterwards. */
   timeline: Timeline;
+  /** The MCP call it was, when one is on record. */
+  by?: CallPlace;
+}
+
+/** An MCP call that wrote no receipt of the lab's: a read, or a compensation. */
+export interface LedgerRead {
+  /** The tool called. */
+  tool: string;
+  /** The business key it named, or null. */
+  job: string | null;
+  /** Which call it was. */
+  by: CallPlace;
+  /** How many of the drawn attempts come before it. */
+  after: number;
 }
 
 /** The whole history of one ledger. */
 export interface LedgerHistory {
-  /** Attempts in order: by receipt number, each receipt-less one before the first receipt of its key. */
+  /**
+   * Attempts in the order they started (see the module doc); without a
+   * record of their start, by receipt number, each receipt-less one before
+   * the first receipt of its key.
+   */
   attempts: LedgerAttempt[];
+  /** The other MCP calls, each placed among the attempts. */
+  reads: LedgerRead[];
+  /** The MCP sessions on record, by number, with the client each named. */
+  sessions: { session: number; client: string }[];
   /** Attempts older than the ones drawn. */
   omitted: number;
   /** Compensations, by key. */
@@ -157,10 +223,11 @@ function receiptlessAttempt(
 }
 
 /**
- * The history of a ledger from its rows: every receipt as an attempt, in
- * order, and for each draft that no receipt shows being committed, one
- * attempt without a receipt, placed before the first receipt of its key
- * (the commit came before any reuse).
+ * The history of a ledger from its rows: every receipt as an attempt, and
+ * for each draft that no receipt shows being committed, one attempt without
+ * a receipt, placed before the first receipt of its key (the commit came
+ * before any reuse); then, where `calls` records them, in the order the
+ * attempts started, with the reads among them (see the module doc).
  *
  * @example
  * ```ts
@@ -181,6 +248,8 @@ export function historyOf(
   receipts: readonly ReceiptFact[],
   draftJobs: readonly string[],
   compensations: { job: string; state: string; receipts: number }[],
+  calls: readonly CallFact[] = [],
+  sessions: readonly { session: number; client: string }[] = [],
 ): LedgerHistory {
   const committedOnRecord = new Set(
     receipts.filter((r) =>
@@ -209,18 +278,161 @@ export function historyOf(
   }
   // Drafts with no receipt at all: their order is unknown, so last.
   for (const job of [...missing].sort()) placeMissing(job);
-  const omitted = Math.max(0, all.length - MAX_DRAWN_ATTEMPTS);
-  return { attempts: all.slice(omitted), omitted, compensations };
+  const { attempts, reads } = inOrderStarted(all, calls);
+  const omitted = Math.max(0, attempts.length - MAX_DRAWN_ATTEMPTS);
+  return {
+    attempts: attempts.slice(omitted),
+    reads: reads
+      .filter((r) => r.after >= omitted)
+      .map((r) => ({ ...r, after: r.after - omitted })),
+    sessions: sessions.map((s) => ({ session: s.session, client: s.client })),
+    omitted,
+    compensations,
+  };
 }
 
-/** The heading of one attempt: its receipt, key, status and what the commit point saw. */
+/** At most this many overlapping calls are named beside one (the rest are counted). */
+export const MAX_OVERLAPS_NAMED = 5;
+
+/**
+ * `base` (in receipt order) reordered by when each attempt started, where
+ * `calls` says, with the calls that wrote no receipt placed among them.
+ */
+function inOrderStarted(
+  base: LedgerAttempt[],
+  calls: readonly CallFact[],
+): { attempts: LedgerAttempt[]; reads: LedgerRead[] } {
+  if (calls.length === 0) return { attempts: base, reads: [] };
+  const byReceipt = new Map<number, CallFact>();
+  const receiptless = new Map<string, CallFact>();
+  const others: CallFact[] = [];
+  for (const c of calls) {
+    if (c.tool === "create_draft") {
+      if (c.receipt !== null) {
+        if (!byReceipt.has(c.receipt)) byReceipt.set(c.receipt, c);
+      } else if (c.job !== null && !receiptless.has(c.job)) {
+        receiptless.set(c.job, c);
+      }
+    } else others.push(c);
+  }
+  // Each entry's start: its call's, or (with none on record) the latest end
+  // among the recorded calls whose receipts came before it.
+  type Entry = {
+    key: number;
+    rank: number;
+    fact?: CallFact;
+    attempt?: LedgerAttempt;
+  };
+  const entries: Entry[] = [];
+  let latestEnd = -Infinity;
+  base.forEach((attempt, rank) => {
+    const fact = attempt.receipt !== null
+      ? byReceipt.get(attempt.receipt)
+      : attempt.job === null
+      ? undefined
+      : receiptless.get(attempt.job);
+    if (fact) latestEnd = Math.max(latestEnd, fact.ended_us);
+    entries.push({
+      key: fact ? fact.started_us : latestEnd,
+      rank,
+      fact,
+      attempt,
+    });
+  });
+  for (const fact of others) {
+    entries.push({ key: fact.started_us, rank: base.length, fact });
+  }
+  entries.sort((a, b) =>
+    a.key - b.key || a.rank - b.rank ||
+    (a.fact?.session ?? 0) - (b.fact?.session ?? 0) ||
+    (a.fact?.call ?? 0) - (b.fact?.call ?? 0)
+  );
+  const placeOf = overlapsOf(entries.flatMap((e) => e.fact ? [e.fact] : []));
+  const attempts: LedgerAttempt[] = [];
+  const reads: LedgerRead[] = [];
+  for (const e of entries) {
+    const by = e.fact && placeOf.get(e.fact);
+    if (e.attempt) attempts.push(by ? { ...e.attempt, by } : e.attempt);
+    else if (e.fact && by) {
+      reads.push({
+        tool: e.fact.tool,
+        job: e.fact.job,
+        by,
+        after: attempts.length,
+      });
+    }
+  }
+  return { attempts, reads };
+}
+
+/** Each call's place, with the calls it overlapped; `facts` sorted by start. */
+function overlapsOf(facts: readonly CallFact[]): Map<CallFact, CallPlace> {
+  const places = new Map<CallFact, CallPlace>(
+    facts.map((f) => [f, { session: f.session, call: f.call, overlaps: [] }]),
+  );
+  const sorted = [...facts].sort((a, b) => a.started_us - b.started_us);
+  const named = (f: CallFact) => ({
+    session: f.session,
+    call: f.call,
+    receipt: f.receipt,
+    tool: f.tool,
+  });
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i];
+    // Those that started later and before `a` ended: they overlapped.
+    for (let j = i + 1; j < sorted.length; j++) {
+      const b = sorted[j];
+      if (b.started_us >= a.ended_us) break;
+      places.get(a)!.overlaps.push(named(b));
+      places.get(b)!.overlaps.push(named(a));
+    }
+  }
+  for (const place of places.values()) {
+    place.overlaps.sort((x, y) => x.session - y.session || x.call - y.call);
+  }
+  return places;
+}
+
+/**
+ * The heading of one attempt: its receipt, key, status and what the commit
+ * point saw, then which MCP call it was, when that is on record.
+ */
 export function attemptTitle(a: LedgerAttempt, lang: Lang): string {
   const job = a.job ?? say(LEDGER_TIMELINE_MESSAGES.noJob, lang);
   const commit = COMMIT_SHORT[a.timeline.commit];
-  if (a.receipt === null) {
-    return say(LEDGER_TIMELINE_MESSAGES.noReceiptTitle(job, commit), lang);
-  }
-  return `#${a.receipt}  ${job}  ${a.status}  ${say(commit, lang)}`;
+  const title = a.receipt === null
+    ? say(LEDGER_TIMELINE_MESSAGES.noReceiptTitle(job, commit), lang)
+    : `#${a.receipt}  ${job}  ${a.status}  ${say(commit, lang)}`;
+  return a.by === undefined
+    ? title
+    : `${title}  ${say(M.place(a.by.session, a.by.call), lang)}`;
+}
+
+/** The heading of a call that wrote no receipt of the lab's. */
+function readTitle(r: LedgerRead, lang: Lang): string {
+  const what = r.job === null ? r.tool : `${r.tool} ${r.job}`;
+  return say(
+    M.readTitle(
+      what,
+      r.tool !== "compensate",
+      M.place(r.by.session, r.by.call),
+    ),
+    lang,
+  );
+}
+
+/** The line naming the calls `by` overlapped, or none. */
+function overlapLines(by: CallPlace | undefined, lang: Lang): string[] {
+  if (by === undefined || by.overlaps.length === 0) return [];
+  const named = by.overlaps.slice(0, MAX_OVERLAPS_NAMED).map((o) =>
+    M.overlapped(
+      o.session === by.session ? null : o.session,
+      o.call,
+      o.receipt === null ? o.tool : `#${o.receipt}`,
+    )
+  );
+  const more = by.overlaps.length - named.length;
+  return wrap(say(M.overlaps(joinTexts(named, M.separator), more), lang), 80);
 }
 
 /** The marks of one attempt on one line (wrapped within 80 columns), the commit point as `|`. */
@@ -283,14 +495,31 @@ export function renderHistory(
     }`,
     `  ${legend(["in parallel", "not reached", "unknown"])}`,
   );
+  if (
+    h.sessions.length > 0 || h.reads.length > 0 ||
+    h.attempts.some((a) => a.by !== undefined)
+  ) {
+    lines.push(...wrap(say(M.legend, lang), 80));
+    for (const s of h.sessions) {
+      lines.push(...wrap(say(M.session(s.session, s.client), lang), 80));
+    }
+  }
   if (h.omitted > 0) {
     lines.push(say(LEDGER_TIMELINE_MESSAGES.omitted(h.omitted), lang));
   }
-  for (const a of h.attempts) {
+  const readsAfter = (n: number) =>
+    h.reads.filter((r) => r.after === n).flatMap((r) => [
+      ...wrap(readTitle(r, lang), 80),
+      ...overlapLines(r.by, lang),
+    ]);
+  h.attempts.forEach((a, n) => {
+    lines.push(...readsAfter(n));
     lines.push(...wrap(attemptTitle(a, lang), 80));
     lines.push(...marksLine(a.timeline, style, lang));
     lines.push(...notesOf(a.timeline, lang));
-  }
+    lines.push(...overlapLines(a.by, lang));
+  });
+  lines.push(...readsAfter(h.attempts.length));
   for (const c of h.compensations) {
     lines.push(say(
       c.state === "voided"

@@ -233,6 +233,45 @@ export const LEDGER_TIMELINE_MESSAGES = {
   }),
 } as const;
 
+/**
+ * What the ledger's timeline says about MCP calls: which session and call an
+ * attempt was, the calls it overlapped, and the calls that wrote no receipt
+ * of the lab's (the read tools, compensate).
+ */
+export const LEDGER_CALL_MESSAGES = {
+  place: (session: number, call: number): Text => ({
+    en: `(session ${session}, call ${call})`,
+    zh: `（会话 ${session}，第 ${call} 次调用）`,
+  }),
+  readTitle: (what: string, isRead: boolean, place: Text): Text => ({
+    en: `${isRead ? "read" : "call"}: ${what}  ${place.en}`,
+    zh: `${isRead ? "读取" : "调用"}：${what}  ${place.zh}`,
+  }),
+  overlapped: (session: number | null, call: number, what: string): Text => ({
+    en: `${
+      session === null ? "" : `session ${session} `
+    }call ${call} (${what})`,
+    zh: `${
+      session === null ? "" : `会话 ${session} `
+    }第 ${call} 次调用（${what}）`,
+  }),
+  /** `named` is the calls joined with {@linkcode LEDGER_CALL_MESSAGES.separator}. */
+  overlaps: (named: Text, more: number): Text => ({
+    en: `      overlapped: ${named.en}${more > 0 ? `, and ${more} more` : ""}`,
+    zh: `      与之重叠：${named.zh}${more > 0 ? `，另有 ${more} 次` : ""}`,
+  }),
+  separator: { en: ", ", zh: "、" },
+  legend: {
+    en:
+      "  (session S, call N): the MCP call it was; drawn in the order the calls started",
+    zh: "  （会话 S，第 N 次调用）：它是哪一次 MCP 调用；按调用开始的顺序画出",
+  },
+  session: (session: number, client: string): Text => ({
+    en: `  session ${session}: client "${client}"`,
+    zh: `  会话 ${session}：客户端 "${client}"`,
+  }),
+} as const;
+
 /** The policy lab's two lanes: a heading for the terminal, a name for the SVG. */
 export const POLICY_LANES = {
   reader: {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Lab } from "../../lib/mod.ts";
 import { loadAgentsCore } from "./deps.ts";
+import { lastToolResult as lastResult } from "../../examples/scripted_agent.ts";
 
 /** The SDK module, as the pinned import gives it. */
 export type Sdk = Awaited<ReturnType<typeof loadAgentsCore>>;
@@ -42,101 +43,13 @@ export async function sdk(): Promise<Sdk> {
   return loaded;
 }
 
-/** One model turn: the items the scripted model answers with. */
-export type Turn = readonly Record<string, unknown>[];
-
-/** A function call the model asks for. */
-export function functionCall(
-  name: string,
-  args: Record<string, unknown>,
-  callId = "call_1",
-): Record<string, unknown> {
-  return {
-    type: "function_call",
-    callId,
-    name,
-    arguments: JSON.stringify(args),
-    status: "completed",
-  };
-}
-
-/** A final assistant message. */
-export function message(text: string): Record<string, unknown> {
-  return {
-    type: "message",
-    role: "assistant",
-    status: "completed",
-    content: [{ type: "output_text", text }],
-  };
-}
-
-/**
- * A `Model` that answers from a script, one turn per request, and records
- * every request it receives. After the last turn it repeats the final
- * message, so a run that goes on longer than scripted still ends.
- */
-export class ScriptedModel {
-  /** Every request's input, as the model received it. */
-  readonly requests: unknown[] = [];
-  readonly #turns: readonly Turn[];
-  readonly #log: string[];
-  readonly #usage: Sdk["Usage"];
-  readonly #called = Promise.withResolvers<void>();
-
-  /** Settles when the first request has arrived. */
-  get called(): Promise<void> {
-    return this.#called.promise;
-  }
-
-  /** `log` receives `model:N` when request N arrives. */
-  constructor(sdkModule: Sdk, turns: readonly Turn[], log: string[]) {
-    this.#turns = turns;
-    this.#log = log;
-    this.#usage = sdkModule.Usage;
-  }
-
-  #next(request: { input: unknown }): Turn {
-    this.requests.push(structuredClone(request.input));
-    this.#log.push(`model:${this.requests.length}`);
-    this.#called.resolve();
-    return this.#turns[Math.min(this.requests.length, this.#turns.length) - 1];
-  }
-
-  /** The non-streamed answer. */
-  getResponse(request: { input: unknown }) {
-    const output = this.#next(request);
-    return Promise.resolve({
-      usage: new this.#usage({
-        requests: 1,
-        inputTokens: 10,
-        outputTokens: 5,
-        totalTokens: 15,
-      }),
-      output: structuredClone(output),
-      responseId: `resp_${this.requests.length}`,
-    });
-  }
-
-  /** The streamed answer: started, then done with the same items. */
-  async *getStreamedResponse(request: { input: unknown }) {
-    const output = this.#next(request);
-    yield { type: "response_started" };
-    await Promise.resolve();
-    yield {
-      type: "response_done",
-      response: {
-        id: `resp_${this.requests.length}`,
-        usage: {
-          requests: 1,
-          inputTokens: 10,
-          outputTokens: 5,
-          totalTokens: 15,
-        },
-        output: structuredClone(output),
-      },
-    };
-  }
-}
+// The scripted model is the documented example's (examples/scripted_agent.ts).
+export {
+  functionCall,
+  message,
+  ScriptedModel,
+  type Turn,
+} from "../../examples/scripted_agent.ts";
 
 /** A scratch ledger in a fresh temp folder, read through a second connection. */
 export class ScratchLedger {
@@ -188,22 +101,7 @@ export class ScratchLedger {
  * request carries none: what the model received after the tool step.
  */
 export function lastToolResult(input: unknown): string | null {
-  if (!Array.isArray(input)) return null;
-  for (let i = input.length - 1; i >= 0; i--) {
-    const item = input[i] as Record<string, unknown>;
-    if (item?.type !== "function_call_result") continue;
-    const output = item.output as unknown;
-    if (typeof output === "string") return output;
-    // An MCP tool's content arrives as a list of text parts.
-    if (Array.isArray(output)) {
-      return output.map((part) => String(part?.text ?? "")).join("");
-    }
-    if (output && typeof output === "object" && "text" in output) {
-      return String((output as { text: unknown }).text);
-    }
-    return JSON.stringify(output);
-  }
-  return null;
+  return lastResult(input)?.text ?? null;
 }
 
 /** The name of the error class that ended a run, or `null`. */

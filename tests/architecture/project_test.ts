@@ -56,6 +56,16 @@ Deno.test("project: no task grants everything", () => {
       assert.match(script, /"-P=guardlab"/);
       continue;
     }
+    if (name === "example:agent") {
+      // The example is an engineer's agent host (it starts processes and
+      // reads the environment, as agents-core does); guardlab itself it
+      // starts from the --print-config block, which carries the grant.
+      assert.match(line, / examples\/scripted_agent\.ts$/);
+      assert.doesNotMatch(line, /--allow-net\b/);
+      const example = read("../../examples/scripted_agent.ts");
+      assert.match(example, /hostConfig\(/);
+      continue;
+    }
     if (name === "compile:targets") {
       // It only starts `deno compile`, each with the grant (checked below).
       assert.match(line, / --allow-read --allow-run scripts\/compile\.ts$/);

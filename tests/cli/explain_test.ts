@@ -133,14 +133,17 @@ Deno.test("cli: explain --sdk shows the documented behaviours beside the ledger"
     },
   );
   await t.step(
-    "a cancellation is no guardrail behaviour, and says so",
+    "a cancellation shows what each SDK tells the model after a timeout or a cancel",
     async () => {
       const r = await cli(["explain", "cancelled_after_business", "--sdk"]);
-      assert.ok(!r.out.some((l) => l.startsWith("→ ")));
-      assert.match(
-        r.out.join("\n"),
-        /No guardrail behaviour matches this topic/,
-      );
+      const marked = r.out.filter((l) => l.startsWith("→ "));
+      assert.deepEqual(marked, [
+        "→ a call to an MCP server's tool times out (the client's request timeout)",
+        "→ a function tool's own timeout, as a result (the default)",
+        "→ a function tool's own timeout, raised",
+        "→ the run is cancelled while a tool call runs",
+      ]);
+      assert.doesNotMatch(r.out.join("\n"), /guardrail/i);
     },
   );
   await t.step(

@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { LAYERS } from "../../lib/_layers.ts";
 import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
 import { cli } from "../_helpers/helpers.ts";
+import { remoteTimeoutSession } from "../_helpers/mcp_inprocess.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -583,15 +584,9 @@ Deno.test("docs: the class tables shown are the ones the class test checks", () 
 });
 
 Deno.test("docs: the timeline left by the remote-timeout session is what guardlab draws", async () => {
-  // The MCP session leaves: JOB-001 cancelled after its commit, then the
-  // same key and arguments again (reused). The same two attempts by script:
-  const name = `readme-${crypto.randomUUID().slice(0, 8)}`;
-  const args = { job: "JOB-001", topic: "river", copies: 2 };
-  const steps = [
-    { op: "run", args, faults: { cancel_at: "after_business" } },
-    { op: "run", args },
-  ].map((s) => JSON.stringify(s)).join("\n");
-  assert.equal((await cli(["script", "--ledger", name], steps)).code, 0);
+  // The session itself, over MCP in process: call 1 held after its commit,
+  // the client's cancel, ledger by key, the same key and arguments again.
+  const session = await remoteTimeoutSession();
   try {
     for (
       const [lang, first] of [["en", "2 attempts in order"], [
@@ -599,9 +594,14 @@ Deno.test("docs: the timeline left by the remote-timeout session is what guardla
         "按顺序共 2 次调用",
       ]]
     ) {
-      const drawn =
-        (await cli(["ledger", "--ledger", name, "--timeline", "--lang", lang]))
-          .out;
+      const drawn = (await cli([
+        "ledger",
+        "--ledger-file",
+        session.path,
+        "--timeline",
+        "--lang",
+        lang,
+      ])).out;
       const blocks = pair("03-agents-and-mcp.md").flatMap((file) =>
         sections(text(file)).flatMap((s) => codeBlocks(s.lines))
       ).filter((b) => b[0].startsWith(first));
@@ -609,7 +609,7 @@ Deno.test("docs: the timeline left by the remote-timeout session is what guardla
       for (const block of blocks) assert.deepEqual(block, drawn);
     }
   } finally {
-    await cli(["reset", "--ledger", name]);
+    await session.stop();
   }
 });
 

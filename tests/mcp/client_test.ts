@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { historyOf } from "../../lib/views/ledger_timeline.ts";
+import { RawClient } from "../_helpers/raw_client.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -210,7 +211,7 @@ Deno.test({
   async fn() {
     const name = ledgerName("cancel");
     using faults = faultsFile([
-      { call: 1, hold_at: "after_commit", hold_ms: 60000 },
+      { call: 1, hold_at: "after_commit" },
     ]);
     try {
       await using s = await connect([
@@ -261,7 +262,7 @@ Deno.test({
   async fn() {
     const name = ledgerName("timeout");
     using faults = faultsFile([
-      { call: 1, hold_at: "after_commit", hold_ms: 60000 },
+      { call: 1, hold_at: "after_commit" },
     ]);
     try {
       await using s = await connect([
@@ -270,17 +271,19 @@ Deno.test({
         "--faults",
         faults.path,
       ]);
-      // The client's own timeout: it does not know whether the call took effect.
-      await assert.rejects(
-        s.client.callTool(
-          { name: "create_draft", arguments: ARGS },
-          undefined,
-          {
-            timeout: 500,
-          },
-        ),
-        /timed out/i,
+      // The client gives up (as its timeout would, sending
+      // notifications/cancelled) once the call is held after the commit:
+      // an event, not a clock. It does not know whether the call took effect.
+      const giveUp = new AbortController();
+      const first = s.client.callTool(
+        { name: "create_draft", arguments: ARGS },
+        undefined,
+        { signal: giveUp.signal },
       );
+      await s.waitFor(/call 1: held at after_commit/);
+      giveUp.abort("timed out");
+      await assert.rejects(first);
+      await s.waitFor(/call 1 create_draft: cancelled/);
       // First ask by business key.
       const asked = await s.client.callTool({
         name: "ledger",
@@ -478,52 +481,42 @@ Deno.test({
     NEEDS_CLIENT,
   ignore: !CAN_SPAWN_CLIENT,
   async fn() {
-    let path: string;
-    {
-      await using s = await connect(["--lang", "zh"]);
-      const line = await s.waitFor(/临时账本/);
-      path = /临时账本 (\S+lab\.sqlite)/.exec(line)![1];
-      assert.match(path, /\/guardlab-scratch-[^/]+\//);
-      const { tools } = await s.client.listTools() as { tools: ToolInfo[] };
-      assert.match(tools[0].description ?? "", /业务键是 job/);
-      assert.equal(
-        tools[0].annotations?.title,
-        "创建打印草稿（guardlab 实验）",
-      );
-      assert.doesNotMatch(JSON.stringify(tools), /"en":/);
-      const r = await s.client.callTool({
-        name: "create_draft",
-        arguments: ARGS,
-      });
-      assert.match(
-        (r.content as { text: string }[])[0].text,
-        /^accepted：本次调用提交了草稿 JOB-001/,
-      );
-      // The scratch ledger is a real ledger while the server runs.
-      const seen = Ledger.open(path, { mode: "read" });
-      try {
-        assert.equal(seen.drafts().length, 1);
-      } finally {
-        seen.close();
-      }
+    // Over the process's own pipes: the end of its input and its exit are
+    // events to wait for, not a kill after a grace period.
+    const c = new RawClient(["--lang", "zh"]);
+    await c.initialize();
+    await c.until(() => c.stderr.some((l) => /临时账本/.test(l)), "the path");
+    const line = c.stderr.find((l) => /临时账本/.test(l))!;
+    const path = /临时账本 (\S+lab\.sqlite)/.exec(line)![1];
+    assert.match(path, /\/guardlab-scratch-[^/]+\//);
+    const listed = await c.reply(await c.request("tools/list"));
+    const tools = (listed.result as { tools: ToolInfo[] }).tools;
+    assert.match(tools[0].description ?? "", /业务键是 job/);
+    assert.equal(
+      tools[0].annotations?.title,
+      "创建打印草稿（guardlab 实验）",
+    );
+    assert.doesNotMatch(JSON.stringify(tools), /"en":/);
+    const r = await c.reply(
+      await c.request("tools/call", { name: "create_draft", arguments: ARGS }),
+    );
+    assert.match(
+      (r.result?.content as { text: string }[])[0].text,
+      /^accepted：本次调用提交了草稿 JOB-001/,
+    );
+    // The scratch ledger is a real ledger while the server runs.
+    const seen = Ledger.open(path, { mode: "read" });
+    try {
+      assert.equal(seen.drafts().length, 1);
+    } finally {
+      seen.close();
     }
-    // The client closed: the server stopped and took its scratch folder along.
-    const deadline = Date.now() + 10_000;
-    while (exists(path) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The client closed its end: the server stopped and took its scratch
+    // folder along before it exited.
+    assert.equal(await c.end(), 0, c.stderr.join("\n"));
     assert.equal(exists(path), false);
   },
 });
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test({
   name:
@@ -569,3 +562,12 @@ Deno.test({
     }
   },
 });
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -5,99 +5,8 @@
  * Each step is checked on the ledger through a second connection.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { Lab } from "../../lib/timing/lab.ts";
-import { Ledger } from "../../lib/timing/ledger.ts";
-import type { CallFaults } from "../../lib/mcp/faults.ts";
-
-type Reply = {
-  id: number | null;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-};
-
-/** A server in process: `send` a message, `reply(id)` waits for its answer. */
-async function startServer(faults: Map<number, CallFaults> = new Map()) {
-  const { serveMcp } = await import("../../lib/mcp/server.ts");
-  const dir = await Deno.makeTempDir({ prefix: "gl-mcp-inproc-" });
-  const path = join(dir, "lab.sqlite");
-  const lab = Lab.open(path);
-  let input!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({
-    start: (c) => void (input = c),
-  });
-  const replies: Reply[] = [];
-  const log: string[] = [];
-  let wake = () => {};
-  const served = serveMcp({
-    lab,
-    ledgerPath: path,
-    trusted: [dir],
-    lang: "en",
-    faults,
-    switches: {},
-    input: stream,
-    write: (line) => {
-      replies.push(JSON.parse(line));
-      wake();
-    },
-    log: (line) => {
-      log.push(line);
-      wake();
-    },
-  });
-  const until = async (test: () => boolean) => {
-    const deadline = Date.now() + 10_000;
-    while (!test()) {
-      assert.ok(Date.now() < deadline, "timed out");
-      await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, 50);
-      });
-    }
-  };
-  const sendRaw = (line: string) =>
-    input.enqueue(new TextEncoder().encode(line + "\n"));
-  const send = (message: unknown) => sendRaw(JSON.stringify(message));
-  let id = 0;
-  const request = (method: string, params: unknown = {}) => {
-    send({ jsonrpc: "2.0", id: ++id, method, params });
-    return id;
-  };
-  const reply = async (n: number) => {
-    await until(() => replies.some((r) => r.id === n));
-    return replies.find((r) => r.id === n)!;
-  };
-  const observed = () => {
-    const l = Ledger.open(path, { mode: "read", trusted: [dir] });
-    try {
-      return { drafts: l.drafts(), receipts: l.receipts() };
-    } finally {
-      l.close();
-    }
-  };
-  await reply(request("initialize", {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "inproc", version: "0" },
-  }));
-  return {
-    send,
-    sendRaw,
-    replies,
-    request,
-    reply,
-    until,
-    log,
-    observed,
-    async stop() {
-      input.close();
-      await served;
-      lab.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
+import { FaultSchedule } from "../../lib/mcp/faults.ts";
+import { startServer } from "../_helpers/mcp_inprocess.ts";
 
 const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
 const call = (name: string, args: unknown) => ({ name, arguments: args });
@@ -160,7 +69,11 @@ Deno.test("mcp in process: the lab judges every call; refusals are tool results"
 
 Deno.test("mcp in process: notifications/cancelled after the commit: cancelled receipt, draft stays, no reply", async () => {
   const s = await startServer(
-    new Map([[1, { holdAt: "after_commit", holdMs: 60_000 }]]),
+    new FaultSchedule([{
+      selector: { call: 1 },
+      faults: { holdAt: "after_commit", holdMs: 60_000 },
+      line: 1,
+    }]),
   );
   try {
     const id = s.request("tools/call", call("create_draft", ARGS));

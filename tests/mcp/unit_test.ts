@@ -5,6 +5,7 @@
  * refusals before any protocol starts.
  */
 import assert from "node:assert/strict";
+import { setImmediate } from "node:timers";
 import { join } from "node:path";
 import {
   INVALID_REQUEST,
@@ -110,18 +111,56 @@ Deno.test("mcp faults: a schedule by call number", async () => {
   const plan = await faultsOf(
     '{"call": 1, "hold_at": "after_commit", "hold_ms": 500}\n\n{"call": 3, "cancel_at": "after_business", "bad_output": false}\n{"call": 2, "fail_at": "inside_transaction", "audit_failure": true}\n',
   );
-  assert.deepEqual([...plan.entries()], [
-    [1, { holdAt: "after_commit", holdMs: 500 }],
-    [3, { cancelAt: "after_business", badOutput: false }],
-    [2, { failAt: "inside_transaction", auditFailure: true }],
+  assert.deepEqual(plan.lines.map((l) => [l.selector, l.faults, l.line]), [
+    [{ call: 1 }, { holdAt: "after_commit", holdMs: 500 }, 1],
+    [{ call: 3 }, { cancelAt: "after_business", badOutput: false }, 3],
+    [{ call: 2 }, { failAt: "inside_transaction", auditFailure: true }, 4],
   ]);
+  assert.deepEqual(plan.faultsFor(3, {}), {
+    cancelAt: "after_business",
+    badOutput: false,
+  });
+  assert.equal(plan.faultsFor(4, {}), undefined);
+});
+
+Deno.test("mcp faults: by key and for every call, for a client that makes one call per server (the Inspector's CLI)", async () => {
+  const plan = await faultsOf([
+    '{"call": 1, "job": "JOB-003", "fail_at": "after_commit"}',
+    '{"job": "JOB-002", "bad_output": true}',
+    '{"call": "every", "hold_at": "after_commit", "hold_ms": 5}',
+  ].join("\n"));
+  // The first line that picks a call wins.
+  assert.deepEqual(plan.faultsFor(1, { job: "JOB-003" }), {
+    failAt: "after_commit",
+  });
+  assert.deepEqual(plan.faultsFor(1, { job: "JOB-002" }), { badOutput: true });
+  assert.deepEqual(plan.faultsFor(7, { job: "JOB-002" }), { badOutput: true });
+  assert.deepEqual(plan.faultsFor(2, { job: "JOB-003" }), {
+    holdAt: "after_commit",
+    holdMs: 5,
+  });
+  assert.deepEqual(plan.faultsFor(1, "not an object"), {
+    holdAt: "after_commit",
+    holdMs: 5,
+  });
 });
 
 Deno.test("mcp faults: every bad line is refused with its number and reason", async (t) => {
   const cases: [string, RegExp][] = [
     ["nope", /line 1: not JSON/],
     ["[1]", /line 1: must be a JSON object/],
-    ['{"bad_output": true}', /"call" must be an integer from 1/],
+    ['{"bad_output": true}', /needs "call" \(a number or "every"\), "job"/],
+    ['{"call": "all"}', /"call" must be an integer from 1 .* or "every"/],
+    ['{"job": "job-1"}', /"job" must be a business key/],
+    ['{"job": 7, "call": 1}', /"job" must be a business key/],
+    [
+      '{"job": "JOB-001"}\n{"job": "JOB-001", "bad_output": true}',
+      /line 2: job JOB-001 is scheduled twice/,
+    ],
+    [
+      '{"call": "every"}\n{"call": "every", "bad_output": true}',
+      /line 2: every call is scheduled twice/,
+    ],
     ['{"call": 0}', /"call" must be an integer from 1/],
     ['{"call": 1.5}', /"call" must be an integer/],
     ['{"call": "1"}', /"call" must be an integer/],
@@ -219,4 +258,90 @@ Deno.test("mcp command: refusals before the protocol starts", async (t) => {
     );
   });
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("mcp transport: while a message waits for room, nothing more is read; every message is handed on once it has room", async () => {
+  const lines = [1, 2, 3].map((id) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call" }) + "\n"
+  );
+  let pulls = 0;
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      // One message per chunk, read only when asked for.
+      const next = lines[pulls++];
+      if (next === undefined) controller.close();
+      else controller.enqueue(new TextEncoder().encode(next));
+    },
+  }, { highWaterMark: 0 });
+  let room = () => {};
+  const asked = Promise.withResolvers<void>();
+  const passed: number[] = [];
+  const t = new LineTransport({
+    input,
+    write: () => {},
+    isMessage: () => true,
+    admit: (value) => {
+      if ((value as { id: number }).id !== 1) return undefined;
+      asked.resolve();
+      return new Promise<void>((resolve) => (room = resolve));
+    },
+  });
+  t.onmessage = (m) => passed.push((m as { id: number }).id);
+  const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+  await t.start();
+  await asked.promise;
+  const pullsWhenFull = pulls;
+  // Many turns of the event loop later, still nothing more read or passed.
+  for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(pulls, pullsWhenFull, "no read while there is no room");
+  assert.deepEqual(passed, []);
+  room();
+  await closed;
+  assert.deepEqual(passed, [1, 2, 3]);
+});
+
+Deno.test("mcp gate: 16 calls run at once; the next starts when one ends; a held call lends its place (at most 64)", async () => {
+  const { CallGate, MAX_CALLS_IN_FLIGHT, MAX_CALLS_HELD } = await import(
+    "../../lib/mcp/gate.ts"
+  );
+  assert.equal(MAX_CALLS_IN_FLIGHT, 16);
+  const gate = new CallGate();
+  for (let i = 0; i < 16; i++) assert.equal(gate.admit(), undefined);
+  let started = 0;
+  const waiting = gate.admit()!.then(() => started++);
+  await Promise.resolve();
+  assert.equal(started, 0, "the 17th waits");
+  gate.end();
+  await waiting;
+  assert.equal(started, 1);
+  assert.equal(gate.running, 16);
+  // Held calls lend their places, up to the limit of held ones.
+  const small = new CallGate(2, 1);
+  assert.equal(small.admit(), undefined);
+  assert.equal(small.admit(), undefined);
+  assert.equal(small.lend(), true, "the first held call lends its place");
+  assert.equal(small.admit(), undefined, "so the next call runs at once");
+  assert.equal(small.lend(), false, "past the held limit it keeps its place");
+  assert.notEqual(small.admit(), undefined);
+  small.reclaim();
+  assert.equal(small.running, 3, "the held call goes on, past the limit");
+  assert.ok(MAX_CALLS_HELD >= MAX_CALLS_IN_FLIGHT);
+});
+
+Deno.test("mcp hold: a hold whose cancel already arrived ends at once, and leaves no timer behind", async () => {
+  const { hold } = await import("../../lib/mcp/server.ts");
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+    return "still waiting";
+  };
+  const aborted = AbortSignal.abort("the client gave up first");
+  assert.equal(
+    await Promise.race([hold(600_000, aborted).then(() => "ended"), turns(5)]),
+    "ended",
+  );
+  // A cancel during the hold ends it too (the op sanitizer sees no timer left).
+  const controller = new AbortController();
+  const held = hold(600_000, controller.signal);
+  controller.abort();
+  await held;
 });

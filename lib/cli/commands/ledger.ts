@@ -12,7 +12,13 @@ import {
 } from "../../sandbox/sandbox.ts";
 import { inert } from "../../base/terminal.ts";
 import type { Lang } from "../../base/i18n.ts";
-import type { DraftRow, Ledger, ReceiptRow } from "../../timing/ledger.ts";
+import type {
+  CallRow,
+  DraftRow,
+  Ledger,
+  ReceiptRow,
+  SessionRow,
+} from "../../timing/ledger.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import type { Io } from "../io.ts";
@@ -56,6 +62,8 @@ export const ledger = command({
       drafts: book.drafts(),
       receipts: book.receipts(),
       voids: book.compensations(),
+      calls: book.calls(),
+      sessions: book.sessions(),
     }));
     // Stored text is shown, never obeyed: a control character or a line
     // break in a key, a status or an event becomes visible as \uXXXX.
@@ -71,6 +79,10 @@ export const ledger = command({
           drafts: rows.drafts,
           receipts: rows.receipts,
           ...(rows.voids.length > 0 ? { compensations: rows.voids } : {}),
+          // Who made each attempt, when guardlab mcp did: beside the receipts.
+          ...(rows.calls.length > 0
+            ? { sessions: rows.sessions, calls: rows.calls }
+            : {}),
           ...(policy === undefined ? {} : { policy }),
         });
       } else showRows(rows, policy, io, lang);
@@ -87,17 +99,27 @@ interface Rows {
   receipts: ReceiptRow[];
   /** The compensations, by key. */
   voids: ReturnType<Ledger["compensations"]>;
+  /** The MCP calls on record, in the order they started. */
+  calls: CallRow[];
+  /** The MCP sessions on record. */
+  sessions: SessionRow[];
 }
 
 /** `--timeline`: every attempt in order, as text, JSON or SVG. */
 function showTimeline(
-  { drafts, receipts, voids }: Rows,
+  { drafts, receipts, voids, calls, sessions }: Rows,
   format: Format,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  const history = historyOf(receipts, drafts.map((d) => d.job), voids);
+  const history = historyOf(
+    receipts,
+    drafts.map((d) => d.job),
+    voids,
+    calls,
+    sessions,
+  );
   if (format === "json") {
     out.json({
       attempts: history.attempts.map((a) => ({
@@ -109,9 +131,13 @@ function showTimeline(
           stage: r.stage,
           mark: r.mark,
         })),
+        ...(a.by ? { by: a.by } : {}),
       })),
       omitted: history.omitted,
       compensations: history.compensations,
+      ...(calls.length > 0
+        ? { reads: history.reads, sessions: history.sessions }
+        : {}),
     });
   } else if (format === "svg") {
     io.out(timelineSvg(
@@ -121,7 +147,16 @@ function showTimeline(
         attempt: a.attempt,
         timeline: a.timeline,
       })),
-      renderHistory({ ...history, attempts: [] }, PLAIN, lang).slice(1),
+      // The legend, the other calls and the compensations, under the lanes.
+      renderHistory(
+        {
+          ...history,
+          attempts: [],
+          reads: history.reads.map((r) => ({ ...r, after: 0 })),
+        },
+        PLAIN,
+        lang,
+      ).slice(1),
       lang,
     ));
   } else out.lines(renderHistory(history, styleFor(io), lang));

@@ -6,11 +6,9 @@
  *
  * @module
  */
-import {
-  BadFaultsFile,
-  type CallFaults,
-  readFaults,
-} from "../../mcp/faults.ts";
+import { isAbsolute } from "node:path";
+import { BadFaultsFile, FaultSchedule, readFaults } from "../../mcp/faults.ts";
+import { hostConfig } from "../../mcp/host_config.ts";
 import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
 import { onExit } from "../../base/exit_hooks.ts";
 import { scratchFolder } from "../../sandbox/scratch.ts";
@@ -27,7 +25,8 @@ export const mcp = command({
   name: "mcp",
   usage: `mcp [--ledger NAME | --ledger-file PATH]
                     [--input-guardrail ${INPUT_GUARDRAIL_MODES.join("|")}]
-                    [--receipt ${RECEIPT_MODES.join("|")}] [--faults FILE]`,
+                    [--receipt ${RECEIPT_MODES.join("|")}] [--faults FILE]
+                    [--print-config]`,
   about: H.about,
   options: {
     ...LEDGER_OPTIONS,
@@ -44,16 +43,21 @@ export const mcp = command({
       help: H.receipt,
     },
     faults: { type: "string", value: "FILE", help: H.faults },
+    "print-config": { type: "boolean", help: H.printConfig },
   },
   maxPositionals: 0,
   exits: { 0: H.exitOk, 1: H.exitFailed, 2: H.exitUsage, 4: null },
   async run({ values, io, lang }) {
+    if (values["print-config"]) {
+      printConfig(values, io.out);
+      return EXIT.ok;
+    }
     const switches = {
       inputGuardrail: values["input-guardrail"],
       receipt: values.receipt,
     };
     const trusted = trustedFolders(io.base);
-    let faults = new Map<number, CallFaults>();
+    let faults = new FaultSchedule();
     if (values.faults !== undefined) {
       const stream = await openUserFile(values.faults, io, lang, M);
       if (typeof stream === "number") return stream;
@@ -101,3 +105,39 @@ export const mcp = command({
     return EXIT.ok;
   },
 });
+
+/**
+ * `--print-config`: the `mcpServers` block that starts this same server
+ * (the same flags) from any folder, as JSON on stdout. Nothing is served
+ * and nothing is opened; a path flag must be absolute, since a host starts
+ * the server in a folder of its own.
+ */
+function printConfig(
+  values: Record<string, string | boolean | undefined>,
+  out: (line: string) => void,
+): void {
+  const args: string[] = [];
+  for (
+    const flag of [
+      "ledger",
+      "ledger-file",
+      "input-guardrail",
+      "receipt",
+      "faults",
+      "home",
+      "lang",
+    ]
+  ) {
+    const value = values[flag];
+    if (typeof value !== "string") continue;
+    if (
+      ["ledger-file", "faults", "home"].includes(flag) && !isAbsolute(value)
+    ) {
+      throw new UsageError(fill(M.printConfigAbsolute, { flag }), "mcp");
+    }
+    args.push(`--${flag}`, value);
+  }
+  for (const line of JSON.stringify(hostConfig(args), null, 2).split("\n")) {
+    out(line);
+  }
+}

@@ -6,6 +6,7 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
+import { letPendingSignalsArrive } from "../../base/exit_hooks.ts";
 import {
   labFilesIn,
   ledgerFolder,
@@ -70,6 +71,7 @@ export const script = command({
     });
     let invalid = 0;
     let lanesShown = false;
+    let writeFailed = false;
     try {
       for await (const line of linesOf(steps)) {
         if ("text" in line && line.text.trim() === "") continue;
@@ -91,10 +93,14 @@ export const script = command({
             message: `line ${line.number}: ${error.message}`,
           };
         }
-        if (!values.view) {
-          io.out(JSON.stringify(output));
-          continue;
+        if (!values.view) io.out(JSON.stringify(output));
+        if (output.raised === "database_error" && !writeFailed) {
+          // A write past the file size limit raised SIGXFSZ: let it end the
+          // run here, before every later step fails the same way.
+          writeFailed = true;
+          await letPendingSignalsArrive();
         }
+        if (!values.view) continue;
         // --view tells each step in words on stdout, and prints no JSON: a
         // person reads the drawing, a program reads script without --view.
         const shown = (n: number, what: string) =>
