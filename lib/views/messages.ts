@@ -577,18 +577,24 @@ export const GRADE_FLAG_MESSAGES = {
       code === null ? "没有代码" : `代码 ${code}`
     }（已按本课程的取值评分）`,
   }),
-  otherCode: (code: string | null, done: number, of: number): Text => ({
-    en:
-      `made under ${
-        code === null ? "no course code" : `course code ${code}`
-      }, not this one: ${done} of ${of} done under its own code, shown ` +
-      `(${done}) beside the total (graded with this course's values)`,
-    zh:
-      `在${
-        code === null ? "没有课程代码的情况" : `课程代码 ${code} `
-      }下完成，不是本课程的代码：按它自己的代码完成 ${done} / ${of} 个，` +
-      `显示在合计后的（${done}）里（已按本课程的取值评分）`,
-  }),
+  otherCode: (code: string | null, done: number, of: number): Text =>
+    code === null
+      ? {
+        en: `made without a course code, not under this one: ${done} of ` +
+          `${of} done with the fixed values, shown (${done}) beside the ` +
+          "total (graded with this course's values)",
+        zh: `在没有课程代码时完成，不是本课程的代码：按固定取值完成 ` +
+          `${done} / ${of} 个，显示在合计后的（${done}）里` +
+          "（已按本课程的取值评分）",
+      }
+      : {
+        en: `made under course code ${code}, not this one: ${done} of ` +
+          `${of} done under its own code, shown (${done}) beside the ` +
+          "total (graded with this course's values)",
+        zh: `在课程代码 ${code} 下完成，不是本课程的代码：按它自己的代码完成 ` +
+          `${done} / ${of} 个，显示在合计后的（${done}）里` +
+          "（已按本课程的取值评分）",
+      },
   notInCourse: (exercises: string[], more: number): Text => ({
     en: `exercises not in this course, not graded: ${exercises.join(", ")}${
       more > 0 ? ` and ${more} more` : ""

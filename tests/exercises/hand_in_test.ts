@@ -30,7 +30,12 @@ import {
   paramsProblem,
   readHandIn,
 } from "../../lib/exercises/mod.ts";
-import { csvCell, gradeTable } from "../../lib/views/grade_table.ts";
+import {
+  csvCell,
+  flagText,
+  gradeJson,
+  gradeTable,
+} from "../../lib/views/grade_table.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
@@ -798,5 +803,52 @@ Deno.test("flags: a row lists them by kind, copies by exercise number (issue 29,
       f.kind === "copy" ? `copy ${f.exercise}` : f.kind
     ),
     ["identical", "revealed", "copy 4", "copy 11", "copy 17"],
+  );
+});
+
+Deno.test("flags: a hand-in under another course code, or none, names it and its own score (issue 29, item 3)", () => {
+  const row = (code: string | null) => ({
+    file: "sun-hao.json",
+    name: "孙浩",
+    cells: { 1: "not-yet" as const, 2: "not-yet" as const },
+    revealed: [],
+    total: 0,
+    ownTotal: 2,
+    flags: [{ kind: "other-course" as const, id: "guardlab", code, done: 2 }],
+  });
+  const grade = (code: string | null): ClassGrade => ({
+    exercises: [1, 2],
+    rows: [row(code)],
+    perExercise: { 1: 0, 2: 0 },
+    notRerun: [],
+    builtinHandIns: 0,
+    course: BUILTIN_COURSE.id,
+  });
+  const said = (code: string | null) => {
+    const g = grade(code);
+    return flagText(g.rows[0].flags[0], g);
+  };
+  assert.deepEqual(said("NET2026"), {
+    en: "made under course code NET2026, not this one: 2 of 2 done under its " +
+      "own code, shown (2) beside the total (graded with this course's values)",
+    zh: "在课程代码 NET2026 下完成，不是本课程的代码：按它自己的代码完成 " +
+      "2 / 2 个，显示在合计后的（2）里（已按本课程的取值评分）",
+  });
+  assert.deepEqual(said(null), {
+    en: "made without a course code, not under this one: 2 of 2 done with " +
+      "the fixed values, shown (2) beside the total (graded with this " +
+      "course's values)",
+    zh: "在没有课程代码时完成，不是本课程的代码：按固定取值完成 2 / 2 个，" +
+      "显示在合计后的（2）里（已按本课程的取值评分）",
+  });
+  const table = gradeTable(grade(null), "en", "NET-2026");
+  assert.ok(
+    table.some((l) => /^孙浩 +\. +\. +0\/2 \(2\)$/.test(l)),
+    table.join("\n"),
+  );
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(gradeJson(grade(null))))
+      .students[0].flags[0].code,
+    "other-course(id=guardlab,code=none,done=2)",
   );
 });
