@@ -283,3 +283,28 @@ Deno.test("screens: the values line in one language, and no literal N", async ()
     );
   });
 });
+
+Deno.test("screens: exercise 17 offers no route its judge refuses (issue 29, item 9)", async () => {
+  await withStudent(async (say) => {
+    const en = joined((await say(["exercise", "show", "17"])).out);
+    assert.ok(
+      en.includes(
+        "lose the clean outcome of that call after the commit (a client " +
+          "timeout while --faults holds the call after the commit, or a " +
+          "cancel; an output guardrail on the agent's side does not lose it " +
+          "here, since guardlab's receipt then says accepted)",
+      ),
+      en,
+    );
+    const zh = joinedZh(
+      (await say(["exercise", "show", "17", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      zh.includes(
+        "并在提交之后失去这次调用的干净结果（用 --faults 把调用停在提交之后让客户端超时，" +
+          "或者取消；Agent 一侧的输出护栏在这里不算，因为 guardlab 的回执仍写着 accepted）",
+      ),
+      zh,
+    );
+  });
+});
