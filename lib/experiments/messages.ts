@@ -63,18 +63,21 @@ export const STEP_MESSAGES = {
     en: "faults must be an object",
     zh: "faults 必须是对象",
   },
-  oneOf: (name: string, allowed: readonly string[]): Text => ({
-    en: `${name} must be ${
-      allowed.length > 2
-        ? `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}`
-        : allowed.join(" or ")
-    }`,
-    zh: `${name} 必须是 ${
-      allowed.length > 2
-        ? `${allowed.slice(0, -1).join("、")} 或 ${allowed.at(-1)}`
-        : allowed.join(" 或 ")
-    }`,
-  }),
+  /** Two values quoted ("a" or "b"); more as a list, the way a sentence names them. */
+  oneOf: (name: string, allowed: readonly string[]): Text =>
+    allowed.length > 2
+      ? {
+        en: `${name} must be one of ${allowed.join(", ")}`,
+        zh: `${name} 必须是 ${allowed.join("、")} 之一`,
+      }
+      : {
+        en: `${name} must be ${
+          allowed.map((a) => JSON.stringify(a)).join(" or ")
+        }`,
+        zh: `${name} 必须是 ${
+          allowed.map((a) => JSON.stringify(a)).join(" 或 ")
+        }`,
+      },
   emptyOrOneOf: (name: string, allowed: readonly string[]): Text => ({
     en: `${name} must be "" or one of ${allowed.join(", ")}`,
     zh: `${name} 必须是 "" 或 ${allowed.join("、")} 之一`,

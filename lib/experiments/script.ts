@@ -177,7 +177,7 @@ function choiceField<T extends string, K extends string>(
   const value = step[name];
   if (!isOneOf(allowed, value)) {
     throw new InvalidStep(
-      M.oneOf(name, allowed.map((a) => JSON.stringify(a))),
+      M.oneOf(name, allowed),
     );
   }
   return { [key]: value } as Partial<Record<K, T>>;
@@ -424,7 +424,7 @@ export class ScriptSession {
     const fault = field(s, "receipt_fault");
     if (!isOneOf(["ignore", "abort", "none"] as const, fault)) {
       throw new InvalidStep(
-        M.oneOf("receipt_fault", ['"ignore"', '"abort"', '"none"']),
+        M.oneOf("receipt_fault", ["ignore", "abort", "none"]),
       );
     }
     // Trusted test fixture on the lab's own connection, never tool input.
