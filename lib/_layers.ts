@@ -41,8 +41,9 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     role: "drivers: what runs the labs, scenarios and scripts " +
-      "(experiments) and the MCP server (mcp)",
-    members: ["experiments", "mcp"],
+      "(experiments), the MCP server (mcp), and the acceptance test and " +
+      "proxy run against any MCP server (accept)",
+    members: ["experiments", "mcp", "accept"],
   },
   {
     role: "content: the teaching texts and the exercises",

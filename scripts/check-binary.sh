@@ -2,14 +2,23 @@
 # Check a guardlab build the way a teacher would before handing it out:
 #   scripts/check-binary.sh dist/guardlab
 #   scripts/check-binary.sh deno task -q --config "$PWD/deno.json" guardlab
+#   scripts/check-binary.sh --engineer dist/guardlab-engineer
+#   scripts/check-binary.sh --engineer deno task -q --config "$PWD/deno.json" guardlab-engineer
 # The arguments are the command that starts guardlab. It must pass `verify`
 # and `sandbox`, refuse planted links with exit 4 while touching nothing
-# outside the temp folder, show a ledger without changing a byte, and answer an
-# MCP round trip (initialize, tools/list, tools/call) on stdin and stdout.
+# outside the temp folder, show a ledger without changing a byte, answer an
+# MCP round trip (initialize, tools/list, tools/call) on stdin and stdout,
+# and run `accept --example` in process. The student binary (temp folder
+# only) must refuse to start a server in one line naming the grant; the
+# engineers' binary (--engineer: also run, loopback net, the child's env)
+# must pass the same MCP round trip through `guardlab proxy` and find every
+# verdict of `accept` against its own `mcp` safe.
 # Exit 0 when every check passed; each check prints one line.
 set -u
 here="$(cd "$(dirname "$0")/.." && pwd)"
-[ "$#" -ge 1 ] || { echo "usage: $0 GUARDLAB-COMMAND..." >&2; exit 2; }
+engineer=0
+if [ "${1:-}" = "--engineer" ]; then engineer=1; shift; fi
+[ "$#" -ge 1 ] || { echo "usage: $0 [--engineer] GUARDLAB-COMMAND..." >&2; exit 2; }
 guardlab=("$@")
 case "$(uname -s)" in MINGW* | MSYS* | CYGWIN*) tmp='C:\Windows\Temp'; windows=1 ;; *) tmp=/tmp; windows=0 ;; esac
 failed=0
@@ -67,7 +76,14 @@ if [ "$rc" -eq 0 ] && tail -n1 "$work/out" | grep -q '^all [0-9]* checks of the 
 else fail "verify: exit $rc: $(tail -n2 "$work/out" "$work/err" | head -c 300)"; fi
 "${guardlab[@]}" sandbox >"$work/out" 2>"$work/err"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q '^narrow: ' "$work/out" && grep -q '^private folder: ' "$work/out"; then pass "sandbox: narrow grant, safe private folder"
+if [ "$engineer" = 1 ]; then
+  # Wider by design (run, loopback net, the child's env); files stay in the temp folder.
+  outside_lines="$(grep -E '^(read|write) (/|C:\\) ' "$work/out")"
+  if grep -q '^private folder: ' "$work/out" && [ "$(printf '%s\n' "$outside_lines" | grep -c .)" -eq 2 ] &&
+    ! printf '%s\n' "$outside_lines" | grep -q ' granted '; then
+    pass "sandbox: the engineers' grant, no file outside the temp folder, safe private folder"
+  else fail "sandbox (engineer): exit $rc: $(cat "$work/out" "$work/err" | head -c 400)"; fi
+elif [ "$rc" -eq 0 ] && grep -q '^narrow: ' "$work/out" && grep -q '^private folder: ' "$work/out"; then pass "sandbox: narrow grant, safe private folder"
 else fail "sandbox: exit $rc: $(cat "$work/out" "$work/err" | head -c 400)"; fi
 
 # 3. Links planted below the private folder and beside a --ledger-file.
@@ -119,6 +135,38 @@ if [ "$rc" -eq 0 ] && [ "$(wc -l <"$work/out")" -eq 3 ] &&
   grep -q '"structuredContent":{"call":1,"session":1,"status":"accepted"' "$work/out"; then
   pass "mcp: initialize, tools/list, tools/call create_draft accepted"
 else fail "mcp round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
+
+# 6. The acceptance test against an example server built in, run in process (any grant).
+"${guardlab[@]}" accept --example idempotent >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^cases run: 7; safe 7, unsafe 0' "$work/out"; then pass "accept --example idempotent: 7 cases, all safe"
+else fail "accept --example: exit $rc: $(tail -n3 "$work/out" "$work/err" | head -c 300)"; fi
+"${guardlab[@]}" accept --example duplicates-on-retry >/dev/null 2>&1
+rc=$?
+if [ "$rc" -eq 5 ]; then pass "accept --example duplicates-on-retry: exit 5 (unsafe)"; else fail "accept --example duplicates-on-retry: exit $rc, not 5"; fi
+
+# 7. Starting a server: refused in one line under the student grant; under the
+#    engineers' grant, the MCP round trip through the proxy and accept against mcp.
+oracle="$sandbox_dir/guardlab-mcp.json"
+cp "$here/tests/accept/oracles/guardlab-mcp.json" "$oracle"
+if [ "$engineer" = 0 ]; then
+  "${guardlab[@]}" accept --oracle "$oracle" -- "${guardlab[@]}" mcp >"$work/out" 2>"$work/err" </dev/null
+  rc=$?
+  if [ "$rc" -eq 4 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q 'guardlab-engineer' "$work/err"; then pass "accept -- COMMAND under the student grant: exit 4, one line naming the engineer grant"
+  else fail "accept under the student grant: exit $rc: $(head -c 300 "$work/err")"; fi
+else
+  printf '%s\n' "$mcp_in" | "${guardlab[@]}" proxy --record "$sandbox_dir/record.jsonl" -- "${guardlab[@]}" mcp >"$work/out" 2>"$work/err"
+  rc=$?
+  if [ "$rc" -eq 0 ] && [ "$(wc -l <"$work/out")" -eq 3 ] &&
+    grep -q '"structuredContent":{"call":1,"session":1,"status":"accepted"' "$work/out" &&
+    [ "$(grep -c '"kind":"msg"' "$sandbox_dir/record.jsonl")" -ge 7 ]; then
+    pass "proxy: the MCP round trip through guardlab proxy, recorded"
+  else fail "proxy round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
+  "${guardlab[@]}" accept --oracle "$oracle" -- "${guardlab[@]}" mcp >"$work/out" 2>"$work/err" </dev/null
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -q '^cases run: 7; safe 7, unsafe 0' "$work/out"; then pass "accept against its own mcp: 7 cases, all safe"
+  else fail "accept against mcp: exit $rc: $(tail -n3 "$work/out" "$work/err" | head -c 300)"; fi
+fi
 
 if [ "$failed" = 0 ]; then echo "all checks passed"; else echo "some checks FAILED"; fi
 exit "$failed"

@@ -48,6 +48,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry("explain", () => import("./commands/explain.ts")),
   entry("exercise", () => import("./commands/exercise/mod.ts")),
   entry("mcp", () => import("./commands/mcp.ts")),
+  entry("accept", () => import("./commands/accept.ts")),
+  entry("proxy", () => import("./commands/proxy.ts")),
   entry("sandbox", () => import("./commands/sandbox.ts")),
   entry("config", () => import("./commands/config.ts")),
 ];

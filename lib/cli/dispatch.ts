@@ -21,14 +21,13 @@ import type { Io } from "./io.ts";
 import { DISPATCH_MESSAGES as M } from "./messages/common.ts";
 import {
   flagAsked,
-  globalsAfterCommand,
-  isGlobalOption,
   langAsked,
   langOf,
   parseFor,
   unknownCommand,
   UsageError,
 } from "./parser.ts";
+import { globalsAfterCommand, isGlobalOption } from "./global_options.ts";
 import { storedLang } from "./settings_file.ts";
 
 /**

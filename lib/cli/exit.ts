@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   reconcile: 3,
   refused: 4,
+  unsafe: 5,
+  inconclusive: 6,
 } as const;
 
 /** One of the exit codes. */

@@ -7,7 +7,7 @@
  */
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
-import { SANDBOX_ROOT } from "../sandbox/grant.ts";
+import { mayStartProcesses, SANDBOX_ROOT } from "../sandbox/grant.ts";
 import {
   type Command,
   COMMON,
@@ -61,7 +61,11 @@ export function overview(lang: Lang): string[] {
     "",
     text(m.sandbox1),
     text(m.sandbox2),
-    text(m.sandbox3),
+    // Each screen is true of the grant it runs under: the engineers' build
+    // may start a process, the student's may not.
+    ...(mayStartProcesses()
+      ? [text(m.sandbox3Engineer), text(m.sandbox4Engineer)]
+      : [text(m.sandbox3)]),
     "",
     text(m.exits),
   );

@@ -190,6 +190,26 @@ export function choice<T extends string>(
   return value as T;
 }
 
+/** A whole-number flag within `[min, max]`, or `fallback` when it is not given. */
+export function wholeFlag(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  const n = /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) {
+    throw new UsageError(
+      fill(PARSE_MESSAGES.badNumber, { flag, min, max, got: printable(value) }),
+      command,
+    );
+  }
+  return n;
+}
+
 /** The value of a flag `command` cannot run without; `flag` as help writes it (`--job JOB`). */
 export function required(
   command: string,
@@ -224,47 +244,6 @@ export function flagAsked(
     }
   }
   return undefined;
-}
-
-/** The options every command takes that may also come before the command. */
-const GLOBAL_OPTION = /^--(lang|home)(=.*)?$/;
-
-/**
- * `args` with the global options given before the command (`--lang X`,
- * `--home DIR`, as `guardlab --help` lists them) moved after the command's
- * own words, where its parse reads them (before a `--`, which ends the
- * flags): `guardlab --home DIR mcp` is `guardlab mcp --home DIR`. With no
- * command after them, `args` as they are.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { globalsAfterCommand } from "./parser.ts";
- * assert.deepEqual(
- *   globalsAfterCommand(["--lang", "zh", "exercise", "show", "3"]),
- *   ["exercise", "show", "3", "--lang", "zh"],
- * );
- * ```
- */
-export function globalsAfterCommand(args: readonly string[]): string[] {
-  const globals: string[] = [];
-  let i = 0;
-  for (let m; i < args.length && (m = GLOBAL_OPTION.exec(args[i]));) {
-    const takesNext = m[2] === undefined && i + 1 < args.length;
-    globals.push(...args.slice(i, takesNext ? i + 2 : i + 1));
-    i += takesNext ? 2 : 1;
-  }
-  const [command, ...after] = args.slice(i);
-  if (globals.length === 0 || command === undefined) return [...args];
-  const end = after.indexOf("--");
-  return end < 0
-    ? [command, ...after, ...globals]
-    : [command, ...after.slice(0, end), ...globals, ...after.slice(end)];
-}
-
-/** Whether `word` is a global option (`--lang`, `--home`), with or without `=VALUE`. */
-export function isGlobalOption(word: string): boolean {
-  return GLOBAL_OPTION.test(word);
 }
 
 /** The language `args` ask for with `--lang`, if it names one. */

@@ -42,6 +42,9 @@ import x16 from "./data/16-predict-parallel-guardrail.json" with {
 import x17 from "./data/17-agent-retry-reuses.json" with {
   type: "json",
 };
+import x18 from "./data/18-predict-accept-loses-updates.json" with {
+  type: "json",
+};
 
 /** One built-in exercise's data, and the file it comes from. */
 export interface ExerciseSource {
@@ -70,4 +73,5 @@ export const BUILTIN_EXERCISES: readonly ExerciseSource[] = [
   { file: "15-predict-cancel-after-commit.json", data: x15 },
   { file: "16-predict-parallel-guardrail.json", data: x16 },
   { file: "17-agent-retry-reuses.json", data: x17 },
+  { file: "18-predict-accept-loses-updates.json", data: x18 },
 ];

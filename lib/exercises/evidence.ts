@@ -385,6 +385,8 @@ export const ITEM_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "effect_exists events message refusal draft receipt_fault max_copies as",
     "inserted rejected revision snapshot fail_before_commit snapshot_step",
     "snapshot_revision rule_revision rule_max_copies",
+    // An example server's acceptance matrix (accept_evidence.ts): one per case.
+    "case verdict class info effect",
   ),
   drafts: fieldsOf("job text topic copies"),
   receipts: fieldsOf("attempt job status effect_exists events step"),

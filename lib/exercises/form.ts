@@ -33,6 +33,7 @@ import {
   wrong,
 } from "./schema.ts";
 import { PARAM_NAMES } from "./student.ts";
+import { EXAMPLE_NAMES, type ExampleName } from "../accept/cases.ts";
 
 /** A value in a clause: a literal, a bound variable's field, or one of this student's values. */
 export type ValueExpr =
@@ -183,6 +184,13 @@ export interface Exercise {
   readonly invariants: readonly Invariant[];
   /** For a prediction: the steps whose outcome is predicted. */
   readonly setup?: readonly string[];
+  /**
+   * For a prediction, instead of `setup`: the example server whose
+   * acceptance matrix is predicted (`guardlab accept --example NAME`, run in
+   * process); its evidence is one step per case (`case`, `verdict`,
+   * `class`, `info`, `effect`, `copies`).
+   */
+  readonly accept_example?: ExampleName;
   /** For a prediction: the facts asked for. */
   readonly predict?: readonly PredictedFact[];
   /**
@@ -470,7 +478,7 @@ const ONLY_ON_SCRIPT: Rule<Scope> = (x, path) => {
 const BY_KIND: Rule<Scope> = (x, path, scope, out) => {
   const at = (key: string) => childPath(path, key);
   if (x.kind === "script") {
-    for (const key of ["setup", "predict"]) {
+    for (const key of ["setup", "accept_example", "predict"]) {
       if (x[key] !== undefined) wrong(at(key), M.onlyPrediction);
     }
     if (x.invariants === undefined) wrong(at("invariants"), M.missing);
@@ -481,10 +489,21 @@ const BY_KIND: Rule<Scope> = (x, path, scope, out) => {
     );
     return;
   }
-  for (const key of ["setup", "predict"]) {
-    if (x[key] === undefined) wrong(at(key), M.missing);
+  // What is predicted comes from one place: script steps, or an example
+  // server's acceptance matrix.
+  if (x.setup !== undefined && x.accept_example !== undefined) {
+    wrong(at("accept_example"), M.setupOrExample);
   }
-  out.setup = list(TEMPLATE, 1, 16)(x.setup, at("setup"), scope);
+  if (x.accept_example !== undefined) {
+    out.accept_example = oneOf(EXAMPLE_NAMES)(
+      x.accept_example,
+      at("accept_example"),
+    );
+  } else {
+    if (x.setup === undefined) wrong(at("setup"), M.missing);
+    out.setup = list(TEMPLATE, 1, 16)(x.setup, at("setup"), scope);
+  }
+  if (x.predict === undefined) wrong(at("predict"), M.missing);
   out.invariants = x.invariants === undefined
     ? []
     : list(INVARIANT, 0, 4)(x.invariants, at("invariants"), scope);
@@ -509,6 +528,7 @@ const EXERCISE = record<Scope, Omit<Exercise, "n">>(
     skeleton: TEMPLATE,
     invariants: null, // by kind
     setup: null, // by kind
+    accept_example: null, // by kind
     predict: null, // by kind
     judged: oneOf(["ledger"], M.judged),
   },

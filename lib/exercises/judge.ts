@@ -42,6 +42,7 @@ import type { Exercise, ValueExpr } from "./form.ts";
 import { guessOf } from "./guess.ts";
 import { whatHappened } from "./happened.ts";
 import { LEGEND_MESSAGES as LEGEND } from "./feedback_messages.ts";
+import { acceptEvidence } from "./accept_evidence.ts";
 import {
   FINDING_MARK,
   JUDGE_MESSAGES as M,
@@ -144,8 +145,14 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
   };
 }
 
-/** The steps of a prediction's setup, with this student's values. */
+/**
+ * The steps of a prediction's setup, with this student's values; for an
+ * example server's matrix, the command that shows it.
+ */
 export function setupSteps(x: Exercise, params: ExerciseParams): string[] {
+  if (x.accept_example !== undefined) {
+    return [`guardlab accept --example ${x.accept_example}`];
+  }
   return (x.setup ?? []).map((s) => fillValues(s, params));
 }
 
@@ -438,12 +445,14 @@ async function actualFacts(
   options: JudgeOptions,
   folder: string,
 ): Promise<{ actual: Map<string, unknown>; b: Bindings } | null> {
-  const e = await gather(
-    stream(setupSteps(x, params).join("\n")),
-    folder,
-    options.trusted,
-    ANSWER_LIMITS,
-  );
+  const e = x.accept_example !== undefined
+    ? await acceptEvidence(x.accept_example)
+    : await gather(
+      stream(setupSteps(x, params).join("\n")),
+      folder,
+      options.trusted,
+      ANSWER_LIMITS,
+    );
   const given = judgeEvidence(x, {
     evidence: e,
     params,

@@ -112,6 +112,10 @@ export const FORM_MESSAGES = {
     en: "only a prediction has this",
     zh: "只有预测题才有这一项",
   },
+  setupOrExample: {
+    en: "a prediction has setup or accept_example, not both",
+    zh: "预测题只能有 setup 或 accept_example 之一，不能两者都有",
+  },
   factName: {
     en: "must be a short name, used once",
     zh: "必须是短名字，且只用一次",

@@ -18,3 +18,11 @@ export const SANDBOX_ROOT: string = grant.write[0];
 
 /** Every granted folder; a path inside one is checked from below it. */
 export const GRANTED_FOLDERS: readonly string[] = grant.write;
+
+/**
+ * Whether this process may start another (the engineers' grant, which
+ * `accept` and `proxy` need to start a server; the students' has no run).
+ */
+export function mayStartProcesses(): boolean {
+  return Deno.permissions.querySync({ name: "run" }).state === "granted";
+}

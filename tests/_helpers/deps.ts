@@ -6,6 +6,7 @@
  * updating. The program's own graph never reaches this file, so the first
  * `deno task demo` on an empty cache fetches none of them.
  */
+import importMap from "../../import_map.json" with { type: "json" };
 export { default as fc } from "fast-check";
 export { XMLParser, XMLValidator } from "fast-xml-parser";
 export { parse as babelParse } from "@babel/parser";
@@ -32,3 +33,23 @@ export async function mcpClientSdk() {
  * in the type-checked graph and in `deno.lock`.
  */
 export const loadAgentsCore = () => import("@openai/agents-core");
+
+/**
+ * Real MCP servers written by someone else, run by the accept tests as
+ * child processes (`deno run … npm:…`, offline, `--frozen` against
+ * `deno.lock`), at the version import_map.json pins. The pin functions keep
+ * them in the type-checked graph and their hashes in `deno.lock`; they are
+ * never called in this process.
+ */
+export const SERVER_MEMORY: string =
+  importMap.imports["@modelcontextprotocol/server-memory"];
+/** Keeps {@linkcode SERVER_MEMORY} in the graph and the lock. */
+export const pinServerMemory = () =>
+  import("@modelcontextprotocol/server-memory");
+
+/** The reference filesystem server, as {@linkcode SERVER_MEMORY}. */
+export const SERVER_FILESYSTEM: string =
+  importMap.imports["@modelcontextprotocol/server-filesystem"];
+/** Keeps {@linkcode SERVER_FILESYSTEM} in the graph and the lock. */
+export const pinServerFilesystem = () =>
+  import("@modelcontextprotocol/server-filesystem");

@@ -3,7 +3,12 @@ import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import importMap from "../../import_map.json" with { type: "json" };
 import { SANDBOX_ROOT } from "../../lib/sandbox/sandbox.ts";
-import { binaryOf, compileArgs, TARGETS } from "../../scripts/compile.ts";
+import {
+  binaryOf,
+  compileArgs,
+  EDITIONS,
+  TARGETS,
+} from "../../scripts/compile.ts";
 import { cli } from "../_helpers/helpers.ts";
 
 const read = (path: string) =>
@@ -70,9 +75,16 @@ Deno.test("project: no task grants everything", () => {
       // It only starts `deno compile`, each with the grant (checked below).
       assert.match(line, / --allow-read --allow-run scripts\/compile\.ts$/);
       for (const target of TARGETS) {
-        const args = compileArgs(target).join(" ");
-        assert.doesNotMatch(args, /--allow-/, target.name);
-        assert.match(args, /--no-prompt -P=guardlab(-windows)?\b/);
+        for (const edition of EDITIONS) {
+          const args = compileArgs(target, edition).join(" ");
+          assert.doesNotMatch(args, /--allow-/, target.name);
+          assert.match(
+            args,
+            edition.name === "student"
+              ? /--no-prompt -P=guardlab(-windows)? /
+              : /--no-prompt -P=guardlab-engineer(-windows)? /,
+          );
+        }
       }
       continue;
     }
@@ -81,7 +93,11 @@ Deno.test("project: no task grants everything", () => {
       /--allow-(net|env|run|sys|ffi|import|read|write)\b/,
       name,
     );
-    assert.match(line, /--no-prompt -P=guardlab(-windows)?\b/, name);
+    assert.match(
+      line,
+      /--no-prompt -P=guardlab(-windows|-engineer|-engineer-windows)?\b/,
+      name,
+    );
   }
 });
 
@@ -95,6 +111,36 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     "guardlab-windows": {
       read: ["C:\\Windows\\Temp"],
       write: ["C:\\Windows\\Temp"],
+    },
+    // The engineers' grant (accept and proxy start a server): the same
+    // folder, run, the environment the child is handed (the MCP SDK's
+    // default list), and net for this machine's loopback only.
+    "guardlab-engineer": {
+      read: ["/tmp", "/private/tmp"],
+      write: ["/tmp", "/private/tmp"],
+      run: true,
+      env: ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"],
+      net: ["127.0.0.1", "localhost", "[::1]"],
+    },
+    "guardlab-engineer-windows": {
+      read: ["C:\\Windows\\Temp"],
+      write: ["C:\\Windows\\Temp"],
+      run: true,
+      env: [
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PATH",
+        "PROCESSOR_ARCHITECTURE",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "USERNAME",
+        "USERPROFILE",
+        "PROGRAMFILES",
+      ],
+      net: ["127.0.0.1", "localhost", "[::1]"],
     },
   });
   assert.equal(
@@ -137,7 +183,9 @@ Deno.test("project: the import map pins every package exactly; the program impor
     // The one package: the MCP SDK, imported in lib/mcp/sdk.ts and reached
     // only through the mcp command's dynamic import (tests/mcp/graph_test.ts
     // proves that from Deno's own module graph).
-    const allowed = file.endsWith("/lib/mcp/sdk.ts")
+    // accept's example servers import the same SDK in lib/accept/sdk.ts.
+    const allowed = file.endsWith("/lib/mcp/sdk.ts") ||
+        file.endsWith("/lib/accept/sdk.ts")
       ? /^@modelcontextprotocol\/sdk\//
       : /^(\.\.?\/|node:)/;
     for (const m of specifiers) {
@@ -171,6 +219,24 @@ Deno.test("project: the release workflow builds every target of the one list, wi
   for (const { name, binary } of entries) {
     assert.equal(binary, binaryOf(TARGETS.find((t) => t.name === name)!));
   }
+  // The engineers' binary on each platform, built by the same task and
+  // checked the same way.
+  const engineers = [
+    ...workflow.matchAll(
+      /- name: (\S+)\n\s+runner: \S+\n\s+binary: \S+\n\s+engineer_binary: (\S+)/g,
+    ),
+  ];
+  assert.equal(engineers.length, TARGETS.length, "an engineers' binary each");
+  for (const [, name, binary] of engineers) {
+    assert.equal(
+      binary,
+      binaryOf(TARGETS.find((t) => t.name === name)!, EDITIONS[1]),
+    );
+  }
+  assert.match(
+    workflow,
+    /bash scripts\/check-binary\.sh --engineer "\$PWD\/\$\{\{ matrix\.engineer_binary \}\}"/,
+  );
   assert.match(
     workflow,
     /run: deno task compile:targets \$\{\{ matrix\.name \}\}\n/,

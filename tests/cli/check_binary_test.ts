@@ -27,6 +27,39 @@ exec bash scripts/check-binary.sh "$DENO" task -q --config "$REPO/deno.json" gua
     assert.equal(lines.at(-1), "all checks passed");
     // The planted root link was really tried, not skipped.
     assert.ok(lines.includes("ok    root link, reset: exit 4, one line"), out);
+    assert.ok(
+      lines.includes(
+        "ok    accept -- COMMAND under the student grant: exit 4, one line naming the engineer grant",
+      ),
+      out,
+    );
+    assert.ok(!lines.some((l) => l.startsWith("skip")), out);
+  },
+});
+
+Deno.test({
+  name:
+    "check-binary.sh --engineer passes against the engineers' grant (the proxy round trip, accept against mcp)" +
+    (NEEDS_RUN || (missing ? ` [ignored: ${missing}]` : "")),
+  ignore: !CAN_RUN || missing !== "",
+  async fn() {
+    const { code, out, err } = await inNamespace(`
+cd "$REPO"
+exec bash scripts/check-binary.sh --engineer "$DENO" task -q --config "$REPO/deno.json" guardlab-engineer
+`);
+    assert.equal(code, 0, out + err);
+    const lines = out.trim().split("\n");
+    assert.equal(lines.at(-1), "all checks passed");
+    assert.ok(
+      lines.includes(
+        "ok    proxy: the MCP round trip through guardlab proxy, recorded",
+      ),
+      out,
+    );
+    assert.ok(
+      lines.includes("ok    accept against its own mcp: 7 cases, all safe"),
+      out,
+    );
     assert.ok(!lines.some((l) => l.startsWith("skip")), out);
   },
 });

@@ -98,6 +98,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Your name, course code and language", "## 你的姓名、课程代码和语言"],
     ["## Answers", "## 答案"],
     ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 agent 会话"],
+    [
+      "## Exercise 18: an MCP server's verdicts",
+      "## 第 18 道练习：一个 MCP 服务器的结论",
+    ],
     ["## Hand in", "## 交作业"],
   ],
   "06-course-and-grading.md": [
@@ -118,6 +122,19 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## What has not run here", "## 这里没有运行过的"],
     ["## Build a binary yourself", "## 自己构建二进制"],
     ["## What students type", "## 学生输入什么"],
+  ],
+  "08-accept-your-own-tool.md": [
+    ["# Accept your own tool", "# 验收你自己的工具"],
+    ["## The grant", "## 权限"],
+    ["## Try it on an example", "## 先在示例上试"],
+    ["## The oracle", "## oracle"],
+    ["## The cases and their verdicts", "## 用例与结论"],
+    [
+      "## A real server: server-memory and server-filesystem",
+      "## 一个真实的服务器：server-memory 与 server-filesystem",
+    ],
+    ["## Your agent, through the proxy", "## 让你的 Agent 经过 proxy"],
+    ["## Bounds and speed", "## 上限与速度"],
   ],
   "reference/architecture.md": [
     ["# How the code is laid out", "# 代码结构"],
@@ -275,8 +292,11 @@ const PROGRAMS =
  */
 function commandLines(lines: string[]): string[] {
   // A code block inside a list item is indented two more columns.
+  // A line guardlab printed (`guardlab: refused: …`, `guardlab accept: …`)
+  // is a screen's, in the screen's language: not a command.
   return codeBlocks(lines).flat().map((l) => l.replace(/^ {1,2}(?=\S)/, ""))
-    .filter((l) => PROGRAMS.test(l)).map((l) => l.replace(/\s{2,}.*$/, ""));
+    .filter((l) => PROGRAMS.test(l) && !/^guardlab( [a-z-]+)?[:：]/.test(l))
+    .map((l) => l.replace(/\s{2,}.*$/, ""));
 }
 
 /** The flags named anywhere in a section's code (spans, tables, examples). */

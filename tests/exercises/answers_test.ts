@@ -143,7 +143,10 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               l.en + l.zh,
               /undefined|\{[a-z]+[A-Za-z]*(\.[a-z_]+)?\}/,
             );
-            assert.match(l.zh, /[\u4e00-\u9fff]|^\s*[a-z]+[:：]|^\[/);
+            assert.match(
+              l.zh,
+              /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[/,
+            );
           }
           // The Chinese a student reads follows the punctuation and spacing
           // rules, feedback, reasons and "why" alike (issue 29).

@@ -308,6 +308,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         "student",
         ...Array.from({ length: 16 }, (_, i) => String(i + 1)),
         "17 (ledger copy re-judged, session not re-run)",
+        "18",
         "total",
         "own code total",
         "revealed",
@@ -332,7 +333,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
       ]);
       const sunRow = students[2];
       assert.deepEqual(
-        [sunRow[2], sunRow[3], sunRow[19], sunRow[20], sunRow[22]],
+        [sunRow[2], sunRow[3], sunRow[20], sunRow[21], sunRow[23]],
         [
           "not-yet",
           "not-yet",
@@ -341,7 +342,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
           "other-course(id=guardlab,code=NET2026,done=2)",
         ],
       );
-      assert.deepEqual([students[7][16], students[7][21]], ["not-yet", "15"]);
+      assert.deepEqual([students[7][16], students[7][22]], ["not-yet", "15"]);
     };
 
     await t.step(

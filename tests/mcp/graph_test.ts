@@ -123,9 +123,16 @@ Deno.test({
       "the walk reached the mcp command",
     );
     assert.deepEqual(
-      dynamic.map(([from, to]) => [inLib(from), inLib(to)]),
-      [["cli/commands/mcp.ts", "mcp/server.ts"]],
-      "one dynamic import beside the command line's: the mcp command loads the server",
+      dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
+      [
+        ["accept/matrix.ts", "accept/examples.ts"],
+        ["accept/start.ts", "accept/examples.ts"],
+        ["cli/commands/mcp.ts", "mcp/server.ts"],
+        ["cli/commands/proxy.ts", "accept/proxy.ts"],
+      ],
+      "four dynamic imports beside the command line's: the mcp command " +
+        "loads the server, accept and exercise 18 the example servers, " +
+        "proxy the proxy",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(
@@ -136,6 +143,20 @@ Deno.test({
         d.code?.specifier.replace(/^npm:\//, "npm:").startsWith(`${SDK}/`)
       ),
       "lib/mcp/sdk.ts imports the pinned SDK",
+    );
+    const acceptSdk = byId.get(
+      `file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`,
+    );
+    assert.ok(
+      acceptSdk?.dependencies?.length &&
+        acceptSdk.dependencies.every((d) =>
+          d.code?.specifier.replace(/^npm:\//, "npm:").startsWith(`${SDK}/`)
+        ),
+      "lib/accept/sdk.ts imports the same pinned SDK, nothing else",
+    );
+    assert.ok(
+      !seen.has(`file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`),
+      "and only through a dynamic import",
     );
   },
 });

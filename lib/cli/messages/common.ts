@@ -41,6 +41,16 @@ export const EXIT_MEANING: Readonly<Record<ExitCode, Text>> = {
     zh: "拒绝：在沙箱之外、是链接、目录可被他人改动，或文件不是账本；" +
       "没有改动任何内容",
   },
+  5: {
+    en: "accept found an unsafe verdict",
+    zh: "accept 发现了不安全的结论",
+  },
+  6: {
+    en:
+      "accept could not judge a case (the server broke or its read tool failed), and found nothing unsafe",
+    zh:
+      "accept 有用例无法判断（服务器出错或读取工具失败），且没有发现不安全的结论",
+  },
 };
 
 /** The parser's usage errors; `{hint}` is a {@linkcode PARSE_MESSAGES.didYouMean} or empty. */
@@ -68,6 +78,10 @@ export const PARSE_MESSAGES = {
   },
   required: { en: "{flag} is required", zh: "需要 {flag}" },
   listSeparator: { en: ", ", zh: "、" },
+  badNumber: {
+    en: "{flag} must be a whole number from {min} to {max} (got {got})",
+    zh: "{flag} 必须是 {min} 到 {max} 之间的整数（收到 {got}）",
+  },
   mustBeOneOf: {
     en: "{flag} must be one of {allowed} (got {got})",
     zh: "{flag} 只能是 {allowed} 之一（收到 {got}）",

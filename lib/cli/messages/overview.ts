@@ -41,6 +41,16 @@ export const OVERVIEW_MESSAGES = {
     en: "process. It has no network, environment or process access.",
     zh: "它没有网络、环境变量或子进程权限。",
   },
+  sandbox3Engineer: {
+    en:
+      "process. This build has the engineers' grant: it may also start a server",
+    zh: "这个版本带有工程师权限：它还可以启动服务器",
+  },
+  sandbox4Engineer: {
+    en:
+      "(accept, proxy), which runs with your own rights, and reach this machine.",
+    zh: "（accept、proxy，服务器以你自己的权限运行），并连接本机回环地址。",
+  },
   exits: { en: "Exit codes:", zh: "退出码：" },
   exitsNote: {
     en:
@@ -92,6 +102,14 @@ export const SUMMARIES = {
   mcp: {
     en: "serve the lab's tool to a real agent over MCP (stdin/stdout)",
     zh: "通过 MCP（标准输入/输出）把实验工具提供给真实 Agent",
+  },
+  accept: {
+    en: "run the article's acceptance test on an MCP server's write tool",
+    zh: "对 MCP 服务器的写入工具运行文章的验收测试",
+  },
+  proxy: {
+    en: "stand between an agent and its MCP server: record, inject faults",
+    zh: "站在 Agent 与其 MCP 服务器之间：记录消息、注入故障",
   },
   sandbox: {
     en: "what this process may touch, and whether your folder is safe",

@@ -1,0 +1,108 @@
+/**
+ * The files `accept` and `proxy` read and write, inside the sandbox only:
+ * a file read is opened without following a link, measured before it is
+ * read, and read no further than its bound; a record is created new, in a
+ * folder of the user's own, never over an existing name.
+ *
+ * @module
+ */
+import { dirname, extname, isAbsolute, resolve } from "node:path";
+import { Refused } from "../base/errors.ts";
+import { fill } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
+import {
+  assertFolderChain,
+  assertGranted,
+  currentUid,
+  openPlainFile,
+  privateFolderProblem,
+  UnsafePath,
+} from "../sandbox/safe_fs.ts";
+import { ACCEPT_MESSAGES } from "./messages.ts";
+
+/**
+ * The text of `path`, at most `maxBytes` of it: a link, a file of another
+ * user or a file over the bound is refused ({@linkcode Refused}, exit 4)
+ * before a byte is read.
+ */
+export async function readBoundedFile(
+  path: string,
+  trusted: readonly string[],
+  maxBytes: number,
+): Promise<string> {
+  const file = await openPlainFile(path, trusted);
+  try {
+    const size = (await file.stat()).size;
+    if (size > maxBytes) {
+      throw new Refused(
+        fill(ACCEPT_MESSAGES.fileTooBig, {
+          file: JSON.stringify(path),
+          max: maxBytes,
+        }),
+      );
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const n = await file.read(bytes.subarray(at));
+      if (n === null) break;
+      at += n;
+    }
+    return new TextDecoder().decode(bytes.subarray(0, at));
+  } finally {
+    file.close();
+  }
+}
+
+/** How many numbered names a record tries after its own. */
+export const MAX_RECORD_NAMES = 99;
+
+/**
+ * Create `path` as a new file of this user's (mode 0600) in a folder of
+ * their own under the grant: a link, a shared folder or a file of someone
+ * else is refused, never written through. When `path` exists (a host that
+ * starts the proxy again, as MCP clients do after a discovery probe), the
+ * next free numbered name is taken (`record-2.jsonl`, …); the new name is
+ * returned.
+ */
+export function createPrivateFile(
+  path: string,
+  trusted: readonly string[],
+): { file: Deno.FsFile; path: string } {
+  const abs = isAbsolute(path) ? path : resolve(path);
+  assertGranted(abs, true);
+  const uid = currentUid(trusted[0]);
+  const folder = dirname(abs);
+  assertFolderChain(folder, uid, trusted);
+  const problem = privateFolderProblem(folder, uid);
+  if (problem !== null) {
+    throw new UnsafePath(
+      path,
+      fill(ACCEPT_MESSAGES.recordFolder, { folder: inert(folder), problem }),
+      ACCEPT_MESSAGES.recordFolderRemedy,
+    );
+  }
+  const ext = extname(abs);
+  const stem = abs.slice(0, abs.length - ext.length);
+  for (let n = 1; n <= MAX_RECORD_NAMES + 1; n++) {
+    const name = n === 1 ? abs : `${stem}-${n}${ext}`;
+    try {
+      // createNew is O_EXCL: an existing name, a link included, is never opened.
+      return {
+        file: Deno.openSync(name, {
+          write: true,
+          createNew: true,
+          mode: 0o600,
+        }),
+        path: name,
+      };
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
+  throw new UnsafePath(
+    path,
+    ACCEPT_MESSAGES.recordExists,
+    ACCEPT_MESSAGES.recordExistsRemedy,
+  );
+}

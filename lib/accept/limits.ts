@@ -1,0 +1,76 @@
+/**
+ * Every bound of `accept` and `proxy`, stated once: how much of a file or a
+ * server's message is read, how long a wait lasts, how many copies run at
+ * once. A server, an oracle or a record may be hostile; each is measured
+ * against these before it is parsed.
+ *
+ * @module
+ */
+
+/** The largest oracle file read: 256 KiB. */
+export const MAX_ORACLE_BYTES = 256 * 1024;
+
+/** The deepest nesting of arrays and objects an oracle may have. */
+export const MAX_ORACLE_DEPTH = 32;
+
+/** The most write tools one oracle may name. */
+export const MAX_ORACLE_TOOLS = 32;
+
+/** The most setup calls before one case. */
+export const MAX_SETUP_CALLS = 8;
+
+/** The largest message read from a server or a client: 4 MiB (longer ones are discarded as they arrive). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** The default N of the concurrent cases. */
+export const DEFAULT_COPIES = 10;
+
+/** The most copies `--copies` may ask for. */
+export const MAX_COPIES = 64;
+
+/** How long guardlab waits for any one answer unless `--timeout-ms` says: 10 s. */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 10_000;
+
+/**
+ * How long guardlab waits for a server's answer to `initialize`, at least:
+ * 30 s. A server's first answer includes its own start (a runtime, a
+ * package read from a cache), which is slower than any answer after it and
+ * slower still on a busy machine; `--timeout-ms` bounds the answers after.
+ */
+export const START_TIMEOUT_MS = 30_000;
+
+/** The longest `--timeout-ms`: 10 minutes. */
+export const MAX_ANSWER_TIMEOUT_MS = 600_000;
+
+/** The shortest `--timeout-ms`: 50 ms. */
+export const MIN_ANSWER_TIMEOUT_MS = 50;
+
+/** How long after sending `cancel-after-send` cancels, unless `--cancel-after-ms` says. */
+export const DEFAULT_CANCEL_AFTER_MS = 20;
+
+/** The longest delay a fault or a flag may ask for: 10 minutes. */
+export const MAX_DELAY_MS = 600_000;
+
+/** The largest faults file the proxy reads: 64 KiB. */
+export const MAX_FAULTS_BYTES = 64 * 1024;
+
+/** The most fault lines a faults file may hold. */
+export const MAX_FAULT_LINES = 1000;
+
+/** The most extra copies one `fanout` fault sends. */
+export const MAX_FANOUT = 64;
+
+/** The largest record file the proxy writes or `proxy show` reads: 64 MiB. */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+/** The most lines a record holds; after that messages are still forwarded, not recorded. */
+export const MAX_RECORD_LINES = 100_000;
+
+/** The largest message kept whole in a record: 64 KiB (a longer one is kept as its size). */
+export const MAX_RECORDED_MESSAGE_BYTES = 64 * 1024;
+
+/** The most events `proxy show` draws (the first ones); the rest are counted. */
+export const MAX_DRAWN_EVENTS = 2000;
+
+/** How long the proxy waits for the server to exit after its input closed: 5 s. */
+export const EXIT_GRACE_MS = 5_000;

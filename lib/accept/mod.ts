@@ -1,0 +1,45 @@
+/**
+ * The acceptance test of the article, run against any MCP server, and the
+ * proxy that puts a real agent's calls to a real server on a timeline.
+ *
+ * - `oracle.ts`: the oracle format (which tool, its key, how to count its
+ *   effect with a read tool), placeholders, JSON Pointers.
+ * - `cases.ts`: the case and verdict names, each verdict's class.
+ * - `session.ts`, `run.ts`: the cases, each a timeline in three lanes
+ *   (client, guardlab, server), judged by the effect counted by key.
+ * - `channel.ts`, `http.ts`: a server over stdio or Streamable HTTP, every
+ *   message bounded; `start.ts`: where a server comes from, and the grant
+ *   it needs.
+ * - `examples.ts`, `matrix.ts`: example servers built in, run in process.
+ * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
+ *
+ * A server guardlab starts runs with the user's own rights: Deno's sandbox
+ * covers guardlab, not the child.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exampleMatrix } from "./mod.ts";
+ * const { matrix } = await exampleMatrix("loses-updates", ["concurrent-distinct"]);
+ * assert.equal(matrix["concurrent-distinct"]?.verdict, "LOST");
+ * ```
+ *
+ * @module
+ */
+export * from "./cases.ts";
+export {
+  type Count,
+  type Oracle,
+  parseOracle,
+  type ToolCall,
+  type WriteTool,
+} from "./oracle.ts";
+export {
+  type AcceptOptions,
+  type AcceptReport,
+  type CaseResult,
+  runAccept,
+} from "./run.ts";
+export { InitializeFailed, type TimelineEvent } from "./session.ts";
+export { exampleMatrix, type MatrixRow } from "./matrix.ts";
+export { EXAMPLE_ORACLE } from "./example_oracle.ts";

@@ -1,0 +1,428 @@
+/**
+ * The oracle: a JSON file, no code, that tells `accept` how to call a write
+ * tool and how to count its effect by key with a read tool. Its field names
+ * are fixed (scripts and course files are written against them):
+ *
+ * ```json
+ * {"tools": [{
+ *   "tool": "put_note",
+ *   "call": {"id": "note-{run}-{n:3}", "text": "hello {run}"},
+ *   "key": "/id",
+ *   "read": {"tool": "get_notes", "arguments": {"id": "{key}"}},
+ *   "count": {"json": "/notes", "match": {"id": "{key}"}},
+ *   "bad_call": {"id": "note-{run}-{n:3}", "text": 42},
+ *   "other_call": {"id": "note-{run}-{n:3}", "text": "other {run}"},
+ *   "other_count": {"json": "/notes", "match": {"id": "{key}", "text": "other {run}"}}
+ * }]}
+ * ```
+ *
+ * Placeholders in any string: `{run}` (unique per case), `{n}` (the copy
+ * number, 1 for single calls), `{n:3}` (zero-padded), `{key}` (the key's
+ * value in the substituted `call`), and guardlab's `{case}` (the case's
+ * number in the run, for keys that must be short numbers). `other_count` is guardlab's extension:
+ * without it, "the new arguments took no effect" cannot be told from
+ * "they overwrote the old ones".
+ *
+ * @module
+ */
+import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import { TextError } from "../base/text_error.ts";
+import { fill, type Text } from "../base/i18n.ts";
+import {
+  MAX_ORACLE_DEPTH,
+  MAX_ORACLE_TOOLS,
+  MAX_SETUP_CALLS,
+} from "./limits.ts";
+import { ORACLE_MESSAGES } from "./messages.ts";
+
+/** A JSON value as the oracle holds it. */
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | Json[]
+  | { [key: string]: Json };
+
+/** A call of a tool by name, with arguments. */
+export interface ToolCall {
+  /** The tool's name. */
+  readonly tool: string;
+  /** Its arguments (placeholders substituted before the call). */
+  readonly arguments: { [key: string]: Json };
+}
+
+/** How the effect is counted in a read tool's result. */
+export type Count =
+  | { readonly text: string }
+  | { readonly json: string; readonly match: { [key: string]: Json } };
+
+/** One write tool the oracle names. */
+export interface WriteTool {
+  /** The write tool's name. */
+  readonly tool: string;
+  /** Valid arguments. */
+  readonly call: { [key: string]: Json };
+  /** A JSON Pointer into `call`: the stable business key. */
+  readonly key: string;
+  /** The read tool call that shows the effect. */
+  readonly read: ToolCall;
+  /** How to count the effect in the read's result. */
+  readonly count: Count;
+  /** Calls run before each case. */
+  readonly setup?: readonly ToolCall[];
+  /** Arguments the tool must refuse. */
+  readonly bad_call?: { [key: string]: Json };
+  /** The same key with other arguments. */
+  readonly other_call?: { [key: string]: Json };
+  /** How to count the effect of `other_call`'s arguments. */
+  readonly other_count?: Count;
+}
+
+/** A whole oracle. */
+export interface Oracle {
+  /** The write tools, each with its cases. */
+  readonly tools: readonly WriteTool[];
+}
+
+/** The values placeholders take in one case. */
+export interface Placeholders {
+  /** Unique per case. */
+  readonly run: string;
+  /** The copy number, from 1. */
+  readonly n: number;
+  /** The key's value, once known. */
+  readonly key?: string;
+  /**
+   * The case's number in this run, from 1 (guardlab's extension, for a
+   * tool whose keys must be short numbers, as `JOB-{case}{n:2}`).
+   */
+  readonly case?: number;
+}
+
+/** An oracle that cannot be used, with the one line that says why. */
+export class BadOracle extends TextError {}
+
+const TOOL_FIELDS = [
+  "tool",
+  "call",
+  "key",
+  "read",
+  "count",
+  "setup",
+  "bad_call",
+  "other_call",
+  "other_count",
+] as const;
+
+/**
+ * The deepest nesting in JSON `text`, measured before it is parsed (a
+ * recursive reader of a hostile file could run out of stack).
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parse and check an oracle's text: every field spelled as documented,
+ * every pointer well formed, `{key}` never inside `call` (it is read from
+ * there).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseOracle } from "./oracle.ts";
+ * const oracle = parseOracle(JSON.stringify({ tools: [{
+ *   tool: "put", call: { id: "k-{run}" }, key: "/id",
+ *   read: { tool: "get", arguments: { id: "{key}" } },
+ *   count: { text: "{key}" },
+ * }] }));
+ * assert.equal(oracle.tools[0].key, "/id");
+ * ```
+ */
+export function parseOracle(text: string): Oracle {
+  if (jsonDepth(text) > MAX_ORACLE_DEPTH) {
+    throw new BadOracle(
+      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new BadOracle(ORACLE_MESSAGES.notJson);
+  }
+  if (!isPlainRecord(raw) || !Array.isArray(raw.tools)) {
+    throw new BadOracle(ORACLE_MESSAGES.noTools);
+  }
+  const extra = Object.keys(raw).find((k) => k !== "tools");
+  if (extra !== undefined) throw bad("", ORACLE_MESSAGES.unknownField, extra);
+  if (raw.tools.length === 0 || raw.tools.length > MAX_ORACLE_TOOLS) {
+    throw new BadOracle(
+      fill(ORACLE_MESSAGES.toolCount, { max: MAX_ORACLE_TOOLS }),
+    );
+  }
+  return { tools: raw.tools.map((t, i) => writeTool(t, `tools[${i}]`)) };
+}
+
+function bad(where: string, text: Text, what = "") {
+  return new BadOracle(fill(text, { where: where || "oracle", what }));
+}
+
+function writeTool(raw: unknown, where: string): WriteTool {
+  if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notObject);
+  for (const k of Object.keys(raw)) {
+    if (!(TOOL_FIELDS as readonly string[]).includes(k)) {
+      throw bad(where, ORACLE_MESSAGES.unknownField, k);
+    }
+  }
+  const tool = name(raw.tool, `${where}.tool`);
+  const call = args(raw.call, `${where}.call`);
+  if (JSON.stringify(call).includes("{key}")) {
+    throw bad(`${where}.call`, ORACLE_MESSAGES.keyInCall);
+  }
+  const key = pointer(raw.key, `${where}.key`);
+  const found = pointerGet(call, key);
+  if (
+    !found.found ||
+    (typeof found.value !== "string" && typeof found.value !== "number")
+  ) {
+    throw bad(`${where}.key`, ORACLE_MESSAGES.keyNotInCall, key);
+  }
+  const out: Record<string, unknown> = {
+    tool,
+    call,
+    key,
+    read: toolCall(raw.read, `${where}.read`),
+    count: count(raw.count, `${where}.count`),
+  };
+  if (raw.setup !== undefined) {
+    if (!Array.isArray(raw.setup) || raw.setup.length > MAX_SETUP_CALLS) {
+      throw bad(
+        `${where}.setup`,
+        ORACLE_MESSAGES.setupList,
+        String(MAX_SETUP_CALLS),
+      );
+    }
+    out.setup = raw.setup.map((s, i) => toolCall(s, `${where}.setup[${i}]`));
+  }
+  if (raw.bad_call !== undefined) {
+    out.bad_call = args(raw.bad_call, `${where}.bad_call`);
+  }
+  if (raw.other_call !== undefined) {
+    out.other_call = args(raw.other_call, `${where}.other_call`);
+    if (raw.other_count === undefined) {
+      throw bad(`${where}.other_count`, ORACLE_MESSAGES.otherCountNeeded);
+    }
+  }
+  if (raw.other_count !== undefined) {
+    if (raw.other_call === undefined) {
+      throw bad(`${where}.other_call`, ORACLE_MESSAGES.otherCallNeeded);
+    }
+    out.other_count = count(raw.other_count, `${where}.other_count`);
+  }
+  return out as unknown as WriteTool;
+}
+
+function name(raw: unknown, where: string): string {
+  if (typeof raw !== "string" || raw === "" || raw.length > 128) {
+    throw bad(where, ORACLE_MESSAGES.notName);
+  }
+  return raw;
+}
+
+function args(raw: unknown, where: string): { [key: string]: Json } {
+  if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notObject);
+  return raw as { [key: string]: Json };
+}
+
+function toolCall(raw: unknown, where: string): ToolCall {
+  if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notToolCall);
+  const extra = Object.keys(raw).find((k) => k !== "tool" && k !== "arguments");
+  if (extra !== undefined) {
+    throw bad(where, ORACLE_MESSAGES.unknownField, extra);
+  }
+  return {
+    tool: name(raw.tool, `${where}.tool`),
+    arguments: raw.arguments === undefined
+      ? {}
+      : args(raw.arguments, `${where}.arguments`),
+  };
+}
+
+function count(raw: unknown, where: string): Count {
+  if (
+    isPlainRecord(raw) && Object.keys(raw).length === 1 &&
+    typeof raw.text === "string" && raw.text !== ""
+  ) {
+    return { text: raw.text };
+  }
+  if (
+    isPlainRecord(raw) && Object.keys(raw).length === 2 &&
+    typeof raw.json === "string" && isPlainRecord(raw.match)
+  ) {
+    return {
+      json: pointer(raw.json, `${where}.json`),
+      match: raw.match as { [key: string]: Json },
+    };
+  }
+  throw bad(where, ORACLE_MESSAGES.notCount);
+}
+
+function pointer(raw: unknown, where: string): string {
+  if (
+    typeof raw !== "string" || (raw !== "" && !raw.startsWith("/")) ||
+    /~[^01]|~$/.test(raw)
+  ) {
+    throw bad(where, ORACLE_MESSAGES.notPointer);
+  }
+  return raw;
+}
+
+/**
+ * The value at JSON Pointer `pointer` (RFC 6901) in `value`, never an
+ * inherited property.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pointerGet } from "./oracle.ts";
+ * assert.deepEqual(pointerGet({ a: [{ "b/c": 1 }] }, "/a/0/b~1c"), { found: true, value: 1 });
+ * assert.equal(pointerGet({ a: 1 }, "/toString").found, false);
+ * ```
+ */
+export function pointerGet(
+  value: unknown,
+  pointer: string,
+): { found: true; value: unknown } | { found: false } {
+  if (pointer === "") return { found: true, value };
+  let at: unknown = value;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (Array.isArray(at)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= at.length) {
+        return { found: false };
+      }
+      at = at[Number(token)];
+    } else if (isPlainRecord(at) && Object.hasOwn(at, token)) {
+      at = at[token];
+    } else return { found: false };
+  }
+  return { found: true, value: at };
+}
+
+const PLACEHOLDER = /\{(run|n|key|case)(?::([1-9]))?\}/g;
+
+/** `value` with the placeholders of every string filled in. */
+export function substitute<T>(value: T, p: Placeholders): T {
+  const put = (s: string) =>
+    s.replace(PLACEHOLDER, (whole, what: string, width?: string) => {
+      if (what === "run") return p.run;
+      if (what === "key") return p.key ?? whole;
+      if (what === "case") return p.case === undefined ? whole : String(p.case);
+      return width === undefined
+        ? String(p.n)
+        : String(p.n).padStart(Number(width), "0");
+    });
+  const walk = (v: unknown): unknown =>
+    typeof v === "string"
+      ? put(v)
+      : Array.isArray(v)
+      ? v.map(walk)
+      : isPlainRecord(v)
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+      : v;
+  return walk(value) as T;
+}
+
+/** The call's arguments for copy `n` of a case, and the business key they carry. */
+export function callFor(
+  tool: WriteTool,
+  args: { [key: string]: Json },
+  p: Placeholders,
+): { arguments: { [key: string]: Json }; key: string } {
+  const filled = substitute(args, p);
+  const keyed = pointerGet(substitute(tool.call, p), tool.key);
+  return {
+    arguments: filled,
+    key: keyed.found ? String(keyed.value) : "",
+  };
+}
+
+/** What a read tool answered, as far as counting needs it. */
+export interface ReadResult {
+  /** The result's `content`. */
+  readonly content?: unknown;
+  /** The result's `structuredContent`. */
+  readonly structuredContent?: unknown;
+}
+
+/** The text of a result's text content, parts joined by newlines. */
+export function resultText(result: ReadResult): string {
+  if (!Array.isArray(result.content)) return "";
+  return result.content
+    .filter((c) =>
+      isPlainRecord(c) && c.type === "text" && typeof c.text === "string"
+    )
+    .map((c) => (c as { text: string }).text)
+    .join("\n");
+}
+
+/**
+ * How many times the effect shows in `result`, or `null` when the result
+ * has no such place to count in (the count is then impossible, not zero).
+ */
+export function countIn(
+  how: Count,
+  result: ReadResult,
+  p: Placeholders,
+): number | null {
+  if ("text" in how) {
+    const needle = substitute(how.text, p);
+    const text = resultText(result);
+    let n = 0;
+    for (
+      let at = text.indexOf(needle);
+      at >= 0;
+      at = text.indexOf(needle, at + needle.length)
+    ) n++;
+    return n;
+  }
+  let doc: unknown = result.structuredContent;
+  if (doc === undefined) {
+    try {
+      doc = JSON.parse(resultText(result));
+    } catch {
+      return null;
+    }
+  }
+  const list = pointerGet(doc, how.json);
+  if (!list.found || !Array.isArray(list.value)) return null;
+  const match = substitute(how.match, p);
+  return list.value.filter((item) =>
+    isPlainRecord(item) &&
+    Object.entries(match).every(([field, want]) =>
+      Object.hasOwn(item, field) && sameJson(item[field], want)
+    )
+  ).length;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The words of `guardlab proxy` and `guardlab proxy show`, in both
+ * languages: the faults file's refusals, the proxy's log lines, and the
+ * steps of a drawn record.
+ *
+ * @module
+ */
+import type { Text } from "../base/i18n.ts";
+
+/** The words of `guardlab proxy` and `proxy show`. */
+export const PROXY_MESSAGES = {
+  tooManyFaults: {
+    en: "the faults file has more than {max} lines",
+    zh: "故障文件超过 {max} 行",
+  },
+  faultNotJson: {
+    en: "faults line {line}: not JSON",
+    zh: "故障文件第 {line} 行：不是 JSON",
+  },
+  faultNotObject: {
+    en: "faults line {line}: not a JSON object",
+    zh: "故障文件第 {line} 行：不是 JSON 对象",
+  },
+  faultTool: {
+    en: "faults line {line}: tool must be a tool name",
+    zh: "故障文件第 {line} 行：tool 必须是工具名",
+  },
+  faultCall: {
+    en: "faults line {line}: call must be a call number from 1",
+    zh: "故障文件第 {line} 行：call 必须是从 1 起的调用序号",
+  },
+  faultTrue: {
+    en: "faults line {line}: {field} must be true",
+    zh: "故障文件第 {line} 行：{field} 必须为 true",
+  },
+  faultMs: {
+    en: "faults line {line}: {field} must be milliseconds from 0 to {max}",
+    zh: "故障文件第 {line} 行：{field} 必须是 0 到 {max} 的毫秒数",
+  },
+  faultFanout: {
+    en: "faults line {line}: fanout must be a number of copies from 2 to {max}",
+    zh: "故障文件第 {line} 行：fanout 必须是 2 到 {max} 的份数",
+  },
+  faultField: {
+    en: "faults line {line}: unknown field {field} (faults: {names})",
+    zh: "故障文件第 {line} 行：未知字段 {field}（可用故障：{names}）",
+  },
+  faultNone: {
+    en: "faults line {line}: names no fault (faults: {names})",
+    zh: "故障文件第 {line} 行：没有给出任何故障（可用故障：{names}）",
+  },
+  serverExited: {
+    en: "guardlab proxy: the server exited ({code}); the session ends",
+    zh: "guardlab proxy：服务器已退出（{code}）；会话结束",
+  },
+  serverNotJson: {
+    en:
+      "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded",
+    zh: "guardlab proxy：服务器向标准输出写了一行不是 JSON-RPC 的内容；未转发",
+  },
+  tooLong: {
+    en:
+      "guardlab proxy: a message from the {side} over {max} bytes was discarded, not forwarded",
+    zh: "guardlab proxy：来自{side}的一条消息超过 {max} 字节，已丢弃，未转发",
+  },
+  sideClient: { en: "client", zh: "客户端" },
+  sideServer: { en: "server", zh: "服务器" },
+  recordFull: {
+    en:
+      "guardlab proxy: the record is full ({max}); later messages are forwarded, not recorded",
+    zh: "guardlab proxy：记录已满（{max}）；之后的消息照常转发，不再记录",
+  },
+  cancelledByFault: {
+    en:
+      "guardlab proxy: call {call} cancelled after {ms} ms (a fault of the faults file)",
+    zh:
+      "guardlab proxy：第 {call} 次调用在 {ms} 毫秒后被取消（故障文件安排的故障）",
+  },
+  oracleRead: {
+    en:
+      "guardlab proxy: read the effect of {n} keys from the server at the end of the session",
+    zh: "guardlab proxy：会话结束时从服务器读取了 {n} 个业务键的效果",
+  },
+  showTitle: {
+    en: "guardlab proxy show: {file}",
+    zh: "guardlab proxy show：{file}",
+  },
+  showServer: { en: "server: {command}", zh: "服务器：{command}" },
+  showTruncated: {
+    en: "the record stopped at its bound; later messages were not recorded",
+    zh: "记录达到上限后停止；之后的消息没有记录",
+  },
+  showMore: {
+    en: "… {n} more steps not drawn",
+    zh: "…… 另有 {n} 个步骤未画出",
+  },
+  effectsTitle: {
+    en: "effects by key, read at the end of the session:",
+    zh: "会话结束时按业务键读到的效果：",
+  },
+  effectLine: {
+    en: "  {tool} {key}: calls {calls}; effect {count}",
+    zh: "  {tool} {key}：调用 {calls}；效果 {count}",
+  },
+  noEffects: {
+    en: "no effect was read (record the session with --oracle FILE)",
+    zh: "没有读取效果（录制会话时加上 --oracle FILE）",
+  },
+  sends: { en: "sends {calls} {tool}", zh: "发送{calls} {tool}" },
+  retries: {
+    en: "retries: {calls} {tool}, same key as call {first}",
+    zh: "重试：{calls} {tool}，与调用 {first} 同一业务键",
+  },
+  cancels: { en: "cancels {calls}", zh: "取消{calls}" },
+  clientOther: { en: "{method}", zh: "{method}" },
+  forwards: { en: "forwards {calls}", zh: "转发{calls}" },
+  copies: {
+    en: "sends {n} more copies of {calls} (fault)",
+    zh: "额外发送{calls}的 {n} 份副本（故障）",
+  },
+  dropped: {
+    en: "drops the answer to {calls} (fault)",
+    zh: "丢弃{calls}的应答（故障）",
+  },
+  delayed: {
+    en: "holds the answer to {calls} {ms} ms (fault)",
+    zh: "把{calls}的应答扣留 {ms} 毫秒（故障）",
+  },
+  cancelledAt: {
+    en:
+      "cancels {calls} at the server, answers the client with an error (fault)",
+    zh: "在服务器端取消{calls}，并以错误应答客户端（故障）",
+  },
+  delivers: { en: "delivers {calls}: {outcome}", zh: "交付{calls}：{outcome}" },
+  answers: { en: "answers {calls}: {outcome}", zh: "应答{calls}：{outcome}" },
+  answersCopy: {
+    en: "answers a copy of {calls}: {outcome}",
+    zh: "应答{calls}的副本：{outcome}",
+  },
+  late: {
+    en: "answers {calls} late: {outcome} (not delivered)",
+    zh: "迟到应答{calls}：{outcome}（未交付）",
+  },
+  oracleReadStep: {
+    en: "reads {tool} {key}: effect {count}",
+    zh: "读取 {tool} {key}：效果 {count}",
+  },
+  serverGone: { en: "exits", zh: "退出" },
+} as const satisfies Record<string, Text>;

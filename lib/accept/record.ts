@@ -1,0 +1,236 @@
+/**
+ * The proxy's record: JSON Lines, one line per message with its time, its
+ * direction, its call number and what guardlab did with it, then the
+ * effect of each write by key when an oracle was given. Bounded in lines
+ * and bytes: past the bound messages are still forwarded, only no longer
+ * recorded, and the record says so.
+ *
+ * @module
+ */
+import { setImmediate } from "node:timers";
+import { isPlainRecord } from "../base/json.ts";
+import {
+  MAX_RECORD_BYTES,
+  MAX_RECORD_LINES,
+  MAX_RECORDED_MESSAGE_BYTES,
+} from "./limits.ts";
+
+/** Which way a message went. */
+export type Direction =
+  | "client>server"
+  | "server>client"
+  | "guardlab>server"
+  | "guardlab>client"
+  | "server>guardlab";
+
+/** What guardlab did with a message. */
+export type Action =
+  | "forwarded"
+  | "dropped"
+  | "delayed"
+  | "delivered"
+  | "cancelled"
+  | "copy"
+  | "late"
+  | "not-json"
+  | "too-long";
+
+/** One line of a record. */
+export type RecordLine =
+  | {
+    readonly kind: "start";
+    readonly guardlab_proxy: 1;
+    readonly command: readonly string[];
+  }
+  | {
+    readonly kind: "msg";
+    readonly t: number;
+    readonly dir: Direction;
+    readonly action: Action;
+    readonly call?: number;
+    readonly tool?: string;
+    readonly ms?: number;
+    readonly copies?: number;
+    readonly bytes: number;
+    readonly msg?: unknown;
+  }
+  | {
+    readonly kind: "effect";
+    readonly t: number;
+    readonly tool: string;
+    readonly key: string;
+    readonly calls: readonly number[];
+    readonly count: number | null;
+  }
+  | { readonly kind: "end"; readonly t: number; readonly truncated: boolean };
+
+const encoder = new TextEncoder();
+
+/** A message line as noted on the hot path: serialized later, off it. */
+interface Noted {
+  readonly t: number;
+  readonly line: Omit<
+    Extract<RecordLine, { kind: "msg" }>,
+    "kind" | "t" | "msg" | "bytes"
+  >;
+  readonly text: string | null;
+  readonly msg: unknown;
+}
+
+/**
+ * Writes a record, line by line, within its bounds. A message is only noted
+ * when it passes (its time taken then); the lines of one turn are
+ * serialized, measured against the bounds and written in one write after
+ * the turn, so the proxy forwards a message before any of its record costs
+ * anything (setImmediate, not setTimeout(0), which waits a timer tick).
+ */
+export class RecordWriter {
+  readonly #file: Deno.FsFile;
+  #lines = 0;
+  #bytes = 0;
+  #full = false;
+  #closed = false;
+  #pending: (Noted | RecordLine)[] = [];
+  #flushQueued = false;
+  readonly #started = performance.now();
+  /** Called once, when the bound is first reached (the proxy logs it). */
+  onFull: () => void = () => {};
+
+  /** Write into `file` (a new private file). */
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  /** Milliseconds since the record started. */
+  now(): number {
+    return Math.round((performance.now() - this.#started) * 10) / 10;
+  }
+
+  /** Whether the bound was reached (as of the last write). */
+  get full(): boolean {
+    return this.#full;
+  }
+
+  /** Note a message that just passed: the message itself when small enough, else its size. */
+  message(line: Noted["line"], text: string | null, msg?: unknown): void {
+    this.#queue({ t: this.now(), line, text, msg });
+  }
+
+  /** Add one line (after the lines noted before it). */
+  write(line: RecordLine): void {
+    this.#queue(line);
+  }
+
+  #queue(entry: Noted | RecordLine): void {
+    if (this.#closed) return;
+    this.#pending.push(entry);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  /** The bytes of one line, or null once the record is full. */
+  #bytesOf(entry: Noted | RecordLine): Uint8Array | null {
+    if (this.#full) return null;
+    let line: RecordLine;
+    if ("kind" in entry) line = entry;
+    else {
+      const bytes = entry.text === null ? 0 : encoder.encode(entry.text).length;
+      line = {
+        kind: "msg",
+        t: entry.t,
+        ...entry.line,
+        bytes,
+        ...(entry.msg !== undefined && bytes <= MAX_RECORDED_MESSAGE_BYTES
+          ? { msg: entry.msg }
+          : {}),
+      };
+    }
+    const bytes = encoder.encode(JSON.stringify(line) + "\n");
+    if (
+      this.#lines + 2 > MAX_RECORD_LINES ||
+      this.#bytes + bytes.length + 200 > MAX_RECORD_BYTES
+    ) {
+      this.#full = true;
+      this.onFull();
+      return null;
+    }
+    this.#lines++;
+    this.#bytes += bytes.length;
+    return bytes;
+  }
+
+  /** Serialize and write what is pending, in one write. */
+  #flush(): void {
+    this.#flushQueued = false;
+    if (this.#pending.length === 0 || this.#closed) return;
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (const entry of this.#pending) {
+      const bytes = this.#bytesOf(entry);
+      if (bytes === null) continue;
+      parts.push(bytes);
+      size += bytes.length;
+    }
+    this.#pending = [];
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    this.#writeAll(all);
+  }
+
+  #writeAll(bytes: Uint8Array): void {
+    while (bytes.length > 0) {
+      bytes = bytes.subarray(this.#file.writeSync(bytes));
+    }
+  }
+
+  /** Close the record: what is pending, then its end line. */
+  close(): void {
+    if (this.#closed) return;
+    this.#flush();
+    this.#writeAll(
+      encoder.encode(
+        JSON.stringify({ kind: "end", t: this.now(), truncated: this.#full }) +
+          "\n",
+      ),
+    );
+    this.#closed = true;
+    this.#file.close();
+  }
+}
+
+/** The lines of a record's text; `null` with the line number where it is not one. */
+export function parseRecord(text: string): RecordLine[] | { bad: number } {
+  const out: RecordLine[] = [];
+  const lines = text.split("\n");
+  for (const [i, raw] of lines.entries()) {
+    if (raw.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { bad: i + 1 };
+    }
+    if (
+      !isPlainRecord(value) ||
+      !["start", "msg", "effect", "end"].includes(value.kind as string)
+    ) {
+      return { bad: i + 1 };
+    }
+    if (out.length === 0 && value.kind !== "start") return { bad: i + 1 };
+    if (
+      value.kind === "msg" &&
+      (typeof value.dir !== "string" || typeof value.action !== "string" ||
+        typeof value.t !== "number")
+    ) {
+      return { bad: i + 1 };
+    }
+    out.push(value as unknown as RecordLine);
+  }
+  return out.length === 0 ? { bad: 1 } : out;
+}

@@ -1,0 +1,94 @@
+/**
+ * Where a server comes from, and the oracle it is judged by: a command to
+ * start (the engineer grant: run), a loopback URL (loopback net), or an
+ * example built into guardlab (no grant beyond the temp folder). A grant
+ * that is missing is refused in one line that names the grant needed.
+ *
+ * @module
+ */
+import { Refused } from "../base/errors.ts";
+import { fill } from "../base/i18n.ts";
+import { TextError } from "../base/text_error.ts";
+import type { ExampleName } from "./cases.ts";
+import { type Channel, spawnChannel } from "./channel.ts";
+import { mayStartProcesses } from "../sandbox/grant.ts";
+import { readBoundedFile } from "./files.ts";
+import { httpChannel } from "./http.ts";
+import { MAX_ORACLE_BYTES } from "./limits.ts";
+import { ACCEPT_MESSAGES } from "./messages.ts";
+import { BadOracle, type Oracle, parseOracle } from "./oracle.ts";
+
+/** Where the server under test comes from. */
+export type ServerSource =
+  | {
+    readonly kind: "command";
+    readonly command: string;
+    readonly args: readonly string[];
+  }
+  | { readonly kind: "url"; readonly url: URL }
+  | { readonly kind: "example"; readonly name: ExampleName };
+
+/** A server that could not be started, with the one line that says why. */
+export class StartFailed extends TextError {}
+
+/** Refuse (exit 4) unless this process holds the grant `source` needs; `command` names the guardlab command. */
+export function assertGrantFor(source: ServerSource, command: string): void {
+  const granted = source.kind === "command"
+    ? mayStartProcesses()
+    : source.kind === "url"
+    ? Deno.permissions.querySync({ name: "net", host: source.url.host })
+      .state === "granted"
+    : true;
+  if (!granted) {
+    throw new Refused(
+      fill(ACCEPT_MESSAGES.needsGrant, { command: `guardlab ${command}` }),
+    );
+  }
+}
+
+/** Start (or connect to) the server of `source`. */
+export async function serverChannel(source: ServerSource): Promise<Channel> {
+  if (source.kind === "example") {
+    // The literal specifier keeps the SDK out of every other command's graph.
+    const { exampleChannel } = await import("./examples.ts");
+    return await exampleChannel(source.name);
+  }
+  if (source.kind === "url") return httpChannel(source.url);
+  try {
+    return spawnChannel(source.command, source.args);
+  } catch (error) {
+    const command = JSON.stringify(source.command);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new StartFailed(fill(ACCEPT_MESSAGES.notFound, { command }));
+    }
+    const why = error instanceof Error
+      ? error.message.split("\n")[0]
+      : String(error);
+    throw new StartFailed(fill(ACCEPT_MESSAGES.cannotStart, { command, why }));
+  }
+}
+
+/**
+ * The oracle in file `path`: a plain file of this user's under the grant,
+ * at most {@linkcode MAX_ORACLE_BYTES} (else {@linkcode Refused}), checked
+ * field by field (else {@linkcode BadOracle}, naming the file).
+ */
+export async function loadOracle(
+  path: string,
+  trusted: readonly string[],
+): Promise<Oracle> {
+  const text = await readBoundedFile(path, trusted, MAX_ORACLE_BYTES);
+  try {
+    return parseOracle(text);
+  } catch (error) {
+    if (error instanceof BadOracle) {
+      throw new BadOracle(
+        fill(ACCEPT_MESSAGES.badOracle, {
+          file: JSON.stringify(path),
+          why: error.text,
+        }),
+      );
+    }
+    throw error;
+  }
+}

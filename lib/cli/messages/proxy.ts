@@ -1,0 +1,99 @@
+/**
+ * What `guardlab proxy` says: its help, and its own lines on stderr (the
+ * faults file's refusals and the drawn record are `lib/accept/`'s). Stdout
+ * is the client's protocol channel.
+ *
+ * @module
+ */
+import type { Text } from "../../base/i18n.ts";
+
+/** `guardlab proxy --help`. */
+export const PROXY_HELP = {
+  about: {
+    en:
+      `A drop-in mcpServers entry: the agent's host starts guardlab proxy in place
+of the real server, which guardlab starts as -- COMMAND ARGS…. Every message
+is forwarded unchanged both ways, and recorded with its time, direction and
+call number as JSON Lines (--record FILE: a new file in a folder of yours
+under the temp folder; else one in your private folder, named on stderr).
+A line from the server that is not JSON-RPC, or a message over 4 MiB, is not
+forwarded; the log (stderr) says so.
+--faults FILE (JSON Lines) applies faults by tool name and call number:
+  {"tool": "create_entities", "call": 2, "drop_response": true}
+  {"tool": "create_entities", "call": 3, "delay_response_ms": 1500}
+  {"call": 5, "cancel_after_ms": 200}
+  {"tool": "edit_file", "call": 1, "deliver_twice": true}
+  {"tool": "add_observations", "call": 1, "fanout": 10}
+With "tool", call counts that tool's calls, else every tools/call. A cancel
+fault sends notifications/cancelled to the server and answers the client
+with a JSON-RPC error (-32800). Copies of a call get ids of guardlab's own;
+their answers are recorded, never delivered.
+--oracle FILE (as for accept): once the client has gone, each write's effect
+is read from the server by key and recorded (a read the agent never saw).
+guardlab proxy show FILE [--format svg] [--oracle FILE] draws a record.
+The server runs with your own rights: Deno's sandbox covers guardlab, not
+the server. Starting it needs the engineer grant (-P=guardlab-engineer).`,
+    zh: `可直接写进 mcpServers：Agent 宿主启动 guardlab proxy 来代替真实服务器，
+真实服务器由 guardlab 以 -- COMMAND ARGS… 启动。每条消息双向原样转发，并以
+JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目录下你自己的目录中
+新建的文件；不给时写入你的私有目录，文件名输出到标准错误）。
+服务器发出的不是 JSON-RPC 的行，或超过 4 MiB 的消息，不会转发；日志（标准错误）
+会说明。
+--faults FILE（JSON Lines）按工具名和调用序号注入故障：
+  {"tool": "create_entities", "call": 2, "drop_response": true}
+  {"tool": "create_entities", "call": 3, "delay_response_ms": 1500}
+  {"call": 5, "cancel_after_ms": 200}
+  {"tool": "edit_file", "call": 1, "deliver_twice": true}
+  {"tool": "add_observations", "call": 1, "fanout": 10}
+给了 "tool" 时 call 只数该工具的调用，否则数每一次 tools/call。取消故障向服务器
+发送 notifications/cancelled，并以 JSON-RPC 错误（-32800）应答客户端。调用的
+副本使用 guardlab 自己的 id；副本的应答只记录，从不交付。
+--oracle FILE（同 accept）：客户端离开后，按业务键从服务器读取每次写入的效果
+并记录（这是 Agent 从未看到的读取）。
+guardlab proxy show FILE [--format svg] [--oracle FILE] 画出一份记录。
+服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。启动它需要
+工程师权限（-P=guardlab-engineer）。`,
+  },
+  faults: {
+    en: "JSON Lines of faults (see above)",
+    zh: "故障的 JSON Lines（见上文）",
+  },
+  record: {
+    en: "the record to write (a new file)",
+    zh: "要写入的记录（新文件）",
+  },
+  oracle: {
+    en: "read each write's effect by key at the end",
+    zh: "结束时按业务键读取每次写入的效果",
+  },
+  format: { en: "show: text (default) or svg", zh: "show：text（默认）或 svg" },
+  timeout: {
+    en: "the bound of each end-of-session read (default 10000)",
+    zh: "会话结束时每次读取的等待上限（默认 10000）",
+  },
+  exit0: { en: "the client closed the connection", zh: "客户端关闭了连接" },
+  exit1: {
+    en:
+      "the server could not be started, exited first with an error, or FILE could not be read",
+    zh: "无法启动服务器、服务器先以错误退出，或读不了 FILE",
+  },
+  exit2: {
+    en: "usage error, or a bad line in the faults file",
+    zh: "用法错误，或故障文件中有错误的行",
+  },
+} as const satisfies Record<string, Text>;
+
+/** What `proxy` says on stderr. */
+export const PROXY_CLI_MESSAGES = {
+  faultsWord: { en: "faults", zh: "故障" },
+  recordWord: { en: "a record", zh: "记录" },
+  recording: {
+    en:
+      "guardlab proxy: recording to {path}; the server runs with your own rights",
+    zh: "guardlab proxy：记录写入 {path}；服务器以你自己的权限运行",
+  },
+  badRecord: {
+    en: "{file} is not a guardlab proxy record (line {line})",
+    zh: "{file} 不是 guardlab proxy 的记录（第 {line} 行）",
+  },
+} as const satisfies Record<string, Text>;

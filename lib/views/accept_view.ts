@@ -1,0 +1,509 @@
+/**
+ * `guardlab accept` drawn: the matrix (one row per case, with what the
+ * client saw, the effect counted by key and the verdict, and under each
+ * row what the verdict means and the article's sentence it tests), and
+ * each case's timeline in three lanes (client, guardlab, server), with the
+ * moment the effect became visible to the read tool drawn as a divider,
+ * the way the lab's timeline draws its commit point. Text within 80
+ * columns, and SVG.
+ *
+ * @module
+ */
+import {
+  fill,
+  joinTexts,
+  type Lang,
+  same,
+  say,
+  type Text,
+} from "../base/i18n.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
+import type { AcceptReport, CaseResult } from "../accept/run.ts";
+import type { Lane, Outcome, TimelineEvent } from "../accept/session.ts";
+import { VERDICT_CLASS } from "../accept/cases.ts";
+import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import {
+  ACCEPT_MESSAGES as M,
+  OUTCOME_WORD,
+  PROBLEM_WORD,
+  TIMELINE_WORDS as W,
+  VERDICT_ARTICLE,
+  VERDICT_MEANING,
+} from "../accept/messages.ts";
+import { svgStart, xmlEscape } from "./svg.ts";
+
+const COLS = { case: 25, saw: 24, effect: 12 };
+
+function pad(text: string, width: number): string {
+  return text + " ".repeat(Math.max(1, width - displayWidth(text)));
+}
+
+/** What the client saw over a case's calls, in words: `no answer, then success`, `10× success`. */
+export function sawText(saw: readonly Outcome[]): Text {
+  if (saw.length === 0) return same("-");
+  if (saw.length > 2) {
+    const counts = new Map<Outcome, number>();
+    for (const o of saw) counts.set(o, (counts.get(o) ?? 0) + 1);
+    return joinTexts(
+      [...counts].map(([o, n]) => fill(M.times, { n, what: OUTCOME_WORD[o] })),
+      same(", "),
+    );
+  }
+  return joinTexts(saw.map((o) => OUTCOME_WORD[o]), M.then);
+}
+
+/** The effect column of a row. */
+export function effectText(r: CaseResult): Text {
+  if (r.effect === null) return M.unknown;
+  if (r.case === "concurrent-distinct" && r.copies !== undefined) {
+    return fill(M.effectOf, { kept: r.effect, n: r.copies });
+  }
+  if (r.effect_before_retry !== undefined) {
+    return fill(M.effectBefore, {
+      n: r.effect,
+      before: r.effect_before_retry ?? "?",
+    });
+  }
+  if (r.effect_other !== undefined) {
+    return fill(M.effectOther, { n: r.effect, other: r.effect_other ?? "?" });
+  }
+  return same(String(r.effect));
+}
+
+/** The problems of a row in words. */
+function problemsText(r: Pick<CaseResult, "problems">): Text {
+  return fill(M.problems, {
+    problems: joinTexts(
+      r.problems.map((p) =>
+        fill(PROBLEM_WORD[p.kind], { id: p.id ?? "?", max: MAX_MESSAGE_BYTES })
+      ),
+      same("; "),
+    ),
+  });
+}
+
+/** The matrix of `report` in `lang`, each line within 80 columns. */
+export function matrixLines(report: AcceptReport, lang: Lang): string[] {
+  const lines: string[] = [];
+  const entries = [...new Set(report.results.map((r) => r.entry))];
+  for (const entry of entries) {
+    const rows = report.results.filter((x) => x.entry === entry);
+    const tool = rows[0].tool;
+    const twice = report.results.some((x) =>
+      x.tool === tool && x.entry !== entry
+    );
+    if (lines.length > 0) lines.push("");
+    lines.push(
+      say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
+    );
+    lines.push(
+      "  " + pad(say(M.headCase, lang), COLS.case) +
+        pad(say(M.headSaw, lang), COLS.saw) +
+        pad(say(M.headEffect, lang), COLS.effect) + say(M.headVerdict, lang),
+    );
+    for (const r of rows) {
+      const saw = wrap(say(sawText(r.client_saw), lang), COLS.saw - 1, 0).map((
+        l,
+      ) => l.trim());
+      lines.push(
+        "  " + pad(r.case, COLS.case) + pad(saw[0], COLS.saw) +
+          pad(say(effectText(r), lang), COLS.effect) + r.verdict,
+      );
+      for (const more of saw.slice(1)) {
+        lines.push("  " + " ".repeat(COLS.case) + more);
+      }
+      const notes: Text[] = [VERDICT_MEANING[r.verdict]];
+      if (r.problems.length > 0) notes.push(problemsText(r));
+      for (const i of r.info) {
+        notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
+      }
+      notes.push(fill(M.article, { sentence: VERDICT_ARTICLE[r.verdict] }));
+      for (const note of notes) {
+        for (const l of wrap(say(note, lang), 74, 0)) {
+          lines.push("      " + l.trim());
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+/** How many rows of each class: the summary line's numbers. */
+export function classCounts(report: AcceptReport) {
+  const of = (c: string) =>
+    report.results.filter((r) => VERDICT_CLASS[r.verdict] === c).length;
+  return {
+    cases: report.results.length,
+    safe: of("safe"),
+    unsafe: of("unsafe"),
+    inconclusive: of("inconclusive"),
+    info: of("info"),
+  };
+}
+
+/** The summary line of `report`. */
+export function summaryText(report: AcceptReport): Text {
+  return fill(M.summary, classCounts(report));
+}
+
+/** One event's words, for `calls` (one call number or a run of them). */
+function eventText(e: TimelineEvent, calls: Text, n: number): Text {
+  const outcome = e.outcome ? OUTCOME_WORD[e.outcome] : same("");
+  switch (e.kind) {
+    case "sent":
+      return fill(W.sent, { calls });
+    case "retried":
+      return fill(W.retried, { calls });
+    case "forwarded":
+      return fill(W.forwarded, { calls });
+    case "answered":
+      return fill(W.answered, { calls, outcome });
+    case "delivered":
+      return fill(W.delivered, { calls, outcome });
+    case "withheld":
+      return fill(W.withheld, { calls });
+    case "gave-up":
+      return fill(W.gaveUp, { calls });
+    case "cancelled":
+      return fill(W.cancelled, { calls });
+    case "read":
+      if (e.count === null || e.count === undefined) return W.readFailed;
+      return n > 1
+        ? fill(W.readMany, { n, count: e.count })
+        : fill(W.read, { count: e.count });
+    case "setup":
+      return fill(W.setup, { outcome });
+    case "exited":
+      return W.exited;
+    case "problem":
+      return fill(PROBLEM_WORD[e.problem ?? "not-message"], {
+        id: e.id ?? "?",
+        max: MAX_MESSAGE_BYTES,
+      });
+  }
+}
+
+/** One drawn step: its lane, its words, and whether the effect showed first here. */
+export interface DrawnStep {
+  /** The lane it is drawn in. */
+  readonly lane: Lane;
+  /** What happened. */
+  readonly text: Text;
+  /** The effect's count, when this is the first read that saw it. */
+  readonly visible?: number;
+  /** The event's kind, for styling. */
+  readonly kind: TimelineEvent["kind"];
+}
+
+/**
+ * The steps of a timeline, with runs of the same step over consecutive
+ * calls folded into one (`sends calls 1–10`), and runs of reads with the
+ * same count into one.
+ */
+export function drawnSteps(events: readonly TimelineEvent[]): DrawnStep[] {
+  const steps: DrawnStep[] = [];
+  for (let i = 0; i < events.length;) {
+    const { width, times } = foldAt(events, i);
+    for (let k = 0; k < width; k++) {
+      const e = events[i + k];
+      const last = events[i + k + (times - 1) * width];
+      const n = e.kind === "read" ? times : 1;
+      const calls = e.call === null
+        ? same("")
+        : times > 1
+        ? fill(W.many, { from: e.call, to: last.call ?? e.call })
+        : fill(W.one, { n: e.call });
+      steps.push({
+        lane: e.lane,
+        kind: e.kind,
+        text: eventText(e, calls, n),
+        ...(e.visible && typeof e.count === "number"
+          ? { visible: e.count }
+          : {}),
+      });
+    }
+    i += width * times;
+  }
+  return steps;
+}
+
+/** Whether `b` repeats `a` for the next call (or, for a read, the next key with the same count). */
+function repeats(a: TimelineEvent, b: TimelineEvent): boolean {
+  if (
+    a.kind !== b.kind || a.lane !== b.lane || a.outcome !== b.outcome ||
+    b.visible
+  ) return false;
+  if (a.kind === "problem" || a.kind === "exited" || a.kind === "setup") {
+    return false;
+  }
+  if (a.kind === "read") return a.count === b.count;
+  return a.call !== null && b.call === a.call + 1;
+}
+
+/** The widest block of 1 to 3 steps that repeats from `at`, and how often. */
+function foldAt(
+  events: readonly TimelineEvent[],
+  at: number,
+): { width: number; times: number } {
+  let best = { width: 1, times: 1 };
+  for (let width = 1; width <= 3; width++) {
+    let times = 1;
+    while (
+      at + (times + 1) * width <= events.length &&
+      Array.from({ length: width }, (_, k) => k).every((k) =>
+        repeats(
+          events[at + (times - 1) * width + k],
+          events[at + times * width + k],
+        )
+      )
+    ) times++;
+    if (times > 1 && width * times > best.width * best.times) {
+      best = { width, times };
+    }
+  }
+  if (best.times > 1 && events[at].visible) return { width: 1, times: 1 };
+  return best;
+}
+
+const LANES: readonly Lane[] = ["client", "guardlab", "server"];
+const LANE_WORD: Readonly<Record<Lane, Text>> = {
+  client: W.laneClient,
+  guardlab: W.laneGuardlab,
+  server: W.laneServer,
+};
+const LANE_W = 24;
+
+/** One step of a lane table: its lane, its words, and where the effect first showed. */
+export interface LaneStep {
+  /** The lane it is drawn in. */
+  readonly lane: Lane;
+  /** What happened. */
+  readonly text: Text;
+  /** The effect's count, when this step is where it was first seen. */
+  readonly visible?: number;
+  /** When it happened, in ms from the start, when the table shows times. */
+  readonly at_ms?: number;
+}
+
+/**
+ * Steps in three lanes (client, guardlab, server), one a row, each lane's
+ * text wrapped in its own column; with times, a column of `+ms` first.
+ */
+export function laneTable(
+  steps: readonly LaneStep[],
+  lang: Lang,
+  withTime = false,
+): string[] {
+  const timeW = withTime ? 10 : 0;
+  const laneW = withTime ? 21 : LANE_W;
+  const row = (cells: string[], time = "") =>
+    ("  " + (withTime ? pad(time, timeW) : "") + pad(cells[0], laneW) + "| " +
+      pad(cells[1], laneW) + "| " +
+      cells[2]).trimEnd();
+  const lines = [
+    row(LANES.map((l) => say(LANE_WORD[l], lang))),
+    "  " + (withTime ? " ".repeat(timeW) : "") +
+    LANES.map(() => "-".repeat(laneW)).join("+-"),
+  ];
+  if (steps.length === 0) lines.push("  " + say(W.none, lang));
+  for (const step of steps) {
+    if (step.visible !== undefined) {
+      const divider = say(fill(W.visible, { count: step.visible }), lang);
+      lines.push(
+        "  " + divider + "-".repeat(Math.max(0, 77 - displayWidth(divider))),
+      );
+    }
+    const at = LANES.indexOf(step.lane);
+    const parts = wrap(say(step.text, lang), laneW - 1, 0).map((l) => l.trim());
+    parts.forEach((part, i) => {
+      const time = i === 0 && step.at_ms !== undefined
+        ? `+${step.at_ms}ms`
+        : "";
+      lines.push(row(LANES.map((_, k) => k === at ? part : ""), time));
+    });
+  }
+  return lines;
+}
+
+/** The timeline of one case as text: three lanes, one step a row. */
+export function timelineLines(r: CaseResult, lang: Lang): string[] {
+  return [
+    say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+    ...laneTable(drawnSteps(r.timeline), lang),
+  ];
+}
+
+const STEP_W = 200;
+const STEP_H = 46;
+const STEP_GAP = 12;
+const LANE_Y: Readonly<Record<Lane, number>> = {
+  client: 0,
+  guardlab: 60,
+  server: 120,
+};
+
+/** Every case of `report` as one SVG: per case three lanes, steps left to right, the effect's first sighting as a red divider. */
+export function acceptSvg(
+  report: AcceptReport,
+  lang: Lang,
+  title: string,
+): string {
+  return lanesSvg(
+    title,
+    report.results.map((r) => ({
+      title: fill(same("{title}: {verdict}"), {
+        title: fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }),
+        verdict: r.verdict,
+      }),
+      steps: drawnSteps(r.timeline),
+      data: `data-case="${xmlEscape(r.case)}" data-verdict="${
+        xmlEscape(r.verdict)
+      }"`,
+    })),
+    lang,
+  );
+}
+
+/** The fill of a step box, by what happened there. */
+function toneOf(kind: string | undefined): string {
+  return kind === "withheld" || kind === "gave-up" || kind === "held"
+    ? "#fbe6b8"
+    : kind === "cancelled" || kind === "problem" || kind === "exited" ||
+        kind === "bad"
+    ? "#f8d0d0"
+    : kind === "read"
+    ? "#d7eef5"
+    : kind === "retried"
+    ? "#e8dff5"
+    : "#eeeeee";
+}
+
+/** Blocks of three-lane steps as one SVG (accept's cases, or one proxy session). */
+export function lanesSvg(
+  title: string,
+  blocks: readonly {
+    title: Text;
+    steps: readonly (LaneStep & { kind?: string })[];
+    data?: string;
+  }[],
+  lang: Lang,
+): string {
+  const longest = Math.max(1, ...blocks.map((c) => c.steps.length));
+  const width = 20 + 110 + longest * (STEP_W + STEP_GAP) + 40;
+  const block = 230;
+  const height = 60 + blocks.length * block;
+  const parts = svgStart(title, width, height, 12);
+  blocks.forEach((b, n) => {
+    const top = 50 + n * block;
+    parts.push(
+      `<g class="case"${b.data ? ` ${b.data}` : ""}>`,
+      `<text x="20" y="${top + 16}" font-weight="bold">${
+        xmlEscape(say(b.title, lang))
+      }</text>`,
+    );
+    for (const lane of LANES) {
+      const y = top + 30 + LANE_Y[lane];
+      parts.push(
+        `<text x="20" y="${y + 28}" font-weight="bold">${
+          xmlEscape(say(LANE_WORD[lane], lang))
+        }</text>`,
+        `<line x1="120" y1="${y + STEP_H / 2}" x2="${width - 20}" y2="${
+          y + STEP_H / 2
+        }" stroke="#bdbdbd" stroke-width="1"/>`,
+      );
+    }
+    b.steps.forEach((step, i) => {
+      const x = 130 + i * (STEP_W + STEP_GAP);
+      const y = top + 30 + LANE_Y[step.lane];
+      if (step.visible !== undefined) {
+        const lx = x - STEP_GAP / 2;
+        parts.push(
+          `<g class="effect-visible" data-count="${step.visible}">`,
+          `<line x1="${lx}" y1="${top + 26}" x2="${lx}" y2="${
+            top + 200
+          }" stroke="#b71c1c" stroke-width="4"/>`,
+          `</g>`,
+        );
+      }
+      const lines = wrap(say(step.text, lang), 30, 0).map((l) => l.trim())
+        .slice(0, 2);
+      const time = step.at_ms !== undefined ? ` +${step.at_ms}ms` : "";
+      parts.push(
+        `<g class="step" data-lane="${step.lane}" data-kind="${
+          xmlEscape(step.kind ?? "")
+        }">`,
+        `<rect x="${x}" y="${y}" width="${STEP_W}" height="${STEP_H}" rx="6" fill="${
+          toneOf(step.kind)
+        }" stroke="#616161" stroke-width="1"/>`,
+        ...lines.map((l, j) =>
+          `<text x="${x + 6}" y="${y + 18 + 16 * j}">${
+            xmlEscape(j === 0 ? `${i + 1}.${time} ${l}` : `   ${l}`)
+          }</text>`
+        ),
+        `</g>`,
+      );
+    });
+    parts.push(`</g>`);
+  });
+  parts.push(`</svg>`);
+  return parts.join("\n");
+}
+
+/** What the screen says about where the server came from, and the exit code. */
+export interface ScreenOptions {
+  /** Where the server came from. */
+  readonly source: {
+    readonly kind: "command" | "url" | "example";
+    readonly name?: string;
+  };
+  /** Whether to draw each case's timeline after the matrix. */
+  readonly timeline: boolean;
+  /** The exit code the command returns. */
+  readonly exit: number;
+}
+
+/** The title line: which server, which version. */
+export function titleText(report: AcceptReport): Text {
+  return fill(M.title, {
+    server: report.server.name,
+    version: report.server.version,
+  });
+}
+
+/** The whole text screen of `guardlab accept`. */
+export function acceptScreen(
+  report: AcceptReport,
+  options: ScreenOptions,
+  lang: Lang,
+): string[] {
+  const lines = [say(titleText(report), lang)];
+  lines.push(
+    say(
+      options.source.kind === "example"
+        ? fill(M.exampleNote, { name: options.source.name ?? "" })
+        : M.grantNote,
+      lang,
+    ),
+  );
+  if (report.unlisted.length > 0) {
+    lines.push(
+      say(fill(M.unlisted, { tools: report.unlisted.join(", ") }), lang),
+    );
+  }
+  if (report.startup_problems.length > 0) {
+    const problems = problemsText({ problems: report.startup_problems });
+    lines.push(say(fill(M.startup, { problems }), lang));
+  }
+  lines.push(
+    "",
+    ...matrixLines(report, lang),
+    "",
+    say(summaryText(report), lang),
+  );
+  if (options.exit === 5) lines.push(say(M.exitUnsafe, lang));
+  if (options.exit === 6) lines.push(say(M.exitInconclusive, lang));
+  if (options.timeline) {
+    for (const r of report.results) lines.push("", ...timelineLines(r, lang));
+  }
+  return lines;
+}

@@ -1,0 +1,256 @@
+/**
+ * A recorded proxy session drawn as the acceptance test's timeline: the
+ * client (the agent's host), guardlab (the proxy, with each fault it
+ * applied) and the server, one message a row with its time, so an engineer
+ * sees where their agent's retries, timeouts and cancels fell. A call with
+ * the same key as an earlier one (by the oracle's key, else the same
+ * arguments) is drawn as a retry; the effect read by key at the end of the
+ * session closes the timeline.
+ *
+ * @module
+ */
+import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
+import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import { MAX_DRAWN_EVENTS, MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../accept/messages.ts";
+import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
+import { type Oracle, pointerGet } from "../accept/oracle.ts";
+import type { RecordLine } from "../accept/record.ts";
+import type { Outcome } from "../accept/session.ts";
+import { lanesSvg, type LaneStep, laneTable } from "./accept_view.ts";
+
+type Step = LaneStep & { kind: string };
+
+function outcomeOf(msg: unknown): Outcome {
+  if (!isPlainRecord(msg)) return "success";
+  if ("error" in msg) return "rpc-error";
+  return isPlainRecord(msg.result) && msg.result.isError === true
+    ? "tool-error"
+    : "success";
+}
+
+function callsText(call: number | undefined): Text {
+  return call === undefined ? same("") : fill(W.one, { n: call });
+}
+
+/** The business key of a call's arguments, by the oracle's pointer, else its arguments. */
+function keyOf(oracle: Oracle | undefined, tool: string, msg: unknown): string {
+  const args = isPlainRecord(msg) && isPlainRecord(msg.params)
+    ? msg.params.arguments
+    : undefined;
+  const spec = oracle?.tools.find((t) => t.tool === tool);
+  if (spec !== undefined) {
+    const found = pointerGet(args, spec.key);
+    if (found.found) return `key:${String(found.value)}`;
+  }
+  try {
+    return `args:${canonicalJson(args ?? null)}`;
+  } catch {
+    return "";
+  }
+}
+
+/** The steps of a record, lane by lane. */
+export function proxySteps(
+  lines: readonly RecordLine[],
+  oracle?: Oracle,
+): Step[] {
+  const steps: Step[] = [];
+  const methods = new Map<string, string>();
+  const firstOfKey = new Map<string, number>();
+  for (const line of lines) {
+    if (line.kind === "effect") {
+      steps.push({
+        lane: "guardlab",
+        kind: "read",
+        at_ms: Math.round(line.t),
+        text: fill(P.oracleReadStep, {
+          tool: line.tool,
+          key: line.key,
+          count: line.count ?? "?",
+        }),
+      });
+      continue;
+    }
+    if (line.kind !== "msg") continue;
+    const at_ms = Math.round(line.t);
+    const calls = callsText(line.call);
+    const msg = isPlainRecord(line.msg) ? line.msg : undefined;
+    const tool = line.tool ?? "";
+    const push = (lane: Step["lane"], kind: string, text: Text) =>
+      steps.push({ lane, kind, text, at_ms });
+    switch (`${line.dir} ${line.action}`) {
+      case "client>server forwarded": {
+        if (
+          msg !== undefined && typeof msg.method === "string" &&
+          msg.id !== undefined
+        ) {
+          methods.set(JSON.stringify(msg.id), msg.method);
+        }
+        if (line.call !== undefined && msg?.method === "tools/call") {
+          const key = `${tool}\u0000${keyOf(oracle, tool, msg)}`;
+          const first = firstOfKey.get(key);
+          if (first === undefined) {
+            firstOfKey.set(key, line.call);
+            push("client", "sent", fill(P.sends, { calls, tool }));
+          } else {push(
+              "client",
+              "retried",
+              fill(P.retries, { calls, tool, first }),
+            );}
+        } else if (line.call !== undefined) {
+          push("client", "cancelled", fill(P.cancels, { calls }));
+        } else {
+          push(
+            "client",
+            "other",
+            fill(P.clientOther, { method: String(msg?.method ?? "answer") }),
+          );
+        }
+        break;
+      }
+      case "guardlab>server copy":
+        push("guardlab", "bad", fill(P.copies, { calls, n: line.copies ?? 1 }));
+        break;
+      case "guardlab>server cancelled":
+        push("guardlab", "cancelled", fill(P.cancelledAt, { calls }));
+        break;
+      case "server>guardlab dropped":
+        push(
+          "server",
+          "answered",
+          fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+        );
+        push("guardlab", "withheld", fill(P.dropped, { calls }));
+        break;
+      case "server>guardlab delayed":
+        push(
+          "server",
+          "answered",
+          fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+        );
+        push("guardlab", "held", fill(P.delayed, { calls, ms: line.ms ?? 0 }));
+        break;
+      case "guardlab>client delivered":
+        push(
+          "guardlab",
+          "delivered",
+          fill(P.delivers, { calls, outcome: OUTCOME_WORD.success }),
+        );
+        break;
+      case "server>guardlab copy":
+        push(
+          "server",
+          "answered",
+          fill(P.answersCopy, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+        );
+        break;
+      case "server>guardlab late":
+        push(
+          "server",
+          "answered",
+          fill(P.late, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+        );
+        break;
+      case "server>client forwarded":
+        if (line.call !== undefined) {
+          push(
+            "server",
+            "answered",
+            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          );
+        } else if (msg !== undefined && typeof msg.method === "string") {
+          push("server", "other", same(msg.method));
+        } else if (msg !== undefined) {
+          const method = methods.get(JSON.stringify(msg.id));
+          push(
+            "server",
+            "other",
+            fill(P.answers, {
+              calls: same(method ?? "?"),
+              outcome: OUTCOME_WORD[outcomeOf(msg)],
+            }),
+          );
+        }
+        break;
+      case "server>client not-json":
+        push("server", "problem", fill(P.serverNotJson, {}));
+        break;
+      case "server>client too-long":
+      case "client>server too-long":
+        push(
+          line.dir === "server>client" ? "server" : "client",
+          "problem",
+          fill(P.tooLong, {
+            side: line.dir === "server>client" ? P.sideServer : P.sideClient,
+            max: MAX_MESSAGE_BYTES,
+          }),
+        );
+        break;
+    }
+  }
+  return steps;
+}
+
+/** The effect lines under a drawn record. */
+function effectLines(lines: readonly RecordLine[], lang: Lang): string[] {
+  const effects = lines.filter((l) => l.kind === "effect");
+  if (effects.length === 0) return [say(P.noEffects, lang)];
+  return [
+    say(P.effectsTitle, lang),
+    ...effects.map((e) =>
+      say(
+        fill(P.effectLine, {
+          tool: e.tool,
+          key: e.key,
+          calls: e.calls.join(", "),
+          count: e.count ?? "?",
+        }),
+        lang,
+      )
+    ),
+  ];
+}
+
+/** The text screen of `guardlab proxy show FILE`. */
+export function proxyShowLines(
+  lines: readonly RecordLine[],
+  file: string,
+  lang: Lang,
+  oracle?: Oracle,
+): string[] {
+  const start = lines[0];
+  const out = [say(fill(P.showTitle, { file }), lang)];
+  if (start.kind === "start") {
+    out.push(
+      say(fill(P.showServer, { command: start.command.join(" ") }), lang),
+    );
+  }
+  const steps = proxySteps(lines, oracle);
+  out.push("", ...laneTable(steps.slice(0, MAX_DRAWN_EVENTS), lang, true));
+  if (steps.length > MAX_DRAWN_EVENTS) {
+    out.push(
+      say(fill(P.showMore, { n: steps.length - MAX_DRAWN_EVENTS }), lang),
+    );
+  }
+  if (lines.some((l) => l.kind === "end" && l.truncated)) {
+    out.push(say(P.showTruncated, lang));
+  }
+  out.push("", ...effectLines(lines, lang));
+  return out;
+}
+
+/** The SVG of `guardlab proxy show FILE --format svg`. */
+export function proxySvg(
+  lines: readonly RecordLine[],
+  file: string,
+  lang: Lang,
+  oracle?: Oracle,
+): string {
+  const steps = proxySteps(lines, oracle).slice(0, MAX_DRAWN_EVENTS);
+  const title = say(fill(P.showTitle, { file }), lang);
+  return lanesSvg(title, [{
+    title: same(effectLines(lines, lang).join(" ")),
+    steps,
+  }], lang);
+}

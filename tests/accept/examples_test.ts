@@ -1,0 +1,249 @@
+/**
+ * `accept --example NAME`: the example servers built into guardlab run in
+ * process under the student grant (nothing is started), and each one's
+ * matrix names exactly what it gets wrong. Expected matrices and screens
+ * are written by hand.
+ */
+import assert from "node:assert/strict";
+import {
+  CASE_NAMES,
+  EXAMPLE_NAMES,
+  type ExampleName,
+} from "../../lib/accept/cases.ts";
+import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
+import { exampleChannel } from "../../lib/accept/examples.ts";
+import { runAccept } from "../../lib/accept/run.ts";
+import { timelineLines } from "../../lib/views/accept_view.ts";
+import { assertUsageError, cli } from "../_helpers/helpers.ts";
+import { matrixOf } from "../_helpers/accept_helpers.ts";
+
+const EXPECTED: Record<ExampleName, string[]> = {
+  "idempotent": [
+    "once: ONCE",
+    "rejected: NO-EFFECT",
+    "lost-reply-retry: ONCE",
+    "cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+    "concurrent-distinct: ALL-KEPT",
+    "concurrent-same: ONCE",
+    "same-key-other-arguments: CONFLICT-REPORTED",
+  ],
+  "duplicates-on-retry": [
+    "once: ONCE",
+    "rejected: NO-EFFECT",
+    "lost-reply-retry: DUPLICATED",
+    "cancel-after-send: DUPLICATED +EFFECT-DESPITE-CANCEL",
+    "concurrent-distinct: ALL-KEPT",
+    "concurrent-same: DUPLICATED",
+    "same-key-other-arguments: OVERWRITTEN",
+  ],
+  "loses-updates": [
+    "once: ONCE",
+    "rejected: NO-EFFECT",
+    "lost-reply-retry: ONCE",
+    "cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+    "concurrent-distinct: LOST",
+    "concurrent-same: ONCE",
+    "same-key-other-arguments: SILENT-CONFLICT",
+  ],
+  "false-failure": [
+    "once: ONCE",
+    "rejected: NO-EFFECT",
+    "lost-reply-retry: FALSE-FAILURE",
+    "cancel-after-send: FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
+    "concurrent-distinct: ALL-KEPT",
+    "concurrent-same: ONCE",
+    "same-key-other-arguments: CONFLICT-REPORTED",
+  ],
+};
+
+const OPTIONS = {
+  oracle: EXAMPLE_ORACLE,
+  cases: CASE_NAMES,
+  copies: 10,
+  timeoutMs: 10_000,
+  cancelAfterMs: 20,
+};
+
+for (const name of EXAMPLE_NAMES) {
+  Deno.test(`accept examples: ${name}: its matrix, in process`, async () => {
+    const report = await runAccept(await exampleChannel(name), OPTIONS);
+    assert.deepEqual(matrixOf(report), EXPECTED[name]);
+    assert.equal(report.server.name, `guardlab-example-${name}`);
+  });
+}
+
+Deno.test("accept examples: the CLI's exit code: 0 when every verdict is safe, 5 when one is unsafe", async () => {
+  const good = await cli(["accept", "--example", "idempotent", "--json"]);
+  assert.equal(good.code, 0, good.err.join("\n"));
+  const json = JSON.parse(good.out.join("\n"));
+  assert.equal(json.exit, 0);
+  assert.deepEqual(json.results.map((r: { case: string }) => r.case), [
+    ...CASE_NAMES,
+  ]);
+  assert.deepEqual(Object.keys(json.results[0]).sort(), [
+    "case",
+    "class",
+    "client_saw",
+    "effect",
+    "entry",
+    "info",
+    "key",
+    "problems",
+    "run",
+    "timeline",
+    "tool",
+    "verdict",
+  ]);
+  for (
+    const name of ["duplicates-on-retry", "loses-updates", "false-failure"]
+  ) {
+    const bad = await cli(["accept", "--example", name]);
+    assert.equal(bad.code, 5, name);
+    assert.equal(bad.out.at(-1), "exit 5: at least one verdict is unsafe");
+  }
+});
+
+Deno.test("accept examples: the screen in Chinese, the matrix row under its head", async () => {
+  const r = await cli([
+    "accept",
+    "--example",
+    "duplicates-on-retry",
+    "--cases",
+    "lost-reply-retry",
+    "--lang",
+    "zh",
+  ]);
+  assert.equal(r.code, 5);
+  assert.deepEqual(r.out, [
+    "guardlab accept：guardlab-example-duplicates-on-retry 1",
+    "示例服务器 duplicates-on-retry，在 guardlab 进程内运行（没有启动任何程序）",
+    "",
+    "写入工具 put_note",
+    "  用例                     客户端看到              效果        结论",
+    "  lost-reply-retry         无应答，然后成功        2（之前 1） DUPLICATED",
+    "      同一业务键出现多个效果：重试或重复投递又写了一次",
+    "      文章：仅凭一个超时异常就再次发送，可能造成重复效果",
+    "",
+    "已运行用例 1 个：安全 0，不安全 1，无法判断 0，提示 0",
+    "退出码 5：至少一个结论不安全",
+  ]);
+});
+
+Deno.test("accept examples: the timeline of a lost reply: the effect is visible before the client retries", async () => {
+  const report = await runAccept(await exampleChannel("duplicates-on-retry"), {
+    ...OPTIONS,
+    cases: ["lost-reply-retry"],
+  });
+  const lines = timelineLines(report.results[0], "en");
+  assert.equal(
+    lines[0],
+    `timeline of lost-reply-retry (put_note, key ${report.results[0].key})`,
+  );
+  assert.deepEqual(lines.slice(1), [
+    "  client                  | guardlab                | server",
+    "  ------------------------+-------------------------+-------------------------",
+    "  sends call 1            |                         |",
+    "                          | forwards call 1         |",
+    "                          |                         | answers call 1: success",
+    "                          | withholds the answer to |",
+    "                          | call 1                  |",
+    "  no answer to call 1:    |                         |",
+    "  gives up                |                         |",
+    "  --- effect visible to the read tool by here: 1 ------------------------------",
+    "                          | asks the read tool:     |",
+    "                          | effect 1                |",
+    "  retries: call 2, same   |                         |",
+    "  arguments               |                         |",
+    "                          | forwards call 2         |",
+    "                          |                         | answers call 2: success",
+    "                          | delivers call 2:        |",
+    "                          | success                 |",
+    "                          | asks the read tool:     |",
+    "                          | effect 2                |",
+  ]);
+});
+
+Deno.test("accept examples: --format svg draws each case's three lanes and the effect's first sighting", async () => {
+  const r = await cli([
+    "accept",
+    "--example",
+    "idempotent",
+    "--cases",
+    "lost-reply-retry,once",
+    "--format",
+    "svg",
+  ]);
+  assert.equal(r.code, 0);
+  const svg = r.out.join("\n");
+  assert.match(svg, /^<svg /);
+  assert.equal(
+    [...svg.matchAll(
+      /<g class="case" data-case="([a-z-]+)" data-verdict="ONCE">/g,
+    )].map((m) => m[1]).join(),
+    "lost-reply-retry,once",
+  );
+  assert.equal([...svg.matchAll(/class="effect-visible"/g)].length, 2);
+  assert.match(svg, /data-lane="guardlab" data-kind="withheld"/);
+  assert.match(svg, /data-lane="client" data-kind="retried"/);
+});
+
+Deno.test("accept: usage errors are one line and the usage", async () => {
+  assertUsageError(await cli(["accept"]), /give the server/);
+  assertUsageError(
+    await cli(["accept", "--example", "nope"]),
+    /--example must be one of idempotent/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--cases", "once,twice"]),
+    /unknown case "twice"/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--copies", "0"]),
+    /--copies must be a whole number from 1 to 64/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--copies", "1e3"]),
+    /--copies/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--timeout-ms", "10"]),
+    /from 50 to/,
+  );
+  assertUsageError(
+    await cli([
+      "accept",
+      "--example",
+      "idempotent",
+      "--json",
+      "--format",
+      "svg",
+    ]),
+    /give one/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--oracle", "x.json"]),
+    /--oracle FILE is needed with/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--tool", "nope"]),
+    /no write tool "nope"/,
+  );
+  assertUsageError(
+    await cli(["accept", "--example", "idempotent", "--", "deno"]),
+    /give one server/,
+  );
+  assertUsageError(
+    await cli([
+      "accept",
+      "--url",
+      "http://example.com/mcp",
+      "--oracle",
+      "o.json",
+    ]),
+    /this machine/,
+  );
+  assertUsageError(
+    await cli(["accept", "--", "deno"]),
+    /--oracle FILE is needed/,
+  );
+});
