@@ -27,7 +27,10 @@ import { nameKey } from "../exercises/student.ts";
 import { type Lang, say, type Text } from "../base/i18n.ts";
 import { LEDGER_NOT_AGENT, SESSION_NOT_RERUN } from "../exercises/messages.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
-import { GRADE_FLAG_MESSAGES as F, GRADE_MESSAGES as T } from "./messages.ts";
+import {
+  GRADE_FLAG_MESSAGES as F,
+  GRADE_MESSAGES as T,
+} from "./grade_messages.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;

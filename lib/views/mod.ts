@@ -29,3 +29,4 @@ export * from "./compensation_view.ts";
 export * from "./svg.ts";
 export * from "./grade_table.ts";
 export * from "./messages.ts";
+export * from "./grade_messages.ts";
