@@ -251,9 +251,27 @@ function breakBetween(before: string, after: string): boolean {
 /**
  * The units of a line: runs of spaces, and runs of pieces with no break
  * allowed between them (a Chinese clause up to its punctuation, a Latin word).
- * Each unit is a list of pieces.
+ * Each unit is a list of pieces. A number keeps the Chinese unit after it
+ * ("2 份", "3 行"): the space between them is no place to break.
  */
 function unitsOf(line: string): string[][] {
+  const units = breakableUnitsOf(line);
+  for (let i = units.length - 3; i >= 0; i--) {
+    const [number, space, unit] = [units[i], units[i + 1], units[i + 2]];
+    if (
+      space.join("") === " " && /[0-9]$/.test(number.at(-1)!) &&
+      HAN_START.test(unit[0])
+    ) {
+      units.splice(i, 3, [...number, " ", ...unit]);
+    }
+  }
+  return units;
+}
+
+const HAN_START = /^\p{Script=Han}/u;
+
+/** The units of a line, each number still apart from its unit. */
+function breakableUnitsOf(line: string): string[][] {
   const units: string[][] = [];
   for (const piece of piecesOf(line)) {
     const unit = units.at(-1);

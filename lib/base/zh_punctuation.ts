@@ -85,3 +85,70 @@ export function zhPunctuationProblems(zh: string): string[] {
   }
   return problems;
 }
+
+/**
+ * A Latin letter or a digit. A `{name}` hole is neither: it may be filled
+ * with Chinese, so a text is held to the rule once it is filled (a screen).
+ */
+const LATIN = /[A-Za-z0-9]/;
+
+/** Full-width punctuation: no space belongs beside it inside a line. */
+const FULL_WIDTH = /[，。、；：！？（）「」『』《》〈〉【】“”‘’]/;
+
+/**
+ * The spacing rule of Chinese text beside Latin words, defined once: one
+ * space between a Chinese character and a Latin word or a number ("你的
+ * Snapshot 看到", "第 3 行", "2 份"), and no space beside full-width
+ * punctuation ("代码（无）", not "代码 （无）"): the punctuation carries its
+ * own space (a space that sets a symbol apart, as in "（无） · 下一步", is
+ * layout and allowed). Code spans and JSON templates are exempt, as for
+ * {@linkcode zhPunctuationProblems}; so are the spaces that start a line
+ * (an indent) and runs of two or more spaces (columns of a table). Where
+ * the text breaks the rule: each problem with a little context.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { zhSpacingProblems } from "./zh_punctuation.ts";
+ * assert.deepEqual(zhSpacingProblems("你的 Snapshot 看到修订号 2"), []);
+ * assert.deepEqual(zhSpacingProblems("旧 Snapshot仍被拒绝"), [" Snapshot仍被拒绝"]);
+ * assert.deepEqual(zhSpacingProblems("代码 （无）"), ["代码 （无）"]);
+ * ```
+ */
+export function zhSpacingProblems(zh: string): string[] {
+  const spans = exemptSpans(zh);
+  const chars = [...zh];
+  const at: number[] = [];
+  let offset = 0;
+  for (const c of chars) {
+    at.push(offset);
+    offset += c.length;
+  }
+  const exempt = (i: number) => spans.some(([a, b]) => at[i] >= a && at[i] < b);
+  const context = (i: number) =>
+    chars.slice(Math.max(0, i - 8), i + 8).join("");
+  const problems: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const [a, b] = [chars[i], chars[i + 1]];
+    if (exempt(i) || exempt(i + 1)) continue;
+    // A Chinese character touching a Latin word or a number.
+    if ((HAN.test(a) && LATIN.test(b)) || (LATIN.test(a) && HAN.test(b))) {
+      problems.push(context(i));
+      continue;
+    }
+    // One space beside full-width punctuation, inside a line.
+    if (a === " " && chars[i - 1] !== " " && b !== " ") {
+      const before = chars[i - 1];
+      if (before === undefined || before === "\n") continue;
+      // Only between punctuation and a word: a space that sets a symbol
+      // apart (" · ", " → ") is layout, not spacing.
+      const word = FULL_WIDTH.test(b)
+        ? before
+        : FULL_WIDTH.test(before)
+        ? b
+        : "";
+      if (HAN.test(word) || LATIN.test(word)) problems.push(context(i));
+    }
+  }
+  return problems;
+}

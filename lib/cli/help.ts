@@ -105,20 +105,20 @@ export function helpOf(cmd: Command, lang: Lang): string[] {
   return lines;
 }
 
-/** `left` padded to `at` columns, then `text`, wrapped within 80 columns. */
+/**
+ * `left` padded to `at` columns, then `text`, wrapped before the 80th
+ * column by the one wrapping rule (a Chinese word is never split, no line
+ * starts with punctuation, a number stays with its unit).
+ */
 function column(left: string, text: string, at = 25): string[] {
   const pad = " ".repeat(at);
   const out: string[] = [];
-  let line = displayWidth(left) < at - 1
+  const first = displayWidth(left) < at - 1
     ? left + " ".repeat(at - displayWidth(left))
     : (out.push(left), pad);
-  for (const word of text.split(/(?<= )|(?=[\u3000-\u9fff\uff00-\uffef])/u)) {
-    if (displayWidth(line + word) > 80 && line.trim() !== "") {
-      out.push(line.trimEnd());
-      line = pad + word.trimStart();
-    } else line += word;
-  }
-  out.push(line.trimEnd());
+  wrap(text, 79 - at, 0).forEach((line, i) =>
+    out.push(((i === 0 ? first : pad) + line).trimEnd())
+  );
   return out;
 }
 

@@ -15,6 +15,12 @@ export interface Io {
   out(line: string): void;
   /** Write one line to stderr. */
   err(line: string): void;
+  /**
+   * Start stdout with the UTF-8 byte order mark (a CSV for a spreadsheet):
+   * the one character written past the last guard, which shows U+FEFF
+   * anywhere else as `\ufeff`. Call it before the first line.
+   */
+  byteOrderMark(): void;
   /** Standard input as a byte stream. */
   stdin(): ReadableStream<Uint8Array>;
   /** Whether human output may use colour (a terminal, and `NO_COLOR` unset). */
@@ -36,6 +42,9 @@ export interface Io {
 }
 
 const encoder = new TextEncoder();
+
+/** U+FEFF, which tells a spreadsheet that the file is UTF-8. */
+const BYTE_ORDER_MARK = "\ufeff";
 
 function writeAll(
   target: { writeSync(p: Uint8Array): number },
@@ -65,6 +74,7 @@ export function processIo(): Io {
   return {
     out: (line) => quietly(Deno.stdout, inertOutput(line, color) + "\n"),
     err: (line) => quietly(Deno.stderr, inertOutput(line, color) + "\n"),
+    byteOrderMark: () => quietly(Deno.stdout, BYTE_ORDER_MARK),
     stdin: () => Deno.stdin.readable,
     color,
     stdinIsTerminal: Deno.stdin.isTerminal(),
@@ -83,10 +93,20 @@ export function memoryIo(
 ): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
+  // The mark starts the next line written, as it starts the stream.
+  let mark = "";
   return {
     stdout,
     stderr,
-    out: (line) => stdout.push(...inertOutput(line, color).split("\n")),
+    out: (line) => {
+      const lines = inertOutput(line, color).split("\n");
+      lines[0] = mark + lines[0];
+      mark = "";
+      stdout.push(...lines);
+    },
+    byteOrderMark: () => {
+      mark = BYTE_ORDER_MARK;
+    },
     err: (line) => stderr.push(...inertOutput(line, color).split("\n")),
     stdin: () =>
       new ReadableStream({

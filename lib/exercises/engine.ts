@@ -34,6 +34,8 @@ export interface Finding {
   status: FindingStatus;
   /** What it says, with the answer's own values, in both languages. */
   text: Text;
+  /** For one that does not hold: what the answer did instead, when that can be said. */
+  happened?: Text;
 }
 
 /** Names bound so far: an item (a step or a row) or a value. */
@@ -119,39 +121,70 @@ function matches(
 ): boolean {
   if (where === undefined) return true;
   for (const [field, m] of Object.entries(where)) {
-    const have = Object.hasOwn(item, field) ? item[field] : undefined;
-    const test = typeof m === "object" && m !== null
-      ? MATCH_TESTS.find((t) => Object.hasOwn(m, t))
-      : undefined;
-    if (test === undefined) {
-      if (!sameValue(have, valueOf(m as ValueExpr, b, params))) return false;
-      continue;
-    }
-    const arg = (m as Record<string, unknown>)[test];
-    const v = (x: unknown) => valueOf(x as ValueExpr, b, params);
-    const ok = test === "not"
-      ? have !== undefined && !sameValue(have, v(arg))
-      : test === "in"
-      ? (arg as ValueExpr[]).some((x) => sameValue(have, v(x)))
-      : test === "has"
-      ? Array.isArray(have) && have.some((x) => sameValue(x, v(arg)))
-      : test === "lacks"
-      ? !(Array.isArray(have) && have.some((x) => sameValue(x, v(arg))))
-      : test === "missing"
-      ? (have === undefined) === arg
-      : ordered(
-        have,
-        ({ lt: "<", le: "<=", gt: ">", ge: ">=" } as const)[
-          test as "lt" | "le" | "gt" | "ge"
-        ],
-        v(arg),
-      );
-    if (!ok) return false;
+    if (!fieldMatches(item, field, m, b, params)) return false;
   }
   return true;
 }
 
-function source(clause: Clause, e: Evidence): readonly Item[] {
+/**
+ * How close `item` comes to `where` under `b`: each field test it meets
+ * counts, an earlier one more than all after it (the first fields name the
+ * item: its key, its op), so the closest is the one feedback names.
+ */
+export function closeness(
+  item: Item,
+  where: Readonly<Record<string, Matcher>>,
+  b: Bindings,
+  params: ExerciseParams,
+): number {
+  const fields = Object.entries(where);
+  let score = 0;
+  fields.forEach(([field, m], i) => {
+    if (fieldMatches(item, field, m, b, params)) {
+      score += 2 ** (fields.length - i);
+    }
+  });
+  return score;
+}
+
+/** Whether `item`'s `field` passes the test `m` under `b`. */
+function fieldMatches(
+  item: Item,
+  field: string,
+  m: Matcher,
+  b: Bindings,
+  params: ExerciseParams,
+): boolean {
+  const have = Object.hasOwn(item, field) ? item[field] : undefined;
+  const test = typeof m === "object" && m !== null
+    ? MATCH_TESTS.find((t) => Object.hasOwn(m, t))
+    : undefined;
+  if (test === undefined) {
+    return sameValue(have, valueOf(m as ValueExpr, b, params));
+  }
+  const arg = (m as Record<string, unknown>)[test];
+  const v = (x: unknown) => valueOf(x as ValueExpr, b, params);
+  return test === "not"
+    ? have !== undefined && !sameValue(have, v(arg))
+    : test === "in"
+    ? (arg as ValueExpr[]).some((x) => sameValue(have, v(x)))
+    : test === "has"
+    ? Array.isArray(have) && have.some((x) => sameValue(x, v(arg)))
+    : test === "lacks"
+    ? !(Array.isArray(have) && have.some((x) => sameValue(x, v(arg))))
+    : test === "missing"
+    ? (have === undefined) === arg
+    : ordered(
+      have,
+      ({ lt: "<", le: "<=", gt: ">", ge: ">=" } as const)[
+        test as "lt" | "le" | "gt" | "ge"
+      ],
+      v(arg),
+    );
+}
+
+/** The items a `pick` or `ledger` block looks through: steps, runs, or a table's rows. */
+export function source(clause: Clause, e: Evidence): readonly Item[] {
   if ("pick" in clause) {
     return clause.pick === "runs"
       ? e.steps.filter((s) => s.op === "run")
@@ -316,19 +349,27 @@ export function valueText(v: unknown): Text {
 
 /**
  * `text` with `{param}`, `{name}` and `{name.field}` filled in from this
- * student's values and the bindings; a missing value reads "missing", and
- * a name nothing bound reads "…" (or stays as written, with `keepUnbound`).
+ * student's values and the bindings; a missing value reads "missing", a
+ * name nothing bound reads what its block asked for when `wanted` has it,
+ * else "…" (or stays as written, with `keepUnbound`).
  */
 export function fill(
   text: Text,
   b: Bindings,
   params: ExerciseParams,
   keepUnbound = false,
+  wanted: Wanted = new Map(),
 ): Text {
   const one = (s: string, lang: Lang) =>
     s.replace(PLACEHOLDER, (whole, name: string, field?: string) => {
       if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
         return shown(params[name as keyof ExerciseParams], lang);
+      }
+      const asked = field === undefined ? undefined : wanted.get(name);
+      if (!b.has(name) && asked && Object.hasOwn(asked, field!)) {
+        // Never bound: the value its block asked for, which it would have held.
+        const v = valueOf(asked[field!], b, params);
+        if (v !== undefined) return shown(v, lang);
       }
       if (!b.has(name)) {
         return keepUnbound ? whole : say(VALUE_WORDS.unbound, lang);
@@ -355,24 +396,72 @@ export function fillValues(text: string, params: ExerciseParams): string {
   );
 }
 
-/** Every invariant of `x` judged: findings in order, and all the bindings. */
+/** A block that did not hold: its finding's place, the block, and the bindings it was judged under. */
+export interface Miss {
+  /** The index of its finding in the verdict's findings. */
+  readonly finding: number;
+  /** The block. */
+  readonly clause: Clause;
+  /** The bindings of everything before it. */
+  readonly bindings: Bindings;
+}
+
+/**
+ * Every invariant of `x` judged: findings in order, all the bindings, and
+ * each block that said `no`, for feedback that says what happened. A name
+ * nothing bound is filled from what its block asked for (`{a.job}` of a
+ * run asked for `{job}` reads the student's key), so a finding not checked
+ * still reads as a sentence.
+ */
 export function judgeEvidence(
   x: Exercise,
   ctx: EngineContext,
-): { findings: Finding[]; bindings: Bindings } {
+): { findings: Finding[]; bindings: Bindings; misses: Miss[] } {
   const findings: Finding[] = [];
+  const misses: Miss[] = [];
   const all = new Map<string, Item | Value>();
+  const wanted = wantedValues(x);
   for (const inv of x.invariants) {
     const judged = judgeInvariant(inv, ctx);
     const clauses = [...inv.premises, ...inv.findings];
     clauses.forEach((c, i) => {
       if (c.says === undefined) return;
+      if (judged.statuses[i] === "no") {
+        misses.push({
+          finding: findings.length,
+          clause: c,
+          bindings: judged.bindings,
+        });
+      }
       findings.push({
         status: judged.statuses[i],
-        text: fill(c.says, judged.bindings, ctx.params),
+        text: fill(c.says, judged.bindings, ctx.params, false, wanted),
       });
     });
     for (const [k, v] of judged.bindings) all.set(k, v);
   }
-  return { findings, bindings: all };
+  return { findings, bindings: all, misses };
+}
+
+/** For each name a block binds, the values its `where` fixes (field → value). */
+export type Wanted = ReadonlyMap<string, Readonly<Record<string, ValueExpr>>>;
+
+/**
+ * For each name a block binds, the fields its `where` fixes to one value
+ * (a literal or a student's value): what the bound item would have held.
+ */
+export function wantedValues(x: Exercise): Wanted {
+  const wanted = new Map<string, Record<string, ValueExpr>>();
+  for (const inv of x.invariants) {
+    for (const c of [...inv.premises, ...inv.findings]) {
+      if (!("pick" in c || "ledger" in c) || c.as === undefined) continue;
+      const fixed: Record<string, ValueExpr> = {};
+      for (const [field, m] of Object.entries(c.where ?? {})) {
+        const plain = m === null || typeof m !== "object" || "param" in m;
+        if (plain) fixed[field] = m as ValueExpr;
+      }
+      wanted.set(c.as, fixed);
+    }
+  }
+  return wanted;
 }

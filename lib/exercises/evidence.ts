@@ -53,8 +53,8 @@ export interface Evidence {
   steps: Item[];
   /** The ledger afterwards, by table. */
   ledger: Record<LedgerTable, Item[]>;
-  /** Steps that could not run: line and reason. */
-  invalid: { line: number; message: string }[];
+  /** Steps that could not run: line, reason, and the Snapshot named that was never taken. */
+  invalid: { line: number; message: Text; snapshot?: string }[];
   /** Why gathering stopped at a bound, or null. */
   overLimit: Text | null;
 }
@@ -319,7 +319,8 @@ export async function gather(
         steps.push(itemOf(steps.length + 1, line.number, ran, ctx));
       } catch (error) {
         if (!(error instanceof InvalidStep)) throw error;
-        invalid.push({ line: line.number, message: error.message });
+        const { text: message, snapshot } = error;
+        invalid.push({ line: line.number, message, snapshot });
       }
     }
     return { steps, invalid, overLimit, ledger: readLedger(seen) };
@@ -481,6 +482,9 @@ export function ledgerCopy(
   }
 }
 
+/** The reason a text is not a ledger copy (the judge adds the command that makes one). */
+export const NOT_A_COPY: Text = M.notACopy;
+
 class BadCopy extends Error {}
 
 function short(v: unknown): string {
@@ -517,7 +521,7 @@ export function evidenceOfCopy(text: string): Evidence | CopyRefusal {
   if (encoder.encode(text).length > MAX_COPY_BYTES) {
     return overCap(M.copyTooLarge(MAX_COPY_BYTES));
   }
-  const notACopy: CopyRefusal = { overLimit: false, reason: M.notACopy };
+  const notACopy: CopyRefusal = { overLimit: false, reason: NOT_A_COPY };
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -15,6 +15,7 @@
  */
 import { LANGS, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
+import { STATUSES } from "../timing/stages.ts";
 import { ITEM_FIELDS, LEDGER_TABLES, type LedgerTable } from "./evidence.ts";
 import { FORM_MESSAGES as M } from "./messages.ts";
 import {
@@ -136,7 +137,28 @@ export interface PredictedFact {
   readonly says: Text;
   /** The value that happened: a value, or `{ "count": TABLE }`, the rows of a ledger table. */
   readonly value: ValueExpr | { readonly count: LedgerTable };
+  /**
+   * What a guess may say (see {@linkcode FACT_KINDS}), or a list of the
+   * strings allowed; a guess outside it is refused as malformed and does
+   * not use up the one guess. Default: a count for `{ "count": … }`, else
+   * any string, number, true, false or null.
+   */
+  readonly accepts?: FactKind | readonly string[];
 }
+
+/** What a lab's run can end in: a returned status, or what it raised. */
+export const OUTCOMES: readonly string[] = [
+  ...STATUSES,
+  "cancelled",
+  "audit_unavailable",
+  "database_error",
+];
+
+/** The kinds of value a predicted fact can take. */
+export const FACT_KINDS = ["boolean", "count", "outcome"] as const;
+
+/** A kind of predicted value: true or false, a count (0, 1, ...), or one of {@linkcode OUTCOMES}. */
+export type FactKind = typeof FACT_KINDS[number];
 
 /** One exercise, as data. Its number is its place in its course. */
 export interface Exercise {
@@ -434,8 +456,13 @@ const FACT = record<Scope, PredictedFact>(
         ? record({ count: oneOf(LEDGER_TABLES) })(value, path, scope)
         : VALUE(value, path, { ...scope, sees: scope.why }),
   },
-  {},
-  ["field", "value", "says"],
+  {
+    accepts: (value, path, scope) =>
+      Array.isArray(value)
+        ? list(string(), 1)(value, path, scope)
+        : oneOf(FACT_KINDS, M.accepts(FACT_KINDS))(value, path),
+  },
+  ["field", "value", "says", "accepts"],
 );
 
 const ONLY_ON_SCRIPT: Rule<Scope> = (x, path) => {

@@ -1,10 +1,15 @@
 /**
  * The hand-in: one JSON object that says whose work it is (the name, the
- * course, the guardlab version) and, per exercise, the answer with when it
+ * course, the guardlab version, the student's variant seed and the uid of
+ * the account that wrote it) and, per exercise, the answer with when it
  * first passed, how many checks were tried, how many hints were shown and
  * whether a prediction's outcome was revealed. Nothing in it is trusted by
- * `grade`, which re-runs every answer; the name is the claim the grade table
- * is about.
+ * `grade`, which re-runs every answer; the name and the uid are claims the
+ * grade table is about, and grade compares the uid with the file's owner.
+ *
+ * Format version 2 added `student` (the variant seed and the uid). A
+ * version 1 hand-in is still read: its values are derived from the name,
+ * as the guardlab that wrote it did, and grade flags it as older.
  *
  * The digest is SHA-256 over the rest of the object, so an accidental edit
  * (an editor that changed line endings, a half-pasted answer) shows. It is
@@ -20,13 +25,16 @@ import { fill, same, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { GRADING_MESSAGES as M } from "./messages.ts";
-import { checkCourseCode, checkName } from "./student.ts";
+import { checkCourseCode, checkName, VARIANT_SEED } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */
 export const HAND_IN_FORMAT = "guardlab-hand-in";
 
-/** The version of the hand-in format this guardlab writes and reads. */
-export const HAND_IN_VERSION = 1;
+/** The version of the hand-in format this guardlab writes. */
+export const HAND_IN_VERSION = 2;
+
+/** The older version this guardlab still reads (no `student`; values from the name). */
+export const OLDER_HAND_IN_VERSION = 1;
 
 /** The largest hand-in file read: 8 MiB. A larger file is refused unread past that. */
 export const MAX_HAND_IN_BYTES = 8 << 20;
@@ -57,6 +65,12 @@ export interface HandIn {
   guardlab: string;
   /** The course: its id, and the course code (null without one). */
   course: { id: string; code: string | null };
+  /**
+   * The variant seed the values came from (null: from the name, as an
+   * older guardlab did) and the uid of the account that ran `hand-in`
+   * (null where there are no uids). Both are claims: anyone can edit them.
+   */
+  student: { variant: string | null; uid: number | null };
   /** By exercise slug (its stable name, whatever its place in the course). */
   exercises: Record<string, HandedExercise>;
   /** `sha256:` and the hex digest of everything else; not a signature. */
@@ -104,10 +118,12 @@ export function makeHandIn(
 
 /** A hand-in that was read: the hand-in, and whether its digest still matches. */
 export interface ReadHandIn {
-  /** The hand-in. */
+  /** The hand-in (an older one with `student` filled in as null, null). */
   handIn: HandIn;
   /** False when the digest does not match: the file was changed after hand-in. */
   intact: boolean;
+  /** The format version it was written in. */
+  version: typeof HAND_IN_VERSION | typeof OLDER_HAND_IN_VERSION;
 }
 
 /** Why a file is not a hand-in this guardlab can grade. */
@@ -134,9 +150,12 @@ function keysExactly(
   }
 }
 
-const TOP_KEYS = "format version name guardlab course exercises digest"
+const OLDER_KEYS = "format version name guardlab course exercises digest"
   .split(" ");
+const TOP_KEYS = [...OLDER_KEYS, "student"];
 const COURSE_KEYS = ["id", "code"];
+const STUDENT_KEYS = ["variant", "uid"];
+const MAX_UID = 2 ** 32 - 1;
 const EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
 const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
 const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
@@ -162,10 +181,13 @@ export function readHandIn(text: string): ReadHandIn {
     malformed(Object.hasOwn(data, "answers") ? M.olderFormat : M.noFormat);
   }
   if (data.format !== HAND_IN_FORMAT) malformed(M.format(quoted(data.format)));
-  if (data.version !== HAND_IN_VERSION) {
-    malformed(M.version(quoted(data.version), HAND_IN_VERSION));
+  const version = data.version;
+  if (version !== HAND_IN_VERSION && version !== OLDER_HAND_IN_VERSION) {
+    malformed(M.version(quoted(version), HAND_IN_VERSION));
   }
-  keysExactly(data, TOP_KEYS, same("")); // at the top: no "where"
+  // at the top: no "where"
+  keysExactly(data, version === 1 ? OLDER_KEYS : TOP_KEYS, same(""));
+  if (version === HAND_IN_VERSION) checkStudent(data.student);
   if (typeof data.name !== "string") malformed(M.nameNotText);
   const name = checkName(data.name);
   if ("problem" in name) malformed(fill(M.name, { problem: name.problem }));
@@ -205,8 +227,25 @@ export function readHandIn(text: string): ReadHandIn {
     if (typeof entry.revealed !== "boolean") malformed(M.revealedNotBool(n));
   }
   if (typeof data.digest !== "string") malformed(M.digestNotText);
-  const handIn = data as unknown as HandIn;
-  return { handIn, intact: digestOf(handIn) === handIn.digest };
+  const intact = digestOf(data as unknown as HandIn) === data.digest;
+  const handIn = version === HAND_IN_VERSION
+    ? data as unknown as HandIn
+    : { ...data, student: { variant: null, uid: null } } as unknown as HandIn;
+  return { handIn, intact, version };
+}
+
+function checkStudent(student: unknown): void {
+  if (!isPlainRecord(student)) malformed(M.studentNotObject);
+  keysExactly(student, STUDENT_KEYS, M.inStudent);
+  const { variant, uid } = student;
+  if (
+    variant !== null &&
+    (typeof variant !== "string" || !VARIANT_SEED.test(variant))
+  ) malformed(M.notVariant);
+  if (
+    uid !== null &&
+    (!Number.isInteger(uid) || (uid as number) < 0 || (uid as number) > MAX_UID)
+  ) malformed(M.notUid);
 }
 
 /**

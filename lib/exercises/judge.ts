@@ -14,8 +14,7 @@
  *
  * @module
  */
-import type { Text } from "../base/i18n.ts";
-import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
+import { LANGS, say, type Text } from "../base/i18n.ts";
 import { plainValue } from "../base/plain.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { scratchFolder } from "../sandbox/scratch.ts";
@@ -37,8 +36,12 @@ import {
   evidenceOfCopy,
   gather,
   type GatherLimits,
+  NOT_A_COPY,
 } from "./evidence.ts";
 import type { Exercise, ValueExpr } from "./form.ts";
+import { guessOf } from "./guess.ts";
+import { whatHappened } from "./happened.ts";
+import { LEGEND_MESSAGES as LEGEND } from "./feedback_messages.ts";
 import { acceptEvidence } from "./accept_evidence.ts";
 import {
   FINDING_MARK,
@@ -111,7 +114,12 @@ export interface JudgeOptions extends Partial<GatherLimits> {
   reveal?: boolean;
   /** The most candidate checks the engine makes; {@linkcode MAX_JUDGE_WORK} by default. */
   maxWork?: number;
+  /** The command the student types (`guardlab exercise`, with `--course FILE` under a course), for lines that name one. */
+  command?: string;
 }
+
+/** The command lines name when the caller gives none. */
+const COMMAND = "guardlab exercise";
 
 const encoder = new TextEncoder();
 
@@ -191,8 +199,14 @@ export async function judgeWithOwnValues(
     ? foreignValue(answer, params, ANSWER_LIMITS)
     : null;
   if (foreign === null) return await judgeAnswer(x, answer, params, options);
-  const text = foreignValueText(foreign, params);
-  return { ...verdict(x, { reason: text }), feedback: [text] };
+  return verdict(x, {
+    reason: foreignValueText(
+      foreign,
+      params,
+      x.n,
+      options.command ?? COMMAND,
+    ),
+  });
 }
 
 /** One check of an answer, as a student runs it. */
@@ -207,8 +221,10 @@ export interface CheckRequest {
   readonly variants: boolean;
   /** The stored record of this exercise: a prediction's first guess is the one that counts. */
   readonly before: ExerciseProgress | undefined;
-  /** For a prediction: show what happened (the caller records it). */
+  /** For a prediction: show what happened, once a first guess is kept (the caller records it). */
   readonly reveal: boolean;
+  /** The command the student types for this course (see {@linkcode JudgeOptions}). */
+  readonly command: string;
   /** The granted temp folder: the scratch ledgers go in it, and paths are checked from it. */
   readonly base: string;
   /** Where each line goes, as soon as it is known. */
@@ -217,13 +233,16 @@ export interface CheckRequest {
 
 /**
  * Check one answer: a prediction already guessed is judged on its first
- * guess (a second try would always pass); the answer is judged with this
- * student's own values in a scratch folder removed afterwards, and every
- * feedback line is said. Returns the verdict and the answer that counted.
+ * guess (a second try would always pass), and its outcome is revealed only
+ * once that first guess is kept (given now, or before); the answer is
+ * judged with this student's own values in a scratch folder removed
+ * afterwards, and every feedback line is said. Returns the verdict, the
+ * answer that counted, and whether a wrong guess's outcome was revealed
+ * (for the record).
  */
 export async function check(
   request: CheckRequest,
-): Promise<{ verdict: Verdict; answer: string }> {
+): Promise<{ verdict: Verdict; answer: string; revealed: boolean }> {
   const { exercise: x, before, say } = request;
   let answer = request.answer;
   if (x.kind === "prediction" && before?.guess !== undefined) {
@@ -232,8 +251,18 @@ export async function check(
     }
     answer = before.guess;
   }
+  if (
+    x.kind === "prediction" && request.reveal && before?.guess === undefined &&
+    "reason" in guessOf(x, answer)
+  ) {
+    // Nothing to reveal against: a reveal before the first guess would
+    // give the answer away, and the next guess would pass.
+    const v = verdict(x, { reason: M.revealFirst(request.command, x.n) });
+    for (const line of v.feedback) say(line);
+    return { verdict: v, answer, revealed: false };
+  }
   await using scratch = scratchFolder(request.base);
-  const verdict = await judgeWithOwnValues(
+  const judged = await judgeWithOwnValues(
     x,
     answer,
     request.params,
@@ -242,10 +271,13 @@ export async function check(
       scratch: scratch.path,
       trusted: trustedFolders(request.base),
       reveal: request.reveal,
+      command: request.command,
     },
   );
-  for (const line of verdict.feedback) say(line);
-  return { verdict, answer };
+  for (const line of judged.feedback) say(line);
+  const revealed = request.reveal && judged.revealed !== null &&
+    !judged.passed;
+  return { verdict: judged, answer, revealed };
 }
 
 /** The lines for a ledger that could not be copied: not yet, and why. */
@@ -272,7 +304,10 @@ function verdict(
   else {
     for (const f of findings) {
       feedback.push(M.finding(FINDING_MARK[f.status], f.text));
+      if (f.happened) feedback.push(f.happened);
     }
+    const legend = legendOf(findings);
+    if (legend) feedback.push(legend);
     feedback.push(passed ? M.done(x.n) : M.notDone(x.n));
   }
   const why = passed ? parts.why ?? null : null;
@@ -293,6 +328,28 @@ function verdict(
   };
 }
 
+/**
+ * The legend of the marks `findings` use, when one is needed (a mark other
+ * than `[ok]`, or a value never reached): each mark that appears, once.
+ */
+function legendOf(findings: Finding[]): Text | null {
+  const used = new Set(findings.map((f) => f.status));
+  const unbound = findings.some((f) =>
+    LANGS.some((lang) =>
+      say(f.text, lang).includes(say(VALUE_WORDS.unbound, lang))
+    )
+  );
+  if (!used.has("no") && !used.has("not-checked") && !unbound) return null;
+  const parts: Text[] = [];
+  if (used.has("yes")) parts.push(LEGEND.yes);
+  if (used.has("no")) {
+    parts.push(findings.some((f) => f.happened) ? LEGEND.noDid : LEGEND.no);
+  }
+  if (used.has("not-checked")) parts.push(LEGEND.notChecked);
+  if (unbound) parts.push(LEGEND.unbound);
+  return LEGEND.marks(parts);
+}
+
 /** Judge `e` by `x`'s invariants, bounded in work: the verdict, or over the limit. */
 function judged(
   x: Exercise,
@@ -302,12 +359,12 @@ function judged(
 ): Verdict {
   const maxWork = options.maxWork ?? MAX_JUDGE_WORK;
   try {
-    const { findings, bindings } = judgeEvidence(x, {
-      evidence: e,
-      params,
-      maxWork,
-      work: { n: 0 },
-    });
+    const ctx = { evidence: e, params, maxWork, work: { n: 0 } };
+    const { findings, bindings, misses } = judgeEvidence(x, ctx);
+    for (const miss of misses) {
+      const happened = whatHappened(miss.clause, miss.bindings, ctx);
+      if (happened) findings[miss.finding].happened = happened;
+    }
     return verdict(x, { findings, why: fill(x.why, bindings, params) });
   } catch (error) {
     if (!(error instanceof TooMuchWork)) throw error;
@@ -331,10 +388,32 @@ async function judgeScript(
     return verdict(x, { reason: e.overLimit, overLimit: true });
   }
   if (e.invalid.length > 0) {
-    const { line, message } = e.invalid[0];
-    return verdict(x, { reason: M.invalidStep(line, message) });
+    return verdict(x, { reason: invalidReason(e) });
   }
   return judged(x, e, params, options);
+}
+
+/**
+ * Why the first invalid step could not run; for a Snapshot that was never
+ * taken, why not (its pre-check was refused, with the rule's reason).
+ */
+function invalidReason(e: Evidence): Text {
+  const { line, message, snapshot } = e.invalid[0];
+  const refused = snapshot === undefined
+    ? undefined
+    : e.steps.findLast((s) =>
+      s.op === "policy.precheck" && s.as === snapshot &&
+      (s.line as number) < line
+    );
+  if (refused !== undefined && refused.rejected !== undefined) {
+    return M.snapshotNeverTaken(
+      line,
+      JSON.stringify(snapshot),
+      refused.line as number,
+      String(refused.rejected),
+    );
+  }
+  return M.invalidStep(line, message);
 }
 
 /**
@@ -345,22 +424,18 @@ export function judgeLedgerCopy(
   x: Exercise,
   copy: string,
   params: ExerciseParams,
-  options: Pick<JudgeOptions, "maxWork"> = {},
+  options: Pick<JudgeOptions, "maxWork" | "command"> = {},
 ): Verdict {
   const e = evidenceOfCopy(copy);
+  const reason = "reason" in e && e.reason === NOT_A_COPY
+    ? M.notACopy(options.command ?? COMMAND, x.n)
+    : "reason" in e
+    ? e.reason
+    : null;
   const v = "reason" in e
-    ? verdict(x, { reason: e.reason, overLimit: e.overLimit })
+    ? verdict(x, { reason: reason!, overLimit: e.overLimit })
     : judged(x, e, params, options);
   return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
-}
-
-/** The one line of a prediction, or why there is not exactly one. */
-function predictionLine(answer: string): string | Text {
-  const lines = answer.split("\n").map((l, i) => ({ n: i + 1, text: l }))
-    .filter((l) => l.text.trim() !== "");
-  if (lines.length === 0) return M.emptyPrediction;
-  if (lines.length > 1) return M.oneLine(lines[1].n);
-  return lines[0].text;
 }
 
 /** What a prediction's setup really did: one actual value per fact, or why it cannot tell. */
@@ -402,31 +477,6 @@ async function actualFacts(
   return { actual, b };
 }
 
-/** A prediction's guess, or why its answer cannot be judged. */
-type Guess = { guess: Record<string, unknown> } | { reason: Text };
-
-function guessOf(x: Exercise, answer: string): Guess {
-  const facts = x.predict ?? [];
-  const example = "{" +
-    facts.map((f) => `"${f.field}": ...`).join(", ") + "}";
-  const line = predictionLine(answer);
-  if (typeof line !== "string") return { reason: line };
-  let guess: unknown;
-  try {
-    guess = parseJsonLikePython(line);
-  } catch {
-    guess = undefined;
-  }
-  if (!isPlainRecord(guess)) return { reason: M.notGuess(example) };
-  const unknown = Object.keys(guess).find((k) =>
-    !facts.some((f) => f.field === k)
-  );
-  if (unknown !== undefined) {
-    return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
-  }
-  return { guess };
-}
-
 async function judgePrediction(
   x: Exercise,
   answer: string,
@@ -434,29 +484,23 @@ async function judgePrediction(
   options: JudgeOptions,
   folder: string,
 ): Promise<Verdict> {
+  // A malformed guess is no guess: nothing is revealed against it.
   const read = guessOf(x, answer);
-  if ("reason" in read && !options.reveal) {
-    return verdict(x, { reason: read.reason });
-  }
+  if ("reason" in read) return verdict(x, { reason: read.reason });
   const facts = await actualFacts(x, params, options, folder);
   if (facts === null) return verdict(x, { reason: M.setupBroken });
   const revealed: Text[] = (x.predict ?? []).map((f) =>
     M.fact(f.field, valueText(facts.actual.get(f.field)))
   );
-  if ("reason" in read) return verdict(x, { reason: read.reason, revealed });
   const g = read.guess;
-  const findings: Finding[] = (x.predict ?? []).map((f) => {
-    const has = Object.hasOwn(g, f.field);
-    const said = has
-      ? inEveryLanguage((lang) => plainValue(unboxed(g[f.field]), lang))
-      : VALUE_WORDS.missing;
-    return {
-      status: has && sameValue(g[f.field], facts.actual.get(f.field))
-        ? "yes"
-        : "no",
-      text: M.predicted(f.field, f.says, said),
-    };
-  });
+  const findings: Finding[] = (x.predict ?? []).map((f) => ({
+    status: sameValue(g[f.field], facts.actual.get(f.field)) ? "yes" : "no",
+    text: M.predicted(
+      f.field,
+      f.says,
+      inEveryLanguage((lang) => plainValue(unboxed(g[f.field]), lang)),
+    ),
+  }));
   const passed = findings.every((f) => f.status === "yes");
   return verdict(x, {
     findings,

@@ -2,8 +2,9 @@
  * Every text the exercise system says, in both languages side by side: the
  * form's and the course reader's refusals, the judge's feedback lines, the
  * evidence's bounds, the student's names and values, the hand-in reader's
- * reasons, and the lines that describe an exercise for a teacher. Logic
- * picks a text here and fills it in; it never writes one.
+ * reasons, and the lines that describe an exercise for a teacher (what an
+ * answer did, and the legend of the marks, are in `feedback_messages.ts`).
+ * Logic picks a text here and fills it in; it never writes one.
  *
  * @module
  */
@@ -119,6 +120,10 @@ export const FORM_MESSAGES = {
     en: "must be a short name, used once",
     zh: "必须是短名字，且只用一次",
   },
+  accepts: (kinds: readonly string[]): Text => ({
+    en: `must be one of ${kinds.join(", ")}, or a list of strings`,
+    zh: `必须是 ${kinds.join("、")} 之一，或一个字符串列表`,
+  }),
 } as const;
 
 /** What is wrong with a course file, beyond one exercise's form. */
@@ -244,11 +249,61 @@ export const JUDGE_MESSAGES = {
     en: "the answer is empty: write script steps, one JSON object a line",
     zh: "答案是空的：请写 script 步骤，每行一个 JSON 对象",
   },
-  invalidStep: (line: number, message: string): Text => ({
-    en: `line ${line} is not a step that can run (${message}); ` +
+  invalidStep: (line: number, message: Text): Text => ({
+    en: `line ${line} is not a step that can run: ${message.en}; ` +
       "an answer with invalid steps proves nothing",
+    zh: `第 ${line} 行不是能运行的步骤：${message.zh}；` +
+      "含无效步骤的答案什么也证明不了",
+  }),
+  snapshotNeverTaken: (
+    line: number,
+    name: string,
+    precheck: number,
+    why: string,
+  ): Text => ({
+    en: `line ${line} names the Snapshot ${name}, which was never taken: ` +
+      `the pre-check on line ${precheck} was refused (${why}); ` +
+      "an answer with invalid steps proves nothing",
+    zh: `第 ${line} 行用的 Snapshot ${name} 从未取得：第 ${precheck} 行的前检` +
+      `被拒绝了（${why}）；含无效步骤的答案什么也证明不了`,
+  }),
+  notACopy: (command: string, n: number): Text => ({
+    en: "this is not a ledger copy guardlab made: run " +
+      `${command} check ${n} --ledger NAME`,
     zh:
-      `第 ${line} 行不是能运行的步骤（${message}）；含无效步骤的答案什么也证明不了`,
+      `这不是 guardlab 生成的账本副本：请运行 ${command} check ${n} --ledger NAME`,
+  }),
+  revealFirst: (command: string, n: number): Text => ({
+    en: "--reveal shows what happened only after your first prediction is " +
+      `kept: make it first (${command} check ${n} < guess.json), or give it ` +
+      "with --reveal",
+    zh: "只有在你的第一次预测保存之后，--reveal 才会显示实际结果：请先预测" +
+      `（${command} check ${n} < guess.json），或者和 --reveal 一起给出预测`,
+  }),
+  missingFact: (field: string, example: string): Text => ({
+    en: `the field ${JSON.stringify(field)} is missing: the answer is ` +
+      `${example}; your one guess is still unused`,
+    zh: `缺少字段 ${JSON.stringify(field)}：答案的形式是 ${example}；` +
+      "你唯一的一次预测还没有用掉",
+  }),
+  badFact: (field: string, said: Text, allowed: Text): Text => ({
+    en: `${JSON.stringify(field)} is ${said.en}, which it cannot be: it is ` +
+      `${allowed.en}; your one guess is still unused`,
+    zh: `${JSON.stringify(field)} 是 ${said.zh}，这不是可能的取值：它应是` +
+      `${allowed.zh}；你唯一的一次预测还没有用掉`,
+  }),
+  anyValue: {
+    en: "a string, a number, true, false or null",
+    zh: "字符串、数字、true、false 或 null",
+  },
+  trueOrFalse: { en: "true or false", zh: " true 或 false" },
+  aCount: {
+    en: "a count: 0, 1, 2, … (a number, not text)",
+    zh: "一个计数：0、1、2……（数字，不是文本）",
+  },
+  oneOfValues: (en: string, zh: string): Text => ({
+    en: `one of ${en}`,
+    zh: ` ${zh} 之一`,
   }),
   emptyPrediction: {
     en: "the answer is empty: write one JSON line",
@@ -312,10 +367,8 @@ export const EVIDENCE_MESSAGES = {
     zh: `超出限制：账本副本超过 ${max} 字节`,
   }),
   notACopy: {
-    en: "this is not a ledger copy guardlab made: run " +
-      "guardlab exercise check N --ledger NAME",
-    zh: "这不是 guardlab 生成的账本副本：请运行 " +
-      "guardlab exercise check N --ledger NAME",
+    en: "this is not a ledger copy guardlab made",
+    zh: "这不是 guardlab 生成的账本副本",
   },
 } as const;
 
@@ -354,12 +407,14 @@ export const STUDENT_MESSAGES = {
     key: string,
     job: string,
     other: string,
+    n: number,
+    command: string,
   ): Text => ({
-    en: `not yet: line ${line} uses the key ${key}, which is not ` +
+    en: `line ${line} uses the key ${key}, which is not ` +
       `yours: your keys are ${job} and ${other} ` +
-      "(guardlab exercise show N)",
-    zh: `还没有：第 ${line} 行用了业务键 ${key}，它不是你的：` +
-      `你的业务键是 ${job} 和 ${other}（guardlab exercise show N）`,
+      `(${command} show ${n})`,
+    zh: `第 ${line} 行用了业务键 ${key}，它不是你的：` +
+      `你的业务键是 ${job} 和 ${other}（${command} show ${n}）`,
   }),
   nameFirst: {
     en: "with a course code, your exercise values derive from your name: " +
@@ -442,6 +497,19 @@ export const GRADING_MESSAGES = {
     zh: `练习 ${n} 的“revealed”不是 true 或 false`,
   }),
   digestNotText: { en: '"digest" is not text', zh: "“digest”不是文本" },
+  studentNotObject: {
+    en: '"student" is not an object',
+    zh: "“student”不是对象",
+  },
+  inStudent: { en: " in student", zh: "（在 student 中）" },
+  notVariant: {
+    en: '"student.variant" is not a variant seed (16 hex digits) or null',
+    zh: "“student.variant”不是变体种子（16 位十六进制数字），也不是 null",
+  },
+  notUid: {
+    en: '"student.uid" is not a uid or null',
+    zh: "“student.uid”不是 uid，也不是 null",
+  },
   tooLarge: (max: number): Text => ({
     en: `larger than ${max} bytes`,
     zh: `超过 ${max} 字节`,
@@ -460,6 +528,27 @@ export const GRADING_MESSAGES = {
       '(guardlab config name "YOUR NAME")',
     zh: "作业要写明是谁的：请先设置名字" +
       '（guardlab config name "你的名字"）',
+  },
+} as const;
+
+/** Why a hand-in file cannot be written where the student asked. */
+export const HAND_IN_FILE_MESSAGES = {
+  ownFolder: {
+    en: "write the hand-in inside a folder of your own that no one else " +
+      "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
+      "/tmp/NAME/hand-in.json), never into the shared /tmp itself",
+    zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
+      "再用 --output /tmp/NAME/hand-in.json），不要直接写进共享的 /tmp",
+  },
+  exists: {
+    en: "already exists; a hand-in is always a new file, never written " +
+      "into one that is there (someone may have made it for you)",
+    zh:
+      "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
+  },
+  newName: {
+    en: "choose a new name, or remove the old file first",
+    zh: "请换一个新名字，或先删除旧文件",
   },
 } as const;
 

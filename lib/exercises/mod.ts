@@ -25,12 +25,15 @@
  *
  * @module
  */
+export * from "./class_grade.ts";
 export * from "./course.ts";
 export * from "./describe.ts";
+export * from "./feedback_messages.ts";
 export * from "./evidence.ts";
 export * from "./form.ts";
 export * from "./grading.ts";
 export * from "./hand_in.ts";
+export * from "./hand_in_files.ts";
 export * from "./judge.ts";
 export * from "./messages.ts";
 export * from "./progress.ts";

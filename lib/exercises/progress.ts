@@ -15,6 +15,7 @@ import {
 import type { Place } from "../sandbox/sandbox.ts";
 import type { Course } from "./course.ts";
 import type { Exercise } from "./form.ts";
+import { newVariantSeed, VARIANT_SEED } from "./student.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -30,8 +31,18 @@ export interface ExerciseProgress {
   revealed?: boolean;
   /** For a prediction: the first well-formed guess, the only one that counts. */
   guess?: string;
-  /** The course code and name the answer was checked under (its variant). */
-  as?: { course: string | null; name: string | null };
+  /** The course code, name and variant seed the answer was checked under (its variant). */
+  as?: CheckedAs;
+}
+
+/** Whose values an answer was checked with. */
+export interface CheckedAs {
+  /** The course code, or null (the fixed values). */
+  course: string | null;
+  /** The name. */
+  name: string | null;
+  /** The variant seed; null (or absent, in an older record) when the values came from the name. */
+  variant?: string | null;
 }
 
 /** The whole record. */
@@ -40,6 +51,12 @@ export interface Progress {
   exercises: Record<string, ExerciseProgress>;
   /** Hints shown, by exercise number. */
   hints: Record<string, number>;
+  /**
+   * The student's variant seed, made the first time a course code needs
+   * one; `null` for a student whose earlier checks used values derived
+   * from the name (an older guardlab), who keeps that derivation.
+   */
+  variant?: string | null;
 }
 
 const FILE = "exercises.json";
@@ -48,7 +65,7 @@ const MAX_BYTES = 4 << 20;
 /** The stored progress in the private folder of `place`; empty when there is none or it is damaged. */
 export function readProgress(place: string | Place): Progress {
   const data = readPrivateJson(place, FILE, MAX_BYTES) as
-    | { exercises?: unknown; hints?: unknown }
+    | { exercises?: unknown; hints?: unknown; variant?: unknown }
     | undefined;
   const exercises: Progress["exercises"] = {};
   for (const [n, e] of Object.entries(data?.exercises ?? {})) {
@@ -64,7 +81,9 @@ export function readProgress(place: string | Place): Progress {
       }
       if (typeof x.revealed === "boolean") record.revealed = x.revealed;
       if (typeof x.guess === "string") record.guess = x.guess;
-      const as = x.as as { course?: unknown; name?: unknown } | undefined;
+      const as = x.as as
+        | { course?: unknown; name?: unknown; variant?: unknown }
+        | undefined;
       if (
         as !== null && typeof as === "object" &&
         (as.course === null || typeof as.course === "string") &&
@@ -73,6 +92,7 @@ export function readProgress(place: string | Place): Progress {
         record.as = {
           course: as.course as string | null,
           name: as.name as string | null,
+          variant: seedOrNull(as.variant),
         };
       }
       exercises[n] = record;
@@ -82,7 +102,32 @@ export function readProgress(place: string | Place): Progress {
   for (const [n, h] of Object.entries(data?.hints ?? {})) {
     if (Number.isInteger(h)) hints[n] = h as number;
   }
-  return { exercises, hints };
+  const progress: Progress = { exercises, hints };
+  if (data?.variant === null || typeof data?.variant === "string") {
+    progress.variant = seedOrNull(data.variant);
+  }
+  return progress;
+}
+
+function seedOrNull(v: unknown): string | null {
+  return typeof v === "string" && VARIANT_SEED.test(v) ? v : null;
+}
+
+/**
+ * The student's variant seed in `p`, and the progress that keeps it: made
+ * now if there is none yet, or `null` (values from the name, as an older
+ * guardlab made them) when earlier checks under a course code have no seed,
+ * so the work already done keeps its values.
+ */
+export function variantOf(
+  p: Progress,
+): { variant: string | null; progress: Progress } {
+  if (p.variant !== undefined) return { variant: p.variant, progress: p };
+  const older = Object.values(p.exercises).some((e) =>
+    e.as?.course != null && e.as.variant == null
+  );
+  const variant = older ? null : newVariantSeed();
+  return { variant, progress: { ...p, variant } };
 }
 
 /** Store `progress`, replacing the file whole (written beside, then renamed). */
@@ -119,10 +164,10 @@ export class ProgressKeeper {
 
   /** The stored progress; empty when it cannot be read. */
   read(): Progress {
-    const read = readOrFallback(() => readProgress(this.place), {
-      exercises: {},
-      hints: {},
-    });
+    const read = readOrFallback(
+      () => readProgress(this.place),
+      { exercises: {}, hints: {} } as Progress,
+    );
     this.#problem ??= read.problem;
     return read.value;
   }
@@ -183,7 +228,8 @@ export function nextHint(
  * The progress after one check of exercise `x`: a passing answer is kept
  * for hand-in until a newer one passes; a prediction keeps its first
  * well-formed guess (the one that counts) and whether the outcome was
- * revealed; every check is counted, and the first pass is dated.
+ * `revealed` (shown by this check: only ever after that first guess);
+ * every check is counted, and the first pass is dated.
  */
 export function recordCheck(
   p: Progress,
@@ -191,8 +237,8 @@ export function recordCheck(
   x: Pick<Exercise, "kind">,
   answer: string,
   v: { readonly passed: boolean; readonly reason: unknown },
-  reveal: boolean,
-  as: { course: string | null; name: string | null },
+  revealed: boolean,
+  as: CheckedAs,
 ): Progress {
   const before = p.exercises[key];
   const keep = before?.state === "done" && !v.passed;
@@ -209,6 +255,6 @@ export function recordCheck(
   const guess = before?.guess ??
     (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
   if (guess !== undefined) record.guess = guess;
-  if (before?.revealed === true || reveal) record.revealed = true;
+  if (before?.revealed === true || revealed) record.revealed = true;
   return { ...p, exercises: { ...p.exercises, [key]: record } };
 }

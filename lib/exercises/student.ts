@@ -9,10 +9,14 @@
  * terminal.
  *
  * Per-student variants, the PrairieLearn way: each exercise's values (job
- * keys, topic, copies, the policy rule's limit) are derived from the course
- * code and the student's name by SHA-256, so a classmate's pasted answer
- * names the wrong keys and fails. The same code and name always give the
- * same values; without a course code every student gets
+ * keys, topic, copies, the policy rule's limit) are derived by SHA-256 from
+ * the course code and the student's variant seed: 16 random hex digits made
+ * once per student, kept in their progress and carried by every hand-in.
+ * Two students with the same name have different seeds, so they get
+ * different values and cannot copy each other unseen. (An older guardlab
+ * derived the values from the name instead; such a student keeps that
+ * derivation, seed `null`, and grade says so.) The same code and seed
+ * always give the same values; without a course code every student gets
  * {@linkcode defaultParams}. An exercise's texts, setup and invariants name
  * these values as `{job}`, `{topic}`, ... and never spell them out.
  *
@@ -71,7 +75,8 @@ export function checkName(raw: string): { name: string } | { problem: Text } {
   }
   if (FORBIDDEN.test(raw)) return { problem: M.invisible };
   const name = raw.normalize("NFC").trim().replace(/\s+/gu, " ");
-  if (name === "") return { problem: M.emptyName };
+  // A name of invisible code points alone would show as blank.
+  if (nameKey(name) === "") return { problem: M.emptyName };
   if ([...name].length > MAX_NAME_CHARS) {
     return { problem: M.longName(MAX_NAME_CHARS) };
   }
@@ -86,11 +91,40 @@ export function checkCourseCode(
 }
 
 /**
- * The form two names are compared in: case and width folded, so "Li Lei",
- * "li lei" and "ｌｉ ｌｅｉ" are one student (for duplicates and variants).
+ * Code points that show nothing (Unicode's Default_Ignorable_Code_Point:
+ * U+034F, the variation selectors, the Hangul fillers, zero-width
+ * characters, tags, ...): a name that differs from another by them alone
+ * looks the same on every screen.
+ */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The form two names are compared in: NFKC (so width and compatibility
+ * forms fold: "ｌｉ ｌｅｉ" is "li lei"), with every default-ignorable code
+ * point removed (before and after NFKC, which can make one), case folded
+ * and spaces made one, so "Li Lei", "li lei" and "李\u034f雷" beside "李雷"
+ * are one student for the duplicate-name flag.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nameKey } from "./student.ts";
+ * assert.equal(nameKey("李\u034f雷"), nameKey("李雷"));
+ * assert.equal(nameKey("Ｌｉ\u200b Lei\u{e0041}"), nameKey("li lei"));
+ * ```
  */
 export function nameKey(name: string): string {
-  return name.normalize("NFKC").toLowerCase().trim().replace(/\s+/gu, " ");
+  return name.replace(IGNORABLE, "").normalize("NFKC").replace(IGNORABLE, "")
+    .toLowerCase().trim().replace(/\s+/gu, " ");
+}
+
+/** A variant seed: 16 hex digits (64 random bits). */
+export const VARIANT_SEED = /^[0-9a-f]{16}$/;
+
+/** A new variant seed, from the system's random source. */
+export function newVariantSeed(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The values one exercise uses, for one student. */
@@ -164,21 +198,23 @@ export function paramsProblem(p: ExerciseParams): string | null {
 const KEYS = 1000;
 
 /**
- * The values of exercise `n` (its slug keeps them stable if a course is
- * reordered) for `name` in course `code`; {@linkcode defaultParams} when there
- * is no course code. Every value stays inside the ranges the labs allow
- * (`paramsProblem` accepts each), spread over all of them: 1,000 × 999 key
- * pairs, two topics, copies 1-3, over-limit copies 4-9, and a lowered limit
- * from 0 to copies - 1.
+ * The values of exercise `exercise` (its slug keeps them stable if a course
+ * is reordered) in course `code` for the student whose variant seed is
+ * `variant`; {@linkcode defaultParams} when there is no course code. With
+ * seed `null` (a student of an older guardlab), from `name` instead, as that
+ * guardlab did: two students of one name then share their values. Every
+ * value stays inside the ranges the labs allow (`paramsProblem` accepts
+ * each), spread over all of them: 1,000 × 999 key pairs, two topics, copies
+ * 1-3, over-limit copies 4-9, and a lowered limit from 0 to copies - 1.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { defaultParams, paramsFor } from "./student.ts";
  * assert.deepEqual(paramsFor(null, "李雷", "retry-reuses"), defaultParams);
- * assert.deepEqual(
- *   paramsFor("NET-26", "李雷", "retry-reuses"),
- *   paramsFor("NET-26", "李雷", "retry-reuses"),
+ * assert.notDeepEqual(
+ *   paramsFor("NET-26", "王伟", "retry-reuses", "0123456789abcdef"),
+ *   paramsFor("NET-26", "王伟", "retry-reuses", "fedcba9876543210"),
  * );
  * ```
  */
@@ -186,12 +222,14 @@ export function paramsFor(
   code: string | null | undefined,
   name: string,
   exercise: string,
+  variant: string | null = null,
 ): ExerciseParams {
   if (!code) return defaultParams;
-  // NUL separates the parts: no code/name pair can run into another.
-  const digest = createHash("sha256")
-    .update(`guardlab-variant-1\0${code}\0${nameKey(name)}\0${exercise}`)
-    .digest();
+  // NUL separates the parts: no code/seed pair can run into another.
+  const seed = variant === null
+    ? `guardlab-variant-1\0${code}\0${nameKey(name)}\0${exercise}`
+    : `guardlab-variant-2\0${code}\0${variant}\0${exercise}`;
+  const digest = createHash("sha256").update(seed).digest();
   const word = (i: number) => digest.readUInt32BE(i);
   const job = word(0) % KEYS;
   // The second key: any of the other 999, evenly.
@@ -211,19 +249,21 @@ function key(k: number): string {
   return `JOB-${String(k).padStart(3, "0")}`;
 }
 
-/** Who is asking: the stored name and course code, when set. */
+/** Who is asking: the stored name and course code, when set, and the variant seed. */
 export interface Student {
   /** The name (`guardlab config name`). */
   readonly name?: string;
   /** The course code (`guardlab config course`). */
   readonly course?: string;
+  /** The variant seed (kept in the progress); `null`: derived from the name, as before. */
+  readonly variant?: string | null;
 }
 
 /**
- * This student's values for exercise `x`: from the course code and the name
- * when the teacher gave a code (a code without a name is refused with
- * {@linkcode ExerciseUsageError}: the values derive from both), else the
- * fixed ones.
+ * This student's values for exercise `x`: from the course code and the
+ * variant seed when the teacher gave a code (a code without a name is
+ * refused with {@linkcode ExerciseUsageError}: a hand-in must say whose
+ * values they are), else the fixed ones.
  */
 export function studentParams(
   student: Student,
@@ -232,7 +272,12 @@ export function studentParams(
   if (student.course !== undefined && student.name === undefined) {
     throw new ExerciseUsageError(M.nameFirst);
   }
-  return paramsFor(student.course, student.name ?? "", x.slug);
+  return paramsFor(
+    student.course,
+    student.name ?? "",
+    x.slug,
+    student.variant ?? null,
+  );
 }
 
 /** A value in an answer that is not this student's. */
@@ -291,7 +336,12 @@ export function foreignValue(
   return null;
 }
 
-/** The feedback for a foreign value: what was written, and what is this student's. */
-export function foreignValueText(f: ForeignValue, p: ExerciseParams): Text {
-  return M.foreignKey(f.line, f.value, p.job, p.otherJob);
+/** The feedback for a foreign value of exercise `n`: what was written, what is this student's, and the `command` (naming the course, under one) that shows it. */
+export function foreignValueText(
+  f: ForeignValue,
+  p: ExerciseParams,
+  n: number,
+  command = "guardlab exercise",
+): Text {
+  return M.foreignKey(f.line, f.value, p.job, p.otherJob, n, command);
 }

@@ -23,14 +23,60 @@ import {
 import { CHECKPOINTS, FAIL_POINTS, isOneOf } from "../timing/stages.ts";
 import { type Attempt, raisedOf } from "../timing/attempt.ts";
 import { parseJsonLikePython } from "../base/json.ts";
+import type { Text } from "../base/i18n.ts";
+import { TextError } from "../base/text_error.ts";
+import { STEP_MESSAGES as M } from "./messages.ts";
 
-/** A step that cannot be run: not JSON, unknown op, missing or bad field, unknown snapshot. */
-export class InvalidStep extends Error {
+/**
+ * A step that cannot be run: not JSON, unknown op, missing or bad field,
+ * unknown snapshot (then `snapshot` names it, for a caller that can say
+ * why it was never taken). `message` is the English, as the script prints.
+ */
+export class InvalidStep extends TextError {
   /** Build the refusal. */
-  constructor(message: string) {
-    super(message);
-    this.name = "InvalidStep";
+  constructor(text: Text, readonly snapshot?: string) {
+    super(text);
   }
+}
+
+/**
+ * The one of `names` that `word` most likely misspells (at most two edits
+ * away, and not `word` itself), or null.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nearest } from "./script.ts";
+ * assert.equal(nearest("bad_ouput", ["bad_output", "fail_at"]), "bad_output");
+ * assert.equal(nearest("x", ["bad_output"]), null);
+ * ```
+ */
+export function nearest(word: string, names: readonly string[]): string | null {
+  // Bounded: a name past 64 characters is no misspelling of a short one.
+  if (word.length > 64) return null;
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const name of names) {
+    const d = editDistance(word, name);
+    if (d > 0 && d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        row[j] + 1,
+        next[j - 1] + 1,
+        row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length];
 }
 
 /** Where a script keeps its state. */
@@ -80,7 +126,7 @@ export interface PolicyStep {
 
 function field(step: Step, name: string): unknown {
   if (!Object.hasOwn(step, name)) {
-    throw new InvalidStep(`missing field ${name}`);
+    throw new InvalidStep(M.missingField(name));
   }
   return step[name];
 }
@@ -88,7 +134,7 @@ function field(step: Step, name: string): unknown {
 function stringField(step: Step, name: string): string {
   const value = field(step, name);
   if (typeof value !== "string") {
-    throw new InvalidStep(`${name} must be a string`);
+    throw new InvalidStep(M.notString(name));
   }
   return value;
 }
@@ -101,7 +147,7 @@ function snapshotName(step: Step, name: string): string {
   const value = stringField(step, name);
   if (value.length > MAX_SNAPSHOT_NAME) {
     throw new InvalidStep(
-      `${name} longer than ${MAX_SNAPSHOT_NAME} characters`,
+      M.snapshotNameTooLong(name, MAX_SNAPSHOT_NAME),
     );
   }
   return value;
@@ -115,7 +161,7 @@ function optionalBool(
   if (!Object.hasOwn(record, name)) return false;
   const value = record[name];
   if (typeof value !== "boolean") {
-    throw new InvalidStep(`${where}${name} must be true or false`);
+    throw new InvalidStep(M.notBoolean(`${where}${name}`));
   }
   return value;
 }
@@ -156,7 +202,7 @@ function choiceField<T extends string, K extends string>(
   const value = step[name];
   if (!isOneOf(allowed, value)) {
     throw new InvalidStep(
-      `${name} must be ${allowed.map((a) => JSON.stringify(a)).join(" or ")}`,
+      M.oneOf(name, allowed),
     );
   }
   return { [key]: value } as Partial<Record<K, T>>;
@@ -166,25 +212,21 @@ function choiceField<T extends string, K extends string>(
 function faultsOf(step: Step): Faults {
   if (!Object.hasOwn(step, "faults")) return {};
   const raw = step.faults;
-  if (!isPlainRecord(raw)) throw new InvalidStep("faults must be an object");
+  if (!isPlainRecord(raw)) throw new InvalidStep(M.faultsNotObject);
   const record = raw;
   for (const key of Object.keys(record)) {
     if (!FAULT_KEYS.includes(key)) {
-      throw new InvalidStep(`unknown fault ${key}`);
+      throw new InvalidStep(M.unknownFault(key, nearest(key, FAULT_KEYS)));
     }
   }
   const cancelAt = Object.hasOwn(record, "cancel_at") ? record.cancel_at : "";
   const failAt = Object.hasOwn(record, "fail_at") ? record.fail_at : "";
   // null is a wrong kind, not "no fault": it must not run a clean attempt.
   if (cancelAt !== "" && !isOneOf(CHECKPOINTS, cancelAt)) {
-    throw new InvalidStep(
-      `faults.cancel_at must be "" or one of ${CHECKPOINTS.join(", ")}`,
-    );
+    throw new InvalidStep(M.emptyOrOneOf("faults.cancel_at", CHECKPOINTS));
   }
   if (failAt !== "" && !isOneOf(FAIL_POINTS, failAt)) {
-    throw new InvalidStep(
-      `faults.fail_at must be "" or one of ${FAIL_POINTS.join(", ")}`,
-    );
+    throw new InvalidStep(M.emptyOrOneOf("faults.fail_at", FAIL_POINTS));
   }
   return {
     cancelAt: cancelAt === "" ? undefined : cancelAt,
@@ -261,19 +303,28 @@ export class ScriptSession {
     try {
       step = parseJsonLikePython(line);
     } catch {
-      throw new InvalidStep("not JSON");
+      throw new InvalidStep(M.notJson);
     }
     if (!isPlainRecord(step)) {
-      throw new InvalidStep("a step must be a JSON object");
+      throw new InvalidStep(M.notObject);
     }
     const s: Step = step;
     const op = field(s, "op");
     if (typeof op !== "string" || !Object.hasOwn(STEP_FIELDS, op)) {
-      throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
+      const near = typeof op === "string"
+        ? nearest(op, Object.keys(STEP_FIELDS))
+        : null;
+      throw new InvalidStep(M.unknownOp(JSON.stringify(op), near));
     }
     for (const key of Object.keys(s)) {
       if (key !== "op" && !STEP_FIELDS[op].includes(key)) {
-        throw new InvalidStep(`unknown field ${JSON.stringify(key)} for ${op}`);
+        throw new InvalidStep(
+          M.unknownField(
+            JSON.stringify(key),
+            op,
+            nearest(key, STEP_FIELDS[op]),
+          ),
+        );
       }
     }
     switch (op) {
@@ -337,7 +388,7 @@ export class ScriptSession {
       case "policy.rows":
         return policyOutcome(() => ({ rows: this.#policy().editor.rows() }));
     }
-    throw new InvalidStep(`unknown op ${JSON.stringify(op)}`);
+    throw new InvalidStep(M.unknownOp(JSON.stringify(op), null));
   }
 
   async #run(s: Step): Promise<StepResult> {
@@ -367,17 +418,17 @@ export class ScriptSession {
     if (Object.hasOwn(s, "faults")) {
       const raw = s.faults;
       if (!isPlainRecord(raw)) {
-        throw new InvalidStep("faults must be an object");
+        throw new InvalidStep(M.faultsNotObject);
       }
       for (const key of Object.keys(raw)) {
-        if (key !== "fail_at") throw new InvalidStep(`unknown fault ${key}`);
+        if (key !== "fail_at") {
+          throw new InvalidStep(M.unknownFault(key, nearest(key, ["fail_at"])));
+        }
       }
       const at = Object.hasOwn(raw, "fail_at") ? raw.fail_at : "";
       if (at !== "" && !isOneOf(COMPENSATION_FAULTS, at)) {
         throw new InvalidStep(
-          `faults.fail_at must be "" or one of ${
-            COMPENSATION_FAULTS.join(", ")
-          }`,
+          M.emptyOrOneOf("faults.fail_at", COMPENSATION_FAULTS),
         );
       }
       failAt = at === "" ? undefined : at;
@@ -398,7 +449,7 @@ export class ScriptSession {
     const fault = field(s, "receipt_fault");
     if (!isOneOf(["ignore", "abort", "none"] as const, fault)) {
       throw new InvalidStep(
-        'receipt_fault must be "ignore", "abort" or "none"',
+        M.oneOf("receipt_fault", ["ignore", "abort", "none"]),
       );
     }
     // Trusted test fixture on the lab's own connection, never tool input.
@@ -428,9 +479,7 @@ export class ScriptSession {
       this.#snapshots.size >= MAX_SNAPSHOTS
     ) {
       // Refused before the rule is read: the step changes nothing.
-      throw new InvalidStep(
-        `more than ${MAX_SNAPSHOTS} snapshot names; reuse one`,
-      );
+      throw new InvalidStep(M.tooManySnapshots(MAX_SNAPSHOTS));
     }
     return policyOutcome(() => {
       const snapshot = this.#policy().reader.precheck(request);
@@ -469,7 +518,7 @@ export class ScriptSession {
     const name = snapshotName(s, "snapshot");
     const snapshot = this.#snapshots.get(name);
     if (snapshot === undefined) {
-      throw new InvalidStep(`unknown snapshot ${JSON.stringify(name)}`);
+      throw new InvalidStep(M.unknownSnapshot(JSON.stringify(name)), name);
     }
     const failBeforeCommit = checked
       ? optionalBool(s, "fail_before_commit")

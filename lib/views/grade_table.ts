@@ -1,9 +1,14 @@
 /**
  * The class grade as a teacher reads it: a students × exercises table with
- * totals per student and per exercise, a legend, then every flag, in 80
- * columns (a course of more than 16 exercises continues in a second block,
- * and says so); and the same columns as JSON and as CSV for a spreadsheet,
- * where a cell that a spreadsheet would run as a formula is defused.
+ * totals per student and per exercise, a legend of every mark the table
+ * uses, then every flag, in 80 columns (a course too wide for one block
+ * continues in the next, and says so); and the same columns as JSON and as
+ * CSV for a spreadsheet. JSON and CSV read the same in every language: codes,
+ * not words (JSON carries each flag's words in both languages beside its
+ * code). In CSV, a cell that a spreadsheet would run as a formula is
+ * defused, the file starts with a UTF-8 BOM (so Excel reads the names as
+ * UTF-8), lines end in LF, and the totals row stands apart after an empty
+ * row, so sorting the students never moves it.
  *
  * @module
  */
@@ -15,126 +20,122 @@ import {
   type Flag,
   label,
   type Row,
-} from "../exercises/grading.ts";
-import { type Lang, same, say, type Text } from "../base/i18n.ts";
+} from "../exercises/class_grade.ts";
+import { BUILTIN_COURSE_ID } from "../exercises/course.ts";
+import { visibleText } from "../exercises/hand_in_files.ts";
+import { nameKey } from "../exercises/student.ts";
+import { type Lang, say, type Text } from "../base/i18n.ts";
 import { LEDGER_NOT_AGENT, SESSION_NOT_RERUN } from "../exercises/messages.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
+import {
+  GRADE_FLAG_MESSAGES as F,
+  GRADE_MESSAGES as T,
+} from "./grade_messages.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;
 
-/** Exercise columns per block: 16 × 3 columns, with the name and the total, fit 80. */
-const PER_BLOCK = 17;
 const NAME_WIDTH = 18;
+const CELL_WIDTH = 3;
 
 /** Each cell's mark in the text table, and its meaning for the legend. */
 const MARK: Readonly<Record<Cell, { mark: string; text: Text }>> = {
-  "done": { mark: "+", text: { en: "done", zh: "完成" } },
-  "not-yet": { mark: ".", text: { en: "not yet", zh: "还没有" } },
-  "missing": { mark: "-", text: { en: "not handed in", zh: "没有交" } },
-  "over-limit": {
-    mark: "!",
-    text: { en: "over the limit", zh: "超出限制" },
-  },
-  "copy": {
-    mark: "c",
-    text: { en: "a copy (see flags)", zh: "抄袭（见标记）" },
-  },
+  "done": { mark: "+", text: T.done },
+  "not-yet": { mark: ".", text: T.notYet },
+  "missing": { mark: "-", text: T.missing },
+  "over-limit": { mark: "!", text: T.overLimit },
+  "copy": { mark: "c", text: T.copy },
 };
 
-const T = {
-  head: (rows: number, copies: boolean): Text =>
-    copies
-      ? {
-        en: `${rows} hand-in${
-          rows === 1 ? "" : "s"
-        }: every answer re-run here, a ledger copy only re-judged (see below)`,
-        zh:
-          `${rows} 份作业：每个答案都在此重新运行，账本副本只重新判定（见下文）`,
-      }
-      : {
-        en: `${rows} hand-in${rows === 1 ? "" : "s"}, every answer re-run here`,
-        zh: `${rows} 份作业，每个答案都在此重新运行`,
-      },
-  variants: (code: string | null): Text =>
-    code
-      ? {
-        en: `course ${code}: each answer judged with its student's own values`,
-        zh: `课程 ${code}：每个答案都按其学生自己的取值判定`,
-      }
-      : {
-        en: "no course code: every student has the fixed values",
-        zh: "没有课程代码：所有学生用同一组固定取值",
-      },
-  student: { en: "student", zh: "学生" },
-  total: { en: "total", zh: "合计" },
-  perExercise: { en: "done per exercise", zh: "每题完成人数" },
-  notGraded: { en: "not graded: see below", zh: "未评分：见下文" },
-  continued: (from: number, to: number): Text =>
-    from === to
-      ? { en: `exercise ${from} (continued):`, zh: `练习 ${from}（续）：` }
-      : {
-        en: `exercises ${from}-${to} (continued):`,
-        zh: `练习 ${from}-${to}（续）：`,
-      },
-  flags: { en: "Flags:", zh: "标记：" },
-  noFlags: { en: "Flags: none.", zh: "标记：无。" },
-} as const;
+/** The mark after a cell whose prediction's outcome was revealed. */
+const REVEALED = "r";
 
-/** One flag, in words. */
-export function flagText(flag: Flag): Text {
+/** A mode as four octal digits. */
+function octal(mode: number): string {
+  return mode.toString(8).padStart(4, "0");
+}
+
+/** One flag, in words; `grade` gives the course and code it is about. */
+export function flagText(flag: Flag, grade: ClassGrade): Text {
   switch (flag.kind) {
+    case "malformed":
+      return F.malformed(flag.reason);
+    case "identical":
+      return F.identical(flag.of);
+    case "same-variant":
+      return F.sameVariant(flag.of);
     case "duplicate-name":
+      return F.duplicateName(flag.others);
+    case "owner": {
+      const parts: Text[] = [];
+      if (flag.owner !== flag.uid) {
+        parts.push(F.foreignOwner(flag.owner, flag.uid));
+      }
+      if (flag.mode !== null) parts.push(F.writable(octal(flag.mode)));
       return {
-        en: `the same name as ${flag.others.join(", ")} (duplicate name)`,
-        zh: `与 ${flag.others.join("、")} 同名（重名）`,
-      };
-    case "copy":
-      return {
-        en: `exercise ${flag.exercise}: identical to the passing answer in ` +
-          `${flag.of.join(", ")}; it fails here (a copy)`,
-        zh:
-          `练习 ${flag.exercise}：与 ${flag.of.join("、")} 中通过的答案相同，` +
-          "在这里不通过（抄袭）",
-      };
-    case "other-version":
-      return {
-        en: `made by guardlab ${flag.version} (graded by this version)`,
-        zh: `由 guardlab ${flag.version} 生成（已用本版本评分）`,
-      };
-    case "other-course":
-      return {
-        en: `from course ${flag.id}, code ${
-          flag.code ?? "(none)"
-        } (graded with this course's values)`,
-        zh: `来自课程 ${flag.id}，代码 ${
-          flag.code ?? "（无）"
-        }（已按本课程的取值评分）`,
-      };
-    case "edited":
-      return {
-        en: "changed after hand-in: the digest does not match " +
-          "(a digest shows accidents, it is not a signature)",
-        zh: "交出后被改动过：摘要不符（摘要只能发现意外改动，不是签名）",
-      };
-    case "not-in-course": {
-      const more: Text = flag.more > 0
-        ? { en: ` and ${flag.more} more`, zh: ` 等另外 ${flag.more} 个` }
-        : same("");
-      return {
-        en: `exercises not in this course, not graded: ${
-          flag.exercises.join(", ")
-        }${more.en}`,
-        zh: `不属于本课程的练习，未评分：${
-          flag.exercises.join("、")
-        }${more.zh}`,
+        en: parts.map((p) => p.en).join("; "),
+        zh: parts.map((p) => p.zh).join("；"),
       };
     }
+    case "edited":
+      return F.edited;
+    case "older-format":
+      return F.olderFormat(flag.version);
+    case "other-version":
+      return F.otherVersion(flag.version);
+    case "other-course":
+      if (flag.id === BUILTIN_COURSE_ID && grade.course !== BUILTIN_COURSE_ID) {
+        return F.builtinCourse;
+      }
+      if (flag.id !== grade.course || flag.done === null) {
+        return F.otherCourse(flag.id, flag.code);
+      }
+      return F.otherCode(flag.code, flag.done, grade.exercises.length);
+    case "not-in-course":
+      return F.notInCourse(flag.exercises, flag.more);
+    case "revealed":
+      return F.revealed(flag.exercises, flag.older);
+    case "copy":
+      return F.copy(flag.exercise, flag.of);
+  }
+}
+
+/**
+ * One flag as a code, the same in every language, for CSV:
+ * `kind(detail)`, files joined by `|`.
+ */
+export function flagCode(flag: Flag): string {
+  const files = (f: string[]) => f.join("|");
+  switch (flag.kind) {
     case "malformed":
-      return {
-        en: `not graded: ${flag.reason.en}`,
-        zh: `未评分：${flag.reason.zh}`,
-      };
+      return "malformed";
+    case "identical":
+    case "same-variant":
+      return `${flag.kind}(${files(flag.of)})`;
+    case "duplicate-name":
+      return `duplicate-name(${files(flag.others)})`;
+    case "owner":
+      return `owner(uid=${flag.owner},named=${flag.uid ?? "none"}${
+        flag.mode === null ? "" : `,mode=${octal(flag.mode)}`
+      })`;
+    case "edited":
+      return "edited";
+    case "older-format":
+      return `older-format(${flag.version})`;
+    case "other-version":
+      return `other-version(${flag.version})`;
+    case "other-course":
+      return `other-course(id=${flag.id},code=${flag.code ?? "none"}${
+        flag.done === null ? "" : `,done=${flag.done}`
+      })`;
+    case "not-in-course":
+      return `not-in-course(${files(flag.exercises)}${
+        flag.more > 0 ? `|+${flag.more}` : ""
+      })`;
+    case "revealed":
+      return `revealed(${flag.exercises.join("|")})`;
+    case "copy":
+      return `copy(${flag.exercise}:${files(flag.of)})`;
   }
 }
 
@@ -153,6 +154,12 @@ function fit(text: string, width: number): string {
   return out + " ".repeat(Math.max(0, width - displayWidth(out)));
 }
 
+/** A row's total as the table shows it: `3/17`, and `(8)` done under its own code. */
+function totalCell(row: Row, of: number): string {
+  return `${row.total}/${of}` +
+    (row.ownTotal === null ? "" : ` (${row.ownTotal})`);
+}
+
 /** The table, legend and flags, each line at most {@linkcode TABLE_WIDTH} columns. */
 export function gradeTable(
   grade: ClassGrade,
@@ -161,14 +168,35 @@ export function gradeTable(
 ): string[] {
   const out: string[] = [];
   const push = (line: string) => out.push(...wrap(line, TABLE_WIDTH));
+  const of = grade.exercises.length;
   push(say(T.head(grade.rows.length, grade.notRerun.length > 0), lang));
   push(say(T.variants(code), lang));
   out.push("");
+  // The totals' column is as wide as its widest cell; the exercises fill the rest.
+  const totalWidth = Math.max(
+    displayWidth(say(T.total, lang)),
+    ...grade.rows.filter((r) => r.total !== null).map((r) =>
+      totalCell(r, of).length
+    ),
+  );
+  const perBlock = Math.max(
+    1,
+    Math.floor((TABLE_WIDTH - NAME_WIDTH - 2 - totalWidth) / CELL_WIDTH),
+  );
   const blocks: number[][] = [];
-  for (let i = 0; i < grade.exercises.length; i += PER_BLOCK) {
-    blocks.push(grade.exercises.slice(i, i + PER_BLOCK));
+  for (let i = 0; i < of; i += perBlock) {
+    blocks.push(grade.exercises.slice(i, i + perBlock));
   }
   if (blocks.length === 0) blocks.push([]);
+  // Where names repeat, each of those rows says which file it came from.
+  const counts = new Map<string, number>();
+  for (const r of grade.rows) {
+    if (r.name !== null) {
+      counts.set(nameKey(r.name), (counts.get(nameKey(r.name)) ?? 0) + 1);
+    }
+  }
+  const repeated = (r: Row) =>
+    r.name !== null && counts.get(nameKey(r.name))! > 1;
   blocks.forEach((block, b) => {
     const last = b === blocks.length - 1;
     if (b > 0) {
@@ -176,21 +204,24 @@ export function gradeTable(
       out.push(say(T.continued(block[0], block.at(-1)!), lang));
     }
     const cols = (f: (n: number) => string) =>
-      block.map((n) => f(n).padStart(3)).join("");
+      block.map((n) => f(n).padStart(CELL_WIDTH)).join("");
     out.push(
       (fit(say(T.student, lang), NAME_WIDTH) + cols(String) +
         (last ? "  " + say(T.total, lang) : "")).trimEnd(),
     );
     for (const row of grade.rows) {
-      const name = fit(row.name ?? basename(row.file), NAME_WIDTH);
+      const name = fit(visibleText(row.name ?? basename(row.file)), NAME_WIDTH);
       if (row.total === null) {
         out.push(`${name}   ${say(T.notGraded, lang)}`);
         continue;
       }
       out.push(
-        name + cols((n) => MARK[row.cells[n]].mark) +
-          (last ? `  ${row.total}/${grade.exercises.length}` : ""),
+        name + cols((n) =>
+          MARK[row.cells[n]].mark +
+          (row.revealed.includes(n) ? REVEALED : "")
+        ) + (last ? `  ${totalCell(row, of)}` : ""),
       );
+      if (repeated(row)) push(say(T.file(row.file), lang));
     }
     out.push(
       fit(say(T.perExercise, lang), NAME_WIDTH) +
@@ -203,7 +234,11 @@ export function gradeTable(
       "   ",
     ),
   );
-  for (const line of notRerunLines(grade)) push(say(line, lang));
+  if (grade.rows.some((r) => r.revealed.length > 0)) {
+    push(say(T.revealedMark, lang));
+  }
+  if (grade.rows.some((r) => r.ownTotal !== null)) push(say(T.ownTotal, lang));
+  for (const n of grade.notRerun) push(say(notRerun(n), lang));
   out.push("");
   const flagged = grade.rows.filter((r) => r.flags.length > 0);
   if (flagged.length === 0) {
@@ -211,31 +246,33 @@ export function gradeTable(
     return out;
   }
   out.push(say(T.flags, lang));
+  if (grade.builtinHandIns > 0) {
+    push(say(T.builtinHandIns(grade.builtinHandIns, grade.course), lang));
+  }
   for (const row of flagged) {
     for (const flag of row.flags) {
-      push(`  ${label(row)}${say(COLON, lang)}${say(flagText(flag), lang)}`);
+      push(
+        `  ${label(row, visibleText)}${say(T.colon, lang)}${
+          say(flagText(flag, grade), lang)
+        }`,
+      );
     }
   }
   return out;
 }
 
-const COLON: Text = { en: ": ", zh: "：" };
-
 /** What grade did NOT do for an exercise judged from a ledger copy: said plainly. */
 function notRerun(n: number): Text {
-  return {
-    en: `exercise ${n}: ${SESSION_NOT_RERUN.en}. ${LEDGER_NOT_AGENT.en}`,
-    zh: `练习 ${n}：${SESSION_NOT_RERUN.zh}。${LEDGER_NOT_AGENT.zh}`,
-  };
+  return T.notRerun(n, SESSION_NOT_RERUN, LEDGER_NOT_AGENT);
 }
 
-function notRerunLines(grade: ClassGrade): Text[] {
-  return grade.notRerun.map(notRerun);
-}
-
-/** The same columns as the table, as one JSON value. */
-export function gradeJson(grade: ClassGrade, lang: Lang): unknown {
+/**
+ * The same columns as the table, as one JSON value, the same in every
+ * language: cells and flags by code, each flag's words in both languages.
+ */
+export function gradeJson(grade: ClassGrade): unknown {
   return {
+    course: grade.course,
     exercises: grade.exercises,
     students: grade.rows.map((row) => ({
       file: row.file,
@@ -246,17 +283,21 @@ export function gradeJson(grade: ClassGrade, lang: Lang): unknown {
           n,
         ) => [String(n), row.cells[n]]),
       ),
+      revealed: row.revealed,
       total: row.total,
+      ownCodeTotal: row.ownTotal,
       flags: row.flags.map((f) => ({
         kind: f.kind,
-        message: say(flagText(f), lang),
+        code: flagCode(f),
+        message: flagText(f, grade),
       })),
     })),
     perExercise: Object.fromEntries(
       grade.exercises.map((n) => [String(n), grade.perExercise[n]]),
     ),
+    builtinHandIns: grade.builtinHandIns,
     sessionNotRerun: Object.fromEntries(
-      grade.notRerun.map((n) => [String(n), say(notRerun(n), lang)]),
+      grade.notRerun.map((n) => [String(n), notRerun(n)]),
     ),
   };
 }
@@ -271,8 +312,17 @@ export function csvCell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-/** The same columns as the table, as CSV lines (a header, one per hand-in, the totals). */
-export function gradeCsv(grade: ClassGrade, lang: Lang): string[] {
+/** The header of an exercise judged from a ledger copy, in CSV: the same in every language. */
+const CSV_NOT_RERUN = "ledger copy re-judged, session not re-run";
+
+/**
+ * The same columns as the table, as CSV lines, the same in every language:
+ * the header, one line per hand-in, an empty line, and the totals. The
+ * file starts with a UTF-8 byte order mark (Excel reads it as UTF-8 only
+ * with one): the caller writes it, past the last guard before the
+ * terminal (`Io.byteOrderMark`).
+ */
+export function gradeCsv(grade: ClassGrade): string[] {
   const line = (cells: string[]) => cells.map(csvCell).join(",");
   const rows = grade.rows.map((row: Row) =>
     line([
@@ -280,26 +330,32 @@ export function gradeCsv(grade: ClassGrade, lang: Lang): string[] {
       row.name ?? "",
       ...grade.exercises.map((n) => row.cells[n] ?? ""),
       row.total === null ? "" : String(row.total),
-      row.flags.map((f) => say(flagText(f), lang)).join("; "),
+      row.ownTotal === null ? "" : String(row.ownTotal),
+      row.revealed.join(" "),
+      row.flags.map(flagCode).join("; "),
     ])
   );
+  const header = line([
+    "file",
+    "student",
+    ...grade.exercises.map((n) =>
+      grade.notRerun.includes(n) ? `${n} (${CSV_NOT_RERUN})` : String(n)
+    ),
+    "total",
+    "own code total",
+    "revealed",
+    "flags",
+  ]);
   return [
-    line([
-      "file",
-      "student",
-      ...grade.exercises.map((n) =>
-        grade.notRerun.includes(n)
-          ? `${n} (${say(SESSION_NOT_RERUN, lang)})`
-          : String(n)
-      ),
-      "total",
-      "flags",
-    ]),
+    header,
     ...rows,
+    "",
     line([
       "",
-      say(T.perExercise, lang),
+      "done per exercise",
       ...grade.exercises.map((n) => String(grade.perExercise[n])),
+      "",
+      "",
       "",
       "",
     ]),

@@ -3,7 +3,7 @@
  * mark labels, what the commit point saw, the note each stage can carry, the
  * state lines under a timeline and the ledger view's headings and lines;
  * the policy lanes, the policy demo's lines, the compensation's timeline and
- * the SVG's words. `{…}` are filled from what the labs did. The rule a
+ * the SVG's words (the class grade table's are in `grade_messages.ts`). `{…}` are filled from what the labs did. The rule a
  * refusal names is the lab's own text (`RULES` in `lib/timing/messages.ts`).
  *
  * @module
@@ -485,7 +485,9 @@ export const VIEW_ROW_KINDS = {
     zh: `${total} 个业务键中的 ${n} 个`,
   }),
   steps: (n: number, total: number): Text => ({
-    en: `the views of ${n} of ${total} steps (their JSON lines are printed)`,
-    zh: `${total} 个步骤中 ${n} 个步骤的视图（它们的 JSON 行照常输出）`,
+    en:
+      `${n} of ${total} steps (each was run; script without --view prints one JSON line a step)`,
+    zh:
+      `${total} 个步骤中的 ${n} 个（都已运行；不带 --view 的 script 每步输出一行 JSON）`,
   }),
 } as const;

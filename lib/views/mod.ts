@@ -31,3 +31,4 @@ export * from "./view_bound.ts";
 export * from "./shown_history.ts";
 export * from "./grade_table.ts";
 export * from "./messages.ts";
+export * from "./grade_messages.ts";

@@ -146,8 +146,9 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
     assertUsageError(await say(["config", "colour"]), /未知设置 "colour"/);
     assert.deepEqual((await say(["config"])).out, [
       "lang zh",
-      "name （未设置）",
-      "course （未设置：所有学生用同一组固定取值）",
+      // No space beside full-width punctuation: no parentheses, then.
+      "name 未设置",
+      "course 未设置：所有学生用同一组固定取值",
     ]);
   } finally {
     await Deno.remove(base, { recursive: true });

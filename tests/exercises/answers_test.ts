@@ -24,6 +24,10 @@ import {
   type Verdict,
 } from "../../lib/exercises/mod.ts";
 import { BUILTIN_EXERCISES } from "../../lib/exercises/builtin.ts";
+import {
+  zhPunctuationProblems,
+  zhSpacingProblems,
+} from "../../lib/base/zh_punctuation.ts";
 import { TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
@@ -40,6 +44,8 @@ interface Case {
   answer: unknown[];
   expect: string;
   lines?: string[];
+  /** Lines of the Chinese feedback that must be printed exactly. */
+  zh?: string[];
 }
 
 /** One exercise's file: its slug, the right answers and the near misses. */
@@ -124,6 +130,13 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               `${line}\n---\n${english.join("\n")}`,
             );
           }
+          const chinese = v.feedback.map((l) => l.zh);
+          for (const line of c.zh ?? []) {
+            assert.ok(
+              chinese.includes(line),
+              `${line}\n---\n${chinese.join("\n")}`,
+            );
+          }
           // A line for every finding, in both languages, and nothing undefined.
           for (const l of v.feedback) {
             assert.doesNotMatch(
@@ -133,6 +146,16 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
             assert.match(
               l.zh,
               /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[/,
+            );
+          }
+          // The Chinese a student reads follows the punctuation and spacing
+          // rules, feedback, reasons and "why" alike (issue 29).
+          for (const l of [...v.feedback, v.why, v.reason]) {
+            if (!l) continue;
+            assert.deepEqual(
+              [...zhPunctuationProblems(l.zh), ...zhSpacingProblems(l.zh)],
+              [],
+              l.zh,
             );
           }
           if (right.includes(c)) {
@@ -181,9 +204,13 @@ Deno.test("exercise answers: a prediction never shows what happened after a wron
     "receipts: 1",
   ]);
   assert.equal(shown.passed, false);
-  const nothing = await judged(15, [], defaultParams, { reveal: true });
-  assert.equal(nothing.passed, false);
-  assert.equal(nothing.revealed?.length, 3);
+  // No guess, or a malformed one, is nothing to reveal against (issue 29, item 1).
+  for (const none of [[], [{ outcome: "cancelled", draft: "true" }]]) {
+    const nothing = await judged(15, none, defaultParams, { reveal: true });
+    assert.equal(nothing.passed, false);
+    assert.equal(nothing.revealed, null);
+    assert.ok(nothing.reason);
+  }
 });
 
 Deno.test("exercise answers: every script exercise refuses an empty answer and one with an invalid step", async () => {

@@ -1,22 +1,37 @@
 /**
- * A class graded at once. Three students of one course code, each in a
- * private folder of their own, work as a student would: set a name and the
- * course code, read their values from `exercise show`, check answers, hand
- * in. 王小明 pastes 李雷's answers into his own work, and also hands in 李雷's
- * file as it is. The teacher copies the hand-ins into a folder of their own
- * and grades it: the table must be the hand-written one in
- * `fixtures/class/`, in both languages; the pasted answers fail and are
- * flagged as copies; the duplicate name is flagged; CSV and JSON carry the
- * same columns.
+ * A class graded at once. Students of one course code, each in a private
+ * folder of their own, work as a student would: set a name and the course
+ * code, read their values from `exercise show`, check answers, hand in.
+ *
+ * - 王小明 pastes 李雷's answers into his own work (they fail for his
+ *   values: copies), and also hands in 李雷's file as it is (identical).
+ * - Two students are both named 王伟: each has values of their own, so when
+ *   one pastes the other's answer it fails, and the table shows each row's
+ *   file.
+ * - 赵敏 guesses a prediction wrong and reveals it.
+ * - 孙浩 typed the course code as NET2026: his work is scored under the
+ *   teacher's code and, beside it, under his own.
+ *
+ * The teacher copies the hand-ins into a folder of their own and grades it:
+ * the table must be the hand-written one in `fixtures/class/`, in both
+ * languages, and JSON and CSV carry the same columns and flags, the same in
+ * every language. Then a course file: 周杰 forgot `--course` throughout, and
+ * the grade says so in one line.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cli } from "../_helpers/helpers.ts";
+import { readCsv } from "../_helpers/csv.ts";
+import { CAN_RUN, NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
+import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 
 const CODE = "NET-2026";
 const FIXTURES = fileURLToPath(
   new URL("../../fixtures/class/", import.meta.url),
+);
+const DATA = fileURLToPath(
+  new URL("../../lib/exercises/data/", import.meta.url),
 );
 
 interface Values {
@@ -27,29 +42,30 @@ interface Values {
 }
 
 /** One student, in a temp folder of their own. */
-async function student(name: string) {
+async function student(name: string, code = CODE) {
   const base = await Deno.makeTempDir({ prefix: "guardlab-class-" });
   const say = (args: string[], input = "") => cli(args, input, false, base);
   assert.equal((await say(["config", "name", name])).code, 0);
-  assert.equal((await say(["config", "course", CODE])).code, 0);
+  assert.equal((await say(["config", "course", code])).code, 0);
   return {
     base,
     say,
     /** This student's values for exercise `n`, as `exercise show` states them. */
-    async values(n: number): Promise<Values> {
-      const shown = (await say(["exercise", "show", String(n)])).out.join(" ")
-        .replace(/\s+/g, " ");
+    async values(n: number, course: string[] = []): Promise<Values> {
+      const shown = (await say(["exercise", ...course, "show", String(n)])).out
+        .join(" ").replace(/\s+/g, " ");
       const m = shown.match(
         /job (JOB-\d{3}), other job (JOB-\d{3}), topic (river|forest), copies (\d)/,
       );
       assert.ok(m, shown);
       return { job: m[1], otherJob: m[2], topic: m[3], copies: Number(m[4]) };
     },
-    async check(n: number, answer: string) {
-      return (await say(["exercise", "check", String(n)], answer)).code;
+    async check(n: number, answer: string, more: string[] = []) {
+      return (await say(["exercise", ...more, "check", String(n)], answer))
+        .code;
     },
-    async handIn(): Promise<string> {
-      const r = await say(["exercise", "hand-in"]);
+    async handIn(course: string[] = []): Promise<string> {
+      const r = await say(["exercise", ...course, "hand-in"]);
       assert.equal(r.code, 0, r.err.join("\n"));
       return r.out[0];
     },
@@ -75,18 +91,35 @@ const twoErrors = (v: Values) =>
 /** Exercise 3, wrong: two clean runs prove no reuse after a failure. */
 const twoCleanRuns = (v: Values) => [run(v, v.job), run(v, v.job)].join("\n");
 const PREDICTION = '{"outcome":"cancelled","draft":true,"receipts":1}';
+const WRONG_GUESS = '{"outcome":"accepted","draft":true,"receipts":1}';
 
-Deno.test("class: three students, one course code, a copy and a duplicate name", async (t) => {
+/** The fixture's lines. */
+async function fixture(name: string): Promise<string[]> {
+  return (await Deno.readTextFile(join(FIXTURES, name))).replace(/\n$/, "")
+    .split("\n");
+}
+
+/** Write `text` as a hand-in of the teacher's (mode 0600, whatever the umask). */
+async function keep(folder: string, name: string, text: string) {
+  await Deno.writeTextFile(join(folder, name), text, { mode: 0o600 });
+  await Deno.chmod(join(folder, name), 0o600);
+}
+
+Deno.test("class: one course code, copies, an identical file, namesakes, a reveal, a mistyped code", async (t) => {
   const li = await student("李雷");
   const han = await student("韩梅梅");
   const wang = await student("王小明");
+  const weiA = await student("王伟");
+  const weiB = await student("王伟");
+  const zhao = await student("赵敏");
+  const sun = await student("孙浩", "NET2026");
   const teacher = await Deno.makeTempDir({ prefix: "guardlab-teacher-" });
+  const everyone = [li, han, wang, weiA, weiB, zhao, sun];
   try {
     // 李雷: exercises 1, 2 and 15 done; 3 tried and not yet.
-    const liValues = [await li.values(1), await li.values(2)];
     const liAnswers = {
-      1: outputRejected(liValues[0]),
-      2: twoErrors(liValues[1]),
+      1: outputRejected(await li.values(1)),
+      2: twoErrors(await li.values(2)),
       3: twoCleanRuns(await li.values(3)),
       15: PREDICTION,
     };
@@ -116,7 +149,7 @@ Deno.test("class: three students, one course code, a copy and a duplicate name",
         assert.match(
           r.out.join(" ").replace(/\s+/g, " "),
           new RegExp(
-            `uses the (key|topic) \\S+, which is not yours: your (keys are ${mine.job} and ${mine.otherJob}|topic is ${mine.topic})`,
+            `uses the key \\S+, which is not yours: your keys are ${mine.job} and ${mine.otherJob} \\(guardlab exercise show 1\\)`,
           ),
         );
       },
@@ -124,20 +157,51 @@ Deno.test("class: three students, one course code, a copy and a duplicate name",
     for (const n of [2, 3, 15] as const) {
       await wang.check(n, liAnswers[n]);
     }
+    // Two students named 王伟: each their own values (issue 29, item 2).
+    const aValues = [await weiA.values(1), await weiA.values(2)];
+    const bValues = await weiB.values(1);
+    assert.notDeepEqual(aValues[0], bValues, "namesakes, other values");
+    assert.equal(await weiA.check(1, outputRejected(aValues[0])), 0);
+    assert.equal(await weiA.check(2, twoErrors(aValues[1])), 0);
+    assert.equal(await weiB.check(1, outputRejected(bValues)), 0);
+    assert.equal(await weiB.check(2, twoErrors(aValues[1])), 1);
+    // 赵敏: a wrong first guess, then revealed (issue 29, item 1).
+    await t.step("a reveal comes only after the first guess", async () => {
+      const early = await zhao.say(
+        ["exercise", "check", "15", "--reveal"],
+        "",
+      );
+      assert.equal(early.code, 1);
+      assert.match(
+        early.out.join(" ").replace(/\s+/g, " "),
+        /only after your first prediction is kept/,
+      );
+      assert.doesNotMatch(early.out.join(" "), /cancelled/);
+      assert.equal(await zhao.check(15, WRONG_GUESS, []), 1);
+      const shown = await zhao.say(["exercise", "check", "15", "--reveal"]);
+      assert.equal(shown.code, 1, "the first guess still counts");
+      assert.ok(
+        shown.out.includes("  outcome: cancelled"),
+        shown.out.join("\n"),
+      );
+    });
+    // 孙浩 typed the code without its hyphen (issue 29, item 3).
+    const sunValues = [await sun.values(1), await sun.values(2)];
+    assert.equal(await sun.check(1, outputRejected(sunValues[0])), 0);
+    assert.equal(await sun.check(2, twoErrors(sunValues[1])), 0);
+
     // The teacher's step: copy the hand-ins into a folder of their own.
     const folder = join(teacher, "net-2026");
     await Deno.mkdir(folder, { mode: 0o700 });
     const liFile = await li.handIn();
-    await Deno.writeTextFile(join(folder, "li-lei.json"), liFile);
-    await Deno.writeTextFile(
-      join(folder, "han-meimei.json"),
-      await han.handIn(),
-    );
-    await Deno.writeTextFile(
-      join(folder, "wang-xiaoming.json"),
-      await wang.handIn(),
-    );
-    await Deno.writeTextFile(join(folder, "wang-xiaoming-2.json"), liFile);
+    await keep(folder, "li-lei.json", liFile);
+    await keep(folder, "han-meimei.json", await han.handIn());
+    await keep(folder, "wang-xiaoming.json", await wang.handIn());
+    await keep(folder, "wang-xiaoming-2.json", liFile);
+    await keep(folder, "wang-wei-a.json", await weiA.handIn());
+    await keep(folder, "wang-wei-b.json", await weiB.handIn());
+    await keep(folder, "zhao-min.json", await zhao.handIn());
+    await keep(folder, "sun-hao.json", await sun.handIn());
     const grade = (args: string[]) =>
       cli(["exercise", "grade", folder, ...args], "", false, teacher);
     assert.equal(
@@ -151,49 +215,281 @@ Deno.test("class: three students, one course code, a copy and a duplicate name",
         async () => {
           const r = await grade(["--lang", lang]);
           assert.equal(r.code, 0, r.err.join("\n"));
-          const expected = (await Deno.readTextFile(
-            join(FIXTURES, `table.${lang}.txt`),
-          )).replace(/\n$/, "").split("\n");
-          assert.deepEqual(r.out, expected);
+          assert.deepEqual(r.out, await fixture(`table.${lang}.txt`));
         },
       );
     }
 
-    await t.step("JSON and CSV carry the same columns", async () => {
-      const json = JSON.parse((await grade(["--json"])).out[0]);
-      assert.deepEqual(
-        json.students.map((s: { file: string }) => s.file),
-        [
+    await t.step(
+      "JSON carries the same columns and flags, in every language",
+      async () => {
+        const [en, zh] = [
+          (await grade(["--json"])).out[0],
+          (await grade(["--json", "--lang", "zh"])).out[0],
+        ];
+        assert.equal(zh, en, "machine output is the same in both languages");
+        const json = JSON.parse(en);
+        const byFile = Object.fromEntries(
+          json.students.map((s: { file: string }) => [s.file, s]),
+        );
+        const codes = (file: string) =>
+          byFile[file].flags.map((f: { code: string }) => f.code);
+        assert.deepEqual(Object.keys(byFile), [
           "han-meimei.json",
           "li-lei.json",
+          "sun-hao.json",
+          "wang-wei-a.json",
+          "wang-wei-b.json",
           "wang-xiaoming-2.json",
           "wang-xiaoming.json",
+          "zhao-min.json",
+        ]);
+        // 王小明 pasted every answer of 李雷's: the same answers byte for
+        // byte, so identical too, besides the copies.
+        assert.deepEqual(codes("li-lei.json"), [
+          "identical(wang-xiaoming-2.json|wang-xiaoming.json)",
+        ]);
+        assert.deepEqual(codes("wang-xiaoming-2.json"), [
+          "identical(li-lei.json|wang-xiaoming.json)",
+        ]);
+        assert.deepEqual(codes("wang-xiaoming.json"), [
+          "identical(li-lei.json|wang-xiaoming-2.json)",
+          "copy(1:li-lei.json|wang-xiaoming-2.json)",
+          "copy(2:li-lei.json|wang-xiaoming-2.json)",
+        ]);
+        assert.deepEqual(codes("wang-wei-a.json"), [
+          "duplicate-name(wang-wei-b.json)",
+        ]);
+        assert.deepEqual(codes("wang-wei-b.json"), [
+          "duplicate-name(wang-wei-a.json)",
+          "copy(2:wang-wei-a.json)",
+        ]);
+        assert.deepEqual(codes("zhao-min.json"), ["revealed(15)"]);
+        assert.deepEqual(byFile["zhao-min.json"].revealed, [15]);
+        assert.deepEqual(codes("sun-hao.json"), [
+          "other-course(id=guardlab,code=NET2026,done=2)",
+        ]);
+        assert.equal(byFile["sun-hao.json"].total, 0);
+        assert.equal(byFile["sun-hao.json"].ownCodeTotal, 2);
+        assert.equal(byFile["li-lei.json"].ownCodeTotal, null);
+        const wangRow = byFile["wang-xiaoming.json"];
+        assert.deepEqual(
+          [wangRow.cells["1"], wangRow.cells["2"], wangRow.cells["3"]],
+          ["copy", "copy", "not-yet"],
+        );
+        assert.equal(wangRow.total, 1);
+        assert.deepEqual(byFile["zhao-min.json"].flags[0].message, {
+          en:
+            "exercise 15: the outcome was revealed (--reveal), after the first guess",
+          zh: "练习 15：结果被揭示过（--reveal），在第一次猜测之后",
+        });
+        assert.equal(json.perExercise["1"], 5);
+      },
+    );
+
+    /**
+     * The CSV's bytes as a spreadsheet opens them: the UTF-8 byte order
+     * mark first (Excel reads the names as UTF-8 only with it), then
+     * strict UTF-8, then records; checked against hand-written columns.
+     */
+    const assertSpreadsheet = (bytes: Uint8Array) => {
+      assert.deepEqual(
+        [...bytes.subarray(0, 3)],
+        [0xef, 0xbb, 0xbf],
+        "a UTF-8 BOM first",
+      );
+      assert.ok(!bytes.includes(0x0d), "LF line ends, as --help says");
+      const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+        .decode(bytes);
+      const { bom, rows } = readCsv(text);
+      assert.ok(bom);
+      const header = [
+        "file",
+        "student",
+        ...Array.from({ length: 16 }, (_, i) => String(i + 1)),
+        "17 (ledger copy re-judged, session not re-run)",
+        "18",
+        "total",
+        "own code total",
+        "revealed",
+        "flags",
+      ];
+      assert.deepEqual(rows[0], header);
+      // One row per student, an empty row, then the totals apart from them.
+      assert.equal(rows.length, 1 + 8 + 1 + 1);
+      assert.deepEqual(rows[9], [""]);
+      assert.deepEqual(rows[10].slice(0, 3), ["", "done per exercise", "5"]);
+      const students = rows.slice(1, 9);
+      assert.ok(students.every((r) => r.length === header.length));
+      assert.deepEqual(students.map((r) => r[1]), [
+        "韩梅梅",
+        "李雷",
+        "孙浩",
+        "王伟",
+        "王伟",
+        "李雷",
+        "王小明",
+        "赵敏",
+      ]);
+      const sunRow = students[2];
+      assert.deepEqual(
+        [sunRow[2], sunRow[3], sunRow[20], sunRow[21], sunRow[23]],
+        [
+          "not-yet",
+          "not-yet",
+          "0",
+          "2",
+          "other-course(id=guardlab,code=NET2026,done=2)",
         ],
       );
-      const wangRow = json.students[3];
-      assert.equal(wangRow.name, "王小明");
-      assert.deepEqual(
-        [wangRow.cells["1"], wangRow.cells["2"], wangRow.cells["3"]],
-        ["copy", "copy", "not-yet"],
-      );
-      assert.equal(wangRow.total, 1);
-      assert.deepEqual(
-        json.students[1].flags.map((f: { kind: string }) => f.kind),
-        ["duplicate-name"],
-      );
-      assert.deepEqual(json.perExercise["1"], 3);
-      const csv = (await grade(["--csv"])).out;
-      assert.equal(
-        csv[0],
-        `"file","student",${
-          Array.from({ length: 16 }, (_, i) => `"${i + 1}"`).join(",")
-        },"17 (ledger copy re-judged, session not re-run)","18","total","flags"`,
-      );
-      assert.equal(csv.length, 1 + 4 + 1);
-      assert.match(csv[4], /^"wang-xiaoming.json","王小明","copy","copy",/);
+      assert.deepEqual([students[7][16], students[7][22]], ["not-yet", "15"]);
+    };
+
+    await t.step(
+      "CSV: opened as a spreadsheet reads it, the same in every language",
+      async () => {
+        const [en, zh] = [
+          (await grade(["--csv"])).out,
+          (await grade(["--csv", "--lang", "zh"])).out,
+        ];
+        assert.deepEqual(zh, en);
+        assertSpreadsheet(new TextEncoder().encode(en.join("\n") + "\n"));
+      },
+    );
+
+    await t.step({
+      name: "CSV: the file `--csv > FILE` writes, byte for byte" + NEEDS_RUN,
+      ignore: !CAN_RUN,
+      async fn() {
+        // The real process, under the binary's permissions: the bytes that
+        // reach a file are the ones a spreadsheet opens.
+        const child = startGuardlab([
+          "exercise",
+          "grade",
+          folder,
+          "--csv",
+          "--home",
+          privateRootPath(teacher),
+        ]);
+        await child.stdin.close();
+        const { code, stdout } = await child.output();
+        assert.equal(code, 0);
+        const file = join(teacher, "net-2026.csv");
+        await Deno.writeFile(file, stdout, { mode: 0o600 });
+        assertSpreadsheet(await Deno.readFile(file));
+      },
     });
   } finally {
-    for (const dir of [li.base, han.base, wang.base, teacher]) {
+    for (const dir of [...everyone.map((s) => s.base), teacher]) {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("class: a course file, and a student who forgot --course", async (t) => {
+  const li = await student("李雷");
+  const zhou = await student("周杰");
+  const teacher = await Deno.makeTempDir({ prefix: "guardlab-teacher-" });
+  try {
+    // The teacher's course: two built-in exercises, by their slugs.
+    const exercises = await Promise.all(
+      [
+        "01-output-check-cannot-unwrite.json",
+        "15-predict-cancel-after-commit.json",
+      ]
+        .map(async (f) => JSON.parse(await Deno.readTextFile(join(DATA, f)))),
+    );
+    const text = JSON.stringify({ course: "net-2026", exercises });
+    for (const base of [li.base, zhou.base, teacher]) {
+      await Deno.writeTextFile(join(base, "course.json"), text, {
+        mode: 0o600,
+      });
+    }
+    const course = (base: string) => ["--course", join(base, "course.json")];
+    // Every command printed under a course names it (issue 29, item 4).
+    await t.step("show names the course in its Check line", async () => {
+      const r = await li.say(["exercise", ...course(li.base), "show", "1"]);
+      assert.equal(
+        r.out.at(-1),
+        `Check: guardlab exercise --course ${
+          join(li.base, "course.json")
+        } check 1 < answer.jsonl`,
+      );
+    });
+    const liValues = await li.values(1, course(li.base));
+    await t.step(
+      "a key that is not the student's: the line to read names the course",
+      async () => {
+        const theirs = ["JOB-998", "JOB-999"].find((k) =>
+          k !== liValues.job && k !== liValues.otherJob
+        )!;
+        const file = join(li.base, "course.json");
+        for (const lang of ["en", "zh"] as const) {
+          const r = await li.say(
+            ["exercise", ...course(li.base), "check", "1", "--lang", lang],
+            outputRejected({ ...liValues, job: theirs }),
+          );
+          assert.equal(r.code, 1);
+          const said = r.out.join(" ").replace(/\s+/g, " ");
+          assert.ok(
+            said.includes(
+              lang === "en"
+                ? `(guardlab exercise --course ${file} show 1)`
+                : `（guardlab exercise --course ${file} show 1）`,
+            ),
+            said,
+          );
+        }
+      },
+    );
+    assert.equal(
+      await li.check(1, outputRejected(liValues), course(li.base)),
+      0,
+    );
+    assert.equal(await li.check(2, PREDICTION, course(li.base)), 0);
+    // 周杰 checks exercises 1 and 15 of the built-in course instead.
+    const zhouValues = await zhou.values(1);
+    assert.equal(await zhou.check(1, outputRejected(zhouValues)), 0);
+    assert.equal(await zhou.check(15, PREDICTION), 0);
+    await t.step(
+      "a hand-in under the course names what was passed without it",
+      async () => {
+        const r = await zhou.say(["exercise", ...course(zhou.base), "hand-in"]);
+        assert.equal(r.code, 0);
+        const file = join(zhou.base, "course.json");
+        assert.deepEqual(r.err, [
+          `guardlab: exercise 1 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 1)`,
+          `guardlab: exercise 2 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 2)`,
+        ]);
+        assert.deepEqual(JSON.parse(r.out[0]).exercises, {});
+      },
+    );
+    const folder = join(teacher, "net-2026");
+    await Deno.mkdir(folder, { mode: 0o700 });
+    await keep(folder, "li-lei.json", await li.handIn(course(li.base)));
+    // 周杰 hands in without --course too.
+    await keep(folder, "zhou-jie.json", await zhou.handIn());
+    assert.equal(
+      (await cli(["config", "course", CODE], "", false, teacher)).code,
+      0,
+    );
+    for (const lang of ["en", "zh"] as const) {
+      await t.step(
+        `the table, in ${lang}, says what went wrong in one line`,
+        async () => {
+          const r = await cli(
+            ["exercise", ...course(teacher), "grade", folder, "--lang", lang],
+            "",
+            false,
+            teacher,
+          );
+          assert.equal(r.code, 0, r.err.join("\n"));
+          assert.deepEqual(r.out, await fixture(`course.${lang}.txt`));
+        },
+      );
+    }
+  } finally {
+    for (const dir of [li.base, zhou.base, teacher]) {
       await Deno.remove(dir, { recursive: true });
     }
   }

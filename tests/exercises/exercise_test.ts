@@ -49,10 +49,15 @@ Deno.test("exercise: list, show, hints, check, progress that survives reset, han
     assert.equal(wrongFirst.code, 1);
     assert.deepEqual(wrongFirst.out, [
       "[no] a run of JOB-001 (river, 2 copies) ended output_rejected",
+      "     what your answer did: line 1, a run of JOB-001 (river, 2 copies) ended",
+      "         accepted after the commit point (its draft was committed)",
       "[--] the ledger holds that run's receipt: output_rejected, with the effect",
       "    present",
-      "[--] the ledger (second connection) still holds the draft of …",
-      "[--] no receipt of … says accepted",
+      "[--] the ledger (second connection) still holds the draft of JOB-001",
+      "[--] no receipt of JOB-001 says accepted",
+      "[--] the draft of JOB-001 was not voided afterwards",
+      "Marks: [no] does not hold (under it, what your answer did); [--] not checked: it",
+      "       rests on the line marked [no]",
       "exercise 1: not yet",
     ]);
     const right = await say(["exercise", "check", "1"], run("JOB-001", bad));

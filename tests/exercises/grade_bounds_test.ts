@@ -45,6 +45,7 @@ function hostileHandIn(): string {
     name: "Mallory",
     guardlab: config.version,
     course: { id: BUILTIN_COURSE.id, code: null },
+    student: { variant: null, uid: null },
     exercises: {
       "output-check-cannot-unwrite": {
         answer: hostileAnswer(),

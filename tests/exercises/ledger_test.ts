@@ -282,7 +282,8 @@ Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and 
     assert.match(text, /it cannot tell an agent's ledger from a script's/);
     const json = JSON.parse((await grade(["--json"])).out[0]);
     assert.equal(json.students[0].cells[N], "done");
-    assert.match(json.sessionNotRerun[N], new RegExp(NOT_RERUN));
+    assert.match(json.sessionNotRerun[N].en, new RegExp(NOT_RERUN));
+    assert.match(json.sessionNotRerun[N].zh, /已重新判定账本副本，未重跑会话/);
     const csv = (await grade(["--csv"])).out;
     assert.ok(csv[0].includes(`"${N} (${NOT_RERUN})"`), csv[0]);
     const zh = await cli(

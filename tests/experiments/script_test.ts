@@ -153,15 +153,43 @@ Deno.test("script: lines are split exactly, and an overlong line is refused alon
   });
 });
 
-Deno.test("script: --view prints each run's timeline on stderr", async () => {
-  const io = memoryIo(
-    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}\n',
-    false,
-    TEST_BASE,
-  );
-  assert.equal(await main(["script", "--view"], io), 0);
-  assert.equal(io.stdout.length, 1);
-  assert.match(io.stderr.join("\n"), /--- commit point: draft committed/);
+Deno.test("script: --view tells each step in words on stdout, and prints no JSON (issue 29, item 12)", async () => {
+  const steps = [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}',
+    '{"op":"count"}',
+    "nope",
+    '{"op":"policy.precheck","job":"JOB-002","copies":1,"as":"s"}',
+    '{"op":"policy.rows"}',
+  ].join("\n");
+  const io = memoryIo(steps, false, TEST_BASE);
+  assert.equal(await main(["script", "--view"], io), 1, "one invalid step");
+  assert.deepEqual(io.stderr, []);
+  assert.ok(!io.stdout.some((l) => /[{[]"/.test(l)), io.stdout.join("\n"));
+  assert.deepEqual(io.stdout, [
+    "line 1: run JOB-001",
+    "  arguments valid  [ok] passed",
+    "  input check      [ok] passed",
+    "  business         [ok] passed       new draft committed",
+    "  --- commit point: draft committed; no later check can undo it --------------",
+    "  output check     [ok] passed",
+    "  receipt          [ok] passed       #1 accepted",
+    "  ledger: draft present, receipt #1 accepted",
+    "  caller received: the checked value",
+    "line 2: count",
+    "  drafts    1",
+    "  receipts  1",
+    "line 3: not JSON",
+    "  reader (check, then write)            | editor (changes the rule)",
+    "  --------------------------------------+-------------------------------------",
+    "  pre-check JOB-002 ×1: saw revision    |",
+    "    1, limit 3: allowed                 |",
+    "                                        | drafts: none",
+  ]);
+  // Without --view: one JSON line a step, for a program.
+  const plain = memoryIo(steps, false, TEST_BASE);
+  assert.equal(await main(["script"], plain), 1);
+  assert.equal(plain.stdout.length, 5);
+  assert.ok(plain.stdout.every((l) => l.startsWith("{")));
 });
 
 Deno.test("script: a FILE inside the sandbox is read", async () => {

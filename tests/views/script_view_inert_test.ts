@@ -27,7 +27,7 @@ Deno.test("script --view: a step's arguments are shown inert", async (t) => {
     await t.step(lang, async () => {
       const r = await cli(["script", "--view", "--lang", lang], HOSTILE);
       assert.equal(r.code, 0, r.err.join("\n"));
-      for (const line of r.err) {
+      for (const line of r.out) {
         assert.doesNotMatch(
           line,
           // deno-lint-ignore no-control-regex -- what must not reach the terminal
@@ -36,8 +36,8 @@ Deno.test("script --view: a step's arguments are shown inert", async (t) => {
         );
         assert.doesNotMatch(line, /^FAKE/, "no line of the step's own");
       }
-      const headings = r.err.filter((l) => /^(line|第) \d/.test(l));
-      assert.equal(headings.length, 2, r.err.join("\n"));
+      const headings = r.out.filter((l) => /^(line|第) \d/.test(l));
+      assert.equal(headings.length, 2, r.out.join("\n"));
       assert.match(
         headings[0],
         /run J\\u001b\]52;c;eA==\\u0007\\u001b\[2J\\u000aFAKE-LINE$/,

@@ -16,7 +16,11 @@ import {
   wrap,
 } from "../../lib/base/terminal.ts";
 import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
-import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
+import {
+  zhPunctuationProblems,
+  zhSpacingProblems,
+} from "../../lib/base/zh_punctuation.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";
 
@@ -158,8 +162,8 @@ async function everyView(lang: Lang): Promise<[string, string[]][]> {
     const steps = Deno.readTextFileSync(
       new URL(`../../fixtures/scripts/${entry.name}`, import.meta.url),
     );
-    // script's stdout is machine output (JSON Lines); its view is on stderr.
-    await show(["script", "--view"], steps, "err");
+    // script --view tells every step in words on stdout (no JSON there).
+    await show(["script", "--view"], steps, "out");
   }
   return views;
 }
@@ -303,10 +307,49 @@ Deno.test("zh punctuation: every zh entry of every message table and every text 
   const texts = [...await exportedTexts(), ...sourceTexts()];
   assert.ok(texts.length > 300, `only ${texts.length} texts found`);
   const problems = texts.flatMap((t) =>
-    zhPunctuationProblems(t.zh).map((p) => `${t.where}: ${p}`)
+    [...zhPunctuationProblems(t.zh), ...zhSpacingProblems(t.zh)].map((p) =>
+      `${t.where}: ${p}`
+    )
   );
   assert.deepEqual(problems, []);
 });
+
+Deno.test("zh spacing: one space between Chinese and a Latin word or number, none beside full-width punctuation, in every exercise text (issue 29)", () => {
+  // The rule, by hand: what the issue saw, and what it must read.
+  assert.deepEqual(zhSpacingProblems("你的 Snapshot 看到修订号 2"), []);
+  assert.equal(zhSpacingProblems("你的 Snapshot看到").length, 1);
+  assert.equal(zhSpacingProblems("旧 Snapshot仍被拒绝").length, 1);
+  assert.equal(zhSpacingProblems("代码 （无）").length, 1);
+  assert.equal(zhSpacingProblems("第3行").length, 2, "both sides");
+  const problems: string[] = [];
+  const walk = (v: unknown, where: string) => {
+    if (v === null || typeof v !== "object") return;
+    const zh = (v as { zh?: unknown }).zh;
+    if (typeof zh === "string") {
+      problems.push(...zhSpacingProblems(zh).map((p) => `${where}: ${p}`));
+    }
+    for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
+  };
+  for (const x of BUILTIN_COURSE.exercises) walk(x, `exercise ${x.n}`);
+  assert.deepEqual(problems, []);
+});
+
+/** Every command, for the screens of its help. */
+const COMMANDS = [
+  "demo",
+  "verify",
+  "run",
+  "ledger",
+  "reconcile",
+  "compensate",
+  "reset",
+  "script",
+  "explain",
+  "exercise",
+  "sandbox",
+  "config",
+  "mcp",
+];
 
 Deno.test("zh punctuation: every Chinese screen as printed", async () => {
   const screens: [string, string[]][] = await everyView("zh");
@@ -318,22 +361,7 @@ Deno.test("zh punctuation: every Chinese screen as printed", async () => {
     ["sandbox"],
     ["config"],
   ];
-  for (
-    const c of [
-      "demo",
-      "verify",
-      "run",
-      "ledger",
-      "reconcile",
-      "compensate",
-      "reset",
-      "script",
-      "explain",
-      "exercise",
-      "sandbox",
-      "config",
-    ]
-  ) more.push([c, "--help"]);
+  for (const c of COMMANDS) more.push([c, "--help"]);
   for (let n = 1; n <= 17; n++) {
     more.push(["exercise", "show", String(n)], ["exercise", "hint", String(n)]);
   }
@@ -341,11 +369,14 @@ Deno.test("zh punctuation: every Chinese screen as printed", async () => {
     const r = await cli([...args, "--lang", "zh"]);
     screens.push([args.join(" "), [...r.out, ...r.err]]);
   }
-  for (const [what, lines] of screens) {
-    for (const line of lines) {
-      assert.deepEqual(zhPunctuationProblems(line), [], `${what}: ${line}`);
-    }
-  }
+  const problems = screens.flatMap(([what, lines]) =>
+    lines.flatMap((line) =>
+      [...zhPunctuationProblems(line), ...zhSpacingProblems(line)].map((p) =>
+        `${what}: ${p} (in "${line}")`
+      )
+    )
+  );
+  assert.deepEqual(problems, []);
 });
 
 Deno.test("wrap: a Chinese word is never split; continuations line up", async (t) => {
@@ -386,6 +417,41 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
       ],
     );
   });
+  await t.step('a number keeps its unit (issue 29: "2 / 份")', () => {
+    assert.deepEqual(
+      wrap("用 JOB-001（river，2 份）制造一次调用：它的输出被后检拒绝", 22, 0),
+      ["用 JOB-001（river，", "2 份）制造一次调用：", "它的输出被后检拒绝"],
+    );
+    assert.deepEqual(wrap("它在第 3 行", 10, 0), ["它在第", "3 行"]);
+  });
+  await t.step(
+    "every --help, in Chinese: no word split, no line starts with punctuation (issue 29)",
+    async () => {
+      const problems: string[] = [];
+      for (const c of COMMANDS) {
+        const lines = (await cli([c, "--help", "--lang", "zh"])).out;
+        lines.forEach((line, i) => {
+          const next = lines[i + 1]?.trimStart() ?? "";
+          if (/^[，。、；：！？）」』》〉】”’]/.test(next)) {
+            problems.push(`${c}: a line starts with punctuation: ${next}`);
+          }
+          // In the columns of options and exit codes, which guardlab wraps
+          // (the paragraphs above are broken by hand): two Chinese
+          // characters on either side of a break split a word (the rule
+          // breaks after punctuation, at a space, or beside a Latin word).
+          const column = i > lines.indexOf("选项：") &&
+            /^ {6,}\S/.test(lines[i + 1] ?? "");
+          if (
+            column && /\p{Script=Han}$/u.test(line) &&
+            /^\p{Script=Han}/u.test(next)
+          ) {
+            problems.push(`${c}: split: ${line.trim()} / ${next}`);
+          }
+        });
+      }
+      assert.deepEqual(problems, []);
+    },
+  );
   await t.step("a clause wider than the line breaks between words", () => {
     // No punctuation at all: the break falls between two protected words.
     assert.deepEqual(wrap("前检草稿账本回执后检修订号提交点", 14), [

@@ -1,5 +1,7 @@
 /**
- * `guardlab script`: an experiment as JSON Lines, one JSON line out per step.
+ * `guardlab script`: an experiment as JSON Lines, one JSON line out per
+ * step; with `--view`, each step told in words instead (a run as its
+ * timeline, policy steps in two lanes), and no JSON.
  *
  * @module
  */
@@ -17,14 +19,16 @@ import {
   ScriptSession,
   type StepResult,
 } from "../../experiments/script.ts";
+import { STEP_MESSAGES } from "../../experiments/messages.ts";
 import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { inert } from "../../base/terminal.ts";
+import { inert, wrap } from "../../base/terminal.ts";
 import {
   policyHeader,
   policyRow,
   renderPolicyRow,
 } from "../../views/policy_view.ts";
-import { fill, say } from "../../base/i18n.ts";
+import { fill, say, type Text } from "../../base/i18n.ts";
+import { plainFields } from "../../base/plain.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "../messages/script.ts";
@@ -77,63 +81,78 @@ export const script = command({
         if ("text" in line && line.text.trim() === "") continue;
         let output: Record<string, unknown>;
         let ran: StepResult["run"];
+        let refusal: Text | undefined;
         let policy: StepResult["policy"];
         try {
           if ("tooLong" in line) {
-            throw new InvalidStep(`longer than ${MAX_LINE_BYTES} bytes`);
+            throw new InvalidStep(STEP_MESSAGES.longLine(MAX_LINE_BYTES));
           }
           ({ output, run: ran, policy } = await session.step(line.text));
         } catch (error) {
           if (!(error instanceof InvalidStep)) throw error;
           invalid++;
+          refusal = error.text;
           output = {
             raised: "invalid_step",
             message: `line ${line.number}: ${error.message}`,
           };
         }
-        io.out(JSON.stringify(output));
+        if (!values.view) io.out(JSON.stringify(output));
         if (output.raised === "database_error" && !writeFailed) {
           // A write past the file size limit raised SIGXFSZ: let it end the
           // run here, before every later step fails the same way.
           writeFailed = true;
           await letPendingSignalsArrive();
         }
-        if (
-          values.view && ran &&
-          viewBudget.fits(
-            "steps",
-            ran.job,
-            (job, limit) => textCost(job, limit),
-          )
-        ) {
+        if (!values.view) continue;
+        // --view tells each step in words on stdout, and prints no JSON: a
+        // person reads the drawing, a program reads script without --view.
+        // What a step shows of its own text counts against the view's
+        // bound; past it the steps are still run, only not drawn.
+        const drawn = ran?.job ?? policy?.step ?? refusal ?? output;
+        if (!viewBudget.fits("steps", drawn, textCost)) continue;
+        const shown = (n: number, what: string) =>
+          say(fill(M.stepLine, { n, what: inert(what) }), lang);
+        if (refusal !== undefined) {
+          io.out(shown(line.number, say(refusal, lang)));
+        } else if (ran) {
           // The step's own text, shown inert: it cannot drive the terminal
           // or start a line of its own.
           const job = inert(ran.job ?? "?");
-          io.err(
-            say(fill(M.runLine, { n: line.number, job }), lang),
-          );
+          io.out(say(fill(M.runLine, { n: line.number, job }), lang));
           const rows = renderTimeline(
             timelineOf(ran.attempt),
             styleFor(io),
             lang,
           );
-          for (const row of rows) io.err(row);
-        }
-        const row = values.view && policy &&
-            viewBudget.fits("steps", policy.step)
-          ? policyRow(policy)
-          : null;
-        if (row) {
+          for (const row of rows) io.out(row);
+        } else if (policy && policyRow(policy)) {
           // The two lanes' header once, at the first policy step.
-          if (!lanesShown) { for (const l of policyHeader(lang)) io.err(l); }
+          if (!lanesShown) { for (const l of policyHeader(lang)) io.out(l); }
           lanesShown = true;
-          for (const l of renderPolicyRow(row, lang)) io.err(l);
+          for (const l of renderPolicyRow(policyRow(policy)!, lang)) io.out(l);
+        } else {
+          io.out(shown(line.number, "text" in line ? opOf(line.text) : "?"));
+          for (const field of plainFields(output, lang)) {
+            for (const l of wrap(`  ${field}`, 80)) io.out(l);
+          }
         }
       }
     } finally {
       session.close();
     }
-    for (const line of viewBudget.cutLines()) io.err(say(line, lang));
+    // Said where the view was drawn, after its last step.
+    for (const line of viewBudget.cutLines()) io.out(say(line, lang));
     return invalid === 0 ? EXIT.ok : EXIT.failed;
   },
 });
+
+/** The op a valid step line names. */
+function opOf(text: string): string {
+  try {
+    const step = JSON.parse(text);
+    return typeof step?.op === "string" ? step.op : "?";
+  } catch {
+    return "?";
+  }
+}

@@ -30,11 +30,11 @@ guardlab folder, so they survive reset.`,
 
 /** What `config` tells a person. */
 export const CONFIG_MESSAGES = {
-  notSet: { en: "(not set)", zh: "（未设置）" },
+  notSet: { en: "(not set)", zh: "未设置" },
   langNotSet: { en: "en (not set)", zh: "en（未设置）" },
   courseNotSet: {
     en: "(not set: every student gets the fixed values)",
-    zh: "（未设置：所有学生用同一组固定取值）",
+    zh: "未设置：所有学生用同一组固定取值",
   },
   unknownSetting: {
     en: "unknown setting {key}; try {keys}",

@@ -13,8 +13,8 @@ import { MAX_SNAPSHOT_NAME, MAX_SNAPSHOTS } from "../../experiments/script.ts";
  * README. The steps are the same in both languages; `{…}` are the notes.
  */
 const STEPS = `  {"op":"run","args":ARGS,"faults":{"cancel_at":"","fail_at":"",
-      "bad_output":false,"audit_failure":false},"receipt":"checked",
-      "input_guardrail":"sequential"}                {attempt}
+      "bad_output":false,"audit_failure":false},"receipt":"checked"|"naive",
+      "input_guardrail":"sequential"|"parallel"}     {attempt}
   {"op":"count"}  {"op":"exists","job":J}  {"op":"drafts"}  {"op":"receipts"}
                                   {second}
   {"op":"fixture","receipt_fault":"ignore"|"abort"|"none"}   {trigger}
@@ -62,6 +62,7 @@ export const SCRIPT_MESSAGES = {
       "按 Ctrl-D 结束（Windows 上按 Ctrl-Z 再回车）",
   },
   runLine: { en: "line {n}: run {job}", zh: "第 {n} 行：run {job}" },
+  stepLine: { en: "line {n}: {what}", zh: "第 {n} 行：{what}" },
 } as const satisfies Record<string, Text>;
 
 /** `script --help`: what it does, its flags, its exit codes. */
@@ -89,8 +90,11 @@ ${STEPS_TEXT.zh}`,
     zh: "把状态保存在命名账本里",
   },
   view: {
-    en: "after each run step, print its timeline on stderr",
-    zh: "每个 run 步骤之后，在标准错误输出它的时间线",
+    en: "tell each step in words on stdout instead of JSON: a run as its " +
+      "timeline, policy steps in two lanes (without --view, one JSON line " +
+      "a step, for a program)",
+    zh: "在标准输出用文字讲述每一步，不输出 JSON：run 画成时间线，policy " +
+      "步骤画成两条泳道（不加 --view 时每步一行 JSON，供程序读取）",
   },
   exitOk: { en: "every step was valid", zh: "每一步都有效" },
   exitFailed: {

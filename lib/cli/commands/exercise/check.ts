@@ -19,16 +19,17 @@ import {
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import { EXIT } from "../../exit.ts";
 import { existingLedgerPath } from "../../places.ts";
-import { storedSettings } from "../../settings.ts";
 import {
   type Action,
   atMost,
+  commandOf,
   type ExerciseCall,
   exerciseNamed,
   kept,
   openInput,
   printText,
   readInput,
+  studentOf,
   usage,
 } from "./context.ts";
 import { EXERCISE_LINES as L, EXERCISE_USAGE as U } from "./messages.ts";
@@ -39,33 +40,38 @@ export const check: Action = async (call) => {
   atMost(call, 3);
   const x = exerciseNamed(call);
   const fromLedger = values.ledger !== undefined;
+  const command = commandOf(call);
   if ((x.judged === "ledger") !== fromLedger) {
-    throw usage(fromLedger ? U.notFromLedger(x.n) : U.fromLedger(x.n));
+    throw usage(
+      fromLedger ? U.notFromLedger(x.n) : U.fromLedger(command, x.n),
+    );
   }
   const answer = fromLedger ? copied(call, x) : await given(call);
   if (answer === null) return EXIT.failed;
-  const settings = storedSettings(io).value;
-  const params = studentParams(settings, x);
+  const student = studentOf(call);
+  const params = studentParams(student, x);
   const progress = call.progress.read();
   const key = progressKey(call.course.id, x.n);
-  const reveal = values.reveal === true;
   const checked = await checkAnswer({
     exercise: x,
     answer,
     params,
-    variants: settings.course !== undefined,
+    variants: student.course !== undefined,
     before: progress.exercises[key],
-    reveal,
+    reveal: values.reveal === true,
+    command,
     base: io.base,
     say: (line) => printText(call, line),
   });
+  const { verdict } = checked;
   call.progress.keep(
-    recordCheck(progress, key, x, checked.answer, checked.verdict, reveal, {
-      course: settings.course ?? null,
-      name: settings.name ?? null,
+    recordCheck(progress, key, x, checked.answer, verdict, checked.revealed, {
+      course: student.course ?? null,
+      name: student.name ?? null,
+      variant: student.variant ?? null,
     }),
   );
-  return kept(call, checked.verdict.passed ? EXIT.ok : EXIT.failed);
+  return kept(call, verdict.passed ? EXIT.ok : EXIT.failed);
 };
 
 /** The copy of the `--ledger` ledger; null when it cannot be judged (said why, not yet). */

@@ -7,7 +7,7 @@
  * @module
  */
 import { type Lang, say, type Text } from "../../../base/i18n.ts";
-import { wrap } from "../../../base/terminal.ts";
+import { shellQuote, wrap } from "../../../base/terminal.ts";
 import {
   BUILTIN_COURSE,
   type Course,
@@ -21,6 +21,8 @@ import {
   type ProgressKeeper,
   readBounded,
   readCourse,
+  type Student,
+  variantOf,
   visibleText,
 } from "../../../exercises/mod.ts";
 import { openPlainFile } from "../../../sandbox/safe_fs.ts";
@@ -30,6 +32,7 @@ import type { Io } from "../../io.ts";
 import type { Call, OptionSpecs } from "../../command.ts";
 import { printable, UsageError } from "../../parser.ts";
 import { LEDGER_OPTIONS } from "../../places.ts";
+import { storedSettings } from "../../settings.ts";
 import {
   EXERCISE_FLAGS as F,
   EXERCISE_LINES as L,
@@ -43,6 +46,7 @@ export const OPTIONS = {
   invariants: { type: "boolean", help: F.invariants },
   reveal: { type: "boolean", help: F.reveal },
   csv: { type: "boolean", help: F.csv },
+  output: { type: "string", value: "FILE", help: F.output },
   ledger: { ...LEDGER_OPTIONS.ledger, help: F.ledger },
 } as const satisfies OptionSpecs;
 
@@ -59,6 +63,32 @@ export interface ExerciseCall extends Call<typeof OPTIONS> {
 
 /** An action of `exercise`: it returns the exit code. */
 export type Action = (call: ExerciseCall) => number | Promise<number>;
+
+/**
+ * The command a student types for this call's course: `guardlab exercise`,
+ * and `--course FILE` as it was given when the course is a file, so every
+ * command printed under a course names it (a check without it is kept
+ * under the built-in course, and the course's hand-in would miss it).
+ */
+export function commandOf(call: ExerciseCall): string {
+  const file = call.values.course;
+  return file === undefined
+    ? "guardlab exercise"
+    : `guardlab exercise --course ${shellQuote(file)}`;
+}
+
+/**
+ * Who is asking: the stored name and course code, and under a course code
+ * the variant seed, made and kept the first time one is needed.
+ */
+export function studentOf(call: ExerciseCall): Student {
+  const settings = storedSettings(call.io).value;
+  if (settings.course === undefined) return settings;
+  const progress = call.progress.read();
+  const { variant, progress: next } = variantOf(progress);
+  if (next !== progress) call.progress.keep(next);
+  return { ...settings, variant };
+}
 
 /** The usage error of `exercise`. */
 export function usage(text: Text): UsageError {

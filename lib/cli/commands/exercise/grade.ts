@@ -24,6 +24,7 @@ import { EXERCISE_USAGE as U } from "./messages.ts";
 /** Grade the hand-ins. */
 export const grade: Action = async (call) => {
   const { values, io, lang } = call;
+  // JSON and CSV read the same in every language: only the table is in words.
   if (values.json && values.csv) throw usage(U.jsonOrCsv);
   const sources = await sourcesOf(call);
   const code = storedSettings(io).value.course ?? null;
@@ -33,9 +34,11 @@ export const grade: Action = async (call) => {
     version: config.version,
     base: io.base,
   });
-  if (values.json) io.out(JSON.stringify(gradeJson(graded, lang)));
-  else if (values.csv) { for (const l of gradeCsv(graded, lang)) io.out(l); }
-  else for (const l of gradeTable(graded, lang, code)) io.out(l);
+  if (values.json) io.out(JSON.stringify(gradeJson(graded)));
+  else if (values.csv) {
+    io.byteOrderMark();
+    for (const l of gradeCsv(graded)) io.out(l);
+  } else for (const l of gradeTable(graded, lang, code)) io.out(l);
   return graded.rows.some((r) => r.total === null) ? EXIT.failed : EXIT.ok;
 };
 

@@ -12,8 +12,14 @@ import {
   studentParams,
 } from "../../../exercises/mod.ts";
 import { EXIT } from "../../exit.ts";
-import { storedSettings } from "../../settings.ts";
-import { type Action, atMost, exerciseNamed, kept, print } from "./context.ts";
+import {
+  type Action,
+  atMost,
+  exerciseNamed,
+  kept,
+  print,
+  studentOf,
+} from "./context.ts";
 import { EXERCISE_LINES as L } from "./messages.ts";
 
 /** Show the hints so far, and one more. */
@@ -21,7 +27,7 @@ export const hint: Action = (call) => {
   const { io, lang } = call;
   atMost(call, 2);
   const x = exerciseNamed(call);
-  const params = studentParams(storedSettings(io).value, x);
+  const params = studentParams(studentOf(call), x);
   const { hints } = exerciseTexts(x, params);
   const key = progressKey(call.course.id, x.n);
   const next = nextHint(call.progress.read(), key, hints.length);

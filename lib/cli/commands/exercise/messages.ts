@@ -89,8 +89,15 @@ export const EXERCISE_FLAGS = {
     zh: "检查预测：显示实际结果（会记录在进度里）",
   },
   csv: {
-    en: "grade as CSV, for a spreadsheet",
-    zh: "以 CSV 输出 grade，便于电子表格",
+    en: "grade as CSV, for a spreadsheet (UTF-8 with a BOM, LF line ends, " +
+      "the same in every language)",
+    zh:
+      "以 CSV 输出 grade，便于电子表格（UTF-8 带 BOM，换行为 LF，各语言相同）",
+  },
+  output: {
+    en: "hand-in: write the hand-in to FILE, a new file in a folder of your " +
+      "own (made with mode 0600)",
+    zh: "hand-in：把作业写进 FILE，它必须是你自己目录里的新文件（权限 0600）",
   },
   ledger: {
     en: "check an exercise judged from a ledger: the named ledger a " +
@@ -121,10 +128,10 @@ export const EXERCISE_USAGE = {
     en: `the input is larger than ${max} bytes`,
     zh: `输入超过 ${max} 字节`,
   }),
-  fromLedger: (n: number): Text => ({
+  fromLedger: (command: string, n: number): Text => ({
     en: `exercise ${n} is judged from a ledger: ` +
-      `guardlab exercise check ${n} --ledger NAME`,
-    zh: `练习 ${n} 按账本判定：guardlab exercise check ${n} --ledger NAME`,
+      `${command} check ${n} --ledger NAME`,
+    zh: `练习 ${n} 按账本判定：${command} check ${n} --ledger NAME`,
   }),
   notFromLedger: (n: number): Text => ({
     en: `--ledger is for an exercise judged from a ledger; ` +
@@ -174,25 +181,35 @@ export const EXERCISE_LINES = {
     en: `note: your progress could not be kept: ${problem.en}`,
     zh: `注意：你的进度无法保存：${problem.zh}`,
   }),
-  yourValues: (course: string, name: string, p: ExerciseParams): Text => ({
-    en: `Your values (course ${course}, ${name}): job ${p.job}, other job ` +
-      `${p.otherJob}, topic ${p.topic}, copies ${p.copies}, over-limit ` +
-      `copies ${p.overCopies}, lowered limit ${p.lowerLimit}. ` +
-      "check and grade require these.",
-    zh: `你的取值（课程 ${course}，${name}）：` +
-      `业务键 ${p.job}，另一个业务键 ${p.otherJob}，topic ${p.topic}，` +
-      `份数 ${p.copies}，超限份数 ${p.overCopies}，降低后的上限 ` +
+  yourValues: (
+    course: string,
+    name: string,
+    p: ExerciseParams,
+    n: number,
+  ): Text => ({
+    en: `Your values for exercise ${n} (course ${course}, ${name}): job ` +
+      `${p.job}, other job ${p.otherJob}, topic ${p.topic}, copies ` +
+      `${p.copies}, over-limit copies ${p.overCopies}, lowered limit ` +
+      `${p.lowerLimit}. check and grade require these.`,
+    zh: `你在练习 ${n} 的取值（课程 ${course}，${name}）：` +
+      `job ${p.job}，另一个 job ${p.otherJob}，topic ${p.topic}，` +
+      `copies ${p.copies}，超限的 copies ${p.overCopies}，降低后的上限 ` +
       `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
   }),
   claim: { en: "Claim: ", zh: "论断：" },
+  claimAfterGuess: {
+    en: "shown once your first prediction is kept (it would give the " +
+      "answer away)",
+    zh: "在你的第一次预测保存之后显示（先显示就等于给出了答案）",
+  },
   aStart: { en: "A start:", zh: "开头可以这样写：" },
-  checkLedger: (n: number): Text => ({
-    en: `Check: guardlab exercise check ${n} --ledger NAME`,
-    zh: `检查：guardlab exercise check ${n} --ledger NAME`,
+  checkLedger: (command: string, n: number): Text => ({
+    en: `Check: ${command} check ${n} --ledger NAME`,
+    zh: `检查：${command} check ${n} --ledger NAME`,
   }),
-  checkAnswer: (n: number): Text => ({
-    en: `Check: guardlab exercise check ${n} < answer.jsonl`,
-    zh: `检查：guardlab exercise check ${n} < answer.jsonl`,
+  checkAnswer: (command: string, n: number): Text => ({
+    en: `Check: ${command} check ${n} < answer.jsonl`,
+    zh: `检查：${command} check ${n} < answer.jsonl`,
   }),
   everyHint: {
     en: "(that is every hint: the rest is yours)",
@@ -202,10 +219,21 @@ export const EXERCISE_LINES = {
     en: `${done} of ${of} exercises done`,
     zh: `已完成 ${done} / ${of} 个练习`,
   }),
-  checkedAsOther: (n: number): Text => ({
-    en: `guardlab: exercise ${n} was checked under another ` +
-      `name or course code: check it again (exercise check ${n})`,
-    zh: `guardlab: 练习 ${n} 是在另一个名字或课程代码下检查的：` +
-      `请重新检查（exercise check ${n}）`,
+  checkedAsOther: (command: string, n: number): Text => ({
+    en: `guardlab: exercise ${n} was checked under another name, course ` +
+      `code or variant: check it again (${command} check ${n})`,
+    zh: `guardlab: 练习 ${n} 是在另一个名字、课程代码或变体下检查的：` +
+      `请重新检查（${command} check ${n}）`,
+  }),
+  passedWithoutCourse: (command: string, n: number): Text => ({
+    en: `guardlab: exercise ${n} was passed without --course, so it is not ` +
+      `in this hand-in: check it again (${command} check ${n})`,
+    zh: `guardlab: 练习 ${n} 是在没有 --course 时通过的，所以不在这份作业里：` +
+      `请重新检查（${command} check ${n}）`,
+  }),
+  handInWritten: (shown: string): Text => ({
+    en: `hand-in written to ${shown} (mode 0600: only you can read it); ` +
+      "give your teacher a copy",
+    zh: `作业已写入 ${shown}（权限 0600：只有你能读）；请把一份副本交给老师`,
   }),
 } as const;

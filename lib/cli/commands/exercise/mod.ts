@@ -37,6 +37,7 @@ const ONLY = [
   ["reveal", ["check"]],
   ["json", ["list", "progress", "grade"]],
   ["csv", ["grade"]],
+  ["output", ["hand-in"]],
 ] as const;
 
 /** The `exercise` command. */
@@ -45,7 +46,7 @@ export const exercise: Command = command({
   usage: `exercise [--course FILE] list [--json] | show N [--invariants]
                     | hint N | check N [FILE] [--reveal]
                     | check N --ledger NAME | progress [--json]
-                    | hand-in > answers.json
+                    | hand-in [--output FILE]
                     | grade [FILE|FOLDER…] [--json|--csv]`,
   about: H.about,
   options: OPTIONS,
@@ -58,7 +59,10 @@ export const exercise: Command = command({
       throw usage(U.action(Object.keys(ACTIONS)));
     }
     for (const [flag, actions] of ONLY) {
-      if (values[flag] && !(actions as readonly string[]).includes(name)) {
+      if (
+        values[flag] !== undefined && values[flag] !== false &&
+        !(actions as readonly string[]).includes(name)
+      ) {
         throw usage(U.goesWith(flag, actions));
       }
     }

@@ -1,0 +1,219 @@
+/**
+ * Hand-ins as files: the one a student writes (`exercise hand-in --output
+ * FILE`), and the ones a teacher grades (each FILE, each file of a FOLDER,
+ * or stdin), with the owner and mode each file has on disk.
+ *
+ * Writing: FILE must be new, in a folder of the student's own that no one
+ * else can write (never the shared `/tmp` itself); it is created
+ * exclusively (`O_CREAT|O_EXCL`, so neither a file nor a link already
+ * there is ever opened) with mode 0600. Anything else is refused with one
+ * line, and nothing is written.
+ *
+ * Reading: no link is followed and every folder on the way is checked, as
+ * for every file guardlab reads; a hand-in may belong to another user (the
+ * student who wrote it into the teacher's drop folder): its owner is read
+ * from the open file, for grade to compare with the uid the hand-in names.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
+import {
+  assertFolderChain,
+  assertGranted,
+  currentUid,
+  openPlainFile,
+  privateFolderProblem,
+  UnsafePath,
+} from "../sandbox/safe_fs.ts";
+import { trustedFolders } from "../sandbox/sandbox.ts";
+import { readBounded } from "./hand_in.ts";
+import {
+  GRADING_MESSAGES as M,
+  HAND_IN_FILE_MESSAGES as W,
+} from "./messages.ts";
+import { ExerciseUsageError } from "./student.ts";
+
+/** The most hand-ins one `grade` reads: a class, with room to spare. */
+export const MAX_HAND_INS = 500;
+
+/** A hand-in's text as read, and the file's owner and mode (null: stdin, or no owners here). */
+export interface SourceText {
+  /** The text; null when larger than the cap. */
+  text: string | null;
+  /** The uid that owns the file. */
+  owner: number | null;
+  /** The file's permission bits. */
+  mode: number | null;
+}
+
+/** One file to grade: its label, and how to read it. */
+export interface Source {
+  /** The label shown (a file name, or `-` for stdin). */
+  file: string;
+  /** Read the file, bounded. */
+  read(): Promise<SourceText>;
+  /** Set when the source is not a hand-in at all (a folder): why. */
+  problem?: Text;
+}
+
+/**
+ * `text` from a file name or a course file as a table or a line shows it:
+ * everything {@linkcode inert} makes visible, and every other code point
+ * that shows nothing (a zero-width space, a soft hyphen, a BOM, U+034F, a
+ * variation selector, a Hangul filler, a tag), so two names never look
+ * alike.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { visibleText } from "./hand_in_files.ts";
+ * assert.equal(visibleText("李\u034f雷"), "李\\u034f雷");
+ * ```
+ */
+export function visibleText(text: string): string {
+  return inert(text).replace(
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu,
+    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * A path given to grade that names nothing: the caller says so, with the
+ * path as it was typed.
+ */
+export class NoHandInAt extends Error {
+  /** Build it for `path`. */
+  constructor(readonly path: string) {
+    super(`no hand-in at ${path}`);
+    this.name = "NoHandInAt";
+  }
+}
+
+/** The hand-in piped on stdin (null when over the size cap), as a source. */
+export function stdinSource(text: string | null): Source {
+  return {
+    file: "-",
+    read: () => Promise.resolve({ text, owner: null, mode: null }),
+  };
+}
+
+/**
+ * The hand-ins named on the command line: each FILE, and each entry of each
+ * FOLDER (sorted; named by the entry alone when one folder is graded),
+ * opened one at a time when graded. No link is followed and every folder on
+ * the way must be safe, else the grade is refused; a file may be another
+ * user's (its owner is shown when it is not the student's); a sub-folder is
+ * named, not graded. A path that names nothing throws
+ * {@linkcode NoHandInAt}; more than {@linkcode MAX_HAND_INS},
+ * `ExerciseUsageError`.
+ */
+export function handInSources(paths: string[], base: string): Source[] {
+  const tops = trustedFolders(base);
+  const sources: Source[] = [];
+  for (const path of paths) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new NoHandInAt(path);
+    }
+    if (info.isDirectory) {
+      assertFolderChain(path, currentUid(base), tops);
+      const entries = [...Deno.readDirSync(path)].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+      );
+      for (const entry of entries) {
+        const file = join(path, entry.name);
+        // One folder: its files by name, as the teacher knows them.
+        const shown = visibleText(paths.length === 1 ? entry.name : file);
+        sources.push(
+          entry.isDirectory
+            ? {
+              file: shown,
+              read: () =>
+                Promise.resolve({ text: "", owner: null, mode: null }),
+              problem: M.folder,
+            }
+            : fileSource(file, tops, shown),
+        );
+      }
+    } else sources.push(fileSource(path, tops, visibleText(path)));
+    if (sources.length > MAX_HAND_INS) {
+      throw new ExerciseUsageError(M.tooManyHandIns(MAX_HAND_INS));
+    }
+  }
+  return sources;
+}
+
+function fileSource(
+  path: string,
+  tops: readonly string[],
+  shown: string,
+): Source {
+  return {
+    file: shown,
+    async read() {
+      const file = await openPlainFile(path, tops, { anyOwner: true });
+      let info: Deno.FileInfo;
+      try {
+        // The owner and mode of the file opened, not of a name looked up again.
+        info = await file.stat();
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      const { uid, mode } = info;
+      // Reading the stream to its end (or cancelling it) closes the file.
+      const text = await readBounded(file.readable);
+      return { text, owner: uid, mode: mode === null ? null : mode & 0o7777 };
+    },
+  };
+}
+
+/**
+ * Write `text` as the new hand-in file `path`, for the student of `base`:
+ * the folder must be theirs and writable by no one else (checked up from
+ * the grant, no link on the way), the file must not exist, and it is made
+ * exclusively with mode 0600. Throws `UnsafePath` (exit 4, one line) for
+ * anything else; nothing is written then.
+ */
+export function writeHandInFile(
+  path: string,
+  text: string,
+  base: string,
+): string {
+  const abs = isAbsolute(path) ? path : resolve(path);
+  assertGranted(abs, true);
+  const folder = dirname(abs);
+  const uid = currentUid(base);
+  const tops = trustedFolders(base);
+  assertFolderChain(folder, uid, tops);
+  const problem = privateFolderProblem(folder, uid);
+  if (problem !== null) throw new UnsafePath(folder, problem, W.ownFolder);
+  let file: Deno.FsFile;
+  try {
+    // createNew is O_EXCL: a file or a link already at the name fails here.
+    file = Deno.openSync(abs, { write: true, createNew: true, mode: 0o600 });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new UnsafePath(path, W.exists, W.newName);
+    }
+    throw error;
+  }
+  try {
+    const bytes = new TextEncoder().encode(text + "\n");
+    for (let at = 0; at < bytes.length;) {
+      at += file.writeSync(bytes.subarray(at));
+    }
+  } catch (error) {
+    file.close();
+    // The folder is the student's alone: the name is still the file made.
+    Deno.removeSync(abs);
+    throw error;
+  }
+  file.close();
+  return abs;
+}

@@ -1,0 +1,310 @@
+/**
+ * The Chinese screens issue 29 saw, each held to its text in both
+ * languages: a student who reads only Chinese reads no English sentence, no
+ * literal placeholder, no garbled label, and the article's terms, one
+ * spelling each. Every expected line here is written by hand.
+ */
+import assert from "node:assert/strict";
+import { cli } from "../_helpers/helpers.ts";
+
+/** A student of the built-in course, in a temp folder of their own. */
+async function withStudent(fn: (say: typeof cli) => Promise<void>) {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-screens-" });
+  try {
+    await fn((args, input = "", color = false) =>
+      cli(args, input, color, base)
+    );
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+/** The lines as one text, the wrapping undone. */
+const joined = (lines: string[]) => lines.join(" ").replace(/\s+/g, " ");
+
+/** Chinese characters, and full-width punctuation, which no space sits beside. */
+const HAN = "\\p{Script=Han}";
+const PUNCT = "[\\u3000-\\u303f\\uff00-\\uffef“”]";
+const WRAP_SPACE = new RegExp(
+  `(?<=${HAN}) (?=${HAN})|(?<=${PUNCT}) | (?=${PUNCT})`,
+  "gu",
+);
+
+/**
+ * Chinese lines as one text, the wrapping undone: a break between two
+ * Chinese characters, or beside full-width punctuation, was no space (the
+ * spacing rule puts none there).
+ */
+const joinedZh = (lines: string[]) =>
+  joined(lines.map((l) => l.trim())).replace(WRAP_SPACE, "");
+
+const RUN = (more: Record<string, unknown> = {}, copies = 2, job = "JOB-001") =>
+  JSON.stringify({
+    op: "run",
+    args: { job, topic: "river", copies },
+    ...more,
+  });
+
+Deno.test("screens: an invalid step is named in the reader's language, with its likely fix", async () => {
+  await withStudent(async (say) => {
+    const cases: [string, string, string][] = [
+      [
+        RUN({ faults: { bad_ouput: true } }),
+        "not yet: line 1 is not a step that can run: unknown fault bad_ouput " +
+        "(did you mean bad_output?); an answer with invalid steps proves nothing",
+        "还没有：第 1 行不是能运行的步骤：未知的故障开关 bad_ouput" +
+        "（是不是想写 bad_output？）；含无效步骤的答案什么也证明不了",
+      ],
+      [
+        "not json",
+        "not yet: line 1 is not a step that can run: not JSON; an answer " +
+        "with invalid steps proves nothing",
+        "还没有：第 1 行不是能运行的步骤：不是 JSON；含无效步骤的答案什么也证明不了",
+      ],
+      [
+        RUN({ input_guardrail: "x" }),
+        'not yet: line 1 is not a step that can run: input_guardrail must be "sequential" ' +
+        'or "parallel"; an answer with invalid steps proves nothing',
+        '还没有：第 1 行不是能运行的步骤：input_guardrail 必须是 "sequential" ' +
+        '或 "parallel"；含无效步骤的答案什么也证明不了',
+      ],
+    ];
+    for (const [answer, en, zh] of cases) {
+      const r = await say(["exercise", "check", "1"], answer);
+      assert.equal(joined(r.out), en);
+      const z = await say(["exercise", "check", "1", "--lang", "zh"], answer);
+      // A wrapped Chinese line joins without the space the wrap left.
+      assert.equal(joinedZh(z.out), zh);
+    }
+    const snapshot = JSON.stringify({
+      op: "policy.insert_checked",
+      job: "JOB-001",
+      copies: 2,
+      snapshot: "seen",
+    });
+    const z = await say(["exercise", "check", "9", "--lang", "zh"], snapshot);
+    assert.equal(
+      joinedZh(z.out),
+      '还没有：第 1 行不是能运行的步骤：未知的 Snapshot "seen"；' +
+        "含无效步骤的答案什么也证明不了",
+    );
+  });
+});
+
+Deno.test("screens: exercise 9 names the pre-check's refusal behind an unknown Snapshot", async () => {
+  await withStudent(async (say) => {
+    const answer = [
+      { op: "policy.change", max_copies: 1 },
+      { op: "policy.precheck", job: "JOB-001", copies: 2, as: "seen" },
+      {
+        op: "policy.insert_checked",
+        job: "JOB-001",
+        copies: 2,
+        snapshot: "seen",
+      },
+    ].map((s) => JSON.stringify(s)).join("\n");
+    const en = await say(["exercise", "check", "9"], answer);
+    assert.equal(
+      joined(en.out),
+      'not yet: line 3 names the Snapshot "seen", which was never taken: the ' +
+        "pre-check on line 2 was refused (current_limit); an answer with " +
+        "invalid steps proves nothing",
+    );
+    const zh = await say(["exercise", "check", "9", "--lang", "zh"], answer);
+    assert.equal(
+      joinedZh(zh.out),
+      '还没有：第 3 行用的 Snapshot "seen" 从未取得：第 2 行的前检被拒绝了' +
+        "（current_limit）；含无效步骤的答案什么也证明不了",
+    );
+  });
+});
+
+Deno.test("screens: exercise 9's task and hints, in the article's terms, and right", async () => {
+  await withStudent(async (say) => {
+    const shown = await say(["exercise", "show", "9", "--lang", "zh"]);
+    const text = joinedZh(shown.out);
+    assert.ok(
+      text.includes(
+        "对 JOB-001 前检 2 份，然后把规则上限降到 1；证明用这个旧 Snapshot " +
+          "的错误对照（insert_naive）按旧修订号写下了草稿，而同一请求用同一个 " +
+          "Snapshot 的条件写入（insert_checked）被拒绝。",
+      ),
+      text,
+    );
+    assert.doesNotMatch(text, /快照/, "one spelling: Snapshot");
+    await say(["exercise", "hint", "9", "--lang", "zh"]);
+    const hints = await say(["exercise", "hint", "9", "--lang", "zh"]);
+    // The old hint 2 ("两次写入用同一个 Snapshot，业务键不同") was wrong: the
+    // same key passes too, when the checked insert goes first.
+    assert.ok(
+      joinedZh(hints.out).includes(
+        "2. 条件写入要发送你前检过的同一个请求，并用同一个 Snapshot；如果错误" +
+          "对照（insert_naive）也用同一个业务键，就让条件写入先执行。",
+      ),
+      hints.out.join("\n"),
+    );
+  });
+});
+
+Deno.test("screens: exercise 12 says 串行 and names the switch, in its task, its first hint and script --help", async () => {
+  await withStudent(async (say) => {
+    const task = joinedZh(
+      (await say(["exercise", "show", "12", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      task.includes(
+        '同一个超限请求（river，4 份）：输入护栏并行（run 步骤的 "input_guardrail":' +
+          ' "parallel"）时留下已提交的草稿，串行（"sequential"，默认）时不留草稿。',
+      ),
+      task,
+    );
+    assert.doesNotMatch(task, /顺序/);
+    const hint = joinedZh(
+      (await say(["exercise", "hint", "12", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      hint.includes(
+        '1. run 步骤的 input_guardrail 字段决定这一点："sequential"（默认）或 "parallel"。',
+      ),
+      hint,
+    );
+    const help = (await say(["script", "--help"])).out.join("\n");
+    assert.ok(help.includes('"input_guardrail":"sequential"|"parallel"'), help);
+    // Both runs parallel: the feedback is about the switch, not about
+    // argument validation.
+    const both = [
+      RUN({ input_guardrail: "parallel" }, 4),
+      RUN({ input_guardrail: "parallel" }, 4, "JOB-002"),
+    ].join("\n");
+    const zh = await say(["exercise", "check", "12", "--lang", "zh"], both);
+    assert.equal(zh.code, 1);
+    assert.ok(
+      zh.out.includes(
+        "[no] 同一个请求在护栏串行时，被输入检查本身以 batch_limit 拒绝，没有进入业务写入",
+      ),
+      zh.out.join("\n"),
+    );
+    assert.doesNotMatch(zh.out.join(""), /参数校验/);
+  });
+});
+
+Deno.test("screens: exercise 16 keeps its claim until the first guess, and says 单次上限", async () => {
+  await withStudent(async (say) => {
+    const before = (await say(["exercise", "show", "16", "--lang", "zh"])).out;
+    assert.ok(
+      before.includes(
+        "论断：在你的第一次预测保存之后显示（先显示就等于给出了答案）",
+      ),
+      before.join("\n"),
+    );
+    assert.doesNotMatch(before.join(""), /token|取决于 SDK/);
+    await say(["exercise", "hint", "16", "--lang", "zh"]);
+    const hints = (await say(["exercise", "hint", "16", "--lang", "zh"])).out;
+    assert.ok(hints.includes("2. 4 份在单次上限之内吗？"), hints.join("\n"));
+    assert.doesNotMatch(hints.join(""), /批量上限/);
+    const guess = '{"outcome":"accepted","draft":true,"receipts":1}';
+    assert.equal((await say(["exercise", "check", "16"], guess)).code, 1);
+    const after = joinedZh(
+      (await say(["exercise", "show", "16", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      after.includes(
+        "论断：并行的 Agent 输入护栏做不到“前置”二字所暗示的保证：token " +
+          "总会被消耗，工具是否已执行取决于 SDK。",
+      ),
+      after,
+    );
+  });
+});
+
+Deno.test("screens: a prediction's labels read whole, in Chinese", async () => {
+  await withStudent(async (say) => {
+    const guess = '{"outcome":"accepted","draft":true,"receipts":1}';
+    const r = await say(["exercise", "check", "15", "--lang", "zh"], guess);
+    assert.deepEqual(r.out, [
+      "[no] outcome（返回的状态，或抛出的是什么）：你预测 accepted",
+      "[ok] draft（之后草稿是否存在）：你预测 true",
+      "[ok] receipts（账本里有几条回执）：你预测 1",
+      "标记：[ok] 成立；[no] 不成立",
+      "练习 15：还没有",
+    ]);
+  });
+});
+
+Deno.test("screens: exercise 5 shows both drafts' texts; its why keeps 份 for copies", async () => {
+  await withStudent(async (say) => {
+    const other = [RUN(), RUN({}, 2, "JOB-002").replace("river", "forest")]
+      .join("\n");
+    const r = await say(["exercise", "check", "5", "--lang", "zh"], other);
+    const at = r.out.indexOf(
+      "[no] JOB-002 的草稿文本与它相同：“river / copies=2”",
+    );
+    assert.ok(at >= 0, r.out.join("\n"));
+    assert.equal(
+      r.out[at + 1],
+      "     账本里实际有的是：JOB-002 的草稿：“forest / copies=2”",
+    );
+    const right = [RUN(), RUN({}, 2, "JOB-002")].join("\n");
+    const done = await say(["exercise", "check", "5", "--lang", "zh"], right);
+    assert.equal(done.code, 0);
+    assert.equal(
+      joinedZh(done.out.slice(-3)),
+      "原因：JOB-001 和 JOB-002 各自提交了一条文本为“river / copies=2”的草稿，" +
+        "账本里各有一条 accepted 回执。账本无法知道两个键其实是同一笔请求：" +
+        "保证止于业务键。",
+    );
+  });
+});
+
+Deno.test("screens: the values line in one language, and no literal N", async () => {
+  await withStudent(async (say) => {
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+    const shown = joinedZh(
+      (await say(["exercise", "show", "1", "--lang", "zh"])).out,
+    );
+    const m = shown.match(
+      /你在练习 1 的取值（课程 NET-2026，李雷）：job (JOB-\d{3})，另一个 job (JOB-\d{3})，topic (river|forest)，copies (\d)，超限的 copies \d，降低后的上限 \d。check 和 grade 都按这些取值判定。/,
+    );
+    assert.ok(m, shown);
+    const theirs = ["JOB-998", "JOB-999"].find((k) =>
+      k !== m[1] && k !== m[2]
+    )!;
+    const r = await say(
+      ["exercise", "check", "1", "--lang", "zh"],
+      RUN({}, 2, theirs),
+    );
+    assert.equal(
+      joinedZh(r.out),
+      `还没有：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
+        m[1]
+      } 和 ` +
+        `${m[2]}（guardlab exercise show 1）`,
+    );
+  });
+});
+
+Deno.test("screens: exercise 17 offers no route its judge refuses (issue 29, item 9)", async () => {
+  await withStudent(async (say) => {
+    const en = joined((await say(["exercise", "show", "17"])).out);
+    assert.ok(
+      en.includes(
+        "lose the clean outcome of that call after the commit (a client " +
+          "timeout while --faults holds the call after the commit, or a " +
+          "cancel; an output guardrail on the agent's side does not lose it " +
+          "here, since guardlab's receipt then says accepted)",
+      ),
+      en,
+    );
+    const zh = joinedZh(
+      (await say(["exercise", "show", "17", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      zh.includes(
+        "并在提交之后失去这次调用的干净结果（用 --faults 把调用停在提交之后让客户端超时，" +
+          "或者取消；Agent 一侧的输出护栏在这里不算，因为 guardlab 的回执仍写着 accepted）",
+      ),
+      zh,
+    );
+  });
+});
