@@ -47,7 +47,7 @@ export async function exampleMatrix(
   { matrix: Partial<Record<CaseName, MatrixRow>>; report: AcceptReport }
 > {
   // Loaded here, so the SDK stays out of a caller's graph until it runs one.
-  const { exampleChannel } = await import("./examples.ts");
+  const { exampleChannel } = await import("./_examples.ts");
   const report = await runAccept(await exampleChannel(name), {
     oracle: EXAMPLE_ORACLE,
     cases,

@@ -10,7 +10,7 @@
  * - `channel.ts`, `http.ts`: a server over stdio or Streamable HTTP, every
  *   message bounded; `start.ts`: where a server comes from, and the grant
  *   it needs.
- * - `examples.ts`, `matrix.ts`: example servers built in, run in process.
+ * - `_examples.ts`, `matrix.ts`: example servers built in, run in process.
  * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
  *
  * A server guardlab starts runs with the user's own rights: Deno's sandbox

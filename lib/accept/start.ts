@@ -50,7 +50,7 @@ export function assertGrantFor(source: ServerSource, command: string): void {
 export async function serverChannel(source: ServerSource): Promise<Channel> {
   if (source.kind === "example") {
     // The literal specifier keeps the SDK out of every other command's graph.
-    const { exampleChannel } = await import("./examples.ts");
+    const { exampleChannel } = await import("./_examples.ts");
     return await exampleChannel(source.name);
   }
   if (source.kind === "url") return httpChannel(source.url);

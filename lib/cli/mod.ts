@@ -4,14 +4,14 @@
  * is.
  *
  * How it is laid out:
- * - `command_registry.ts` lists every command with its summary and a loader;
- *   `dispatch.ts` loads only the command a call names, so each call pays
+ * - `_command_registry.ts` lists every command with its summary and a loader;
+ *   `_dispatch.ts` loads only the command a call names, so each call pays
  *   for its own modules only (and `main.ts` answers `--version` before any
  *   of this loads).
  * - `commands/NAME.ts` (or `commands/NAME/mod.ts`): one command each, its
  *   flags, help texts, exit codes and handler, exported under its name.
  * - `command.ts` (what a command is), `parser.ts` (reading a command line),
- *   `help.ts` (the overview, `--help`, the usage after an error).
+ *   `_help.ts` (the overview, `--help`, the usage after an error).
  * - `places.ts` (the ledger and format flags several commands share),
  *   `output.ts` (writing a command's result), `settings.ts` (the stored
  *   language, name and course), `io.ts` (stdout, stderr, stdin), `exit.ts`
@@ -29,7 +29,7 @@ export {
   COMMANDS,
   findCommand,
   loadCommand,
-} from "./command_registry.ts";
-export { runCommandLine } from "./dispatch.ts";
+} from "./_command_registry.ts";
+export { runCommandLine } from "./_dispatch.ts";
 export { EXIT, type ExitCode } from "./exit.ts";
 export { type Io, memoryIo, processIo } from "./io.ts";

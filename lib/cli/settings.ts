@@ -4,7 +4,7 @@
  * access): the language, the student's name and the course code. Read with
  * the same checks as every other file; a damaged file or a value that fails
  * its check is ignored, never trusted. (The file and its language alone are
- * `settings_file.ts`.)
+ * `_settings_file.ts`.)
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { checkCourseCode, checkName } from "../exercises/student.ts";
 import { readOrFallback, writePrivateJson } from "../sandbox/private_file.ts";
 import type { Place } from "../sandbox/sandbox.ts";
 import type { Lang, Text } from "../base/i18n.ts";
-import { langIn, readSettingsFile, SETTINGS_FILE } from "./settings_file.ts";
+import { langIn, readSettingsFile, SETTINGS_FILE } from "./_settings_file.ts";
 
 /** What can be stored. */
 export interface Settings {

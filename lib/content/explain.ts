@@ -10,17 +10,17 @@ import { scriptLines } from "../experiments/scenario.ts";
 import { POLICY_SCENARIOS } from "../experiments/policy_scenarios.ts";
 import { ARTICLE_SCENARIOS } from "../experiments/article_scenarios.ts";
 import { LESSON_SCENARIOS } from "../experiments/lesson_scenarios.ts";
-import type { Explanation } from "./explanation.ts";
-import { EXPLAIN_LABELS } from "./messages.ts";
+import type { Explanation } from "./_explanation.ts";
+import { EXPLAIN_LABELS } from "./_messages.ts";
 import {
   SCENARIO_EXPLANATIONS,
   type ScenarioName,
   SCENARIOS,
-} from "./scenarios.ts";
+} from "./_scenarios.ts";
 import { type Lesson, LESSON_EXPLANATIONS, LESSONS } from "./lessons.ts";
 
-export { SCENARIOS } from "./scenarios.ts";
-export type { Explanation } from "./explanation.ts";
+export { SCENARIOS } from "./_scenarios.ts";
+export type { Explanation } from "./_explanation.ts";
 
 /** A scenario or a lesson. */
 export type Topic = ScenarioName | Lesson;

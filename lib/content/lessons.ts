@@ -1,5 +1,5 @@
 /**
- * What `explain` covers beyond the demo scenarios (`scenarios.ts`): every
+ * What `explain` covers beyond the demo scenarios (`_scenarios.ts`): every
  * other fault and outcome a student can produce, and the article's two
  * caveats, each explained side by side in English and Chinese. The steps
  * that reproduce a lesson, where it can be shown, are in
@@ -12,7 +12,7 @@ import {
   LESSON_SCENARIOS,
   type LessonName,
 } from "../experiments/lesson_scenarios.ts";
-import type { Explanation } from "./explanation.ts";
+import type { Explanation } from "./_explanation.ts";
 
 /** A lesson name. */
 export type Lesson = LessonName;

@@ -2,7 +2,7 @@
  * The SDK lens: what the OpenAI Agents SDK does with each guardrail
  * behaviour, beside what guardlab's ledger holds, as `explain --sdk` prints
  * it. The prose of every row is built here from the rows' machine fields
- * (`sdk_guardrail_rows.ts`, `sdk_tool_rows.ts`), in both languages; each
+ * (`_sdk_guardrail_rows.ts`, `_sdk_tool_rows.ts`), in both languages; each
  * row says how its facts were verified (`sdk_sources.ts`). The lab's
  * statuses are not SDK status names, and the lens says so.
  *
@@ -17,10 +17,10 @@ import {
   type Text,
 } from "../base/i18n.ts";
 import { wrap } from "../base/terminal.ts";
-import { SDK_LENS_MESSAGES, SDK_LENS_WORDS } from "./messages.ts";
-import { type Behaviour, SDK_ROWS } from "./sdk_guardrail_rows.ts";
-import { APPROVAL_ROWS, TOOL_TYPE_ROWS } from "./sdk_tool_rows.ts";
-import { CANCEL_ROWS, type ToldFact } from "./sdk_cancel_rows.ts";
+import { SDK_LENS_MESSAGES, SDK_LENS_WORDS } from "./_messages.ts";
+import { type Behaviour, SDK_ROWS } from "./_sdk_guardrail_rows.ts";
+import { APPROVAL_ROWS, TOOL_TYPE_ROWS } from "./_sdk_tool_rows.ts";
+import { CANCEL_ROWS, type ToldFact } from "./_sdk_cancel_rows.ts";
 import {
   SDK_JS_VERSION,
   SDK_PY_COMMIT,

@@ -1,7 +1,7 @@
 /**
  * What a graded class is: one row per hand-in, its cells and flags, and
- * the totals (made by `grading.ts`, flagged across the class by
- * `class_flags.ts`, drawn by the views).
+ * the totals (made by `_grading.ts`, flagged across the class by
+ * `_class_flags.ts`, drawn by the views).
  *
  * @module
  */

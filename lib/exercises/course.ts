@@ -16,13 +16,13 @@ import type { Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { BUILTIN_EXERCISES } from "./builtin.ts";
-import { type Exercise, readExercise } from "./form.ts";
+import { type Exercise, readExercise } from "./_form.ts";
 import {
   COURSE_MESSAGES,
   FORM_MESSAGES,
   JSON_MESSAGES as J,
 } from "./messages.ts";
-import { childPath, FormError } from "./schema.ts";
+import { childPath, FormError } from "./_schema.ts";
 
 /** A course: what `check`, `hand-in` and `grade` work through. */
 export interface Course {

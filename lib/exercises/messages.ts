@@ -3,7 +3,7 @@
  * form's and the course reader's refusals, the judge's feedback lines, the
  * evidence's bounds, the student's names and values, the hand-in reader's
  * reasons, and the lines that describe an exercise for a teacher (what an
- * answer did, and the legend of the marks, are in `feedback_messages.ts`).
+ * answer did, and the legend of the marks, are in `_feedback_messages.ts`).
  * Logic picks a text here and fills it in; it never writes one.
  *
  * @module

@@ -27,16 +27,20 @@
  */
 export * from "./class_grade.ts";
 export * from "./course.ts";
-export * from "./describe.ts";
-export * from "./feedback_messages.ts";
-export * from "./evidence.ts";
-export * from "./form.ts";
-export * from "./grading.ts";
+export * from "./_describe.ts";
+export * from "./_feedback_messages.ts";
+export * from "./_evidence.ts";
+export * from "./_form.ts";
+export * from "./_grading.ts";
 export * from "./hand_in.ts";
 export * from "./hand_in_files.ts";
-export * from "./judge.ts";
+export * from "./_judge.ts";
 export * from "./messages.ts";
-export * from "./progress.ts";
+export * from "./_progress.ts";
 export * from "./student.ts";
-export { type Finding, type FindingStatus, inEveryLanguage } from "./engine.ts";
-export { FormError } from "./schema.ts";
+export {
+  type Finding,
+  type FindingStatus,
+  inEveryLanguage,
+} from "./_engine.ts";
+export { FormError } from "./_schema.ts";

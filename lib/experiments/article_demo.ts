@@ -12,7 +12,7 @@ import {
   ARTICLE_SCENARIOS,
   type ArticleScenarioName,
 } from "./article_scenarios.ts";
-import { DEMO_ARGS } from "./steps.ts";
+import { DEMO_ARGS } from "./_steps.ts";
 
 /** One scenario: what the call returned (or raised), and the ledger's rows. */
 export interface ArticleOutcome {

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Scenario } from "./scenario.ts";
-import { DEMO_ARGS, runStep, type ScriptStep } from "./steps.ts";
+import { DEMO_ARGS, runStep, type ScriptStep } from "./_steps.ts";
 
 /**
  * What an article scenario's steps report: the attempt's output, or a

@@ -14,7 +14,7 @@ import {
   runScenario,
   type ScenarioRun,
 } from "./scenario.ts";
-import { scriptLine } from "./steps.ts";
+import { scriptLine } from "./_steps.ts";
 import {
   TIMING_DEMO_COUNT,
   TIMING_SCENARIOS,

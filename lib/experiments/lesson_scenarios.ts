@@ -7,7 +7,7 @@
  * @module
  */
 import type { Scenario } from "./scenario.ts";
-import { runStep, type ScriptStep } from "./steps.ts";
+import { runStep, type ScriptStep } from "./_steps.ts";
 
 const RECEIPTS_IGNORED: ScriptStep = { op: "fixture", receipt_fault: "ignore" };
 const RECEIPTS_WRITTEN: ScriptStep = { op: "fixture", receipt_fault: "none" };

@@ -1,7 +1,7 @@
 /**
  * The experiments: scenarios and scripts run against the two labs. A
  * scenario is its steps, the `script` contract's steps as data
- * (`steps.ts`), defined once per lab (`timing_scenarios.ts`,
+ * (`_steps.ts`), defined once per lab (`timing_scenarios.ts`,
  * `policy_scenarios.ts`, `article_scenarios.ts`, and the lessons'
  * `lesson_scenarios.ts`) and run by one runner (`scenario.ts`) through the
  * `script` runner itself (`script.ts`). The demos (`demo.ts`,
@@ -23,7 +23,7 @@
  *
  * @module
  */
-export * from "./steps.ts";
+export * from "./_steps.ts";
 export * from "./scenario.ts";
 export * from "./timing_scenarios.ts";
 export * from "./policy_scenarios.ts";

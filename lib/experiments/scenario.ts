@@ -10,7 +10,7 @@ import type { Text } from "../base/i18n.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { type Output, ScriptSession } from "./script.ts";
-import { scriptLine, type ScriptStep } from "./steps.ts";
+import { scriptLine, type ScriptStep } from "./_steps.ts";
 
 /** One step of a scenario: the step itself, and what the demo reads and says of it. */
 export interface ScenarioStep<Key extends string = string> {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Scenario } from "./scenario.ts";
-import { runStep, type ScriptStep } from "./steps.ts";
+import { runStep, type ScriptStep } from "./_steps.ts";
 
 /** What a timing scenario's steps report: the attempt's output, and whether its draft exists. */
 export type TimingReport = "output" | "draft";

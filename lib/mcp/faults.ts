@@ -25,7 +25,7 @@ import {
 } from "../timing/stages.ts";
 import type { Text } from "../base/i18n.ts";
 import { TextError } from "../base/text_error.ts";
-import { FAULTS_MESSAGES } from "./messages.ts";
+import { FAULTS_MESSAGES } from "./_messages.ts";
 
 /** Where a hold fault can wait for the client's cancel. */
 export const HOLD_POINTS = ["before_business", "after_commit"] as const;

@@ -5,16 +5,16 @@
  * - `server.ts`: {@linkcode serveMcp}, the server; every `create_draft`
  *   goes through the lab's one observation of an attempt (`Lab.observe`),
  *   and every call to a tool is recorded with its session and number.
- * - `gate.ts`: backpressure, at most 16 calls in flight, the next one
+ * - `_gate.ts`: backpressure, at most 16 calls in flight, the next one
  *   waiting in the client's pipe.
- * - `results.ts`: tool results and `create_draft`'s summary line;
- *   `read_tools.ts`: `ledger`, `reconcile` and `compensate`.
+ * - `_results.ts`: tool results and `create_draft`'s summary line;
+ *   `_read_tools.ts`: `ledger`, `reconcile` and `compensate`.
  * - `host_config.ts`: the `mcpServers` block `mcp --print-config` prints.
- * - `tools.ts`: the tools as data (names, JSON Schemas, annotations).
+ * - `_tools.ts`: the tools as data (names, JSON Schemas, annotations).
  * - `faults.ts`: the `--faults` schedule, one fault set per call number.
- * - `transport.ts`: bounded JSON lines on stdin and stdout.
- * - `messages.ts`: every text the server speaks, in both languages.
- * - `sdk.ts`: the pinned MCP SDK, imported here and nowhere else.
+ * - `_transport.ts`: bounded JSON lines on stdin and stdout.
+ * - `_messages.ts`: every text the server speaks, in both languages.
+ * - `_sdk.ts`: the pinned MCP SDK, imported here and nowhere else.
  *
  * This area sits below the views and imports only the ground floor, the
  * sandbox, the store and the labs. The `mcp` command loads `server.ts` with
@@ -37,11 +37,11 @@
  * @module
  */
 export * from "./faults.ts";
-export * from "./gate.ts";
+export * from "./_gate.ts";
 export * from "./host_config.ts";
-export * from "./messages.ts";
-export * from "./read_tools.ts";
-export * from "./results.ts";
+export * from "./_messages.ts";
+export * from "./_read_tools.ts";
+export * from "./_results.ts";
 export * from "./server.ts";
-export * from "./tools.ts";
-export * from "./transport.ts";
+export * from "./_tools.ts";
+export * from "./_transport.ts";

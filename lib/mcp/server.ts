@@ -5,7 +5,7 @@
  * check stands in front of the lab), a refusal is a tool result with
  * `isError: true`, and MCP's `notifications/cancelled` reaches the lab as
  * its `AbortSignal`. At most `MAX_CALLS_IN_FLIGHT` calls run at once; the
- * next waits in the client's pipe (`gate.ts`). Every call to a
+ * next waits in the client's pipe (`_gate.ts`). Every call to a
  * tool is recorded beside the receipts, with its session and number
  * (`../timing/call_schema.ts`).
  *
@@ -22,7 +22,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   Server,
-} from "./sdk.ts";
+} from "./_sdk.ts";
 import config from "../../deno.json" with { type: "json" };
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { type Lang, say, type Text } from "../base/i18n.ts";
@@ -31,18 +31,18 @@ import { CALL_TOOLS, type CallTool } from "../timing/call_schema.ts";
 import type { Faults, Lab } from "../timing/lab.ts";
 import { type CallTag, microsNow } from "../timing/ledger.ts";
 import { DEFAULT_HOLD_MS, type FaultSchedule } from "./faults.ts";
-import { CallGate } from "./gate.ts";
-import { INSTRUCTIONS, SERVER_MESSAGES } from "./messages.ts";
-import { readTools } from "./read_tools.ts";
+import { CallGate } from "./_gate.ts";
+import { INSTRUCTIONS, SERVER_MESSAGES } from "./_messages.ts";
+import { readTools } from "./_read_tools.ts";
 import {
   draftResult,
   result,
   summaryOf,
   type ToolResult,
   validJob,
-} from "./results.ts";
-import { INVALID_PARAMS, LineTransport } from "./transport.ts";
-import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./tools.ts";
+} from "./_results.ts";
+import { INVALID_PARAMS, LineTransport } from "./_transport.ts";
+import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./_tools.ts";
 
 /** What the server needs from the command. */
 export interface McpOptions {

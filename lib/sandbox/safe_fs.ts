@@ -22,7 +22,7 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { Refused } from "../base/errors.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
-import { SANDBOX_MESSAGES } from "./messages.ts";
+import { SANDBOX_MESSAGES } from "./_messages.ts";
 
 const GROUP_OR_OTHER_WRITE = 0o022;
 /** Group or others may enter a folder, and so open a file in it by name. */

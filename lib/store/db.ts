@@ -17,15 +17,15 @@ import {
   openProblem,
 } from "../sandbox/safe_fs.ts";
 import { fill, type Text } from "../base/i18n.ts";
-import { viewImage } from "./snapshot.ts";
+import { viewImage } from "./_snapshot.ts";
 import { onExit } from "../base/exit_hooks.ts";
 import {
   CHECK_TIME_LIMIT_MS,
   type CheckBounds,
   inspectBounded,
   startChecker,
-} from "./bounded.ts";
-import { problemText, STORE_MESSAGES } from "./messages.ts";
+} from "./_bounded.ts";
+import { problemText, STORE_MESSAGES } from "./_messages.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -219,7 +219,7 @@ const WORKER_OPENER = 'const { DatabaseSync } = require("node:sqlite");\n' +
 
 /**
  * Inspect the image of the existing file at `path` where the check can be
- * stopped (`bounded.ts`): its exact schema first, then its integrity and
+ * stopped (`_bounded.ts`): its exact schema first, then its integrity and
  * values. Returns whether it holds no schema at all; throws
  * {@linkcode LedgerUnusable} for anything else than guardlab's own.
  */

@@ -6,7 +6,7 @@
  * @module
  */
 import { canonicalJson } from "../base/json.ts";
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex } from "./_sha256.ts";
 
 /**
  * SHA-256 hex of the canonical JSON of `args`: equal digests mean equal requests.

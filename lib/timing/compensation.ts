@@ -10,8 +10,8 @@
  */
 import { AuditUnavailable, InjectedFailure } from "./errors.ts";
 import type { Ledger } from "./ledger.ts";
-import type { CompensationState } from "./compensation_schema.ts";
-export type { CompensationState } from "./compensation_schema.ts";
+import type { CompensationState } from "./_compensation_schema.ts";
+export type { CompensationState } from "./_compensation_schema.ts";
 import { pythonJson } from "../base/json.ts";
 
 /** Where a trusted fault can make the compensation fail. */

@@ -22,7 +22,7 @@ import {
   COMPENSATION_TABLES,
   type CompensationState,
   CREATE_COMPENSATION_TABLES_IF_MISSING,
-} from "./compensation_schema.ts";
+} from "./_compensation_schema.ts";
 import {
   CALL_TABLES,
   type CallTool,

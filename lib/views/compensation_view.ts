@@ -10,12 +10,12 @@
 import type { CompensationOutcome } from "../experiments/article_demo.ts";
 import { fill, type Lang, say } from "../base/i18n.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
-import type { Mark } from "./marks.ts";
+import type { Mark } from "./_marks.ts";
 import {
   COMPENSATION_MESSAGES,
   COMPENSATION_STAGES,
   MARK_LABEL,
-} from "./messages.ts";
+} from "./_messages.ts";
 import { PLAIN, type Style, SYMBOL } from "./timeline.ts";
 
 /** The stages of a compensation. */

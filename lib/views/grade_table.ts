@@ -30,7 +30,7 @@ import { displayWidth, wrap } from "../base/terminal.ts";
 import {
   GRADE_FLAG_MESSAGES as F,
   GRADE_MESSAGES as T,
-} from "./grade_messages.ts";
+} from "./_grade_messages.ts";
 
 /** The widest line of the text table. */
 export const TABLE_WIDTH = 80;

@@ -32,7 +32,7 @@ import {
   SHORT_STAGE_LABEL,
   STAGE_LABEL,
   STATE_TEXTS,
-} from "./messages.ts";
+} from "./_messages.ts";
 import {
   PLAIN,
   type StageRow,

@@ -5,7 +5,7 @@
  * (`policy_demo.ts`), a compensation's timeline (`compensation_view.ts`),
  * the SVG for slides (`svg.ts`) and the class's grade table
  * (`grade_table.ts`). A mark sits on the stage where the event happened.
- * The views' words are in `messages.ts` (the timeline's with the
+ * The views' words are in `_messages.ts` (the timeline's with the
  * timeline); a view picks a language only through `say`.
  *
  * @example
@@ -30,5 +30,5 @@ export * from "./svg.ts";
 export * from "./view_bound.ts";
 export * from "./shown_history.ts";
 export * from "./grade_table.ts";
-export * from "./messages.ts";
-export * from "./grade_messages.ts";
+export * from "./_messages.ts";
+export * from "./_grade_messages.ts";

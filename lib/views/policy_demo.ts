@@ -11,7 +11,7 @@ import {
   type PolicyDemoResult,
 } from "../experiments/policy_scenarios.ts";
 import { fill, joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
-import { DRAFT_ROW_MESSAGES, POLICY_DEMO_MESSAGES } from "./messages.ts";
+import { DRAFT_ROW_MESSAGES, POLICY_DEMO_MESSAGES } from "./_messages.ts";
 
 type DraftRows = [string, number, number][];
 

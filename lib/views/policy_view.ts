@@ -16,7 +16,7 @@ import {
   DRAFT_ROW_MESSAGES,
   POLICY_LANES,
   POLICY_STEP_MESSAGES,
-} from "./messages.ts";
+} from "./_messages.ts";
 
 /** The two connections of the policy lab. */
 export type PolicyLane = "reader" | "editor";

@@ -5,11 +5,11 @@
  * @module
  */
 import { fill, type Lang, say } from "../base/i18n.ts";
-import { COMMIT_WORDS, SVG_MESSAGES } from "./messages.ts";
+import { COMMIT_WORDS, SVG_MESSAGES } from "./_messages.ts";
 import { inert } from "../base/terminal.ts";
 import type { Attempt } from "../timing/attempt.ts";
-import type { CommitState, Mark } from "./marks.ts";
-import { MARK_LABEL } from "./messages.ts";
+import type { CommitState, Mark } from "./_marks.ts";
+import { MARK_LABEL } from "./_messages.ts";
 import {
   stageLabel,
   type StageRow,

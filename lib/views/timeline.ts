@@ -12,7 +12,7 @@ import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
 import { ruleOf, RULES } from "../timing/messages.ts";
 import { STATUSES } from "../timing/stages.ts";
-import type { CommitState, Mark, StageId } from "./marks.ts";
+import type { CommitState, Mark, StageId } from "./_marks.ts";
 import {
   AGENT_INPUT_LABEL,
   COMMIT_TEXT,
@@ -21,7 +21,7 @@ import {
   STAGE_NOTES,
   STATE_TEXTS,
   TIMELINE_MESSAGES,
-} from "./messages.ts";
+} from "./_messages.ts";
 
 /** The statuses guardlab writes on a receipt: a result's, or a cancel. */
 const RECEIPT_STATUSES: ReadonlySet<string> = new Set([

@@ -16,7 +16,7 @@
  */
 import { fill, joinTexts, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
-import { VIEW_BOUND_MESSAGES as M, VIEW_ROW_KINDS } from "./messages.ts";
+import { VIEW_BOUND_MESSAGES as M, VIEW_ROW_KINDS } from "./_messages.ts";
 
 /**
  * The most stored text one view shows: 512 Ki characters (UTF-16 code
@@ -40,7 +40,7 @@ const VALUE_COST = 4;
 export const MAX_VIEW_BYTES = 6 * MAX_VIEW_CHARS +
   (MAX_VIEW_CHARS / ROW_COST) * 200;
 
-/** The kinds of rows a view shows, each named in both languages in `messages.ts`. */
+/** The kinds of rows a view shows, each named in both languages in `_messages.ts`. */
 export type RowKind = keyof typeof VIEW_ROW_KINDS;
 
 /** Rows of one kind a view left out: how many it showed of how many. */

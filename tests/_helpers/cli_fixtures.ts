@@ -1,7 +1,7 @@
 /** Fixtures shared by the cli_*_test.ts files. */
 import { fileURLToPath } from "node:url";
 import { removeLedger } from "../../lib/sandbox/sandbox.ts";
-import { COMMANDS } from "../../lib/cli/command_registry.ts";
+import { COMMANDS } from "../../lib/cli/_command_registry.ts";
 import { TEST_ROOT } from "./helpers.ts";
 
 /** Every command's name, in overview order. */

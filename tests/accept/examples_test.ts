@@ -11,7 +11,7 @@ import {
   type ExampleName,
 } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import { exampleChannel } from "../../lib/accept/examples.ts";
+import { exampleChannel } from "../../lib/accept/_examples.ts";
 import { runAccept } from "../../lib/accept/run.ts";
 import { timelineLines } from "../../lib/views/accept_view.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";

@@ -192,7 +192,7 @@ Deno.test("one voice: every exported message table is whole in both languages", 
   for (
     const table of [
       "lib/cli/messages/compensate.ts#COMPENSATE_MESSAGES",
-      "lib/views/messages.ts#STAGE_LABEL",
+      "lib/views/_messages.ts#STAGE_LABEL",
       "lib/cli/messages/common.ts#EXIT_MEANING",
       "lib/content/explain.ts#EXPLANATIONS.lock_busy.why",
     ]

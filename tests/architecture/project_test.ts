@@ -189,12 +189,12 @@ Deno.test("project: the import map pins every package exactly; the program impor
       ...text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms),
       ...text.matchAll(/\bimport\(\s*"([^"]+)"/g),
     ];
-    // The one package: the MCP SDK, imported in lib/mcp/sdk.ts and reached
+    // The one package: the MCP SDK, imported in lib/mcp/_sdk.ts and reached
     // only through the mcp command's dynamic import (tests/mcp/graph_test.ts
     // proves that from Deno's own module graph).
-    // accept's example servers import the same SDK in lib/accept/sdk.ts.
-    const allowed = file.endsWith("/lib/mcp/sdk.ts") ||
-        file.endsWith("/lib/accept/sdk.ts")
+    // accept's example servers import the same SDK in lib/accept/_sdk.ts.
+    const allowed = file.endsWith("/lib/mcp/_sdk.ts") ||
+        file.endsWith("/lib/accept/_sdk.ts")
       ? /^@modelcontextprotocol\/sdk\//
       : /^(\.\.?\/|node:)/;
     for (const m of specifiers) {

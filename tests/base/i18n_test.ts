@@ -11,7 +11,7 @@ import { PROBLEM } from "../../lib/sandbox/safe_fs.ts";
 import { EXPLANATIONS, TOPICS } from "../../lib/content/explain.ts";
 import type { Text } from "../../lib/base/i18n.ts";
 import { RULES } from "../../lib/timing/messages.ts";
-import { MARK_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
+import { MARK_LABEL, STAGE_LABEL } from "../../lib/views/_messages.ts";
 import { TEST_BASE } from "../_helpers/helpers.ts";
 
 const CJK = /[\u3400-\u9fff]/;

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { globalsAfterCommand } from "../../lib/cli/global_options.ts";
+import { globalsAfterCommand } from "../../lib/cli/_global_options.ts";
 import { assertUsageError, cli, TEST_BASE } from "../_helpers/helpers.ts";
 
 Deno.test("global options: moved after the command's own words, before a --", () => {

@@ -5,7 +5,7 @@
  * written.
  */
 import assert from "node:assert/strict";
-import { COMMANDS, loadCommand } from "../../lib/cli/command_registry.ts";
+import { COMMANDS, loadCommand } from "../../lib/cli/_command_registry.ts";
 import { LANGS, say } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { COMMANDS } from "../../lib/cli/command_registry.ts";
+import { COMMANDS } from "../../lib/cli/_command_registry.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -73,7 +73,7 @@ Deno.test({
       const allowed =
         /^(deno\.json|node:(path|util)|lib\/base\/.*|lib\/sandbox\/.*|lib\/cli\/(?!commands\/).*)$/;
       assert.deepEqual(loaded.filter((m) => !allowed.test(m)), []);
-      assert.ok(loaded.includes("lib/cli/command_registry.ts"));
+      assert.ok(loaded.includes("lib/cli/_command_registry.ts"));
     });
     for (const { name } of COMMANDS) {
       await t.step(`${name}: its own modules, no other command's`, () => {
@@ -87,7 +87,7 @@ Deno.test({
           !m.startsWith(`lib/cli/commands/${name}`)
         );
         assert.deepEqual(others, []);
-        assert.ok(!loaded.includes("lib/cli/command_registry.ts"));
+        assert.ok(!loaded.includes("lib/cli/_command_registry.ts"));
       });
     }
   },

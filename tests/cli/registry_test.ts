@@ -7,7 +7,7 @@ import {
   COMMANDS,
   findCommand,
   loadCommand,
-} from "../../lib/cli/command_registry.ts";
+} from "../../lib/cli/_command_registry.ts";
 import { COMMON } from "../../lib/cli/command.ts";
 import { LANGS } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";

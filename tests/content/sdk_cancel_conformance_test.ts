@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CANCEL_ROWS } from "../../lib/content/sdk_cancel_rows.ts";
+import { CANCEL_ROWS } from "../../lib/content/_sdk_cancel_rows.ts";
 import { Lab } from "../../lib/mod.ts";
 import {
   followsTheDescription,

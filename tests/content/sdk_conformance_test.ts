@@ -15,12 +15,12 @@ import {
   type Behaviour,
   SDK_ROWS,
   type SdkRow,
-} from "../../lib/content/sdk_guardrail_rows.ts";
+} from "../../lib/content/_sdk_guardrail_rows.ts";
 import {
   APPROVAL_ROWS,
   type ApprovalPhase,
   TOOL_TYPE_ROWS,
-} from "../../lib/content/sdk_tool_rows.ts";
+} from "../../lib/content/_sdk_tool_rows.ts";
 import { SDK_JS_VERSION } from "../../lib/content/sdk_sources.ts";
 import { InputRejected, PolicyLab, type Snapshot } from "../../lib/mod.ts";
 import {

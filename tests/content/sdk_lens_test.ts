@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { behaviourText, sdkLensLines } from "../../lib/content/sdk_lens.ts";
-import { SDK_ROWS } from "../../lib/content/sdk_guardrail_rows.ts";
+import { SDK_ROWS } from "../../lib/content/_sdk_guardrail_rows.ts";
 import {
   APPROVAL_ROWS,
   TOOL_TYPE_ROWS,
-} from "../../lib/content/sdk_tool_rows.ts";
+} from "../../lib/content/_sdk_tool_rows.ts";
 import {
   SDK_JS_VERSION,
   SDK_PY_COMMIT,

@@ -7,7 +7,7 @@
  * the ones `accept --example` finds.
  */
 import assert from "node:assert/strict";
-import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
+import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
 import { EXAMPLE_NAMES } from "../../lib/accept/cases.ts";
 import { exampleMatrix } from "../../lib/accept/matrix.ts";
 import { cli } from "../_helpers/helpers.ts";

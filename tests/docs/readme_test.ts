@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { LAYERS } from "../../lib/_layers.ts";
-import { zhPunctuationProblems } from "../../lib/base/zh_punctuation.ts";
+import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { remoteTimeoutSession } from "../_helpers/mcp_inprocess.ts";
 

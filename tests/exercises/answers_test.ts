@@ -27,7 +27,7 @@ import { BUILTIN_EXERCISES } from "../../lib/exercises/builtin.ts";
 import {
   zhPunctuationProblems,
   zhSpacingProblems,
-} from "../../lib/base/zh_punctuation.ts";
+} from "../../lib/base/_zh_punctuation.ts";
 import { TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];

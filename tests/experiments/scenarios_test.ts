@@ -29,7 +29,7 @@ import {
   type ScenarioStep,
   scriptLines,
 } from "../../lib/experiments/scenario.ts";
-import type { PolicyScriptStep } from "../../lib/experiments/steps.ts";
+import type { PolicyScriptStep } from "../../lib/experiments/_steps.ts";
 import { type Output, ScriptSession } from "../../lib/experiments/script.ts";
 import { scenarioOf } from "../../lib/experiments/verify.ts";
 import { SCENARIOS, stepsOf } from "../../lib/content/explain.ts";

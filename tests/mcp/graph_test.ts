@@ -95,7 +95,7 @@ Deno.test({
     // only dynamic edge left unwalked must be the mcp command's.
     const commandLine = (from: string, to: string) =>
       from === info.roots[0] && inLib(to) === "cli/mod.ts" ||
-      inLib(from) === "cli/command_registry.ts" &&
+      inLib(from) === "cli/_command_registry.ts" &&
         inLib(to)?.startsWith("cli/commands/");
     const seen = new Set<string>();
     const dynamic: [string, string][] = [];
@@ -125,8 +125,8 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
-        ["accept/matrix.ts", "accept/examples.ts"],
-        ["accept/start.ts", "accept/examples.ts"],
+        ["accept/matrix.ts", "accept/_examples.ts"],
+        ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/mcp.ts", "mcp/server.ts"],
         ["cli/commands/proxy.ts", "accept/proxy.ts"],
       ],
@@ -136,26 +136,26 @@ Deno.test({
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(
-      `${ROOT.replace(/\/$/, "")}/lib/mcp/sdk.ts`.replace(/^/, "file://"),
+      `${ROOT.replace(/\/$/, "")}/lib/mcp/_sdk.ts`.replace(/^/, "file://"),
     );
     assert.ok(
       sdk?.dependencies?.some((d) =>
         d.code?.specifier.replace(/^npm:\//, "npm:").startsWith(`${SDK}/`)
       ),
-      "lib/mcp/sdk.ts imports the pinned SDK",
+      "lib/mcp/_sdk.ts imports the pinned SDK",
     );
     const acceptSdk = byId.get(
-      `file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`,
+      `file://${ROOT.replace(/\/$/, "")}/lib/accept/_sdk.ts`,
     );
     assert.ok(
       acceptSdk?.dependencies?.length &&
         acceptSdk.dependencies.every((d) =>
           d.code?.specifier.replace(/^npm:\//, "npm:").startsWith(`${SDK}/`)
         ),
-      "lib/accept/sdk.ts imports the same pinned SDK, nothing else",
+      "lib/accept/_sdk.ts imports the same pinned SDK, nothing else",
     );
     assert.ok(
-      !seen.has(`file://${ROOT.replace(/\/$/, "")}/lib/accept/sdk.ts`),
+      !seen.has(`file://${ROOT.replace(/\/$/, "")}/lib/accept/_sdk.ts`),
       "and only through a dynamic import",
     );
   },

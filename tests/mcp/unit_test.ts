@@ -11,7 +11,7 @@ import {
   INVALID_REQUEST,
   LineTransport,
   PARSE_ERROR,
-} from "../../lib/mcp/transport.ts";
+} from "../../lib/mcp/_transport.ts";
 import { BadFaultsFile, readFaults } from "../../lib/mcp/faults.ts";
 import { assertUsageError, cli, TEST_BASE } from "../_helpers/helpers.ts";
 
@@ -302,7 +302,7 @@ Deno.test("mcp transport: while a message waits for room, nothing more is read; 
 
 Deno.test("mcp gate: 16 calls run at once; the next starts when one ends; a held call lends its place (at most 64)", async () => {
   const { CallGate, MAX_CALLS_IN_FLIGHT, MAX_CALLS_HELD } = await import(
-    "../../lib/mcp/gate.ts"
+    "../../lib/mcp/_gate.ts"
   );
   assert.equal(MAX_CALLS_IN_FLIGHT, 16);
   const gate = new CallGate();

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAX_VIEW_BYTES } from "../../lib/store/snapshot.ts";
+import { MAX_VIEW_BYTES } from "../../lib/store/_snapshot.ts";
 import { cli } from "../_helpers/helpers.ts";
 import {
   assertRefused,

@@ -15,7 +15,7 @@ import {
   BadImage,
   committedFrames,
   databaseImage,
-} from "../../lib/store/wal.ts";
+} from "../../lib/store/_wal.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { listing } from "../_helpers/files.ts";
 

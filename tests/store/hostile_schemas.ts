@@ -17,7 +17,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { fingerprint } from "../../lib/store/wire.ts";
 import { LEDGER_SCHEMA } from "../../lib/timing/ledger.ts";
-import { COMPENSATION_TABLES } from "../../lib/timing/compensation_schema.ts";
+import { COMPENSATION_TABLES } from "../../lib/timing/_compensation_schema.ts";
 
 /** An expression that fails the moment it is evaluated. */
 export const TRIPWIRE = "abs(-9223372036854775807 - 1)";

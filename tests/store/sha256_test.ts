@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { sha256Hex } from "../../lib/store/sha256.ts";
+import { sha256Hex } from "../../lib/store/_sha256.ts";
 import { fc } from "../_helpers/deps.ts";
 
 const nodeSha256 = (text: string) =>

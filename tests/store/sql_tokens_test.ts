@@ -4,7 +4,7 @@
  * wider `\\s`), whatever is quoted kept byte for byte.
  */
 import assert from "node:assert/strict";
-import { sqlTokensKey } from "../../lib/store/inspect.ts";
+import { sqlTokensKey } from "../../lib/store/_inspect.ts";
 
 Deno.test("schema: the token key keeps what SQLite reads, and only that", () => {
   const same = [

@@ -14,7 +14,7 @@ import { memoryIo } from "../../lib/cli/io.ts";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { pendingKeys } from "../../lib/timing/reconcile.ts";
 import { fingerprint } from "../../lib/store/wire.ts";
-import { CREATE_COMPENSATION_TABLES_IF_MISSING } from "../../lib/timing/compensation_schema.ts";
+import { CREATE_COMPENSATION_TABLES_IF_MISSING } from "../../lib/timing/_compensation_schema.ts";
 
 const SIZES = [10_000, 100_000];
 const base = Deno.makeTempDirSync({ prefix: "guardlab-bench-reconcile-" });

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { LEDGER_SCHEMA } from "../../lib/timing/ledger.ts";
-import { COMPENSATION_TABLES } from "../../lib/timing/compensation_schema.ts";
+import { COMPENSATION_TABLES } from "../../lib/timing/_compensation_schema.ts";
 import { fingerprint } from "../../lib/store/wire.ts";
 import { inert, inertOutput } from "../../lib/base/terminal.ts";
 import { cli } from "../_helpers/helpers.ts";

@@ -15,11 +15,11 @@ import {
   PROTECTED_WORDS,
   wrap,
 } from "../../lib/base/terminal.ts";
-import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/messages.ts";
+import { AGENT_INPUT_LABEL, STAGE_LABEL } from "../../lib/views/_messages.ts";
 import {
   zhPunctuationProblems,
   zhSpacingProblems,
-} from "../../lib/base/zh_punctuation.ts";
+} from "../../lib/base/_zh_punctuation.ts";
 import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Faults } from "../../lib/timing/lab.ts";
 import { LANGS } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { STAGE_IDS } from "../../lib/views/marks.ts";
+import { STAGE_IDS } from "../../lib/views/_marks.ts";
 import { renderTimeline, timelineOf } from "../../lib/views/timeline.ts";
 import { tempLab } from "../_helpers/helpers.ts";
 import { DatabaseSync } from "node:sqlite";

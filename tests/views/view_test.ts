@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "../_helpers/deps.ts";
 import { fileURLToPath } from "node:url";
-import { COMMANDS } from "../../lib/cli/command_registry.ts";
+import { COMMANDS } from "../../lib/cli/_command_registry.ts";
 
 const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 import { cli, TEST_ROOT } from "../_helpers/helpers.ts";

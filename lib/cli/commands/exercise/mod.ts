@@ -10,15 +10,15 @@
  */
 import { MAX_HAND_INS, ProgressKeeper } from "../../../exercises/mod.ts";
 import { type Command, command } from "../../command.ts";
-import { check } from "./check.ts";
-import { type Action, asUsage, courseOf, OPTIONS, usage } from "./context.ts";
-import { grade } from "./grade.ts";
-import { handIn } from "./hand_in.ts";
-import { hint } from "./hint.ts";
-import { list } from "./list.ts";
-import { EXERCISE_HELP as H, EXERCISE_USAGE as U } from "./messages.ts";
-import { progress } from "./progress.ts";
-import { show } from "./show.ts";
+import { check } from "./_check.ts";
+import { type Action, asUsage, courseOf, OPTIONS, usage } from "./_context.ts";
+import { grade } from "./_grade.ts";
+import { handIn } from "./_hand_in.ts";
+import { hint } from "./_hint.ts";
+import { list } from "./_list.ts";
+import { EXERCISE_HELP as H, EXERCISE_USAGE as U } from "./_messages.ts";
+import { progress } from "./_progress.ts";
+import { show } from "./_show.ts";
 
 /** Each action, by the word that names it. */
 const ACTIONS: Readonly<Record<string, Action>> = {

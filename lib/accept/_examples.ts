@@ -1,0 +1,166 @@
+/**
+ * Small example servers built into guardlab, for `accept --example NAME`:
+ * real MCP servers (the SDK's own `Server`) that run in this process over
+ * the SDK's in-memory transport, so a student runs the whole matrix under
+ * the temp-only grant without starting anything. Each keeps notes by id in
+ * memory and gets it right or wrong in one way:
+ *
+ * - `idempotent`: a note is written once per id; the same id with the
+ *   same text is reused, with other text refused as a conflict.
+ * - `duplicates-on-retry`: every call appends a note, whatever its id.
+ * - `loses-updates`: reads all notes, awaits, then writes them all back,
+ *   so calls that overlap overwrite each other's notes.
+ * - `false-failure`: writes once per id, but answers a repeat with an
+ *   error, though the note it asked for exists.
+ *
+ * @module
+ */
+import { setImmediate } from "node:timers";
+import type { Channel, Message } from "./channel.ts";
+import type { ExampleName } from "./cases.ts";
+import {
+  CallToolRequestSchema,
+  InMemoryTransport,
+  ListToolsRequestSchema,
+  Server,
+} from "./_sdk.ts";
+
+interface Note {
+  id: string;
+  text: string;
+}
+
+type Result = {
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const ok = (value: Record<string, unknown>): Result => ({
+  content: [{ type: "text", text: JSON.stringify(value) }],
+  structuredContent: value,
+});
+const refused = (why: string): Result => ({
+  content: [{ type: "text", text: why }],
+  isError: true,
+});
+
+/** Let every message already delivered run first, as another request would on a real server. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The notes a server holds. */
+interface Store {
+  notes: Note[];
+}
+
+/** How each example writes a note: the one place they differ. */
+const WRITERS: Readonly<
+  Record<ExampleName, (store: Store, note: Note) => Result | Promise<Result>>
+> = {
+  idempotent(store, note) {
+    const old = store.notes.find((n) => n.id === note.id);
+    if (old === undefined) {
+      store.notes.push(note);
+      return ok({ written: note });
+    }
+    return old.text === note.text
+      ? ok({ reused: old })
+      : refused(`conflict: ${note.id} exists with other text`);
+  },
+  "duplicates-on-retry"(store, note) {
+    store.notes.push(note);
+    return ok({ written: note });
+  },
+  async "loses-updates"(store, note) {
+    // Read, await, write back: what an overlapping call wrote meanwhile is lost.
+    const copy = [...store.notes];
+    await turn();
+    if (!copy.some((n) => n.id === note.id)) copy.push(note);
+    store.notes = copy;
+    return ok({ written: note });
+  },
+  "false-failure"(store, note) {
+    if (store.notes.some((n) => n.id === note.id)) {
+      return refused(`failed: ${note.id} already exists`);
+    }
+    store.notes.push(note);
+    return ok({ written: note });
+  },
+};
+
+const TOOLS = [
+  {
+    name: "put_note",
+    description: "Write a note by id.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        text: { type: "string", minLength: 1 },
+      },
+      required: ["id", "text"],
+    },
+  },
+  {
+    name: "get_notes",
+    description: "The notes with this id.",
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string" } },
+      required: ["id"],
+    },
+  },
+];
+
+/** Start example `name` in this process and return a channel to it. */
+export async function exampleChannel(name: ExampleName): Promise<Channel> {
+  const server = new Server(
+    { name: `guardlab-example-${name}`, version: "1" },
+    { capabilities: { tools: {} } },
+  );
+  const store: Store = { notes: [] };
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (
+      request: {
+        params: { name: string; arguments?: Record<string, unknown> };
+      },
+    ) => {
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (request.params.name === "get_notes") {
+        return ok({ notes: store.notes.filter((n) => n.id === args.id) });
+      }
+      if (request.params.name !== "put_note") return refused("unknown tool");
+      if (
+        typeof args.id !== "string" || typeof args.text !== "string" ||
+        args.text === ""
+      ) {
+        return refused("refused: id and a non-empty text are needed");
+      }
+      return await WRITERS[name](store, { id: args.id, text: args.text });
+    },
+  );
+  const [ours, theirs] = InMemoryTransport.createLinkedPair();
+  await server.connect(theirs);
+  let closed = false;
+  const channel: Channel = {
+    send(message) {
+      if (closed) return;
+      // Each message crosses as on a wire: a copy, delivered after this turn.
+      const copy = JSON.parse(JSON.stringify(message));
+      queueMicrotask(() => ours.send(copy).catch(() => {}));
+    },
+    stderrTail: () => [],
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ours.close();
+    },
+  };
+  ours.onmessage = (message: unknown) =>
+    channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);
+  ours.onclose = () => channel.onclose?.({ kind: "closed" });
+  await ours.start();
+  return channel;
+}

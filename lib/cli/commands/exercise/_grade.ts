@@ -1,0 +1,63 @@
+/**
+ * `exercise grade [FILE|FOLDER…] [--json|--csv]`: a class graded at once,
+ * every answer re-run, as a table, JSON or CSV. With no FILE (or `-`), one
+ * hand-in on stdin.
+ *
+ * @module
+ */
+import config from "../../../../deno.json" with { type: "json" };
+import {
+  grade as gradeClass,
+  handInSources,
+  NoHandInAt,
+  readBounded,
+  type Source,
+  stdinSource,
+} from "../../../exercises/mod.ts";
+import { gradeCsv, gradeJson, gradeTable } from "../../../views/grade_table.ts";
+import { EXIT } from "../../exit.ts";
+import { printable } from "../../parser.ts";
+import { storedSettings } from "../../settings.ts";
+import { type Action, type ExerciseCall, usage } from "./_context.ts";
+import { EXERCISE_USAGE as U } from "./_messages.ts";
+
+/** Grade the hand-ins. */
+export const grade: Action = async (call) => {
+  const { values, io, lang } = call;
+  // JSON and CSV read the same in every language: only the table is in words.
+  if (values.json && values.csv) throw usage(U.jsonOrCsv);
+  const sources = await sourcesOf(call);
+  const code = storedSettings(io).value.course ?? null;
+  const graded = await gradeClass(sources, {
+    course: call.course,
+    code,
+    version: config.version,
+    base: io.base,
+  });
+  if (values.json) io.out(JSON.stringify(gradeJson(graded)));
+  else if (values.csv) {
+    io.byteOrderMark();
+    for (const l of gradeCsv(graded)) io.out(l);
+  } else for (const l of gradeTable(graded, lang, code)) io.out(l);
+  return graded.rows.some((r) => r.total === null) ? EXIT.failed : EXIT.ok;
+};
+
+/** The hand-ins named, or the one on stdin (with no FILE, or `-`). */
+async function sourcesOf(call: ExerciseCall): Promise<Source[]> {
+  const files = call.positionals.slice(1);
+  if (files.length > 1 || (files.length === 1 && files[0] !== "-")) {
+    try {
+      return handInSources(files, call.io.base);
+    } catch (error) {
+      if (error instanceof NoHandInAt) {
+        throw usage(U.noHandInAt(printable(error.path)));
+      }
+      throw error;
+    }
+  }
+  const piped = await readBounded(call.io.stdin());
+  // An empty stdin is a command given no hand-in, not a student's
+  // malformed one: say so before a table names a student "-".
+  if (piped !== null && piped.trim() === "") throw usage(U.noHandIn);
+  return [stdinSource(piped)];
+}

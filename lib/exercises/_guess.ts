@@ -1,0 +1,117 @@
+/**
+ * A prediction's guess, read strictly before it is judged: one JSON object
+ * on one line, with exactly the fields the exercise asks for, each of the
+ * kind it allows. A malformed guess names the allowed values and is never
+ * kept, so it does not use up the one guess.
+ *
+ * @module
+ */
+import type { Text } from "../base/i18n.ts";
+import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
+import { plainValue } from "../base/plain.ts";
+import { inEveryLanguage, unboxed } from "./_engine.ts";
+import {
+  type Exercise,
+  type FactKind,
+  OUTCOMES,
+  type PredictedFact,
+} from "./_form.ts";
+import { JUDGE_MESSAGES as M } from "./messages.ts";
+
+/** The one line of a prediction, or why there is not exactly one. */
+function predictionLine(answer: string): string | Text {
+  const lines = answer.split("\n").map((l, i) => ({ n: i + 1, text: l }))
+    .filter((l) => l.text.trim() !== "");
+  if (lines.length === 0) return M.emptyPrediction;
+  if (lines.length > 1) return M.oneLine(lines[1].n);
+  return lines[0].text;
+}
+
+/** A prediction's guess, or why its answer cannot be judged. */
+export type Guess = { guess: Record<string, unknown> } | { reason: Text };
+
+/** What fact `f` accepts: its own list or kind, else a count for a count, else any scalar. */
+function acceptsOf(f: PredictedFact): FactKind | readonly string[] | null {
+  if (f.accepts !== undefined) return f.accepts;
+  const v = f.value;
+  return typeof v === "object" && v !== null && "count" in v ? "count" : null;
+}
+
+/** Whether `value` is one `accepts` allows. */
+function allowed(
+  value: unknown,
+  accepts: FactKind | readonly string[] | null,
+): boolean {
+  const v = unboxed(value);
+  if (accepts === null) {
+    return v === null || ["string", "number", "boolean"].includes(typeof v);
+  }
+  if (Array.isArray(accepts)) return accepts.includes(v as string);
+  switch (accepts) {
+    case "boolean":
+      return typeof v === "boolean";
+    case "count":
+      return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+    case "outcome":
+      return OUTCOMES.includes(v as string);
+  }
+  return false;
+}
+
+/** The values `accepts` allows, as a reason names them. */
+function allowedText(accepts: FactKind | readonly string[] | null): Text {
+  if (accepts === null) return M.anyValue;
+  if (Array.isArray(accepts)) {
+    return M.oneOfValues(accepts.join(", "), accepts.join("、"));
+  }
+  if (accepts === "outcome") {
+    return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
+  }
+  return accepts === "boolean" ? M.trueOrFalse : M.aCount;
+}
+
+/**
+ * The guess in `answer`, or why it is malformed: not one JSON object, a
+ * field that is not asked for, a field missing, or a value of the wrong
+ * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled). A
+ * malformed guess names the values allowed and is never kept, so it does
+ * not use up the one guess.
+ */
+export function guessOf(x: Exercise, answer: string): Guess {
+  const facts = x.predict ?? [];
+  const example = "{" +
+    facts.map((f) => `"${f.field}": ...`).join(", ") + "}";
+  const line = predictionLine(answer);
+  if (typeof line !== "string") return { reason: line };
+  let guess: unknown;
+  try {
+    guess = parseJsonLikePython(line);
+  } catch {
+    guess = undefined;
+  }
+  if (!isPlainRecord(guess)) return { reason: M.notGuess(example) };
+  const unknown = Object.keys(guess).find((k) =>
+    !facts.some((f) => f.field === k)
+  );
+  if (unknown !== undefined) {
+    return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
+  }
+  for (const f of facts) {
+    if (!Object.hasOwn(guess, f.field)) {
+      return { reason: M.missingFact(f.field, example) };
+    }
+    const accepts = acceptsOf(f);
+    if (!allowed(guess[f.field], accepts)) {
+      // A string is shown in quotes ("true" is not true); a list or an
+      // object in words, never as a JSON literal.
+      const v = unboxed(guess[f.field]);
+      const said = inEveryLanguage((lang) =>
+        (v !== null && typeof v === "object"
+          ? plainValue(v, lang)
+          : JSON.stringify(v) ?? "?").slice(0, 40)
+      );
+      return { reason: M.badFact(f.field, said, allowedText(accepts)) };
+    }
+  }
+  return { guess };
+}

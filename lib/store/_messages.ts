@@ -1,0 +1,103 @@
+/**
+ * What the store says when it refuses a database file, in both languages.
+ *
+ * @module
+ */
+import { fill, same, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
+import type { Problem } from "./_inspect.ts";
+
+/** The longest name of a schema object a refusal shows; the rest is cut. */
+const SHOWN_NAME = 64;
+
+/** `name` from a file as a refusal shows it: inert, and cut when long. */
+function shown(name: string): string {
+  const chars = [...name];
+  return inert(
+    chars.length > SHOWN_NAME
+      ? chars.slice(0, SHOWN_NAME).join("") + "…"
+      : name,
+  );
+}
+
+/** The store's refusals of a file: `{path}` is the file, `{what}` what it should be. */
+export const STORE_MESSAGES = {
+  notGuardlab: {
+    en: "{path} is not a guardlab {what} ({why})",
+    zh: "{path} 不是 guardlab 的{what}（{why}）",
+  },
+  unusable: {
+    en: "{path} is not a usable SQLite {what} ({why})",
+    zh: "{path} 不是可用的 SQLite {what}（{why}）",
+  },
+  empty: {
+    en: "{path} is not a {what} (it is empty)",
+    zh: "{path} 不是{what}（文件是空的）",
+  },
+  foreignTable: { en: "a foreign table {name}", zh: "有外来的表 {name}" },
+  foreignIndex: { en: "a foreign index {name}", zh: "有外来的索引 {name}" },
+  foreignObject: {
+    en: "a {type} named {name}",
+    zh: "有名为 {name} 的 {type}",
+  },
+  trigger: {
+    en: "a trigger {name} guardlab did not install",
+    zh: "有不是 guardlab 安装的触发器 {name}",
+  },
+  tableDiffers: {
+    en: "table {name} is not defined as guardlab defines it",
+    zh: "表 {name} 的定义与 guardlab 的不同",
+  },
+  indexDiffers: {
+    en: "index {name} is not defined as guardlab defines it",
+    zh: "索引 {name} 的定义与 guardlab 的不同",
+  },
+  noTable: { en: "no table {name}", zh: "缺少表 {name}" },
+  noIndex: { en: "no index {name}", zh: "缺少索引 {name}" },
+  damaged: { en: "damaged: {said}", zh: "已损坏：{said}" },
+  inexact: {
+    en: "it holds values guardlab cannot show exactly (a wrong kind, " +
+      "or an integer beyond 2^53)",
+    zh: "其中有 guardlab 无法准确显示的值（类型不对，或整数超过 2^53）",
+  },
+  tooSlow: {
+    en: "checking it took longer than {seconds} s, so it was stopped; " +
+      "start a new ledger (another --ledger-file or --ledger NAME)",
+    zh: "检查它超过了 {seconds} 秒，已停止检查；" +
+      "请换一个新账本（另一个 --ledger-file 或 --ledger NAME）",
+  },
+} as const satisfies Record<string, Text>;
+
+/** The words for a schema or value problem the inspection found. */
+export function problemText(problem: Problem): Text {
+  const m = STORE_MESSAGES;
+  switch (problem.kind) {
+    case "foreign":
+      if (problem.type === "table") {
+        return fill(m.foreignTable, { name: shown(problem.name) });
+      }
+      if (problem.type === "index") {
+        return fill(m.foreignIndex, { name: shown(problem.name) });
+      }
+      return fill(m.foreignObject, {
+        type: shown(problem.type),
+        name: shown(problem.name),
+      });
+    case "trigger":
+      return fill(m.trigger, { name: shown(problem.name) });
+    case "differs":
+      return fill(problem.type === "index" ? m.indexDiffers : m.tableDiffers, {
+        name: shown(problem.name),
+      });
+    case "missing":
+      return fill(problem.type === "index" ? m.noIndex : m.noTable, {
+        name: shown(problem.name),
+      });
+    case "damaged":
+      return fill(m.damaged, { said: problem.said });
+    case "inexact":
+      return m.inexact;
+    case "unusable":
+      return same(problem.message);
+  }
+}
