@@ -25,12 +25,11 @@ import {
   MAX_DELAY_MS,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../accept/limits.ts";
-import { BadOracle, type Oracle } from "../../accept/oracle.ts";
+import type { Oracle } from "../../accept/oracle.ts";
 import { runAccept } from "../../accept/run.ts";
 import { InitializeFailed, startTimeoutOf } from "../../accept/session.ts";
 import {
   assertGrantFor,
-  loadOracle,
   serverChannel,
   type ServerSource,
   StartFailed,
@@ -39,6 +38,7 @@ import { loopbackUrl } from "../../accept/http.ts";
 import { acceptScreen, acceptSvg, titleText } from "../../views/accept_view.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
+import { readOracleFile } from "../oracle_file.ts";
 import {
   ACCEPT_CLI_MESSAGES as M,
   ACCEPT_HELP as H,
@@ -174,31 +174,15 @@ export const accept = command({
         throw new UsageError(M.needsOracle, "accept");
       }
       assertGrantFor(source, "accept");
-      try {
-        oracle = await loadOracle(values.oracle, trustedFolders(io.base));
-      } catch (error) {
-        if (error instanceof BadOracle) {
-          throw new UsageError(error.text, "accept");
-        }
-        if (
-          error instanceof Deno.errors.NotFound ||
-          error instanceof Deno.errors.IsADirectory
-        ) {
-          io.err(
-            `guardlab: ${
-              say(
-                fill(M.notReadable, {
-                  what: M.oracleWord,
-                  file: JSON.stringify(values.oracle),
-                }),
-                lang,
-              )
-            }`,
-          );
-          return EXIT.failed;
-        }
-        throw error;
-      }
+      const read = await readOracleFile(
+        values.oracle,
+        trustedFolders(io.base),
+        io,
+        lang,
+        "accept",
+      );
+      if (typeof read === "number") return read;
+      oracle = read;
     }
     if (
       values.tool !== undefined &&

@@ -24,12 +24,13 @@ import {
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../accept/limits.ts";
 import { ACCEPT_MESSAGES } from "../../accept/messages.ts";
-import { BadOracle, type Oracle } from "../../accept/oracle.ts";
+import type { Oracle } from "../../accept/oracle.ts";
 import { parseRecord, RecordWriter } from "../../accept/record.ts";
-import { assertGrantFor, loadOracle } from "../../accept/start.ts";
+import { assertGrantFor } from "../../accept/start.ts";
 import { proxyShowLines, proxySvg } from "../../views/proxy_view.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
+import { readOracleFile } from "../oracle_file.ts";
 import { ACCEPT_CLI_MESSAGES as M } from "../messages/accept.ts";
 import { PROXY_CLI_MESSAGES as C, PROXY_HELP as H } from "../messages/proxy.ts";
 import { UsageError, wholeFlag } from "../parser.ts";
@@ -96,31 +97,15 @@ export const proxy = command({
     };
     let oracle: Oracle | undefined;
     if (values.oracle !== undefined) {
-      try {
-        oracle = await loadOracle(values.oracle, trusted);
-      } catch (error) {
-        if (error instanceof BadOracle) {
-          throw new UsageError(error.text, "proxy");
-        }
-        if (
-          error instanceof Deno.errors.NotFound ||
-          error instanceof Deno.errors.IsADirectory
-        ) {
-          io.err(
-            `guardlab: ${
-              say(
-                fill(M.notReadable, {
-                  what: M.oracleWord,
-                  file: JSON.stringify(values.oracle),
-                }),
-                lang,
-              )
-            }`,
-          );
-          return EXIT.failed;
-        }
-        throw error;
-      }
+      const read = await readOracleFile(
+        values.oracle,
+        trusted,
+        io,
+        lang,
+        "proxy",
+      );
+      if (typeof read === "number") return read;
+      oracle = read;
     }
     if (positionals[0] === "show") {
       if (positionals.length !== 2) {
