@@ -164,7 +164,7 @@ export const ACCEPT_CLI_MESSAGES = {
     en: "cannot read {what} from {file}: not a readable file",
     zh: "无法从 {file} 读取{what}：不是可读的文件",
   },
-  oracleWord: { en: "the oracle", zh: "oracle 文件" },
+  oracleWord: { en: "the oracle", zh: "该 oracle 文件" },
   jsonOrSvg: {
     en: "--json and --format svg: give one",
     zh: "--json 与 --format svg 只能给一个",
