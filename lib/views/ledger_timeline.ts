@@ -22,6 +22,7 @@
  */
 import { joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
 import type { Attempt } from "../timing/attempt.ts";
+import type { CallRow } from "../timing/ledger.ts";
 import type { StopPoint } from "../timing/stages.ts";
 import { wrap } from "../base/terminal.ts";
 import {
@@ -59,23 +60,8 @@ export interface ReceiptFact {
   events: readonly string[];
 }
 
-/** One MCP call on record (an `mcp_calls` row). */
-export interface CallFact {
-  /** The session's number on the ledger. */
-  session: number;
-  /** The call's number in its session. */
-  call: number;
-  /** The tool called. */
-  tool: string;
-  /** The business key it named, or null. */
-  job: string | null;
-  /** The receipt it wrote, or null. */
-  receipt: number | null;
-  /** When it started, in microseconds. */
-  started_us: number;
-  /** When it ended, in microseconds. */
-  ended_us: number;
-}
+/** One MCP call on record: an `mcp_calls` row, as the ledger reads it. */
+export type CallFact = CallRow;
 
 /** Which MCP call something was, and the calls that ran beside it. */
 export interface CallPlace {
