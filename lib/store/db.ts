@@ -91,7 +91,7 @@ export interface OpenOptions {
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** The largest integer JavaScript represents exactly. */
-export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+export const MAX_EXACT: number = Number.MAX_SAFE_INTEGER;
 
 /**
  * Open `path` as the database `spec` describes, or throw

@@ -1,0 +1,25 @@
+/**
+ * The sandbox: where guardlab may read and write, checked by the program
+ * itself, because Deno checks a permission against the path as written.
+ * Nothing here follows a link; every folder on a path is owned by the user
+ * or root, and one others can write must be sticky; a refusal is one line.
+ *
+ * - `grant.ts`: the folders of the grant, as `deno.json`'s permission sets
+ *   state them.
+ * - `sandbox.ts`: the private folder per user (or `--home`), named ledgers,
+ *   reset.
+ * - `safe_fs.ts`: path checks that never follow a link (owner, mode, every
+ *   folder on the way) and the system's refusals as one line.
+ * - `scratch.ts`: one unguessable scratch folder per process, removed when
+ *   the command ends.
+ * - `private_file.ts`: small JSON files in the private folder, bounded
+ *   before they are read, written whole.
+ * - `_messages.ts`: the sandbox's newer refusals.
+ *
+ * @module
+ */
+export * from "./grant.ts";
+export * from "./private_file.ts";
+export * from "./safe_fs.ts";
+export * from "./sandbox.ts";
+export * from "./scratch.ts";
