@@ -81,7 +81,7 @@ ${STEPS_TEXT.en}`,
 每一步即时输出一行紧凑 JSON。FILE 必须是临时目录下属于你的普通文件；
 其他位置请用标准输入管道传入。出错的行输出 {"raised":"invalid_step",...}，
 脚本继续；超过 ${MAX_LINE_BYTES} 字节的行算一个无效步骤，
-超过 ${MAX_SNAPSHOT_NAME} 个字符的快照名、前 ${MAX_SNAPSHOTS} 个名字之外的新快照名也是。
+超过 ${MAX_SNAPSHOT_NAME} 个字符的 Snapshot 名、前 ${MAX_SNAPSHOTS} 个名字之外的新 Snapshot 名也是。
 步骤：
 ${STEPS_TEXT.zh}`,
   },
