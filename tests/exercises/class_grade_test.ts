@@ -41,12 +41,27 @@ interface Values {
   copies: number;
 }
 
-/** One student, in a temp folder of their own. */
+/** How many students this file has made: each gets the next fixed seed. */
+let made = 0;
+
+/**
+ * One student, in a temp folder of their own. Their variant seed is fixed
+ * (a real one is 64 random bits): with random seeds two students' keys can
+ * coincide about once in a few hundred classes, and a test must not depend
+ * on luck; the seeds used here give each student keys no other student has,
+ * which the test checks first.
+ */
 async function student(name: string, code = CODE) {
   const base = await Deno.makeTempDir({ prefix: "guardlab-class-" });
   const say = (args: string[], input = "") => cli(args, input, false, base);
   assert.equal((await say(["config", "name", name])).code, 0);
   assert.equal((await say(["config", "course", code])).code, 0);
+  const seed = (++made).toString(16).padStart(16, "0");
+  await Deno.writeTextFile(
+    join(privateRootPath(base), "exercises.json"),
+    JSON.stringify({ variant: seed }),
+    { mode: 0o600 },
+  );
   return {
     base,
     say,
@@ -116,6 +131,10 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
   const teacher = await Deno.makeTempDir({ prefix: "guardlab-teacher-" });
   const everyone = [li, han, wang, weiA, weiB, zhao, sun];
   try {
+    // The fixed seeds give every student keys of their own (see student()).
+    const keys = (await Promise.all(everyone.map((s) => s.values(1))))
+      .flatMap((v) => [v.job, v.otherJob]);
+    assert.equal(new Set(keys).size, keys.length, keys.join(" "));
     // 李雷: exercises 1, 2 and 15 done; 3 tried and not yet.
     const liAnswers = {
       1: outputRejected(await li.values(1)),
