@@ -131,7 +131,9 @@ export function usageOf(cmd: Command | undefined, lang: Lang): string[] {
   if (cmd) return [`${usage}guardlab ${cmd.usage.split("\n")[0]}`];
   return [
     `${usage}guardlab <command> [options]`,
-    `  commands: ${COMMANDS.map((c) => c.name).join(" ")}`,
+    `  ${say(HELP_LABELS.commandList, lang)}${
+      COMMANDS.map((c) => c.name).join(" ")
+    }`,
     `  ${say(HELP_LABELS.moreHelp, lang)}`,
   ].flatMap((line) => wrap(line, 80));
 }

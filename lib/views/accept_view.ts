@@ -117,7 +117,11 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       for (const i of r.info) {
         notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
       }
-      notes.push(fill(M.article, { sentence: VERDICT_ARTICLE[r.verdict] }));
+      // The article's sentence about a retry reading the old draft back
+      // says nothing of a single call: the `once` case has no second call.
+      if (!(r.case === "once" && r.verdict === "ONCE")) {
+        notes.push(fill(M.article, { sentence: VERDICT_ARTICLE[r.verdict] }));
+      }
       for (const note of notes) {
         for (const l of wrap(say(note, lang), 74, 0)) {
           lines.push("      " + l.trim());

@@ -66,7 +66,7 @@ export const proxy = command({
     },
   },
   maxPositionals: 256,
-  exits: { 0: H.exit0, 1: H.exit1, 2: H.exit2, 4: null },
+  exits: { 0: H.exit0, 1: H.exit1, 2: H.exit2, 4: H.exit4 },
   async run({ values, positionals, io, lang }) {
     const trusted = trustedFolders(io.base);
     const readFile = async <T>(
@@ -109,7 +109,7 @@ export const proxy = command({
     }
     if (positionals[0] === "show") {
       if (positionals.length !== 2) {
-        throw new UsageError(M.needsServer, "proxy");
+        throw new UsageError(C.needsServer, "proxy");
       }
       const file = positionals[1];
       const lines = await readFile(
@@ -131,7 +131,7 @@ export const proxy = command({
         }}
       return EXIT.ok;
     }
-    if (positionals.length === 0) throw new UsageError(M.needsServer, "proxy");
+    if (positionals.length === 0) throw new UsageError(C.needsServer, "proxy");
     const [server, ...args] = positionals;
     assertGrantFor({ kind: "command", command: server, args }, "proxy");
     const timeoutMs = wholeFlag(

@@ -93,6 +93,7 @@ export const HELP_LABELS = {
   usage: { en: "usage: ", zh: "用法：" },
   options: { en: "Options:", zh: "选项：" },
   exits: { en: "Exit codes:", zh: "退出码：" },
+  commandList: { en: "commands: ", zh: "命令：" },
   moreHelp: {
     en: "guardlab <command> --help  |  guardlab --help",
     zh: "guardlab <命令> --help  |  guardlab --help",

@@ -81,10 +81,21 @@ guardlab proxy show FILE [--format svg] [--oracle FILE] 画出一份记录。
     en: "usage error, or a bad line in the faults file",
     zh: "用法错误，或故障文件中有错误的行",
   },
+  exit4: {
+    en: "refused: a FILE outside the temp folder, a link, not yours, or in a " +
+      "folder others can change; nothing was changed",
+    zh:
+      "拒绝：FILE 在临时目录之外、是链接、不属于你，或所在目录可被他人改动；" +
+      "没有改动任何东西",
+  },
 } as const satisfies Record<string, Text>;
 
 /** What `proxy` says on stderr. */
 export const PROXY_CLI_MESSAGES = {
+  needsServer: {
+    en: "give the server to start: -- COMMAND ARGS…, or show FILE",
+    zh: "请给出要启动的服务器：-- COMMAND ARGS…，或 show FILE",
+  },
   faultsWord: { en: "faults", zh: "故障" },
   recordWord: { en: "a record", zh: "记录" },
   recording: {

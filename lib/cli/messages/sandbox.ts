@@ -47,7 +47,7 @@ export const SANDBOX_MESSAGES = {
   },
   narrow: {
     en: "narrow: only {root} can be read and written",
-    zh: "narrow: 只能读写 {root}",
+    zh: "授权范围：只能读写 {root}",
   },
   differentGrant: {
     en: "this process has a different grant than the guardlab sandbox",
@@ -55,10 +55,10 @@ export const SANDBOX_MESSAGES = {
   },
   private: {
     en: "private folder: {path} is yours alone",
-    zh: "private folder: {path} 只属于你",
+    zh: "私有目录：{path} 只属于你",
   },
   absent: {
     en: "private folder: {path} (made with mode 0700 on first use)",
-    zh: "private folder: {path}（首次使用时以 0700 权限创建）",
+    zh: "私有目录：{path}（首次使用时以 0700 权限创建）",
   },
 } as const satisfies Record<string, Text>;
