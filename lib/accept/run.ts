@@ -291,6 +291,24 @@ async function count(
   return n;
 }
 
+/**
+ * What a careful client does after it lost an answer: it reads by key
+ * first, then sends the same call again as call 2; the effect is counted
+ * once more after the retry's answer. The read comes first because a
+ * retry decided without it is the blind resend the article warns of.
+ */
+async function lookThenRetry(
+  ctx: Ctx,
+  args: ReturnType<typeof argsFor>["arguments"],
+): Promise<{ before: number | null; retry: Answer; n: number | null }> {
+  const before = await count(ctx);
+  const retry = await ctx.session.call(ctx.tool.tool, args, {
+    call: 2,
+    retry: true,
+  }).answer;
+  return { before, retry, n: await count(ctx) };
+}
+
 /** The call's arguments for copy `n`, keyed. */
 function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
   return callFor(ctx.tool, args, { ...ctx.p, n });
@@ -350,13 +368,7 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
         outcome: "no-answer",
       });
     }
-    // The read a careful client makes before it sends again.
-    const before = await count(ctx);
-    const retry = await ctx.session.call(ctx.tool.tool, args, {
-      call: 2,
-      retry: true,
-    }).answer;
-    const n = await count(ctx);
+    const { before, retry, n } = await lookThenRetry(ctx, args);
     return {
       client_saw: ["no-answer", retry.outcome],
       effect: n,
@@ -376,12 +388,7 @@ const CASES: Readonly<Record<CaseName, (ctx: Ctx) => Promise<Observed>>> = {
     // falls; the verdict is judged on the effect counted afterwards.
     await delay(ctx.options.cancelAfterMs);
     ctx.session.cancel(first);
-    const before = await count(ctx);
-    const retry = await ctx.session.call(ctx.tool.tool, args, {
-      call: 2,
-      retry: true,
-    }).answer;
-    const n = await count(ctx);
+    const { before, retry, n } = await lookThenRetry(ctx, args);
     return {
       client_saw: ["no-answer", retry.outcome],
       effect: n,
