@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { ArgsError, readArgs } from "./_args.ts";
 import {
   fill,
   joinTexts,
@@ -42,37 +42,25 @@ export function parseFor<O extends OptionSpecs>(
   args: string[],
 ): { values: Values<O>; positionals: string[] } {
   const specs: OptionSpecs = { ...cmd.options, ...COMMON };
-  const options = Object.fromEntries(
-    Object.entries(specs).map(([name, o]) => [
-      name,
-      o.short ? { type: o.type, short: o.short } : { type: o.type },
-    ]),
-  );
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      options,
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-    });
+    parsed = readArgs(args, specs, true);
   } catch (error) {
+    if (!(error instanceof ArgsError)) throw error;
     throw new UsageError(
       describeParseError(error, Object.keys(specs)),
       cmd.name,
     );
   }
   const seen = new Set<string>();
-  for (const token of parsed.tokens ?? []) {
-    if (token.kind !== "option") continue;
-    if (seen.has(token.name)) {
+  for (const { name } of parsed.flags) {
+    if (seen.has(name)) {
       throw new UsageError(
-        fill(PARSE_MESSAGES.givenTwice, { flag: token.name }),
+        fill(PARSE_MESSAGES.givenTwice, { flag: name }),
         cmd.name,
       );
     }
-    seen.add(token.name);
+    seen.add(name);
   }
   if (parsed.positionals.length > cmd.maxPositionals) {
     const extra = parsed.positionals[cmd.maxPositionals];
@@ -98,23 +86,14 @@ export function parseFor<O extends OptionSpecs>(
   };
 }
 
-function describeParseError(error: unknown, flags: string[]): Text {
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
-  switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return fill(PARSE_MESSAGES.unknownOption, {
-        option: printable(quoted),
-        hint: suggestion(quoted.replace(/^-+/, "").split("=")[0], flags, "--"),
-      });
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return fill(PARSE_MESSAGES.needsValue, {
-        flag: printable(quoted.split(" ")[0]),
-      });
-    default:
-      return same(printable(message.split("\n")[0]));
-  }
+function describeParseError(error: ArgsError, flags: string[]): Text {
+  const { flag } = error;
+  return error.kind === "unknown"
+    ? fill(PARSE_MESSAGES.unknownOption, {
+      option: printable(flag),
+      hint: suggestion(flag.replace(/^-+/, "").split("=")[0], flags, "--"),
+    })
+    : fill(PARSE_MESSAGES.needsValue, { flag: printable(flag.split(" ")[0]) });
 }
 
 /** ` (did you mean X?)` in both languages. */
@@ -231,19 +210,8 @@ export function flagAsked(
   args: readonly string[],
   name: string,
 ): string | undefined {
-  const { tokens } = parseArgs({
-    args: [...args],
-    options: { [name]: { type: "string" } },
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  for (const token of tokens) {
-    if (token.kind === "option" && token.name === name) {
-      return typeof token.value === "string" ? token.value : undefined;
-    }
-  }
-  return undefined;
+  const { flags } = readArgs(args, { [name]: { type: "string" } }, false);
+  return flags.find((flag) => flag.name === name)?.value;
 }
 
 /** The language `args` ask for with `--lang`, if it names one. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import type { Text } from "../base/i18n.ts";
 import { assertPlainFile, currentUid } from "./safe_fs.ts";

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
@@ -391,6 +391,13 @@ export function assertPlainFile(
 export const COMPANIONS = ["-wal", "-shm", "-journal"] as const;
 
 /**
+ * What ends the name of the file guardlab keeps beside a database of the
+ * private folder, with what it last saw of it (`lab.sqlite.checked`; see
+ * `store/_provenance.ts`). Never opened by SQLite.
+ */
+export const PROOF_SUFFIX = ".checked";
+
+/**
  * Check a database file before SQLite opens it: its folder is private, the
  * folders above cannot be swapped, and the file and each companion
  * (`-wal`, `-shm`, `-journal`) is a plain file of this user or absent; one
@@ -502,15 +509,18 @@ function assertNoOtherCanOpen(abs: string, folder: string): void {
  * gives its `-wal`, `-shm` and `-journal` the database's mode, so no other
  * user can open any of them to take a lock, whatever the folder allows.
  * Another process of this user may have made it meanwhile; then it stays.
+ * Returns whether this call made it.
  */
-export function createPrivateFile(path: string): void {
+export function createPrivateFile(path: string): boolean {
   try {
     Deno.openSync(path, { write: true, createNew: true, mode: 0o600 })
       .close();
+    return true;
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) {
       throw asRefusal(error, path);
     }
+    return false;
   }
 }
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import { say, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
@@ -22,6 +22,7 @@ import {
   pathCommand,
   privateFolderProblem,
   PROBLEM,
+  PROOF_SUFFIX,
   UnsafePath,
 } from "./safe_fs.ts";
 import { GRANTED_FOLDERS, SANDBOX_ROOT } from "./grant.ts";
@@ -182,6 +183,9 @@ export function privateRootRemedy(place: string | Place): Text {
   );
 }
 
+/** The private folders {@linkcode privateRoot} has checked in this process. */
+const checkedRoots = new Set<string>();
+
 /**
  * This user's private folder, checked: a real folder (not a link), owned by
  * this user, not writable by group or others, below folders no other user
@@ -220,7 +224,21 @@ export function privateRoot(
       rootRemedy(root, uid, home !== undefined),
     );
   }
+  checkedRoots.add(root);
   return root;
+}
+
+/**
+ * Whether `path` names a file of a named ledger (`ROOT/NAME/FILE`) in a
+ * private folder this process has checked: the only files whose proof of
+ * provenance guardlab keeps and believes (`store/_provenance.ts`). A
+ * `--ledger-file` elsewhere, a hand-in, a copy in a scratch folder is
+ * checked in full every time.
+ */
+export function inPrivateLedgerFolder(path: string): boolean {
+  const folder = dirname(resolve(path));
+  return LEDGER_NAME.test(basename(folder)) &&
+    checkedRoots.has(dirname(folder));
 }
 
 /** The paths of ledger `name` under `root`; throws {@linkcode BadLedgerName} before any file is touched. */
@@ -257,7 +275,9 @@ export function ledgerFolder(
 /** The entries `reset` recognises in a ledger folder. */
 function knownEntries(): Set<string> {
   return new Set(
-    LEDGER_FILES.flatMap((f) => [f, ...COMPANIONS.map((c) => f + c)]),
+    LEDGER_FILES.flatMap((
+      f,
+    ) => [f, f + PROOF_SUFFIX, ...COMPANIONS.map((c) => f + c)]),
   );
 }
 

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { onExit, runExitHooks } from "../base/exit_hooks.ts";
 import type { Text } from "../base/i18n.ts";
 import {

@@ -15,12 +15,10 @@
  *
  * @module
  */
-import {
-  MessageChannel,
-  receiveMessageOnPort,
-  Worker,
-} from "node:worker_threads";
+import type * as WorkerThreads from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { blockUntil, startSignalWatcher } from "../base/exit_hooks.ts";
+import { nodeBuiltin } from "../base/node_builtin.ts";
 import type { DatabaseSync } from "node:sqlite";
 import {
   type Finding,
@@ -95,6 +93,15 @@ function sourceOf(opener: string): string {
 
 let checker: Worker | null = null;
 
+/**
+ * `node:worker_threads`, loaded when a file is first checked in full: a
+ * command on a ledger whose provenance holds never loads it
+ * (`base/node_builtin.ts`).
+ */
+function workerThreads(): typeof WorkerThreads {
+  return nodeBuiltin<typeof WorkerThreads>("node:worker_threads");
+}
+
 /** `image` in memory both threads see, copied only if it is not already. */
 function shared(image: Uint8Array): Uint8Array {
   if (image.buffer instanceof SharedArrayBuffer) return image;
@@ -121,6 +128,7 @@ export function inspectBounded(
   spec: InspectSpec,
   bounds: CheckBounds = {},
 ): Finding | "timed-out" {
+  const { MessageChannel, receiveMessageOnPort } = workerThreads();
   const done = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = startChecker(opener);
@@ -166,6 +174,7 @@ export function inspectBounded(
 export function startChecker(opener: string): Worker {
   startSignalWatcher();
   if (checker === null) {
+    const { Worker } = workerThreads();
     // An environment of its own: the default copies this process's, which
     // asks for a permission the sandbox does not grant.
     checker = new Worker(sourceOf(opener), { eval: true, env: {} });

@@ -6,19 +6,22 @@
  * SQLite never touches a file beside it. Also the immediate write
  * transaction and row counts.
  *
+ * A ledger of the user's private folder that guardlab checked or wrote
+ * last, and that nothing else has written since (`_provenance.ts`), is
+ * opened by name without that inspection: what the inspection would find
+ * is what guardlab left there.
+ *
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { isSqliteError, LedgerUnusable } from "../base/errors.ts";
+import { LedgerUnusable } from "../base/errors.ts";
 import {
   assertDescriptorsLeft,
   checkDatabasePlace,
   createPrivateFile,
-  openProblem,
 } from "../sandbox/safe_fs.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { viewImage } from "./_snapshot.ts";
-import { onExit } from "../base/exit_hooks.ts";
 import {
   CHECK_TIME_LIMIT_MS,
   type CheckBounds,
@@ -26,6 +29,23 @@ import {
   startChecker,
 } from "./_bounded.ts";
 import { problemText, STORE_MESSAGES } from "./_messages.ts";
+import {
+  dataVersion,
+  sqliteStep,
+  tracked,
+  useDurableWal,
+} from "./_connection.ts";
+import {
+  countInspection,
+  follow,
+  openProven,
+  ownFile,
+  restingState,
+} from "./_provenance.ts";
+import type { FileState } from "./_proof.ts";
+
+export { useDurableWal } from "./_connection.ts";
+export { closeDatabase, type OpenCounts, openCounts } from "./_provenance.ts";
 
 /** What a guardlab database must hold, exactly. */
 export interface SchemaSpec {
@@ -81,6 +101,12 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** How the check of an existing file is bounded (tests make it shorter). */
   bounds?: CheckBounds;
+  /**
+   * For tests: called after a ledger's proof of provenance has matched the
+   * open file and before SQLite opens it by name, so that a test can act
+   * there as a racing program would.
+   */
+  beforeProvenOpen?: () => void;
 }
 
 /**
@@ -101,7 +127,9 @@ export const MAX_EXACT: number = Number.MAX_SAFE_INTEGER;
  * and its log's committed frames are read into memory and checked there
  * (integrity, exact schema, exact integers). SQLite deletes or folds a
  * `-wal` when a connection to the file closes, so a refusal that had opened
- * the file could still change it; this way it never has.
+ * the file could still change it; this way it never has. The one
+ * exception is a ledger of the private folder whose proof of provenance
+ * holds ({@linkcode openProven}).
  */
 export function openDatabase(
   path: string,
@@ -113,8 +141,22 @@ export function openDatabase(
     tops: options.trusted,
     mustExist: mode !== "write",
   });
+  const own = mode !== "observe" && ownFile(path);
+  if (existed && own) {
+    const proven = openProven(
+      path,
+      spec,
+      options,
+      () => new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 0 }),
+    );
+    if (proven !== null) return proven;
+  }
   let empty = !existed;
+  // The file as the check is about to read it, when nothing lies beside it:
+  // a writer that finds it unchanged once open knows what it holds.
+  let checkedState: FileState | null = null;
   if (existed && mode !== "observe") {
+    if (own && mode === "write") checkedState = restingState(path);
     // The threads the check runs on start while the file is read; a thread
     // that finds no file descriptor ends the process without a word.
     assertDescriptorsLeft(path);
@@ -131,13 +173,15 @@ export function openDatabase(
         );
       }
       // What a view shows is the image that was checked, never the file.
-      if (mode === "read") return sqliteStep(path, spec, () => inMemory(image));
+      if (mode === "read") {
+        return sqliteStep(path, spec.what, () => inMemory(image));
+      }
     }
   }
   // A new file is this user's alone from its first byte, and so are the
   // -wal, -shm and -journal SQLite makes beside it with the file's mode.
-  if (!existed && mode === "write") createPrivateFile(path);
-  const db = sqliteStep(path, spec, () =>
+  const created = !existed && mode === "write" && createPrivateFile(path);
+  const db = sqliteStep(path, spec.what, () =>
     tracked(
       new DatabaseSync(path, {
         readOnly: mode !== "write",
@@ -145,13 +189,23 @@ export function openDatabase(
       }),
     ));
   try {
-    sqliteStep(path, spec, () => {
+    sqliteStep(path, spec.what, () => {
       // Sorting and temporary tables stay in memory: no file outside the
       // ledger's folder, and TMPDIR is never consulted.
       db.exec("PRAGMA temp_store=MEMORY");
       if (mode === "write") {
         useDurableWal(db);
-        if (empty) immediate(db, () => createIfEmpty(db, spec));
+        const version = own ? dataVersion(db) : 0;
+        const made = empty && immediate(db, () => createIfEmpty(db, spec));
+        if (own && ((created && made) || checkedState !== null)) {
+          follow(
+            db,
+            path,
+            spec,
+            version,
+            created && made ? null : checkedState,
+          );
+        }
       }
     });
     return db;
@@ -159,31 +213,6 @@ export function openDatabase(
     db.close();
     throw error;
   }
-}
-
-/** Connections to files that are still open, each with its close-on-signal registration. */
-const live = new Map<DatabaseSync, Disposable>();
-
-/**
- * `db`, closed before the process ends on a signal or an uncaught error
- * (newest first, so a read-only observer closes before the writer it
- * watches): the last connection to close folds the log into the file and
- * removes it, and a ledger at rest is one file that can be copied alone.
- */
-function tracked(db: DatabaseSync): DatabaseSync {
-  for (const [other, registration] of live) {
-    if (!other.isOpen) {
-      registration[Symbol.dispose]();
-      live.delete(other);
-    }
-  }
-  live.set(
-    db,
-    onExit(() => {
-      if (db.isOpen) db.close();
-    }),
-  );
-  return db;
 }
 
 /**
@@ -229,6 +258,7 @@ function inspected(
   image: Uint8Array,
   bounds: CheckBounds = {},
 ): boolean {
+  countInspection();
   const finding = inspectBounded(WORKER_OPENER, image, spec, bounds);
   if (finding === "timed-out") {
     const seconds = Math.round(
@@ -254,40 +284,18 @@ function inspected(
   );
 }
 
-/** Run `body`, turning an SQLite error into the refusal of `path`. */
-function sqliteStep<T>(path: string, spec: SchemaSpec, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (isSqliteError(error)) {
-      // "unable to open database file" says nothing of why: say it if we can.
-      if (/unable to open/.test(error.message)) {
-        const why = openProblem(path);
-        if (why !== null) throw why;
-      }
-      throw new LedgerUnusable(
-        fill(STORE_MESSAGES.unusable, {
-          path,
-          what: spec.what,
-          why: firstLine(error),
-        }),
-      );
-    }
-    throw error;
-  }
-}
-
-function firstLine(error: Error): string {
-  return error.message.split("\n")[0];
-}
-
-/** Another process may have created the schema since the inspection. */
-function createIfEmpty(db: DatabaseSync, spec: SchemaSpec): void {
+/**
+ * Create the schema in an empty file; another process may have created it
+ * since the inspection. Returns whether this call created it.
+ */
+function createIfEmpty(db: DatabaseSync, spec: SchemaSpec): boolean {
   const objects = db.prepare("SELECT COUNT(*) AS n FROM sqlite_master")
     .get() as {
       n: number;
     };
-  if (Number(objects.n) === 0) db.exec(spec.create);
+  if (Number(objects.n) !== 0) return false;
+  db.exec(spec.create);
+  return true;
 }
 
 /**
@@ -327,36 +335,19 @@ export function openObserver(path: string): DatabaseSync {
 }
 
 /**
- * Write-ahead logging with `synchronous=FULL`: each COMMIT syncs the log
- * before it returns, so a committed draft or receipt survives a power cut,
- * at one sync per commit instead of the rollback journal's several.
- * Measured with `deno task bench`; see the README.
- */
-export function useDurableWal(db: DatabaseSync): void {
-  try {
-    db.exec("PRAGMA journal_mode=WAL");
-  } catch (error) {
-    // Another connection is switching the same file right now; it ends in WAL too.
-    if (!isSqliteError(error) || !/locked|busy/.test(error.message)) {
-      throw error;
-    }
-  }
-  db.exec("PRAGMA synchronous=FULL");
-}
-
-/**
  * Run `body` in one write transaction. The write lock is taken at BEGIN, so
  * a read-then-write never has to upgrade its lock under contention, and no
  * other connection can commit between what `body` reads and what it writes.
  */
 export function immediate<T>(db: DatabaseSync, body: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+  // Prepared once per connection, like every statement run more than once.
+  statement(db, "BEGIN IMMEDIATE").run();
   try {
     const result = body();
-    db.exec("COMMIT");
+    statement(db, "COMMIT").run();
     return result;
   } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
+    if (db.isTransaction) statement(db, "ROLLBACK").run();
     throw error;
   }
 }

@@ -38,7 +38,8 @@ import {
   type Status,
   type StopPoint,
 } from "./stages.ts";
-import { setImmediate } from "node:timers";
+import type * as Timers from "node:timers";
+import { nodeBuiltin } from "../base/node_builtin.ts";
 import { fingerprint } from "../store/wire.ts";
 import { pythonJson } from "../base/json.ts";
 
@@ -496,6 +497,8 @@ function causeOption(cause: unknown): ErrorOptions | undefined {
  * `setTimeout(0)` costs about 2 ms a turn in Deno.
  */
 function nextTurn(): Promise<void> {
+  // Loaded at the first turn: a run with no signal never takes one.
+  const { setImmediate } = nodeBuiltin<typeof Timers>("node:timers");
   return new Promise((resolve) => setImmediate(resolve));
 }
 

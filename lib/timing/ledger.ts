@@ -6,9 +6,12 @@
  *
  * @module
  */
-import { AsyncLocalStorage } from "node:async_hooks";
+import type * as AsyncHooks from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
+import { nodeBuiltin } from "../base/node_builtin.ts";
 import type { DatabaseSync } from "node:sqlite";
 import {
+  closeDatabase,
   countRows,
   DEFAULT_BUSY_TIMEOUT_MS,
   immediate,
@@ -179,6 +182,11 @@ export interface LedgerOptions {
   mode?: "read" | "observe" | "write";
   /** Folders the path is checked from; the sandbox grant by default. */
   trusted?: readonly string[];
+  /**
+   * For tests: called when the ledger's proof of provenance has matched,
+   * before SQLite opens it (see `store/_provenance.ts`).
+   */
+  beforeProvenOpen?: () => void;
 }
 
 /**
@@ -202,7 +210,11 @@ export class Ledger {
   // one home and no caller can hold a transaction the ledger does not know.
   readonly #db: DatabaseSync;
   /** The MCP call whose attempt is running in this async context, if any. */
-  readonly #tags = new AsyncLocalStorage<CallTag>();
+  /**
+   * Made at the first {@linkcode Ledger.taggedAs} (an MCP session): a
+   * command that tags no call never loads `node:async_hooks`.
+   */
+  #tags?: AsyncLocalStorage<CallTag>;
 
   private constructor(db: DatabaseSync) {
     this.#db = db;
@@ -219,6 +231,7 @@ export class Ledger {
         mode: options.mode ?? "write",
         trusted: options.trusted ?? GRANTED_FOLDERS,
         busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+        beforeProvenOpen: options.beforeProvenOpen,
       }),
     );
   }
@@ -280,7 +293,7 @@ export class Ledger {
     };
     // Inside the receipt's own transaction: the call row and the receipt
     // are committed together, with no commit of their own.
-    const tag = this.#tags.getStore();
+    const tag = this.#tags?.getStore();
     if (tag !== undefined && written.changes === 1) {
       this.#insertCall(tag, written.attempt);
     }
@@ -292,6 +305,8 @@ export class Ledger {
    * `body`'s async work) gets a `mcp_calls` row in the same transaction.
    */
   taggedAs<T>(tag: CallTag, body: () => T): T {
+    this.#tags ??= new (nodeBuiltin<typeof AsyncHooks>("node:async_hooks")
+      .AsyncLocalStorage)<CallTag>();
     return this.#tags.run(tag, body);
   }
 
@@ -547,7 +562,8 @@ export class Ledger {
 
   /** Close the connection. */
   close(): void {
-    if (this.#db.isOpen) this.#db.close();
+    // A writer of the private folder renews its proof of provenance here.
+    closeDatabase(this.#db);
   }
 }
 
