@@ -58,8 +58,15 @@ function encode(
   throw new TypeError(`not JSON: ${typeof value}`);
 }
 
+/** A UTF-16 surrogate: where code unit order and code point order part. */
+const SURROGATE = /[\ud800-\udfff]/;
+
 // Python sorts str keys by code point; JS's default sort compares UTF-16 units.
 function codePointOrder(a: string, b: string): number {
+  // Without surrogates the two orders agree (every key of the lab's own).
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
   const x = [...a].map((c) => c.codePointAt(0)!);
   const y = [...b].map((c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
@@ -82,6 +89,9 @@ function asciiString(text: string): string {
  * integer check exactly as it does there.
  */
 export function parseJsonLikePython(text: string): unknown {
+  // A fraction or an exponent follows a digit: with none in the text, no
+  // number needs boxing, and the plain parse is the same, and faster.
+  if (!/[0-9][.eE]/.test(text)) return JSON.parse(text);
   return JSON.parse(
     text,
     function (

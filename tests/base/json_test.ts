@@ -1,0 +1,42 @@
+/**
+ * The JSON forms shared with the reference, at the edges of their fast
+ * paths: a number written with a fraction or an exponent stays boxed
+ * whatever else the line holds (and only such a number), and keys sort by
+ * code point, surrogate pairs included, as Python sorts them.
+ */
+import assert from "node:assert/strict";
+import { canonicalJson, parseJsonLikePython } from "../../lib/base/json.ts";
+
+Deno.test("json: a float in the text is boxed, an int never; strings change nothing", () => {
+  for (
+    const [text, floats] of [
+      ['{"copies": 2}', []],
+      ['{"copies": 2.0}', ["copies"]],
+      ['{"copies": 2e0}', ["copies"]],
+      ['{"copies": 2E0, "n": 1}', ["copies"]],
+      ['{"copies": -0.5}', ["copies"]],
+      ['{"job": "JOB-1.5e3", "copies": 2}', []],
+      ['{"topic": "river", "copies": 3}', []],
+    ] as const
+  ) {
+    const parsed = parseJsonLikePython(text) as Record<string, unknown>;
+    assert.deepEqual(
+      Object.keys(parsed).filter((k) => parsed[k] instanceof Number),
+      floats,
+      text,
+    );
+    assert.deepEqual(
+      JSON.parse(JSON.stringify(parsed)),
+      JSON.parse(text),
+      `${text}: the same values`,
+    );
+  }
+});
+
+Deno.test("json: canonical keys by code point, as Python sorts them", () => {
+  // U+FF61 sorts before U+1F600 by code point, after it by UTF-16 unit.
+  assert.equal(
+    canonicalJson({ "\u{1F600}": 1, "\uff61": 2, b: 3, a: 4, ab: 5 }),
+    '{"a":4,"ab":5,"b":3,"\\uff61":2,"\\ud83d\\ude00":1}',
+  );
+});
