@@ -15,77 +15,49 @@ import {
   countRows,
   DEFAULT_BUSY_TIMEOUT_MS,
   immediate,
-  MAX_EXACT,
   openDatabase,
-  type SchemaSpec,
   statement,
 } from "../store/db.ts";
 import { DraftNotInserted } from "./errors.ts";
 import {
-  COMPENSATION_TABLES,
   type CompensationState,
   CREATE_COMPENSATION_TABLES_IF_MISSING,
 } from "./_compensation_schema.ts";
 import {
-  CALL_TABLES,
   type CallTool,
   CREATE_CALL_TABLES_IF_MISSING,
   MAX_CLIENT_NAME,
 } from "./call_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
-import { TIMING_MESSAGES } from "./messages.ts";
+import {
+  acceptedKeys,
+  type CallRow,
+  type DraftRow,
+  eachCall,
+  eachDraft,
+  eachReceipt,
+  eachSession,
+  type ReceiptRow,
+  receiptsOf,
+  type ReceiptSummary,
+  receiptSummary,
+  type SessionRow,
+} from "./_ledger_reads.ts";
 
-const DRAFTS = `CREATE TABLE drafts(
-  job TEXT PRIMARY KEY, digest TEXT NOT NULL, body TEXT NOT NULL)`;
-const RECEIPTS = `CREATE TABLE receipts(
-  attempt INTEGER PRIMARY KEY AUTOINCREMENT,
-  job TEXT, status TEXT NOT NULL, effect_exists INTEGER NOT NULL,
-  events TEXT NOT NULL)`;
+export type {
+  CallRow,
+  DraftRow,
+  ReceiptRow,
+  ReceiptSummary,
+  SessionRow,
+} from "./_ledger_reads.ts";
+import {
+  LEDGER_SCHEMA,
+  type ReceiptFault,
+  receiptFaultTrigger,
+} from "./_ledger_schema.ts";
 
-/** The two receipt faults a trusted test fixture can install. */
-export type ReceiptFault = "ignore" | "abort";
-
-/**
- * The test-only trigger that makes the receipt INSERT a silent no-op
- * (`ignore`) or fail (`abort`). Trusted fixture, never tool input; the only
- * trigger a ledger may hold.
- */
-export function receiptFaultTrigger(fault: ReceiptFault): string {
-  const action = fault === "ignore"
-    ? "SELECT RAISE(IGNORE);"
-    : "SELECT RAISE(ABORT, 'fixture_receipt_abort');";
-  return `CREATE TRIGGER fixture_receipt_fault BEFORE INSERT ON receipts BEGIN ${action} END`;
-}
-
-/** The ledger's exact schema, as the reference lab writes it. */
-export const LEDGER_SCHEMA: SchemaSpec = {
-  what: TIMING_MESSAGES.ledger,
-  tables: { drafts: DRAFTS, receipts: RECEIPTS },
-  autoIndexes: [
-    "sqlite_autoindex_drafts_1",
-    "sqlite_autoindex_compensations_1",
-  ],
-  optionalTables: { ...COMPENSATION_TABLES, ...CALL_TABLES },
-  triggers: {
-    fixture_receipt_fault: [
-      receiptFaultTrigger("ignore"),
-      receiptFaultTrigger("abort"),
-    ],
-  },
-  badValues: [
-    `SELECT COUNT(*) AS n FROM drafts WHERE typeof(job)!='text'
-       OR typeof(digest)!='text' OR typeof(body)!='text'`,
-    `SELECT COUNT(*) AS n FROM receipts WHERE attempt>${MAX_EXACT}
-       OR typeof(job) NOT IN ('text','null') OR typeof(status)!='text'
-       OR typeof(effect_exists)!='integer' OR abs(effect_exists)>${MAX_EXACT}
-       OR typeof(events)!='text'`,
-    // The next attempt number must be exact too.
-    `SELECT COUNT(*) AS n FROM sqlite_sequence
-       WHERE typeof(seq)!='integer' OR seq>=${MAX_EXACT}`,
-  ],
-  create: `${DRAFTS};
-${RECEIPTS};`,
-};
+export { LEDGER_SCHEMA, type ReceiptFault, receiptFaultTrigger };
 
 /** A stored draft as the business step reads it back. */
 export interface StoredDraft {
@@ -93,30 +65,6 @@ export interface StoredDraft {
   digest: string;
   /** The draft body, JSON text. */
   body: string;
-}
-
-/** One receipts row, decoded. */
-export interface ReceiptRow {
-  /** Attempt number, assigned by SQLite. */
-  attempt: number;
-  /** Business key, or `null` when the arguments had no valid key. */
-  job: string | null;
-  /** Recorded status, including `cancelled`. */
-  status: string;
-  /** Whether a draft for `job` existed when the receipt was written. */
-  effect_exists: boolean;
-  /** The timeline up to the receipt. */
-  events: string[];
-}
-
-/** One drafts row, decoded. */
-export interface DraftRow {
-  /** Business key. */
-  job: string;
-  /** Canonical argument digest. */
-  digest: string;
-  /** Parsed draft body. */
-  body: unknown;
 }
 
 /**
@@ -135,34 +83,6 @@ export interface CallTag {
   job: string | null;
   /** When it started. */
   startedUs: number;
-}
-
-/** One `mcp_calls` row, decoded. */
-export interface CallRow {
-  /** The session's number on this ledger. */
-  session: number;
-  /** The call's number in its session. */
-  call: number;
-  /** The tool called. */
-  tool: string;
-  /** The business key it named, or null. */
-  job: string | null;
-  /** The receipt it wrote, or null (a read, or an attempt that wrote none). */
-  receipt: number | null;
-  /** When it started, in microseconds since the epoch. */
-  started_us: number;
-  /** When it ended (its receipt was written), in microseconds since the epoch. */
-  ended_us: number;
-}
-
-/** One `mcp_sessions` row, decoded. */
-export interface SessionRow {
-  /** Its number on this ledger, from 1. */
-  session: number;
-  /** The client's name and version, as it said at `initialize`. */
-  client: string;
-  /** When its first call started, in microseconds since the epoch. */
-  started_us: number;
 }
 
 /** Now, in whole microseconds since the epoch (this machine's clock). */
@@ -351,33 +271,35 @@ export class Ledger {
 
   /** Every MCP call on record, in the order they started. */
   calls(): CallRow[] {
-    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return [];
-    return (statement(
-      this.#db,
-      `SELECT session, call, tool, job, receipt, started_us, ended_us
-       FROM mcp_calls ORDER BY started_us, session, call`,
-    ).all() as unknown as CallRow[]).map((r) => ({
-      session: Number(r.session),
-      call: Number(r.call),
-      tool: r.tool,
-      job: r.job,
-      receipt: r.receipt === null ? null : Number(r.receipt),
-      started_us: Number(r.started_us),
-      ended_us: Number(r.ended_us),
-    }));
+    return [...this.eachCall()];
+  }
+
+  /** The MCP calls on record, one at a time, in the order they started. */
+  *eachCall(): Generator<CallRow> {
+    if (this.#hasTables("mcp_sessions", "mcp_calls")) yield* eachCall(this.#db);
   }
 
   /** Every MCP session on record, by number. */
   sessions(): SessionRow[] {
-    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return [];
-    return (statement(
-      this.#db,
-      "SELECT session, client, started_us FROM mcp_sessions ORDER BY session",
-    ).all() as unknown as SessionRow[]).map((r) => ({
-      session: Number(r.session),
-      client: r.client,
-      started_us: Number(r.started_us),
-    }));
+    return [...this.eachSession()];
+  }
+
+  /** The MCP sessions on record, one at a time, by number. */
+  *eachSession(): Generator<SessionRow> {
+    if (this.#hasTables("mcp_sessions", "mcp_calls")) {
+      yield* eachSession(this.#db);
+    }
+  }
+
+  /** Number of MCP calls and sessions on record. */
+  countCalls(): { calls: number; sessions: number } {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) {
+      return { calls: 0, sessions: 0 };
+    }
+    return {
+      calls: countRows(this.#db, "mcp_calls"),
+      sessions: countRows(this.#db, "mcp_sessions"),
+    };
   }
 
   /** Number of drafts. */
@@ -392,47 +314,50 @@ export class Ledger {
 
   /** All drafts ordered by job, bodies parsed. */
   drafts(): DraftRow[] {
-    const rows = statement(
-      this.#db,
-      "SELECT job, digest, body FROM drafts ORDER BY job",
-    )
-      .all() as unknown as { job: string; digest: string; body: string }[];
-    return rows.map((r) => ({
-      job: r.job,
-      digest: r.digest,
-      body: parseOr(r.body),
-    }));
+    return [...this.eachDraft()];
   }
 
   /** The receipts numbered above `attempt`, in order: what an observer has not seen yet. */
   receiptsAfter(attempt: number): ReceiptRow[] {
-    return this.#receiptRows("WHERE attempt>? ", attempt);
+    return [...this.eachReceipt(attempt)];
   }
 
   /** All receipts ordered by attempt, events parsed. */
   receipts(): ReceiptRow[] {
-    return this.#receiptRows("");
+    return [...this.eachReceipt()];
   }
 
-  /** The receipts `where` selects (guardlab's own SQL, never user text), decoded. */
-  #receiptRows(where: string, ...params: number[]): ReceiptRow[] {
-    const rows = statement(
-      this.#db,
-      `SELECT attempt, job, status, effect_exists, events FROM receipts ${where}ORDER BY attempt`,
-    ).all(...params) as unknown as {
-      attempt: number;
-      job: string | null;
-      status: string;
-      effect_exists: number;
-      events: string;
-    }[];
-    return rows.map((r) => ({
-      attempt: Number(r.attempt),
-      job: r.job,
-      status: r.status,
-      effect_exists: Boolean(r.effect_exists),
-      events: eventsOf(r.events),
-    }));
+  /**
+   * The drafts ordered by job, one at a time: a view takes what it shows
+   * and reads no further, so what it holds does not grow with the ledger.
+   */
+  eachDraft(): Generator<DraftRow> {
+    return eachDraft(this.#db);
+  }
+
+  /** The receipts in order (those above `after`, when given), one at a time. */
+  eachReceipt(after?: number): Generator<ReceiptRow> {
+    return eachReceipt(this.#db, after);
+  }
+
+  /** The keys with an accepted receipt (SQLite reads the receipts). */
+  acceptedKeys(): Set<string> {
+    return acceptedKeys(this.#db);
+  }
+
+  /** The number, key and status of each receipt of `jobs`, in order. */
+  receiptsOf(
+    jobs: readonly string[],
+  ): { attempt: number; job: string; status: string }[] {
+    return receiptsOf(this.#db, jobs);
+  }
+
+  /**
+   * What a history of `drafts` needs of the receipts without holding them
+   * (counts, facts per key, the latest `last`): see `_ledger_reads.ts`.
+   */
+  receiptSummary(last: number, drafts: readonly string[]): ReceiptSummary {
+    return receiptSummary(this.#db, last, drafts);
   }
 
   /** Whether this connection is inside a transaction now (a finished step must leave none open). */
@@ -564,19 +489,5 @@ export class Ledger {
   close(): void {
     // A writer of the private folder renews its proof of provenance here.
     closeDatabase(this.#db);
-  }
-}
-
-/** Receipt events as a list, even when a hand-edited row holds something else. */
-function eventsOf(text: string): string[] {
-  const parsed = parseOr(text);
-  return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
-}
-
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -81,18 +81,23 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
  * ```
  */
 export function pendingKeys(ledger: Ledger): Pending[] {
-  // Each key's receipts, gathered in one pass (in attempt order): one
-  // lookup per draft keeps this linear in the size of the ledger.
-  const byJob = new Map<string, { attempt: number; status: string }[]>();
-  for (const r of ledger.receipts()) {
-    if (r.job === null) continue;
-    let list = byJob.get(r.job);
-    if (list === undefined) byJob.set(r.job, list = []);
-    list.push({ attempt: r.attempt, status: r.status });
-  }
+  // SQLite reads the receipts: first which keys have an accepted one,
+  // then the receipts of the keys listed. What is held is the keys and the
+  // receipts listed, not the ledger: a year of runs costs time, not memory.
+  const accepted = ledger.acceptedKeys();
   const compensated = new Map(ledger.compensations().map((c) => [c.job, c]));
+  const drafts = [...ledger.eachDraft()];
+  const listed = drafts.filter((d) =>
+    compensated.has(d.job) || !accepted.has(d.job)
+  ).map((d) => d.job);
+  const byJob = new Map<string, { attempt: number; status: string }[]>();
+  for (const { attempt, job, status } of ledger.receiptsOf(listed)) {
+    let list = byJob.get(job);
+    if (list === undefined) byJob.set(job, list = []);
+    list.push({ attempt, status });
+  }
   const out: Pending[] = [];
-  for (const draft of ledger.drafts()) {
+  for (const draft of drafts) {
     const mine = byJob.get(draft.job) ?? [];
     const retry = argsForDigest(draft.job, draft.digest);
     const c = compensated.get(draft.job);
@@ -113,7 +118,7 @@ export function pendingKeys(ledger: Ledger): Pending[] {
         retry,
         next: "compensate_again",
       });
-    } else if (!mine.some((r) => r.status === "accepted")) {
+    } else if (!accepted.has(draft.job)) {
       out.push({
         job: draft.job,
         state: "unaccepted",

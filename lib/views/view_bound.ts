@@ -119,21 +119,39 @@ export class ViewBudget {
     rows: readonly T[],
     cost: (row: T, limit: number) => number = textCost,
   ): T[] {
-    let shown = 0;
-    for (const row of rows) {
-      const spent = ROW_COST + cost(row, this.#left);
-      if (spent > this.#left) {
-        this.#left = 0;
-        break;
+    return this.takeFrom(kind, rows, rows.length, cost);
+  }
+
+  /**
+   * {@linkcode ViewBudget.take} for rows read one at a time (a ledger's
+   * rows, walked in order): the rows that fit, from the first, and none
+   * read past the first that does not; `total` is how many `rows` holds,
+   * so the rest are counted without being read.
+   */
+  takeFrom<T>(
+    kind: RowKind,
+    rows: Iterable<T>,
+    total: number,
+    cost: (row: T, limit: number) => number = textCost,
+  ): T[] {
+    const kept: T[] = [];
+    // No row costs less than ROW_COST: with less left, none is read.
+    if (this.#left >= ROW_COST) {
+      for (const row of rows) {
+        const spent = ROW_COST + cost(row, this.#left);
+        if (spent > this.#left) {
+          this.#left = 0;
+          break;
+        }
+        this.#left -= spent;
+        kept.push(row);
       }
-      this.#left -= spent;
-      shown++;
-    }
+    } else this.#left = 0;
     const counts = this.#counts.get(kind) ?? { shown: 0, total: 0 };
-    counts.shown += shown;
-    counts.total += rows.length;
+    counts.shown += kept.length;
+    counts.total += total;
     this.#counts.set(kind, counts);
-    return rows.slice(0, shown);
+    return kept;
   }
 
   /** Whether `row` fits in what is left (and is then counted as shown). */

@@ -3,7 +3,7 @@
  * (`deno info --json`): `--version` loads a handful of small modules and no
  * Node built-in; any other call loads the command line without a command;
  * a command loads its own modules and no other command's. The time this
- * saves is measured by `scripts/startup_bench.ts` (`deno task bench`).
+ * saves is measured by `scripts/speed_bench.ts` (`deno task bench:speed`).
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";

@@ -33,14 +33,34 @@ function countedLedger(n: number) {
       },
     }) as typeof row & { job: string };
   });
+  const drafts = () =>
+    jobs.map((job) => ({
+      job,
+      digest: fingerprint({ job, topic: "river", copies: 2 }),
+      body: {},
+    }));
   const ledger = {
     receipts: () => receipts,
-    drafts: () =>
-      jobs.map((job) => ({
-        job,
-        digest: fingerprint({ job, topic: "river", copies: 2 }),
-        body: {},
-      })),
+    // What SQLite does for the real ledger, one read of each key.
+    acceptedKeys: () => {
+      const keys = new Set<string>();
+      for (const r of receipts) {
+        const job = r.job;
+        if (r.status === "accepted") keys.add(job);
+      }
+      return keys;
+    },
+    receiptsOf: (jobs: readonly string[]) => {
+      const wanted = new Set(jobs);
+      return receipts.flatMap((r) => {
+        const job = r.job;
+        return wanted.has(job)
+          ? [{ attempt: r.attempt, job, status: r.status }]
+          : [];
+      });
+    },
+    drafts,
+    eachDraft: () => drafts().values(),
     compensations: () => [],
   } as unknown as Ledger;
   return { ledger, reads };

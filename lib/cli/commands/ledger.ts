@@ -31,12 +31,9 @@ import {
   LEDGER_OPTIONS,
   readExisting,
 } from "../places.ts";
-import {
-  attemptTitle,
-  historyOf,
-  renderHistory,
-} from "../../views/ledger_timeline.ts";
+import { attemptTitle, renderHistory } from "../../views/ledger_timeline.ts";
 import { boundHistory, shownHistory } from "../../views/shown_history.ts";
+import { ledgerHistory } from "../../views/ledger_history.ts";
 import { shownAsText, ViewBudget } from "../../views/view_bound.ts";
 import { timelineSvg } from "../../views/svg.ts";
 import { PLAIN } from "../../views/timeline.ts";
@@ -60,43 +57,47 @@ export const ledger = command({
       throw new UsageError(M.formatNeedsTimeline, "ledger");
     }
     const format = values.timeline ? formatOf("ledger", values) : undefined;
-    const rows = readExisting("ledger", io, values, (book) => ({
-      drafts: book.drafts(),
-      receipts: book.receipts(),
-      voids: book.compensations(),
-      calls: book.calls(),
-      sessions: book.sessions(),
-    }));
-    // One bound for everything this call shows (see view_bound.ts): the
-    // rows are bounded first, and only the rows shown are made inert.
+    // One bound for everything this call shows (see view_bound.ts): rows
+    // are read one at a time and taken while they fit, the rest counted, so
+    // what this holds does not grow with the ledger; only the rows shown
+    // are made inert.
     const budget = new ViewBudget();
-    if (format !== undefined) {
-      showTimeline(rows, format, budget, io, lang);
-      return EXIT.ok;
-    }
+    const { json } = values;
+    const rows = readExisting("ledger", io, values, (book) => {
+      if (format !== undefined) {
+        return showTimeline(book, format, budget, io, lang);
+      }
+      const voids = book.compensations();
+      const { calls, sessions } = book.countCalls();
+      const [drafts, receipts] = [book.countDrafts(), book.countReceipts()];
+      return {
+        drafts: budget.takeFrom("drafts", book.eachDraft(), drafts),
+        receipts: budget.takeFrom("receipts", book.eachReceipt(), receipts),
+        voids: json ? budget.take("compensations", voids) : [],
+        sessions: json
+          ? budget.takeFrom("sessions", book.eachSession(), sessions)
+          : [],
+        calls: json ? budget.takeFrom("calls", book.eachCall(), calls) : [],
+        all: { drafts, receipts, calls, voids },
+      };
+    });
+    if (rows === undefined) return EXIT.ok;
     // A named ledger's policy database, beside it, read-only too.
     const policy = values.ledger === undefined
       ? undefined
       : policyOf(io, values.ledger);
-    const shown: Rows = {
-      drafts: budget.take("drafts", rows.drafts),
-      receipts: budget.take("receipts", rows.receipts),
-      voids: values.json ? budget.take("compensations", rows.voids) : [],
-      sessions: values.json ? budget.take("sessions", rows.sessions) : [],
-      calls: values.json ? budget.take("calls", rows.calls) : [],
-    };
     const shownPolicy = policy && {
       ...policy,
       drafts: budget.take("policy_drafts", policy.drafts),
     };
-    if (values.json) {
+    if (json) {
       writerFor(io, lang).json({
-        drafts: shown.drafts,
-        receipts: shown.receipts,
-        ...(rows.voids.length > 0 ? { compensations: shown.voids } : {}),
+        drafts: rows.drafts,
+        receipts: rows.receipts,
+        ...(rows.all.voids.length > 0 ? { compensations: rows.voids } : {}),
         // Who made each attempt, when guardlab mcp did: beside the receipts.
-        ...(rows.calls.length > 0
-          ? { sessions: shown.sessions, calls: shown.calls }
+        ...(rows.all.calls > 0
+          ? { sessions: rows.sessions, calls: rows.calls }
           : {}),
         ...(shownPolicy === undefined ? {} : { policy: shownPolicy }),
         ...budget.cutJson(),
@@ -104,27 +105,14 @@ export const ledger = command({
       return EXIT.ok;
     }
     // Stored text is shown, never obeyed: a control character or a line
-    // break in a key, a status or an event becomes visible as \uXXXX. The
-    // tags are looked up by the stored keys, before they are made inert.
-    const stateOf = new Map(rows.voids.map((c) => [c.job, c.state]));
-    showRows(
-      shown,
-      {
-        drafts: rows.drafts.length,
-        receipts: rows.receipts.length,
-        policyDrafts: policy?.drafts.length ?? 0,
-      },
-      (job) => stateOf.get(job),
-      shownPolicy,
-      io,
-      lang,
-    );
+    // break in a key, a status or an event becomes visible as \uXXXX.
+    showRows(rows, policy?.drafts.length ?? 0, shownPolicy, io, lang);
     for (const line of budget.cutLines()) writerFor(io, lang).wrapped(line);
     return EXIT.ok;
   },
 });
 
-/** What a ledger holds, as `ledger` reads it. */
+/** The rows `ledger` shows of a ledger, and what it counts of all of them. */
 interface Rows {
   /** The business effect. */
   drafts: DraftRow[];
@@ -136,6 +124,13 @@ interface Rows {
   calls: CallRow[];
   /** The MCP sessions on record. */
   sessions: SessionRow[];
+  /** How many drafts, receipts and calls it holds, and every compensation. */
+  all: {
+    drafts: number;
+    receipts: number;
+    calls: number;
+    voids: Rows["voids"];
+  };
 }
 
 /**
@@ -143,17 +138,15 @@ interface Rows {
  * is worked out from the stored rows; what `budget` lets through is drawn.
  */
 function showTimeline(
-  { drafts, receipts, voids, calls, sessions }: Rows,
+  book: Ledger,
   format: Format,
   budget: ViewBudget,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  const bounded = boundHistory(
-    historyOf(receipts, drafts.map((d) => d.job), voids, calls, sessions),
-    budget,
-  );
+  const { history: whole, byCalls } = ledgerHistory(book);
+  const bounded = boundHistory(whole, budget);
   if (format === "json") {
     out.json({
       attempts: bounded.attempts.map((a) => ({
@@ -169,9 +162,7 @@ function showTimeline(
       })),
       omitted: bounded.omitted,
       compensations: bounded.compensations,
-      ...(calls.length > 0
-        ? { reads: bounded.reads, sessions: bounded.sessions }
-        : {}),
+      ...(byCalls ? { reads: bounded.reads, sessions: bounded.sessions } : {}),
       ...budget.cutJson(),
     });
     return;
@@ -210,16 +201,17 @@ function showTimeline(
  */
 function showRows(
   stored: Rows,
-  totals: { drafts: number; receipts: number; policyDrafts: number },
-  stateOf: (job: string) => string | undefined,
+  policyDrafts: number,
   policy: PolicyView | null | undefined,
   io: Io,
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  out.say(M.drafts, { n: totals.drafts });
+  // The tags are looked up by the stored keys, before they are made inert.
+  const stateOf = new Map(stored.all.voids.map((c) => [c.job, c.state]));
+  out.say(M.drafts, { n: stored.all.drafts });
   for (const row of stored.drafts) {
-    const state = stateOf(row.job);
+    const state = stateOf.get(row.job);
     const d = shownAsText(row);
     const text = (d.body as { text?: unknown })?.text;
     const tag = state === "voided"
@@ -233,7 +225,7 @@ function showRows(
       }${tag}`,
     );
   }
-  out.say(M.receipts, { n: totals.receipts });
+  out.say(M.receipts, { n: stored.all.receipts });
   for (const r of stored.receipts.map(shownAsText)) {
     const draft = out.text(r.effect_exists ? M.draftPresent : M.draftAbsent);
     io.out(
@@ -251,7 +243,7 @@ function showRows(
       max_copies: policy.rule.max_copies,
     });
   }
-  out.say(M.policyDrafts, { n: totals.policyDrafts });
+  out.say(M.policyDrafts, { n: policyDrafts });
   for (const [job, copies, revision] of policy.drafts) {
     out.say(M.policyDraft, { job: inert(job), copies, revision });
   }
