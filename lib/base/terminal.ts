@@ -422,9 +422,14 @@ function cutAt(
 export function wrap(
   line: string,
   width: number,
-  continuation: number = continuationColumn(line, width),
+  continuation?: number,
 ): string[] {
-  const hang = " ".repeat(continuation);
+  // A line of printable ASCII that fits is itself (what the walk below
+  // gives it), and most lines are: no script class is built for them.
+  if (line.length <= width && PRINTABLE_ASCII.test(line)) {
+    return [line.trimEnd()];
+  }
+  const hang = " ".repeat(continuation ?? continuationColumn(line, width));
   const out: string[] = [];
   let current = "";
   let space = "";
@@ -546,8 +551,13 @@ function visible(char: string): string {
  * ```
  */
 export function inert(text: string): string {
+  // Printable ASCII drives nothing: the Unicode classes are not even built.
+  if (PRINTABLE_ASCII.test(text)) return text;
   return text.replace(DRIVING, visible);
 }
+
+/** Printable ASCII, line feeds and tabs: text {@linkcode inertOutput} leaves as it is. */
+const PLAIN_LINES = /^[\x20-\x7e\n\t]*$/;
 
 /** {@linkcode DRIVING}, but guardlab's own colour codes, line feeds and tabs kept. */
 const LINE_DRIVING = new RegExp(
@@ -570,6 +580,9 @@ const LINE_DRIVING = new RegExp(
  * ```
  */
 export function inertOutput(text: string, color: boolean): string {
+  // Most lines are printable ASCII, line feeds and tabs: nothing to do, and
+  // a start need not build the Unicode classes of LINE_DRIVING for them.
+  if (PLAIN_LINES.test(text)) return text;
   return text.replace(
     LINE_DRIVING,
     (m) =>

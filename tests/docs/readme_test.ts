@@ -160,6 +160,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## 如果同学抢先占了你的文件夹",
     ],
     ["## The Deno cache", "## Deno 的缓存"],
+    ["## Trust by provenance", "## 凭来源信任"],
     ["## Attacks, and what guardlab does", "## 攻击，以及 guardlab 怎么做"],
     ["## How it is tested", "## 怎样测试"],
   ],
