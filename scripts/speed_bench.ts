@@ -286,9 +286,11 @@ async function script(
     scripts.push(run);
     shares.push(floor / run);
   }
+  // The pair whose share is the median (the count is odd): its two times.
+  const middle = shares.indexOf(median(shares));
   return {
-    floor: median(floors),
-    script: median(scripts),
+    floor: floors[middle] ?? median(floors),
+    script: scripts[middle] ?? median(scripts),
     share: median(shares),
   };
 }
@@ -337,18 +339,21 @@ async function views(flags: string[], home: string): Promise<ViewRow[]> {
 
 function parseOptions(args: string[]): Options {
   const options: Options = { rounds: 21, pairs: 9, views: true };
+  // An odd number of pairs has one median pair, whose times are quoted.
   for (let i = 0; i < args.length; i++) {
     const [flag, value] = [args[i], Number(args[i + 1])];
     if (flag === "--no-views") options.views = false;
     else if (flag === "--rounds" && Number.isInteger(value) && value > 0) {
       options.rounds = value;
       i++;
-    } else if (flag === "--pairs" && Number.isInteger(value) && value > 0) {
+    } else if (
+      flag === "--pairs" && Number.isInteger(value) && value % 2 === 1
+    ) {
       options.pairs = value;
       i++;
     } else {
       console.error(
-        "usage: speed_bench.ts [--rounds N (21)] [--pairs N (9)] [--no-views]",
+        "usage: speed_bench.ts [--rounds N (21)] [--pairs ODD N (9)] [--no-views]",
       );
       Deno.exit(2);
     }

@@ -169,6 +169,11 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
   ],
   "reference/speed.md": [
     ["# Speed", "# 速度"],
+    ["## Measured", "## 测得的数字"],
+    ["## Where a start goes", "## 启动的时间花在哪里"],
+    ["## A big ledger", "## 大账本"],
+    ["## script and the commit floor", "## script 与提交下限"],
+    ["## The other benchmarks", "## 其他基准"],
   ],
 };
 
