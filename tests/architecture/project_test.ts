@@ -123,12 +123,21 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     },
     // The engineers' grant (accept and proxy start a server): the same
     // folder, run, the environment the child is handed (the MCP SDK's
-    // default list), and net for this machine's loopback only.
+    // default list), the variables named for --header-env (guardlab's
+    // own, never the child's), and net for this machine's loopback only.
     "guardlab-engineer": {
       read: ["/tmp", "/private/tmp"],
       write: ["/tmp", "/private/tmp"],
       run: true,
-      env: ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"],
+      env: [
+        "HOME",
+        "LOGNAME",
+        "PATH",
+        "SHELL",
+        "TERM",
+        "USER",
+        "GUARDLAB_HEADER_*",
+      ],
       net: ["127.0.0.1", "localhost", "[::1]"],
     },
     "guardlab-engineer-windows": {
@@ -148,6 +157,7 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
         "USERNAME",
         "USERPROFILE",
         "PROGRAMFILES",
+        "GUARDLAB_HEADER_*",
       ],
       net: ["127.0.0.1", "localhost", "[::1]"],
     },

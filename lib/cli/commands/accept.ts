@@ -8,13 +8,7 @@
  */
 import { fill, say } from "../../base/i18n.ts";
 import { trustedFolders } from "../../sandbox/sandbox.ts";
-import {
-  CASE_NAMES,
-  type CaseName,
-  EXAMPLE_NAMES,
-  type ExampleName,
-  isCaseName,
-} from "../../accept/cases.ts";
+import { EXAMPLE_NAMES } from "../../accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../accept/example_oracle.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
@@ -31,79 +25,51 @@ import { InitializeFailed, startTimeoutOf } from "../../accept/session.ts";
 import {
   assertGrantFor,
   serverChannel,
-  type ServerSource,
   StartFailed,
 } from "../../accept/start.ts";
-import { loopbackUrl } from "../../accept/http.ts";
 import { acceptScreen, acceptSvg, titleText } from "../../views/accept_view.ts";
 import { command } from "../command.ts";
 import { EXIT } from "../exit.ts";
 import { readOracleFile } from "../oracle_file.ts";
+import {
+  ACCEPT_CI_HELP as CI,
+  ACCEPT_CI_MESSAGES as C,
+} from "../messages/accept_ci.ts";
+import {
+  baselineJson,
+  exitOf,
+  headersOf,
+  readBaseline,
+  sameRun,
+} from "./_accept_ci.ts";
+import { casesOf, initText, sourceOf } from "./_accept_args.ts";
+import { assertInitFlags, runInit } from "./_accept_init.ts";
+import { junitXml } from "../../views/accept_junit.ts";
+import { assertNewFile, writeNewFile } from "../../accept/files.ts";
+import {
+  assertSameOracle,
+  assertSameServer,
+  type Baseline,
+  compareWithBaseline,
+  type Comparison,
+  oracleDigest,
+} from "../../accept/baseline.ts";
 import {
   ACCEPT_CLI_MESSAGES as M,
   ACCEPT_HELP as H,
 } from "../messages/accept.ts";
 import { printable, UsageError, wholeFlag } from "../parser.ts";
 
-/** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
-export function sourceOf(
-  cmd: string,
-  values: { url?: string; example?: string },
-  positionals: string[],
-): ServerSource {
-  const given = [
-    positionals.length > 0,
-    values.url !== undefined,
-    values.example !== undefined,
-  ]
-    .filter(Boolean).length;
-  if (given === 0) throw new UsageError(M.needsServer, cmd);
-  if (given > 1) throw new UsageError(M.oneServer, cmd);
-  if (values.example !== undefined) {
-    return { kind: "example", name: values.example as ExampleName };
-  }
-  if (values.url !== undefined) {
-    const url = loopbackUrl(values.url);
-    if (url === null) {
-      throw new UsageError(
-        fill(M.urlNotLoopback, { got: printable(values.url) }),
-        cmd,
-      );
-    }
-    return { kind: "url", url };
-  }
-  return {
-    kind: "command",
-    command: positionals[0],
-    args: positionals.slice(1),
-  };
-}
-
-function casesOf(list: string | undefined): CaseName[] {
-  if (list === undefined) return [...CASE_NAMES];
-  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  for (const name of names) {
-    if (!isCaseName(name)) {
-      throw new UsageError(
-        fill(M.unknownCase, {
-          got: printable(name),
-          names: CASE_NAMES.join(", "),
-        }),
-        "accept",
-      );
-    }
-  }
-  return [...new Set(names)] as CaseName[];
-}
-
 /** The `accept` command. */
 export const accept = command({
   name: "accept",
   usage: `accept (--example NAME | --oracle FILE -- COMMAND ARGS… |
-                     --oracle FILE --url http://127.0.0.1:PORT/mcp)
+                     --oracle FILE --url URL [--header NAME=VALUE…]
+                     [--header-env NAME=VARIABLE…])
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
                     [--timeout-ms N] [--cancel-after-ms N]
-                    [--json | --format svg]`,
+                    [--json | --format svg] [--junit FILE] [--baseline FILE]
+       guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
@@ -114,6 +80,18 @@ export const accept = command({
       help: H.example,
     },
     url: { type: "string", value: "URL", help: H.url },
+    header: {
+      type: "string",
+      value: "NAME=VALUE",
+      multiple: true,
+      help: CI.header,
+    },
+    "header-env": {
+      type: "string",
+      value: "NAME=VARIABLE",
+      multiple: true,
+      help: CI.headerEnv,
+    },
     tool: { type: "string", value: "NAME", help: H.tool },
     cases: { type: "string", value: "LIST", help: H.cases },
     copies: { type: "string", value: "N", help: H.copies },
@@ -127,14 +105,62 @@ export const accept = command({
       choices: ["text", "svg"],
       help: H.format,
     },
+    junit: { type: "string", value: "FILE", help: CI.junit },
+    baseline: { type: "string", value: "FILE", help: CI.baseline },
+    output: { type: "string", value: "FILE", help: CI.output },
   },
   maxPositionals: 256,
-  exits: { 0: H.exit0, 1: H.exit1, 2: H.exit2, 4: H.exit4, 5: null, 6: null },
+  exits: {
+    0: H.exit0,
+    1: CI.exit1,
+    2: CI.exit2,
+    4: CI.exit4,
+    5: null,
+    6: null,
+  },
   async run({ values, positionals, io, lang }) {
-    const source = sourceOf("accept", values, positionals);
-    const cases = casesOf(values.cases);
+    const trusted = trustedFolders(io.base);
+    const timeoutMs = wholeFlag(
+      "accept",
+      "--timeout-ms",
+      values["timeout-ms"],
+      DEFAULT_ANSWER_TIMEOUT_MS,
+      MIN_ANSWER_TIMEOUT_MS,
+      MAX_ANSWER_TIMEOUT_MS,
+    );
+    const initLine = (error: InitializeFailed) =>
+      say(initText(error, startTimeoutOf(timeoutMs)), lang);
+    if (positionals[0] === "init") {
+      const rest = positionals.slice(1);
+      assertInitFlags(values, rest);
+      const source = sourceOf(
+        "accept",
+        values,
+        rest,
+        headersOf("accept", values),
+      );
+      assertGrantFor(source, "accept init");
+      return await runInit({
+        source,
+        output: values.output,
+        trusted,
+        timeoutMs,
+        io,
+        lang,
+        initLine,
+      });
+    }
+    if (values.output !== undefined) {
+      throw new UsageError(fill(C.initFlags, { flag: "--output" }), "accept");
+    }
+    const source = sourceOf(
+      "accept",
+      values,
+      positionals,
+      headersOf("accept", values),
+    );
     const options = {
-      cases,
+      cases: casesOf(values.cases),
       copies: wholeFlag(
         "accept",
         "--copies",
@@ -143,14 +169,7 @@ export const accept = command({
         1,
         MAX_COPIES,
       ),
-      timeoutMs: wholeFlag(
-        "accept",
-        "--timeout-ms",
-        values["timeout-ms"],
-        DEFAULT_ANSWER_TIMEOUT_MS,
-        MIN_ANSWER_TIMEOUT_MS,
-        MAX_ANSWER_TIMEOUT_MS,
-      ),
+      timeoutMs,
       cancelAfterMs: wholeFlag(
         "accept",
         "--cancel-after-ms",
@@ -176,7 +195,7 @@ export const accept = command({
       assertGrantFor(source, "accept");
       const read = await readOracleFile(
         values.oracle,
-        trustedFolders(io.base),
+        trusted,
         io,
         lang,
         "accept",
@@ -193,6 +212,16 @@ export const accept = command({
         "accept",
       );
     }
+    // Everything that can refuse is checked before the server starts.
+    const digest = oracleDigest(oracle);
+    if (values.junit !== undefined) assertNewFile(values.junit, trusted);
+    let baseline: Baseline | undefined;
+    if (values.baseline !== undefined) {
+      const read = await readBaseline(values.baseline, trusted, io, lang);
+      if (typeof read === "number") return read;
+      baseline = read;
+      sameRun(() => assertSameOracle(read, digest, values.baseline!));
+    }
     let report;
     try {
       const channel = await serverChannel(source);
@@ -207,22 +236,28 @@ export const accept = command({
         return EXIT.failed;
       }
       if (error instanceof InitializeFailed) {
-        io.err(
-          `guardlab: ${
-            say(initLine(error, startTimeoutOf(options.timeoutMs)), lang)
-          }`,
-        );
+        io.err(`guardlab: ${initLine(error)}`);
         return EXIT.inconclusive;
       }
       throw error;
     }
-    const code = report.unsafe > 0
-      ? EXIT.unsafe
-      : report.inconclusive > 0
-      ? EXIT.inconclusive
-      : EXIT.ok;
+    let comparison: Comparison | undefined;
+    if (baseline !== undefined) {
+      sameRun(() => assertSameServer(baseline, report, values.baseline!));
+      comparison = compareWithBaseline(report, baseline);
+    }
+    const code = exitOf(report, comparison);
     if (values.json) {
-      io.out(JSON.stringify({ ...report, exit: code }, null, 2));
+      io.out(JSON.stringify(
+        {
+          ...report,
+          oracle_digest: digest,
+          ...(comparison ? { baseline: baselineJson(comparison) } : {}),
+          exit: code,
+        },
+        null,
+        2,
+      ));
     } else if (values.format === "svg") {
       io.out(acceptSvg(report, lang, say(titleText(report), lang)));
     } else {
@@ -230,26 +265,29 @@ export const accept = command({
         kind: source.kind,
         name: source.kind === "example" ? source.name : undefined,
       };
-      for (
-        const line of acceptScreen(report, {
-          source: shown,
-          timeline: values.timeline === true,
+      const screen = acceptScreen(report, {
+        source: shown,
+        timeline: values.timeline === true,
+        exit: code,
+        ...(comparison && values.baseline
+          ? { baseline: { file: values.baseline, comparison } }
+          : {}),
+      }, lang);
+      for (const line of screen) io.out(line);
+    }
+    if (values.junit !== undefined) {
+      writeNewFile(
+        values.junit,
+        trusted,
+        junitXml(report, {
+          lang,
+          at: new Date(),
+          oracleDigest: digest,
           exit: code,
-        }, lang)
-      ) {
-        io.out(line);
-      }
+          comparison,
+        }),
+      );
     }
     return code;
   },
 });
-
-function initLine(error: InitializeFailed, ms: number) {
-  return error.why === "no-answer"
-    ? fill(M.initNoAnswer, { ms })
-    : error.why === "closed"
-    ? fill(M.initClosed, {
-      tail: error.tail ? fill(M.stderrTail, { line: error.tail }) : "",
-    })
-    : fill(M.initError, { detail: error.message.replace(/^error: /, "") });
-}
