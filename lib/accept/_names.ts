@@ -70,7 +70,9 @@ export function namedLikeRead(name: string): boolean {
 export const KEY_WORDS = ["id", "key", "name", "path", "slug", "uuid", "uri"];
 
 /** The key word `name` ends in (`fileName` → `name`), with its plural (`entityNames`). */
-export function keyWord(name: string): { word: string; plural: boolean } | null {
+export function keyWord(
+  name: string,
+): { word: string; plural: boolean } | null {
   const last = wordsOf(name).at(-1) ?? "";
   for (const w of KEY_WORDS) {
     if (last === w) return { word: w, plural: false };
@@ -78,4 +80,3 @@ export function keyWord(name: string): { word: string; plural: boolean } | null 
   }
   return null;
 }
-

@@ -87,11 +87,11 @@ export const DRAFT_MESSAGES = {
   },
   readTakes: {
     en: "{tool}{unmarked} takes the key as {arg}{madeUp}",
-    zh: "{tool}{unmarked}以 {arg} 接收业务键{madeUp}",
+    zh: "{tool} 以 {arg} 接收业务键{unmarked}{madeUp}",
   },
   readLists: {
     en: "{tool}{unmarked} lists without taking the key{madeUp}",
-    zh: "{tool}{unmarked}不接收业务键，直接列出{madeUp}",
+    zh: "{tool} 不接收业务键，直接列出{unmarked}{madeUp}",
   },
   readUnmarked: {
     en:

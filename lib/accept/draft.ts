@@ -506,4 +506,3 @@ function otherCall(
     why: fill(D.otherText, { pointer: leaf.pointer }),
   };
 }
-

@@ -41,16 +41,12 @@ export function baselineLines(
   file: string,
   lang: Lang,
 ): string[] {
-  const lines = [
-    say(
-      fill(B.heading, {
-        file: JSON.stringify(file),
-        server: comparison.server.name,
-        version: comparison.server.version,
-      }),
-      lang,
-    ),
-  ];
+  const heading = fill(B.heading, {
+    file: JSON.stringify(file),
+    server: comparison.server.name,
+    version: comparison.server.version,
+  });
+  const lines = wrap(say(heading, lang), 80, 0).map((l) => l.trimEnd());
   for (const [status, head] of HEADS) {
     const rows = comparison.rows.filter((r) => r.status === status);
     if (rows.length === 0 && status !== "excused") continue;
@@ -65,9 +61,9 @@ export function baselineLines(
         });
     });
     const list = rows.length === 0 ? B.none : joinTexts(named, same(", "));
-    for (const l of wrap(say(fill(head, { rows: list }), lang), 76, 0)) {
-      lines.push("  " + l.trim());
-    }
+    // Each list indented under its heading, its continuation lines further.
+    const text = "  " + say(fill(head, { rows: list }), lang);
+    for (const l of wrap(text, 80, 4)) lines.push(l.trimEnd());
   }
   return lines;
 }

@@ -291,6 +291,7 @@ Deno.test("project: .ci/run installs the pinned Deno, then runs every gate throu
       "deno doc --lint lib/mod.ts",
       "deno test --lock=deno.lock --frozen --doc --allow-read --allow-write lib/ main.ts",
       "action-validator .github/workflows/release.yml",
+      "action-validator docs/examples/accept-workflow.yml",
       "deno test --allow-read --allow-write &&",
       "deno task test",
     ]
