@@ -45,9 +45,9 @@ The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
 {…}}), and optional setup, bad_call, other_call with other_count, and
-guesses (accept init's). Placeholders in any string: {run} (unique per case), {n} and {n:3} (the copy
-number), {key}, {case}. The format, with a full example for a real server:
-docs/en/08-accept-your-own-tool.md.`,
+guesses (accept init's). Placeholders in any string: {run} (unique per
+case), {n} and {n:3} (the copy number), {key}, {case}. The format, with a
+full example for a real server: docs/en/08-accept-your-own-tool.md.`,
     zh: `对任意 MCP 服务器运行文章结尾的验收测试：对 oracle 列出的每个写入工具，
 每个用例使用新的业务键，然后按业务键询问读取工具。用例：once、rejected、
 lost-reply-retry（服务器已应答，guardlab 扣下应答，客户端重试）、
@@ -61,10 +61,10 @@ same-key-other-arguments。矩阵列出客户端看到了什么、按业务键�
 被启动的服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。
 启动服务器需要工程师权限（-P=guardlab-engineer）。
 工程师权限只能访问本机回环地址（127.0.0.1、localhost、[::1]）：预发布主机只在
-有意为之时测试，走 https，并用写明该主机的专用权限运行 guardlab（做法见第 8 章），
-绝不是默认行为。--header NAME=VALUE 与 --header-env NAME=VARIABLE 配合 --url
-使用（例如 bearer token）；变量的值从不显示或记录，工程师权限只能读取名为
-GUARDLAB_HEADER_* 的变量。
+有意为之时测试，走 https，并用写明该主机的专用权限运行 guardlab
+（做法见第 8 章），绝不是默认行为。--header NAME=VALUE 与
+--header-env NAME=VARIABLE 配合 --url 使用（例如 bearer token）；变量的值
+从不显示或记录，工程师权限只能读取名为 GUARDLAB_HEADER_* 的变量。
 accept init [--output FILE] -- COMMAND ARGS…（或 --url）读取服务器的
 tools/list 并起草 oracle：每个没有标注 readOnlyHint: true 的工具都列入，并按其
 schema 给出有效的 call；它猜测的业务键、读取工具和计数方式列在每一项的

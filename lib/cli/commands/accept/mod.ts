@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { fill, say } from "../../base/i18n.ts";
-import { trustedFolders } from "../../sandbox/sandbox.ts";
-import { EXAMPLE_NAMES } from "../../accept/cases.ts";
-import { EXAMPLE_ORACLE } from "../../accept/example_oracle.ts";
+import { fill, say } from "../../../base/i18n.ts";
+import { trustedFolders } from "../../../sandbox/sandbox.ts";
+import { EXAMPLE_NAMES } from "../../../accept/cases.ts";
+import { EXAMPLE_ORACLE } from "../../../accept/example_oracle.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
   DEFAULT_CANCEL_AFTER_MS,
@@ -18,34 +18,38 @@ import {
   MAX_COPIES,
   MAX_DELAY_MS,
   MIN_ANSWER_TIMEOUT_MS,
-} from "../../accept/limits.ts";
-import type { Oracle } from "../../accept/oracle.ts";
-import { runAccept } from "../../accept/run.ts";
-import { InitializeFailed, startTimeoutOf } from "../../accept/session.ts";
+} from "../../../accept/limits.ts";
+import type { Oracle } from "../../../accept/oracle.ts";
+import { runAccept } from "../../../accept/run.ts";
+import { InitializeFailed, startTimeoutOf } from "../../../accept/session.ts";
 import {
   assertGrantFor,
   serverChannel,
   StartFailed,
-} from "../../accept/start.ts";
-import { acceptScreen, acceptSvg, titleText } from "../../views/accept_view.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import { readOracleFile } from "../oracle_file.ts";
+} from "../../../accept/start.ts";
+import {
+  acceptScreen,
+  acceptSvg,
+  titleText,
+} from "../../../views/accept_view.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { readOracleFile } from "../../oracle_file.ts";
 import {
   ACCEPT_CI_HELP as CI,
   ACCEPT_CI_MESSAGES as C,
-} from "../messages/accept_ci.ts";
+} from "../../messages/accept_ci.ts";
 import {
   baselineJson,
   exitOf,
   headersOf,
   readBaseline,
   sameRun,
-} from "./_accept_ci.ts";
-import { casesOf, initText, sourceOf } from "./_accept_args.ts";
-import { assertInitFlags, runInit } from "./_accept_init.ts";
-import { junitXml } from "../../views/accept_junit.ts";
-import { assertNewFile, writeNewFile } from "../../accept/files.ts";
+} from "./_ci.ts";
+import { casesOf, initText, sourceOf } from "./_args.ts";
+import { assertInitFlags, runInit } from "./_init.ts";
+import { junitXml } from "../../../views/accept_junit.ts";
+import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
 import {
   assertSameOracle,
   assertSameServer,
@@ -53,12 +57,12 @@ import {
   compareWithBaseline,
   type Comparison,
   oracleDigest,
-} from "../../accept/baseline.ts";
+} from "../../../accept/baseline.ts";
 import {
   ACCEPT_CLI_MESSAGES as M,
   ACCEPT_HELP as H,
-} from "../messages/accept.ts";
-import { printable, UsageError, wholeFlag } from "../parser.ts";
+} from "../../messages/accept.ts";
+import { printable, UsageError, wholeFlag } from "../../parser.ts";
 
 /** The `accept` command. */
 export const accept = command({

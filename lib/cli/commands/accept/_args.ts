@@ -5,18 +5,18 @@
  *
  * @module
  */
-import { fill, type Text } from "../../base/i18n.ts";
+import { fill, type Text } from "../../../base/i18n.ts";
 import {
   CASE_NAMES,
   type CaseName,
   type ExampleName,
   isCaseName,
-} from "../../accept/cases.ts";
-import { loopbackUrl, remoteUrl } from "../../accept/http.ts";
-import type { InitializeFailed } from "../../accept/session.ts";
-import type { ServerSource } from "../../accept/start.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../messages/accept.ts";
-import { printable, UsageError } from "../parser.ts";
+} from "../../../accept/cases.ts";
+import { loopbackUrl, remoteUrl } from "../../../accept/http.ts";
+import type { InitializeFailed } from "../../../accept/session.ts";
+import type { ServerSource } from "../../../accept/start.ts";
+import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { printable, UsageError } from "../../parser.ts";
 
 /** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
 export function sourceOf(

@@ -8,20 +8,20 @@
  *
  * @module
  */
-import { fill, type Lang, say } from "../../base/i18n.ts";
-import { inert } from "../../base/terminal.ts";
-import { draftOracle, NothingToDraft } from "../../accept/draft.ts";
-import { assertNewFile, writeNewFile } from "../../accept/files.ts";
-import { InitializeFailed, Session } from "../../accept/session.ts";
+import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { inert } from "../../../base/terminal.ts";
+import { draftOracle, NothingToDraft } from "../../../accept/draft.ts";
+import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { InitializeFailed, Session } from "../../../accept/session.ts";
 import {
   serverChannel,
   type ServerSource,
   StartFailed,
-} from "../../accept/start.ts";
-import { EXIT, type ExitCode } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../messages/accept_ci.ts";
-import { UsageError } from "../parser.ts";
+} from "../../../accept/start.ts";
+import { EXIT, type ExitCode } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { UsageError } from "../../parser.ts";
 
 /** What `init` needs: the server, where the draft goes, the bound of each wait. */
 export interface InitCall {

@@ -6,27 +6,27 @@
  *
  * @module
  */
-import { fill, type Lang, say } from "../../base/i18n.ts";
-import { Refused } from "../../base/errors.ts";
+import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { Refused } from "../../../base/errors.ts";
 import {
   BadBaseline,
   type Baseline,
   type Comparison,
   parseBaseline,
-} from "../../accept/baseline.ts";
-import { readBoundedFile } from "../../accept/files.ts";
-import { PROTOCOL_HEADERS } from "../../accept/http.ts";
+} from "../../../accept/baseline.ts";
+import { readBoundedFile } from "../../../accept/files.ts";
+import { PROTOCOL_HEADERS } from "../../../accept/http.ts";
 import {
   MAX_BASELINE_BYTES,
   MAX_HEADER_BYTES,
   MAX_HEADERS,
-} from "../../accept/limits.ts";
-import type { AcceptReport } from "../../accept/run.ts";
-import { EXIT, type ExitCode } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../messages/accept.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../messages/accept_ci.ts";
-import { printable, UsageError } from "../parser.ts";
+} from "../../../accept/limits.ts";
+import type { AcceptReport } from "../../../accept/run.ts";
+import { EXIT, type ExitCode } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { printable, UsageError } from "../../parser.ts";
 
 /** An HTTP header name: RFC 9110's token. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
