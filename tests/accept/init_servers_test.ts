@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { CASE_NAMES } from "../../lib/accept/cases.ts";
 import {
   CAN_START,
   NEEDS_START,
@@ -225,15 +226,7 @@ Deno.test({
       "memory_bank_write#1 concurrent-same: ONCE",
       "memory_bank_write#1 same-key-other-arguments: SILENT-CONFLICT",
       // An update of a file nobody wrote: every call refused, every read too.
-      ...[
-        "once",
-        "rejected",
-        "lost-reply-retry",
-        "cancel-after-send",
-        "concurrent-distinct",
-        "concurrent-same",
-        "same-key-other-arguments",
-      ].map((c) => `memory_bank_update#2 ${c}: READ-FAILED`),
+      ...CASE_NAMES.map((c) => `memory_bank_update#2 ${c}: READ-FAILED`),
     ]);
     // The silent conflict, in the bank's own file: the first content stayed.
     const conflict = (JSON.parse(first.stdout).results as Row[])[6];

@@ -125,21 +125,6 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
     en: "text (default) or svg (the timelines)",
     zh: "text（默认）或 svg（时间线）",
   },
-  exit0: {
-    en: "every verdict is safe or information",
-    zh: "所有结论都安全或仅为提示",
-  },
-  exit1: {
-    en: "the server could not be started, or a file could not be read",
-    zh: "无法启动服务器，或读不了文件",
-  },
-  exit2: { en: "usage error, or a bad oracle", zh: "用法错误，或 oracle 有误" },
-  exit4: {
-    en:
-      "refused: a file outside the sandbox, a link, a file over its bound, or a grant this guardlab lacks",
-    zh:
-      "拒绝：文件在沙箱之外、是链接、超过大小上限，或当前 guardlab 缺少所需权限",
-  },
 } as const satisfies Record<string, Text>;
 
 /** What `accept` (and `proxy`, for the server and the oracle) says on stderr. */

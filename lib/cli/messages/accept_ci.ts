@@ -38,6 +38,22 @@ export const ACCEPT_CI_HELP = {
     zh:
       "配合 --url：请求头的值取自这个环境变量，从不显示或记录（工程师权限只能读取 GUARDLAB_HEADER_* 变量）",
   },
+  exit0: {
+    en:
+      "every verdict is safe or information (with --baseline: or a failing one it excused)",
+    zh:
+      "所有结论都安全或仅为提示（用 --baseline 时：也可以是它豁免的失败结论）",
+  },
+  exit5: {
+    en: "an unsafe verdict (with --baseline: one it does not excuse)",
+    zh: "有不安全的结论（用 --baseline 时：基线没有豁免的）",
+  },
+  exit6: {
+    en:
+      "no unsafe verdict, but a case could not be judged (with --baseline: one it does not excuse)",
+    zh:
+      "没有不安全的结论，但有用例无法判断（用 --baseline 时：基线没有豁免的）",
+  },
   exit2: {
     en:
       "usage error, a bad oracle, an oracle with unconfirmed guesses, or a baseline of another server or oracle",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { fill, type Lang } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
 import {
   BadBaseline,
@@ -24,7 +24,7 @@ import {
 import type { AcceptReport } from "../../../accept/run.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { readOrSay } from "../../oracle_file.ts";
 import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
 import { printable, UsageError } from "../../parser.ts";
 
@@ -130,23 +130,14 @@ export async function readBaseline(
   io: Io,
   lang: Lang,
 ): Promise<Baseline | ExitCode> {
-  let text: string;
-  try {
-    text = await readBoundedFile(file, trusted, MAX_BASELINE_BYTES);
-  } catch (error) {
-    if (
-      error instanceof Deno.errors.NotFound ||
-      error instanceof Deno.errors.IsADirectory
-    ) {
-      const line = fill(M.notReadable, {
-        what: C.baselineWord,
-        file: JSON.stringify(file),
-      });
-      io.err(`guardlab: ${say(line, lang)}`);
-      return EXIT.failed;
-    }
-    throw error;
-  }
+  const text = await readOrSay(
+    () => readBoundedFile(file, trusted, MAX_BASELINE_BYTES),
+    file,
+    C.baselineWord,
+    io,
+    lang,
+  );
+  if (typeof text === "number") return text;
   try {
     return parseBaseline(text, file);
   } catch (error) {

@@ -115,12 +115,12 @@ export const accept = command({
   },
   maxPositionals: 256,
   exits: {
-    0: H.exit0,
+    0: CI.exit0,
     1: CI.exit1,
     2: CI.exit2,
     4: CI.exit4,
-    5: null,
-    6: null,
+    5: CI.exit5,
+    6: CI.exit6,
   },
   async run({ values, positionals, io, lang }) {
     const trusted = trustedFolders(io.base);
