@@ -318,6 +318,8 @@ Deno.test("project: .ci/run runs the README's two commands as printed, and the g
     "deno doc",
     "deno test",
     "npx -y",
+    // Chapter 8's workflow for an engineer's repository, by the same validator.
+    "npx -y",
     "deno test",
   ]);
   for (
