@@ -61,7 +61,12 @@ export function flagClass(
     const others = group.filter((o) => o !== row && !same(row, o));
     if (others.length > 0) {
       row.flags.push({ kind: "same-variant", of: files(others) });
-      for (const o of others) linked.push([row, o, null]);
+      // Each pair once (the group is walked from both ends).
+      for (const o of others) {
+        if (group.indexOf(o) > group.indexOf(row)) {
+          linked.push([row, o, null]);
+        }
+      }
     }
   });
   groups(graded, (r) => nameKey(r.name!), (row, group) => {

@@ -15,7 +15,7 @@ import {
 import type { Place } from "../sandbox/sandbox.ts";
 import type { Course } from "./course.ts";
 import type { Exercise } from "./_form.ts";
-import { newVariantSeed, VARIANT_SEED } from "./student.ts";
+import { type Derivation, newVariantSeed, VARIANT_SEED } from "./student.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -47,6 +47,12 @@ export interface CheckedAs {
   name: string | null;
   /** The variant seed; null (or absent, in an older record) when the values came from the name. */
   variant?: string | null;
+  /**
+   * How the values were derived from those (`name+seed` now); absent in a
+   * record an older guardlab kept, whose values came from the seed alone
+   * (or from the name, without a seed).
+   */
+  derivation?: Derivation;
 }
 
 /** The whole record. */
@@ -79,8 +85,8 @@ export function readProgress(place: string | Place): Progress {
       typeof x.answer === "string"
     ) {
       const record: ExerciseProgress = { state: x.state, answer: x.answer };
-      if (typeof x.first === "string") record.first = x.first;
-      if (typeof x.passed === "string") record.passed = x.passed;
+      if (isTime(x.first)) record.first = x.first;
+      if (isTime(x.passed)) record.passed = x.passed;
       if (Number.isInteger(x.checks) && x.checks! >= 0) {
         record.checks = x.checks;
       }
@@ -90,7 +96,12 @@ export function readProgress(place: string | Place): Progress {
         record.guessHints = x.guessHints;
       }
       const as = x.as as
-        | { course?: unknown; name?: unknown; variant?: unknown }
+        | {
+          course?: unknown;
+          name?: unknown;
+          variant?: unknown;
+          derivation?: unknown;
+        }
         | undefined;
       if (
         as !== null && typeof as === "object" &&
@@ -102,6 +113,9 @@ export function readProgress(place: string | Place): Progress {
           name: as.name as string | null,
           variant: seedOrNull(as.variant),
         };
+        if (as.derivation === "name+seed" || as.derivation === "name") {
+          record.as.derivation = as.derivation;
+        }
       }
       exercises[n] = record;
     }
@@ -115,6 +129,12 @@ export function readProgress(place: string | Place): Progress {
     progress.variant = seedOrNull(data.variant);
   }
   return progress;
+}
+
+/** A time as a record keeps it: what a hand-in may carry (ISO 8601, at most 40 characters). */
+function isTime(v: unknown): v is string {
+  return typeof v === "string" && v.length <= 40 &&
+    !Number.isNaN(Date.parse(v));
 }
 
 function seedOrNull(v: unknown): string | null {

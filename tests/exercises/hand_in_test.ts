@@ -1016,6 +1016,20 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     const again = await say(["exercise", "hand-in"]);
     assert.equal(again.code, 0);
     assert.match(again.err[0], /exercise 1 was checked under another name/);
+    // A check an older guardlab kept (values from the seed alone, no
+    // derivation on record): told too, since this guardlab's values differ.
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    const file = join(privateRootPath(base), "exercises.json");
+    const kept = JSON.parse(Deno.readTextFileSync(file));
+    delete kept.exercises["1"].as.derivation;
+    Deno.writeTextFileSync(file, JSON.stringify(kept), { mode: 0o600 });
+    const upgraded = await say(["exercise", "hand-in"]);
+    assert.equal(upgraded.code, 0);
+    assert.deepEqual(upgraded.err, [
+      "guardlab: exercise 1 was checked under another name, course code or " +
+      "variant, or by an older guardlab whose values differ: check it again " +
+      "(guardlab exercise check 1)",
+    ]);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -240,9 +240,10 @@ export const EXERCISE_LINES = {
   }),
   checkedAsOther: (command: string, n: number): Text => ({
     en: `guardlab: exercise ${n} was checked under another name, course ` +
-      `code or variant: check it again (${command} check ${n})`,
-    zh: `guardlab: 练习 ${n} 是在另一个名字、课程代码或变体下检查的：` +
-      `请重新检查（${command} check ${n}）`,
+      `code or variant, or by an older guardlab whose values differ: check ` +
+      `it again (${command} check ${n})`,
+    zh: `guardlab: 练习 ${n} 是在另一个名字、课程代码或变体下检查的，` +
+      `或是由取值不同的较旧 guardlab 检查的：请重新检查（${command} check ${n}）`,
   }),
   passedWithoutCourse: (command: string, n: number): Text => ({
     en: `guardlab: exercise ${n} was passed without --course, so it is not ` +
