@@ -16,12 +16,17 @@ export interface ArgSpec {
   readonly type: "string" | "boolean";
   /** A one-letter alias. */
   readonly short?: string;
+  /** May be given more than once: its values are kept in a list, in order. */
+  readonly multiple?: boolean;
 }
 
 /** What a command line held. */
 export interface ReadArgs {
-  /** Each flag's value (the last one given): a string, or `true`. */
-  values: Record<string, string | true>;
+  /**
+   * Each flag's value (the last one given): a string, or `true`; for a
+   * flag that may be given more than once, every value in a list.
+   */
+  values: Record<string, string | true | (string | true)[]>;
   /** The other words, in order. */
   positionals: string[];
   /** Every flag as it was given, in order (a flag given twice is here twice). */
@@ -73,7 +78,7 @@ export function readArgs(
   specs: Readonly<Record<string, ArgSpec>>,
   strict: boolean,
 ): ReadArgs {
-  const values: Record<string, string | true> = Object.create(null);
+  const values: ReadArgs["values"] = Object.create(null);
   const positionals: string[] = [];
   const flags: ReadArgs["flags"] = [];
   const rest = [...args];
@@ -91,7 +96,13 @@ export function readArgs(
       }
     }
     flags.push(value === undefined ? { name } : { name, value });
-    if (name !== "__proto__") values[name] = value ?? true;
+    if (name === "__proto__") return;
+    if (Object.hasOwn(specs, name) && specs[name].multiple) {
+      const list = values[name];
+      values[name] = Array.isArray(list)
+        ? [...list, value ?? true]
+        : [value ?? true];
+    } else values[name] = value ?? true;
   };
   /** The next word as the value of string flag `name`, typed as `asGiven`. */
   const valueAfter = (name: string, asGiven: string) => {

@@ -54,7 +54,7 @@ export function parseFor<O extends OptionSpecs>(
   }
   const seen = new Set<string>();
   for (const { name } of parsed.flags) {
-    if (seen.has(name)) {
+    if (seen.has(name) && !specs[name]?.multiple) {
       throw new UsageError(
         fill(PARSE_MESSAGES.givenTwice, { flag: name }),
         cmd.name,

@@ -291,15 +291,16 @@ export class Ledger {
     }
   }
 
-  /** Number of MCP calls and sessions on record. */
-  countCalls(): { calls: number; sessions: number } {
-    if (!this.#hasTables("mcp_sessions", "mcp_calls")) {
-      return { calls: 0, sessions: 0 };
-    }
-    return {
-      calls: countRows(this.#db, "mcp_calls"),
-      sessions: countRows(this.#db, "mcp_sessions"),
-    };
+  /** Number of MCP sessions on record (0 when no MCP server touched the ledger). */
+  countSessions(): number {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return 0;
+    return countRows(this.#db, "mcp_sessions");
+  }
+
+  /** Number of MCP calls on record (0 when no MCP server touched the ledger). */
+  countCalls(): number {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return 0;
+    return countRows(this.#db, "mcp_calls");
   }
 
   /** Number of drafts. */

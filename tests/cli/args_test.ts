@@ -17,6 +17,7 @@ const SPECS: Record<string, ArgSpec> = {
   help: { type: "boolean", short: "h" },
   file: { type: "string", short: "f" },
   view: { type: "boolean", short: "v" },
+  header: { type: "string", multiple: true },
 };
 
 const WORDS = [
@@ -48,6 +49,8 @@ const WORDS = [
   "--lang",
   "zh",
   "--ledger=",
+  "--header",
+  "--header=a: b",
 ];
 
 /** Every line of up to three words from WORDS (and some longer ones). */

@@ -68,7 +68,7 @@ export const ledger = command({
         return showTimeline(book, format, budget, io, lang);
       }
       const voids = book.compensations();
-      const { calls, sessions } = book.countCalls();
+      const [calls, sessions] = [book.countCalls(), book.countSessions()];
       const [drafts, receipts] = [book.countDrafts(), book.countReceipts()];
       return {
         drafts: budget.takeFrom("drafts", book.eachDraft(), drafts),
