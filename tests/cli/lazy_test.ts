@@ -75,6 +75,32 @@ Deno.test({
       assert.deepEqual(loaded.filter((m) => !allowed.test(m)), []);
       assert.ok(loaded.includes("lib/cli/_command_registry.ts"));
     });
+    await t.step(
+      "the labs' commands load no node: module but node:sqlite",
+      () => {
+        // The first one sets up Deno's Node compatibility layer, 3-6 ms of
+        // every start (docs/en/reference/speed.md, "Where a start goes").
+        for (
+          const name of [
+            "demo",
+            "verify",
+            "run",
+            "ledger",
+            "reconcile",
+            "compensate",
+            "reset",
+            "script",
+            "explain",
+            "sandbox",
+          ]
+        ) {
+          const node = loads(modules, `lib/cli/commands/${name}.ts`)
+            .concat(loads(modules, "lib/cli/mod.ts"))
+            .filter((m) => m.startsWith("node:") && m !== "node:sqlite");
+          assert.deepEqual(node, [], name);
+        }
+      },
+    );
     for (const { name } of COMMANDS) {
       await t.step(`${name}: its own modules, no other command's`, () => {
         const own = [...modules.keys()].find((id) =>
