@@ -75,6 +75,7 @@ export {
   type LedgerOptions,
   type ReceiptFault,
   type ReceiptRow,
+  type ReceiptSummary,
   type SessionRow,
   type StoredDraft,
 } from "./timing/ledger.ts";
