@@ -24,5 +24,21 @@ import { sha256Hex } from "./_sha256.ts";
  * ```
  */
 export function fingerprint(args: unknown): string {
-  return sha256Hex(canonicalJson(args));
+  const text = canonicalJson(args);
+  let digest = known.get(text);
+  if (digest === undefined) {
+    digest = sha256Hex(text);
+    // Bounded: a script of a million distinct keys holds no more than this.
+    if (known.size >= MAX_KNOWN) known.clear();
+    known.set(text, digest);
+  }
+  return digest;
 }
+
+/**
+ * The digests of the canonical texts seen last (at most {@linkcode MAX_KNOWN}):
+ * a key's attempts and retries hash the same text again, and SHA-256 written
+ * in JavaScript is a few microseconds of each `run` step.
+ */
+const known = new Map<string, string>();
+const MAX_KNOWN = 4096;
