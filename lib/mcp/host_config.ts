@@ -61,11 +61,13 @@ export function thisInstall(): Install {
  */
 export function launchCommand(
   install: Install,
+  task: "guardlab" | "guardlab-engineer" = "guardlab",
 ): { command: string; args: string[] } {
   if (install.standalone) return { command: install.execPath, args: [] };
   // The task's run of main.ts, after its Deno-cache check and `&&`: a host
   // starts one command, with no shell, so that check does not run here.
-  const run = config.tasks.guardlab.split(" && ").at(-1)!;
+  // `guardlab-engineer` is the same run under the engineers' grant.
+  const run = config.tasks[task].split(" && ").at(-1)!;
   const [, ...words] = run.split(/\s+/);
   const args: string[] = [];
   for (const word of words) {
