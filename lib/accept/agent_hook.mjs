@@ -398,6 +398,23 @@ function shrunk(line) {
 }
 
 /**
+ * A folder's lstat, or null when the runtime does not let this program
+ * look (Deno outside its --allow-read grant).
+ *
+ * @param {any} fs
+ * @param {string} dir
+ */
+function lstatOrNull(fs, dir) {
+  try {
+    return fs.lstatSync(dir);
+  } catch (error) {
+    const name = /** @type {any} */ (error)?.name;
+    if (name === "NotCapable" || name === "PermissionDenied") return null;
+    throw error;
+  }
+}
+
+/**
  * Open `path` as a new private file: every folder on the way is a real
  * folder of yours or root's (one that others may write must be sticky, as
  * /tmp is), the last one is yours alone, and the name is created with
@@ -436,7 +453,14 @@ function openNew(fs, proc, path) {
       : part === ""
       ? "/"
       : `${part}/`; // a drive, C:/
-    chain.push({ dir, info: fs.lstatSync(dir) });
+    chain.push({ dir, info: lstatOrNull(fs, dir) });
+  }
+  // Deno lets a program look only where it may read: a folder above that
+  // grant cannot be checked, the record's own folder must be.
+  if (chain.at(-1)?.info === null) {
+    throw new Error(
+      `guardlab agent hook: cannot check ${dir}: allow reading it (--allow-read)`,
+    );
   }
   // Who you are: the system says, or (Deno without --allow-sys) the owner
   // of the folder you asked for, checked against the new file's owner below.
@@ -447,9 +471,10 @@ function openNew(fs, proc, path) {
   } catch { /* not allowed to ask: the folder's owner stands in */ }
   for (const [i, link] of chain.entries()) {
     let info = link.info;
+    if (info === null) continue;
     if (info.isSymbolicLink()) {
-      // A system link above your folders (macOS's /tmp) is root's.
-      if (uid !== null && info.uid !== 0) {
+      // Only a system link at the top (macOS's /tmp, root's) is followed.
+      if (i !== 1 || (uid !== null && info.uid !== 0)) {
         throw new Error(`guardlab agent hook: refused: ${link.dir} is a link`);
       }
       info = fs.statSync(link.dir);

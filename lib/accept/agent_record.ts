@@ -111,6 +111,16 @@ function num(value: unknown): number | null {
     : null;
 }
 
+/** The most characters of a name (a tool's, a guardrail's) a screen shows: OpenAI's bound on a function name. */
+export const MAX_SHOWN_NAME = 64;
+
+/** A name as a screen shows it: at most {@linkcode MAX_SHOWN_NAME} characters. */
+export function shownName(name: string): string {
+  return name.length > MAX_SHOWN_NAME
+    ? name.slice(0, MAX_SHOWN_NAME) + "…"
+    : name;
+}
+
 /** Arguments as canonical JSON: from their JSON text, or the value itself. */
 export function argumentsKey(value: unknown): string | null {
   try {

@@ -27,6 +27,7 @@ import {
   leftTheAgent,
   matchCalls,
   proxyCalls,
+  shownName,
 } from "../accept/agent_record.ts";
 import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
 import { TIMELINE_WORDS as W } from "../accept/messages.ts";
@@ -94,9 +95,14 @@ function quote(text: string | null): Text {
     }
   } catch { /* plain text */ }
   t = t.replace(/\s+/g, " ").trim();
-  return same(
-    `«${t.length > QUOTE_CHARS ? t.slice(0, QUOTE_CHARS) + "…" : t}»`,
-  );
+  if (t.length > QUOTE_CHARS) {
+    // Cut at a word's end where there is one.
+    const cut = t.slice(0, QUOTE_CHARS + 1);
+    const space = cut.lastIndexOf(" ");
+    t = (space > QUOTE_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, -1))
+      .trimEnd() + "…";
+  }
+  return same(`«${t}»`);
 }
 
 /** A node of the merge: a step, its time (and line, for ties), and the nodes it must follow. */
@@ -151,12 +157,16 @@ function callNodes(
       call.startSeq,
       call.retryOf !== null ? "retry" : "call",
       !left
-        ? fill(A.callsUnsent, { tool: call.tool })
+        ? fill(A.callsUnsent, { tool: shownName(call.tool) })
         : call.proxyCall === null
-        ? fill(A.callsElsewhere, { tool: call.tool })
+        ? fill(A.callsElsewhere, { tool: shownName(call.tool) })
         : call.retryOf !== null
-        ? fill(A.callsAgain, { tool: call.tool, calls, first: retryOf ?? "?" })
-        : fill(A.calls, { tool: call.tool, calls }),
+        ? fill(A.callsAgain, {
+          tool: shownName(call.tool),
+          calls,
+          first: retryOf ?? "?",
+        })
+        : fill(A.calls, { tool: shownName(call.tool), calls }),
     );
   }
   let afterAnswer: Node | undefined;
@@ -172,7 +182,7 @@ function callNodes(
       g.seq,
       `${g.stage}-guardrail`,
       fill(g.stage === "input" ? A.inputGuardrail : A.outputGuardrail, {
-        name: g.name,
+        name: shownName(g.name),
         decision: g.decision,
       }),
     );
@@ -351,7 +361,7 @@ export function mergedTimeline(
           kind: "agent-guardrail",
           text: fill(
             g.triggered ? A.agentGuardrailTripped : A.agentGuardrailPassed,
-            { name: g.name },
+            { name: shownName(g.name) },
           ),
           at_ms: 0,
         },
@@ -400,7 +410,8 @@ export function mergedTimeline(
   const shiftMs = least ?? 0;
   for (const n of agentNodes) {
     n.t += shiftMs;
-    n.step = { ...n.step, at_ms: Math.round(n.t) };
+    // (+ 0: no -0 on the screen or in the JSON)
+    n.step = { ...n.step, at_ms: Math.round(n.t) + 0 };
   }
   // Each record's own order: the proxy's as written, the agent's by time
   // (and, for the same time, as written).

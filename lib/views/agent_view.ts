@@ -15,6 +15,7 @@ import {
   type AgentCall,
   type AgentLine,
   leftTheAgent,
+  shownName,
 } from "../accept/agent_record.ts";
 import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
 import { MAX_DRAWN_EVENTS } from "../accept/limits.ts";
@@ -35,16 +36,17 @@ function callsWord(call: number | null): Text {
 
 /** A call's label: its tool, and its business key when the oracle names one. */
 function label(call: AgentCall, oracle: Oracle | undefined): string {
+  const tool = shownName(call.tool);
   const spec = oracle?.tools.find((t) => t.tool === call.tool);
-  if (spec === undefined || call.args === null) return call.tool;
+  if (spec === undefined || call.args === null) return tool;
   try {
     const found = pointerGet(JSON.parse(call.args), spec.key);
     return found.found &&
         (typeof found.value === "string" || typeof found.value === "number")
-      ? `${call.tool} ${String(found.value).slice(0, 64)}`
-      : call.tool;
+      ? `${tool} ${shownName(String(found.value))}`
+      : tool;
   } catch {
-    return call.tool;
+    return tool;
   }
 }
 
@@ -84,7 +86,7 @@ function callLines(
       text = fill(A.stoppedBefore, {
         what,
         calls,
-        name: stop?.name ?? "?",
+        name: shownName(stop?.name ?? "?"),
         decision: stop?.decision ?? "?",
       });
     } else if (call.proxyCall === null) {
@@ -94,7 +96,12 @@ function callLines(
         ? fill(A.timedOutUnread, { what, calls })
         : fill(A.timedOut, { what, calls, ...effect });
     } else if (stop !== undefined && stop.stage === "output") {
-      const args = { what, calls, name: stop.name, decision: stop.decision };
+      const args = {
+        what,
+        calls,
+        name: shownName(stop.name),
+        decision: stop.decision,
+      };
       text = effect === undefined
         ? fill(A.rejectedAfterAnswer, args)
         : fill(A.rejectedAfterEffect, { ...args, ...effect });
