@@ -118,11 +118,15 @@ export function forestReview(sdk: typeof AgentsCore) {
   });
 }
 
-/** Run guardlab with `args` (the student grant: it only reads files here); its output. */
-async function guardlab(args: string[]): Promise<string> {
+/**
+ * Run guardlab with `args` in `folder` (the student grant: it only reads
+ * files there); its output.
+ */
+async function guardlab(folder: string, args: string[]): Promise<string> {
   const { command, args: flags } = launchCommand(thisInstall());
   const out = await new Deno.Command(command, {
     args: [...flags, ...args],
+    cwd: folder,
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",
@@ -220,21 +224,23 @@ if (import.meta.main) {
   await Deno.chmod(folder, 0o700);
   try {
     const files = await playSession(sdk, folder);
+    const name = (path: string) => path.slice(folder.length + 1);
+    const language = lang === "zh" ? ["--lang", "zh"] : [];
+    // The two commands an engineer runs after a session, in its folder.
     const show = [
       "proxy",
       "show",
-      files.record,
+      name(files.record),
       "--agent",
-      files.agent,
+      name(files.agent),
       "--oracle",
-      files.oracle,
-      "--lang",
-      lang,
+      name(files.oracle),
+      ...language,
     ];
-    const ledger = ["ledger", "--ledger-file", files.ledger, "--lang", lang];
+    const ledger = ["ledger", "--ledger-file", name(files.ledger), ...language];
     for (const args of [show, ledger]) {
       console.log(`$ guardlab ${args.join(" ")}`);
-      console.log((await guardlab(args)).trimEnd());
+      console.log((await guardlab(folder, args)).trimEnd());
       console.log("");
     }
   } finally {

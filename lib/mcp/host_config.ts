@@ -40,10 +40,11 @@ export function thisInstall(): Install {
 
 /**
  * The command line that starts guardlab outside any task: the `guardlab`
- * task's run of main.ts with each file made absolute and `--config` added,
- * so `-P` finds its permission set from any folder. The task's check of the
- * Deno cache (scripts/deno_dir_check.js) runs before it only under
- * `deno task`.
+ * task's run of main.ts (or, with `task`, the `guardlab-engineer` task's:
+ * the same run under the engineers' grant) with each file made absolute and
+ * `--config` added, so `-P` finds its permission set from any folder. The
+ * task's check of the Deno cache (scripts/deno_dir_check.js) runs before it
+ * only under `deno task`.
  *
  * @example
  * ```ts

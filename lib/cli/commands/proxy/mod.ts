@@ -73,8 +73,11 @@ export const proxy = command({
       ) {
         throw new UsageError(C.hookAlone, "proxy");
       }
-      // The module as it ships, byte for byte (an engineer saves it to a file).
-      for (const line of AGENT_HOOK_SOURCE.replace(/\n$/, "").split("\n")) {
+      // The module as it ships, byte for byte (an engineer saves it to a
+      // file); a checkout with CRLF line ends (Windows) prints LF all the same.
+      const lines = AGENT_HOOK_SOURCE.replace(/\r\n/g, "\n").replace(/\n$/, "")
+        .split("\n");
+      for (const line of lines) {
         io.out(line);
       }
       return EXIT.ok;
