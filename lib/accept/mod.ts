@@ -12,7 +12,7 @@
  *   it needs.
  * - `_examples.ts`, `matrix.ts`: example servers built in, run in process.
  * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
- * - `agent_hook.mjs`, `agent_record.ts`: the agent record an agent's hook
+ * - `agent_hook.mjs`, `agent_record.ts`, `agent_match.ts`: the agent record an agent's hook
  *   writes (its tool guardrails, calls and spans), read as hostile input and
  *   matched with the proxy's calls.
  *

@@ -25,10 +25,9 @@ import {
   type AgentStory,
   agentStory,
   leftTheAgent,
-  matchCalls,
-  proxyCalls,
   shownName,
 } from "../accept/agent_record.ts";
+import { matchCalls, proxyCalls } from "../accept/agent_match.ts";
 import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
 import { TIMELINE_WORDS as W } from "../accept/messages.ts";
 import type { Oracle } from "../accept/oracle.ts";

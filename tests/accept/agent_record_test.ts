@@ -8,12 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  agentStory,
-  matchCalls,
-  parseAgentRecord,
-  proxyCalls,
-} from "../../lib/accept/agent_record.ts";
+import { agentStory, parseAgentRecord } from "../../lib/accept/agent_record.ts";
+import { matchCalls, proxyCalls } from "../../lib/accept/agent_match.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
