@@ -305,6 +305,10 @@ export const JUDGE_MESSAGES = {
     en: `one of ${en}`,
     zh: ` ${zh} 之一`,
   }),
+  oneOfVerdicts: (en: string, zh: string): Text => ({
+    en: `one of the verdicts guardlab accept prints: ${en}`,
+    zh: ` guardlab accept 输出的结论之一：${zh}`,
+  }),
   emptyPrediction: {
     en: "the answer is empty: write one JSON line",
     zh: "答案是空的：请写一行 JSON",
@@ -328,6 +332,19 @@ export const JUDGE_MESSAGES = {
       "tell your teacher",
     zh: "这个练习的预设步骤没有按课程所写运行；请告诉老师",
   },
+  wrongGuess: {
+    en: "your prediction is not what happened",
+    zh: "你的预测与实际发生的不符",
+  },
+  wrongGuessKept: {
+    en: "Only your first prediction counts, and which part was wrong is not " +
+      "shown. To see what happened (your hand-in then records that it was " +
+      "revealed):",
+    zh: "只有你的第一次预测算数，也不会显示错在哪一项。" +
+      "要看实际发生的（作业文件会记下结果被揭示过）：",
+  },
+  revealCommand: (command: string, n: number): Text =>
+    same(`  ${command} check ${n} --reveal`),
   firstGuess: (guess: string): Text => ({
     en: `only your first prediction counts: ${guess}`,
     zh: `只有你的第一次预测算数：${guess}`,
@@ -374,10 +391,13 @@ export const EVIDENCE_MESSAGES = {
 
 /** What a verdict from a ledger cannot claim. */
 export const LEDGER_NOT_AGENT: Text = {
-  en: "guardlab judges the ledger, not the agent: it cannot tell an " +
-    "agent's ledger from a script's, and it does not re-run the session.",
-  zh: "guardlab 判定的是账本，不是 Agent：它分不清账本出自 Agent 还是脚本，" +
-    "也不会重跑会话。",
+  en: "guardlab judges the ledger, not the agent: it requires the calls to " +
+    "have come over MCP (the ledger's mcp_calls rows), but not which client " +
+    "sent them, and it does not re-run the session; a ledger written by " +
+    "hand could forge those rows too.",
+  zh: "guardlab 判定的是账本，不是 Agent：它要求这些调用经由 MCP 到达" +
+    "（账本的 mcp_calls 行），但不核对是哪个客户端发的，也不重跑会话；" +
+    "手工写出的账本同样可以伪造这些行。",
 };
 
 /** How grade marks an exercise judged from a ledger copy. */

@@ -153,6 +153,9 @@ export const PARAM_NAMES = [
   "lowerLimit",
 ] as const;
 
+/** One of the values' names. */
+export type ParamName = typeof PARAM_NAMES[number];
+
 /** The fixed values every student gets without a course code. */
 export const defaultParams: ExerciseParams = Object.freeze({
   job: "JOB-001",

@@ -714,7 +714,7 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     );
     assert.ok(
       shown.includes(
-        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，另一个job${p.otherJob}，topic${p.topic}，copies${p.copies}`,
+        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，topic${p.topic}，copies${p.copies}。`,
       ),
       shown,
     );

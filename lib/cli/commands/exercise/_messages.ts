@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { Text } from "../../../base/i18n.ts";
+import { same, type Text } from "../../../base/i18n.ts";
 import {
   MAX_ANSWER_STEPS,
   MAX_HAND_IN_BYTES,
   MAX_STEP_BYTES,
 } from "../../../exercises/mod.ts";
-import type { ExerciseParams } from "../../../exercises/mod.ts";
+import type { ExerciseParams, ParamName } from "../../../exercises/mod.ts";
 
 /** The command's help and its exit codes (its one line is the registry's, `lib/cli/messages/overview.ts`). */
 export const EXERCISE_HELP = {
@@ -184,18 +184,34 @@ export const EXERCISE_LINES = {
   yourValues: (
     course: string,
     name: string,
-    p: ExerciseParams,
+    values: readonly Text[],
     n: number,
   ): Text => ({
-    en: `Your values for exercise ${n} (course ${course}, ${name}): job ` +
-      `${p.job}, other job ${p.otherJob}, topic ${p.topic}, copies ` +
-      `${p.copies}, over-limit copies ${p.overCopies}, lowered limit ` +
-      `${p.lowerLimit}. check and grade require these.`,
+    en: `Your values for exercise ${n} (course ${course}, ${name}): ` +
+      `${values.map((v) => v.en).join(", ")}. check and grade require these.`,
     zh: `你在练习 ${n} 的取值（课程 ${course}，${name}）：` +
-      `job ${p.job}，另一个 job ${p.otherJob}，topic ${p.topic}，` +
-      `copies ${p.copies}，超限的 copies ${p.overCopies}，降低后的上限 ` +
-      `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+      `${
+        values.map((v) => v.zh).join("，")
+      }。check 和 grade 都按这些取值判定。`,
   }),
+  /** One value as the values line names it. */
+  value: (name: ParamName, p: ExerciseParams): Text => {
+    const v = p[name];
+    switch (name) {
+      case "job":
+        return same(`job ${v}`);
+      case "otherJob":
+        return { en: `other job ${v}`, zh: `另一个 job ${v}` };
+      case "topic":
+        return same(`topic ${v}`);
+      case "copies":
+        return same(`copies ${v}`);
+      case "overCopies":
+        return { en: `over-limit copies ${v}`, zh: `超限的 copies ${v}` };
+      case "lowerLimit":
+        return { en: `lowered limit ${v}`, zh: `降低后的上限 ${v}` };
+    }
+  },
   claim: { en: "Claim: ", zh: "论断：" },
   claimAfterGuess: {
     en: "shown once your first prediction is kept (it would give the " +
