@@ -9,7 +9,11 @@
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
-import { START_TIMEOUT_MS } from "./limits.ts";
+import {
+  MAX_LISTED_TOOLS,
+  MAX_TOOL_PAGES,
+  START_TIMEOUT_MS,
+} from "./limits.ts";
 import type {
   Channel,
   ChannelProblem,
@@ -131,6 +135,12 @@ export class Session {
   serverInfo: { name: string; version: string } = { name: "?", version: "?" };
   /** The tools the server lists. */
   tools: string[] = [];
+  /**
+   * The tools as the server listed them (name, schemas, annotations), at
+   * most {@linkcode MAX_LISTED_TOOLS} over at most
+   * {@linkcode MAX_TOOL_PAGES} pages: input from the server, unchecked.
+   */
+  listed: unknown[] = [];
   /** The case's timeline so far. */
   events: TimelineEvent[] = [];
   /** The case's problems so far. */
@@ -185,13 +195,25 @@ export class Session {
       };
     }
     channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const listed = await s.#request("tools/list", {}, null, true).answer;
-    const tools = listed.result?.tools;
-    if (Array.isArray(tools)) {
-      s.tools = tools.flatMap((t) =>
-        isPlainRecord(t) && typeof t.name === "string" ? [t.name] : []
-      );
+    let cursor: unknown = undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const listed = await s.#request(
+        "tools/list",
+        typeof cursor === "string" ? { cursor } : {},
+        null,
+        true,
+      ).answer;
+      const tools = listed.result?.tools;
+      if (!Array.isArray(tools)) break;
+      s.listed.push(...tools.slice(0, MAX_LISTED_TOOLS - s.listed.length));
+      cursor = listed.result?.nextCursor;
+      if (typeof cursor !== "string" || s.listed.length >= MAX_LISTED_TOOLS) {
+        break;
+      }
     }
+    s.tools = s.listed.flatMap((t) =>
+      isPlainRecord(t) && typeof t.name === "string" ? [t.name] : []
+    );
     return s;
   }
 

@@ -413,6 +413,10 @@ export const STUDENT_MESSAGES = {
     zh: "名字里不能有控制字符或不可见字符",
   },
   emptyName: { en: "the name is empty", zh: "名字是空的" },
+  spacing: {
+    en: "spaces or a Unicode form a stored name never has",
+    zh: "保存的名字不会有的空白或 Unicode 形式",
+  },
   longName: (max: number): Text => ({
     en: `a name has at most ${max} characters`,
     zh: `名字最多 ${max} 个字符`,
@@ -460,10 +464,10 @@ export const GRADING_MESSAGES = {
     en: `unknown format ${shown}`,
     zh: `未知的格式 ${shown}`,
   }),
-  version: (shown: string, known: number): Text => ({
+  version: (shown: string, newest: number): Text => ({
     en: `format version ${shown} is not known to this guardlab ` +
-      `(it reads ${known})`,
-    zh: `这个 guardlab 不认识格式版本 ${shown}（它读的是 ${known}）`,
+      `(it reads 1 to ${newest})`,
+    zh: `这个 guardlab 不认识格式版本 ${shown}（它读的是 1 到 ${newest}）`,
   }),
   unknownKey: { en: "unknown key {key}{where}", zh: "未知的键 {key}{where}" },
   missingKey: { en: "missing key {key}{where}", zh: "缺少键 {key}{where}" },
@@ -474,10 +478,6 @@ export const GRADING_MESSAGES = {
   }),
   nameNotText: { en: '"name" is not text', zh: "“name”不是文本" },
   name: { en: '"name": {problem}', zh: "“name”：{problem}" },
-  nameSpaces: {
-    en: '"name" has spaces a stored name never has',
-    zh: "“name”含有保存的名字不会有的空白",
-  },
   notVersion: { en: '"guardlab" is not a version', zh: "“guardlab”不是版本号" },
   courseNotObject: { en: '"course" is not an object', zh: "“course”不是对象" },
   notCourseId: {
@@ -504,9 +504,9 @@ export const GRADING_MESSAGES = {
     en: `the answer to exercise ${n} is not text`,
     zh: `练习 ${n} 的答案不是文本`,
   }),
-  passedNotTime: (n: string): Text => ({
-    en: `"passed" of exercise ${n} is not a time or null`,
-    zh: `练习 ${n} 的“passed”不是时间或 null`,
+  passedNotTime: (key: string, n: string): Text => ({
+    en: `"${key}" of exercise ${n} is not a time or null`,
+    zh: `练习 ${n} 的“${key}”不是时间或 null`,
   }),
   notCount: (key: string, n: string): Text => ({
     en: `"${key}" of exercise ${n} is not a count`,

@@ -55,8 +55,12 @@ export function engineerCommand(
   return { command: Deno.execPath(), args: [...flags, ...args] };
 }
 
-/** Run guardlab under the engineer grant to completion; exit code and output lines. */
-export async function runEngineer(args: string[], stdin = "") {
+/** Run guardlab under the engineer grant to completion; exit code and output lines. `env` is added to its environment. */
+export async function runEngineer(
+  args: string[],
+  stdin = "",
+  env: Record<string, string> = {},
+) {
   const { command, args: argv } = engineerCommand(args);
   const child = new Deno.Command(command, {
     args: argv,
@@ -64,7 +68,7 @@ export async function runEngineer(args: string[], stdin = "") {
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).spawn();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(stdin));
@@ -77,6 +81,7 @@ export async function runEngineer(args: string[], stdin = "") {
     out: lines(stdout),
     err: lines(stderr),
     stdout: new TextDecoder().decode(stdout),
+    stderr: new TextDecoder().decode(stderr),
   };
 }
 

@@ -4,16 +4,22 @@
  * fault is exactly the one written here). Tools: `put_note {id, text}` and
  * `get_notes {id}`, as the example servers have, judged by the same oracle.
  *
- *   deno run fixture_server.ts MODE
+ *   deno run fixture_server.ts MODE [NAME]
  *
  * Modes that get the effect wrong: correct, none, duplicates,
  * writes-then-rejects, false-failure, loses-updates, silent-conflict.
  * Modes that break the protocol: never-answers, answers-twice, unknown-ids,
  * exits-mid-call, non-json, huge-message, read-fails, banner.
+ * Over Streamable HTTP (behaving as correct): http, http-sse, and
+ * http-auth, which answers 401 to a request without its bearer token.
  */
 import { setImmediate } from "node:timers";
 
 const mode = Deno.args[0] ?? "correct";
+/** The name it gives at initialize: `fixture-MODE`, or NAME (a baseline is kept per server name). */
+const serverName = Deno.args[1] ?? `fixture-${mode}`;
+/** The bearer token the `http-auth` mode asks every request for (the test writes it too). */
+const FIXTURE_TOKEN = "Bearer fixture-s3cret-7f3a";
 const encoder = new TextEncoder();
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
@@ -31,6 +37,33 @@ const refused = (why: string) => ({
 });
 
 let notes: { id: string; text: string }[] = [];
+
+/** What tools/list says: schemas and annotations, for accept init to draft from. */
+const NOTE = {
+  type: "object",
+  properties: { id: { type: "string" }, text: { type: "string" } },
+  required: ["id", "text"],
+};
+const TOOLS = [
+  {
+    name: "put_note",
+    inputSchema: NOTE,
+    annotations: { readOnlyHint: false },
+  },
+  {
+    name: "get_notes",
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string" } },
+      required: ["id"],
+    },
+    outputSchema: {
+      type: "object",
+      properties: { notes: { type: "array", items: NOTE } },
+    },
+    annotations: { readOnlyHint: true },
+  },
+];
 
 async function put(id: string, text: string) {
   const bad = text === "";
@@ -56,7 +89,7 @@ async function put(id: string, text: string) {
   }
   const old = notes.find((n) => n.id === id);
   if (old === undefined) {
-    // "http" and "http-sse" behave as "correct".
+    // "http", "http-sse" and "http-auth" behave as "correct".
     notes.push({ id, text });
     return ok({ written: { id, text } });
   }
@@ -76,17 +109,13 @@ async function handle(m: Record<string, unknown>) {
       result: {
         protocolVersion: "2025-06-18",
         capabilities: { tools: {} },
-        serverInfo: { name: `fixture-${mode}`, version: "1" },
+        serverInfo: { name: serverName, version: "1" },
       },
     });
     return;
   }
   if (m.method === "tools/list") {
-    out({
-      jsonrpc: "2.0",
-      id,
-      result: { tools: [{ name: "put_note" }, { name: "get_notes" }] },
-    });
+    out({ jsonrpc: "2.0", id, result: { tools: TOOLS } });
     return;
   }
   if (m.method !== "tools/call") return;
@@ -149,7 +178,7 @@ async function handle(m: Record<string, unknown>) {
   if (mode === "unknown-ids") out({ jsonrpc: "2.0", id: 9999, result });
 }
 
-if (mode === "http" || mode === "http-sse") {
+if (mode === "http" || mode === "http-sse" || mode === "http-auth") {
   // Streamable HTTP on this machine's loopback, on a port the system picks
   // (written as the first line of stdout); the behaviour is "correct"'s.
   const waiting = new Map<unknown, (value: unknown) => void>();
@@ -159,6 +188,14 @@ if (mode === "http" || mode === "http-sse") {
     port: 0,
     onListen: ({ port }) => writeLine(String(port)),
   }, async (request) => {
+    // "http-auth": every request, the session's end included, must carry the token.
+    if (
+      mode === "http-auth" &&
+      request.headers.get("authorization") !== FIXTURE_TOKEN
+    ) {
+      await request.body?.cancel();
+      return new Response("no token", { status: 401 });
+    }
     if (request.method === "DELETE") return new Response(null, { status: 200 });
     const message = await request.json();
     if (message.id === undefined) return new Response(null, { status: 202 });

@@ -126,6 +126,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
   "08-accept-your-own-tool.md": [
     ["# Accept your own tool", "# 验收你自己的工具"],
     ["## The grant", "## 权限"],
+    ["### A staging host, on purpose", "### 有意测试预发布主机"],
     ["## Try it on an example", "## 先在示例上试"],
     ["## The oracle", "## oracle"],
     ["## The cases and their verdicts", "## 用例与结论"],
@@ -133,6 +134,16 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## A real server: server-memory and server-filesystem",
       "## 一个真实的服务器：server-memory 与 server-filesystem",
     ],
+    ["## Draft an oracle: accept init", "## 起草 oracle：accept init"],
+    [
+      "### A server never seen: the memory bank",
+      "### 一个从没见过的服务器：memory bank",
+    ],
+    [
+      "## In CI: JUnit, a baseline and a workflow",
+      "## 在 CI 中：JUnit、基线与工作流",
+    ],
+    ["### The workflow for your repository", "### 用于你的仓库的工作流"],
     ["## Your agent, through the proxy", "## 让你的 Agent 经过 proxy"],
     ["## Bounds and speed", "## 上限与速度"],
   ],
@@ -307,7 +318,7 @@ function commandLines(lines: string[]): string[] {
   // A line guardlab printed (`guardlab: refused: …`, `guardlab accept: …`)
   // is a screen's, in the screen's language: not a command.
   return codeBlocks(lines).flat().map((l) => l.replace(/^ {1,2}(?=\S)/, ""))
-    .filter((l) => PROGRAMS.test(l) && !/^guardlab( [a-z-]+)?[:：]/.test(l))
+    .filter((l) => PROGRAMS.test(l) && !/^guardlab( [a-z-]+){0,2}[:：]/.test(l))
     .map((l) => l.replace(/\s{2,}.*$/, ""));
 }
 
@@ -721,5 +732,50 @@ Deno.test("docs: every lib/ and tests/ path the docs name exists", () => {
     stale,
     [],
     `paths named in the docs that do not exist:\n  ${stale.join("\n  ")}`,
+  );
+});
+
+Deno.test("docs: no shell block makes a folder under /tmp with -p, or writes straight into the shared /tmp (issue 39)", () => {
+  // `mkdir -p` says nothing when a classmate made the folder first, open
+  // to all: every file then written into it is theirs to read and rewrite.
+  // A redirect into /tmp itself follows whatever link a classmate left
+  // there. Every doc, both languages, and the README.
+  const docs = (dir: string): string[] =>
+    [...Deno.readDirSync(dir)].flatMap((e) =>
+      e.isDirectory
+        ? docs(`${dir}/${e.name}`)
+        : e.name.endsWith(".md")
+        ? [`${dir}/${e.name}`]
+        : []
+    );
+  const files = ["README.md", "README.zh.md", ...docs("docs")];
+  const found: string[] = [];
+  for (const file of files) {
+    for (
+      const block of sections(read(file)).flatMap((s) => codeBlocks(s.lines))
+    ) {
+      for (const line of block) {
+        const shell = line.replace(/\s+#.*$/, "");
+        if (/\bmkdir\b.*(\s-p\b|\s--parents\b).*\/tmp\//.test(shell)) {
+          found.push(`${file}: ${line}`);
+        }
+        if (/>>?\s*\/tmp\/[^/\s]+(\s|$)/.test(shell)) {
+          found.push(`${file}: ${line}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+  // Written by hand: the teacher's block says why, as the student's does.
+  const [en, zh] = pair("06-course-and-grading.md").map(read);
+  assert.ok(
+    en.includes(
+      "    mkdir -m 700 /tmp/net-2026               # no -p: if it is there, someone made it",
+    ),
+  );
+  assert.ok(
+    zh.includes(
+      "    mkdir -m 700 /tmp/net-2026               # 不加 -p：已经存在就是别人建的",
+    ),
   );
 });
