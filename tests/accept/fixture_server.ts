@@ -12,6 +12,8 @@
  * exits-mid-call, non-json, huge-message, read-fails, banner.
  * Over Streamable HTTP (behaving as correct): http, http-sse, and
  * http-auth, which answers 401 to a request without its bearer token.
+ * Listing its tools one a page (behaving as correct): paged, and
+ * pages-forever, whose list never ends.
  */
 import { setImmediate } from "node:timers";
 
@@ -115,7 +117,17 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (m.method === "tools/list") {
-    out({ jsonrpc: "2.0", id, result: { tools: TOOLS } });
+    // "paged": one tool a page. "pages-forever": a next page every time.
+    const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
+    const result = mode === "paged"
+      ? cursor === "page-2" ? { tools: [TOOLS[1]] } : {
+        tools: [TOOLS[0]],
+        nextCursor: "page-2",
+      }
+      : mode === "pages-forever"
+      ? { tools: [TOOLS[0]], nextCursor: "again" }
+      : { tools: TOOLS };
+    out({ jsonrpc: "2.0", id, result });
     return;
   }
   if (m.method !== "tools/call") return;
