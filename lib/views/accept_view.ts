@@ -27,9 +27,14 @@ import {
   OUTCOME_WORD,
   PROBLEM_WORD,
   TIMELINE_WORDS as W,
+} from "../accept/messages.ts";
+import {
+  NOT_RUN_WHY,
+  NOTICE_WORD,
   VERDICT_ARTICLE,
   VERDICT_MEANING,
-} from "../accept/messages.ts";
+} from "../accept/verdict_messages.ts";
+import { detailTexts, hintsText } from "./_accept_details.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
@@ -54,8 +59,12 @@ export function sawText(saw: readonly Outcome[]): Text {
 
 /** The effect column of a row. */
 export function effectText(r: CaseResult): Text {
+  if (r.verdict === "NOT-RUN" || r.case === "annotations") return same("-");
   if (r.effect === null) return M.unknown;
-  if (r.case === "concurrent-distinct" && r.copies !== undefined) {
+  if (
+    (r.case === "concurrent-distinct" || r.case === "two-processes") &&
+    r.copies !== undefined
+  ) {
     return fill(M.effectOf, { kept: r.effect, n: r.copies });
   }
   if (r.effect_before_retry !== undefined) {
@@ -96,6 +105,8 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
     lines.push(
       say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
     );
+    const hints = report.hints?.[tool];
+    if (hints !== undefined) lines.push("  " + say(hintsText(hints), lang));
     lines.push(
       "  " + pad(say(M.headCase, lang), COLS.case) +
         pad(say(M.headSaw, lang), COLS.saw) +
@@ -113,7 +124,14 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
         lines.push("  " + " ".repeat(COLS.case) + more);
       }
       const notes: Text[] = [VERDICT_MEANING[r.verdict]];
+      if (r.not_run !== undefined) notes.push(NOT_RUN_WHY[r.not_run]);
+      notes.push(...detailTexts(r));
       if (r.problems.length > 0) notes.push(problemsText(r));
+      for (const n of r.notices) {
+        notes.push(
+          fill(NOTICE_WORD[n.kind], { status: n.status, method: n.method }),
+        );
+      }
       for (const i of r.info) {
         notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
       }
@@ -150,8 +168,22 @@ export function summaryText(report: AcceptReport): Text {
   return fill(M.summary, classCounts(report));
 }
 
-/** One event's words, for `calls` (one call number or a run of them). */
+/** One event's words, for `calls` (one call number or a run of them), with its process when a case started its own. */
 function eventText(e: TimelineEvent, calls: Text, n: number): Text {
+  const text = eventWords(e, calls, n);
+  return e.process === undefined || PROCESS_KINDS.includes(e.kind)
+    ? text
+    : fill(W.onProcess, { text, n: e.process });
+}
+
+/** The kinds whose words name their process already. */
+const PROCESS_KINDS: readonly TimelineEvent["kind"][] = [
+  "started",
+  "killed",
+  "closed",
+];
+
+function eventWords(e: TimelineEvent, calls: Text, n: number): Text {
   const outcome = e.outcome ? OUTCOME_WORD[e.outcome] : same("");
   switch (e.kind) {
     case "sent":
@@ -161,7 +193,10 @@ function eventText(e: TimelineEvent, calls: Text, n: number): Text {
     case "forwarded":
       return fill(W.forwarded, { calls });
     case "answered":
-      return fill(W.answered, { calls, outcome });
+      // An error's own words are drawn where it was said; a success's are in the JSON.
+      return e.text && e.outcome !== "success"
+        ? fill(W.answeredText, { calls, outcome, text: e.text })
+        : fill(W.answered, { calls, outcome });
     case "delivered":
       return fill(W.delivered, { calls, outcome });
     case "withheld":
@@ -170,13 +205,24 @@ function eventText(e: TimelineEvent, calls: Text, n: number): Text {
       return fill(W.gaveUp, { calls });
     case "cancelled":
       return fill(W.cancelled, { calls });
+    case "too-late":
+      return fill(W.tooLate, { calls });
     case "read":
       if (e.count === null || e.count === undefined) return W.readFailed;
+      if (e.polled) return fill(W.readPolled, { count: e.count });
       return n > 1
         ? fill(W.readMany, { n, count: e.count })
         : fill(W.read, { count: e.count });
     case "setup":
       return fill(W.setup, { outcome });
+    case "started":
+      return fill(W.started, { n: e.process ?? "?" });
+    case "killed":
+      return fill(W.killed, { n: e.process ?? "?" });
+    case "closed":
+      return fill(W.closed, { n: e.process ?? "?" });
+    case "notice":
+      return W.notice;
     case "exited":
       return W.exited;
     case "problem":
@@ -235,9 +281,12 @@ export function drawnSteps(events: readonly TimelineEvent[]): DrawnStep[] {
 function repeats(a: TimelineEvent, b: TimelineEvent): boolean {
   if (
     a.kind !== b.kind || a.lane !== b.lane || a.outcome !== b.outcome ||
-    b.visible
+    a.process !== b.process || a.text !== b.text || b.visible || b.polled
   ) return false;
-  if (a.kind === "problem" || a.kind === "exited" || a.kind === "setup") {
+  if (
+    a.kind === "problem" || a.kind === "exited" || a.kind === "setup" ||
+    PROCESS_KINDS.includes(a.kind) || a.kind === "notice"
+  ) {
     return false;
   }
   if (a.kind === "read") return a.count === b.count;
@@ -370,10 +419,11 @@ export function acceptSvg(
 
 /** The fill of a step box, by what happened there. */
 function toneOf(kind: string | undefined): string {
-  return kind === "withheld" || kind === "gave-up" || kind === "held"
+  return kind === "withheld" || kind === "gave-up" || kind === "held" ||
+      kind === "too-late"
     ? "#fbe6b8"
     : kind === "cancelled" || kind === "problem" || kind === "exited" ||
-        kind === "bad"
+        kind === "bad" || kind === "killed"
     ? "#f8d0d0"
     : kind === "read"
     ? "#d7eef5"

@@ -4,16 +4,47 @@
  * fault is exactly the one written here). Tools: `put_note {id, text}` and
  * `get_notes {id}`, as the example servers have, judged by the same oracle.
  *
- *   deno run fixture_server.ts MODE
+ *   deno run fixture_server.ts MODE [STORE]
+ *
+ * With STORE (a file), the notes are kept there, one JSON line per note,
+ * and a test counts them in that file, the server's own store: read at
+ * every call and appended to (a second process over the same file sees
+ * every note), except in the modes that keep them in memory (`cache`,
+ * `buffered`). Without it, in memory.
  *
  * Modes that get the effect wrong: correct, none, duplicates,
- * writes-then-rejects, false-failure, loses-updates, silent-conflict.
- * Modes that break the protocol: never-answers, answers-twice, unknown-ids,
- * exits-mid-call, non-json, huge-message, read-fails, banner.
+ * writes-then-rejects, accepts-bad, false-failure, loses-updates,
+ * silent-conflict, overwrites, loud-refusal (refuses every put with a long
+ * text that would drive a terminal), claims-read-only (correct, but says
+ * put_note is read-only), cache (reads its store once, at start, and
+ * writes all it holds back at every call: two processes overwrite each
+ * other's notes), buffered (writes its store only when its input ends: a
+ * kill loses what it answered). Modes that hold an answer until an event:
+ * holds-until-cancelled (commits a new note, then answers nothing until the
+ * call is cancelled; a repeat is answered at once). The hints each mode
+ * declares in tools/list are in HINTS. Modes that break the protocol: never-answers, answers-twice,
+ * unknown-ids, exits-mid-call, non-json, huge-message, read-fails, banner,
+ * orphan (starts a process that keeps its stdout open after it exits, and
+ * writes that process's id to STORE.pid). Modes over Streamable HTTP:
+ * http, http-sse (correct), http-202-null (false-failure, and a
+ * notification's 202 carries the body `null`), http-init-stream (answers
+ * initialize with an event stream that never carries the answer and never
+ * ends, and never answers the DELETE that ends the session).
  */
 import { setImmediate } from "node:timers";
 
 const mode = Deno.args[0] ?? "correct";
+const storeFile: string | undefined = Deno.args[1];
+/** What a mode does with a note, when it does what another mode does (the HTTP ones, and those that only differ elsewhere). */
+const BEHAVES_AS: Record<string, string> = {
+  "http": "correct",
+  "http-sse": "correct",
+  "http-202-null": "false-failure",
+  "http-init-stream": "correct",
+  "claims-read-only": "correct",
+  "holds-until-cancelled": "correct",
+};
+const behaviour = BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
@@ -30,45 +61,128 @@ const refused = (why: string) => ({
   isError: true,
 });
 
-let notes: { id: string; text: string }[] = [];
+interface Note {
+  id: string;
+  text: string;
+}
+
+/** The notes kept in memory: all of them, or (cache, buffered) those read at start plus this process's own. */
+const inMemory = storeFile === undefined || mode === "cache" ||
+  mode === "buffered";
+let memory: Note[] = storeFile !== undefined && inMemory ? load() : [];
+
+function load(): Note[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(storeFile!);
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+function save(notes: Note[]) {
+  Deno.writeTextFileSync(
+    storeFile!,
+    notes.map((n) => JSON.stringify(n) + "\n").join(""),
+  );
+}
+/** The notes as this server sees them now. */
+function notes(): Note[] {
+  return inMemory ? memory : load();
+}
+/** Add one note: one appended line, so a second process's notes stay. */
+function add(note: Note) {
+  if (!inMemory) {
+    Deno.writeTextFileSync(storeFile!, JSON.stringify(note) + "\n", {
+      append: true,
+    });
+    return;
+  }
+  memory.push(note);
+  if (storeFile !== undefined && mode === "cache") save(memory);
+}
+/** Replace every note. */
+function replace(all: Note[]) {
+  if (!inMemory) return save(all);
+  memory = all;
+  if (storeFile !== undefined && mode === "cache") save(memory);
+}
+
+/** What loud-refusal says to every put: words that would drive a terminal, and far too many of them. */
+const LOUD = "refused\u001b[2J\u202eUNIQUE\u200b " + "x".repeat(1000);
 
 async function put(id: string, text: string) {
+  if (behaviour === "loud-refusal") return refused(LOUD);
   const bad = text === "";
-  if (bad && mode !== "writes-then-rejects") {
+  if (
+    bad && behaviour !== "writes-then-rejects" && behaviour !== "accepts-bad"
+  ) {
     return refused("text must not be empty");
   }
-  if (mode === "none") return ok({ written: null });
-  if (mode === "writes-then-rejects" && bad) {
+  if (behaviour === "none") return ok({ written: null });
+  if (behaviour === "writes-then-rejects" && bad) {
     // The write first, the check after: the refusal comes too late.
-    notes.push({ id, text });
+    add({ id, text });
     return refused("text must not be empty");
   }
-  if (mode === "duplicates") {
-    notes.push({ id, text });
+  if (behaviour === "accepts-bad" && bad) {
+    // No check at all: the bad call is written and answered success.
+    add({ id, text });
     return ok({ written: { id, text } });
   }
-  if (mode === "loses-updates") {
-    const copy = [...notes];
+  if (behaviour === "duplicates") {
+    add({ id, text });
+    return ok({ written: { id, text } });
+  }
+  if (behaviour === "loses-updates") {
+    const copy = [...notes()];
     await new Promise((r) => setImmediate(r));
     if (!copy.some((n) => n.id === id)) copy.push({ id, text });
-    notes = copy;
+    replace(copy);
     return ok({ written: { id, text } });
   }
-  const old = notes.find((n) => n.id === id);
+  const old = notes().find((n) => n.id === id);
   if (old === undefined) {
-    // "http" and "http-sse" behave as "correct".
-    notes.push({ id, text });
+    add({ id, text });
     return ok({ written: { id, text } });
   }
-  if (mode === "false-failure") return refused(`${id} already exists`);
-  if (mode === "silent-conflict" || old.text === text) {
+  if (behaviour === "false-failure") {
+    return refused(`UNIQUE constraint failed: notes.id (${id} already exists)`);
+  }
+  if (behaviour === "overwrites" && old.text !== text) {
+    // The other text takes the old note's place.
+    replace(notes().map((n) => n.id === id ? { id, text } : n));
+    return ok({ written: { id, text } });
+  }
+  if (behaviour === "silent-conflict" || old.text === text) {
     return ok({ reused: old });
   }
   return refused(`conflict: ${id} exists with other text`);
 }
 
+/**
+ * The hints a mode declares for put_note and get_notes in tools/list:
+ * `correct` keeps its word; the others say what they do not do.
+ */
+const HINTS: Record<string, [object?, object?]> = {
+  correct: [{ idempotentHint: true, destructiveHint: false }, {
+    readOnlyHint: true,
+  }],
+  duplicates: [{ idempotentHint: true }, { readOnlyHint: true }],
+  overwrites: [{ destructiveHint: false }],
+  "claims-read-only": [{ readOnlyHint: true }],
+};
+
+/** Calls held until their cancel comes (holds-until-cancelled), by JSON-RPC id. */
+const held = new Set<unknown>();
+
 async function handle(m: Record<string, unknown>) {
   const id = m.id;
+  if (m.method === "notifications/cancelled") {
+    // The SDK's way: a cancelled call gets no answer at all.
+    held.delete((m.params as { requestId?: unknown })?.requestId);
+    return;
+  }
   if (m.method === "initialize") {
     out({
       jsonrpc: "2.0",
@@ -82,10 +196,16 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (m.method === "tools/list") {
+    const [put, get] = HINTS[mode] ?? [undefined, undefined];
     out({
       jsonrpc: "2.0",
       id,
-      result: { tools: [{ name: "put_note" }, { name: "get_notes" }] },
+      result: {
+        tools: [
+          { name: "put_note", ...(put ? { annotations: put } : {}) },
+          { name: "get_notes", ...(get ? { annotations: get } : {}) },
+        ],
+      },
     });
     return;
   }
@@ -106,7 +226,7 @@ async function handle(m: Record<string, unknown>) {
         jsonrpc: "2.0",
         id,
         result: ok({
-          notes: notes.filter((n) => n.id === params.arguments.id),
+          notes: notes().filter((n) => n.id === params.arguments.id),
         }),
       });
     }
@@ -126,6 +246,14 @@ async function handle(m: Record<string, unknown>) {
     String(params.arguments.text ?? ""),
   );
   if (mode === "never-answers") return;
+  const wrote = (result as { structuredContent?: { written?: unknown } })
+    .structuredContent?.written;
+  if (mode === "holds-until-cancelled" && wrote !== undefined) {
+    // A new note is committed; its answer waits for an event (the call's
+    // cancel), never for time. A repeat is answered at once.
+    held.add(id);
+    return;
+  }
   if (mode === "non-json") {
     writeLine("put_note: writing a note (a log line on the wrong stream)");
   }
@@ -149,24 +277,57 @@ async function handle(m: Record<string, unknown>) {
   if (mode === "unknown-ids") out({ jsonrpc: "2.0", id: 9999, result });
 }
 
-if (mode === "http" || mode === "http-sse") {
+if (mode.startsWith("http")) {
   // Streamable HTTP on this machine's loopback, on a port the system picks
-  // (written as the first line of stdout); the behaviour is "correct"'s.
+  // (written as the first line of stdout).
   const waiting = new Map<unknown, (value: unknown) => void>();
   out = (value) => waiting.get((value as { id?: unknown }).id)?.(value);
+  const headers = { "mcp-session-id": "fixture-session" };
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
     onListen: ({ port }) => writeLine(String(port)),
   }, async (request) => {
-    if (request.method === "DELETE") return new Response(null, { status: 200 });
+    if (request.method === "DELETE") {
+      // http-init-stream never answers the end of its session either.
+      return mode === "http-init-stream"
+        ? await new Promise<Response>(() => {})
+        : new Response(null, { status: 200 });
+    }
     const message = await request.json();
-    if (message.id === undefined) return new Response(null, { status: 202 });
+    if (message.id === undefined) {
+      handle(message);
+      // The spec says no body; this mode sends `null`, as some servers do.
+      return new Response(mode === "http-202-null" ? "null" : null, {
+        status: 202,
+        headers: mode === "http-202-null"
+          ? { "content-type": "application/json" }
+          : {},
+      });
+    }
+    if (mode === "http-init-stream" && message.method === "initialize") {
+      // An event stream that carries a comment now and then, never the
+      // answer, and never ends.
+      let timer: ReturnType<typeof setInterval>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          timer = setInterval(
+            () => controller.enqueue(encoder.encode(": still here\n\n")),
+            50,
+          );
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+      return new Response(body, {
+        headers: { ...headers, "content-type": "text/event-stream" },
+      });
+    }
     const answered = new Promise((resolve) => waiting.set(message.id, resolve));
     handle(message);
     const answer = JSON.stringify(await answered);
     waiting.delete(message.id);
-    const headers = { "mcp-session-id": "fixture-session" };
     return mode === "http-sse"
       ? new Response(`event: message\ndata: ${answer}\n\n`, {
         headers: { ...headers, "content-type": "text/event-stream" },
@@ -183,6 +344,17 @@ if (mode === "dies-at-start") {
   console.error("fixture: cannot open its store");
   Deno.exit(2);
 }
+if (mode === "orphan") {
+  // A process of its own that keeps this server's stdout open long after
+  // the server exits (as a helper a server starts may).
+  const helper = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "setTimeout(() => {}, 600_000)"],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "null",
+  }).spawn();
+  Deno.writeTextFileSync(`${storeFile}.pid`, String(helper.pid));
+}
 const decoder = new TextDecoder();
 let buffer = "";
 for await (const chunk of Deno.stdin.readable) {
@@ -194,3 +366,6 @@ for await (const chunk of Deno.stdin.readable) {
     if (line.trim() !== "") handle(JSON.parse(line));
   }
 }
+// Its input ended: a buffered server writes its store now, and only now.
+if (mode === "buffered" && storeFile !== undefined) save(memory);
+Deno.exit(0);
