@@ -106,7 +106,11 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
     );
     const hints = report.hints?.[tool];
-    if (hints !== undefined) lines.push("  " + say(hintsText(hints), lang));
+    if (hints !== undefined) {
+      wrap(say(hintsText(hints), lang), 74, 0).forEach((l, i) =>
+        lines.push((i === 0 ? "  " : "    ") + l.trim())
+      );
+    }
     lines.push(
       "  " + pad(say(M.headCase, lang), COLS.case) +
         pad(say(M.headSaw, lang), COLS.saw) +

@@ -129,6 +129,8 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Try it on an example", "## 先在示例上试"],
     ["## The oracle", "## oracle"],
     ["## The cases and their verdicts", "## 用例与结论"],
+    ["### The JSON, for scripts", "### 供脚本使用的 JSON"],
+    ["### What changed in issue 36", "### 第 36 号 issue 改了什么"],
     [
       "## A real server: server-memory and server-filesystem",
       "## 一个真实的服务器：server-memory 与 server-filesystem",
