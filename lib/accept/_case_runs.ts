@@ -9,7 +9,7 @@
 import type { CaseName, Verdict } from "./cases.ts";
 import { within } from "./_server_process.ts";
 import type { CaseResult } from "./_report.ts";
-import type { Answer } from "./session.ts";
+import type { Answer, Session } from "./session.ts";
 import { contradictions, promises } from "./_annotations.ts";
 import {
   argsFor,
@@ -143,20 +143,7 @@ export const CASES: Readonly<
       send(ctx, c.arguments, { call: i + 1 })
     );
     const answers = await Promise.all(pending.map((p) => p.answer));
-    const counts: (number | null)[] = [];
-    for (const [i, c] of calls.entries()) {
-      counts.push(await count(ctx, { ...ctx.p, n: i + 1, key: c.key }));
-    }
-    const per = answers.map((a, i) => ({ outcome: a.outcome, n: counts[i] }));
-    return {
-      client_saw: answers.map((a) => a.outcome),
-      effect: counts.includes(null)
-        ? null
-        : counts.filter((n) => n !== null && n > 0).length,
-      extra: { copies, told_failed: toldFailed(per) },
-      verdict: keptVerdict(per),
-      needed: answers,
-    };
+    return await eachKept(ctx, calls, answers, ctx.session);
   },
 
   async "concurrent-same"(ctx) {
@@ -262,27 +249,7 @@ export const CASES: Readonly<
     await closeProcess(ctx, b, 2);
     const c = await startProcess(ctx, 3);
     if (c === null) return STARTED_NOT;
-    const counts: (number | null)[] = [];
-    for (const [i, call] of calls.entries()) {
-      counts.push(
-        await count(
-          ctx,
-          { ...ctx.p, n: i + 1, key: call.key },
-          ctx.tool.count,
-          c,
-        ),
-      );
-    }
-    const per = answers.map((x, i) => ({ outcome: x.outcome, n: counts[i] }));
-    return {
-      client_saw: answers.map((x) => x.outcome),
-      effect: counts.includes(null)
-        ? null
-        : counts.filter((n) => n !== null && n > 0).length,
-      extra: { copies, told_failed: toldFailed(per) },
-      verdict: keptVerdict(per),
-      needed: answers,
-    };
+    return await eachKept(ctx, calls, answers, c);
   },
 
   async "crash-after-commit"(ctx) {
@@ -318,6 +285,41 @@ export const CASES: Readonly<
     };
   },
 };
+
+/**
+ * N calls with distinct keys, judged: each key read through `on`, each
+ * answer set beside its count (a success with nothing kept is lost, an
+ * error with an effect a false failure, an error with nothing an honest
+ * refusal).
+ */
+async function eachKept(
+  ctx: Ctx,
+  calls: readonly { key: string }[],
+  answers: readonly Answer[],
+  on: Session,
+): Promise<Observed> {
+  const counts: (number | null)[] = [];
+  for (const [i, call] of calls.entries()) {
+    counts.push(
+      await count(
+        ctx,
+        { ...ctx.p, n: i + 1, key: call.key },
+        ctx.tool.count,
+        on,
+      ),
+    );
+  }
+  const per = answers.map((a, i) => ({ outcome: a.outcome, n: counts[i] }));
+  return {
+    client_saw: answers.map((a) => a.outcome),
+    effect: counts.includes(null)
+      ? null
+      : counts.filter((n) => n !== null && n > 0).length,
+    extra: { copies: calls.length, told_failed: toldFailed(per) },
+    verdict: keptVerdict(per),
+    needed: [...answers],
+  };
+}
 
 /** The declared hints of the write tool, checked against the verdicts this run reached for it. */
 export function annotations(ctx: Ctx): Observed {

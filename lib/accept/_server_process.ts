@@ -6,12 +6,14 @@
  * wait as long as that process lives. So the end is always the same three
  * steps, each bounded: close the server's input and give it
  * {@linkcode EXIT_GRACE_MS} to exit; end its process group (SIGKILL); stop
- * reading its pipes. The child runs with the user's own rights: Deno's
- * sandbox covers guardlab, not the process it starts.
+ * reading its pipes. If guardlab ends first (Ctrl-C, an error), the group
+ * is ended on the way out. The child runs with the user's own rights:
+ * Deno's sandbox covers guardlab, not the process it starts.
  *
  * @module
  */
 import config from "../../deno.json" with { type: "json" };
+import { onExit } from "../base/exit_hooks.ts";
 import { DRAIN_GRACE_MS, EXIT_GRACE_MS } from "./limits.ts";
 
 /**
@@ -122,7 +124,14 @@ export function startServerProcess(
       // The group is gone already.
     }
   };
-  const stopReading = () => stop.abort();
+  // If guardlab itself ends first (Ctrl-C, an error), the group ends with
+  // it: in a session of its own, the server no longer gets the terminal's
+  // signals.
+  const atExit = onExit(killGroup);
+  const stopReading = () => {
+    stop.abort();
+    atExit[Symbol.dispose]();
+  };
   const closeInput = async () => {
     if (!inputOpen) return;
     inputOpen = false;

@@ -191,19 +191,9 @@ export async function startProcess(
     call: null,
     process: n,
   });
-  let channel: Channel;
+  let channel: Channel | undefined;
   try {
     channel = await ctx.options.start!();
-  } catch {
-    ctx.session.note({
-      lane: "server",
-      kind: "exited",
-      call: null,
-      process: n,
-    });
-    return null;
-  }
-  try {
     const s = await Session.open(channel, ctx.options.timeoutMs, {
       process: n,
       startTimeoutMs: ctx.options.startTimeoutMs,
@@ -212,7 +202,8 @@ export async function startProcess(
     ctx.started.push(s);
     return s;
   } catch {
-    await channel.close();
+    // It could not be started, or did not get through initialize.
+    await channel?.close();
     ctx.session.note({
       lane: "server",
       kind: "exited",

@@ -90,10 +90,10 @@ export function engineerCommand(
   return { command: Deno.execPath(), args: [...flags, ...args] };
 }
 
-/** Run guardlab under the engineer grant to completion; exit code and output lines. */
-export async function runEngineer(args: string[], stdin = "") {
+/** Start guardlab under the engineer grant, its stdin, stdout and stderr piped. */
+export function startEngineer(args: string[]): Deno.ChildProcess {
   const { command, args: argv } = engineerCommand(args);
-  const child = new Deno.Command(command, {
+  return new Deno.Command(command, {
     args: argv,
     cwd: ROOT,
     stdin: "piped",
@@ -101,6 +101,31 @@ export async function runEngineer(args: string[], stdin = "") {
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).spawn();
+}
+
+/** A client's initialize and one put_note, as lines a proxy reads on stdin. */
+export const PUT_NOTE_SESSION = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  },
+  {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "put_note", arguments: { id: "a", text: "b" } },
+  },
+].map((m) => JSON.stringify(m)).join("\n") + "\n";
+
+/** Run guardlab under the engineer grant to completion; exit code and output lines. */
+export async function runEngineer(args: string[], stdin = "") {
+  const child = startEngineer(args);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(stdin));
   await writer.close();

@@ -16,14 +16,15 @@ import { runAccept } from "../../lib/accept/run.ts";
 import { within } from "../../lib/accept/_server_process.ts";
 import {
   CAN_START,
-  engineerCommand,
   fixtureChannel,
   fixtureCommand,
   matrixOf,
   NEEDS_START,
   privateDir,
-  ROOT,
+  PUT_NOTE_SESSION,
   runEngineer,
+  startEngineer,
+  storedNotes,
 } from "../_helpers/accept_helpers.ts";
 
 /** Far past any bound guardlab keeps: reaching it means a wait did not end. */
@@ -56,24 +57,7 @@ function helperOf(store: string): number {
   return Number(Deno.readTextFileSync(`${store}.pid`));
 }
 
-const PUT = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  },
-  {
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name: "put_note", arguments: { id: "a", text: "b" } },
-  },
-].map((m) => JSON.stringify(m)).join("\n") + "\n";
+const PUT = PUT_NOTE_SESSION;
 
 Deno.test({
   name:
@@ -166,21 +150,13 @@ Deno.test({
   ignore: !CAN_START,
   async fn() {
     using dir = privateDir("gl-bounds-exit-");
-    const { command, args } = engineerCommand([
+    const child = startEngineer([
       "proxy",
       "--record",
       join(dir.path, "record.jsonl"),
       "--",
       ...fixtureCommand("exits-mid-call"),
     ]);
-    const child = new Deno.Command(command, {
-      args,
-      cwd: ROOT,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).spawn();
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(PUT));
     // The client's end stays open: only the server's exit can end the session.
@@ -196,5 +172,45 @@ Deno.test({
       new TextDecoder().decode(out.stderr),
       /guardlab proxy: the server exited \(3\); the session ends/,
     );
+  },
+});
+
+Deno.test({
+  name:
+    "bounds: accept ended by Ctrl-C while a case waits: the server's group is ended on the way out, though it no longer gets the terminal's signals" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-bounds-sigint-");
+    const store = join(dir.path, "notes.jsonl");
+    const oracle = join(dir.path, "oracle.json");
+    Deno.writeTextFileSync(oracle, JSON.stringify(EXAMPLE_ORACLE));
+    const child = startEngineer([
+      "accept",
+      "--cases",
+      "once",
+      "--timeout-ms",
+      "600000",
+      "--oracle",
+      oracle,
+      "--",
+      // Holds its answer, and does not exit when its input ends.
+      ...fixtureCommand("deaf", store),
+    ]);
+    // The event: the server has committed the note and holds its answer.
+    const until = performance.now() + HUNG_MS;
+    while (storedNotes(store).length === 0 && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(storedNotes(store).length, 1, "the call reached the server");
+    child.kill("SIGINT");
+    const status = await within(child.output(), HUNG_MS, "hung" as const);
+    if (status === "hung") {
+      child.kill("SIGKILL");
+      await child.status;
+      assert.fail("accept did not end on SIGINT");
+    }
+    const server = Number(Deno.readTextFileSync(`${store}.server.pid`));
+    assert.ok(await ended(server), "the server was ended with guardlab");
   },
 });

@@ -21,11 +21,13 @@
  * other's notes), buffered (writes its store only when its input ends: a
  * kill loses what it answered). Modes that hold an answer until an event:
  * holds-until-cancelled (commits a new note, then answers nothing until the
- * call is cancelled; a repeat is answered at once). The hints each mode
+ * call is cancelled; a repeat is answered at once), deaf (the same, and it
+ * does not exit when its input ends). The hints each mode
  * declares in tools/list are in HINTS. Modes that break the protocol: never-answers, answers-twice,
  * unknown-ids, exits-mid-call, non-json, huge-message, read-fails, banner,
  * orphan (starts a process that keeps its stdout open after it exits, and
- * writes that process's id to STORE.pid). Modes over Streamable HTTP:
+ * writes that process's id to STORE.pid). Over stdio with a STORE, each
+ * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
  * http, http-sse (correct), http-202-null (false-failure, and a
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
@@ -43,6 +45,7 @@ const BEHAVES_AS: Record<string, string> = {
   "http-init-stream": "correct",
   "claims-read-only": "correct",
   "holds-until-cancelled": "correct",
+  "deaf": "correct",
 };
 const behaviour = BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
@@ -173,16 +176,11 @@ const HINTS: Record<string, [object?, object?]> = {
   "claims-read-only": [{ readOnlyHint: true }],
 };
 
-/** Calls held until their cancel comes (holds-until-cancelled), by JSON-RPC id. */
-const held = new Set<unknown>();
-
 async function handle(m: Record<string, unknown>) {
   const id = m.id;
-  if (m.method === "notifications/cancelled") {
-    // The SDK's way: a cancelled call gets no answer at all.
-    held.delete((m.params as { requestId?: unknown })?.requestId);
-    return;
-  }
+  // A cancel: the SDK's way, a cancelled call gets no answer at all (and a
+  // held one never had one coming).
+  if (m.method === "notifications/cancelled") return;
   if (m.method === "initialize") {
     out({
       jsonrpc: "2.0",
@@ -248,10 +246,13 @@ async function handle(m: Record<string, unknown>) {
   if (mode === "never-answers") return;
   const wrote = (result as { structuredContent?: { written?: unknown } })
     .structuredContent?.written;
-  if (mode === "holds-until-cancelled" && wrote !== undefined) {
+  if (
+    (mode === "holds-until-cancelled" || mode === "deaf") &&
+    wrote !== undefined
+  ) {
     // A new note is committed; its answer waits for an event (the call's
-    // cancel), never for time. A repeat is answered at once.
-    held.add(id);
+    // cancel, after which none comes), never for time. A repeat is answered
+    // at once.
     return;
   }
   if (mode === "non-json") {
@@ -339,6 +340,10 @@ if (mode.startsWith("http")) {
   await server.finished;
   Deno.exit(0);
 }
+// Its own process id beside its store, for a test that checks it has ended.
+if (storeFile !== undefined) {
+  Deno.writeTextFileSync(`${storeFile}.server.pid`, String(Deno.pid));
+}
 if (mode === "banner") writeLine("fixture server starting (not JSON)");
 if (mode === "dies-at-start") {
   console.error("fixture: cannot open its store");
@@ -368,4 +373,6 @@ for await (const chunk of Deno.stdin.readable) {
 }
 // Its input ended: a buffered server writes its store now, and only now.
 if (mode === "buffered" && storeFile !== undefined) save(memory);
-Deno.exit(0);
+// deaf lives on after its input ends: only a signal ends it.
+if (mode === "deaf") setInterval(() => {}, 60_000);
+else Deno.exit(0);
