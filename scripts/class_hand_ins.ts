@@ -32,6 +32,8 @@ BUILTIN_EXERCISES.forEach(({ file }, i) => {
     checks: 1,
     hints: 0,
     revealed: false,
+    first: "2026-01-01T00:00:00.000Z",
+    hints_before_guess: null,
   };
 });
 Deno.mkdirSync(folder, { mode: 0o700 });

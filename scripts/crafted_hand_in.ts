@@ -32,6 +32,8 @@ console.log(JSON.stringify(makeHandIn({
       checks: 1,
       hints: 0,
       revealed: false,
+      first: null,
+      hints_before_guess: null,
     },
   },
 })));

@@ -10,22 +10,36 @@
  * - copies: an answer identical to one that passes for its owner, yet fails
  *   for this student (the pasted answer names the owner's values).
  *
- * Each flag names the other files, so the teacher can open them.
+ * Each flag names the other files, so the teacher can open them. The flags
+ * are symmetric: who copied whom is the teacher's call, so for each flagged
+ * group the order in which its hand-ins first checked each exercise is set
+ * out (as the hand-ins say it), never guessed.
  *
  * @module
  */
-import type { Row, Seen } from "./class_grade.ts";
+import type { OrderBlock, Row, Seen } from "./class_grade.ts";
 import { nameKey } from "./student.ts";
+
+/** What the class shows besides each row's flags. */
+export interface ClassFlags {
+  /** For each flagged group and exercise, when each hand-in first checked it. */
+  order: OrderBlock[];
+  /** Each row's group of identical hand-ins (rows of one group share a number). */
+  sameWork: ReadonlyMap<Row, number>;
+}
 
 /** Flag `rows` for what they share; `seen` holds what grading learnt of each readable one. */
 export function flagClass(
   rows: Row[],
   seen: ReadonlyMap<Row, Seen>,
   answers: ReadonlyMap<number, ReadonlyMap<string, Row[]>>,
-): void {
+  exercises: readonly number[],
+): ClassFlags {
   const identical = new Map<Row, Set<Row>>();
   const same = (a: Row, b: Row) => identical.get(a)?.has(b) ?? false;
   const graded = rows.filter((r) => seen.has(r));
+  // Pairs whose order a teacher may need: [a, b, the exercise or all].
+  const linked: [Row, Row, number | null][] = [];
   for (const [i, a] of graded.entries()) {
     for (const b of graded.slice(i + 1)) {
       const [x, y] = [seen.get(a)!, seen.get(b)!];
@@ -35,6 +49,7 @@ export function flagClass(
         for (const [p, q] of [[a, b], [b, a]]) {
           identical.set(p, (identical.get(p) ?? new Set()).add(q));
         }
+        linked.push([a, b, null]);
       }
     }
   }
@@ -46,6 +61,12 @@ export function flagClass(
     const others = group.filter((o) => o !== row && !same(row, o));
     if (others.length > 0) {
       row.flags.push({ kind: "same-variant", of: files(others) });
+      // Each pair once (the group is walked from both ends).
+      for (const o of others) {
+        if (group.indexOf(o) > group.indexOf(row)) {
+          linked.push([row, o, null]);
+        }
+      }
     }
   });
   groups(graded, (r) => nameKey(r.name!), (row, group) => {
@@ -54,7 +75,16 @@ export function flagClass(
       row.flags.push({ kind: "duplicate-name", others: files(others) });
     }
   });
-  flagCopies(answers);
+  linked.push(...flagCopies(answers));
+  return {
+    order: orderOf(linked, exercises),
+    sameWork: components(
+      graded,
+      [...identical].flatMap(([a, bs]) =>
+        [...bs].map((b) => [a, b] as [Row, Row])
+      ),
+    ),
+  };
 }
 
 function files(rows: Iterable<Row>): string[] {
@@ -80,11 +110,13 @@ function groups(
 
 /**
  * An answer identical to one that passes for its owner, yet fails for this
- * student, is a copy: the pasted file names the owner's values.
+ * student, is a copy: the pasted file names the owner's values. Returns
+ * each copy with its owners, for the order.
  */
 function flagCopies(
   answers: ReadonlyMap<number, ReadonlyMap<string, Row[]>>,
-): void {
+): [Row, Row, number][] {
+  const pairs: [Row, Row, number][] = [];
   for (const [n, byKey] of answers) {
     for (const group of byKey.values()) {
       const owners = group.filter((r) => r.cells[n] === "done");
@@ -92,12 +124,70 @@ function flagCopies(
       for (const row of group) {
         if (row.cells[n] !== "not-yet") continue;
         row.cells[n] = "copy";
-        row.flags.push({
-          kind: "copy",
-          exercise: n,
-          of: owners.filter((o) => o !== row).map((o) => o.file),
-        });
+        const of = owners.filter((o) => o !== row);
+        row.flags.push({ kind: "copy", exercise: n, of: files(of) });
+        for (const o of of) pairs.push([row, o, n]);
       }
     }
   }
+  return pairs;
+}
+
+/** The group number of each row, rows joined by `pairs` sharing one. */
+function components(
+  rows: readonly Row[],
+  pairs: readonly [Row, Row][],
+): Map<Row, number> {
+  const parent = new Map<Row, Row>(rows.map((r) => [r, r]));
+  const root = (r: Row): Row => {
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  for (const [a, b] of pairs) parent.set(root(a), root(b));
+  const numbers = new Map<Row, number>();
+  const group = new Map<Row, number>();
+  for (const r of rows) {
+    const top = root(r);
+    if (!numbers.has(top)) numbers.set(top, numbers.size);
+    group.set(r, numbers.get(top)!);
+  }
+  return group;
+}
+
+/**
+ * For each exercise, the flagged groups that handed it in (two or more
+ * hand-ins joined by the pairs that concern it: identical or one seed for
+ * every exercise both handed in, a copy for its own), each hand-in with its
+ * first check, earliest first (a time not known last).
+ */
+function orderOf(
+  linked: readonly [Row, Row, number | null][],
+  exercises: readonly number[],
+): OrderBlock[] {
+  const blocks: OrderBlock[] = [];
+  const handed = (r: Row, n: number) =>
+    r.cells[n] !== undefined && r.cells[n] !== "missing";
+  for (const n of exercises) {
+    const pairs = linked.filter(([a, b, at]) =>
+      (at === null || at === n) && handed(a, n) && handed(b, n)
+    ).map(([a, b]) => [a, b] as [Row, Row]);
+    const rows = [...new Set(pairs.flat())];
+    const group = components(rows, pairs);
+    const members = new Map<number, Row[]>();
+    for (const r of rows) {
+      members.set(group.get(r)!, [...(members.get(group.get(r)!) ?? []), r]);
+    }
+    for (const list of members.values()) {
+      const at = (t: string | null) => t === null ? Infinity : Date.parse(t);
+      const handIns = list.map((r) => ({
+        file: r.file,
+        first: r.first[n] ?? null,
+      })).sort((x, y) =>
+        at(x.first) - at(y.first) ||
+        (x.file < y.file ? -1 : x.file > y.file ? 1 : 0)
+      );
+      blocks.push({ exercise: n, handIns });
+    }
+  }
+  return blocks;
 }

@@ -24,6 +24,21 @@ export const HAPPENED_MESSAGES = {
     zh: `根本没有 ${op} 步骤`,
   }),
   noSteps: { en: "no step at all", zh: "根本没有步骤" },
+  nothingFromLine: (table: string, line: string): Text => ({
+    en: `line ${line} wrote no row in ${table}`,
+    zh: `第 ${line} 行没有在 ${table} 里写下任何行`,
+  }),
+  aRun: { en: "run", zh: "调用" },
+  aStep: { en: "step", zh: "步骤" },
+  rowIn: (table: string): Text => ({
+    en: `row in ${table}`,
+    // After 别的: a Latin word is set apart by a space.
+    zh: ` ${table} 里的行`,
+  }),
+  noOther: (kind: Text, only: Text): Text => ({
+    en: `no other ${kind.en}: the only one is ${only.en}`,
+    zh: `没有别的${kind.zh}，唯一的一个：${only.zh}`,
+  }),
   noRows: (table: string): Text => ({
     en: `no row in ${table}`,
     zh: `${table} 里没有任何行`,
@@ -54,14 +69,30 @@ export const HAPPENED_MESSAGES = {
       why ? `（${why}）` : " "
     }结束，${commit.zh}`,
   }),
+  runThenRaised: (
+    line: string,
+    request: Text,
+    first: string,
+    outcome: string,
+    commit: Text,
+  ): Text => ({
+    en:
+      `line ${line}, a run of ${request.en} was ${
+        first === "cancelled" ? "cancelled" : `refused (${first})`
+      }, then its receipt could not be written: it ended ${outcome} ` +
+      commit.en,
+    zh: `第 ${line} 行，${request.zh}的调用${
+      first === "cancelled" ? "被取消" : `被拒绝（${first}）`
+    }，之后回执没能写下：以 ${outcome} 结束，${commit.zh}`,
+  }),
   request: (
     job: string,
     topic: string,
     copies: string,
-    more: string,
+    more: readonly string[],
   ): Text => ({
-    en: `${job} (${topic}, ${copies} copies${more ? `, ${more}` : ""})`,
-    zh: `${job}（${topic}，${copies} 份${more ? `，${more}` : ""}）`,
+    en: [`${job} (${topic}`, `${copies} copies`, ...more].join(", ") + ")",
+    zh: [`${job}（${topic}`, `${copies} 份`, ...more].join("，") + "）",
   }),
   precheckRefused: (
     line: string,
@@ -124,15 +155,29 @@ export const HAPPENED_MESSAGES = {
   }),
   receipt: (
     attempt: string,
-    job: string,
+    job: string | null,
     status: string,
     effect: boolean,
   ): Text => ({
-    en: `receipt ${attempt} of ${job}: ${status}, effect ${
-      effect ? "present" : "absent"
+    en: `receipt ${attempt} ${job === null ? "(no valid key)" : `of ${job}`}` +
+      `: ${status}, effect ${effect ? "present" : "absent"}`,
+    zh: `${
+      job === null
+        ? `回执 ${attempt}（没有有效的业务键）`
+        : `${job} 的回执 ${attempt}`
+    }：${status}，效果${effect ? "存在" : "不存在"}`,
+  }),
+  call: (
+    session: string,
+    call: string,
+    tool: string,
+    receipt: string | null,
+  ): Text => ({
+    en: `call ${call} of MCP session ${session}: ${tool}, ${
+      receipt === null ? "no receipt" : `receipt ${receipt}`
     }`,
-    zh: `${job} 的回执 ${attempt}：${status}，效果${
-      effect ? "存在" : "不存在"
+    zh: `MCP 会话 ${session} 的第 ${call} 次调用：${tool}，${
+      receipt === null ? "没有回执" : `回执 ${receipt}`
     }`,
   }),
   compensation: (job: string, state: string): Text => ({

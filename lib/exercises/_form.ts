@@ -33,7 +33,7 @@ import {
   wrong,
 } from "./_schema.ts";
 import { PARAM_NAMES } from "./student.ts";
-import { EXAMPLE_NAMES, type ExampleName } from "../accept/cases.ts";
+import { EXAMPLE_NAMES, type ExampleName, VERDICTS } from "../accept/cases.ts";
 
 /** A value in a clause: a literal, a bound variable's field, or one of this student's values. */
 export type ValueExpr =
@@ -154,10 +154,19 @@ export const OUTCOMES: readonly string[] = [
   "database_error",
 ];
 
-/** The kinds of value a predicted fact can take. */
-export const FACT_KINDS = ["boolean", "count", "outcome"] as const;
+/**
+ * The verdicts `guardlab accept` prints, as a guess about an example
+ * server's matrix may name them: accept's own list, never a copy of it.
+ */
+export const ACCEPT_VERDICTS: readonly string[] = VERDICTS;
 
-/** A kind of predicted value: true or false, a count (0, 1, ...), or one of {@linkcode OUTCOMES}. */
+/** The kinds of value a predicted fact can take. */
+export const FACT_KINDS = ["boolean", "count", "outcome", "verdict"] as const;
+
+/**
+ * A kind of predicted value: true or false, a count (0, 1, ...), one of
+ * {@linkcode OUTCOMES}, or one of {@linkcode ACCEPT_VERDICTS}.
+ */
 export type FactKind = typeof FACT_KINDS[number];
 
 /** One exercise, as data. Its number is its place in its course. */

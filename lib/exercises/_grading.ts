@@ -27,24 +27,35 @@ import { BUILTIN_COURSE, BUILTIN_COURSE_ID, type Course } from "./course.ts";
 import type { Exercise } from "./_form.ts";
 import {
   canonical,
+  HAND_IN_VERSION,
   type HandedExercise,
   type HandIn,
+  type HandInVersion,
   makeHandIn,
   MalformedHandIn,
   MAX_HAND_IN_BYTES,
   OLDER_HAND_IN_VERSION,
   readHandIn,
+  SEED_HAND_IN_VERSION,
 } from "./hand_in.ts";
 import type { Source, SourceText } from "./hand_in_files.ts";
 import { judgeWithOwnValues } from "./_judge.ts";
 import { GRADING_MESSAGES as M } from "./messages.ts";
 import { progressKey, readProgress } from "./_progress.ts";
 import {
+  type Derivation,
   type ExerciseParams,
   ExerciseUsageError,
   paramsFor,
   type Student,
 } from "./student.ts";
+
+/** How the guardlab that wrote a hand-in of each format derived its values. */
+const DERIVATION: Readonly<Record<HandInVersion, Derivation>> = {
+  [HAND_IN_VERSION]: "name+seed",
+  [SEED_HAND_IN_VERSION]: "seed",
+  [OLDER_HAND_IN_VERSION]: "name",
+};
 
 /** What `handIn` made: the hand-in, and what the student should hear about it. */
 export interface MadeHandIn {
@@ -93,8 +104,14 @@ export function handIn(
     }
     if (e === undefined) continue;
     const as = e.as ?? { course: null, name: null };
+    // A check an older guardlab made (values from the seed alone) has no
+    // derivation on record: this guardlab's values differ, so it is named.
+    const derived = as.derivation ??
+      ((as.variant ?? null) === null ? "name" : "seed");
     const sameValues = as.course === code && as.name === name &&
-      (code === null || (as.variant ?? null) === variant);
+      (code === null ||
+        ((as.variant ?? null) === variant &&
+          derived === (variant === null ? "name" : "name+seed")));
     if (!sameValues) checkedAsOther.push(x);
     exercises[x.slug] = {
       answer: e.answer,
@@ -102,6 +119,10 @@ export function handIn(
       checks: e.checks ?? 0,
       hints: p.hints[key] ?? 0,
       revealed: e.revealed ?? false,
+      first: e.first ?? null,
+      hints_before_guess: x.kind === "prediction" && e.guess !== undefined
+        ? e.guessHints ?? null
+        : null,
     };
   }
   return {
@@ -175,6 +196,8 @@ export async function grade(
       name: null,
       cells: {},
       revealed: [],
+      hinted: [],
+      first: {},
       total: null,
       ownTotal: null,
       flags: [],
@@ -198,7 +221,11 @@ export async function grade(
       });
     }
     const own = handIn.course.code;
+    row.code = own;
     const { variant } = handIn.student;
+    // Each hand-in is judged with the values the guardlab that wrote it gave.
+    const values = (c: string | null, slug: string) =>
+      paramsFor(c, handIn.name, slug, variant, DERIVATION[version]);
     let ownDone = 0;
     for (const x of exercises) {
       const entry = Object.hasOwn(handIn.exercises, x.slug)
@@ -209,7 +236,11 @@ export async function grade(
         continue;
       }
       if (entry.revealed) row.revealed.push(x.n);
-      const params = paramsFor(code, handIn.name, x.slug, variant);
+      if (x.kind === "prediction" && (entry.hints_before_guess ?? 0) > 0) {
+        row.hinted.push(x.n);
+      }
+      row.first[x.n] = entry.first;
+      const params = values(code, x.slug);
       const j = await judge(x, entry.answer, params, code !== null);
       row.cells[x.n] = j.overLimit
         ? "over-limit"
@@ -218,7 +249,7 @@ export async function grade(
         : "not-yet";
       if (own !== code) {
         // What the student did under the code they used, for the teacher to weigh.
-        const theirs = paramsFor(own, handIn.name, x.slug, variant);
+        const theirs = values(own, x.slug);
         if ((await judge(x, entry.answer, theirs, own !== null)).passed) {
           ownDone++;
         }
@@ -252,10 +283,14 @@ export async function grade(
       variant,
     });
   }
-  flagClass(rows, seen, answers);
+  const numbers = exercises.map((x) => x.n);
+  const { order, sameWork } = flagClass(rows, seen, answers, numbers);
+  // Identical hand-ins are one piece of work: counted once per exercise.
   const perExercise: Record<number, number> = {};
-  for (const x of exercises) {
-    perExercise[x.n] = rows.filter((r) => r.cells[x.n] === "done").length;
+  for (const n of numbers) {
+    perExercise[n] = new Set(
+      rows.filter((r) => r.cells[n] === "done").map((r) => sameWork.get(r)),
+    ).size;
   }
   for (const row of rows) {
     if (row.name !== null) {
@@ -264,12 +299,16 @@ export async function grade(
     row.flags.sort(byFlagOrder);
   }
   return {
-    exercises: exercises.map((x) => x.n),
+    exercises: numbers,
     rows,
     perExercise,
     notRerun: exercises.filter((x) => x.judged === "ledger").map((x) => x.n),
     builtinHandIns,
     course: request.course.id,
+    order,
+    identicalCountedOnce: rows.some((r) =>
+      r.flags.some((f) => f.kind === "identical")
+    ),
   };
 }
 
@@ -282,7 +321,7 @@ async function handInOf(
   row: Row,
   request: GradeRequest,
   grader: number | null,
-): Promise<{ handIn: HandIn; version: number } | null> {
+): Promise<{ handIn: HandIn; version: HandInVersion } | null> {
   if (source.problem !== undefined) {
     row.flags.push({ kind: "malformed", reason: source.problem });
     return null;
@@ -303,12 +342,15 @@ async function handInOf(
     row.flags.push({ kind: "malformed", reason: error.text });
     return null;
   }
-  const { handIn, intact, version } = parsed;
+  const { handIn, intact, version, handMadeName } = parsed;
   row.name = handIn.name;
+  if (handMadeName !== null) {
+    row.flags.push({ kind: "hand-made-name", reason: handMadeName });
+  }
   const ownerFlag = ownerOf(read, handIn.student.uid, grader);
   if (ownerFlag) row.flags.push(ownerFlag);
   if (!intact) row.flags.push({ kind: "edited" });
-  if (version === OLDER_HAND_IN_VERSION) {
+  if (version !== HAND_IN_VERSION) {
     row.flags.push({ kind: "older-format", version });
   }
   if (handIn.guardlab !== request.version) {

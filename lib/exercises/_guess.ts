@@ -11,6 +11,7 @@ import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
 import { inEveryLanguage, unboxed } from "./_engine.ts";
 import {
+  ACCEPT_VERDICTS,
   type Exercise,
   type FactKind,
   OUTCOMES,
@@ -54,6 +55,8 @@ function allowed(
       return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
     case "outcome":
       return OUTCOMES.includes(v as string);
+    case "verdict":
+      return ACCEPT_VERDICTS.includes(v as string);
   }
   return false;
 }
@@ -67,13 +70,20 @@ function allowedText(accepts: FactKind | readonly string[] | null): Text {
   if (accepts === "outcome") {
     return M.oneOfValues(OUTCOMES.join(", "), OUTCOMES.join("、"));
   }
+  if (accepts === "verdict") {
+    return M.oneOfVerdicts(
+      ACCEPT_VERDICTS.join(", "),
+      ACCEPT_VERDICTS.join("、"),
+    );
+  }
   return accepts === "boolean" ? M.trueOrFalse : M.aCount;
 }
 
 /**
  * The guess in `answer`, or why it is malformed: not one JSON object, a
  * field that is not asked for, a field missing, or a value of the wrong
- * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled). A
+ * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled, `once`
+ * for ONCE). A
  * malformed guess names the values allowed and is never kept, so it does
  * not use up the one guess.
  */

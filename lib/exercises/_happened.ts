@@ -21,7 +21,7 @@ import {
   valueText,
 } from "./_engine.ts";
 import type { Item } from "./_evidence.ts";
-import type { Clause } from "./_form.ts";
+import type { Clause, Where } from "./_form.ts";
 import { HAPPENED_MESSAGES as M } from "./_feedback_messages.ts";
 
 /** A value of the answer as a line shows it: inert, and cut at 40 characters. */
@@ -48,12 +48,7 @@ function request(item: Item): Text {
     const v = item[field];
     if (v !== undefined && v !== plain) more.push(`${field}=${v}`);
   }
-  return M.request(
-    str(item.job),
-    str(item.topic),
-    str(item.copies),
-    more.join(", "),
-  );
+  return M.request(str(item.job), str(item.topic), str(item.copies), more);
 }
 
 /** A step of the answer in words. */
@@ -111,6 +106,9 @@ export function stepText(item: Item): Text {
   return M.step(line, op);
 }
 
+/** Outcomes a run raises: its receipt could not be written (or the database failed). */
+const RAISED = new Set(["audit_unavailable", "database_error"]);
+
 function runText(
   item: Item,
   line: string,
@@ -118,7 +116,13 @@ function runText(
   why: unknown,
 ): Text {
   const w = why === undefined ? "" : String(why);
-  return M.run(line, request(item), str(item.outcome), w, commit);
+  const outcome = str(item.outcome);
+  // A refusal or a cancel that came before a failed receipt is said as
+  // what happened first, never as the audit failure's reason.
+  if (RAISED.has(outcome) && w !== "") {
+    return M.runThenRaised(line, request(item), w, outcome, commit);
+  }
+  return M.run(line, request(item), outcome, w, commit);
 }
 
 /** A ledger row in words. */
@@ -132,7 +136,7 @@ export function rowText(table: string, row: Item): Text {
     case "receipts":
       return M.receipt(
         str(row.attempt),
-        str(row.job),
+        row.job === null ? null : str(row.job),
         str(row.status),
         row.effect_exists === true,
       );
@@ -146,6 +150,13 @@ export function rowText(table: string, row: Item): Text {
         str(row.copies),
         str(row.checked_revision),
       );
+    case "calls":
+      return M.call(
+        str(row.session),
+        str(row.call),
+        str(row.tool),
+        row.receipt === null ? null : str(row.receipt),
+      );
     default:
       return M.rule(str(row.revision), str(row.max_copies));
   }
@@ -154,6 +165,63 @@ export function rowText(table: string, row: Item): Text {
 /** The item in words, by where it came from. */
 function itemText(clause: Clause, item: Item): Text {
   return "ledger" in clause ? rowText(clause.ledger, item) : stepText(item);
+}
+
+/** The item of `items` that meets the most of `clause`'s field tests (the first, on a tie). */
+function closest(
+  clause: Clause & { where?: Where },
+  items: readonly Item[],
+  b: Bindings,
+  ctx: EngineContext,
+): Item {
+  let best = items[0];
+  let most = -1;
+  for (const item of items) {
+    const met = closeness(item, clause.where ?? {}, b, ctx.params);
+    if (met > most) [best, most] = [item, met];
+  }
+  return best;
+}
+
+/** The name whose step `where` asks for (`"step": {"ref": "a.step"}`), if it asks for one. */
+function stepOf(where: Where | undefined): string | undefined {
+  const m = where?.step;
+  if (m === null || typeof m !== "object" || !("ref" in m)) return undefined;
+  const [name, field] = m.ref.split(".");
+  return field === "step" ? name : undefined;
+}
+
+/**
+ * The items that can have decided a block that did not hold, or what to
+ * say instead. A block that asks for one step's item (`"step": {"ref":
+ * "a.step"}`) is about that step alone: its items, or none ("line 3 wrote
+ * no receipt"), never another step's row that happens to come close. Any
+ * other block looks for an item besides those already bound to a name
+ * (the retry, not the first call the premise before it found); when only
+ * those are left, it says there is no other.
+ */
+function deciding(
+  clause: Clause & { where?: Where },
+  items: readonly Item[],
+  b: Bindings,
+): { items: readonly Item[] } | { none: Text } {
+  const asked = stepOf(clause.where);
+  if (asked !== undefined) {
+    const holder = b.get(asked) as Item | undefined;
+    const own = items.filter((i) => i.step === holder?.step);
+    if (own.length > 0) return { items: own };
+    const table = "ledger" in clause ? clause.ledger : "steps";
+    return { none: M.nothingFromLine(table, str(holder?.line)) };
+  }
+  const bound = new Set([...b.values()]);
+  const others = items.filter((i) => !bound.has(i));
+  if (others.length > 0) return { items: others };
+  const kind = "ledger" in clause
+    ? M.rowIn(clause.ledger)
+    : "pick" in clause && clause.pick === "runs"
+    ? M.aRun
+    : M.aStep;
+  return { none: M.noOther(kind, itemText(clause, items[0])) };
 }
 
 /**
@@ -187,13 +255,9 @@ export function whatHappened(
           : M.noSteps,
       );
     }
-    let best = items[0];
-    let most = -1;
-    for (const item of items) {
-      const met = closeness(item, clause.where ?? {}, b, ctx.params);
-      if (met > most) [best, most] = [item, met];
-    }
-    return label(itemText(clause, best));
+    const candidates = deciding(clause, items, b);
+    if ("none" in candidates) return label(candidates.none);
+    return label(itemText(clause, closest(clause, candidates.items, b, ctx)));
   }
   if ("compare" in clause) {
     const [left] = clause.compare;

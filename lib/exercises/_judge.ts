@@ -31,13 +31,8 @@ import {
   valueOf,
   valueText,
 } from "./_engine.ts";
-import {
-  type Evidence,
-  evidenceOfCopy,
-  gather,
-  type GatherLimits,
-  NOT_A_COPY,
-} from "./_evidence.ts";
+import { type Evidence, gather, type GatherLimits } from "./_evidence.ts";
+import { evidenceOfCopy, NOT_A_COPY } from "./_ledger_copy.ts";
 import type { Exercise, ValueExpr } from "./_form.ts";
 import { guessOf } from "./_guess.ts";
 import { whatHappened } from "./_happened.ts";
@@ -54,6 +49,8 @@ import {
   type ExerciseParams,
   foreignValue,
   foreignValueText,
+  PARAM_NAMES,
+  type ParamName,
 } from "./student.ts";
 
 /**
@@ -143,6 +140,18 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
     hints: x.hints.map(f),
     ...(x.skeleton ? { skeleton: fillValues(x.skeleton, params) } : {}),
   };
+}
+
+/**
+ * The student's values exercise `x` names anywhere (its texts, skeleton,
+ * setup and invariants), in {@linkcode PARAM_NAMES} order: what `show`
+ * states. An exercise about an example server names none.
+ */
+export function valuesUsed(x: Exercise): ParamName[] {
+  const text = JSON.stringify(x);
+  return PARAM_NAMES.filter((name) =>
+    text.includes(`{${name}}`) || text.includes(`"param":"${name}"`)
+  );
 }
 
 /**
@@ -293,6 +302,8 @@ function verdict(
     findings?: Finding[];
     why?: Text | null;
     revealed?: Text[] | null;
+    /** A prediction's wrong guess: the command that can reveal it. */
+    wrongGuess?: string;
   },
 ): Verdict {
   const findings = parts.findings ?? [];
@@ -301,7 +312,13 @@ function verdict(
     findings.every((f) => f.status === "yes");
   const feedback: Text[] = [];
   if (reason) feedback.push(M.notYet(reason));
-  else {
+  else if (parts.wrongGuess !== undefined) {
+    feedback.push(M.finding(FINDING_MARK.no, M.wrongGuess));
+    feedback.push(M.notDone(x.n));
+    feedback.push(M.wrongGuessKept);
+    // The command on a line of its own: it is there to be copied.
+    feedback.push(M.revealCommand(parts.wrongGuess, x.n));
+  } else {
     for (const f of findings) {
       feedback.push(M.finding(FINDING_MARK[f.status], f.text));
       if (f.happened) feedback.push(f.happened);
@@ -502,10 +519,18 @@ async function judgePrediction(
     ),
   }));
   const passed = findings.every((f) => f.status === "yes");
+  if (!passed && !options.reveal) {
+    // A wrong guess shows only that it was wrong: a mark per field would
+    // tell which fields were right, and the next guess would pass.
+    return verdict(x, {
+      findings: [{ status: "no", text: M.wrongGuess }],
+      wrongGuess: options.command ?? COMMAND,
+    });
+  }
   return verdict(x, {
     findings,
     why: fill(x.why, facts.b, params),
-    // A wrong guess never shows what happened, unless asked (and recorded).
-    revealed: passed || options.reveal ? revealed : null,
+    // What happened is shown after a right guess, or when asked (and recorded).
+    revealed,
   });
 }

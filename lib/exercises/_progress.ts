@@ -15,7 +15,7 @@ import {
 import type { Place } from "../sandbox/sandbox.ts";
 import type { Course } from "./course.ts";
 import type { Exercise } from "./_form.ts";
-import { newVariantSeed, VARIANT_SEED } from "./student.ts";
+import { type Derivation, newVariantSeed, VARIANT_SEED } from "./student.ts";
 
 /** One exercise's record. */
 export interface ExerciseProgress {
@@ -23,6 +23,8 @@ export interface ExerciseProgress {
   state: "attempted" | "done";
   /** The last answer checked, for `hand-in` (once done: the passing one). */
   answer: string;
+  /** When it was first checked (ISO 8601); absent in a record an older guardlab kept. */
+  first?: string;
   /** When a check first passed (ISO 8601). */
   passed?: string;
   /** How many times it was checked. */
@@ -31,6 +33,8 @@ export interface ExerciseProgress {
   revealed?: boolean;
   /** For a prediction: the first well-formed guess, the only one that counts. */
   guess?: string;
+  /** For a prediction: how many hints had been shown when that guess was kept. */
+  guessHints?: number;
   /** The course code, name and variant seed the answer was checked under (its variant). */
   as?: CheckedAs;
 }
@@ -43,6 +47,12 @@ export interface CheckedAs {
   name: string | null;
   /** The variant seed; null (or absent, in an older record) when the values came from the name. */
   variant?: string | null;
+  /**
+   * How the values were derived from those (`name+seed` now); absent in a
+   * record an older guardlab kept, whose values came from the seed alone
+   * (or from the name, without a seed).
+   */
+  derivation?: Derivation;
 }
 
 /** The whole record. */
@@ -75,14 +85,23 @@ export function readProgress(place: string | Place): Progress {
       typeof x.answer === "string"
     ) {
       const record: ExerciseProgress = { state: x.state, answer: x.answer };
-      if (typeof x.passed === "string") record.passed = x.passed;
+      if (isTime(x.first)) record.first = x.first;
+      if (isTime(x.passed)) record.passed = x.passed;
       if (Number.isInteger(x.checks) && x.checks! >= 0) {
         record.checks = x.checks;
       }
       if (typeof x.revealed === "boolean") record.revealed = x.revealed;
       if (typeof x.guess === "string") record.guess = x.guess;
+      if (Number.isInteger(x.guessHints) && x.guessHints! >= 0) {
+        record.guessHints = x.guessHints;
+      }
       const as = x.as as
-        | { course?: unknown; name?: unknown; variant?: unknown }
+        | {
+          course?: unknown;
+          name?: unknown;
+          variant?: unknown;
+          derivation?: unknown;
+        }
         | undefined;
       if (
         as !== null && typeof as === "object" &&
@@ -94,6 +113,9 @@ export function readProgress(place: string | Place): Progress {
           name: as.name as string | null,
           variant: seedOrNull(as.variant),
         };
+        if (as.derivation === "name+seed" || as.derivation === "name") {
+          record.as.derivation = as.derivation;
+        }
       }
       exercises[n] = record;
     }
@@ -107,6 +129,12 @@ export function readProgress(place: string | Place): Progress {
     progress.variant = seedOrNull(data.variant);
   }
   return progress;
+}
+
+/** A time as a record keeps it: what a hand-in may carry (ISO 8601, at most 40 characters). */
+function isTime(v: unknown): v is string {
+  return typeof v === "string" && v.length <= 40 &&
+    !Number.isNaN(Date.parse(v));
 }
 
 function seedOrNull(v: unknown): string | null {
@@ -227,9 +255,10 @@ export function nextHint(
 /**
  * The progress after one check of exercise `x`: a passing answer is kept
  * for hand-in until a newer one passes; a prediction keeps its first
- * well-formed guess (the one that counts) and whether the outcome was
- * `revealed` (shown by this check: only ever after that first guess);
- * every check is counted, and the first pass is dated.
+ * well-formed guess (the one that counts), how many hints had been shown
+ * when it was kept, and whether the outcome was `revealed` (shown by this
+ * check: only ever after that first guess); every check is counted, and
+ * the first check and the first pass are dated (`now`).
  */
 export function recordCheck(
   p: Progress,
@@ -239,6 +268,7 @@ export function recordCheck(
   v: { readonly passed: boolean; readonly reason: unknown },
   revealed: boolean,
   as: CheckedAs,
+  now: Date = new Date(),
 ): Progress {
   const before = p.exercises[key];
   const keep = before?.state === "done" && !v.passed;
@@ -249,12 +279,19 @@ export function recordCheck(
     as,
   };
   record.checks = (before?.checks ?? 0) + 1;
+  // Only a record this check starts is dated: an older record's first
+  // check happened before this one, at a time nobody kept.
+  if (before === undefined) record.first = now.toISOString();
   if (v.passed && before?.passed === undefined) {
-    record.passed = new Date().toISOString();
+    record.passed = now.toISOString();
   }
   const guess = before?.guess ??
     (x.kind === "prediction" && v.reason === null ? answer.trim() : undefined);
   if (guess !== undefined) record.guess = guess;
+  if (guess !== undefined && before?.guess === undefined) {
+    // The hints a prediction was made with: the table marks them.
+    record.guessHints = p.hints[key] ?? 0;
+  }
   if (before?.revealed === true || revealed) record.revealed = true;
   return { ...p, exercises: { ...p.exercises, [key]: record } };
 }

@@ -22,6 +22,7 @@ export const CELLS: readonly Cell[] = [
 /** Something a teacher should look at, about one hand-in. */
 export type Flag =
   | { kind: "malformed"; reason: Text }
+  | { kind: "hand-made-name"; reason: Text } // a name config name would not store
   | { kind: "identical"; of: string[] } // the same digest, or the same answers
   | { kind: "same-variant"; of: string[] } // the same variant seed, another name or answers
   | { kind: "duplicate-name"; others: string[] }
@@ -47,6 +48,7 @@ export type Flag =
 /** The kinds of flag, in the order a row lists them. */
 export const FLAG_ORDER: readonly Flag["kind"][] = [
   "malformed",
+  "hand-made-name",
   "identical",
   "same-variant",
   "duplicate-name",
@@ -90,6 +92,12 @@ export interface Row {
   cells: Record<number, Cell>;
   /** The exercises whose prediction's outcome was revealed (`--reveal`). */
   revealed: number[];
+  /** The predictions made after hints were shown (the hand-in's `hints_before_guess`). */
+  hinted: number[];
+  /** The course code the hand-in was made under (null: none); undefined when it could not be read. */
+  code?: string | null;
+  /** When each exercise handed in was first checked, as the hand-in says (null: not known). */
+  first: Record<number, string | null>;
   /** Exercises done, or null for a malformed hand-in. */
   total: number | null;
   /** Exercises done under the hand-in's own course code, when it is not the teacher's; else null. */
@@ -120,8 +128,25 @@ export interface ClassGrade {
   notRerun: number[];
   /** The hand-ins made for the built-in exercises while another course is graded. */
   builtinHandIns: number;
+  /** For each flagged group, when each of its hand-ins first checked an exercise. */
+  order: OrderBlock[];
+  /** Whether some hand-ins are identical: "done per exercise" counts each such group once. */
+  identicalCountedOnce: boolean;
   /** The course graded (its id). */
   course: string;
+}
+
+/**
+ * The hand-ins of one flagged group (identical, one variant seed, or a copy
+ * of this exercise) and when each first checked the exercise, as each
+ * hand-in says, earliest first: the teacher sees who had it first, and
+ * guardlab does not guess.
+ */
+export interface OrderBlock {
+  /** The exercise number. */
+  exercise: number;
+  /** Each hand-in's file and its first check (null: not known), earliest first. */
+  handIns: { file: string; first: string | null }[];
 }
 
 /** A row's name with its file: `李雷 (li.json)`. */

@@ -7,9 +7,13 @@
  * `grade`, which re-runs every answer; the name and the uid are claims the
  * grade table is about, and grade compares the uid with the file's owner.
  *
- * Format version 2 added `student` (the variant seed and the uid). A
- * version 1 hand-in is still read: its values are derived from the name,
- * as the guardlab that wrote it did, and grade flags it as older.
+ * Format version 2 added `student` (the variant seed and the uid); version
+ * 3 added, per exercise, when it was first checked (`first`) and, for a
+ * prediction, how many hints had been shown when the guess was made
+ * (`hints_before_guess`), and derives the values from the name and the
+ * seed together. Older hand-ins are still read, each graded with the values
+ * the guardlab that wrote it gave (version 1: from the name; version 2:
+ * from the seed alone), and grade flags them as older.
  *
  * The digest is SHA-256 over the rest of the object, so an accidental edit
  * (an editor that changed line endings, a half-pasted answer) shows. It is
@@ -25,16 +29,25 @@ import { fill, same, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { GRADING_MESSAGES as M } from "./messages.ts";
-import { checkCourseCode, checkName, VARIANT_SEED } from "./student.ts";
+import { checkCourseCode, handedName, VARIANT_SEED } from "./student.ts";
 
 /** The value of a hand-in's `format` field. */
 export const HAND_IN_FORMAT = "guardlab-hand-in";
 
 /** The version of the hand-in format this guardlab writes. */
-export const HAND_IN_VERSION = 2;
+export const HAND_IN_VERSION = 3;
 
-/** The older version this guardlab still reads (no `student`; values from the name). */
+/** The oldest version this guardlab still reads (no `student`; values from the name). */
 export const OLDER_HAND_IN_VERSION = 1;
+
+/** The version before this one (values from the seed alone; no times of first checks). */
+export const SEED_HAND_IN_VERSION = 2;
+
+/** A format version this guardlab reads. */
+export type HandInVersion =
+  | typeof HAND_IN_VERSION
+  | typeof SEED_HAND_IN_VERSION
+  | typeof OLDER_HAND_IN_VERSION;
 
 /** The largest hand-in file read: 8 MiB. A larger file is refused unread past that. */
 export const MAX_HAND_IN_BYTES = 8 << 20;
@@ -51,6 +64,10 @@ export interface HandedExercise {
   hints: number;
   /** Whether a prediction's outcome was revealed before it was guessed right. */
   revealed: boolean;
+  /** When it was first checked (ISO 8601), or null when not known (an older record). */
+  first: string | null;
+  /** For a prediction: the hints shown when the guess was made; null for a script, or not known. */
+  hints_before_guess: number | null;
 }
 
 /** A hand-in, as written by `exercise hand-in`. */
@@ -118,12 +135,21 @@ export function makeHandIn(
 
 /** A hand-in that was read: the hand-in, and whether its digest still matches. */
 export interface ReadHandIn {
-  /** The hand-in (an older one with `student` filled in as null, null). */
+  /**
+   * The hand-in (an older one with `student` filled in as null, null, and
+   * each exercise's `first` and `hints_before_guess` as null).
+   */
   handIn: HandIn;
   /** False when the digest does not match: the file was changed after hand-in. */
   intact: boolean;
   /** The format version it was written in. */
-  version: typeof HAND_IN_VERSION | typeof OLDER_HAND_IN_VERSION;
+  version: HandInVersion;
+  /**
+   * Why the name is not one `config name` stores (an invisible or control
+   * character, spacing): made or edited by hand, graded all the same; null
+   * for a stored name.
+   */
+  handMadeName: Text | null;
 }
 
 /** Why a file is not a hand-in this guardlab can grade. */
@@ -156,7 +182,8 @@ const TOP_KEYS = [...OLDER_KEYS, "student"];
 const COURSE_KEYS = ["id", "code"];
 const STUDENT_KEYS = ["variant", "uid"];
 const MAX_UID = 2 ** 32 - 1;
-const EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
+const OLDER_EXERCISE_KEYS = ["answer", "passed", "checks", "hints", "revealed"];
+const EXERCISE_KEYS = [...OLDER_EXERCISE_KEYS, "first", "hints_before_guess"];
 const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,32}$/;
 const COURSE_ID = /^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$/;
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -182,16 +209,20 @@ export function readHandIn(text: string): ReadHandIn {
   }
   if (data.format !== HAND_IN_FORMAT) malformed(M.format(quoted(data.format)));
   const version = data.version;
-  if (version !== HAND_IN_VERSION && version !== OLDER_HAND_IN_VERSION) {
+  if (
+    version !== HAND_IN_VERSION && version !== SEED_HAND_IN_VERSION &&
+    version !== OLDER_HAND_IN_VERSION
+  ) {
     malformed(M.version(quoted(version), HAND_IN_VERSION));
   }
   // at the top: no "where"
   keysExactly(data, version === 1 ? OLDER_KEYS : TOP_KEYS, same(""));
-  if (version === HAND_IN_VERSION) checkStudent(data.student);
+  if (version !== OLDER_HAND_IN_VERSION) checkStudent(data.student);
   if (typeof data.name !== "string") malformed(M.nameNotText);
-  const name = checkName(data.name);
-  if ("problem" in name) malformed(fill(M.name, { problem: name.problem }));
-  if (name.name !== data.name) malformed(M.nameSpaces);
+  // A name config would refuse is graded all the same, and flagged: only
+  // one that is no name at all (empty, too long) stops the grading.
+  const name = handedName(data.name);
+  if (name.problem) malformed(fill(M.name, { problem: name.problem }));
   if (typeof data.guardlab !== "string" || !VERSION_TEXT.test(data.guardlab)) {
     malformed(M.notVersion);
   }
@@ -211,15 +242,24 @@ export function readHandIn(text: string): ReadHandIn {
   for (const [n, entry] of Object.entries(exercises)) {
     if (!SLUG.test(n)) malformed(M.notExerciseName(quoted(n)));
     if (!isPlainRecord(entry)) malformed(M.exerciseNotObject(n));
-    keysExactly(entry, EXERCISE_KEYS, M.inExercise(quoted(n)));
+    keysExactly(
+      entry,
+      version === HAND_IN_VERSION ? EXERCISE_KEYS : OLDER_EXERCISE_KEYS,
+      M.inExercise(quoted(n)),
+    );
     if (typeof entry.answer !== "string") malformed(M.answerNotText(n));
-    if (
-      entry.passed !== null &&
-      (typeof entry.passed !== "string" ||
-        Number.isNaN(Date.parse(entry.passed)) || entry.passed.length > 40)
-    ) malformed(M.passedNotTime(n));
-    for (const key of ["checks", "hints"]) {
+    for (const key of ["passed", "first"]) {
       const v = entry[key];
+      if (
+        v !== null && v !== undefined &&
+        (typeof v !== "string" || Number.isNaN(Date.parse(v)) || v.length > 40)
+      ) malformed(M.passedNotTime(key, n));
+    }
+    for (const key of ["checks", "hints", "hints_before_guess"]) {
+      const v = entry[key];
+      if (v === undefined || (key === "hints_before_guess" && v === null)) {
+        continue;
+      }
       if (
         !Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_COUNT
       ) malformed(M.notCount(key, n));
@@ -228,10 +268,19 @@ export function readHandIn(text: string): ReadHandIn {
   }
   if (typeof data.digest !== "string") malformed(M.digestNotText);
   const intact = digestOf(data as unknown as HandIn) === data.digest;
-  const handIn = version === HAND_IN_VERSION
-    ? data as unknown as HandIn
-    : { ...data, student: { variant: null, uid: null } } as unknown as HandIn;
-  return { handIn, intact, version };
+  const handIn = version === HAND_IN_VERSION ? data as unknown as HandIn : {
+    ...data,
+    student: version === OLDER_HAND_IN_VERSION
+      ? { variant: null, uid: null }
+      : data.student,
+    exercises: Object.fromEntries(
+      Object.entries(exercises).map(([n, e]) => [
+        n,
+        { ...e as object, first: null, hints_before_guess: null },
+      ]),
+    ),
+  } as unknown as HandIn;
+  return { handIn, intact, version, handMadeName: name.handMade };
 }
 
 function checkStudent(student: unknown): void {

@@ -305,6 +305,10 @@ export const JUDGE_MESSAGES = {
     en: `one of ${en}`,
     zh: ` ${zh} 之一`,
   }),
+  oneOfVerdicts: (en: string, zh: string): Text => ({
+    en: `one of the verdicts guardlab accept prints: ${en}`,
+    zh: ` guardlab accept 输出的结论之一：${zh}`,
+  }),
   emptyPrediction: {
     en: "the answer is empty: write one JSON line",
     zh: "答案是空的：请写一行 JSON",
@@ -328,6 +332,19 @@ export const JUDGE_MESSAGES = {
       "tell your teacher",
     zh: "这个练习的预设步骤没有按课程所写运行；请告诉老师",
   },
+  wrongGuess: {
+    en: "your prediction is not what happened",
+    zh: "你的预测与实际发生的不符",
+  },
+  wrongGuessKept: {
+    en: "Only your first prediction counts, and which part was wrong is not " +
+      "shown. To see what happened (your hand-in then records that it was " +
+      "revealed):",
+    zh: "只有你的第一次预测算数，也不会显示错在哪一项。" +
+      "要看实际发生的（作业文件会记下结果被揭示过）：",
+  },
+  revealCommand: (command: string, n: number): Text =>
+    same(`  ${command} check ${n} --reveal`),
   firstGuess: (guess: string): Text => ({
     en: `only your first prediction counts: ${guess}`,
     zh: `只有你的第一次预测算数：${guess}`,
@@ -374,10 +391,13 @@ export const EVIDENCE_MESSAGES = {
 
 /** What a verdict from a ledger cannot claim. */
 export const LEDGER_NOT_AGENT: Text = {
-  en: "guardlab judges the ledger, not the agent: it cannot tell an " +
-    "agent's ledger from a script's, and it does not re-run the session.",
-  zh: "guardlab 判定的是账本，不是 Agent：它分不清账本出自 Agent 还是脚本，" +
-    "也不会重跑会话。",
+  en: "guardlab judges the ledger, not the agent: it requires the calls to " +
+    "have come over MCP (the ledger's mcp_calls rows), but not which client " +
+    "sent them, and it does not re-run the session; a ledger written by " +
+    "hand could forge those rows too.",
+  zh: "guardlab 判定的是账本，不是 Agent：它要求这些调用经由 MCP 到达" +
+    "（账本的 mcp_calls 行），但不核对是哪个客户端发的，也不重跑会话；" +
+    "手工写出的账本同样可以伪造这些行。",
 };
 
 /** How grade marks an exercise judged from a ledger copy. */
@@ -393,6 +413,10 @@ export const STUDENT_MESSAGES = {
     zh: "名字里不能有控制字符或不可见字符",
   },
   emptyName: { en: "the name is empty", zh: "名字是空的" },
+  spacing: {
+    en: "spaces or a Unicode form a stored name never has",
+    zh: "保存的名字不会有的空白或 Unicode 形式",
+  },
   longName: (max: number): Text => ({
     en: `a name has at most ${max} characters`,
     zh: `名字最多 ${max} 个字符`,
@@ -440,10 +464,10 @@ export const GRADING_MESSAGES = {
     en: `unknown format ${shown}`,
     zh: `未知的格式 ${shown}`,
   }),
-  version: (shown: string, known: number): Text => ({
+  version: (shown: string, newest: number): Text => ({
     en: `format version ${shown} is not known to this guardlab ` +
-      `(it reads ${known})`,
-    zh: `这个 guardlab 不认识格式版本 ${shown}（它读的是 ${known}）`,
+      `(it reads 1 to ${newest})`,
+    zh: `这个 guardlab 不认识格式版本 ${shown}（它读的是 1 到 ${newest}）`,
   }),
   unknownKey: { en: "unknown key {key}{where}", zh: "未知的键 {key}{where}" },
   missingKey: { en: "missing key {key}{where}", zh: "缺少键 {key}{where}" },
@@ -454,10 +478,6 @@ export const GRADING_MESSAGES = {
   }),
   nameNotText: { en: '"name" is not text', zh: "“name”不是文本" },
   name: { en: '"name": {problem}', zh: "“name”：{problem}" },
-  nameSpaces: {
-    en: '"name" has spaces a stored name never has',
-    zh: "“name”含有保存的名字不会有的空白",
-  },
   notVersion: { en: '"guardlab" is not a version', zh: "“guardlab”不是版本号" },
   courseNotObject: { en: '"course" is not an object', zh: "“course”不是对象" },
   notCourseId: {
@@ -484,9 +504,9 @@ export const GRADING_MESSAGES = {
     en: `the answer to exercise ${n} is not text`,
     zh: `练习 ${n} 的答案不是文本`,
   }),
-  passedNotTime: (n: string): Text => ({
-    en: `"passed" of exercise ${n} is not a time or null`,
-    zh: `练习 ${n} 的“passed”不是时间或 null`,
+  passedNotTime: (key: string, n: string): Text => ({
+    en: `"${key}" of exercise ${n} is not a time or null`,
+    zh: `练习 ${n} 的“${key}”不是时间或 null`,
   }),
   notCount: (key: string, n: string): Text => ({
     en: `"${key}" of exercise ${n} is not a count`,

@@ -30,6 +30,7 @@ export * from "./course.ts";
 export * from "./_describe.ts";
 export * from "./_feedback_messages.ts";
 export * from "./_evidence.ts";
+export * from "./_ledger_copy.ts";
 export * from "./_form.ts";
 export * from "./_grading.ts";
 export * from "./hand_in.ts";

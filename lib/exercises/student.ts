@@ -10,15 +10,18 @@
  *
  * Per-student variants, the PrairieLearn way: each exercise's values (job
  * keys, topic, copies, the policy rule's limit) are derived by SHA-256 from
- * the course code and the student's variant seed: 16 random hex digits made
- * once per student, kept in their progress and carried by every hand-in.
- * Two students with the same name have different seeds, so they get
- * different values and cannot copy each other unseen. (An older guardlab
- * derived the values from the name instead; such a student keeps that
- * derivation, seed `null`, and grade says so.) The same code and seed
- * always give the same values; without a course code every student gets
- * {@linkcode defaultParams}. An exercise's texts, setup and invariants name
- * these values as `{job}`, `{topic}`, ... and never spell them out.
+ * the course code, the student's name (as stored, so any other spelling,
+ * an invisible character included, gives other values) and the student's
+ * variant seed: 16 random hex digits made once per student, kept in their
+ * progress and carried by every hand-in. Two students with the same name
+ * have different seeds, so they get different values and cannot copy each
+ * other unseen; a hand-in renamed to another student gets that name's
+ * values, so its answers fail. (Older guardlabs derived the values from the
+ * name alone, seed `null`, or from the seed alone, hand-in format 2; such
+ * work keeps its derivation, and grade says so.) The same code, name and
+ * seed always give the same values; without a course code every student
+ * gets {@linkcode defaultParams}. An exercise's texts, setup and invariants
+ * name these values as `{job}`, `{topic}`, ... and never spell them out.
  *
  * What variants do not stop: a student who reads a classmate's answer and
  * rewrites it with their own values. The space is small by the rules
@@ -81,6 +84,42 @@ export function checkName(raw: string): { name: string } | { problem: Text } {
     return { problem: M.longName(MAX_NAME_CHARS) };
   }
   return { name };
+}
+
+/**
+ * A name as a hand-in carries it: the stored form, or one made or edited by
+ * hand (`handMade` says why `config name` would not have stored it: an
+ * invisible or control character, spacing), graded all the same; or the
+ * reason it is no name at all (empty, or longer than
+ * {@linkcode MAX_NAME_CHARS}, so a table or a flag line stays bounded).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { handedName } from "./student.ts";
+ * assert.deepEqual(handedName("李雷"), { name: "李雷", handMade: null });
+ * assert.ok(handedName("李\u2060雷").handMade !== null);
+ * assert.ok("problem" in handedName(" "));
+ * ```
+ */
+export function handedName(
+  raw: string,
+): { name: string; handMade: Text | null; problem?: undefined } | {
+  problem: Text;
+  handMade?: undefined;
+} {
+  if (raw.length > 8 * MAX_NAME_CHARS || [...raw].length > MAX_NAME_CHARS) {
+    return { problem: M.longName(MAX_NAME_CHARS) };
+  }
+  if (raw.trim() === "") return { problem: M.emptyName };
+  const stored = checkName(raw);
+  if ("name" in stored && stored.name === raw) {
+    return { name: raw, handMade: null };
+  }
+  return {
+    name: raw,
+    handMade: "problem" in stored ? stored.problem : M.spacing,
+  };
 }
 
 /** `raw` as a course code, or the reason it is not one. */
@@ -153,6 +192,9 @@ export const PARAM_NAMES = [
   "lowerLimit",
 ] as const;
 
+/** One of the values' names. */
+export type ParamName = typeof PARAM_NAMES[number];
+
 /** The fixed values every student gets without a course code. */
 export const defaultParams: ExerciseParams = Object.freeze({
   job: "JOB-001",
@@ -198,23 +240,37 @@ export function paramsProblem(p: ExerciseParams): string | null {
 const KEYS = 1000;
 
 /**
+ * How a student's values were derived: `name+seed` (this guardlab), `seed`
+ * (hand-in format 2: a renamed copy kept the original's values) or `name`
+ * (hand-in format 1, no seed: namesakes shared their values).
+ */
+export type Derivation = "name+seed" | "seed" | "name";
+
+/**
  * The values of exercise `exercise` (its slug keeps them stable if a course
- * is reordered) in course `code` for the student whose variant seed is
- * `variant`; {@linkcode defaultParams} when there is no course code. With
- * seed `null` (a student of an older guardlab), from `name` instead, as that
- * guardlab did: two students of one name then share their values. Every
- * value stays inside the ranges the labs allow (`paramsProblem` accepts
- * each), spread over all of them: 1,000 × 999 key pairs, two topics, copies
- * 1-3, over-limit copies 4-9, and a lowered limit from 0 to copies - 1.
+ * is reordered) in course `code` for the student named `name` whose variant
+ * seed is `variant`; {@linkcode defaultParams} when there is no course code.
+ * With seed `null` (a student of an older guardlab), from the name alone, as
+ * that guardlab did: two students of one name then share their values; with
+ * `derivation` "seed" (hand-in format 2), from the seed alone. Every value
+ * stays inside the ranges the labs allow (`paramsProblem` accepts each),
+ * spread over all of them: 1,000 × 999 key pairs, two topics, copies 1-3,
+ * over-limit copies 4-9, and a lowered limit from 0 to copies - 1.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { defaultParams, paramsFor } from "./student.ts";
  * assert.deepEqual(paramsFor(null, "李雷", "retry-reuses"), defaultParams);
+ * const seed = "0123456789abcdef";
+ * // Namesakes differ by their seeds; one seed under another name differs too.
  * assert.notDeepEqual(
- *   paramsFor("NET-26", "王伟", "retry-reuses", "0123456789abcdef"),
+ *   paramsFor("NET-26", "王伟", "retry-reuses", seed),
  *   paramsFor("NET-26", "王伟", "retry-reuses", "fedcba9876543210"),
+ * );
+ * assert.notDeepEqual(
+ *   paramsFor("NET-26", "王伟", "retry-reuses", seed),
+ *   paramsFor("NET-26", "李雷", "retry-reuses", seed),
  * );
  * ```
  */
@@ -223,12 +279,15 @@ export function paramsFor(
   name: string,
   exercise: string,
   variant: string | null = null,
+  derivation: Derivation = "name+seed",
 ): ExerciseParams {
   if (!code) return defaultParams;
-  // NUL separates the parts: no code/seed pair can run into another.
-  const seed = variant === null
+  // NUL separates the parts: no code, name or seed can run into another.
+  const seed = variant === null || derivation === "name"
     ? `guardlab-variant-1\0${code}\0${nameKey(name)}\0${exercise}`
-    : `guardlab-variant-2\0${code}\0${variant}\0${exercise}`;
+    : derivation === "seed"
+    ? `guardlab-variant-2\0${code}\0${variant}\0${exercise}`
+    : `guardlab-variant-3\0${code}\0${name}\0${variant}\0${exercise}`;
   const digest = createHash("sha256").update(seed).digest();
   const word = (i: number) => digest.readUInt32BE(i);
   const job = word(0) % KEYS;

@@ -365,6 +365,12 @@ export class Ledger {
     }));
   }
 
+  /** Number of MCP calls on record (0 when no MCP server touched the ledger). */
+  countCalls(): number {
+    if (!this.#hasTables("mcp_sessions", "mcp_calls")) return 0;
+    return countRows(this.#db, "mcp_calls");
+  }
+
   /** Number of drafts. */
   countDrafts(): number {
     return countRows(this.#db, "drafts");

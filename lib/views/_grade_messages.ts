@@ -55,6 +55,30 @@ export const GRADE_MESSAGES = {
     en: "r after a mark: the prediction's outcome was revealed (--reveal)",
     zh: "标记后的 r：这道预测题的结果被揭示过（--reveal）",
   },
+  hintedMark: {
+    en: "h after a mark: the prediction was made after hints were shown",
+    zh: "标记后的 h：这道预测题是在看过提示之后才预测的",
+  },
+  countedOnce: {
+    en: "done per exercise: identical hand-ins count once (see flags)",
+    zh: "每题完成人数：完全相同的作业只算一次（见标记）",
+  },
+  codeUsed: (code: string | null): Text =>
+    code === null
+      ? { en: "  course code used: none", zh: "  所用课程代码：无" }
+      : { en: `  course code used: ${code}`, zh: `  所用课程代码：${code}` },
+  order: {
+    en: "Order: when each hand-in of a flagged group first checked the " +
+      "exercise (UTC, as each hand-in says; a hand-in can be edited), " +
+      "earliest first:",
+    zh: "先后：被标记的每组作业各自第一次检查这道练习的时间（UTC，" +
+      "按各份作业自己的记录；作业可以被改动），最早的在前：",
+  },
+  orderExercise: (n: number): Text => ({
+    en: `  exercise ${n}:`,
+    zh: `  练习 ${n}：`,
+  }),
+  notRecorded: { en: "(not recorded)", zh: "（未记录）" },
   ownTotal: {
     en: "(n) after a total: done under the course code the student used " +
       "(see flags)",
@@ -115,17 +139,36 @@ export const GRADE_FLAG_MESSAGES = {
       "changed what it says",
     zh: `其他用户可以写这个文件（权限 ${mode}）：任何人都可能改过其中内容`,
   }),
+  handMadeName: (reason: Text): Text => ({
+    en: `the name is not one guardlab config name stores (${reason.en}): ` +
+      "the hand-in was made or edited by hand; graded under the name as " +
+      "written, shown with the characters made visible",
+    zh: `这个名字不是 guardlab config name 会保存的（${reason.zh}）：` +
+      "作业是手工做出或改过的；已按写着的名字评分，看不见的字符显示出来",
+  }),
   edited: {
     en: "changed after hand-in: the digest does not match " +
       "(a digest shows accidents, it is not a signature)",
     zh: "交出后被改动过：摘要不符（摘要只能发现意外改动，不是签名）",
   },
-  olderFormat: (version: number): Text => ({
-    en: `hand-in format ${version}, from an older guardlab: its values come ` +
-      "from the name (a namesake has the same ones) and it names no uid",
-    zh: `作业格式 ${version}，来自较旧的 guardlab：取值由名字算出` +
-      "（同名者取值相同），也没有写明 uid",
-  }),
+  olderFormat: (version: number): Text =>
+    version === 1
+      ? {
+        en: `hand-in format ${version}, from an older guardlab: its values ` +
+          "come from the name (a namesake has the same ones) and it names no " +
+          "uid",
+        zh: `作业格式 ${version}，来自较旧的 guardlab：取值由名字算出` +
+          "（同名者取值相同），也没有写明 uid",
+      }
+      : {
+        en: `hand-in format ${version}, from an older guardlab: its values ` +
+          "come from the seed alone (a copy renamed to another student keeps " +
+          "passing) and it says neither when each exercise was first checked " +
+          "nor the hints before a prediction",
+        zh: `作业格式 ${version}，来自较旧的 guardlab：取值只由种子算出` +
+          "（改成别的学生名字的副本照样通过），也没有记下每道练习第一次检查的时间" +
+          "和预测之前看过的提示",
+      },
   otherVersion: (version: string): Text => ({
     en: `made by guardlab ${version} (graded by this version)`,
     zh: `由 guardlab ${version} 生成（已用本版本评分）`,

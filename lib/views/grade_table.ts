@@ -36,6 +36,7 @@ import {
 export const TABLE_WIDTH = 80;
 
 const NAME_WIDTH = 18;
+/** The narrowest column of an exercise: a mark and one letter after it, and a space. */
 const CELL_WIDTH = 3;
 
 /** Each cell's mark in the text table, and its meaning for the legend. */
@@ -50,6 +51,25 @@ const MARK: Readonly<Record<Cell, { mark: string; text: Text }>> = {
 /** The mark after a cell whose prediction's outcome was revealed. */
 const REVEALED = "r";
 
+/** The mark after a cell whose prediction was made after hints were shown. */
+const HINTED = "h";
+
+/** A row's mark for exercise `n`: the cell's, then h and r in the order they happened. */
+function markOf(row: Row, n: number): string {
+  return MARK[row.cells[n]].mark +
+    (row.hinted.includes(n) ? HINTED : "") +
+    (row.revealed.includes(n) ? REVEALED : "");
+}
+
+/** A first check as the table shows it: UTC, to the second. */
+function shownTime(time: string | null): string | null {
+  if (time === null) return null;
+  const at = Date.parse(time);
+  return Number.isNaN(at)
+    ? null
+    : new Date(at).toISOString().slice(0, 19).replace("T", " ");
+}
+
 /** A mode as four octal digits. */
 function octal(mode: number): string {
   return mode.toString(8).padStart(4, "0");
@@ -60,6 +80,8 @@ export function flagText(flag: Flag, grade: ClassGrade): Text {
   switch (flag.kind) {
     case "malformed":
       return F.malformed(flag.reason);
+    case "hand-made-name":
+      return F.handMadeName(flag.reason);
     case "identical":
       return F.identical(flag.of);
     case "same-variant":
@@ -109,6 +131,8 @@ export function flagCode(flag: Flag): string {
   switch (flag.kind) {
     case "malformed":
       return "malformed";
+    case "hand-made-name":
+      return "hand-made-name";
     case "identical":
     case "same-variant":
       return `${flag.kind}(${files(flag.of)})`;
@@ -179,9 +203,18 @@ export function gradeTable(
       totalCell(r, of).length
     ),
   );
+  // A column is as wide as its widest mark needs (".hr"), with a space.
+  const cellWidth = Math.max(
+    CELL_WIDTH,
+    ...grade.rows.flatMap((r) =>
+      grade.exercises.filter((n) => r.cells[n] !== undefined).map((n) =>
+        markOf(r, n).length + 1
+      )
+    ),
+  );
   const perBlock = Math.max(
     1,
-    Math.floor((TABLE_WIDTH - NAME_WIDTH - 2 - totalWidth) / CELL_WIDTH),
+    Math.floor((TABLE_WIDTH - NAME_WIDTH - 2 - totalWidth) / cellWidth),
   );
   const blocks: number[][] = [];
   for (let i = 0; i < of; i += perBlock) {
@@ -204,7 +237,7 @@ export function gradeTable(
       out.push(say(T.continued(block[0], block.at(-1)!), lang));
     }
     const cols = (f: (n: number) => string) =>
-      block.map((n) => f(n).padStart(CELL_WIDTH)).join("");
+      block.map((n) => f(n).padStart(cellWidth)).join("");
     out.push(
       (fit(say(T.student, lang), NAME_WIDTH) + cols(String) +
         (last ? "  " + say(T.total, lang) : "")).trimEnd(),
@@ -216,12 +249,12 @@ export function gradeTable(
         continue;
       }
       out.push(
-        name + cols((n) =>
-          MARK[row.cells[n]].mark +
-          (row.revealed.includes(n) ? REVEALED : "")
-        ) + (last ? `  ${totalCell(row, of)}` : ""),
+        name + cols((n) => markOf(row, n)) +
+          (last ? `  ${totalCell(row, of)}` : ""),
       );
       if (repeated(row)) push(say(T.file(row.file), lang));
+      // Work under another code is scored (n) beside the total: which code.
+      if (row.ownTotal !== null) push(say(T.codeUsed(row.code ?? null), lang));
     }
     out.push(
       fit(say(T.perExercise, lang), NAME_WIDTH) +
@@ -234,10 +267,14 @@ export function gradeTable(
       "   ",
     ),
   );
+  if (grade.rows.some((r) => r.hinted.length > 0)) {
+    push(say(T.hintedMark, lang));
+  }
   if (grade.rows.some((r) => r.revealed.length > 0)) {
     push(say(T.revealedMark, lang));
   }
   if (grade.rows.some((r) => r.ownTotal !== null)) push(say(T.ownTotal, lang));
+  if (grade.identicalCountedOnce) push(say(T.countedOnce, lang));
   for (const n of grade.notRerun) push(say(notRerun(n), lang));
   out.push("");
   const flagged = grade.rows.filter((r) => r.flags.length > 0);
@@ -256,6 +293,26 @@ export function gradeTable(
           say(flagText(flag, grade), lang)
         }`,
       );
+    }
+  }
+  out.push(...orderLines(grade, lang));
+  return out;
+}
+
+/** The widest time the order shows: `2026-03-02 10:14:05`. */
+const TIME_WIDTH = 19;
+
+/** The order of each flagged group, under the flags: who checked each exercise first. */
+function orderLines(grade: ClassGrade, lang: Lang): string[] {
+  if (grade.order.length === 0) return [];
+  const out = [""];
+  out.push(...wrap(say(T.order, lang), TABLE_WIDTH));
+  for (const block of grade.order) {
+    out.push(say(T.orderExercise(block.exercise), lang));
+    for (const { file, first } of block.handIns) {
+      const time = shownTime(first) ?? say(T.notRecorded, lang);
+      const pad = " ".repeat(Math.max(0, TIME_WIDTH - displayWidth(time)));
+      out.push(`    ${time}${pad}  ${file}`);
     }
   }
   return out;
@@ -278,12 +335,19 @@ export function gradeJson(grade: ClassGrade): unknown {
       file: row.file,
       name: row.name,
       graded: row.total !== null,
+      code: row.code ?? null,
       cells: Object.fromEntries(
         grade.exercises.filter((n) => row.cells[n] !== undefined).map((
           n,
         ) => [String(n), row.cells[n]]),
       ),
       revealed: row.revealed,
+      hintedBeforeGuess: row.hinted,
+      first: Object.fromEntries(
+        grade.exercises.filter((n) => row.first[n] !== undefined).map((
+          n,
+        ) => [String(n), row.first[n]]),
+      ),
       total: row.total,
       ownCodeTotal: row.ownTotal,
       flags: row.flags.map((f) => ({
@@ -295,6 +359,8 @@ export function gradeJson(grade: ClassGrade): unknown {
     perExercise: Object.fromEntries(
       grade.exercises.map((n) => [String(n), grade.perExercise[n]]),
     ),
+    identicalCountedOnce: grade.identicalCountedOnce,
+    order: grade.order,
     builtinHandIns: grade.builtinHandIns,
     sessionNotRerun: Object.fromEntries(
       grade.notRerun.map((n) => [String(n), notRerun(n)]),
@@ -327,11 +393,17 @@ export function gradeCsv(grade: ClassGrade): string[] {
   const rows = grade.rows.map((row: Row) =>
     line([
       row.file,
-      row.name ?? "",
+      // A name shows what it holds, invisible characters too.
+      row.name === null ? "" : visibleText(row.name),
       ...grade.exercises.map((n) => row.cells[n] ?? ""),
       row.total === null ? "" : String(row.total),
       row.ownTotal === null ? "" : String(row.ownTotal),
+      row.code === undefined ? "" : row.code ?? "none",
       row.revealed.join(" "),
+      row.hinted.join(" "),
+      grade.exercises.filter((n) => row.first[n] != null).map((n) =>
+        `${n}=${row.first[n]}`
+      ).join(" "),
       row.flags.map(flagCode).join("; "),
     ])
   );
@@ -343,7 +415,10 @@ export function gradeCsv(grade: ClassGrade): string[] {
     ),
     "total",
     "own code total",
+    "code used",
     "revealed",
+    "hints before guess",
+    "first checked",
     "flags",
   ]);
   return [
@@ -354,6 +429,9 @@ export function gradeCsv(grade: ClassGrade): string[] {
       "",
       "done per exercise",
       ...grade.exercises.map((n) => String(grade.perExercise[n])),
+      "",
+      "",
+      "",
       "",
       "",
       "",

@@ -19,15 +19,21 @@ export type Reply = {
   error?: { code: number; message: string };
 };
 
-/** A server in process: `send` a message, `reply(id)` waits for its answer. */
+/**
+ * A server in process: `send` a message, `reply(id)` waits for its answer.
+ * Its ledger is a fresh one in a temp folder of its own, or the file `at`
+ * names (a student's named ledger: `stop` then removes only what it made).
+ */
 export async function startServer(
   faults: FaultSchedule = new FaultSchedule(),
   client = { name: "inproc", version: "0" },
+  at?: { dir: string; path: string },
 ) {
   const { serveMcp } = await import("../../lib/mcp/server.ts");
-  const dir = await Deno.makeTempDir({ prefix: "gl-mcp-inproc-" });
-  await Deno.chmod(dir, 0o700);
-  const path = join(dir, "lab.sqlite");
+  const dir = at?.dir ??
+    await Deno.makeTempDir({ prefix: "gl-mcp-inproc-" });
+  if (at === undefined) await Deno.chmod(dir, 0o700);
+  const path = at?.path ?? join(dir, "lab.sqlite");
   const lab = Lab.open(path);
   let input!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>({
@@ -113,19 +119,25 @@ export async function startServer(
     },
     async stop() {
       await this.end();
-      await Deno.remove(dir, { recursive: true });
+      if (at === undefined) await Deno.remove(dir, { recursive: true });
     },
   };
 }
 
+/** What one session sends after the held first call: each `create_draft` with its arguments. */
+type Then = readonly Record<string, unknown>[];
+
 /**
  * The remote timeout, played over MCP in process: `create_draft` is held
  * after its commit; the client gives up and cancels; it asks `ledger` by
- * key; it retries with the same key and arguments. Returns the server, ended,
- * its ledger still in place (`stop` removes it).
+ * key; it retries with the same key and arguments (or sends the calls
+ * `then` lists instead, or nothing). Returns the server, ended, its ledger
+ * still in place (`stop` removes it, unless it is the file `at` names).
  */
-export async function remoteTimeoutSession() {
-  const args = { job: "JOB-001", topic: "river", copies: 2 };
+export async function remoteTimeoutSession(
+  args: Record<string, unknown> = { job: "JOB-001", topic: "river", copies: 2 },
+  options: { at?: { dir: string; path: string }; then?: Then } = {},
+) {
   const s = await startServer(
     new FaultSchedule([{
       selector: { call: 1 },
@@ -133,6 +145,7 @@ export async function remoteTimeoutSession() {
       line: 1,
     }]),
     { name: "guardlab-test", version: "1.0.0" },
+    options.at,
   );
   const first = s.request("tools/call", {
     name: "create_draft",
@@ -152,9 +165,33 @@ export async function remoteTimeoutSession() {
   await s.reply(
     s.request("tools/call", { name: "ledger", arguments: { job: args.job } }),
   );
-  await s.reply(
-    s.request("tools/call", { name: "create_draft", arguments: args }),
+  for (const next of options.then ?? [args]) {
+    await s.reply(
+      s.request("tools/call", { name: "create_draft", arguments: next }),
+    );
+  }
+  await s.end();
+  return s;
+}
+
+/**
+ * Calls over MCP in process, none held: each `create_draft` with its
+ * arguments, in order, on the ledger `at` names. Returns the server, ended.
+ */
+export async function plainSession(
+  calls: Then,
+  at: { dir: string; path: string },
+) {
+  const s = await startServer(
+    new FaultSchedule(),
+    { name: "guardlab-test", version: "1.0.0" },
+    at,
   );
+  for (const args of calls) {
+    await s.reply(
+      s.request("tools/call", { name: "create_draft", arguments: args }),
+    );
+  }
   await s.end();
   return s;
 }

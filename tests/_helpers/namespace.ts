@@ -2,12 +2,18 @@
  * A private mount namespace with a fresh `/tmp` (`unshare -m` and a tmpfs),
  * for tests that must plant things in `/tmp` itself or act as two users
  * there, without touching the real `/tmp` that other processes share. The
- * checkout and the running Deno are bind-mounted aside first: a checkout or
- * a Deno that lives under `/tmp` would vanish under the fresh tmpfs.
+ * checkout, the running Deno and its cache (`DENO_DIR`) are bind-mounted
+ * aside first: any of them may live under `/tmp` (a lab machine's clone or
+ * cache, a HOME there), and would vanish under the fresh tmpfs. Binding
+ * also lets another user run this Deno where npx put it, under root's npm
+ * cache in a home of mode 0700: the bound name is in a folder every user
+ * can enter. {@linkcode denoAsUser} does the same for a test that acts as
+ * another user outside the fresh `/tmp`.
  *
  * Inside, the script finds `$DENO` (this Deno), `$REPO` (the checkout, as it
- * is) and `$SRC` (a copy of main.ts, deno.json, import_map.json, lib/,
- * fixtures/ and tests/ in the fresh `/tmp/src`, readable by every user), and `as_user UID CMD…`,
+ * is), `$DENO_DIR` (this Deno's cache, for root's own runs) and `$SRC` (a
+ * copy of main.ts, deno.json, import_map.json, lib/, fixtures/ and tests/ in
+ * the fresh `/tmp/src`, readable by every user), and `as_user UID CMD…`,
  * which runs a command as that uid with no groups (`setpriv`), a `DENO_DIR`
  * of its own and a clean environment (plus `$AS_ENV`), `guardlab_as UID ARGS…`
  * (guardlab under the binary's grant, as that uid), and `step NAME CMD…`,
@@ -66,7 +72,19 @@ export function twoUsersMissing(): string {
   ) {
     return "setpriv cannot switch to another uid (the tests must run as root)";
   }
-  return "";
+  return othersCannotRun(Deno.execPath());
+}
+
+/**
+ * Why another user (not the owner of `path`, not in its group) cannot
+ * execute that file itself, or "". Only its own mode counts: the folders above it are
+ * passed by binding it aside ({@linkcode inNamespace},
+ * {@linkcode denoAsUser}), so a Deno under a home of mode 0700 is fine.
+ */
+function othersCannotRun(path: string): string {
+  const mode = Deno.statSync(path).mode! & 0o7777;
+  return mode & 0o001 ? "" : `another user cannot run this Deno: ${path} ` +
+    `is mode 0${mode.toString(8)}`;
 }
 
 /** The victim's and the attacker's uids: no accounts are needed. */
@@ -91,25 +109,64 @@ export const GUARDLAB_FLAGS: string = TASK_FLAGS.replace(
 );
 
 /**
+ * A folder of the caller's own for names to bind things to: a fresh,
+ * unpredictable name in `/var/tmp` (outside a namespace's fresh `/tmp`),
+ * made by this process (root) and only then opened to mode 0755, so every
+ * user can pass through it and nobody else can plant or rename a name in it.
+ * It holds `deno`, an empty file to bind this Deno to.
+ */
+function asideFolder(): string {
+  const aside = Deno.makeTempDirSync({
+    dir: "/var/tmp",
+    prefix: "guardlab-ns-",
+  });
+  Deno.chmodSync(aside, 0o755);
+  Deno.writeFileSync(`${aside}/deno`, new Uint8Array());
+  return aside;
+}
+
+let denoDirFound: string | undefined;
+
+/**
+ * This Deno's cache, as `deno info --json` names it (`DENO_DIR`, or the
+ * default under HOME): where the tests' own packages already are. Asked
+ * once per test file.
+ */
+export function denoDir(): string {
+  if (denoDirFound === undefined) {
+    const { stdout } = new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json"],
+      cwd: "/",
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    denoDirFound = String(JSON.parse(new TextDecoder().decode(stdout)).denoDir);
+  }
+  return denoDirFound;
+}
+
+/**
  * Run `script` (bash) in a fresh mount namespace whose `/tmp` is a new
  * tmpfs (mode 1777, owned by root). Returns the exit code and the output.
  */
 export async function inNamespace(
   script: string,
 ): Promise<{ code: number; out: string; err: string }> {
-  const keep = Deno.makeTempDirSync({
-    dir: "/var/tmp",
-    prefix: "guardlab-ns-",
-  });
-  Deno.chmodSync(keep, 0o755);
+  const keep = asideFolder();
   Deno.mkdirSync(`${keep}/repo`);
-  Deno.writeFileSync(`${keep}/deno`, new Uint8Array());
+  // Root's cache, in a folder of mode 0700: the other users inside have
+  // caches of their own (as_user) and no business in root's.
+  Deno.mkdirSync(`${keep}/root`, { mode: 0o700 });
+  Deno.mkdirSync(`${keep}/root/deno-dir`);
   const prelude = [
     "set -u",
     `mount --bind ${sh(ROOT)} ${sh(`${keep}/repo`)}`,
     `mount --bind ${sh(Deno.execPath())} ${sh(`${keep}/deno`)}`,
+    `mount --bind ${sh(denoDir())} ${sh(`${keep}/root/deno-dir`)}`,
     "mount -t tmpfs -o mode=1777 tmpfs /tmp",
     `export DENO=${sh(`${keep}/deno`)} REPO=${sh(`${keep}/repo`)} SRC=/tmp/src`,
+    `export DENO_DIR=${sh(`${keep}/root/deno-dir`)}`,
     "mkdir -m 755 /tmp/src",
     'for f in main.ts deno.json import_map.json lib fixtures tests; do cp -r "$REPO/$f" /tmp/src/; done',
     "chmod -R a+rX /tmp/src",
@@ -142,9 +199,67 @@ export async function inNamespace(
     const text = (b: Uint8Array) => new TextDecoder().decode(b);
     return { code, out: text(stdout), err: text(stderr) };
   } finally {
+    // One name at a time, never recursively: should a mount outlive the
+    // namespace, removing a bound folder fails instead of emptying it.
     Deno.removeSync(`${keep}/repo`);
+    Deno.removeSync(`${keep}/root/deno-dir`);
+    Deno.removeSync(`${keep}/root`);
     Deno.removeSync(`${keep}/deno`);
     Deno.removeSync(keep);
+  }
+}
+
+/**
+ * Run this Deno with `args` as `uid` (no groups: `setpriv`), with exactly
+ * `env`, in a copy of the checkout's `files`; the real `/tmp` and the rest
+ * of the file system as they are. This Deno may live where `uid` cannot
+ * reach it (npx puts it under root's npm cache, in a home of mode 0700;
+ * setpriv's own exec passes only because root's capabilities last until
+ * it), and so may the checkout: in a private mount namespace this Deno is
+ * bound into a folder of the caller's own ({@linkcode asideFolder}), and the
+ * files are copied there, readable by all, so `uid` runs the very binary
+ * under test, and a Deno it starts (`Deno.execPath()`) starts too.
+ */
+export async function denoAsUser(
+  uid: number,
+  args: string[],
+  env: Record<string, string>,
+  files: string[],
+): Promise<Deno.CommandOutput> {
+  const aside = asideFolder();
+  Deno.mkdirSync(`${aside}/repo`);
+  try {
+    for (const file of files) {
+      const to = `${aside}/repo/${file}`;
+      Deno.mkdirSync(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      Deno.copyFileSync(`${ROOT}/${file}`, to);
+      Deno.chmodSync(to, 0o644);
+    }
+    const script = 'mount --bind "$1" "$2/deno" && cd "$2/repo" && ' +
+      `exec setpriv --reuid=${uid} --regid=${uid} --clear-groups "$2/deno" ` +
+      '"${@:3}"';
+    return await new Deno.Command("unshare", {
+      args: [
+        "-m",
+        "bash",
+        "-c",
+        script,
+        "bash",
+        Deno.execPath(),
+        aside,
+        ...args,
+      ],
+      cwd: "/",
+      clearEnv: true,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } finally {
+    Deno.removeSync(`${aside}/deno`);
+    Deno.removeSync(`${aside}/repo`, { recursive: true });
+    Deno.removeSync(aside);
   }
 }
 

@@ -10,6 +10,7 @@ import {
   TARGETS,
 } from "../../scripts/compile.ts";
 import { cli } from "../_helpers/helpers.ts";
+import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 
 const read = (path: string) =>
   Deno.readTextFileSync(fileURLToPath(new URL(path, import.meta.url)));
@@ -50,7 +51,9 @@ Deno.test("project: no task grants everything", () => {
     const line = commandOf(task);
     // The test and bench suites and the gates grant what tests need; they
     // never run guardlab but through the grant (tests/_helpers/spawn.ts).
-    if (line === undefined || ["test", "bench", "ok"].includes(name)) {
+    if (
+      line === undefined || ["test", "bench", "ok", "gates"].includes(name)
+    ) {
       continue;
     }
     if (name === "inspector") {
@@ -268,26 +271,116 @@ Deno.test("project: check-binary.sh looks in the granted temp folder of each pla
   );
 });
 
-Deno.test("project: .ci/run installs the pinned Deno, then runs every gate through the ok task", () => {
+Deno.test("project: .ci/run runs the README's two commands as printed, and the gates, all through npx", () => {
   const ci = read("../../.ci/run");
-  assert.match(ci, /\.ci\/deno-version/);
-  assert.equal(ci.trimEnd().split("\n").at(-1), "deno task ok");
-  const ok = commandOf(config.tasks.ok)!;
+  const pinned = read("../../.ci/deno-version").trim();
+  // The README prints each command once, in each language; .ci/run reads
+  // those very lines out of README.md and runs them (checked below).
+  for (const readme of ["README.md", "README.zh.md"]) {
+    const printed = read(`../../${readme}`).split("\n")
+      .filter((l) => /^ {4}npx .*task \w+$/.test(l));
+    assert.deepEqual(printed, [
+      `    npx -y deno@${pinned} task demo`,
+      `    npx -y deno@${pinned} task test`,
+    ], readme);
+  }
+  assert.ok(
+    ci.includes(
+      'sed -n "s/^    \\(npx -y deno@[0-9.]* task $1\\)\\$/\\1/p" README.md',
+    ),
+  );
+  assert.deepEqual(ci.trimEnd().split("\n").slice(-3), [
+    'as_printed "$demo"',
+    'npx -y "deno@$want" task gates',
+    'as_printed "$test"',
+  ]);
+  assert.ok(ci.includes('demo="$(printed demo)"\ntest="$(printed test)"\n'));
+  // The newcomer's path: no Deno installed, none of the machine's used.
+  assert.doesNotMatch(ci, /npm install|deno task ok|^deno /m);
+  assert.match(ci, /mount --bind \/dev\/null/);
+  // ok is the gates, then the suite: CI runs each once, a developer both.
+  assert.equal(commandOf(config.tasks.ok), "deno task gates && deno task test");
+  const gates = commandOf(config.tasks.gates)!.split(" && ");
+  assert.deepEqual(gates.map((g) => g.split(" ").slice(0, 2).join(" ")), [
+    "deno fmt",
+    "deno lint",
+    "deno check",
+    "deno doc",
+    "deno test",
+    "npx -y",
+    "deno test",
+  ]);
   for (
     const gate of [
       "deno fmt --check",
       "deno lint",
-      "deno check --lock=deno.lock --frozen --doc main.ts lib/ tests/",
+      "deno check --lock=deno.lock --frozen --doc main.ts lib/ tests/ scripts/ examples/",
       "deno doc --lint lib/mod.ts",
       "deno test --lock=deno.lock --frozen --doc --allow-read --allow-write lib/ main.ts",
-      "action-validator .github/workflows/release.yml",
-      "deno test --allow-read --allow-write &&",
-      "deno task test",
+      "npx -y -p @action-validator/core@0.6.0 -p @action-validator/cli@0.6.0 action-validator .github/workflows/release.yml",
+      "deno test --allow-read --allow-write",
     ]
   ) {
-    assert.ok(ok.includes(gate), gate);
+    assert.ok(gates.includes(gate), gate);
   }
 });
+
+Deno.test(
+  `project: .ci/run refuses a README whose commands are not the pinned ones, before running anything${NEEDS_RUN}`,
+  { ignore: !CAN_RUN },
+  async (t) => {
+    const pinned = read("../../.ci/deno-version").trim();
+    const readme = read("../../README.md");
+    const line = `    npx -y deno@${pinned} task test\n`;
+    const demo = `    npx -y deno@${pinned} task demo\n`;
+    const cases: [string, string][] = [
+      [
+        "another version",
+        readme.replace(line, "    npx -y deno@2.0.0 task test\n"),
+      ],
+      ["printed twice", readme.replace(line, line + line)],
+      ["not printed", readme.replace(line, "")],
+      [
+        "the demo's: another version",
+        readme.replace(demo, "    npx -y deno@2.0.0 task demo\n"),
+      ],
+    ];
+    for (const [name, text] of cases) {
+      await t.step(name, async () => {
+        assert.notEqual(text, readme);
+        const dir = await Deno.makeTempDir({ prefix: "guardlab-ci-" });
+        try {
+          await Deno.mkdir(`${dir}/.ci`);
+          await Deno.writeTextFile(`${dir}/.ci/run`, read("../../.ci/run"));
+          await Deno.writeTextFile(`${dir}/.ci/deno-version`, pinned);
+          await Deno.writeTextFile(`${dir}/README.md`, text);
+          const r = await new Deno.Command("bash", {
+            args: [`${dir}/.ci/run`],
+            clearEnv: true,
+            env: { PATH: "/usr/bin:/bin" },
+            stdin: "null",
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          const err = new TextDecoder().decode(r.stderr).trimEnd().split("\n");
+          assert.equal(r.code, 1);
+          assert.equal(new TextDecoder().decode(r.stdout), "");
+          assert.equal(err.length, 1, err.join("\n"));
+          assert.match(
+            err[0],
+            new RegExp(
+              `^README\\.md must print its (demo|test) command once, as 'npx -y deno@${
+                pinned.replaceAll(".", "\\.")
+              } task \\1'`,
+            ),
+          );
+        } finally {
+          await Deno.remove(dir, { recursive: true });
+        }
+      });
+    }
+  },
+);
 
 Deno.test("project: the timeline chapter's Chinese screen is what guardlab prints", async () => {
   const readme = read("../../docs/en/01-timeline.md");

@@ -4,11 +4,16 @@
  * (the `guardlab` task), inside a private mount namespace whose `/tmp` is a
  * fresh tmpfs: the planted root link is exercised and the real `/tmp` is
  * never touched. The checkout and the running Deno are bind-mounted aside
- * first (`namespace.ts`), so a checkout or a Deno under `/tmp` (a HOME or
- * DENO_INSTALL there) does not vanish under the fresh tmpfs.
+ * first (`namespace.ts`), so a checkout, a Deno or a Deno cache under `/tmp`
+ * (a HOME, DENO_INSTALL or DENO_DIR there) does not vanish under the fresh
+ * tmpfs.
  */
 import assert from "node:assert/strict";
-import { inNamespace, namespaceMissing } from "../_helpers/namespace.ts";
+import {
+  denoDir,
+  inNamespace,
+  namespaceMissing,
+} from "../_helpers/namespace.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 
 const missing = CAN_RUN ? namespaceMissing() : "";
@@ -78,5 +83,31 @@ test -z "$(ls -A /tmp | grep -v '^src$')" || { echo "/tmp not fresh"; exit 1; }
 `);
     assert.equal(code, 0, out + err);
     assert.match(out, /^deno \d+\.\d+\.\d+/);
+  },
+});
+
+Deno.test({
+  name:
+    "check-binary: this Deno's cache, wherever it lives, is bound into the namespace" +
+    (NEEDS_RUN || (missing ? ` [ignored: ${missing}]` : "")),
+  ignore: !CAN_RUN || missing !== "",
+  async fn() {
+    // Root's runs inside use the cache the suite already filled: under a
+    // fresh /tmp, a DENO_DIR there would be empty, and guardlab would try
+    // the registry for its packages (and a scratch folder never appear).
+    const { code, out, err } = await inNamespace(`
+test -z "$(ls -A /tmp | grep -v '^src$')" || { echo "/tmp not fresh"; exit 1; }
+cd "$REPO"
+"$DENO" info --json | grep -o '"denoDir": *"[^"]*"'
+echo "$DENO_DIR"
+stat -c %d:%i "$DENO_DIR"
+`);
+    assert.equal(code, 0, out + err);
+    const [named, exported, device] = out.trimEnd().split("\n");
+    assert.equal(named, `"denoDir": "${exported}"`);
+    assert.notEqual(exported, denoDir());
+    // The very folder, not a copy or an empty one: same device and inode.
+    const real = Deno.statSync(denoDir());
+    assert.equal(device, `${real.dev}:${real.ino}`);
   },
 });

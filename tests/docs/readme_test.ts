@@ -714,3 +714,48 @@ Deno.test("docs: every lib/ and tests/ path the docs name exists", () => {
     `paths named in the docs that do not exist:\n  ${stale.join("\n  ")}`,
   );
 });
+
+Deno.test("docs: no shell block makes a folder under /tmp with -p, or writes straight into the shared /tmp (issue 39)", () => {
+  // `mkdir -p` says nothing when a classmate made the folder first, open
+  // to all: every file then written into it is theirs to read and rewrite.
+  // A redirect into /tmp itself follows whatever link a classmate left
+  // there. Every doc, both languages, and the README.
+  const docs = (dir: string): string[] =>
+    [...Deno.readDirSync(dir)].flatMap((e) =>
+      e.isDirectory
+        ? docs(`${dir}/${e.name}`)
+        : e.name.endsWith(".md")
+        ? [`${dir}/${e.name}`]
+        : []
+    );
+  const files = ["README.md", "README.zh.md", ...docs("docs")];
+  const found: string[] = [];
+  for (const file of files) {
+    for (
+      const block of sections(read(file)).flatMap((s) => codeBlocks(s.lines))
+    ) {
+      for (const line of block) {
+        const shell = line.replace(/\s+#.*$/, "");
+        if (/\bmkdir\b.*(\s-p\b|\s--parents\b).*\/tmp\//.test(shell)) {
+          found.push(`${file}: ${line}`);
+        }
+        if (/>>?\s*\/tmp\/[^/\s]+(\s|$)/.test(shell)) {
+          found.push(`${file}: ${line}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(found, []);
+  // Written by hand: the teacher's block says why, as the student's does.
+  const [en, zh] = pair("06-course-and-grading.md").map(read);
+  assert.ok(
+    en.includes(
+      "    mkdir -m 700 /tmp/net-2026               # no -p: if it is there, someone made it",
+    ),
+  );
+  assert.ok(
+    zh.includes(
+      "    mkdir -m 700 /tmp/net-2026               # 不加 -p：已经存在就是别人建的",
+    ),
+  );
+});

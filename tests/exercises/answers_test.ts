@@ -28,7 +28,8 @@ import {
   zhPunctuationProblems,
   zhSpacingProblems,
 } from "../../lib/base/_zh_punctuation.ts";
-import { TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
+import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
+import { VERDICTS } from "../../lib/accept/cases.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
 const ANSWERS = fileURLToPath(new URL("./answers/", import.meta.url));
@@ -143,10 +144,16 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               l.en + l.zh,
               /undefined|\{[a-z]+[A-Za-z]*(\.[a-z_]+)?\}/,
             );
+            // Chinese, a field's label, a mark, or a command to copy.
             assert.match(
               l.zh,
-              /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[/,
+              /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[|^ {2}guardlab /,
             );
+            // One list, one kind of comma: no ASCII comma inside a
+            // full-width parenthesis (issue 39).
+            for (const [inside] of l.zh.matchAll(/（[^（）]*）/g)) {
+              assert.doesNotMatch(inside, /, /, l.zh);
+            }
           }
           // The Chinese a student reads follows the punctuation and spacing
           // rules, feedback, reasons and "why" alike (issue 29).
@@ -279,4 +286,59 @@ Deno.test("exercise answers: the engine's work is bounded, and a premise nothing
     capped.reason?.en,
     "over the limit: judging this answer needs more than 3 checks; write fewer steps",
   );
+});
+
+Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept prints, names them all, and keeps the guess unused (issue 39)", async () => {
+  const right = {
+    lost_reply_retry: "ONCE",
+    concurrent_distinct: "LOST",
+    concurrent_same: "ONCE",
+    same_key_other_arguments: "SILENT-CONFLICT",
+  };
+  for (
+    const [field, bad] of [
+      ["lost_reply_retry", "once"],
+      ["same_key_other_arguments", "SILENT_CONFLICT"],
+      ["concurrent_distinct", "LOST (1 of 10 kept)"],
+    ]
+  ) {
+    const v = await judged(18, [{ ...right, [field]: bad }]);
+    assert.equal(v.passed, false);
+    // The list is accept's own (lib/accept/cases.ts), never a copy: a
+    // verdict added there is allowed here.
+    assert.equal(
+      v.reason?.en,
+      `"${field}" is "${bad}", which it cannot be: it is one of the ` +
+        `verdicts guardlab accept prints: ${VERDICTS.join(", ")}; your one ` +
+        "guess is still unused",
+    );
+    assert.equal(
+      v.reason?.zh,
+      `"${field}" 是 "${bad}"，这不是可能的取值：它应是 guardlab accept ` +
+        `输出的结论之一：${VERDICTS.join("、")}；你唯一的一次预测还没有用掉`,
+    );
+  }
+  // Written by hand: the verdicts chapter 8 names, in accept's order.
+  assert.ok(
+    VERDICTS.join(", ").startsWith(
+      "ONCE, NONE, DUPLICATED, NO-EFFECT, EFFECT-DESPITE-REJECTION",
+    ),
+  );
+  for (const v of ["ALL-KEPT", "LOST", "CONFLICT-REPORTED", "NOT-RUN"]) {
+    assert.ok(VERDICTS.includes(v as typeof VERDICTS[number]), v);
+  }
+  // Refused, the guess is not kept: the right one after it still counts.
+  const base = await Deno.makeTempDir({ prefix: "guardlab-ex18-" });
+  try {
+    const say = (args: string[], input = "") => cli(args, input, false, base);
+    const typo = await say(
+      ["exercise", "check", "18"],
+      JSON.stringify({ ...right, lost_reply_retry: "once" }),
+    );
+    assert.equal(typo.code, 1);
+    const now = await say(["exercise", "check", "18"], JSON.stringify(right));
+    assert.equal(now.code, 0, now.out.join("\n"));
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
 });

@@ -4,19 +4,26 @@
  * code, read their values from `exercise show`, check answers, hand in.
  *
  * - 王小明 pastes 李雷's answers into his own work (they fail for his
- *   values: copies), and also hands in 李雷's file as it is (identical).
+ *   values: copies), and also hands in 李雷's file as it is (a byte copy).
+ * - 李雷's hand-in is handed in twice more, edited and its digest computed
+ *   again: renamed to 周杰, and with an invisible word joiner (U+2060) in
+ *   the name. The values come from the name and the seed, so both fail as
+ *   copies; the invisible character is shown, flagged, and graded.
  * - Two students are both named 王伟: each has values of their own, so when
  *   one pastes the other's answer it fails, and the table shows each row's
  *   file.
- * - 赵敏 guesses a prediction wrong and reveals it.
- * - 孙浩 typed the course code as NET2026: his work is scored under the
- *   teacher's code and, beside it, under his own.
+ * - 赵敏 guesses a prediction wrong and reveals it, and makes another
+ *   prediction after a hint.
+ * - 孙浩 typed the course code as NET-V4: his work is scored under the
+ *   teacher's code and, beside it, under his own, and the table names it.
  *
- * The teacher copies the hand-ins into a folder of their own and grades it:
- * the table must be the hand-written one in `fixtures/class/`, in both
- * languages, and JSON and CSV carry the same columns and flags, the same in
- * every language. Then a course file: 周杰 forgot `--course` throughout, and
- * the grade says so in one line.
+ * Each hand-in's times of first checks are set by the test (and the digest
+ * computed again), so the order the table sets out for each flagged group
+ * is the one written by hand. The teacher copies the hand-ins into a folder
+ * of their own and grades it: the table must be the hand-written one in
+ * `fixtures/class/`, in both languages, and JSON and CSV carry the same
+ * columns and flags, the same in every language. Then a course file: 周杰
+ * forgot `--course` throughout, and the grade says so in one line.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -25,6 +32,7 @@ import { cli } from "../_helpers/helpers.ts";
 import { readCsv } from "../_helpers/csv.ts";
 import { CAN_RUN, NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
 import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
+import { type HandIn, makeHandIn } from "../../lib/exercises/mod.ts";
 
 const CODE = "NET-2026";
 const FIXTURES = fileURLToPath(
@@ -42,7 +50,10 @@ interface Values {
 }
 
 /** How many students this file has made: each gets the next fixed seed. */
-let made = 0;
+// From 2: the seeds 2 to 8 give the seven students of the first class, and
+// 李雷's hand-in under the names it is copied to, keys of their own in
+// exercises 1 to 3 (checked with paramsFor when the derivation changed).
+let made = 1;
 
 /**
  * One student, in a temp folder of their own. Their variant seed is fixed
@@ -69,11 +80,17 @@ async function student(name: string, code = CODE) {
     async values(n: number, course: string[] = []): Promise<Values> {
       const shown = (await say(["exercise", ...course, "show", String(n)])).out
         .join(" ").replace(/\s+/g, " ");
-      const m = shown.match(
-        /job (JOB-\d{3}), other job (JOB-\d{3}), topic (river|forest), copies (\d)/,
-      );
-      assert.ok(m, shown);
-      return { job: m[1], otherJob: m[2], topic: m[3], copies: Number(m[4]) };
+      // Show names the values the exercise uses; one it does not use is
+      // any allowed value.
+      const value = (re: RegExp) => shown.match(re)?.[1];
+      const job = value(/\): job (JOB-\d{3})/);
+      assert.ok(job, shown);
+      return {
+        job,
+        otherJob: value(/other job (JOB-\d{3})/) ?? "JOB-999",
+        topic: value(/topic (river|forest)/) ?? "river",
+        copies: Number(value(/ copies (\d)/) ?? 1),
+      };
     },
     async check(n: number, answer: string, more: string[] = []) {
       return (await say(["exercise", ...more, "check", String(n)], answer))
@@ -107,12 +124,49 @@ const twoErrors = (v: Values) =>
 const twoCleanRuns = (v: Values) => [run(v, v.job), run(v, v.job)].join("\n");
 const PREDICTION = '{"outcome":"cancelled","draft":true,"receipts":1}';
 const WRONG_GUESS = '{"outcome":"accepted","draft":true,"receipts":1}';
+const PREDICTION_16 = '{"outcome":"input_rejected","draft":true,"receipts":1}';
 
 /** The fixture's lines. */
 async function fixture(name: string): Promise<string[]> {
   return (await Deno.readTextFile(join(FIXTURES, name))).replace(/\n$/, "")
     .split("\n");
 }
+
+/**
+ * `text`, a hand-in, edited as a classmate could and its digest computed
+ * again: `name` (when given), and each exercise's time of first check from
+ * `first` (by slug), for a table whose order is known.
+ */
+function edited(
+  text: string,
+  first: Record<string, string>,
+  name?: string,
+): string {
+  const { format: _, version: __, digest: ___, ...fields } = JSON.parse(
+    text,
+  ) as HandIn;
+  for (const [slug, time] of Object.entries(first)) {
+    if (fields.exercises[slug]) fields.exercises[slug].first = time;
+  }
+  return JSON.stringify(makeHandIn({ ...fields, name: name ?? fields.name }));
+}
+
+/** Each exercise's slug by number, for `edited`. */
+const SLUG: Record<number, string> = {
+  1: "output-check-cannot-unwrite",
+  2: "same-error-two-ledgers",
+  3: "retry-reuses",
+  15: "predict-cancel-after-commit",
+  16: "predict-parallel-guardrail",
+};
+
+/** Times of first checks on 2 March 2026 (UTC), by exercise number. */
+const at = (times: Record<number, string>) =>
+  Object.fromEntries(
+    Object.entries(times).map((
+      [n, t],
+    ) => [SLUG[Number(n)], `2026-03-02T${t}:00.000Z`]),
+  );
 
 /** Write `text` as a hand-in of the teacher's (mode 0600, whatever the umask). */
 async function keep(folder: string, name: string, text: string) {
@@ -127,12 +181,12 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
   const weiA = await student("王伟");
   const weiB = await student("王伟");
   const zhao = await student("赵敏");
-  const sun = await student("孙浩", "NET2026");
+  const sun = await student("孙浩", "NET-V4");
   const teacher = await Deno.makeTempDir({ prefix: "guardlab-teacher-" });
   const everyone = [li, han, wang, weiA, weiB, zhao, sun];
   try {
     // The fixed seeds give every student keys of their own (see student()).
-    const keys = (await Promise.all(everyone.map((s) => s.values(1))))
+    const keys = (await Promise.all(everyone.map((s) => s.values(2))))
       .flatMap((v) => [v.job, v.otherJob]);
     assert.equal(new Set(keys).size, keys.length, keys.join(" "));
     // 李雷: exercises 1, 2 and 15 done; 3 tried and not yet.
@@ -168,7 +222,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         assert.match(
           r.out.join(" ").replace(/\s+/g, " "),
           new RegExp(
-            `uses the key \\S+, which is not yours: your keys are ${mine.job} and ${mine.otherJob} \\(guardlab exercise show 1\\)`,
+            `uses the key \\S+, which is not yours: your keys are ${mine.job} and JOB-\\d{3} \\(guardlab exercise show 1\\)`,
           ),
         );
       },
@@ -204,7 +258,10 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         shown.out.join("\n"),
       );
     });
-    // 孙浩 typed the code without its hyphen (issue 29, item 3).
+    // 赵敏 asks a hint before her next prediction: the table marks it h.
+    await zhao.say(["exercise", "hint", "16"]);
+    assert.equal(await zhao.check(16, PREDICTION_16), 0);
+    // 孙浩 typed the code as NET-V4 (issue 29, item 3; issue 39).
     const sunValues = [await sun.values(1), await sun.values(2)];
     assert.equal(await sun.check(1, outputRejected(sunValues[0])), 0);
     assert.equal(await sun.check(2, twoErrors(sunValues[1])), 0);
@@ -212,15 +269,50 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
     // The teacher's step: copy the hand-ins into a folder of their own.
     const folder = join(teacher, "net-2026");
     await Deno.mkdir(folder, { mode: 0o700 });
-    const liFile = await li.handIn();
+    const liFile = edited(
+      await li.handIn(),
+      at({ 1: "09:00", 2: "09:10", 3: "09:20", 15: "09:30" }),
+    );
     await keep(folder, "li-lei.json", liFile);
-    await keep(folder, "han-meimei.json", await han.handIn());
-    await keep(folder, "wang-xiaoming.json", await wang.handIn());
+    await keep(
+      folder,
+      "han-meimei.json",
+      edited(await han.handIn(), at({ 1: "09:05", 2: "09:15" })),
+    );
+    await keep(
+      folder,
+      "wang-xiaoming.json",
+      edited(
+        await wang.handIn(),
+        at({ 1: "10:00", 2: "10:01", 3: "10:02", 15: "10:03" }),
+      ),
+    );
+    // A byte copy; a copy renamed to another student; a copy whose name
+    // carries an invisible word joiner: the last two with their digests
+    // computed again, as anyone can.
     await keep(folder, "wang-xiaoming-2.json", liFile);
-    await keep(folder, "wang-wei-a.json", await weiA.handIn());
-    await keep(folder, "wang-wei-b.json", await weiB.handIn());
-    await keep(folder, "zhao-min.json", await zhao.handIn());
-    await keep(folder, "sun-hao.json", await sun.handIn());
+    await keep(folder, "liu-yang.json", edited(liFile, {}, "刘洋"));
+    await keep(folder, "li-lei-2.json", edited(liFile, {}, "李\u2060雷"));
+    await keep(
+      folder,
+      "wang-wei-a.json",
+      edited(await weiA.handIn(), at({ 1: "09:40", 2: "09:50" })),
+    );
+    await keep(
+      folder,
+      "wang-wei-b.json",
+      edited(await weiB.handIn(), at({ 1: "10:30", 2: "10:40" })),
+    );
+    await keep(
+      folder,
+      "zhao-min.json",
+      edited(await zhao.handIn(), at({ 15: "11:00", 16: "11:10" })),
+    );
+    await keep(
+      folder,
+      "sun-hao.json",
+      edited(await sun.handIn(), at({ 1: "09:20", 2: "09:25" })),
+    );
     const grade = (args: string[]) =>
       cli(["exercise", "grade", folder, ...args], "", false, teacher);
     assert.equal(
@@ -255,7 +347,9 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
           byFile[file].flags.map((f: { code: string }) => f.code);
         assert.deepEqual(Object.keys(byFile), [
           "han-meimei.json",
+          "li-lei-2.json",
           "li-lei.json",
+          "liu-yang.json",
           "sun-hao.json",
           "wang-wei-a.json",
           "wang-wei-b.json",
@@ -263,19 +357,37 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
           "wang-xiaoming.json",
           "zhao-min.json",
         ]);
-        // 王小明 pasted every answer of 李雷's: the same answers byte for
-        // byte, so identical too, besides the copies.
+        // 李雷's work, five times: as handed in, byte for byte, renamed,
+        // with an invisible character in the name, and pasted answer by
+        // answer into 王小明's own: identical, and the last three copies.
+        const copies = (of: string) => [
+          `copy(1:${of})`,
+          `copy(2:${of})`,
+        ];
+        const owners = "li-lei.json|wang-xiaoming-2.json";
         assert.deepEqual(codes("li-lei.json"), [
-          "identical(wang-xiaoming-2.json|wang-xiaoming.json)",
+          "identical(li-lei-2.json|liu-yang.json|wang-xiaoming-2.json|wang-xiaoming.json)",
         ]);
         assert.deepEqual(codes("wang-xiaoming-2.json"), [
-          "identical(li-lei.json|wang-xiaoming.json)",
+          "identical(li-lei-2.json|li-lei.json|liu-yang.json|wang-xiaoming.json)",
+        ]);
+        assert.deepEqual(codes("liu-yang.json"), [
+          "identical(li-lei-2.json|li-lei.json|wang-xiaoming-2.json|wang-xiaoming.json)",
+          ...copies(owners),
+        ]);
+        assert.deepEqual(codes("li-lei-2.json"), [
+          "hand-made-name",
+          "identical(li-lei.json|liu-yang.json|wang-xiaoming-2.json|wang-xiaoming.json)",
+          ...copies(owners),
         ]);
         assert.deepEqual(codes("wang-xiaoming.json"), [
-          "identical(li-lei.json|wang-xiaoming-2.json)",
-          "copy(1:li-lei.json|wang-xiaoming-2.json)",
-          "copy(2:li-lei.json|wang-xiaoming-2.json)",
+          "identical(li-lei-2.json|li-lei.json|liu-yang.json|wang-xiaoming-2.json)",
+          ...copies(owners),
         ]);
+        // The invisible character is kept in the name, and graded.
+        assert.equal(byFile["li-lei-2.json"].name, "李\u2060雷");
+        assert.equal(byFile["li-lei-2.json"].graded, true);
+        assert.equal(byFile["li-lei-2.json"].total, 1);
         assert.deepEqual(codes("wang-wei-a.json"), [
           "duplicate-name(wang-wei-b.json)",
         ]);
@@ -285,12 +397,20 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         ]);
         assert.deepEqual(codes("zhao-min.json"), ["revealed(15)"]);
         assert.deepEqual(byFile["zhao-min.json"].revealed, [15]);
+        assert.deepEqual(byFile["zhao-min.json"].hintedBeforeGuess, [16]);
         assert.deepEqual(codes("sun-hao.json"), [
-          "other-course(id=guardlab,code=NET2026,done=2)",
+          "other-course(id=guardlab,code=NET-V4,done=2)",
         ]);
+        assert.equal(byFile["sun-hao.json"].code, "NET-V4");
         assert.equal(byFile["sun-hao.json"].total, 0);
         assert.equal(byFile["sun-hao.json"].ownCodeTotal, 2);
         assert.equal(byFile["li-lei.json"].ownCodeTotal, null);
+        assert.deepEqual(byFile["li-lei.json"].first, {
+          "1": "2026-03-02T09:00:00.000Z",
+          "2": "2026-03-02T09:10:00.000Z",
+          "3": "2026-03-02T09:20:00.000Z",
+          "15": "2026-03-02T09:30:00.000Z",
+        });
         const wangRow = byFile["wang-xiaoming.json"];
         assert.deepEqual(
           [wangRow.cells["1"], wangRow.cells["2"], wangRow.cells["3"]],
@@ -302,7 +422,16 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
             "exercise 15: the outcome was revealed (--reveal), after the first guess",
           zh: "练习 15：结果被揭示过（--reveal），在第一次猜测之后",
         });
-        assert.equal(json.perExercise["1"], 5);
+        // Five hand-ins of one piece of work count once.
+        assert.equal(json.identicalCountedOnce, true);
+        assert.equal(json.perExercise["1"], 4);
+        assert.deepEqual(json.order[2], {
+          exercise: 2,
+          handIns: [
+            { file: "wang-wei-a.json", first: "2026-03-02T09:50:00.000Z" },
+            { file: "wang-wei-b.json", first: "2026-03-02T10:40:00.000Z" },
+          ],
+        });
       },
     );
 
@@ -330,19 +459,25 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         "18",
         "total",
         "own code total",
+        "code used",
         "revealed",
+        "hints before guess",
+        "first checked",
         "flags",
       ];
       assert.deepEqual(rows[0], header);
       // One row per student, an empty row, then the totals apart from them.
-      assert.equal(rows.length, 1 + 8 + 1 + 1);
-      assert.deepEqual(rows[9], [""]);
-      assert.deepEqual(rows[10].slice(0, 3), ["", "done per exercise", "5"]);
-      const students = rows.slice(1, 9);
+      assert.equal(rows.length, 1 + 10 + 1 + 1);
+      assert.deepEqual(rows[11], [""]);
+      assert.deepEqual(rows[12].slice(0, 3), ["", "done per exercise", "4"]);
+      const students = rows.slice(1, 11);
       assert.ok(students.every((r) => r.length === header.length));
+      // A name shows the invisible character it holds, in the CSV too.
       assert.deepEqual(students.map((r) => r[1]), [
         "韩梅梅",
+        "李\\u2060雷",
         "李雷",
+        "刘洋",
         "孙浩",
         "王伟",
         "王伟",
@@ -350,18 +485,37 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         "王小明",
         "赵敏",
       ]);
-      const sunRow = students[2];
+      const sunRow = students[4];
       assert.deepEqual(
-        [sunRow[2], sunRow[3], sunRow[20], sunRow[21], sunRow[23]],
+        [sunRow[2], sunRow[3], sunRow[20], sunRow[21], sunRow[22], sunRow[26]],
         [
           "not-yet",
           "not-yet",
           "0",
           "2",
-          "other-course(id=guardlab,code=NET2026,done=2)",
+          "NET-V4",
+          "other-course(id=guardlab,code=NET-V4,done=2)",
         ],
       );
-      assert.deepEqual([students[7][16], students[7][22]], ["not-yet", "15"]);
+      assert.equal(
+        sunRow[25],
+        "1=2026-03-02T09:20:00.000Z 2=2026-03-02T09:25:00.000Z",
+      );
+      const zhaoRow = students[9];
+      assert.deepEqual(
+        [zhaoRow[16], zhaoRow[17], zhaoRow[22], zhaoRow[23], zhaoRow[24]],
+        ["not-yet", "done", "NET-2026", "15", "16"],
+      );
+      // The hand-in with the invisible name: every column filled.
+      const hidden = students[1];
+      assert.deepEqual(
+        [hidden[2], hidden[3], hidden[4], hidden[16], hidden[20], hidden[22]],
+        ["copy", "copy", "not-yet", "done", "1", "NET-2026"],
+      );
+      assert.equal(
+        hidden[26],
+        "hand-made-name; identical(li-lei.json|liu-yang.json|wang-xiaoming-2.json|wang-xiaoming.json); copy(1:li-lei.json|wang-xiaoming-2.json); copy(2:li-lei.json|wang-xiaoming-2.json)",
+      );
     };
 
     await t.step(

@@ -120,6 +120,8 @@ Deno.test("exercise: list, show, hints, check, progress that survives reset, han
       checks: 1,
       hints: 0,
       revealed: false,
+      first: "2026-01-01T00:00:00.000Z",
+      hints_before_guess: null,
     };
     const regraded = JSON.parse(
       (await say(["exercise", "grade", "--json"], JSON.stringify(bundle)))

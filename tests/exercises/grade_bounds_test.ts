@@ -53,6 +53,8 @@ function hostileHandIn(): string {
         checks: 1,
         hints: 0,
         revealed: false,
+        first: null,
+        hints_before_guess: null,
       },
       "same-error-two-ledgers": {
         answer: [
@@ -69,6 +71,8 @@ function hostileHandIn(): string {
         checks: 1,
         hints: 0,
         revealed: false,
+        first: null,
+        hints_before_guess: null,
       },
     },
   }));

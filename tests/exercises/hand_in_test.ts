@@ -29,6 +29,7 @@ import {
   paramsFor,
   paramsProblem,
   readHandIn,
+  recordCheck,
 } from "../../lib/exercises/mod.ts";
 import {
   csvCell,
@@ -159,6 +160,112 @@ Deno.test("variants: deterministic, inside the rules, spread over every value", 
   for (const o of others) assert.notDeepEqual(o, a);
 });
 
+Deno.test("variants: the values depend on the name and the seed, as chapter 6 says; older hand-ins keep theirs (issue 39)", () => {
+  const seed = "00000000000000a1";
+  const slug = "output-check-cannot-unwrite";
+  const mine = paramsFor("NET-2026", "李雷", slug, seed);
+  // The seed separates namesakes; the name separates a renamed copy,
+  // an invisible character included.
+  for (
+    const other of [
+      paramsFor("NET-2026", "李雷", slug, "00000000000000a2"),
+      paramsFor("NET-2026", "刘洋", slug, seed),
+      paramsFor("NET-2026", "李\u2060雷", slug, seed),
+    ]
+  ) {
+    assert.notDeepEqual(other, mine);
+    assert.equal(paramsProblem(other), null);
+  }
+  assert.deepEqual(paramsFor("NET-2026", "李雷", slug, seed), mine);
+  // Hand-in format 2: from the seed alone, whatever the name.
+  assert.deepEqual(
+    paramsFor("NET-2026", "刘洋", slug, seed, "seed"),
+    paramsFor("NET-2026", "李雷", slug, seed, "seed"),
+  );
+  // Format 1 (no seed): from the name, compared as names are.
+  assert.deepEqual(
+    paramsFor("NET-2026", "李\u034f雷", slug, null),
+    paramsFor("NET-2026", "李雷", slug, null),
+  );
+});
+
+Deno.test("progress: the first check is dated once, and a prediction keeps the hints it was made with (issue 39)", () => {
+  const as = { course: null, name: null };
+  const one = new Date("2026-03-02T09:00:00.000Z");
+  const two = new Date("2026-03-02T10:00:00.000Z");
+  const script = { kind: "script" as const };
+  let p = recordCheck(
+    { exercises: {}, hints: {} },
+    "1",
+    script,
+    "{}",
+    { passed: false, reason: null },
+    false,
+    as,
+    one,
+  );
+  p = recordCheck(
+    p,
+    "1",
+    script,
+    "{}",
+    { passed: true, reason: null },
+    false,
+    as,
+    two,
+  );
+  assert.equal(p.exercises["1"].first, one.toISOString());
+  assert.equal(p.exercises["1"].passed, two.toISOString());
+  // A record an older guardlab kept has no first check: none is made up.
+  const older = recordCheck(
+    { exercises: { "1": { state: "attempted", answer: "{}" } }, hints: {} },
+    "1",
+    script,
+    "{}",
+    { passed: false, reason: null },
+    false,
+    as,
+    two,
+  );
+  assert.equal(older.exercises["1"].first, undefined);
+  // Two hints shown, then the guess: 2, kept; a hint after it changes nothing.
+  const prediction = { kind: "prediction" as const };
+  const guessed = recordCheck(
+    { exercises: {}, hints: { "15": 2 } },
+    "15",
+    prediction,
+    '{"outcome":"accepted"}',
+    { passed: false, reason: null },
+    false,
+    as,
+    one,
+  );
+  assert.equal(guessed.exercises["15"].guessHints, 2);
+  const later = recordCheck(
+    { ...guessed, hints: { "15": 3 } },
+    "15",
+    prediction,
+    "",
+    { passed: false, reason: null },
+    false,
+    as,
+    two,
+  );
+  assert.equal(later.exercises["15"].guessHints, 2);
+  // A malformed guess is no guess: no hints recorded against it.
+  const refused = recordCheck(
+    { exercises: {}, hints: { "15": 1 } },
+    "15",
+    prediction,
+    "{",
+    { passed: false, reason: { en: "x", zh: "x" } },
+    false,
+    as,
+    one,
+  );
+  assert.equal(refused.exercises["15"].guessHints, undefined);
+});
+
 Deno.test("variants: a key of another variant is found, only in the lines a judge runs; a topic is not", () => {
   const p = { ...defaultParams, job: "JOB-123", otherJob: "JOB-456" };
   const foreign = (answer: string) => foreignValue(answer, p, ANSWER_LIMITS);
@@ -203,6 +310,8 @@ function handIn(fields: Partial<Omit<HandIn, "digest">> = {}): HandIn {
         checks: 2,
         hints: 1,
         revealed: false,
+        first: null,
+        hints_before_guess: null,
       },
     },
     ...fields,
@@ -214,15 +323,49 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
   assert.deepEqual(readHandIn(JSON.stringify(good)), {
     handIn: good,
     intact: true,
-    version: 2,
+    version: 3,
+    handMadeName: null,
   });
-  // Format 1 (an older guardlab: no "student") is still read, as such.
-  const { student: _, digest: __, ...body } = { ...good, version: 1 };
-  const older = { ...body, digest: digestOf(body as unknown as HandIn) };
-  const olderRead = readHandIn(JSON.stringify(older));
-  assert.equal(olderRead.version, 1);
-  assert.deepEqual(olderRead.handIn.student, { variant: null, uid: null });
-  assert.equal(olderRead.intact, true);
+  // Formats 1 (no "student") and 2 (no times of first checks) are still
+  // read, as such: what they do not say is null.
+  const olderEntry = (() => {
+    const {
+      first: _,
+      hints_before_guess: __,
+      ...e
+    } = good.exercises["output-check-cannot-unwrite"];
+    return e;
+  })();
+  for (const version of [1, 2]) {
+    const { student, digest: _, ...rest } = {
+      ...good,
+      version,
+      exercises: { "output-check-cannot-unwrite": olderEntry },
+    };
+    const body = version === 1 ? rest : { ...rest, student };
+    const older = { ...body, digest: digestOf(body as unknown as HandIn) };
+    const olderRead = readHandIn(JSON.stringify(older));
+    assert.equal(olderRead.version, version);
+    assert.deepEqual(
+      olderRead.handIn.student,
+      version === 1 ? { variant: null, uid: null } : good.student,
+    );
+    assert.deepEqual(olderRead.handIn.exercises, {
+      "output-check-cannot-unwrite": {
+        ...olderEntry,
+        first: null,
+        hints_before_guess: null,
+      },
+    });
+    assert.equal(olderRead.intact, true);
+  }
+  // A name config would refuse (made or edited by hand) is read, and said.
+  for (const name of ["李\u2060雷", "a\u0007", "李雷 "]) {
+    const odd = makeHandIn({ ...good, name });
+    const read = readHandIn(JSON.stringify(odd));
+    assert.equal(read.handIn.name, name);
+    assert.ok(read.handMadeName !== null, JSON.stringify(name));
+  }
   const edited = structuredClone(good);
   edited.exercises["output-check-cannot-unwrite"].checks = 1;
   assert.equal(readHandIn(JSON.stringify(edited)).intact, false);
@@ -236,7 +379,16 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       /older guardlab; hand in again/,
     ],
     ["an unknown format", { ...good, format: "zip" }, /unknown format "zip"/],
-    ["another version", { ...good, version: 3 }, /format version "3"/],
+    [
+      "another version",
+      { ...good, version: 4 },
+      /format version "4" is not known to this guardlab \(it reads 1 to 3\)/,
+    ],
+    [
+      "format 2 with the times of first checks",
+      { ...good, version: 2 },
+      /unknown key "first" in exercise/,
+    ],
     [
       "format 1 with a student",
       { ...good, version: 1 },
@@ -257,10 +409,23 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
     }, /unknown key "gid" in student/],
     ["an unknown key", { ...good, results: {} }, /unknown key "results"/],
     ["a missing key", { ...good, name: undefined }, /missing key "name"/],
-    ["a name with a control character", {
+    ["an empty name", { ...good, name: "  " }, /"name": the name is empty/],
+    ["a name too long", {
       ...good,
-      name: "a\u0007",
-    }, /"name": a name may not contain/],
+      name: "王".repeat(41),
+    }, /"name": a name has at most 40 characters/],
+    ["a first check that is not a time", {
+      ...good,
+      exercises: {
+        "output-check-cannot-unwrite": { ...entry, first: "soon" },
+      },
+    }, /"first" of exercise .* is not a time/],
+    ["hints before a guess that are not a count", {
+      ...good,
+      exercises: {
+        "output-check-cannot-unwrite": { ...entry, hints_before_guess: "1" },
+      },
+    }, /"hints_before_guess" .* is not a count/],
     ["an answer that is not text", {
       ...good,
       exercises: { "output-check-cannot-unwrite": { ...entry, answer: 7 } },
@@ -312,15 +477,18 @@ Deno.test("hand-in: the digest is SHA-256 over the canonical text written here b
         checks: 1,
         hints: 0,
         revealed: false,
+        first: null,
+        hints_before_guess: null,
       },
     },
   });
   // Keys sorted at every level, no spaces, non-ASCII as it is.
   const text = '{"course":{"code":null,"id":"guardlab"},' +
     '"exercises":{"retry-reuses":{"answer":"{\\"op\\":\\"count\\"}",' +
-    '"checks":1,"hints":0,"passed":null,"revealed":false}},' +
+    '"checks":1,"first":null,"hints":0,"hints_before_guess":null,' +
+    '"passed":null,"revealed":false}},' +
     '"format":"guardlab-hand-in","guardlab":"0.1.0","name":"李雷",' +
-    '"student":{"uid":1001,"variant":"0123456789abcdef"},"version":2}';
+    '"student":{"uid":1001,"variant":"0123456789abcdef"},"version":3}';
   const { digest: _, ...body } = h;
   assert.equal(canonical(body), text);
   assert.equal(
@@ -472,6 +640,8 @@ Deno.test({
               checks: 1,
               hints: 0,
               revealed: false,
+              first: null,
+              hints_before_guess: null,
             },
           },
         }));
@@ -561,6 +731,8 @@ Deno.test("grade: a name made to look like another with an invisible code point 
             checks: 1,
             hints: 0,
             revealed: false,
+            first: null,
+            hints_before_guess: null,
           },
         },
       });
@@ -608,6 +780,8 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
       name: "王".repeat(40),
       cells,
       revealed: [2],
+      hinted: [],
+      first: {},
       total: count,
       ownTotal: 3,
       flags: [{
@@ -625,6 +799,8 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
           name: null,
           cells: {},
           revealed: [],
+          hinted: [],
+          first: {},
           total: null,
           ownTotal: null,
           flags: [],
@@ -634,6 +810,8 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
       notRerun: [17],
       builtinHandIns: 0,
       course: BUILTIN_COURSE.id,
+      order: [],
+      identicalCountedOnce: false,
     };
     for (const lang of ["en", "zh"] as const) {
       const lines = gradeTable(grade, lang, "NET-2026");
@@ -658,6 +836,8 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
         name: "a",
         cells: Object.fromEntries(exercises.map((n) => [n, "done" as const])),
         revealed: [],
+        hinted: [],
+        first: {},
         total: 19,
         ownTotal: null,
         flags: [],
@@ -666,6 +846,8 @@ Deno.test("table: 80 columns, whatever the names and however many exercises", ()
       notRerun: [],
       builtinHandIns: 0,
       course: BUILTIN_COURSE.id,
+      order: [],
+      identicalCountedOnce: false,
     },
     "en",
     null,
@@ -714,7 +896,7 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     );
     assert.ok(
       shown.includes(
-        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，另一个job${p.otherJob}，topic${p.topic}，copies${p.copies}`,
+        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，topic${p.topic}，copies${p.copies}。`,
       ),
       shown,
     );
@@ -745,6 +927,10 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     assert.equal(entry.hints, 0);
     assert.equal(entry.revealed, false);
     assert.ok(Date.parse(entry.passed) > 0);
+    // Format 3: when it was first checked; a script has no guess to hint.
+    assert.equal(bundle.version, 3);
+    assert.ok(Date.parse(entry.first) <= Date.parse(entry.passed));
+    assert.equal(entry.hints_before_guess, null);
     assert.deepEqual(bundle.course, {
       id: BUILTIN_COURSE.id,
       code: "NET-2026",
@@ -761,11 +947,89 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
       .exercises["predict-cancel-after-commit"];
     assert.equal(revealed.revealed, true);
     assert.equal(revealed.passed, null);
+    assert.equal(revealed.hints_before_guess, 0, "guessed before any hint");
+    // Work of an older guardlab (format 2: values from the seed alone),
+    // renamed to another student: graded with the seed alone, as that
+    // guardlab did, so the renamed copy passes; the flag says so.
+    const three = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
+    const { format: _, version: __, digest: ___, ...fields } = three;
+    const s = paramsFor(
+      "NET-2026",
+      "李雷",
+      "output-check-cannot-unwrite",
+      fields.student.variant,
+      "seed",
+    );
+    const exercises = {
+      "output-check-cannot-unwrite": {
+        answer: JSON.stringify({
+          op: "run",
+          args: { job: s.job, topic: s.topic, copies: s.copies },
+          faults: { bad_output: true },
+        }),
+        passed: null,
+        checks: 1,
+        hints: 0,
+        revealed: false,
+      },
+    };
+    const body = {
+      format: "guardlab-hand-in",
+      version: 2,
+      ...fields,
+      name: "刘洋",
+      exercises,
+    };
+    const two = { ...body, digest: digestOf(body as unknown as HandIn) };
+    const teacher = await Deno.makeTempDir({ prefix: "guardlab-v2-" });
+    try {
+      assert.equal(
+        (await cli(["config", "course", "NET-2026"], "", false, teacher)).code,
+        0,
+      );
+      const graded = JSON.parse(
+        (await cli(
+          ["exercise", "grade", "--json"],
+          JSON.stringify(two),
+          false,
+          teacher,
+        )).out[0],
+      );
+      const [row] = graded.students;
+      assert.equal(row.cells["1"], "done");
+      const older = row.flags.find((f: { kind: string }) =>
+        f.kind === "older-format"
+      );
+      assert.equal(older.code, "older-format(2)");
+      assert.equal(
+        older.message.en,
+        "hand-in format 2, from an older guardlab: its values come from the " +
+          "seed alone (a copy renamed to another student keeps passing) and " +
+          "it says neither when each exercise was first checked nor the " +
+          "hints before a prediction",
+      );
+    } finally {
+      await Deno.remove(teacher, { recursive: true });
+    }
     // Another name, other values: the student is told to check again.
     assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
     const again = await say(["exercise", "hand-in"]);
     assert.equal(again.code, 0);
     assert.match(again.err[0], /exercise 1 was checked under another name/);
+    // A check an older guardlab kept (values from the seed alone, no
+    // derivation on record): told too, since this guardlab's values differ.
+    assert.equal((await say(["config", "name", "李雷"])).code, 0);
+    const file = join(privateRootPath(base), "exercises.json");
+    const kept = JSON.parse(Deno.readTextFileSync(file));
+    delete kept.exercises["1"].as.derivation;
+    Deno.writeTextFileSync(file, JSON.stringify(kept), { mode: 0o600 });
+    const upgraded = await say(["exercise", "hand-in"]);
+    assert.equal(upgraded.code, 0);
+    assert.deepEqual(upgraded.err, [
+      "guardlab: exercise 1 was checked under another name, course code or " +
+      "variant, or by an older guardlab whose values differ: check it again " +
+      "(guardlab exercise check 1)",
+    ]);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
@@ -812,6 +1076,8 @@ Deno.test("flags: a hand-in under another course code, or none, names it and its
     name: "孙浩",
     cells: { 1: "not-yet" as const, 2: "not-yet" as const },
     revealed: [],
+    hinted: [],
+    first: {},
     total: 0,
     ownTotal: 2,
     flags: [{ kind: "other-course" as const, id: "guardlab", code, done: 2 }],
@@ -823,6 +1089,8 @@ Deno.test("flags: a hand-in under another course code, or none, names it and its
     notRerun: [],
     builtinHandIns: 0,
     course: BUILTIN_COURSE.id,
+    order: [],
+    identicalCountedOnce: false,
   });
   const said = (code: string | null) => {
     const g = grade(code);
@@ -851,4 +1119,56 @@ Deno.test("flags: a hand-in under another course code, or none, names it and its
       .students[0].flags[0].code,
     "other-course(id=guardlab,code=none,done=2)",
   );
+});
+
+Deno.test("table: hints before a prediction marked h, as a reveal is marked r; both widen the column, within 80 (issue 39)", () => {
+  const exercises = Array.from({ length: 18 }, (_, i) => i + 1);
+  const cells = Object.fromEntries(
+    exercises.map((n) => [n, "not-yet" as const]),
+  );
+  const row = {
+    file: "zhao-min.json",
+    name: "赵敏",
+    cells,
+    revealed: [15],
+    hinted: [15, 16],
+    first: {},
+    total: 0,
+    ownTotal: null,
+    flags: [],
+  };
+  const grade: ClassGrade = {
+    exercises,
+    rows: [row],
+    perExercise: Object.fromEntries(exercises.map((n) => [n, 0])),
+    notRerun: [],
+    builtinHandIns: 0,
+    course: BUILTIN_COURSE.id,
+    order: [],
+    identicalCountedOnce: false,
+  };
+  const lines = gradeTable(grade, "en", null);
+  for (const line of lines) assert.ok(displayWidth(line) <= 80, line);
+  // Four columns a mark (".hr" needs three, and a space): 13 a block.
+  assert.ok(
+    lines.includes(
+      "student              1   2   3   4   5   6   7   8   9  10  11  12  13",
+    ),
+    lines.join("\n"),
+  );
+  assert.ok(lines.includes("exercises 14-18 (continued):"));
+  assert.ok(
+    lines.includes("student             14  15  16  17  18  total"),
+  );
+  assert.ok(
+    lines.includes("赵敏                 . .hr  .h   .   .  0/18"),
+    lines.join("\n"),
+  );
+  assert.ok(
+    lines.includes(
+      "h after a mark: the prediction was made after hints were shown",
+    ),
+  );
+  const zh = gradeTable(grade, "zh", null);
+  assert.ok(zh.includes("标记后的 h：这道预测题是在看过提示之后才预测的"));
 });

@@ -4,10 +4,11 @@
  * judges a bounded copy of its rows; the hand-in carries that copy; `grade`
  * re-judges the copy and says the session was not re-run.
  *
- * The ledgers here are made two ways: with `guardlab run` steps in process
- * (a script: which is exactly why grade cannot claim an agent), and, under
- * `deno task test`, by the MCP SDK's own client driving `guardlab mcp`
- * (the remote timeout: a held call, a client timeout, a retry).
+ * The ledgers here are made three ways: by `guardlab mcp`'s server in
+ * process (the remote timeout: a held call, a cancel, a retry), which
+ * records each call in `mcp_calls`; with `guardlab run` steps (a script:
+ * the same receipts, no call rows, and so not yet); and, under `deno task
+ * test`, by the MCP SDK's own client driving `guardlab mcp`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -21,8 +22,12 @@ import {
   MAX_COPY_ROWS,
   MAX_LEDGER_FILE_BYTES,
 } from "../../lib/exercises/mod.ts";
-import { privateRoot } from "../../lib/sandbox/sandbox.ts";
+import { ledgerFolder, privateRoot } from "../../lib/sandbox/sandbox.ts";
 import { cli } from "../_helpers/helpers.ts";
+import {
+  plainSession,
+  remoteTimeoutSession,
+} from "../_helpers/mcp_inprocess.ts";
 import {
   CAN_SPAWN_CLIENT,
   connect,
@@ -70,15 +75,22 @@ function fileOf(base: string, ledger: string): string {
   return join(privateRoot(base)!, ledger, "lab.sqlite");
 }
 
-Deno.test("exercise 17: judged from a named ledger made by script steps (guardlab run)", async (t) => {
+/** A named ledger of the student in `base`, made empty, for a session to write. */
+function ledgerAt(base: string, ledger: string): { dir: string; path: string } {
+  const paths = ledgerFolder(privateRoot(base)!, ledger)!;
+  return { dir: paths.dir, path: paths.lab };
+}
+
+const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
+
+Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab mcp, in process)", async (t) => {
   const { base, say } = await student();
   try {
     await t.step(
-      "a cancel after the commit, then the same call: done",
+      "the remote timeout over MCP, then the same call: done",
       async () => {
         const L = name();
-        await run(say, L, ["--cancel-at", "after_business"]);
-        await run(say, L);
+        await remoteTimeoutSession(ARGS, { at: ledgerAt(base, L) });
         const file = fileOf(base, L);
         const before = await Deno.readFile(file);
         const r = await say(["exercise", "check", N, "--ledger", L]);
@@ -86,46 +98,85 @@ Deno.test("exercise 17: judged from a named ledger made by script steps (guardla
         assert.ok(r.out.includes(`exercise ${N}: done`));
         const text = r.out.join(" ").replace(/\s+/g, " ");
         assert.match(text, /guardlab judges the ledger, not the agent/);
+        assert.match(text, /a ledger written by hand could forge those rows/);
         // Judging reads a snapshot: the ledger file is byte-identical.
         assert.deepEqual(await Deno.readFile(file), before);
       },
     );
-    await t.step("near misses: not yet, exit 1", async () => {
-      const cases: [string, () => Promise<unknown>][] = [
-        ["called twice, nothing unclear", async () => {}],
-        ["no retry after the cancel", async () => {}],
-        ["a new key: two drafts", async () => {}],
-        ["other arguments: key_conflict", async () => {}],
+    await t.step("near misses over MCP: not yet, exit 1", async () => {
+      // Each with the line that decided it, written by hand.
+      const cases: [
+        string,
+        (at: { dir: string; path: string }) => unknown,
+        string,
+      ][] = [
+        [
+          "called twice, nothing unclear",
+          (at) => plainSession([ARGS, ARGS], at),
+          "[no] a call of JOB-001 committed the draft, and its receipt does not say accepted",
+        ],
+        [
+          "no retry after the cancel",
+          (at) => remoteTimeoutSession(ARGS, { at, then: [] }),
+          "[no] a later call of JOB-001 (after receipt 1) reused the draft, and its receipt says accepted",
+        ],
+        [
+          "a new key: two drafts",
+          (at) =>
+            remoteTimeoutSession(ARGS, {
+              at,
+              then: [{ ...ARGS, job: "JOB-002" }],
+            }),
+          "     what the ledger holds: receipt 2 of JOB-002: accepted, effect present",
+        ],
+        [
+          "a retry under a new key, then the same-key retry (issue 39)",
+          (at) =>
+            remoteTimeoutSession(ARGS, {
+              at,
+              then: [{ ...ARGS, job: "JOB-002" }, ARGS],
+            }),
+          "[no] no draft under another key repeats your request (river, 2 copies): no retry under a new key",
+        ],
+        [
+          "other arguments: key_conflict",
+          (at) =>
+            remoteTimeoutSession(ARGS, {
+              at,
+              then: [{ ...ARGS, copies: 3 }],
+            }),
+          "     what the ledger holds: receipt 2 of JOB-001: key_conflict, effect present",
+        ],
       ];
-      const made: string[][] = [
-        [],
-        ["--cancel-at", "after_business"],
-        ["--cancel-at", "after_business"],
-        ["--cancel-at", "after_business"],
-      ];
-      for (const [i, [what]] of cases.entries()) {
+      for (const [what, made, line] of cases) {
         const L = name();
-        await run(say, L, made[i]);
-        if (i === 0) await run(say, L);
-        if (i === 2) await run(say, L, [], "JOB-002");
-        if (i === 3) {
-          await say([
-            "run",
-            "--ledger",
-            L,
-            "--job",
-            "JOB-001",
-            "--topic",
-            "river",
-            "--copies",
-            "3",
-          ]);
-        }
+        await made(ledgerAt(base, L));
         const r = await say(["exercise", "check", N, "--ledger", L]);
         assert.equal(r.code, 1, `${what}\n${r.out.join("\n")}`);
         assert.ok(r.out.includes(`exercise ${N}: not yet`), what);
+        // The screen wraps at 80 columns: compared with the wrapping undone.
+        const said = r.out.join(" ").replace(/\s+/g, " ");
+        assert.ok(said.includes(line.trim()), `${what}\n${r.out.join("\n")}`);
       }
     });
+    await t.step(
+      "the same rows from script steps (guardlab run): no MCP call wrote them, not yet",
+      async () => {
+        const L = name();
+        await run(say, L, ["--cancel-at", "after_business"]);
+        await run(say, L);
+        const r = await say(["exercise", "check", N, "--ledger", L]);
+        assert.equal(r.code, 1, r.out.join("\n"));
+        const said = r.out.join(" ").replace(/\s+/g, " ");
+        assert.ok(
+          said.includes(
+            "[no] receipt 1 was written by a create_draft call over MCP (a " +
+              "row of mcp_calls) what the ledger holds: no row in calls",
+          ),
+          r.out.join("\n"),
+        );
+      },
+    );
     await t.step(
       "no such ledger: refused, exit 4; --ledger elsewhere: usage",
       async () => {
@@ -166,23 +217,60 @@ Deno.test("exercise 17: judged from a named ledger made by script steps (guardla
 });
 
 Deno.test("exercise 17: the copy is bounded in rows and bytes", async () => {
-  const { base, say } = await student();
+  const { base } = await student();
   try {
     const L = name();
-    await run(say, L, ["--cancel-at", "after_business"]);
-    await run(say, L);
+    await remoteTimeoutSession(ARGS, { at: ledgerAt(base, L) });
     const ledger = Ledger.open(fileOf(base, L), { mode: "read" });
     try {
-      // Two receipts and one draft: three rows.
-      const ok = copyOfLedger(ledger, 3);
+      // One draft, two receipts and three MCP calls (create_draft, ledger,
+      // create_draft): six rows, the calls counted before any is read.
+      const ok = copyOfLedger(ledger, 6);
       assert.ok("text" in ok);
+      assert.deepEqual(JSON.parse(ok.text).calls, [
+        {
+          session: 1,
+          call: 1,
+          tool: "create_draft",
+          job: "JOB-001",
+          receipt: 1,
+        },
+        { session: 1, call: 2, tool: "ledger", job: "JOB-001", receipt: null },
+        {
+          session: 1,
+          call: 3,
+          tool: "create_draft",
+          job: "JOB-001",
+          receipt: 2,
+        },
+      ]);
       assert.equal(judgeLedgerCopy(X, ok.text, defaultParams).passed, true);
-      const over = copyOfLedger(ledger, 2);
+      const over = copyOfLedger(ledger, 5);
       assert.ok("reason" in over && over.overLimit);
-      assert.match(over.reason.en, /^over the limit: the ledger has 3 rows/);
+      assert.match(over.reason.en, /^over the limit: the ledger has 6 rows/);
     } finally {
       ledger.close();
     }
+    const calls = Array.from({ length: MAX_COPY_ROWS + 1 }, (_, i) => ({
+      session: 1,
+      call: i + 1,
+      tool: "ledger",
+      job: null,
+      receipt: null,
+    }));
+    const manyCalls = judgeLedgerCopy(
+      X,
+      JSON.stringify({
+        ledger_copy: 2,
+        drafts: [],
+        receipts: [],
+        compensations: [],
+        calls,
+      }),
+      defaultParams,
+    );
+    assert.equal(manyCalls.overLimit, true);
+    assert.match(manyCalls.reason!.en, /more than 2000 to judge/);
     const receipts = Array.from({ length: MAX_COPY_ROWS + 1 }, (_, i) => ({
       attempt: i + 1,
       job: "JOB-001",
@@ -218,42 +306,30 @@ Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and 
     assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
     const shown = (await say(["exercise", "show", N])).out.join(" ")
       .replace(/\s+/g, " ");
-    assert.match(shown, /cannot tell an agent's ledger from a script's/);
+    assert.match(shown, /a ledger written by hand could forge those rows/);
     assert.match(shown, new RegExp(`check ${N} --ledger NAME`));
     const m = shown.match(
-      /job (JOB-\d{3}), other job (JOB-\d{3}), topic (river|forest), copies (\d)/,
+      /job (JOB-\d{3}), topic (river|forest), copies (\d)\./,
     );
     assert.ok(m, shown);
-    const [job, other, topic, copies] = [m[1], m[2], m[3], m[4]];
-    const mine = (L: string, key: string, more: string[] = []) =>
-      say([
-        "run",
-        "--ledger",
-        L,
-        "--job",
-        key,
-        "--topic",
-        topic,
-        "--copies",
-        copies,
-        ...more,
-      ]);
-    // The default key is not this student's: not yet.
+    const args = { job: m[1], topic: m[2], copies: Number(m[3]) };
+    // A key that is not this student's: not yet.
     const foreign = name();
-    await mine(foreign, other, ["--cancel-at", "after_business"]);
-    await mine(foreign, other);
+    const other = ["JOB-998", "JOB-999"].find((k) => k !== args.job)!;
+    await remoteTimeoutSession({ ...args, job: other }, {
+      at: ledgerAt(base, foreign),
+    });
     assert.equal(
       (await say(["exercise", "check", N, "--ledger", foreign])).code,
       1,
     );
     const L = name();
-    await mine(L, job, ["--cancel-at", "after_business"]);
-    await mine(L, job);
+    await remoteTimeoutSession(args, { at: ledgerAt(base, L) });
     assert.equal((await say(["exercise", "check", N, "--ledger", L])).code, 0);
     const handIn = (await say(["exercise", "hand-in"])).out[0];
     const entry = JSON.parse(handIn).exercises["agent-retry-reuses"];
     const copy = JSON.parse(entry.answer);
-    assert.equal(copy.ledger_copy, 1);
+    assert.equal(copy.ledger_copy, 2);
     assert.deepEqual(
       copy.receipts.map((r: { status: string }) => r.status),
       ["cancelled", "accepted"],
@@ -279,7 +355,7 @@ Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and 
     assert.equal(row.trim().split(/\s+/)[X.n], "+", row);
     const text = table.out.join(" ").replace(/\s+/g, " ");
     assert.match(text, new RegExp(`exercise ${N}: ${NOT_RERUN}`));
-    assert.match(text, /it cannot tell an agent's ledger from a script's/);
+    assert.match(text, /it requires the calls to have come over MCP/);
     const json = JSON.parse((await grade(["--json"])).out[0]);
     assert.equal(json.students[0].cells[N], "done");
     assert.match(json.sessionNotRerun[N].en, new RegExp(NOT_RERUN));

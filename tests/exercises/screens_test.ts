@@ -126,7 +126,7 @@ Deno.test("screens: exercise 9's task and hints, in the article's terms, and rig
     assert.ok(
       text.includes(
         "对 JOB-001 前检 2 份，然后把规则上限降到 1；证明用这个旧 Snapshot " +
-          "的错误对照（insert_naive）按旧修订号写下了草稿，而同一请求用同一个 " +
+          "的对照实现 insert_naive 按旧修订号写下了草稿，而同一请求用同一个 " +
           "Snapshot 的条件写入（insert_checked）被拒绝。",
       ),
       text,
@@ -138,8 +138,8 @@ Deno.test("screens: exercise 9's task and hints, in the article's terms, and rig
     // same key passes too, when the checked insert goes first.
     assert.ok(
       joinedZh(hints.out).includes(
-        "2. 条件写入要发送你前检过的同一个请求，并用同一个 Snapshot；如果错误" +
-          "对照（insert_naive）也用同一个业务键，就让条件写入先执行。",
+        "2. 条件写入要发送你前检过的同一个请求，并用同一个 Snapshot；如果对照" +
+          "实现 insert_naive 也用同一个业务键，就让条件写入先执行。",
       ),
       hints.out.join("\n"),
     );
@@ -153,11 +153,16 @@ Deno.test("screens: exercise 12 says 串行 and names the switch, in its task, i
     );
     assert.ok(
       task.includes(
-        '同一个超限请求（river，4 份）：输入护栏并行（run 步骤的 "input_guardrail":' +
-          ' "parallel"）时留下已提交的草稿，串行（"sequential"，默认）时不留草稿。',
+        "把同一个超限请求（river，4 份）发送两次：一次用 JOB-001，输入护栏并行" +
+          '（run 步骤的 "input_guardrail": "parallel"）；一次用 JOB-002，' +
+          '护栏串行（"sequential"，默认）。让账本显示两次中哪一次留下了已提交的草稿。' +
+          "（两个业务键可以互换。）",
       ),
       task,
     );
+    // Neither the task nor the claim says which scheduling lets the
+    // business step commit: that is exercise 16's prediction (issue 39).
+    assert.doesNotMatch(task, /工具执行之后|并行.{0,12}时留下/);
     assert.doesNotMatch(task, /顺序/);
     const hint = joinedZh(
       (await say(["exercise", "hint", "12", "--lang", "zh"])).out,
@@ -217,16 +222,36 @@ Deno.test("screens: exercise 16 keeps its claim until the first guess, and says 
   });
 });
 
-Deno.test("screens: a prediction's labels read whole, in Chinese", async () => {
+Deno.test("screens: a wrong guess shows only that it was wrong; --reveal shows each field, its labels whole, in Chinese", async () => {
   await withStudent(async (say) => {
     const guess = '{"outcome":"accepted","draft":true,"receipts":1}';
     const r = await say(["exercise", "check", "15", "--lang", "zh"], guess);
+    // No mark per field: which fields were right would give the answer away.
     assert.deepEqual(r.out, [
+      "[no] 你的预测与实际发生的不符",
+      "练习 15：还没有",
+      "只有你的第一次预测算数，也不会显示错在哪一项。要看实际发生的",
+      "    （作业文件会记下结果被揭示过）：",
+      "  guardlab exercise check 15 --reveal",
+    ]);
+    const shown = await say([
+      "exercise",
+      "check",
+      "15",
+      "--reveal",
+      "--lang",
+      "zh",
+    ]);
+    assert.deepEqual(shown.out, [
       "[no] outcome（返回的状态，或抛出的是什么）：你预测 accepted",
       "[ok] draft（之后草稿是否存在）：你预测 true",
       "[ok] receipts（账本里有几条回执）：你预测 1",
       "标记：[ok] 成立；[no] 不成立",
       "练习 15：还没有",
+      "实际发生的是：",
+      "  outcome：cancelled",
+      "  draft：true",
+      "  receipts：1",
     ]);
   });
 });
@@ -261,17 +286,30 @@ Deno.test("screens: the values line in one language, and no literal N", async ()
     assert.equal((await say(["config", "name", "李雷"])).code, 0);
     assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
     const shown = joinedZh(
-      (await say(["exercise", "show", "1", "--lang", "zh"])).out,
+      (await say(["exercise", "show", "2", "--lang", "zh"])).out,
     );
     const m = shown.match(
-      /你在练习 1 的取值（课程 NET-2026，李雷）：job (JOB-\d{3})，另一个 job (JOB-\d{3})，topic (river|forest)，copies (\d)，超限的 copies \d，降低后的上限 \d。check 和 grade 都按这些取值判定。/,
+      /你在练习 2 的取值（课程 NET-2026，李雷）：job (JOB-\d{3})，另一个 job (JOB-\d{3})。check 和 grade 都按这些取值判定。/,
     );
     assert.ok(m, shown);
+    // Exercise 1 names its key, topic and copies, and nothing else.
+    const one = joinedZh(
+      (await say(["exercise", "show", "1", "--lang", "zh"])).out,
+    );
+    assert.match(
+      one,
+      /你在练习 1 的取值（课程 NET-2026，李雷）：job JOB-\d{3}，topic (river|forest)，copies \d。check 和 grade 都按这些取值判定。/,
+    );
+    // Exercise 18 is about an example server: no values of the student's.
+    const server = joinedZh(
+      (await say(["exercise", "show", "18", "--lang", "zh"])).out,
+    );
+    assert.doesNotMatch(server, /取值|JOB-|topic|copies/);
     const theirs = ["JOB-998", "JOB-999"].find((k) =>
       k !== m[1] && k !== m[2]
     )!;
     const r = await say(
-      ["exercise", "check", "1", "--lang", "zh"],
+      ["exercise", "check", "2", "--lang", "zh"],
       RUN({}, 2, theirs),
     );
     assert.equal(
@@ -279,7 +317,7 @@ Deno.test("screens: the values line in one language, and no literal N", async ()
       `还没有：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
         m[1]
       } 和 ` +
-        `${m[2]}（guardlab exercise show 1）`,
+        `${m[2]}（guardlab exercise show 2）`,
     );
   });
 });
@@ -305,6 +343,84 @@ Deno.test("screens: exercise 17 offers no route its judge refuses (issue 29, ite
           "或者取消；Agent 一侧的输出护栏在这里不算，因为 guardlab 的回执仍写着 accepted）",
       ),
       zh,
+    );
+  });
+});
+
+Deno.test("screens: no show gives a prediction away, no line is said twice, a receipt never commits (issue 39)", async () => {
+  await withStudent(async (say) => {
+    // Exercise 16 describes the scheduling, not which side wins.
+    const en16 = joined((await say(["exercise", "show", "16"])).out);
+    assert.ok(
+      en16.includes(
+        "A fresh ledger runs JOB-001 (river, 4 copies) with input_guardrail " +
+          "parallel: guardlab's model of the Python SDK scheduling an Agent " +
+          "input guardrail with run_in_parallel=True, beside the agent's " +
+          "first turn.",
+      ),
+      en16,
+    );
+    assert.doesNotMatch(en16, /slower|later|after the commit/);
+    const zh16 = joinedZh(
+      (await say(["exercise", "show", "16", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      zh16.includes(
+        "新账本里以 input_guardrail parallel 运行 JOB-001（river，4 份）：" +
+          "这是 guardlab 对 Python SDK 调度的模拟，Agent 输入护栏按 " +
+          "run_in_parallel=True 与 Agent 的第一轮同时推进。",
+      ),
+      zh16,
+    );
+    assert.doesNotMatch(zh16, /慢|之后才/);
+    // Exercise 12's claim, shown before 16 to a student who works in
+    // order, says what to compare, not what the parallel run leaves.
+    for (const lang of ["en", "zh"] as const) {
+      const twelve = joined(
+        (await say(["exercise", "show", "12", "--lang", lang])).out,
+      );
+      assert.doesNotMatch(
+        twelve,
+        /after the tool ran|trip after|工具执行之后|之后才触发/,
+      );
+    }
+    // Exercise 18's second hint: a nudge, no verdict in it.
+    await say(["exercise", "hint", "18"]);
+    const hint = joined((await say(["exercise", "hint", "18"])).out);
+    assert.ok(
+      hint.includes(
+        "2. Draw two overlapping calls of put_note on one timeline: each " +
+          "reads, waits a turn, then writes back the list it read. What does " +
+          "the later write-back do to what the earlier one wrote?",
+      ),
+      hint,
+    );
+    assert.doesNotMatch(hint, /whose note is still there|how many notes/);
+    // Exercise 17: what the grade cannot claim, said once.
+    const zh17 = (await say(["exercise", "show", "17", "--lang", "zh"])).out
+      .join("");
+    assert.equal(zh17.split("guardlab 判定的是账本").length - 1, 1, zh17);
+    assert.doesNotMatch(zh17, /回执提交/);
+    const en17 = joined((await say(["exercise", "show", "17"])).out);
+    assert.equal(en17.split("guardlab judges the ledger").length - 1, 1);
+    // Exercise 1: its task names every finding its judge checks.
+    const one = joined((await say(["exercise", "show", "1"])).out);
+    assert.ok(
+      one.includes(
+        "Leave the ledger as that refusal left it: the draft still there " +
+          "and not voided, and no receipt of JOB-001 saying accepted",
+      ),
+      one,
+    );
+    const oneZh = joinedZh(
+      (await say(["exercise", "show", "1", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      oneZh.includes(
+        "让账本保持这次拒绝之后的样子：草稿还在、没有被作废，JOB-001 也没有任何 " +
+          "accepted 回执",
+      ),
+      oneZh,
     );
   });
 });

@@ -6,14 +6,16 @@
  * line and with exit 4, a cache (DENO_DIR, or the default one) that others
  * can write, or that sits under a folder another user owns, before main.ts
  * is loaded at all. The cases with a second user run the check as uid
- * 10001 (setpriv) beside folders of uid 10002.
+ * 10001 (setpriv) beside folders of uid 10002, through `denoAsUser`
+ * (namespace.ts): a Deno under root's npm cache (npx's), or a checkout in a
+ * private folder, is made reachable to that user, not assumed to be.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
-import { twoUsersMissing } from "../_helpers/namespace.ts";
+import { denoAsUser, twoUsersMissing } from "../_helpers/namespace.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const [first, rest] = config.tasks.guardlab.split(" && ");
@@ -42,29 +44,33 @@ interface Run {
   err: string[];
 }
 
-/** Run the task's check (or `args` in its place) with a clean environment. */
+/** What the check reads of the checkout, copied for another user to run. */
+const CHECK_FILES = [
+  "deno.json",
+  "import_map.json",
+  "scripts/deno_dir_check.js",
+];
+
+/**
+ * Run the task's check (or `args` in its place) with a clean environment,
+ * as this user, or as `asUid` wherever this Deno and the checkout live.
+ */
 async function run(
   env: Record<string, string>,
   { asUid, args = CHECK }: { asUid?: number; args?: string[] } = {},
 ): Promise<Run> {
-  const deno = Deno.execPath();
-  const [program, ...argv] = asUid === undefined ? [deno, ...args] : [
-    "setpriv",
-    `--reuid=${asUid}`,
-    `--regid=${asUid}`,
-    "--clear-groups",
-    deno,
-    ...args,
-  ];
-  const { code, stdout, stderr } = await new Deno.Command(program, {
-    args: argv,
-    cwd: ROOT,
-    clearEnv: true,
-    env: { PATH: "/usr/bin:/bin", NO_COLOR: "1", LANG: "C", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const clean = { PATH: "/usr/bin:/bin", NO_COLOR: "1", LANG: "C", ...env };
+  const { code, stdout, stderr } = asUid === undefined
+    ? await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: ROOT,
+      clearEnv: true,
+      env: clean,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output()
+    : await denoAsUser(asUid, args, clean, CHECK_FILES);
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return {
     code,

@@ -106,7 +106,10 @@ Deno.test({
           const { code, stdout, stderr } = await new Deno.Command("bash", {
             args: [
               "-c",
-              `ulimit -n ${limit}; exec "$0" "$@"`,
+              // Descriptors this process inherited (a merge lock's, a
+              // terminal's) would count against the limit: closed first.
+              'for fd in /dev/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && ' +
+              `eval "exec $fd>&-"; done; ulimit -n ${limit}; exec "$0" "$@"`,
               program,
               ...args,
               ...command,

@@ -69,6 +69,7 @@ export const check: Action = async (call) => {
       course: student.course ?? null,
       name: student.name ?? null,
       variant: student.variant ?? null,
+      derivation: student.variant == null ? "name" : "name+seed",
     }),
   );
   return kept(call, verdict.passed ? EXIT.ok : EXIT.failed);

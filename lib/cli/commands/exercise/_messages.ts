@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { Text } from "../../../base/i18n.ts";
+import { same, type Text } from "../../../base/i18n.ts";
 import {
   MAX_ANSWER_STEPS,
   MAX_HAND_IN_BYTES,
   MAX_STEP_BYTES,
 } from "../../../exercises/mod.ts";
-import type { ExerciseParams } from "../../../exercises/mod.ts";
+import type { ExerciseParams, ParamName } from "../../../exercises/mod.ts";
 
 /** The command's help and its exit codes (its one line is the registry's, `lib/cli/messages/overview.ts`). */
 export const EXERCISE_HELP = {
@@ -22,10 +22,10 @@ read from stdin or from a FILE of yours under the temp folder; check runs them
 in a fresh scratch ledger and judges the outcomes and the ledger they leave
 (read through a second connection), invariant by invariant: a finding whose
 premise failed is shown [--], not checked. A prediction is one JSON line; only
-your first guess counts and is kept, a wrong guess does not show what
-happened, and --reveal shows it (and is recorded). hint shows one more hint
-each time. show N --invariants prints what is checked, for a teacher, in both
-languages. --course FILE reads a teacher's course file in the same form
+your first guess counts and is kept, a wrong guess shows only that it was
+wrong, and --reveal shows what happened (and is recorded). hint shows one more
+hint each time. show N --invariants prints what is checked, for a teacher, in
+both languages. --course FILE reads a teacher's course file in the same form
 (docs/en/06-course-and-grading.md); without it the built-in exercises are the
 course.
 Progress lives in your private folder (reset keeps it). hand-in prints your
@@ -36,15 +36,17 @@ stdin) and prints a students × exercises table: results in the files are never
 trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
 per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.
 An exercise judged from a ledger (an agent's session over guardlab mcp) is
-checked with --ledger NAME: a bounded copy of that ledger's rows is judged and
-handed in; grade re-judges the copy and does not re-run the session.`,
+checked with --ledger NAME: a bounded copy of that ledger's rows and MCP calls
+is judged and handed in; grade re-judges the copy and does not re-run the
+session.`,
     zh:
       `每个练习要求你让某件事发生（或预测它），并说明它证明文章的哪个论断。答案是
 script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FILE 读取；check 在
 新的临时账本里运行它们，逐条按不变式判定结果和留下的账本（通过另一条连接读取）：
 前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
-猜测算数并被保存，猜错时不显示实际结果，--reveal 会显示它（并被记录）。hint
-每次多给一条提示。show N --invariants 用两种语言列出检查的内容，供老师查看。
+猜测算数并被保存，猜错时只显示猜错了，--reveal 会显示实际结果
+（并被记录）。hint 每次多给一条提示。show N --invariants
+用两种语言列出检查的内容，供老师查看。
 --course FILE 读取老师的课程文件（同样的格式，见
 docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
 进度保存在你的私有目录里（reset 不会删除）。hand-in
@@ -54,7 +56,8 @@ docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
 文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
 ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。
 按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
-判定并上交的是这个账本各行的有界副本；grade 重新判定副本，不会重跑会话。`,
+判定并上交的是这个账本各行和 MCP 调用的有界副本；grade 重新判定副本，
+不会重跑会话。`,
   },
   done: {
     en: "done (check: every invariant held; grade: every hand-in graded)",
@@ -184,18 +187,34 @@ export const EXERCISE_LINES = {
   yourValues: (
     course: string,
     name: string,
-    p: ExerciseParams,
+    values: readonly Text[],
     n: number,
   ): Text => ({
-    en: `Your values for exercise ${n} (course ${course}, ${name}): job ` +
-      `${p.job}, other job ${p.otherJob}, topic ${p.topic}, copies ` +
-      `${p.copies}, over-limit copies ${p.overCopies}, lowered limit ` +
-      `${p.lowerLimit}. check and grade require these.`,
+    en: `Your values for exercise ${n} (course ${course}, ${name}): ` +
+      `${values.map((v) => v.en).join(", ")}. check and grade require these.`,
     zh: `你在练习 ${n} 的取值（课程 ${course}，${name}）：` +
-      `job ${p.job}，另一个 job ${p.otherJob}，topic ${p.topic}，` +
-      `copies ${p.copies}，超限的 copies ${p.overCopies}，降低后的上限 ` +
-      `${p.lowerLimit}。check 和 grade 都按这些取值判定。`,
+      `${
+        values.map((v) => v.zh).join("，")
+      }。check 和 grade 都按这些取值判定。`,
   }),
+  /** One value as the values line names it. */
+  value: (name: ParamName, p: ExerciseParams): Text => {
+    const v = p[name];
+    switch (name) {
+      case "job":
+        return same(`job ${v}`);
+      case "otherJob":
+        return { en: `other job ${v}`, zh: `另一个 job ${v}` };
+      case "topic":
+        return same(`topic ${v}`);
+      case "copies":
+        return same(`copies ${v}`);
+      case "overCopies":
+        return { en: `over-limit copies ${v}`, zh: `超限的 copies ${v}` };
+      case "lowerLimit":
+        return { en: `lowered limit ${v}`, zh: `降低后的上限 ${v}` };
+    }
+  },
   claim: { en: "Claim: ", zh: "论断：" },
   claimAfterGuess: {
     en: "shown once your first prediction is kept (it would give the " +
@@ -221,9 +240,10 @@ export const EXERCISE_LINES = {
   }),
   checkedAsOther: (command: string, n: number): Text => ({
     en: `guardlab: exercise ${n} was checked under another name, course ` +
-      `code or variant: check it again (${command} check ${n})`,
-    zh: `guardlab: 练习 ${n} 是在另一个名字、课程代码或变体下检查的：` +
-      `请重新检查（${command} check ${n}）`,
+      `code or variant, or by an older guardlab whose values differ: check ` +
+      `it again (${command} check ${n})`,
+    zh: `guardlab: 练习 ${n} 是在另一个名字、课程代码或变体下检查的，` +
+      `或是由取值不同的较旧 guardlab 检查的：请重新检查（${command} check ${n}）`,
   }),
   passedWithoutCourse: (command: string, n: number): Text => ({
     en: `guardlab: exercise ${n} was passed without --course, so it is not ` +

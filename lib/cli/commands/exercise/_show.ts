@@ -13,6 +13,8 @@ import {
   LEDGER_NOT_AGENT,
   progressKey,
   studentParams,
+  valuesUsed,
+  visibleText,
 } from "../../../exercises/mod.ts";
 import { EXIT } from "../../exit.ts";
 import {
@@ -42,8 +44,15 @@ export const show: Action = (call) => {
   io.out("");
   printText(call, t.task);
   io.out("");
-  if (student.course !== undefined) {
-    printText(call, L.yourValues(student.course, student.name!, params, x.n));
+  // Only the values this exercise names: an exercise about an example
+  // server names none, and says so by saying nothing.
+  const used = valuesUsed(x);
+  if (student.course !== undefined && used.length > 0) {
+    const values = used.map((name) => L.value(name, params));
+    printText(
+      call,
+      L.yourValues(student.course, visibleText(student.name!), values, x.n),
+    );
     io.out("");
   }
   const guessed =
