@@ -39,6 +39,9 @@ import { svgStart, xmlEscape } from "./svg.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
 
+/** The width of a screen. */
+const WIDTH = 80;
+
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(1, width - displayWidth(text)));
 }
@@ -120,10 +123,14 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       const saw = wrap(say(sawText(r.client_saw), lang), COLS.saw - 1, 0).map((
         l,
       ) => l.trim());
-      lines.push(
-        "  " + pad(r.case, COLS.case) + pad(saw[0], COLS.saw) +
-          pad(say(effectText(r), lang), COLS.effect) + r.verdict,
+      const head = "  " + pad(r.case, COLS.case) + pad(saw[0], COLS.saw);
+      // A verdict too long for its column starts early enough to end by
+      // column 80 (never over the effect before it).
+      const room = Math.min(
+        COLS.effect,
+        WIDTH - displayWidth(head) - r.verdict.length,
       );
+      lines.push(head + pad(say(effectText(r), lang), room) + r.verdict);
       for (const more of saw.slice(1)) {
         lines.push("  " + " ".repeat(COLS.case) + more);
       }
@@ -535,22 +542,21 @@ export function acceptScreen(
   lang: Lang,
 ): string[] {
   const lines = [say(titleText(report), lang)];
-  lines.push(
-    say(
-      options.source.kind === "example"
-        ? fill(M.exampleNote, { name: options.source.name ?? "" })
-        : M.grantNote,
-      lang,
-    ),
-  );
+  // The notes above the matrix, each wrapped within the screen's width.
+  const notes: Text[] = [
+    options.source.kind === "example"
+      ? fill(M.exampleNote, { name: options.source.name ?? "" })
+      : M.grantNote,
+  ];
   if (report.unlisted.length > 0) {
-    lines.push(
-      say(fill(M.unlisted, { tools: report.unlisted.join(", ") }), lang),
-    );
+    notes.push(fill(M.unlisted, { tools: report.unlisted.join(", ") }));
   }
   if (report.startup_problems.length > 0) {
     const problems = problemsText({ problems: report.startup_problems });
-    lines.push(say(fill(M.startup, { problems }), lang));
+    notes.push(fill(M.startup, { problems }));
+  }
+  for (const note of notes) {
+    lines.push(...wrap(say(note, lang), WIDTH, 2).map((l) => l.trimEnd()));
   }
   lines.push(
     "",

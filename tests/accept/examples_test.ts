@@ -14,7 +14,8 @@ import {
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { exampleServer } from "../../lib/accept/_examples.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { timelineLines } from "../../lib/views/accept_view.ts";
+import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { matrixOf } from "../_helpers/accept_helpers.ts";
 
@@ -279,4 +280,19 @@ Deno.test("accept: usage errors are one line and the usage", async () => {
     await cli(["accept", "--", "deno"]),
     /--oracle FILE is needed/,
   );
+});
+
+Deno.test("accept examples: every line of every screen, matrix and timelines, in both languages, is within 80 columns", async () => {
+  for (const name of EXAMPLE_NAMES) {
+    const report = await run(name);
+    for (const lang of ["en", "zh"] as const) {
+      const lines = acceptScreen(report, {
+        source: { kind: "example", name },
+        timeline: true,
+        exit: report.unsafe > 0 ? 5 : 0,
+      }, lang);
+      const wide = lines.filter((l) => displayWidth(l) > 80);
+      assert.deepEqual(wide, [], `${name} ${lang}`);
+    }
+  }
 });

@@ -14,6 +14,8 @@ import {
 } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { InitializeFailed } from "../../lib/accept/session.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
+import { acceptScreen } from "../../lib/views/accept_view.ts";
 import {
   acceptFixture as accept,
   CAN_START,
@@ -124,6 +126,15 @@ for (const [mode, expected] of Object.entries(EXPECTED)) {
       const report = await accept(mode);
       assert.deepEqual(matrixOf(report), expected);
       assert.equal(report.server.name, `fixture-${mode}`);
+      // Every line of its screen, timelines too, within 80 columns.
+      for (const lang of ["en", "zh"] as const) {
+        const wide = acceptScreen(report, {
+          source: { kind: "command" },
+          timeline: true,
+          exit: 0,
+        }, lang).filter((l) => displayWidth(l) > 80);
+        assert.deepEqual(wide, [], lang);
+      }
       // Each verdict is one its case can reach, each information one its
       // case reports (cases.ts lists both).
       for (const r of report.results) {
