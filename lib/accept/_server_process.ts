@@ -19,13 +19,15 @@ import { DRAIN_GRACE_MS, EXIT_GRACE_MS } from "./limits.ts";
 /**
  * The environment a started server gets, when set: the engineer grant's
  * env list for this system (the MCP SDK's own default list), read from
- * deno.json, the one place the grant is stated.
+ * deno.json, the one place the grant is stated. Its pattern
+ * `GUARDLAB_HEADER_*` is guardlab's own (the values of `--header-env`)
+ * and never reaches the child.
  */
 export const CHILD_ENV: readonly string[] = config.permissions[
   Deno.build.os === "windows"
     ? "guardlab-engineer-windows"
     : "guardlab-engineer"
-].env;
+].env.filter((name) => !name.endsWith("*"));
 
 /** The variables of {@linkcode CHILD_ENV} this process may read and has set. */
 export function childEnv(): Record<string, string> {

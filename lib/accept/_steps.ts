@@ -85,14 +85,24 @@ export async function count(
   on: Session = ctx.session,
   noted = true,
 ): Promise<number | null> {
-  const read = substitute(ctx.tool.read, p);
-  const answer = await on.own(read.tool, read.arguments, "read");
-  const n = answer.outcome === "success" && answer.result
-    ? countIn(how, answer.result, p)
-    : null;
+  const n = await readCount(ctx, p, how, on);
   if (n === null) ctx.readFailed = true;
   if (noted) noteRead(ctx, on, n);
   return n;
+}
+
+/** One read by key through `on`, counted; `null` when it cannot be counted (nothing noted, nothing judged). */
+async function readCount(
+  ctx: Ctx,
+  p: Placeholders & { key: string },
+  how: Count,
+  on: Session,
+): Promise<number | null> {
+  const read = substitute(ctx.tool.read, p);
+  const answer = await on.own(read.tool, read.arguments, "read");
+  return answer.outcome === "success" && answer.result
+    ? countIn(how, answer.result, p)
+    : null;
 }
 
 /** Put a read on the timeline; the first that sees the effect is marked. */
@@ -242,9 +252,16 @@ export async function readUntilSeen(
   let answered = false;
   call.answer.then(() => (answered = true));
   for (;;) {
-    const done = answered;
-    const n = await count(ctx, ctx.p, ctx.tool.count, on, false);
-    if (n === null || n > 0 || done) {
+    if (answered) {
+      // The answer is in: this read is the one that counts.
+      const n = await count(ctx, ctx.p, ctx.tool.count, on, false);
+      noteRead(ctx, on, n, true);
+      return n;
+    }
+    // While the call is in flight a read may fail (a read tool that answers
+    // an error for what does not exist yet): that is "not yet", not a fault.
+    const n = await readCount(ctx, ctx.p, ctx.tool.count, on);
+    if (n !== null && n > 0) {
       noteRead(ctx, on, n, true);
       return n;
     }

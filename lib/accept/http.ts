@@ -1,9 +1,13 @@
 /**
- * A channel to an MCP server over Streamable HTTP, on this machine only:
- * each message is POSTed, and the answer comes back as JSON or as a
- * server-sent event stream, read with the same bound on every message as
- * stdio. The server's session id is kept and sent back; `close` ends the
- * session and every request still open.
+ * A channel to an MCP server over Streamable HTTP: each message is POSTed,
+ * and the answer comes back as JSON or as a server-sent event stream, read
+ * with the same bound on every message as stdio. The server's session id
+ * is kept and sent back; `close` ends the session and every request still
+ * open. The engineer grant reaches this machine's loopback only; another
+ * host is reached only over https, and only by a guardlab run with a grant
+ * that names that host (never by default). Extra headers (a bearer token)
+ * go with every request and nowhere else: not to a screen, a report or a
+ * record.
  *
  * @module
  */
@@ -29,6 +33,50 @@ export function loopbackUrl(text: string): URL | null {
     ? url
     : null;
 }
+
+/**
+ * The URL when it is `https://` on any host, without a user or password in
+ * it, else `null`: a host off this machine, which guardlab reaches only
+ * under a grant that names it.
+ */
+export function remoteUrl(text: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  return url.protocol === "https:" && url.username === "" &&
+      url.password === ""
+    ? url
+    : null;
+}
+
+/** Whether `url` names this machine's loopback. */
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK_HOSTS.includes(url.hostname);
+}
+
+/** The host and port Deno's net permission is asked for, for `url` (the scheme's port when none is written). */
+export function netHostOf(url: URL): string {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return `${url.hostname}:${port}`;
+}
+
+/**
+ * The headers `accept` itself sends: a header given with `--header` may
+ * not replace one of them (nor the ones fetch sets).
+ */
+export const PROTOCOL_HEADERS: readonly string[] = [
+  "accept",
+  "connection",
+  "content-length",
+  "content-type",
+  "host",
+  "mcp-protocol-version",
+  "mcp-session-id",
+  "transfer-encoding",
+];
 
 /** Lines of `body`, each at most `maxBytes`; `tooLong` is called for a longer one. */
 async function* boundedLines(
@@ -86,14 +134,19 @@ async function hadBody(body: ReadableStream<Uint8Array>): Promise<boolean> {
 }
 
 /**
- * A Streamable HTTP channel to `url`. Every body is bounded: a request's
- * event stream is cancelled once it has carried that request's answer, or
- * when guardlab stops waiting for it; a body on the answer to a
- * notification is cancelled unread (as the MCP SDK's client does) and
- * noted; `close` aborts every request still open and waits at most
- * {@linkcode HTTP_CLOSE_MS} for the DELETE that ends the session.
+ * A Streamable HTTP channel to `url`; `extra` headers (names already
+ * checked, none of {@linkcode PROTOCOL_HEADERS}) go with every request.
+ * Every body is bounded: a request's event stream is cancelled once it has
+ * carried that request's answer, or when guardlab stops waiting for it; a
+ * body on the answer to a notification is cancelled unread (as the MCP
+ * SDK's client does) and noted; `close` aborts every request still open
+ * and waits at most {@linkcode HTTP_CLOSE_MS} for the DELETE that ends the
+ * session.
  */
-export function httpChannel(url: URL): Channel {
+export function httpChannel(
+  url: URL,
+  extra: Readonly<Record<string, string>> = {},
+): Channel {
   const open = new Set<AbortController>();
   const byId = new Map<unknown, AbortController>();
   let session: string | undefined;
@@ -127,6 +180,7 @@ export function httpChannel(url: URL): Channel {
     if (request) byId.set(message.id, abort);
     try {
       const headers: Record<string, string> = {
+        ...extra,
         "content-type": "application/json",
         "accept": "application/json, text/event-stream",
       };
@@ -238,7 +292,8 @@ export function httpChannel(url: URL): Channel {
       if (session) {
         await fetch(url, {
           method: "DELETE",
-          headers: { "mcp-session-id": session },
+          headers: { ...extra, "mcp-session-id": session },
+          redirect: "manual",
           signal: AbortSignal.timeout(HTTP_CLOSE_MS),
         })
           .then((r) =>

@@ -108,3 +108,37 @@ export const DRAIN_GRACE_MS = 1_000;
  * (its DELETE), and for an HTTP body it no longer needs to be cancelled: 2 s.
  */
 export const HTTP_CLOSE_MS = 2_000;
+
+/** The largest baseline (`--baseline FILE`, a previous `--json` report) read: 16 MiB. */
+export const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
+
+/** The deepest nesting of a baseline report (a report nests about 6 levels). */
+export const MAX_BASELINE_DEPTH = 32;
+
+/** The most tools `accept init` reads from a server's `tools/list` (all pages together). */
+export const MAX_LISTED_TOOLS = 1000;
+
+/** The most pages of `tools/list` `accept init` follows (`nextCursor`). */
+export const MAX_TOOL_PAGES = 20;
+
+/**
+ * How deep `accept init` walks a tool's input schema: past it the tool is
+ * skipped, not drafted (a server's schema is input, and may nest forever
+ * through `$ref`).
+ */
+export const MAX_SCHEMA_DEPTH = 12;
+
+/** How many schema nodes `accept init` visits for one tool, `$ref`s resolved included. */
+export const MAX_SCHEMA_NODES = 5000;
+
+/** The most items `accept init` puts in one array of a drafted call (a schema's `minItems` above it skips the tool). */
+export const MAX_DRAFT_ITEMS = 8;
+
+/** The longest string of a schema (`default`, `enum`, `examples`) `accept init` copies into a draft. */
+export const MAX_DRAFT_STRING = 1024;
+
+/** The most `--header` and `--header-env` flags together. */
+export const MAX_HEADERS = 32;
+
+/** The longest header value guardlab sends: 8 KiB. */
+export const MAX_HEADER_BYTES = 8 * 1024;

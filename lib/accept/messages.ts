@@ -73,6 +73,17 @@ export const ORACLE_MESSAGES = {
     en: "{where} is needed with other_count",
     zh: "给了 other_count 就必须给 {where}",
   },
+  notGuesses: {
+    en:
+      '{where} must be {"FIELD": "why it was guessed", …} (a note of at most 1000 characters each)',
+    zh: '{where} 必须是 {"FIELD": "为何这样猜", …}（每条说明最多 1000 个字符）',
+  },
+  unconfirmed: {
+    en:
+      "unconfirmed guesses of accept init: {list}; check each field, then delete its entry from guesses",
+    zh:
+      "还有 accept init 未确认的猜测：{list}；请逐项核对该字段，再从 guesses 中删除这一项",
+  },
 } as const satisfies Record<string, Text>;
 
 /** What the client saw, per outcome. */

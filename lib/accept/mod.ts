@@ -15,6 +15,9 @@
  *   message and every wait bounded, a started server ended with its process
  *   group; `start.ts`: where a server comes from, and the grant it needs.
  * - `_examples.ts`, `matrix.ts`: example servers built in, run in process.
+ * - `draft.ts`: `accept init`, an oracle drafted from a server's tool list,
+ *   its guesses marked; `baseline.ts`: `--baseline`, a previous report's
+ *   verdicts excused, fixed, worse or new.
  * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
  *
  * A server guardlab starts runs with the user's own rights: Deno's sandbox
@@ -47,3 +50,14 @@ export {
 export { InitializeFailed, type TimelineEvent } from "./session.ts";
 export { exampleMatrix, type MatrixRow } from "./matrix.ts";
 export { EXAMPLE_ORACLE } from "./example_oracle.ts";
+export { type Draft, draftOracle } from "./draft.ts";
+export {
+  type Baseline,
+  type BaselineStatus,
+  compareWithBaseline,
+  type Comparison,
+  isFailing,
+  oracleDigest,
+  parseBaseline,
+  statusOf,
+} from "./baseline.ts";

@@ -77,6 +77,12 @@ export interface WriteTool {
   readonly other_call?: { [key: string]: Json };
   /** How to count the effect of `other_call`'s arguments. */
   readonly other_count?: Count;
+  /**
+   * What `accept init` guessed, by field, each with why: to confirm, an
+   * engineer checks the field and deletes its entry. `accept` refuses an
+   * oracle while any is left.
+   */
+  readonly guesses?: { readonly [field: string]: string };
 }
 
 /** A whole oracle. */
@@ -113,7 +119,25 @@ const TOOL_FIELDS = [
   "bad_call",
   "other_call",
   "other_count",
+  "guesses",
 ] as const;
+
+/** The fields `accept init` may mark as a guess (every field of an entry but `setup`). */
+export const GUESSABLE_FIELDS: readonly string[] = TOOL_FIELDS.filter((f) =>
+  f !== "setup" && f !== "guesses"
+);
+
+/** The longest note a guess may carry. */
+const MAX_GUESS_NOTE = 1000;
+
+/** How {@linkcode parseOracle} reads an oracle. */
+export interface ParseOptions {
+  /**
+   * Accept entries that still carry unconfirmed guesses (a draft, read
+   * back by a test or by `accept init`'s own check); `accept` never does.
+   */
+  readonly draft?: boolean;
+}
 
 /**
  * The deepest nesting in JSON `text`, measured before it is parsed (a
@@ -152,7 +176,7 @@ export function jsonDepth(text: string): number {
  * assert.equal(oracle.tools[0].key, "/id");
  * ```
  */
-export function parseOracle(text: string): Oracle {
+export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
   if (jsonDepth(text) > MAX_ORACLE_DEPTH) {
     throw new BadOracle(
       fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
@@ -174,7 +198,21 @@ export function parseOracle(text: string): Oracle {
       fill(ORACLE_MESSAGES.toolCount, { max: MAX_ORACLE_TOOLS }),
     );
   }
-  return { tools: raw.tools.map((t, i) => writeTool(t, `tools[${i}]`)) };
+  const tools = raw.tools.map((t, i) => writeTool(t, `tools[${i}]`));
+  if (!options.draft) {
+    const left = tools.flatMap((t, i) => {
+      const fields = Object.keys(t.guesses ?? {});
+      return fields.length === 0
+        ? []
+        : [`tools[${i}] (${t.tool}): ${fields.join(", ")}`];
+    });
+    if (left.length > 0) {
+      throw new BadOracle(
+        fill(ORACLE_MESSAGES.unconfirmed, { list: left.join("; ") }),
+      );
+    }
+  }
+  return { tools };
 }
 
 function bad(where: string, text: Text, what = "") {
@@ -233,7 +271,23 @@ function writeTool(raw: unknown, where: string): WriteTool {
     }
     out.other_count = count(raw.other_count, `${where}.other_count`);
   }
+  if (raw.guesses !== undefined) {
+    out.guesses = guesses(raw.guesses, `${where}.guesses`);
+  }
   return out as unknown as WriteTool;
+}
+
+function guesses(raw: unknown, where: string): { [field: string]: string } {
+  if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notGuesses);
+  for (const [field, note] of Object.entries(raw)) {
+    if (!GUESSABLE_FIELDS.includes(field)) {
+      throw bad(where, ORACLE_MESSAGES.unknownField, field);
+    }
+    if (typeof note !== "string" || note.length > MAX_GUESS_NOTE) {
+      throw bad(where, ORACLE_MESSAGES.notGuesses);
+    }
+  }
+  return raw as { [field: string]: string };
 }
 
 function name(raw: unknown, where: string): string {

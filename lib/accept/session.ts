@@ -13,7 +13,12 @@
  */
 import { isPlainRecord } from "../base/json.ts";
 import { inert } from "../base/terminal.ts";
-import { MAX_ANSWER_TEXT, START_TIMEOUT_MS } from "./limits.ts";
+import {
+  MAX_ANSWER_TEXT,
+  MAX_LISTED_TOOLS,
+  MAX_TOOL_PAGES,
+  START_TIMEOUT_MS,
+} from "./limits.ts";
 import { resultText } from "./oracle.ts";
 import type {
   Channel,
@@ -217,6 +222,12 @@ export class Session {
   serverInfo: { name: string; version: string } = { name: "?", version: "?" };
   /** The tools the server lists. */
   tools: string[] = [];
+  /**
+   * The tools as the server listed them (name, schemas, annotations), at
+   * most {@linkcode MAX_LISTED_TOOLS} over at most
+   * {@linkcode MAX_TOOL_PAGES} pages: input from the server, unchecked.
+   */
+  listed: unknown[] = [];
   /** The hints each listed tool declares, by name. */
   hints: Map<string, ToolHints> = new Map();
   /** The current case's record (before the first case: the start's). */
@@ -289,14 +300,26 @@ export class Session {
       };
     }
     channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const listed = await s.#request("tools/list", {}, null, true).answer;
-    const tools = listed.result?.tools;
-    if (Array.isArray(tools)) {
-      for (const t of tools) {
-        if (!isPlainRecord(t) || typeof t.name !== "string") continue;
-        s.tools.push(t.name);
-        s.hints.set(t.name, hintsOf(t.annotations));
+    let cursor: unknown = undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const listed = await s.#request(
+        "tools/list",
+        typeof cursor === "string" ? { cursor } : {},
+        null,
+        true,
+      ).answer;
+      const tools = listed.result?.tools;
+      if (!Array.isArray(tools)) break;
+      s.listed.push(...tools.slice(0, MAX_LISTED_TOOLS - s.listed.length));
+      cursor = listed.result?.nextCursor;
+      if (typeof cursor !== "string" || s.listed.length >= MAX_LISTED_TOOLS) {
+        break;
       }
+    }
+    for (const t of s.listed) {
+      if (!isPlainRecord(t) || typeof t.name !== "string") continue;
+      s.tools.push(t.name);
+      s.hints.set(t.name, hintsOf(t.annotations));
     }
     return s;
   }

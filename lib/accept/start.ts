@@ -13,9 +13,10 @@ import type { ExampleName } from "./cases.ts";
 import { type Channel, spawnChannel } from "./channel.ts";
 import { mayStartProcesses } from "../sandbox/grant.ts";
 import { readBoundedFile } from "./files.ts";
-import { httpChannel } from "./http.ts";
+import { httpChannel, isLoopback, netHostOf } from "./http.ts";
 import { MAX_ORACLE_BYTES } from "./limits.ts";
 import { ACCEPT_MESSAGES } from "./messages.ts";
+import { CI_MESSAGES } from "./ci_messages.ts";
 import { BadOracle, type Oracle, parseOracle } from "./oracle.ts";
 
 /** Where the server under test comes from. */
@@ -25,7 +26,12 @@ export type ServerSource =
     readonly command: string;
     readonly args: readonly string[];
   }
-  | { readonly kind: "url"; readonly url: URL }
+  | {
+    readonly kind: "url";
+    readonly url: URL;
+    /** Headers sent with every request (`--header`, `--header-env`): never shown or recorded. */
+    readonly headers?: Readonly<Record<string, string>>;
+  }
   | { readonly kind: "example"; readonly name: ExampleName };
 
 /** A server that could not be started, with the one line that says why. */
@@ -36,9 +42,17 @@ export function assertGrantFor(source: ServerSource, command: string): void {
   const granted = source.kind === "command"
     ? mayStartProcesses()
     : source.kind === "url"
-    ? Deno.permissions.querySync({ name: "net", host: source.url.host })
+    ? Deno.permissions.querySync({ name: "net", host: netHostOf(source.url) })
       .state === "granted"
     : true;
+  if (!granted && source.kind === "url" && !isLoopback(source.url)) {
+    throw new Refused(
+      fill(CI_MESSAGES.hostNotGranted, {
+        command: `guardlab ${command}`,
+        host: netHostOf(source.url),
+      }),
+    );
+  }
   if (!granted) {
     throw new Refused(
       fill(ACCEPT_MESSAGES.needsGrant, { command: `guardlab ${command}` }),
@@ -69,7 +83,9 @@ export async function serverChannel(
     const server = exampleServer(source.name);
     return { channel: await server.open(), start: server.open };
   }
-  if (source.kind === "url") return { channel: httpChannel(source.url) };
+  if (source.kind === "url") {
+    return { channel: httpChannel(source.url, source.headers ?? {}) };
+  }
   const start = () => Promise.resolve(spawnOf(source.command, source.args));
   return { channel: spawnOf(source.command, source.args), start };
 }

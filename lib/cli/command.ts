@@ -26,6 +26,8 @@ export interface OptionSpec {
    * from (cliffy's `EnumType`).
    */
   readonly choices?: readonly string[];
+  /** A string flag that may be given more than once: its values, in order. */
+  readonly multiple?: boolean;
   /** What the flag does. */
   readonly help: Text;
 }
@@ -37,7 +39,9 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 export type Values<O extends OptionSpecs> =
   & {
     [K in keyof O]?: O[K]["type"] extends "string"
-      ? O[K] extends { readonly choices: readonly (infer C)[] } ? C : string
+      ? O[K] extends { readonly multiple: true } ? string[]
+      : O[K] extends { readonly choices: readonly (infer C)[] } ? C
+      : string
       : boolean;
   }
   & { help?: boolean; lang?: string; home?: string };

@@ -5,13 +5,40 @@
  *
  * @module
  */
-import { fill, type Lang, say } from "../base/i18n.ts";
+import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { BadOracle, type Oracle } from "../accept/oracle.ts";
 import { loadOracle } from "../accept/start.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 import { ACCEPT_CLI_MESSAGES as M } from "./messages/accept.ts";
 import { UsageError } from "./parser.ts";
+
+/**
+ * What `read` returns, or, when `file` is missing or a folder, exit 1 after
+ * one line naming `what` it should have held. A bad file is the caller's
+ * to judge; a link or a file outside the grant is the sandbox's refusal.
+ */
+export async function readOrSay<T>(
+  read: () => Promise<T>,
+  file: string,
+  what: Text,
+  io: Io,
+  lang: Lang,
+): Promise<T | ExitCode> {
+  try {
+    return await read();
+  } catch (error) {
+    if (
+      error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.IsADirectory
+    ) {
+      const line = fill(M.notReadable, { what, file: JSON.stringify(file) });
+      io.err(`guardlab: ${say(line, lang)}`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+}
 
 /** The oracle in `file`, or the exit code after its one line was said. */
 export async function readOracleFile(
@@ -22,20 +49,15 @@ export async function readOracleFile(
   command: "accept" | "proxy",
 ): Promise<Oracle | ExitCode> {
   try {
-    return await loadOracle(file, trusted);
+    return await readOrSay(
+      () => loadOracle(file, trusted),
+      file,
+      M.oracleWord,
+      io,
+      lang,
+    );
   } catch (error) {
     if (error instanceof BadOracle) throw new UsageError(error.text, command);
-    if (
-      error instanceof Deno.errors.NotFound ||
-      error instanceof Deno.errors.IsADirectory
-    ) {
-      const line = fill(M.notReadable, {
-        what: M.oracleWord,
-        file: JSON.stringify(file),
-      });
-      io.err(`guardlab: ${say(line, lang)}`);
-      return EXIT.failed;
-    }
     throw error;
   }
 }

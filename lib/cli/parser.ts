@@ -45,7 +45,11 @@ export function parseFor<O extends OptionSpecs>(
   const options = Object.fromEntries(
     Object.entries(specs).map(([name, o]) => [
       name,
-      o.short ? { type: o.type, short: o.short } : { type: o.type },
+      {
+        type: o.type,
+        ...(o.short ? { short: o.short } : {}),
+        ...(o.multiple ? { multiple: true } : {}),
+      },
     ]),
   );
   let parsed;
@@ -66,7 +70,7 @@ export function parseFor<O extends OptionSpecs>(
   const seen = new Set<string>();
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== "option") continue;
-    if (seen.has(token.name)) {
+    if (seen.has(token.name) && !specs[token.name]?.multiple) {
       throw new UsageError(
         fill(PARSE_MESSAGES.givenTwice, { flag: token.name }),
         cmd.name,

@@ -36,6 +36,9 @@ import {
 } from "../accept/verdict_messages.ts";
 import { detailTexts, hintsText } from "./_accept_details.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
+import type { Comparison } from "../accept/baseline.ts";
+import { BASELINE_MESSAGES } from "../accept/ci_messages.ts";
+import { baselineLines } from "./_accept_baseline.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
 
@@ -83,7 +86,7 @@ export function effectText(r: CaseResult): Text {
 }
 
 /** The problems of a row in words. */
-function problemsText(r: Pick<CaseResult, "problems">): Text {
+export function problemsText(r: Pick<CaseResult, "problems">): Text {
   return fill(M.problems, {
     problems: joinTexts(
       r.problems.map((p) =>
@@ -525,6 +528,11 @@ export interface ScreenOptions {
   readonly timeline: boolean;
   /** The exit code the command returns. */
   readonly exit: number;
+  /** The baseline the run was compared with (`--baseline`), and its file. */
+  readonly baseline?: {
+    readonly file: string;
+    readonly comparison: Comparison;
+  };
 }
 
 /** The title line: which server, which version. */
@@ -564,6 +572,14 @@ export function acceptScreen(
     "",
     say(summaryText(report), lang),
   );
+  if (options.baseline !== undefined) {
+    const { file, comparison } = options.baseline;
+    lines.push(...baselineLines(report, comparison, file, lang));
+    if (
+      options.exit === 0 &&
+      comparison.rows.some((r) => r.status === "excused")
+    ) lines.push(say(BASELINE_MESSAGES.exitExcused, lang));
+  }
   if (options.exit === 5) lines.push(say(M.exitUnsafe, lang));
   if (options.exit === 6) lines.push(say(M.exitInconclusive, lang));
   if (options.timeline) {

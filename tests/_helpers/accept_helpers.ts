@@ -52,7 +52,7 @@ export function fixtureCommand(mode: string, store?: string): string[] {
     ...flags,
     FIXTURE,
     mode,
-    ...(store === undefined ? [] : [store]),
+    ...(store === undefined ? [] : [`--store=${store}`]),
   ];
 }
 
@@ -90,8 +90,11 @@ export function engineerCommand(
   return { command: Deno.execPath(), args: [...flags, ...args] };
 }
 
-/** Start guardlab under the engineer grant, its stdin, stdout and stderr piped. */
-export function startEngineer(args: string[]): Deno.ChildProcess {
+/** Start guardlab under the engineer grant, its stdin, stdout and stderr piped; `env` is added to its environment. */
+export function startEngineer(
+  args: string[],
+  env: Record<string, string> = {},
+): Deno.ChildProcess {
   const { command, args: argv } = engineerCommand(args);
   return new Deno.Command(command, {
     args: argv,
@@ -99,7 +102,7 @@ export function startEngineer(args: string[]): Deno.ChildProcess {
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).spawn();
 }
 
@@ -123,9 +126,13 @@ export const PUT_NOTE_SESSION = [
   },
 ].map((m) => JSON.stringify(m)).join("\n") + "\n";
 
-/** Run guardlab under the engineer grant to completion; exit code and output lines. */
-export async function runEngineer(args: string[], stdin = "") {
-  const child = startEngineer(args);
+/** Run guardlab under the engineer grant to completion; exit code and output lines. `env` is added to its environment. */
+export async function runEngineer(
+  args: string[],
+  stdin = "",
+  env: Record<string, string> = {},
+) {
+  const child = startEngineer(args, env);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(stdin));
   await writer.close();
@@ -137,6 +144,7 @@ export async function runEngineer(args: string[], stdin = "") {
     out: lines(stdout),
     err: lines(stderr),
     stdout: new TextDecoder().decode(stdout),
+    stderr: new TextDecoder().decode(stderr),
   };
 }
 

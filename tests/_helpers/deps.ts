@@ -53,3 +53,19 @@ export const SERVER_FILESYSTEM: string =
 /** Keeps {@linkcode SERVER_FILESYSTEM} in the graph and the lock. */
 export const pinServerFilesystem = () =>
   import("@modelcontextprotocol/server-filesystem");
+
+/**
+ * A third MCP server nobody here wrote, `accept init`'s walk-through in
+ * chapter 8 (a memory bank: files by project and name), as
+ * {@linkcode SERVER_MEMORY}.
+ */
+export const SERVER_MEMORY_BANK: string =
+  importMap.imports["@allpepper/memory-bank-mcp"];
+/** Keeps {@linkcode SERVER_MEMORY_BANK} in the graph and the lock. */
+export const pinServerMemoryBank = () => import("@allpepper/memory-bank-mcp");
+
+/**
+ * libxml2's `xmllint`, built to WebAssembly: validates the JUnit report
+ * against the schemas CI systems read, offline. Loaded only when called.
+ */
+export const loadXmllint = () => import("xmllint-wasm");

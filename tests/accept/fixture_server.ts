@@ -4,9 +4,10 @@
  * fault is exactly the one written here). Tools: `put_note {id, text}` and
  * `get_notes {id}`, as the example servers have, judged by the same oracle.
  *
- *   deno run fixture_server.ts MODE [STORE]
+ *   deno run fixture_server.ts MODE [--store=STORE] [NAME]
  *
- * With STORE (a file), the notes are kept there, one JSON line per note,
+ * It gives its name at initialize as `fixture-MODE`, or NAME (a baseline
+ * is kept per server name). With STORE (a file), the notes are kept there, one JSON line per note,
  * and a test counts them in that file, the server's own store: read at
  * every call and appended to (a second process over the same file sees
  * every note), except in the modes that keep them in memory (`cache`,
@@ -23,12 +24,14 @@
  * holds-until-cancelled (commits a new note, then answers nothing until the
  * call is cancelled; a repeat is answered at once), deaf (the same, and it
  * does not exit when its input ends). The hints each mode
- * declares in tools/list are in HINTS. Modes that break the protocol: never-answers, answers-twice,
+ * declares in tools/list are in TOOLS and HINTS. Modes that break the
+ * protocol: never-answers, answers-twice,
  * unknown-ids, exits-mid-call, non-json, huge-message, read-fails, banner,
  * orphan (starts a process that keeps its stdout open after it exits, and
  * writes that process's id to STORE.pid). Over stdio with a STORE, each
  * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
- * http, http-sse (correct), http-202-null (false-failure, and a
+ * http, http-sse (correct), http-auth (correct, and it answers 401 to a
+ * request without its bearer token), http-202-null (false-failure, and a
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
  * ends, and never answers the DELETE that ends the session).
@@ -36,11 +39,19 @@
 import { setImmediate } from "node:timers";
 
 const mode = Deno.args[0] ?? "correct";
-const storeFile: string | undefined = Deno.args[1];
+/** `--store=FILE`: where the notes are kept. */
+const storeFile: string | undefined = Deno.args.slice(1)
+  .find((a) => a.startsWith("--store="))?.slice("--store=".length);
+/** The name it gives at initialize: `fixture-MODE`, or NAME (a baseline is kept per server name). */
+const serverName = Deno.args.slice(1).find((a) => !a.startsWith("--")) ??
+  `fixture-${mode}`;
+/** The bearer token the `http-auth` mode asks every request for (the test writes it too). */
+const FIXTURE_TOKEN = "Bearer fixture-s3cret-7f3a";
 /** What a mode does with a note, when it does what another mode does (the HTTP ones, and those that only differ elsewhere). */
 const BEHAVES_AS: Record<string, string> = {
   "http": "correct",
   "http-sse": "correct",
+  "http-auth": "correct",
   "http-202-null": "false-failure",
   "http-init-stream": "correct",
   "claims-read-only": "correct",
@@ -114,6 +125,33 @@ function replace(all: Note[]) {
 /** What loud-refusal says to every put: words that would drive a terminal, and far too many of them. */
 const LOUD = "refused\u001b[2J\u202eUNIQUE\u200b " + "x".repeat(1000);
 
+/** What tools/list says: schemas and annotations, for accept init to draft from. */
+const NOTE = {
+  type: "object",
+  properties: { id: { type: "string" }, text: { type: "string" } },
+  required: ["id", "text"],
+};
+const TOOLS = [
+  {
+    name: "put_note",
+    inputSchema: NOTE,
+    annotations: { readOnlyHint: false },
+  },
+  {
+    name: "get_notes",
+    inputSchema: {
+      type: "object",
+      properties: { id: { type: "string" } },
+      required: ["id"],
+    },
+    outputSchema: {
+      type: "object",
+      properties: { notes: { type: "array", items: NOTE } },
+    },
+    annotations: { readOnlyHint: true },
+  },
+];
+
 async function put(id: string, text: string) {
   if (behaviour === "loud-refusal") return refused(LOUD);
   const bad = text === "";
@@ -164,15 +202,16 @@ async function put(id: string, text: string) {
 }
 
 /**
- * The hints a mode declares for put_note and get_notes in tools/list:
- * `correct` keeps its word; the others say what they do not do.
+ * What a mode declares beyond TOOLS' own hints: more for put_note (over its
+ * `readOnlyHint: false`), and in place of get_notes' (its `readOnlyHint:
+ * true`) when given. `correct` keeps its word; the others say what they do
+ * not do.
  */
-const HINTS: Record<string, [object?, object?]> = {
-  correct: [{ idempotentHint: true, destructiveHint: false }, {
-    readOnlyHint: true,
-  }],
-  duplicates: [{ idempotentHint: true }, { readOnlyHint: true }],
-  overwrites: [{ destructiveHint: false }],
+const HINTS: Record<string, [object, object?]> = {
+  correct: [{ idempotentHint: true, destructiveHint: false }],
+  duplicates: [{ idempotentHint: true }],
+  // Nor does it say its read tool is read-only.
+  overwrites: [{ destructiveHint: false }, {}],
   "claims-read-only": [{ readOnlyHint: true }],
 };
 
@@ -188,20 +227,20 @@ async function handle(m: Record<string, unknown>) {
       result: {
         protocolVersion: "2025-06-18",
         capabilities: { tools: {} },
-        serverInfo: { name: `fixture-${mode}`, version: "1" },
+        serverInfo: { name: serverName, version: "1" },
       },
     });
     return;
   }
   if (m.method === "tools/list") {
-    const [put, get] = HINTS[mode] ?? [undefined, undefined];
+    const [put, get] = HINTS[mode] ?? [{}];
     out({
       jsonrpc: "2.0",
       id,
       result: {
         tools: [
-          { name: "put_note", ...(put ? { annotations: put } : {}) },
-          { name: "get_notes", ...(get ? { annotations: get } : {}) },
+          { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
+          { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
         ],
       },
     });
@@ -289,6 +328,14 @@ if (mode.startsWith("http")) {
     port: 0,
     onListen: ({ port }) => writeLine(String(port)),
   }, async (request) => {
+    // "http-auth": every request, the session's end included, must carry the token.
+    if (
+      mode === "http-auth" &&
+      request.headers.get("authorization") !== FIXTURE_TOKEN
+    ) {
+      await request.body?.cancel();
+      return new Response("no token", { status: 401 });
+    }
     if (request.method === "DELETE") {
       // http-init-stream never answers the end of its session either.
       return mode === "http-init-stream"

@@ -39,11 +39,12 @@ const CORRECT = [
 
 /**
  * CORRECT with the rows of `cases` replaced; the annotations row is that
- * of a server that declares no hints unless `rows` says otherwise.
+ * of a server whose hints promise nothing (put_note says only
+ * `readOnlyHint: false`) unless `rows` says otherwise.
  */
 function correctBut(rows: Record<string, string>): string[] {
   const all: Record<string, string> = {
-    "annotations": "NOTHING-PROMISED +READ-HINT-MISSING",
+    "annotations": "NOTHING-PROMISED",
     ...rows,
   };
   return CORRECT.map((l) => {
@@ -106,9 +107,7 @@ const EXPECTED: Record<string, string[]> = {
     "annotations": "ANNOTATION-CONTRADICTED +READ-HINT-MISSING",
   }),
   // Correct, but it declares put_note read-only: every effect contradicts it.
-  "claims-read-only": correctBut({
-    "annotations": "ANNOTATION-CONTRADICTED +READ-HINT-MISSING",
-  }),
+  "claims-read-only": correctBut({ "annotations": "ANNOTATION-CONTRADICTED" }),
   // Reads its store once, at start, and writes all it holds at every call.
   cache: correctBut({ "two-processes": "LOST" }),
   // Writes its store only when its input ends.

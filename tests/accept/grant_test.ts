@@ -65,15 +65,19 @@ Deno.test({
     // A server that writes its whole environment to a file, then dies before
     // initialize: accept reports it in one line, exit 6.
     const envFile = join(dir.path, "env.txt");
-    const r = await runEngineer([
-      "accept",
-      "--oracle",
-      oracle,
-      "--",
-      "sh",
-      "-c",
-      `env > ${envFile}; echo the server cannot start >&2; exit 3`,
-    ]);
+    const r = await runEngineer(
+      [
+        "accept",
+        "--oracle",
+        oracle,
+        "--",
+        "sh",
+        "-c",
+        `env > ${envFile}; echo the server cannot start >&2; exit 3`,
+      ],
+      "",
+      { GUARDLAB_HEADER_TOKEN: "Bearer not-for-the-child" },
+    );
     assert.equal(r.code, 6, r.err.join("\n"));
     assert.deepEqual(r.err, [
       "guardlab: the server exited before initialize was answered; nothing was tested (its last line on stderr: the server cannot start)",
@@ -82,7 +86,9 @@ Deno.test({
       l !== ""
     ).map((l) => l.split("=")[0])
       .filter((n) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(n)).sort();
-    // NO_COLOR was in guardlab's environment, and is not in the child's.
+    // NO_COLOR and GUARDLAB_HEADER_TOKEN (which the grant lets guardlab
+    // read, for --header-env) were in guardlab's environment, and are not
+    // in the child's.
     assert.ok(
       names.every((n) =>
         ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"].includes(n)

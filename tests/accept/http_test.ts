@@ -119,7 +119,7 @@ for (const mode of ["http", "http-sse"]) {
             // guardlab did not start it: no second process, no restart.
             "two-processes: NOT-RUN",
             "crash-after-commit: NOT-RUN",
-            "annotations: NOTHING-PROMISED +READ-HINT-MISSING",
+            "annotations: NOTHING-PROMISED",
           ],
         );
         assert.equal(report.results[7].not_run, "not-started");

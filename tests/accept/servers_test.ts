@@ -9,6 +9,7 @@
  * and the docs show the same matrix.
  */
 import assert from "node:assert/strict";
+import { BROKEN_VERDICTS, type Verdict } from "../../lib/accept/cases.ts";
 import { join } from "node:path";
 import { sandboxCommand } from "../_helpers/spawn.ts";
 import {
@@ -57,10 +58,12 @@ function matrix(stdout: string, expected: string[]): string[] {
     if (r.case !== "cancel-after-send") return line;
     const sent = r.cancel?.sent === true;
     const after = r.effect_before_retry ?? 0;
-    assert.equal(r.info.includes("CANCEL-TOO-LATE"), !sent, line);
+    // A verdict of a broken case (READ-FAILED, …) carries no information.
+    const judged = !BROKEN_VERDICTS.includes(r.verdict as Verdict);
+    assert.equal(r.info.includes("CANCEL-TOO-LATE"), judged && !sent, line);
     assert.equal(
       r.info.includes("EFFECT-DESPITE-CANCEL"),
-      sent && after > 0,
+      judged && sent && after > 0,
       line,
     );
     const allowed = (expected[i] ?? "").split(": ")[1]?.split("|") ?? [];

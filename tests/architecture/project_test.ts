@@ -126,12 +126,21 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     },
     // The engineers' grant (accept and proxy start a server): the same
     // folder, run, the environment the child is handed (the MCP SDK's
-    // default list), and net for this machine's loopback only.
+    // default list), the variables named for --header-env (guardlab's
+    // own, never the child's), and net for this machine's loopback only.
     "guardlab-engineer": {
       read: ["/tmp", "/private/tmp"],
       write: ["/tmp", "/private/tmp"],
       run: true,
-      env: ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"],
+      env: [
+        "HOME",
+        "LOGNAME",
+        "PATH",
+        "SHELL",
+        "TERM",
+        "USER",
+        "GUARDLAB_HEADER_*",
+      ],
       net: ["127.0.0.1", "localhost", "[::1]"],
     },
     "guardlab-engineer-windows": {
@@ -151,6 +160,7 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
         "USERNAME",
         "USERPROFILE",
         "PROGRAMFILES",
+        "GUARDLAB_HEADER_*",
       ],
       net: ["127.0.0.1", "localhost", "[::1]"],
     },
@@ -308,6 +318,8 @@ Deno.test("project: .ci/run runs the README's two commands as printed, and the g
     "deno doc",
     "deno test",
     "npx -y",
+    // Chapter 8's workflow for an engineer's repository, by the same validator.
+    "npx -y",
     "deno test",
   ]);
   for (
@@ -318,6 +330,7 @@ Deno.test("project: .ci/run runs the README's two commands as printed, and the g
       "deno doc --lint lib/mod.ts",
       "deno test --lock=deno.lock --frozen --doc --allow-read --allow-write lib/ main.ts",
       "npx -y -p @action-validator/core@0.6.0 -p @action-validator/cli@0.6.0 action-validator .github/workflows/release.yml",
+      "npx -y -p @action-validator/core@0.6.0 -p @action-validator/cli@0.6.0 action-validator docs/examples/accept-workflow.yml",
       "deno test --allow-read --allow-write",
     ]
   ) {

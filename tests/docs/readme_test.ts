@@ -126,6 +126,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
   "08-accept-your-own-tool.md": [
     ["# Accept your own tool", "# 验收你自己的工具"],
     ["## The grant", "## 权限"],
+    ["### A staging host, on purpose", "### 有意测试预发布主机"],
     ["## Try it on an example", "## 先在示例上试"],
     ["## The oracle", "## oracle"],
     ["## The cases and their verdicts", "## 用例与结论"],
@@ -135,6 +136,16 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## A real server: server-memory and server-filesystem",
       "## 一个真实的服务器：server-memory 与 server-filesystem",
     ],
+    ["## Draft an oracle: accept init", "## 起草 oracle：accept init"],
+    [
+      "### A server never seen: the memory bank",
+      "### 一个从没见过的服务器：memory bank",
+    ],
+    [
+      "## In CI: JUnit, a baseline and a workflow",
+      "## 在 CI 中：JUnit、基线与工作流",
+    ],
+    ["### The workflow for your repository", "### 用于你的仓库的工作流"],
     ["## Your agent, through the proxy", "## 让你的 Agent 经过 proxy"],
     ["## Bounds and speed", "## 上限与速度"],
   ],
@@ -298,7 +309,7 @@ function commandLines(lines: string[]): string[] {
   // A line guardlab printed (`guardlab: refused: …`, `guardlab accept: …`)
   // is a screen's, in the screen's language: not a command.
   return codeBlocks(lines).flat().map((l) => l.replace(/^ {1,2}(?=\S)/, ""))
-    .filter((l) => PROGRAMS.test(l) && !/^guardlab( [a-z-]+)?[:：]/.test(l))
+    .filter((l) => PROGRAMS.test(l) && !/^guardlab( [a-z-]+){0,2}[:：]/.test(l))
     .map((l) => l.replace(/\s{2,}.*$/, ""));
 }
 

@@ -1,0 +1,98 @@
+/**
+ * What `accept`'s command line names: the server (exactly one of a
+ * command, a URL, an example), the cases, and the one line of a server
+ * that did not get through initialize.
+ *
+ * @module
+ */
+import { fill, type Text } from "../../../base/i18n.ts";
+import {
+  CASE_NAMES,
+  type CaseName,
+  type ExampleName,
+  isCaseName,
+} from "../../../accept/cases.ts";
+import { loopbackUrl, remoteUrl } from "../../../accept/http.ts";
+import type { InitializeFailed } from "../../../accept/session.ts";
+import type { ServerSource } from "../../../accept/start.ts";
+import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { printable, UsageError } from "../../parser.ts";
+
+/** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
+export function sourceOf(
+  cmd: string,
+  values: { url?: string; example?: string },
+  positionals: string[],
+  headers?: Record<string, string>,
+): ServerSource {
+  const given = [
+    positionals.length > 0,
+    values.url !== undefined,
+    values.example !== undefined,
+  ]
+    .filter(Boolean).length;
+  if (given === 0) throw new UsageError(M.needsServer, cmd);
+  if (given > 1) throw new UsageError(M.oneServer, cmd);
+  if (values.example !== undefined) {
+    return { kind: "example", name: values.example as ExampleName };
+  }
+  if (values.url !== undefined) {
+    // Loopback over http or https; another host over https only, and only
+    // under a grant that names it (assertGrantFor says so in one line).
+    const url = loopbackUrl(values.url) ?? remoteUrl(values.url);
+    if (url === null) {
+      throw new UsageError(
+        fill(M.urlNotLoopback, { got: printable(withoutSecret(values.url)) }),
+        cmd,
+      );
+    }
+    return { kind: "url", url, ...(headers ? { headers } : {}) };
+  }
+  return {
+    kind: "command",
+    command: positionals[0],
+    args: positionals.slice(1),
+  };
+}
+
+/** `text` with a URL's user and password masked: a refusal never shows a secret. */
+function withoutSecret(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username === "" && url.password === "") return text;
+    url.username = "…";
+    url.password = "";
+    return url.href;
+  } catch {
+    return text;
+  }
+}
+
+/** The cases of `--cases` (all when not given), each name checked. */
+export function casesOf(list: string | undefined): CaseName[] {
+  if (list === undefined) return [...CASE_NAMES];
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const name of names) {
+    if (!isCaseName(name)) {
+      throw new UsageError(
+        fill(M.unknownCase, {
+          got: printable(name),
+          names: CASE_NAMES.join(", "),
+        }),
+        "accept",
+      );
+    }
+  }
+  return [...new Set(names)] as CaseName[];
+}
+
+/** The one line of a server that did not get through initialize, having waited `ms`. */
+export function initText(error: InitializeFailed, ms: number): Text {
+  return error.why === "no-answer"
+    ? fill(M.initNoAnswer, { ms })
+    : error.why === "closed"
+    ? fill(M.initClosed, {
+      tail: error.tail ? fill(M.stderrTail, { line: error.tail }) : "",
+    })
+    : fill(M.initError, { detail: error.message.replace(/^error: /, "") });
+}

@@ -1,0 +1,163 @@
+/**
+ * `guardlab accept init`: start (or connect to) the server, read its
+ * `tools/list`, and write a draft oracle (`lib/accept/draft.ts`) with each
+ * guess marked. With `--output FILE` the draft goes to a new file (never
+ * through a link, never over an existing name; checked before the server
+ * starts) and the summary to stdout; without it the draft goes to stdout
+ * and the summary to stderr, so `> FILE` keeps only the JSON.
+ *
+ * @module
+ */
+import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { inert } from "../../../base/terminal.ts";
+import { draftOracle, NothingToDraft } from "../../../accept/draft.ts";
+import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { InitializeFailed, Session } from "../../../accept/session.ts";
+import {
+  serverChannel,
+  type ServerSource,
+  StartFailed,
+} from "../../../accept/start.ts";
+import { EXIT, type ExitCode } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { UsageError } from "../../parser.ts";
+
+/** What `init` needs: the server, where the draft goes, the bound of each wait. */
+export interface InitCall {
+  /** The server (a command or a URL; the grant already checked). */
+  readonly source: ServerSource;
+  /** The new file for the draft, or undefined for stdout. */
+  readonly output?: string;
+  /** The folders files may be under. */
+  readonly trusted: readonly string[];
+  /** The bound of every wait. */
+  readonly timeoutMs: number;
+  /** Where to write. */
+  readonly io: Io;
+  /** The language of the summary and of the guesses' notes. */
+  readonly lang: Lang;
+  /** The one line of a server that did not get through initialize. */
+  readonly initLine: (error: InitializeFailed) => string;
+}
+
+/** The flags `init` takes: the server's, `--output` and `--timeout-ms`. */
+const INIT_FLAGS = [
+  "output",
+  "url",
+  "header",
+  "header-env",
+  "timeout-ms",
+  "lang",
+  "home",
+];
+
+/** Refuse (a usage error) a flag `init` does not take, or no server at all. */
+export function assertInitFlags(
+  values: Readonly<Record<string, unknown>>,
+  rest: readonly string[],
+): void {
+  const extra = Object.keys(values).find((k) => !INIT_FLAGS.includes(k));
+  if (extra !== undefined) {
+    throw new UsageError(fill(C.initFlags, { flag: `--${extra}` }), "accept");
+  }
+  if (rest.length === 0 && values.url === undefined) {
+    throw new UsageError(C.initNeedsServer, "accept");
+  }
+}
+
+/** Run `accept init`; returns the exit code. */
+export async function runInit(call: InitCall): Promise<ExitCode> {
+  const { io, lang } = call;
+  if (call.output !== undefined) assertNewFile(call.output, call.trusted);
+  let session: Session;
+  try {
+    const { channel } = await serverChannel(call.source);
+    // A server that does not get through initialize is ended too (bounded):
+    // its pipes would otherwise keep guardlab from exiting.
+    session = await Session.open(channel, call.timeoutMs).catch(
+      async (error) => {
+        await channel.close();
+        throw error;
+      },
+    );
+  } catch (error) {
+    if (error instanceof StartFailed) {
+      io.err(`guardlab: ${say(error.text, lang)}`);
+      return EXIT.failed;
+    }
+    if (error instanceof InitializeFailed) {
+      io.err(`guardlab: ${call.initLine(error)}`);
+      return EXIT.inconclusive;
+    }
+    throw error;
+  }
+  const listed = session.listed;
+  const server = session.serverInfo;
+  await session.close();
+  const say1 = (line: string) =>
+    call.output === undefined ? io.err(line) : io.out(line);
+  let draft;
+  try {
+    draft = draftOracle(listed, lang);
+  } catch (error) {
+    if (!(error instanceof NothingToDraft)) throw error;
+    const first = error.skipped[0];
+    io.err(
+      `guardlab: ${
+        say(
+          fill(C.initNothing, {
+            n: error.listed,
+            why: first === undefined ? "" : fill(C.initNothingWhy, {
+              tool: inert(first.tool),
+              why: first.why,
+            }),
+          }),
+          lang,
+        )
+      }`,
+    );
+    return EXIT.failed;
+  }
+  if (call.output === undefined) io.out(draft.text.trimEnd());
+  else writeNewFile(call.output, call.trusted, draft.text);
+  const n = draft.drafted.length;
+  say1(say(
+    fill(C.initTitle, {
+      server: inert(server.name),
+      version: inert(server.version),
+      n: listed.length,
+    }),
+    lang,
+  ));
+  say1(say(
+    call.output === undefined
+      ? fill(C.initStdout, { n })
+      : fill(C.initWritten, { file: JSON.stringify(call.output), n }),
+    lang,
+  ));
+  if (draft.noAnnotations) say1(say(C.initNoAnnotations, lang));
+  else if (draft.readOnly.length > 0) {
+    say1(say(
+      fill(C.initReadOnly, { tools: draft.readOnly.map(inert).join(", ") }),
+      lang,
+    ));
+  }
+  for (const s of draft.skipped) {
+    say1(say(fill(C.initSkipped, { tool: inert(s.tool), why: s.why }), lang));
+  }
+  say1(say(C.initGuesses, lang));
+  draft.drafted.forEach((tool, i) =>
+    say1(
+      "  " + say(
+        fill(C.initGuess, {
+          tool: inert(tool),
+          fields: draft.guessed[i].join(", "),
+        }),
+        lang,
+      ),
+    )
+  );
+  say1(say(C.initNext, lang));
+  return EXIT.ok;
+}

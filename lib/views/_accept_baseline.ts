@@ -1,0 +1,69 @@
+/**
+ * What `accept --baseline FILE` adds to the screen: which failing verdicts
+ * the baseline excused, which of its verdicts are fixed, and which failing
+ * verdicts are worse than it or new, each row named `tool/case` as the
+ * JUnit report names it.
+ *
+ * @module
+ */
+import {
+  fill,
+  joinTexts,
+  type Lang,
+  same,
+  say,
+  type Text,
+} from "../base/i18n.ts";
+import { wrap } from "../base/terminal.ts";
+import type { BaselineStatus, Comparison } from "../accept/baseline.ts";
+import { BASELINE_MESSAGES as B } from "../accept/ci_messages.ts";
+import type { AcceptReport, CaseResult } from "../accept/run.ts";
+
+/** The name of a row: `tool/case`, with `#ENTRY` after a tool the oracle names twice. */
+export function rowName(row: CaseResult, report: AcceptReport): string {
+  const twice = report.results.some((r) =>
+    r.tool === row.tool && r.entry !== row.entry
+  );
+  return `${row.tool}${twice ? `#${row.entry}` : ""}/${row.case}`;
+}
+
+const HEADS: readonly [BaselineStatus, Text][] = [
+  ["excused", B.excused],
+  ["fixed", B.fixed],
+  ["worse", B.worse],
+  ["new", B.fresh],
+];
+
+/** The baseline's lines under the summary, within 80 columns: excused always, the rest when there are any. */
+export function baselineLines(
+  report: AcceptReport,
+  comparison: Comparison,
+  file: string,
+  lang: Lang,
+): string[] {
+  const heading = fill(B.heading, {
+    file: JSON.stringify(file),
+    server: comparison.server.name,
+    version: comparison.server.version,
+  });
+  const lines = wrap(say(heading, lang), 80, 0).map((l) => l.trimEnd());
+  for (const [status, head] of HEADS) {
+    const rows = comparison.rows.filter((r) => r.status === status);
+    if (rows.length === 0 && status !== "excused") continue;
+    const named = rows.map((r) => {
+      const row = same(`${rowName(r.row, report)} ${r.row.verdict}`);
+      return r.before === undefined || r.before === r.row.verdict
+        ? row
+        : fill(B.was, {
+          row: rowName(r.row, report),
+          verdict: r.row.verdict,
+          before: r.before,
+        });
+    });
+    const list = rows.length === 0 ? B.none : joinTexts(named, same(", "));
+    // Each list indented under its heading, its continuation lines further.
+    const text = "  " + say(fill(head, { rows: list }), lang);
+    for (const l of wrap(text, 80, 4)) lines.push(l.trimEnd());
+  }
+  return lines;
+}
