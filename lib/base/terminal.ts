@@ -157,7 +157,7 @@ export const PROTECTED_WORDS: readonly string[] = [
   "业务键",
   "修订号",
   "条件写入",
-  "错误对照",
+  "对照实现",
   // stage and mark words of the timeline
   "业务写入前",
   "前检结论",

@@ -133,7 +133,7 @@ export const SCENARIO_EXPLANATIONS: Readonly<
       en: "The pre-check saw revision 1 (limit 3) and allowed 2 copies; the " +
         "rule then changed to limit 1; the naive insert wrote anyway.",
       zh: "前检看到修订号 1（上限 3），允许 2 份；之后规则改成上限 1；" +
-        "错误对照（insert_naive）照样写入了。",
+        "对照实现 insert_naive 照样写入了。",
     },
     why: {
       en: "A pre-check judges the facts it saw. Trusting it at commit time " +
@@ -144,7 +144,7 @@ export const SCENARIO_EXPLANATIONS: Readonly<
     next: {
       en: "This is the wrong control on purpose: never write on an old check " +
         "alone.",
-      zh: "这是故意保留的错误对照：不能只凭旧的检查结论写入。",
+      zh: "这是故意保留的对照实现：不能只凭旧的检查结论写入。",
     },
   },
   checked_stale: {

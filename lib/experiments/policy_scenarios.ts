@@ -82,7 +82,7 @@ export const POLICY_SCENARIOS: readonly PolicyScenario[] = [
         step: { op: "policy.insert_naive", ...JOB_001, snapshot: "seen" },
         says: {
           en: "  naive insert (the wrong control) wrote anyway",
-          zh: "  错误对照（insert_naive）照样写入",
+          zh: "  对照实现 insert_naive 照样写入",
         },
       },
       { step: { op: "policy.rows" }, reports: "naive_stale" },

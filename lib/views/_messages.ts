@@ -325,11 +325,11 @@ export const POLICY_STEP_MESSAGES = {
   },
   naiveWritten: {
     en: "naive insert {job}: written on the old check alone",
-    zh: "错误对照 {job}：只凭旧检查就写入了",
+    zh: "对照实现 {job}：只凭旧检查就写入了",
   },
   naiveFailed: {
     en: "naive insert {job}: {outcome}",
-    zh: "错误对照 {job}：{outcome}",
+    zh: "对照实现 {job}：{outcome}",
   },
   lockFailed: { en: "lock: {raised}", zh: "加锁：{raised}" },
   locked: {

@@ -163,7 +163,8 @@ export async function inNamespace(
     "set -u",
     `mount --bind ${sh(ROOT)} ${sh(`${keep}/repo`)}`,
     `mount --bind ${sh(Deno.execPath())} ${sh(`${keep}/deno`)}`,
-    `mount --bind ${sh(denoDir())} ${sh(`${keep}/root/deno-dir`)}`,
+    // Unbound, the folder would fill with a fresh cache and stay behind.
+    `mount --bind ${sh(denoDir())} ${sh(`${keep}/root/deno-dir`)} || exit 1`,
     "mount -t tmpfs -o mode=1777 tmpfs /tmp",
     `export DENO=${sh(`${keep}/deno`)} REPO=${sh(`${keep}/repo`)} SRC=/tmp/src`,
     `export DENO_DIR=${sh(`${keep}/root/deno-dir`)}`,

@@ -300,15 +300,16 @@ Deno.test("sdk lens: the article's Chinese terms (correction 6)", async (t) => {
     assert.doesNotMatch(text, /朴素/);
   });
   await t.step(
-    "insert_naive is 错误对照, a Snapshot is a Snapshot, sequential is 阻塞",
+    "insert_naive is 对照实现 (the article's word), a Snapshot is a Snapshot, sequential is 阻塞",
     async () => {
       const policy = (await cli(["demo", "policy", "--lang", "zh"])).out.join(
         "\n",
       );
-      assert.match(policy, /错误对照/);
+      assert.match(policy, /对照实现/);
+      assert.doesNotMatch(policy, /错误对照/);
       assert.match(policy, /Snapshot/);
       assert.doesNotMatch(policy, /朴素|快照/);
-      assert.match(explanation("naive_stale", "zh").happened, /错误对照/);
+      assert.match(explanation("naive_stale", "zh").happened, /对照实现/);
       assert.match(
         explanation("restored_value_old_revision", "zh").happened,
         /Snapshot/,
@@ -326,7 +327,7 @@ Deno.test("sdk lens: the article's Chinese terms (correction 6)", async (t) => {
         const e = explanation(topic, "zh");
         assert.doesNotMatch(
           `${e.happened}${e.why}${e.next}`,
-          /朴素|快照|前检结论/,
+          /朴素|快照|前检结论|错误对照/,
           topic,
         );
       }

@@ -149,10 +149,14 @@ Deno.test("exercise answers: every exercise, right answers and near misses, judg
               l.zh,
               /[\u4e00-\u9fff]|^\s*[a-z][a-zA-Z0-9_]*[:：]|^\[|^ {2}guardlab /,
             );
-            // One list, one kind of comma: no ASCII comma inside a
-            // full-width parenthesis (issue 39).
+            // One parenthesis, one kind of comma: never an ASCII comma,
+            // nor 、 and ， mixed in one (issue 39).
             for (const [inside] of l.zh.matchAll(/（[^（）]*）/g)) {
               assert.doesNotMatch(inside, /, /, l.zh);
+              assert.ok(
+                !(inside.includes("、") && inside.includes("，")),
+                l.zh,
+              );
             }
           }
           // The Chinese a student reads follows the punctuation and spacing

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { cli } from "../_helpers/helpers.ts";
+import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 
 /** A student of the built-in course, in a temp folder of their own. */
 async function withStudent(fn: (say: typeof cli) => Promise<void>) {
@@ -422,5 +423,28 @@ Deno.test("screens: no show gives a prediction away, no line is said twice, a re
       ),
       oneZh,
     );
+  });
+});
+
+Deno.test("screens: in every exercise's show and hints, one parenthesis holds one kind of comma (issue 39)", async () => {
+  await withStudent(async (say) => {
+    for (const { n } of BUILTIN_COURSE.exercises) {
+      const lines = [
+        ...(await say(["exercise", "show", String(n), "--lang", "zh"])).out,
+      ];
+      for (let h = 0; h < 3; h++) {
+        lines.push(
+          ...(await say(["exercise", "hint", String(n), "--lang", "zh"])).out,
+        );
+      }
+      const text = joinedZh(lines);
+      for (const [inside] of text.matchAll(/（[^（）]*）/g)) {
+        assert.doesNotMatch(inside, /, /, `${n}: ${inside}`);
+        assert.ok(
+          !(inside.includes("、") && inside.includes("，")),
+          `${n}: ${inside}`,
+        );
+      }
+    }
   });
 });

@@ -511,7 +511,7 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
       "业务键",
       "修订号",
       "条件写入",
-      "错误对照",
+      "对照实现",
     ];
     for (const word of glossary) {
       assert.ok(PROTECTED_WORDS.includes(word), word);

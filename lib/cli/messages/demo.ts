@@ -21,7 +21,7 @@ it ("requested, never confirmed"), grown from the article's warning that a
 compensation can itself fail. Each runs in a fresh scratch ledger.`,
     zh:
       `运行时间线实验的固定场景（前检拒绝；草稿已提交后的后检拒绝；同一请求重试；
-提交后取消）和规则实验的固定场景（规则已变时的错误对照与条件写入、数值改回、
+提交后取消）和规则实验的固定场景（规则已变时的对照实现与条件写入、数值改回、
 提交前失败），以及文章的其他论断（修正之前的回执；Agent 输入护栏的并行——
 按 Python SDK 的调度建模——与阻塞），然后是 guardlab 自己的扩展：在自己的
 提交点作废被拒草稿的补偿，以及在提交前失败的补偿（“已请求、未确认”），
