@@ -521,3 +521,42 @@ Deno.test({
     assert.match(initFlag.err[0], /accept init takes only .*; got --junit$/);
   },
 });
+
+Deno.test({
+  name:
+    "accept ci: init follows tools/list's pages, and a list that never ends is read to its bound" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const paged = await runEngineer([
+      "accept",
+      "init",
+      "--",
+      ...fixtureCommand("paged"),
+    ]);
+    assert.equal(paged.code, 0, paged.err.join("\n"));
+    // The read tool was on the second page.
+    assert.deepEqual(paged.err.slice(0, 3), [
+      "guardlab accept init: fixture-paged 1, 2 tools listed",
+      "draft oracle on stdout (write tools: 1)",
+      "read-only (readOnlyHint: true), not drafted: get_notes",
+    ]);
+    assert.deepEqual(JSON.parse(paged.stdout).tools[0].read, {
+      tool: "get_notes",
+      arguments: { id: "{key}" },
+    });
+    const forever = await runEngineer([
+      "accept",
+      "init",
+      "--",
+      ...fixtureCommand("pages-forever"),
+    ]);
+    assert.equal(forever.code, 0, forever.err.join("\n"));
+    // 20 pages, each listing put_note again: drafted once.
+    assert.equal(
+      forever.err[0],
+      "guardlab accept init: fixture-pages-forever 1, 20 tools listed",
+    );
+    assert.equal(JSON.parse(forever.stdout).tools.length, 1);
+  },
+});

@@ -35,6 +35,8 @@
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
  * ends, and never answers the DELETE that ends the session).
+ * Listing its tools one a page (behaving as correct): paged, and
+ * pages-forever, whose list never ends.
  */
 import { setImmediate } from "node:timers";
 
@@ -57,6 +59,8 @@ const BEHAVES_AS: Record<string, string> = {
   "claims-read-only": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
+  "paged": "correct",
+  "pages-forever": "correct",
 };
 const behaviour = BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
@@ -233,17 +237,23 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (m.method === "tools/list") {
+    // Each mode's own hints over TOOLS' (see HINTS).
     const [put, get] = HINTS[mode] ?? [{}];
-    out({
-      jsonrpc: "2.0",
-      id,
-      result: {
-        tools: [
-          { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
-          { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
-        ],
-      },
-    });
+    const tools = [
+      { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
+      { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
+    ];
+    // "paged": one tool a page. "pages-forever": a next page every time.
+    const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
+    const result = mode === "paged"
+      ? cursor === "page-2" ? { tools: [tools[1]] } : {
+        tools: [tools[0]],
+        nextCursor: "page-2",
+      }
+      : mode === "pages-forever"
+      ? { tools: [tools[0]], nextCursor: "again" }
+      : { tools };
+    out({ jsonrpc: "2.0", id, result });
     return;
   }
   if (m.method !== "tools/call") return;
