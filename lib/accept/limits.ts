@@ -86,6 +86,12 @@ export const MAX_RECORD_LINES = 100_000;
 /** The largest message kept whole in a record: 64 KiB (a longer one is kept as its size). */
 export const MAX_RECORDED_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * The longest text an agent record keeps in one field: 2000 characters (the
+ * agent hook cuts a longer one, and `proxy show --agent` cuts what it reads).
+ */
+export const MAX_AGENT_TEXT_CHARS = 2000;
+
 /** The most events `proxy show` draws (the first ones); the rest are counted. */
 export const MAX_DRAWN_EVENTS = 2000;
 

@@ -216,6 +216,7 @@ export const ACCEPT_MESSAGES = {
 
 /** The words of a timeline, lane by lane. */
 export const TIMELINE_WORDS = {
+  laneAgent: { en: "agent", zh: "Agent" },
   laneClient: { en: "client", zh: "客户端" },
   laneGuardlab: { en: "guardlab", zh: "guardlab" },
   laneServer: { en: "server", zh: "服务器" },

@@ -19,6 +19,9 @@
  *   its guesses marked; `baseline.ts`: `--baseline`, a previous report's
  *   verdicts excused, fixed, worse or new.
  * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
+ * - `agent_hook.mjs`, `agent_record.ts`, `agent_match.ts`: the agent record an agent's hook
+ *   writes (its tool guardrails, calls and spans), read as hostile input and
+ *   matched with the proxy's calls.
  *
  * A server guardlab starts runs with the user's own rights: Deno's sandbox
  * covers guardlab, not the child.

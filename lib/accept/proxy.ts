@@ -42,6 +42,13 @@ export interface ProxyOptions {
   readonly oracle?: Oracle;
   /** How long the end-of-session reads wait for an answer. */
   readonly timeoutMs: number;
+  /**
+   * With an oracle: read each write's effect by key when its answer comes
+   * back, before the client gets it (the answer waits for the read), so the
+   * record shows where the effect became visible relative to what the
+   * client knew.
+   */
+  readonly readBeforeDelivery?: boolean;
   /** One line of the proxy's log (stderr). */
   readonly log: (line: Text) => void;
 }
@@ -72,7 +79,13 @@ export const CANCELLED_CODE = -32800;
 export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   const server = startServerProcess(o.command, o.args, "inherit");
   const toServer = (text: string) => server.write(encoder.encode(text + "\n"));
-  const toClient = (text: string) => o.output(encoder.encode(text + "\n"));
+  // The time an answer leaves is taken before it leaves: whatever the
+  // client does with it (an agent's output guardrail) comes after it.
+  const toClient = (text: string): number => {
+    const at = rec.now();
+    o.output(encoder.encode(text + "\n"));
+    return at;
+  };
   const rec = o.record;
   rec.onFull = () => o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
   const note = (...a: Parameters<RecordWriter["message"]>) => rec.message(...a);
@@ -85,6 +98,9 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   const reads = new Map<string, (m: Record<string, unknown>) => void>();
   const writes: { call: number; tool: string; args: unknown }[] = [];
   let copyId = 0;
+  let readId = 0;
+  /** Answers held back while their effect is read. */
+  let holding = 0;
   let drained: () => void = () => {};
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const later = (ms: number, fn: () => void) => {
@@ -187,10 +203,12 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
               `guardlab proxy: cancelled after ${plan.cancel_after_ms} ms (a fault)`,
           },
         });
-        toClient(error);
+        const at = toClient(error);
         note(
           { dir: "guardlab>client", action: "cancelled", call, tool },
           error,
+          undefined,
+          at,
         );
         o.log(fill(P.cancelledByFault, { call, ms: plan.cancel_after_ms! }));
       });
@@ -206,8 +224,8 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     }
     const isAnswer = !("method" in m) && ("result" in m || "error" in m);
     if (!isAnswer) {
-      toClient(text);
-      note({ dir: "server>client", action: "forwarded" }, text, m);
+      const at = toClient(text);
+      note({ dir: "server>client", action: "forwarded" }, text, m, at);
       return;
     }
     const key = idKey(m.id);
@@ -235,12 +253,60 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     }
     const flight = inflight.get(key);
     if (flight === undefined) {
-      toClient(text);
-      note({ dir: "server>client", action: "forwarded" }, text, m);
+      const at = toClient(text);
+      note({ dir: "server>client", action: "forwarded" }, text, m, at);
       return;
     }
     inflight.delete(key);
-    const base = { call: flight.call, tool: flight.tool };
+    const target = o.readBeforeDelivery && o.oracle !== undefined
+      ? writeKey(o.oracle, flight.tool, flight.args)
+      : null;
+    if (target === null) {
+      answer(flight, text, m, false);
+      drained();
+      return;
+    }
+    // The effect is read before the client learns anything: whatever the
+    // client does next (an output guardrail, a retry) comes after this read.
+    holding++;
+    note(
+      {
+        dir: "server>guardlab",
+        action: "held",
+        call: flight.call,
+        tool: flight.tool,
+      },
+      text,
+      m,
+    );
+    readCount(target.spec, target.key).then((count) => {
+      rec.write({
+        kind: "effect",
+        t: rec.now(),
+        tool: flight.tool,
+        key: target.key,
+        calls: [flight.call],
+        count,
+        before_delivery: flight.call,
+      });
+      holding--;
+      answer(flight, text, m, true);
+      drained();
+    });
+  };
+
+  /** What becomes of a call's answer: late, dropped, delayed or forwarded. */
+  const answer = (
+    flight: InFlight,
+    text: string,
+    m: Record<string, unknown>,
+    afterRead: boolean,
+  ) => {
+    const base = {
+      call: flight.call,
+      tool: flight.tool,
+      ...(afterRead ? { after_read: true as const } : {}),
+    };
     if (flight.answered) {
       note({ dir: "server>guardlab", action: "late", ...base }, text, m);
     } else if (flight.plan.drop_response) {
@@ -251,16 +317,65 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       const ms = flight.plan.delay_response_ms;
       note({ dir: "server>guardlab", action: "delayed", ms, ...base }, text, m);
       later(ms, () => {
-        toClient(text);
-        note({ dir: "guardlab>client", action: "delivered", ...base }, text);
+        const at = toClient(text);
+        note(
+          { dir: "guardlab>client", action: "delivered", ...base },
+          text,
+          m,
+          at,
+        );
       });
+    } else if (afterRead) {
+      flight.answered = true;
+      const at = toClient(text);
+      note(
+        { dir: "guardlab>client", action: "delivered", ...base },
+        text,
+        m,
+        at,
+      );
     } else {
       // The answer leaves before it is recorded: the client never waits on the record.
       flight.answered = true;
-      toClient(text);
-      note({ dir: "server>client", action: "forwarded", ...base }, text, m);
+      const at = toClient(text);
+      note({ dir: "server>client", action: "forwarded", ...base }, text, m, at);
     }
-    drained();
+  };
+
+  /** The effect of `key` as the oracle's read tool counts it, or null (bounded by the timeout). */
+  const readCount = async (
+    spec: Oracle["tools"][number],
+    key: string,
+  ): Promise<number | null> => {
+    if (serverGone) return null;
+    const p = { run: "{run}", n: 1, key };
+    const read = substitute(spec.read, p);
+    const id = `guardlab-read-${++readId}`;
+    const text = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: read.tool, arguments: read.arguments },
+    });
+    const reply = await new Promise<Record<string, unknown> | null>(
+      (resolve) => {
+        const t = setTimeout(() => {
+          reads.delete(idKey(id));
+          resolve(null);
+        }, o.timeoutMs);
+        reads.set(idKey(id), (m) => {
+          clearTimeout(t);
+          resolve(m);
+        });
+        toServer(text);
+        note({ dir: "guardlab>server", action: "forwarded" }, text);
+      },
+    );
+    const result = reply !== null && isPlainRecord(reply.result) &&
+        reply.result.isError !== true
+      ? reply.result
+      : null;
+    return result === null ? null : countIn(spec.count, result, p);
   };
 
   let serverGone = false;
@@ -272,6 +387,11 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   // exited: a process it started may hold its stdout open.
   const serverDone = drainAfterExit(server, serverOutput).then(() => {
     serverGone = true;
+    // A read still waiting has no one left to answer it.
+    for (const [key, onAnswer] of [...reads]) {
+      reads.delete(key);
+      onAnswer({});
+    }
     // A wait for answers ends when nobody is left to give them.
     drained();
   });
@@ -297,22 +417,14 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     // The client has gone: let the calls still in flight answer (bounded), then
     // read each write's effect, then end the server's input.
     await settle(
-      () => serverGone || (inflight.size === 0 && timers.size === 0),
+      () =>
+        serverGone ||
+        (inflight.size === 0 && timers.size === 0 && holding === 0),
       o.timeoutMs,
       (f) => (drained = f),
     );
     if (o.oracle !== undefined && !serverGone) {
-      const n = await readEffects(
-        o.oracle,
-        writes,
-        rec,
-        o.timeoutMs,
-        (id, text, onAnswer) => {
-          reads.set(idKey(id), onAnswer);
-          toServer(text);
-          note({ dir: "guardlab>server", action: "forwarded" }, text);
-        },
-      );
+      const n = await readEffects(o.oracle, writes, rec, readCount);
       o.log(fill(P.oracleRead, { n }));
     }
   }
@@ -356,6 +468,22 @@ function settle(
   });
 }
 
+/** The oracle's entry for a write and its business key, or null when it has none. */
+function writeKey(
+  oracle: Oracle,
+  tool: string,
+  args: unknown,
+): { spec: Oracle["tools"][number]; key: string } | null {
+  const spec = oracle.tools.find((t) => t.tool === tool);
+  if (spec === undefined) return null;
+  const found = pointerGet(args, spec.key);
+  if (
+    !found.found ||
+    (typeof found.value !== "string" && typeof found.value !== "number")
+  ) return null;
+  return { spec, key: String(found.value) };
+}
+
 /**
  * Read the effect of every write the session made, by key: one read per
  * key, through the server itself, after the client has gone.
@@ -364,65 +492,32 @@ async function readEffects(
   oracle: Oracle,
   writes: readonly { call: number; tool: string; args: unknown }[],
   rec: RecordWriter,
-  timeoutMs: number,
-  send: (
-    id: string,
-    text: string,
-    onAnswer: (m: Record<string, unknown>) => void,
-  ) => void,
+  readCount: (
+    spec: Oracle["tools"][number],
+    key: string,
+  ) => Promise<number | null>,
 ): Promise<number> {
   const keys = new Map<
     string,
-    { tool: (typeof oracle.tools)[number]; key: string; calls: number[] }
+    { spec: Oracle["tools"][number]; key: string; calls: number[] }
   >();
   for (const w of writes) {
-    const tool = oracle.tools.find((t) => t.tool === w.tool);
-    if (tool === undefined) continue;
-    const found = pointerGet(w.args, tool.key);
-    if (
-      !found.found ||
-      (typeof found.value !== "string" && typeof found.value !== "number")
-    ) continue;
-    const key = String(found.value);
-    const at = `${w.tool}\u0000${key}`;
-    const entry = keys.get(at) ?? { tool, key, calls: [] };
+    const target = writeKey(oracle, w.tool, w.args);
+    if (target === null) continue;
+    const at = `${w.tool}\u0000${target.key}`;
+    const entry = keys.get(at) ?? { ...target, calls: [] };
     entry.calls.push(w.call);
     keys.set(at, entry);
   }
-  let n = 0;
-  for (const { tool, key, calls } of keys.values()) {
-    const p = { run: "{run}", n: 1, key };
-    const read = substitute(tool.read, p);
-    const id = `guardlab-read-${++n}`;
-    const answer = await new Promise<Record<string, unknown> | null>(
-      (resolve) => {
-        const t = setTimeout(() => resolve(null), timeoutMs);
-        send(
-          id,
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id,
-            method: "tools/call",
-            params: { name: read.tool, arguments: read.arguments },
-          }),
-          (m) => {
-            clearTimeout(t);
-            resolve(m);
-          },
-        );
-      },
-    );
-    const result = answer !== null && isPlainRecord(answer.result) &&
-        answer.result.isError !== true
-      ? answer.result
-      : null;
+  for (const { spec, key, calls } of keys.values()) {
+    const count = await readCount(spec, key);
     rec.write({
       kind: "effect",
       t: rec.now(),
-      tool: tool.tool,
+      tool: spec.tool,
       key,
       calls,
-      count: result === null ? null : countIn(tool.count, result, p),
+      count,
     });
   }
   return keys.size;

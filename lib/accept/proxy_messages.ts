@@ -141,6 +141,18 @@ export const PROXY_MESSAGES = {
     en: "answers {calls} late: {outcome} (not delivered)",
     zh: "迟到应答{calls}：{outcome}（未交付）",
   },
+  visibleKey: {
+    en: "--- effect of {key} visible to the read tool by here: {count} ",
+    zh: "--- 至此读取工具已能看到 {key} 的效果：{count} ",
+  },
+  holdsToRead: {
+    en: "holds the answer to {calls}; reads first",
+    zh: "扣住{calls} 的应答，先读取",
+  },
+  lateAfterRead: {
+    en: "does not deliver the late answer to {calls}: {outcome}",
+    zh: "不交付{calls} 迟到的应答：{outcome}",
+  },
   oracleReadStep: {
     en: "reads {tool} {key}: effect {count}",
     zh: "读取 {tool} {key}：效果 {count}",

@@ -32,6 +32,7 @@ export type Action =
   | "cancelled"
   | "copy"
   | "late"
+  | "held"
   | "not-json"
   | "too-long";
 
@@ -41,6 +42,8 @@ export type RecordLine =
     readonly kind: "start";
     readonly guardlab_proxy: 1;
     readonly command: readonly string[];
+    /** The wall-clock time of t = 0, in Unix milliseconds (an agent record uses the same clock). */
+    readonly epoch_ms?: number;
   }
   | {
     readonly kind: "msg";
@@ -51,6 +54,8 @@ export type RecordLine =
     readonly tool?: string;
     readonly ms?: number;
     readonly copies?: number;
+    /** Set on what became of an answer that was held while its effect was read. */
+    readonly after_read?: true;
     readonly bytes: number;
     readonly msg?: unknown;
   }
@@ -61,6 +66,8 @@ export type RecordLine =
     readonly key: string;
     readonly calls: readonly number[];
     readonly count: number | null;
+    /** Set when the read was made before that call's answer went on (--read-before-delivery). */
+    readonly before_delivery?: number;
   }
   | { readonly kind: "end"; readonly t: number; readonly truncated: boolean };
 
@@ -101,6 +108,15 @@ export class RecordWriter {
     this.#file = file;
   }
 
+  /**
+   * The wall-clock time of t = 0 in Unix milliseconds: the time origin of
+   * this process plus its monotonic clock at the record's start, the clock
+   * an agent record keeps too.
+   */
+  get origin(): number {
+    return Math.round((performance.timeOrigin + this.#started) * 1000) / 1000;
+  }
+
   /** Milliseconds since the record started. */
   now(): number {
     return Math.round((performance.now() - this.#started) * 10) / 10;
@@ -111,9 +127,17 @@ export class RecordWriter {
     return this.#full;
   }
 
-  /** Note a message that just passed: the message itself when small enough, else its size. */
-  message(line: Noted["line"], text: string | null, msg?: unknown): void {
-    this.#queue({ t: this.now(), line, text, msg });
+  /**
+   * Note a message that just passed: the message itself when small enough,
+   * else its size; `at` is when it passed, when that was taken before now.
+   */
+  message(
+    line: Noted["line"],
+    text: string | null,
+    msg?: unknown,
+    at: number = this.now(),
+  ): void {
+    this.#queue({ t: at, line, text, msg });
   }
 
   /** Add one line (after the lines noted before it). */

@@ -449,8 +449,14 @@ export function wrap(
     if (fits) {
       place(text, width);
     } else {
-      // A clause wider than a whole line: fill the lines piece by piece.
-      for (const piece of unit) place(piece, width);
+      // A clause wider than a whole line: fill the lines piece by piece,
+      // cutting a piece wider than a line before the next one comes.
+      for (const piece of unit) {
+        place(piece, width);
+        if (displayWidth(current) > width && current.trim() !== "") {
+          current = cutWide(current, width, hang, out);
+        }
+      }
     }
     if (displayWidth(current) > width && current.trim() !== "") {
       current = cutWide(current, width, hang, out);

@@ -49,7 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry("exercise", () => import("./commands/exercise/mod.ts")),
   entry("mcp", () => import("./commands/mcp.ts")),
   entry("accept", () => import("./commands/accept/mod.ts")),
-  entry("proxy", () => import("./commands/proxy.ts")),
+  entry("proxy", () => import("./commands/proxy/mod.ts")),
   entry("sandbox", () => import("./commands/sandbox.ts")),
   entry("config", () => import("./commands/config.ts")),
 ];

@@ -40,10 +40,11 @@ export function thisInstall(): Install {
 
 /**
  * The command line that starts guardlab outside any task: the `guardlab`
- * task's run of main.ts with each file made absolute and `--config` added,
- * so `-P` finds its permission set from any folder. The task's check of the
- * Deno cache (scripts/deno_dir_check.js) runs before it only under
- * `deno task`.
+ * task's run of main.ts (or, with `task`, the `guardlab-engineer` task's:
+ * the same run under the engineers' grant) with each file made absolute and
+ * `--config` added, so `-P` finds its permission set from any folder. The
+ * task's check of the Deno cache (scripts/deno_dir_check.js) runs before it
+ * only under `deno task`.
  *
  * @example
  * ```ts
@@ -61,11 +62,13 @@ export function thisInstall(): Install {
  */
 export function launchCommand(
   install: Install,
+  task: "guardlab" | "guardlab-engineer" = "guardlab",
 ): { command: string; args: string[] } {
   if (install.standalone) return { command: install.execPath, args: [] };
   // The task's run of main.ts, after its Deno-cache check and `&&`: a host
   // starts one command, with no shell, so that check does not run here.
-  const run = config.tasks.guardlab.split(" && ").at(-1)!;
+  // `guardlab-engineer` is the same run under the engineers' grant.
+  const run = config.tasks[task].split(" && ").at(-1)!;
   const [, ...words] = run.split(/\s+/);
   const args: string[] = [];
   for (const word of words) {

@@ -35,6 +35,7 @@ import {
   VERDICT_MEANING,
 } from "../accept/verdict_messages.ts";
 import { detailTexts, hintsText } from "./_accept_details.ts";
+import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
 import { BASELINE_MESSAGES } from "../accept/ci_messages.ts";
@@ -182,71 +183,6 @@ export function summaryText(report: AcceptReport): Text {
   return fill(M.summary, classCounts(report));
 }
 
-/** One event's words, for `calls` (one call number or a run of them), with its process when a case started its own. */
-function eventText(e: TimelineEvent, calls: Text, n: number): Text {
-  const text = eventWords(e, calls, n);
-  return e.process === undefined || PROCESS_KINDS.includes(e.kind)
-    ? text
-    : fill(W.onProcess, { text, n: e.process });
-}
-
-/** The kinds whose words name their process already. */
-const PROCESS_KINDS: readonly TimelineEvent["kind"][] = [
-  "started",
-  "killed",
-  "closed",
-];
-
-function eventWords(e: TimelineEvent, calls: Text, n: number): Text {
-  const outcome = e.outcome ? OUTCOME_WORD[e.outcome] : same("");
-  switch (e.kind) {
-    case "sent":
-      return fill(W.sent, { calls });
-    case "retried":
-      return fill(W.retried, { calls });
-    case "forwarded":
-      return fill(W.forwarded, { calls });
-    case "answered":
-      // An error's own words are drawn where it was said; a success's are in the JSON.
-      return e.text && e.outcome !== "success"
-        ? fill(W.answeredText, { calls, outcome, text: e.text })
-        : fill(W.answered, { calls, outcome });
-    case "delivered":
-      return fill(W.delivered, { calls, outcome });
-    case "withheld":
-      return fill(W.withheld, { calls });
-    case "gave-up":
-      return fill(W.gaveUp, { calls });
-    case "cancelled":
-      return fill(W.cancelled, { calls });
-    case "too-late":
-      return fill(W.tooLate, { calls });
-    case "read":
-      if (e.count === null || e.count === undefined) return W.readFailed;
-      if (e.polled) return fill(W.readPolled, { count: e.count });
-      return n > 1
-        ? fill(W.readMany, { n, count: e.count })
-        : fill(W.read, { count: e.count });
-    case "setup":
-      return fill(W.setup, { outcome });
-    case "started":
-      return fill(W.started, { n: e.process ?? "?" });
-    case "killed":
-      return fill(W.killed, { n: e.process ?? "?" });
-    case "closed":
-      return fill(W.closed, { n: e.process ?? "?" });
-    case "notice":
-      return W.notice;
-    case "exited":
-      return W.exited;
-    case "problem":
-      return fill(PROBLEM_WORD[e.problem ?? "not-message"], {
-        id: e.id ?? "?",
-        max: MAX_MESSAGE_BYTES,
-      });
-  }
-}
-
 /** One drawn step: its lane, its words, and whether the effect showed first here. */
 export interface DrawnStep {
   /** The lane it is drawn in. */
@@ -332,61 +268,84 @@ function foldAt(
   return best;
 }
 
-const LANES: readonly Lane[] = ["client", "guardlab", "server"];
-const LANE_WORD: Readonly<Record<Lane, Text>> = {
+/** A lane of a drawn timeline: accept's three, and the agent's beside them (`proxy show --agent`). */
+export type ViewLane = Lane | "agent";
+
+const LANES: readonly ViewLane[] = ["client", "guardlab", "server"];
+const LANE_WORD: Readonly<Record<ViewLane, Text>> = {
+  agent: W.laneAgent,
   client: W.laneClient,
   guardlab: W.laneGuardlab,
   server: W.laneServer,
 };
-const LANE_W = 24;
 
 /** One step of a lane table: its lane, its words, and where the effect first showed. */
 export interface LaneStep {
   /** The lane it is drawn in. */
-  readonly lane: Lane;
+  readonly lane: ViewLane;
   /** What happened. */
   readonly text: Text;
   /** The effect's count, when this step is where it was first seen. */
   readonly visible?: number;
+  /** The divider's words, when they are not accept's (the key named). */
+  readonly divider?: Text;
   /** When it happened, in ms from the start, when the table shows times. */
   readonly at_ms?: number;
 }
 
+/** A step's time as the table's first column shows it: `+12ms`, `-3ms`. */
+function timeText(ms: number): string {
+  return ms < 0 ? `${ms}ms` : `+${ms}ms`;
+}
+
 /**
- * Steps in three lanes (client, guardlab, server), one a row, each lane's
- * text wrapped in its own column; with times, a column of `+ms` first.
+ * Steps in lanes (client, guardlab, server, or `lanes`), one a row, each
+ * lane's text wrapped in its own column, the table within 80 columns (the
+ * lanes equally wide unless `layout` says); with times, a column of `+ms`
+ * first.
  */
 export function laneTable(
   steps: readonly LaneStep[],
   lang: Lang,
   withTime = false,
+  lanes: readonly ViewLane[] = LANES,
+  layout?: { readonly timeW: number; readonly widths: readonly number[] },
 ): string[] {
-  const timeW = withTime ? 10 : 0;
-  const laneW = withTime ? 21 : LANE_W;
+  const timeW = withTime ? layout?.timeW ?? 10 : 0;
+  // 80 columns: two of indent, and "| " between lanes.
+  const even = Math.floor(
+    (78 - timeW - 2 * (lanes.length - 1)) / lanes.length,
+  );
+  const width = (k: number) => layout?.widths[k] ?? even;
   const row = (cells: string[], time = "") =>
-    ("  " + (withTime ? pad(time, timeW) : "") + pad(cells[0], laneW) + "| " +
-      pad(cells[1], laneW) + "| " +
-      cells[2]).trimEnd();
+    ("  " + (withTime ? pad(time, timeW) : "") +
+      cells.map((c, k) => k === cells.length - 1 ? c : pad(c, width(k)))
+        .join("| ")).trimEnd();
   const lines = [
-    row(LANES.map((l) => say(LANE_WORD[l], lang))),
+    row(lanes.map((l) => say(LANE_WORD[l], lang))),
     "  " + (withTime ? " ".repeat(timeW) : "") +
-    LANES.map(() => "-".repeat(laneW)).join("+-"),
+    lanes.map((_, k) => "-".repeat(width(k))).join("+-"),
   ];
   if (steps.length === 0) lines.push("  " + say(W.none, lang));
   for (const step of steps) {
     if (step.visible !== undefined) {
-      const divider = say(fill(W.visible, { count: step.visible }), lang);
+      const divider = say(
+        step.divider ?? fill(W.visible, { count: step.visible }),
+        lang,
+      );
       lines.push(
         "  " + divider + "-".repeat(Math.max(0, 77 - displayWidth(divider))),
       );
     }
-    const at = LANES.indexOf(step.lane);
-    const parts = wrap(say(step.text, lang), laneW - 1, 0).map((l) => l.trim());
+    const at = lanes.indexOf(step.lane);
+    const parts = wrap(say(step.text, lang), width(at) - 1, 0).map((l) =>
+      l.trim()
+    );
     parts.forEach((part, i) => {
       const time = i === 0 && step.at_ms !== undefined
-        ? `+${step.at_ms}ms`
+        ? timeText(step.at_ms)
         : "";
-      lines.push(row(LANES.map((_, k) => k === at ? part : ""), time));
+      lines.push(row(lanes.map((_, k) => k === at ? part : ""), time));
     });
   }
   return lines;
@@ -403,11 +362,8 @@ export function timelineLines(r: CaseResult, lang: Lang): string[] {
 const STEP_W = 200;
 const STEP_H = 46;
 const STEP_GAP = 12;
-const LANE_Y: Readonly<Record<Lane, number>> = {
-  client: 0,
-  guardlab: 60,
-  server: 120,
-};
+/** The height of one lane in an SVG. */
+const LANE_H = 60;
 
 /** Every case of `report` as one SVG: per case three lanes, steps left to right, the effect's first sighting as a red divider. */
 export function acceptSvg(
@@ -446,7 +402,7 @@ function toneOf(kind: string | undefined): string {
     : "#eeeeee";
 }
 
-/** Blocks of three-lane steps as one SVG (accept's cases, or one proxy session). */
+/** Blocks of lane steps as one SVG (accept's cases, or one proxy session, with the agent's lane when given). */
 export function lanesSvg(
   title: string,
   blocks: readonly {
@@ -455,10 +411,12 @@ export function lanesSvg(
     data?: string;
   }[],
   lang: Lang,
+  lanes: readonly ViewLane[] = LANES,
 ): string {
   const longest = Math.max(1, ...blocks.map((c) => c.steps.length));
   const width = 20 + 110 + longest * (STEP_W + STEP_GAP) + 40;
-  const block = 230;
+  const laneY = (lane: ViewLane) => lanes.indexOf(lane) * LANE_H;
+  const block = 50 + lanes.length * LANE_H;
   const height = 60 + blocks.length * block;
   const parts = svgStart(title, width, height, 12);
   blocks.forEach((b, n) => {
@@ -469,8 +427,8 @@ export function lanesSvg(
         xmlEscape(say(b.title, lang))
       }</text>`,
     );
-    for (const lane of LANES) {
-      const y = top + 30 + LANE_Y[lane];
+    for (const lane of lanes) {
+      const y = top + 30 + laneY(lane);
       parts.push(
         `<text x="20" y="${y + 28}" font-weight="bold">${
           xmlEscape(say(LANE_WORD[lane], lang))
@@ -482,13 +440,13 @@ export function lanesSvg(
     }
     b.steps.forEach((step, i) => {
       const x = 130 + i * (STEP_W + STEP_GAP);
-      const y = top + 30 + LANE_Y[step.lane];
+      const y = top + 30 + laneY(step.lane);
       if (step.visible !== undefined) {
         const lx = x - STEP_GAP / 2;
         parts.push(
           `<g class="effect-visible" data-count="${step.visible}">`,
           `<line x1="${lx}" y1="${top + 26}" x2="${lx}" y2="${
-            top + 200
+            top + 20 + lanes.length * LANE_H
           }" stroke="#b71c1c" stroke-width="4"/>`,
           `</g>`,
         );

@@ -19,7 +19,19 @@ import type { RecordLine } from "../accept/record.ts";
 import type { Outcome } from "../accept/session.ts";
 import { lanesSvg, type LaneStep, laneTable } from "./accept_view.ts";
 
-type Step = LaneStep & { kind: string };
+/**
+ * A drawn step of a proxy record: besides its lane and words, the call it
+ * is about, and whether it is where the client got that call's answer (or
+ * the error a fault gave it instead), which an agent's later marks follow.
+ */
+export type ProxyStep = LaneStep & {
+  readonly kind: string;
+  readonly call?: number;
+  readonly toClient?: true;
+  /** The record's own time, unrounded. */
+  readonly t?: number;
+};
+type Step = ProxyStep;
 
 function outcomeOf(msg: unknown): Outcome {
   if (!isPlainRecord(msg)) return "success";
@@ -58,17 +70,27 @@ export function proxySteps(
   const steps: Step[] = [];
   const methods = new Map<string, string>();
   const firstOfKey = new Map<string, number>();
+  const seen = new Set<string>();
   for (const line of lines) {
     if (line.kind === "effect") {
+      // The first read that counts the effect of a key is where it showed.
+      const at = `${line.tool}\u0000${line.key}`;
+      const first = typeof line.count === "number" && line.count > 0 &&
+        !seen.has(at);
+      if (first) seen.add(at);
+      const count = line.count ?? "?";
       steps.push({
         lane: "guardlab",
         kind: "read",
         at_ms: Math.round(line.t),
-        text: fill(P.oracleReadStep, {
-          tool: line.tool,
-          key: line.key,
-          count: line.count ?? "?",
-        }),
+        t: line.t,
+        text: fill(P.oracleReadStep, { tool: line.tool, key: line.key, count }),
+        ...(first
+          ? {
+            visible: line.count!,
+            divider: fill(P.visibleKey, { key: line.key, count: line.count! }),
+          }
+          : {}),
       });
       continue;
     }
@@ -77,8 +99,23 @@ export function proxySteps(
     const calls = callsText(line.call);
     const msg = isPlainRecord(line.msg) ? line.msg : undefined;
     const tool = line.tool ?? "";
-    const push = (lane: Step["lane"], kind: string, text: Text) =>
-      steps.push({ lane, kind, text, at_ms });
+    const push = (
+      lane: Step["lane"],
+      kind: string,
+      text: Text,
+      toClient = false,
+    ) =>
+      steps.push({
+        lane,
+        kind,
+        text,
+        at_ms,
+        t: line.t,
+        ...(line.call !== undefined ? { call: line.call } : {}),
+        ...(toClient ? { toClient: true as const } : {}),
+      });
+    // The server's answer was drawn when guardlab held it to read the effect.
+    const held = line.after_read === true;
     switch (`${line.dir} ${line.action}`) {
       case "client>server forwarded": {
         if (
@@ -113,29 +150,46 @@ export function proxySteps(
         push("guardlab", "bad", fill(P.copies, { calls, n: line.copies ?? 1 }));
         break;
       case "guardlab>server cancelled":
-        push("guardlab", "cancelled", fill(P.cancelledAt, { calls }));
+        push("guardlab", "cancelled", fill(P.cancelledAt, { calls }), true);
         break;
-      case "server>guardlab dropped":
+      case "server>guardlab held":
         push(
           "server",
           "answered",
           fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
         );
+        push("guardlab", "held", fill(P.holdsToRead, { calls }));
+        break;
+      case "server>guardlab dropped":
+        if (!held) {
+          push(
+            "server",
+            "answered",
+            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          );
+        }
         push("guardlab", "withheld", fill(P.dropped, { calls }));
         break;
       case "server>guardlab delayed":
-        push(
-          "server",
-          "answered",
-          fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
-        );
+        if (!held) {
+          push(
+            "server",
+            "answered",
+            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          );
+        }
         push("guardlab", "held", fill(P.delayed, { calls, ms: line.ms ?? 0 }));
         break;
       case "guardlab>client delivered":
         push(
           "guardlab",
           "delivered",
-          fill(P.delivers, { calls, outcome: OUTCOME_WORD.success }),
+          fill(P.delivers, {
+            calls,
+            outcome:
+              OUTCOME_WORD[msg === undefined ? "success" : outcomeOf(msg)],
+          }),
+          true,
         );
         break;
       case "server>guardlab copy":
@@ -147,9 +201,12 @@ export function proxySteps(
         break;
       case "server>guardlab late":
         push(
-          "server",
+          held ? "guardlab" : "server",
           "answered",
-          fill(P.late, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          fill(held ? P.lateAfterRead : P.late, {
+            calls,
+            outcome: OUTCOME_WORD[outcomeOf(msg)],
+          }),
         );
         break;
       case "server>client forwarded":
@@ -158,6 +215,7 @@ export function proxySteps(
             "server",
             "answered",
             fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+            true,
           );
         } else if (msg !== undefined && typeof msg.method === "string") {
           push("server", "other", same(msg.method));
@@ -193,8 +251,14 @@ export function proxySteps(
 }
 
 /** The effect lines under a drawn record. */
-function effectLines(lines: readonly RecordLine[], lang: Lang): string[] {
-  const effects = lines.filter((l) => l.kind === "effect");
+export function effectLines(
+  lines: readonly RecordLine[],
+  lang: Lang,
+): string[] {
+  // The reads at the end of the session: the ones before a delivery are on the timeline.
+  const effects = lines.filter((l): l is Extract<RecordLine, {
+    kind: "effect";
+  }> => l.kind === "effect" && l.before_delivery === undefined);
   if (effects.length === 0) return [say(P.noEffects, lang)];
   return [
     say(P.effectsTitle, lang),
@@ -253,4 +317,30 @@ export function proxySvg(
     title: same(effectLines(lines, lang).join(" ")),
     steps,
   }], lang);
+}
+
+/** `guardlab proxy show FILE --json`: the steps as drawn, and the effects by key. */
+export function proxyJson(
+  lines: readonly RecordLine[],
+  file: string,
+  lang: Lang,
+  oracle?: Oracle,
+) {
+  const steps = proxySteps(lines, oracle);
+  const start = lines[0];
+  return {
+    record: file,
+    command: start.kind === "start" ? start.command : [],
+    steps: steps.slice(0, MAX_DRAWN_EVENTS).map((s) => ({
+      lane: s.lane,
+      kind: s.kind,
+      at_ms: s.at_ms ?? null,
+      call: s.call ?? null,
+      text: say(s.text, lang),
+      ...(s.visible !== undefined ? { effect_visible: s.visible } : {}),
+    })),
+    steps_not_shown: Math.max(0, steps.length - MAX_DRAWN_EVENTS),
+    truncated: lines.some((l) => l.kind === "end" && l.truncated),
+    effects: lines.filter((l) => l.kind === "effect"),
+  };
 }

@@ -102,6 +102,7 @@ Deno.test({
   async fn() {
     using dir = privateDir("gl-proxy-same-");
     const { record } = files(dir.path);
+    const began = Date.now();
     const direct = await runEngineer(["mcp"], INPUT);
     const proxied = await runEngineer([
       "proxy",
@@ -121,11 +122,17 @@ Deno.test({
     const lines = Deno.readTextFileSync(record).trim().split("\n").map((l) =>
       JSON.parse(l)
     );
-    assert.deepEqual(lines[0], {
+    const { epoch_ms, ...start } = lines[0];
+    assert.deepEqual(start, {
       kind: "start",
       guardlab_proxy: 1,
       command: mcpArgs(),
     });
+    // t = 0 on the wall clock: between the test's start and now.
+    assert.ok(
+      epoch_ms > began - 1 && epoch_ms < Date.now() + 1,
+      `${epoch_ms} within ${began}..${Date.now()}`,
+    );
     assert.deepEqual(lines.at(-1).kind, "end");
     const dirs = lines.filter((l) => l.kind === "msg").map((l) =>
       `${l.dir} ${l.action}${l.call ? ` ${l.call}` : ""}`

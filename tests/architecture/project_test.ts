@@ -74,6 +74,20 @@ Deno.test("project: no task grants everything", () => {
       assert.match(example, /hostConfig\(/);
       continue;
     }
+    if (name === "example:guardrails") {
+      // Another engineer's agent host: guardlab proxy it starts under the
+      // engineer grant, guardlab mcp, show and ledger under the students',
+      // each from the guardlab tasks' own command lines.
+      assert.match(line, / examples\/guardrails_agent\.ts$/);
+      assert.doesNotMatch(line, /--allow-net\b/);
+      const example = read("../../examples/guardrails_agent.ts");
+      assert.match(
+        example,
+        /launchCommand\(thisInstall\(\), "guardlab-engineer"\)/,
+      );
+      assert.match(example, /launchCommand\(thisInstall\(\)\)/);
+      continue;
+    }
     if (name === "compile:targets") {
       // It only starts `deno compile`, each with the grant (checked below).
       assert.match(line, / --allow-read --allow-run scripts\/compile\.ts$/);

@@ -149,6 +149,17 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Your agent, through the proxy", "## 让你的 Agent 经过 proxy"],
     ["## Bounds and speed", "## 上限与速度"],
   ],
+  "09-your-agents-guardrails.md": [
+    [
+      "# Your agent's guardrails on the timeline",
+      "# 把你的 Agent 护栏放上时间线",
+    ],
+    ["## What the SDK records", "## SDK 记录了什么"],
+    ["## The agent hook", "## Agent 钩子"],
+    ["## One timeline", "## 一条时间线"],
+    ["## The example", "## 示例"],
+    ["## What this does not show", "## 这里看不到的"],
+  ],
   "reference/architecture.md": [
     ["# How the code is laid out", "# 代码结构"],
     ["## Layers", "## 分层"],

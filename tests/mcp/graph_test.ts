@@ -128,7 +128,7 @@ Deno.test({
         ["accept/matrix.ts", "accept/_examples.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/mcp.ts", "mcp/server.ts"],
-        ["cli/commands/proxy.ts", "accept/proxy.ts"],
+        ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
       ],
       "four dynamic imports beside the command line's: the mcp command " +
         "loads the server, accept and exercise 18 the example servers, " +

@@ -165,6 +165,13 @@ Deno.test("view: wrap never splits an identifier or starts a line with closing p
   }
 });
 
+Deno.test("view: wrap cuts a word wider than the line even when closing punctuation follows it", () => {
+  // A name cut with an ellipsis, then a colon: one clause of three pieces.
+  const lines = wrap("guardrail " + "n".repeat(64) + "…: allow", 19, 0);
+  for (const line of lines) assert.ok(displayWidth(line) <= 19, line);
+  assert.equal(lines.join(""), "guardrail" + "n".repeat(64) + "…: allow");
+});
+
 Deno.test("view: display width counts emoji, rare CJK and combining marks", () => {
   assert.equal(displayWidth("🙂"), 2);
   assert.equal(displayWidth("𠀀"), 2, "CJK Extension B");

@@ -30,7 +30,13 @@ with a JSON-RPC error (-32800). Copies of a call get ids of guardlab's own;
 their answers are recorded, never delivered.
 --oracle FILE (as for accept): once the client has gone, each write's effect
 is read from the server by key and recorded (a read the agent never saw).
-guardlab proxy show FILE [--format svg] [--oracle FILE] draws a record.
+With --read-before-delivery, each write's answer waits while its effect is
+read, so the record shows where the effect became visible before the
+client knew anything.
+guardlab proxy show FILE [--format svg | --json] [--oracle FILE] draws a
+record; --agent AGENTFILE draws an agent record beside it, on the same
+clock: the agent's model turns, tool guardrails and calls, as written by
+the module guardlab proxy --print-agent-hook prints.
 The server runs with your own rights: Deno's sandbox covers guardlab, not
 the server. Starting it needs the engineer grant (-P=guardlab-engineer).`,
     zh: `可直接写进 mcpServers：Agent 宿主启动 guardlab proxy 来代替真实服务器，
@@ -50,7 +56,11 @@ JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目�
 副本使用 guardlab 自己的 id；副本的应答只记录，从不交付。
 --oracle FILE（同 accept）：客户端离开后，按业务键从服务器读取每次写入的效果
 并记录（这是 Agent 从未看到的读取）。
-guardlab proxy show FILE [--format svg] [--oracle FILE] 画出一份记录。
+加上 --read-before-delivery 时，每次写入的应答先等它的效果读完再转交，记录里就能
+看到：客户端知道任何事之前，效果已经可见。
+guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记录；
+--agent AGENTFILE 把一份 Agent 记录画在旁边，用同一只时钟：Agent 的模型轮次、
+工具护栏和调用，由 guardlab proxy --print-agent-hook 打印的模块写下。
 服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。启动它需要
 工程师权限（-P=guardlab-engineer）。`,
   },
@@ -67,6 +77,22 @@ guardlab proxy show FILE [--format svg] [--oracle FILE] 画出一份记录。
     zh: "结束时按业务键读取每次写入的效果",
   },
   format: { en: "show: text (default) or svg", zh: "show：text（默认）或 svg" },
+  json: {
+    en: "show: the steps, calls and effects as JSON",
+    zh: "show：以 JSON 给出步骤、调用和效果",
+  },
+  agent: {
+    en: "show: the agent record to draw beside it (--print-agent-hook)",
+    zh: "show：画在旁边的 Agent 记录（见 --print-agent-hook）",
+  },
+  readBeforeDelivery: {
+    en: "with --oracle: read each write's effect before its answer goes on",
+    zh: "配合 --oracle：每次写入的应答转交之前，先读取它的效果",
+  },
+  printAgentHook: {
+    en: "print the agent hook module (Node and Deno) and exit",
+    zh: "打印 Agent 钩子模块（Node 与 Deno 通用）后退出",
+  },
   timeout: {
     en: "the bound of each end-of-session read (default 10000)",
     zh: "会话结束时每次读取的等待上限（默认 10000）",
@@ -98,6 +124,21 @@ export const PROXY_CLI_MESSAGES = {
   },
   faultsWord: { en: "faults", zh: "故障" },
   recordWord: { en: "a record", zh: "记录" },
+  agentRecordWord: { en: "an agent record", zh: "Agent 记录" },
+  hookAlone: {
+    en: "--print-agent-hook takes no other argument",
+    zh: "--print-agent-hook 不接受其他参数",
+  },
+  showOnly: {
+    en: "--agent and --json are for proxy show FILE",
+    zh: "--agent 与 --json 只用于 proxy show FILE",
+  },
+  readNeedsOracle: {
+    en:
+      "--read-before-delivery reads by the oracle's key: give --oracle FILE, and a server to start",
+    zh:
+      "--read-before-delivery 按 oracle 的业务键读取：请给出 --oracle FILE 以及要启动的服务器",
+  },
   recording: {
     en:
       "guardlab proxy: recording to {path}; the server runs with your own rights",

@@ -1,0 +1,139 @@
+/**
+ * The words of an agent record drawn beside a proxy record
+ * (`guardlab proxy show RECORD --agent AGENTRECORD`): the agent's lane, the
+ * notes under the timeline and the line per call that says where each
+ * call stopped relative to its effect, in both languages.
+ *
+ * @module
+ */
+import type { Text } from "../base/i18n.ts";
+
+/** The words of `proxy show --agent`. */
+export const AGENT_MESSAGES = {
+  title: {
+    en: "guardlab proxy show: {file}, with the agent record {agent}",
+    zh: "guardlab proxy show：{file}，以及 Agent 记录 {agent}",
+  },
+  turn: { en: "model turn {turn}", zh: "模型第 {turn} 轮" },
+  agentGuardrailPassed: {
+    en: "agent guardrail {name}: passed",
+    zh: "Agent 护栏 {name}：通过",
+  },
+  agentGuardrailTripped: {
+    en: "agent guardrail {name}: tripwire triggered",
+    zh: "Agent 护栏 {name}：触发 tripwire",
+  },
+  calls: { en: "calls {tool}: {calls}", zh: "调用 {tool}：{calls}" },
+  callsAgain: {
+    en: "calls {tool} again, same arguments as call {first}: {calls}",
+    zh: "再次调用 {tool}，与调用 {first} 参数相同：{calls}",
+  },
+  callsUnsent: { en: "calls {tool}", zh: "调用 {tool}" },
+  callsElsewhere: {
+    en: "calls {tool} (not in this proxy record)",
+    zh: "调用 {tool}（不在这份 proxy 记录里）",
+  },
+  inputGuardrail: {
+    en: "tool input guardrail {name}: {decision}",
+    zh: "工具输入护栏 {name}：{decision}",
+  },
+  outputGuardrail: {
+    en: "tool output guardrail {name}: {decision}",
+    zh: "工具输出护栏 {name}：{decision}",
+  },
+  timeout: {
+    en: "no answer to {calls}: timeout after {ms} ms",
+    zh: "{calls} 没有应答：{ms} 毫秒后超时",
+  },
+  aborted: { en: "{calls} aborted", zh: "{calls} 被中止" },
+  failed: { en: "{calls} failed: {error}", zh: "{calls} 失败：{error}" },
+  told: { en: "the model is told {told}", zh: "模型收到 {told}" },
+  toldUnsent: {
+    en: "never sent; the model is told {told}",
+    zh: "从未发出；模型收到 {told}",
+  },
+  clocks: {
+    en:
+      "times: ms since the proxy record began; the agent record keeps the same clock (wall-clock time at its start, then its process's monotonic clock), its times moved by {ms} ms so that every mark follows what it depends on",
+    zh:
+      "时间：从 proxy 记录开始算起的毫秒数；Agent 记录用同一只时钟（开始时的挂钟时间，之后是所在进程的单调时钟），它的时间移动了 {ms} 毫秒，使每个标记都排在它所依赖的标记之后",
+  },
+  clocksAgree: {
+    en:
+      "times: ms since the proxy record began; the agent record keeps the same clock (wall-clock time at its start, then its process's monotonic clock), and every mark already follows what it depends on",
+    zh:
+      "时间：从 proxy 记录开始算起的毫秒数；Agent 记录用同一只时钟（开始时的挂钟时间，之后是所在进程的单调时钟），每个标记本来就排在它所依赖的标记之后",
+  },
+  contradictory: {
+    en:
+      "times: ms since the proxy record began; no one shift of the agent record's clock puts every mark after what it depends on, so the order follows the dependencies and the agent's times are as recorded",
+    zh:
+      "时间：从 proxy 记录开始算起的毫秒数；Agent 记录的时钟无论怎样整体移动，都无法让每个标记排在它所依赖的标记之后，所以顺序按依赖关系排，Agent 的时间保持原样",
+  },
+  untraced: {
+    en:
+      "the agent record has no spans (the SDK's tracing was off): no model turns, function calls or agent guardrails, only tool guardrails and MCP calls",
+    zh:
+      "Agent 记录里没有 span（SDK 的 tracing 关着）：没有模型轮次、函数调用和 Agent 护栏，只有工具护栏和 MCP 调用",
+  },
+  agentFull: {
+    en: "the agent record stopped at its bound; later events were not recorded",
+    zh: "Agent 记录达到上限后停止；之后的事件没有记录",
+  },
+  noClock: {
+    en:
+      "{file} has no start time on the wall clock (epoch_ms): record the session again with this guardlab",
+    zh:
+      "{file} 没有挂钟上的开始时间（epoch_ms）：请用这个版本的 guardlab 重新录制会话",
+  },
+  badAgentRecord: {
+    en: "{file} is not a guardlab agent record (line {line})",
+    zh: "{file} 不是 guardlab 的 Agent 记录（第 {line} 行）",
+  },
+  callsTitle: {
+    en: "where each of the agent's calls stopped:",
+    zh: "Agent 的每次调用停在了哪一步：",
+  },
+  notSent: { en: "not sent", zh: "未发出" },
+  stoppedBefore: {
+    en:
+      "  {what} ({calls}): tool input guardrail {name} decided {decision} before any tools/call: this call wrote nothing",
+    zh:
+      "  {what}（{calls}）：工具输入护栏 {name} 在任何 tools/call 之前作出 {decision}：这次调用什么也没写",
+  },
+  rejectedAfterEffect: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the effect was visible ({count}): the effect stays",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在效果已可见（{count}）之后才作出 {decision}：效果留下",
+  },
+  rejectedAfterAnswer: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the server answered: whatever the server did stays (record with --oracle FILE --read-before-delivery to see it)",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}：服务器做过的事都留下（录制时加上 --oracle FILE --read-before-delivery 即可看到）",
+  },
+  timedOut: {
+    en:
+      "  {what} ({calls}): timed out after the effect was visible ({count}): the effect stays; the agent saw only a failure",
+    zh:
+      "  {what}（{calls}）：超时发生在效果已可见（{count}）之后：效果留下；Agent 只看到一次失败",
+  },
+  timedOutUnread: {
+    en:
+      "  {what} ({calls}): timed out; whether it took effect, only a read by key can say",
+    zh: "  {what}（{calls}）：超时；它是否生效，只有按业务键读取才能知道",
+  },
+  passed: {
+    en: "  {what} ({calls}): every tool guardrail allowed it",
+    zh: "  {what}（{calls}）：每个工具护栏都放行了",
+  },
+  retry: {
+    en: "{what}; a retry of {calls}",
+    zh: "{what}；是{calls} 的重试",
+  },
+  notInRecord: {
+    en: "  {what}: sent, but not to the server of this proxy record",
+    zh: "  {what}：已发出，但不是发给这份 proxy 记录里的服务器",
+  },
+} as const satisfies Record<string, Text>;

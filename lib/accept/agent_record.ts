@@ -1,0 +1,522 @@
+/**
+ * The agent record: what an `@openai/agents-core` agent did, written by
+ * guardlab's agent hook (`lib/accept/agent_hook.mjs`, printed by
+ * `guardlab proxy --print-agent-hook`): model turns, function calls,
+ * agent-level guardrails (from the SDK's spans), each tool guardrail's
+ * decision and each MCP call (from the hook's wrappers, since the SDK makes
+ * no span for them). Read here as hostile input: bounded before it is read,
+ * every field checked, every text cut, unknown lines skipped, and
+ * gathered into turns, agent guardrails and calls (`agent_match.ts` then
+ * matches the calls with the proxy's).
+ *
+ * @module
+ */
+import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import {
+  MAX_AGENT_TEXT_CHARS,
+  MAX_RECORD_LINES,
+  MAX_RECORDED_MESSAGE_BYTES,
+} from "./limits.ts";
+
+/** A span kind the hook records. */
+export type SpanKind = "function" | "guardrail" | "turn";
+
+/** How an MCP call ended, as the hook saw it. */
+export type McpOutcome =
+  | "success"
+  | "tool-error"
+  | "timeout"
+  | "aborted"
+  | "error";
+
+/** A tool guardrail's decision: the SDK's behavior names, or `error` when the guardrail itself threw. */
+export type Decision = "allow" | "rejectContent" | "throwException" | "error";
+
+/** One line of an agent record, checked. */
+export type AgentLine =
+  | {
+    readonly kind: "start";
+    readonly epoch_ms: number;
+    readonly runtime: string | null;
+  }
+  | {
+    readonly kind: "span_start" | "span_end";
+    readonly t: number;
+    readonly type: SpanKind;
+    readonly span: string;
+    readonly name: string | null;
+    readonly turn: number | null;
+    /** span_end of a function: its input, what the model is told, its MCP server. */
+    readonly input: string | null;
+    readonly output: string | null;
+    readonly mcp_server: string | null;
+    /** span_end of an agent guardrail. */
+    readonly triggered: boolean | null;
+    readonly error: string | null;
+  }
+  | {
+    readonly kind: "tool_guardrail";
+    readonly t: number;
+    readonly began: number;
+    readonly stage: "input" | "output";
+    readonly name: string;
+    readonly tool: string;
+    readonly call_id: string | null;
+    readonly arguments: string | null;
+    readonly span: string | null;
+    readonly decision: Decision;
+    readonly message: string | null;
+    readonly output: string | null;
+  }
+  | {
+    readonly kind: "mcp_call";
+    readonly t: number;
+    readonly n: number;
+    readonly server: string | null;
+    readonly tool: string;
+    /** The arguments' canonical JSON, or null when they were too long to keep. */
+    readonly arguments: string | null;
+    readonly span: string | null;
+  }
+  | {
+    readonly kind: "mcp_result";
+    readonly t: number;
+    readonly n: number;
+    readonly outcome: McpOutcome;
+    readonly error: string | null;
+  }
+  | { readonly kind: "full" | "end"; readonly t: number };
+
+const encoder = new TextEncoder();
+
+/** The largest time from a record's start it may state: about 30 years in ms, either way. */
+const MAX_T = 1e12;
+
+/** The latest wall-clock start an agent record may state (Unix ms: the year 5138). */
+const MAX_EPOCH_MS = 1e14;
+
+/** A text field, cut at the hook's bound; null when absent or not a string. */
+function str(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  return value.length > MAX_AGENT_TEXT_CHARS
+    ? value.slice(0, MAX_AGENT_TEXT_CHARS) + "…"
+    : value;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) &&
+      Math.abs(value) <= MAX_T
+    ? value
+    : null;
+}
+
+/** The most characters of a name (a tool's, a guardrail's) a screen shows: OpenAI's bound on a function name. */
+export const MAX_SHOWN_NAME = 64;
+
+/** A name as a screen shows it: at most {@linkcode MAX_SHOWN_NAME} characters. */
+export function shownName(name: string): string {
+  return name.length > MAX_SHOWN_NAME
+    ? name.slice(0, MAX_SHOWN_NAME) + "…"
+    : name;
+}
+
+/** Arguments as canonical JSON: from their JSON text, or the value itself. */
+export function argumentsKey(value: unknown): string | null {
+  try {
+    const parsed = typeof value === "string" ? JSON.parse(value) : value;
+    return parsed === undefined ? null : canonicalJson(parsed);
+  } catch {
+    return null;
+  }
+}
+
+const SPAN_KINDS: readonly string[] = ["function", "guardrail", "turn"];
+const DECISIONS: readonly string[] = [
+  "allow",
+  "rejectContent",
+  "throwException",
+  "error",
+];
+const OUTCOMES: readonly string[] = [
+  "success",
+  "tool-error",
+  "timeout",
+  "aborted",
+  "error",
+];
+
+/** One parsed line checked into its kind; null when it is not one, `skip` for a kind this guardlab does not know. */
+function checked(value: Record<string, unknown>): AgentLine | null | "skip" {
+  const t = num(value.t);
+  switch (value.kind) {
+    case "start": {
+      const epoch = typeof value.epoch_ms === "number" &&
+          value.epoch_ms > 0 && value.epoch_ms < MAX_EPOCH_MS
+        ? value.epoch_ms
+        : null;
+      if (value.guardlab_agent !== 1 || epoch === null) return null;
+      return { kind: "start", epoch_ms: epoch, runtime: str(value.runtime) };
+    }
+    case "span_start":
+    case "span_end": {
+      const span = str(value.span);
+      if (
+        t === null || span === null || !SPAN_KINDS.includes(String(value.type))
+      ) return null;
+      return {
+        kind: value.kind,
+        t,
+        type: value.type as SpanKind,
+        span,
+        name: str(value.name),
+        turn: num(value.turn),
+        input: str(value.input),
+        output: str(value.output),
+        mcp_server: str(value.mcp_server),
+        triggered: typeof value.triggered === "boolean"
+          ? value.triggered
+          : null,
+        error: str(value.error),
+      };
+    }
+    case "tool_guardrail": {
+      const began = num(value.began);
+      if (
+        t === null || began === null ||
+        (value.stage !== "input" && value.stage !== "output") ||
+        !DECISIONS.includes(String(value.decision))
+      ) return null;
+      return {
+        kind: "tool_guardrail",
+        t,
+        began,
+        stage: value.stage,
+        name: str(value.name) ?? "?",
+        tool: str(value.tool) ?? "?",
+        call_id: str(value.call_id),
+        // Whole, not cut: the arguments are what calls are matched by.
+        arguments: typeof value.arguments === "string"
+          ? argumentsKey(value.arguments)
+          : null,
+        span: str(value.span),
+        decision: value.decision as Decision,
+        message: str(value.message),
+        output: str(value.output),
+      };
+    }
+    case "mcp_call": {
+      const n = num(value.n);
+      if (t === null || n === null || typeof value.tool !== "string") {
+        return null;
+      }
+      return {
+        kind: "mcp_call",
+        t,
+        n,
+        server: str(value.server),
+        tool: str(value.tool)!,
+        arguments: "arguments" in value ? argumentsKey(value.arguments) : null,
+        span: str(value.span),
+      };
+    }
+    case "mcp_result": {
+      const n = num(value.n);
+      if (
+        t === null || n === null || !OUTCOMES.includes(String(value.outcome))
+      ) {
+        return null;
+      }
+      return {
+        kind: "mcp_result",
+        t,
+        n,
+        outcome: value.outcome as McpOutcome,
+        error: str(value.error),
+      };
+    }
+    case "full":
+    case "end":
+      return t === null ? null : { kind: value.kind, t };
+    default:
+      return "skip";
+  }
+}
+
+/**
+ * The lines of an agent record's text (already bounded in bytes by the
+ * reader), or the number of the first line that is not one: the first line
+ * is the start line, each line is at most 64 KiB, at most 100000 lines.
+ * Lines of a kind this guardlab does not know are skipped.
+ */
+export function parseAgentRecord(text: string): AgentLine[] | { bad: number } {
+  const out: AgentLine[] = [];
+  const lines = text.split("\n");
+  for (const [i, raw] of lines.entries()) {
+    if (raw.trim() === "") continue;
+    if (
+      out.length >= MAX_RECORD_LINES ||
+      raw.length > MAX_RECORDED_MESSAGE_BYTES ||
+      encoder.encode(raw).length > MAX_RECORDED_MESSAGE_BYTES
+    ) return { bad: i + 1 };
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { bad: i + 1 };
+    }
+    if (!isPlainRecord(value)) return { bad: i + 1 };
+    const line = checked(value);
+    if (line === null) return { bad: i + 1 };
+    if (out.length === 0 && (line === "skip" || line.kind !== "start")) {
+      return { bad: i + 1 };
+    }
+    if (line === "skip") continue;
+    if (line.kind === "start" && out.length > 0) return { bad: i + 1 };
+    out.push(line);
+  }
+  return out.length === 0 ? { bad: 1 } : out;
+}
+
+/** One tool guardrail's run on a call. */
+export interface GuardrailRun {
+  /** Input or output. */
+  readonly stage: "input" | "output";
+  /** The guardrail's name. */
+  readonly name: string;
+  /** What it decided. */
+  readonly decision: Decision;
+  /** The rejection message (rejectContent) or the error it threw. */
+  readonly message: string | null;
+  /** What an output guardrail was handed, as text. */
+  readonly output: string | null;
+  /** When it began and when it decided, in the agent record's ms. */
+  readonly began: number;
+  /** When it decided. */
+  readonly t: number;
+  /** Its line in the agent record (orders events with the same time). */
+  readonly seq: number;
+}
+
+/** One function call the agent made, with everything the record says of it. */
+export interface AgentCall {
+  /** Its number in the agent record, from 1, in the order the calls began. */
+  readonly n: number;
+  /** The tool's name. */
+  readonly tool: string;
+  /** The model's call id, when a guardrail saw it. */
+  callId: string | null;
+  /** The arguments' canonical JSON, when known. */
+  args: string | null;
+  /** When its function span began. */
+  start: number | null;
+  /** When its function span ended. */
+  end: number | null;
+  /** The line of its span's start. */
+  startSeq: number;
+  /** The line of its span's end. */
+  endSeq: number;
+  /** What the model is told (the function span's output). */
+  told: string | null;
+  /** The function span's error message. */
+  error: string | null;
+  /** The tool guardrails that ran on it, in order. */
+  readonly guardrails: GuardrailRun[];
+  /** The MCP call it made, when the hook watched its server. */
+  mcp:
+    | {
+      readonly n: number;
+      readonly t: number;
+      readonly seq: number;
+      readonly tool: string;
+      readonly args: string | null;
+      result:
+        | { t: number; seq: number; outcome: McpOutcome; error: string | null }
+        | null;
+    }
+    | null;
+  /** The earlier call with the same tool and arguments, when this one repeats it. */
+  retryOf: number | null;
+  /** The call number guardlab proxy gave it, when it reached the proxy. */
+  proxyCall: number | null;
+}
+
+/** What an agent record says, gathered: turns, agent guardrails, calls. */
+export interface AgentStory {
+  /** The wall-clock time of the record's t = 0 (Unix ms). */
+  readonly epochMs: number;
+  /** Model turns: their number, when each began, its line. */
+  readonly turns: {
+    readonly turn: number;
+    readonly t: number;
+    readonly seq: number;
+  }[];
+  /** Agent-level guardrails (spans): name, tripwire, when they ended, the line. */
+  readonly agentGuardrails: {
+    readonly name: string;
+    readonly triggered: boolean | null;
+    readonly t: number;
+    readonly seq: number;
+  }[];
+  /** The function calls, in the order they began. */
+  readonly calls: AgentCall[];
+  /** Whether the hook stopped at its bound. */
+  readonly full: boolean;
+  /** Whether the record has spans at all (the SDK's tracing was on). */
+  readonly traced: boolean;
+}
+
+/** Whether a call left the agent: it made an MCP call, or no input guardrail refused it. */
+export function leftTheAgent(call: AgentCall, watched: boolean): boolean {
+  if (watched) return call.mcp !== null;
+  return !call.guardrails.some((g) =>
+    g.stage === "input" && g.decision !== "allow"
+  );
+}
+
+/** Gather an agent record's lines into its turns, agent guardrails and calls. */
+export function agentStory(lines: readonly AgentLine[]): AgentStory {
+  const start = lines[0];
+  const story: AgentStory = {
+    epochMs: start.kind === "start" ? start.epoch_ms : 0,
+    turns: [],
+    agentGuardrails: [],
+    calls: [],
+    full: lines.some((l) => l.kind === "full"),
+    traced: lines.some((l) => l.kind === "span_start"),
+  };
+  const bySpan = new Map<string, AgentCall>();
+  const byCallId = new Map<string, AgentCall>();
+  const byMcp = new Map<number, NonNullable<AgentCall["mcp"]>>();
+  // Per tool, the calls that may still go out, latest last (for MCP calls
+  // without a span: the SDK's tracing was off).
+  const outgoing = new Map<string, AgentCall[]>();
+  const mayGoOut = (c: AgentCall) =>
+    c.mcp === null &&
+    !c.guardrails.some((g) => g.stage === "output" || g.decision !== "allow");
+  const newCall = (tool: string): AgentCall => {
+    const call: AgentCall = {
+      n: story.calls.length + 1,
+      tool,
+      callId: null,
+      args: null,
+      start: null,
+      end: null,
+      startSeq: 0,
+      endSeq: 0,
+      told: null,
+      error: null,
+      guardrails: [],
+      mcp: null,
+      retryOf: null,
+      proxyCall: null,
+    };
+    story.calls.push(call);
+    const stack = outgoing.get(tool) ?? [];
+    stack.push(call);
+    outgoing.set(tool, stack);
+    return call;
+  };
+  for (const [seq, line] of lines.entries()) {
+    switch (line.kind) {
+      case "span_start":
+        if (line.type === "turn") {
+          story.turns.push({
+            turn: line.turn ?? story.turns.length + 1,
+            t: line.t,
+            seq,
+          });
+        } else if (line.type === "function" && !bySpan.has(line.span)) {
+          const call = newCall(line.name ?? "?");
+          call.start = line.t;
+          call.startSeq = seq;
+          bySpan.set(line.span, call);
+        }
+        break;
+      case "span_end":
+        if (line.type === "guardrail") {
+          story.agentGuardrails.push({
+            name: line.name ?? "?",
+            triggered: line.triggered,
+            t: line.t,
+            seq,
+          });
+        } else if (line.type === "function") {
+          const call = bySpan.get(line.span);
+          if (call === undefined || call.end !== null) break;
+          call.end = line.t;
+          call.endSeq = seq;
+          call.told = line.output;
+          call.error = line.error;
+          call.args ??= line.input === null ? null : argumentsKey(line.input);
+        }
+        break;
+      case "tool_guardrail": {
+        let call = (line.span !== null ? bySpan.get(line.span) : undefined) ??
+          (line.call_id !== null ? byCallId.get(line.call_id) : undefined);
+        if (call === undefined) {
+          call = newCall(line.tool);
+          if (line.span !== null) bySpan.set(line.span, call);
+        }
+        if (line.call_id !== null && call.callId === null) {
+          call.callId = line.call_id;
+          byCallId.set(line.call_id, call);
+        }
+        call.args ??= line.arguments;
+        call.guardrails.push({
+          stage: line.stage,
+          name: line.name,
+          decision: line.decision,
+          message: line.message,
+          output: line.output,
+          began: line.began,
+          t: line.t,
+          seq,
+        });
+        break;
+      }
+      case "mcp_call": {
+        let call = line.span !== null ? bySpan.get(line.span) : undefined;
+        if (call === undefined) {
+          // Without a span: the latest call of that tool that may still go
+          // out (one that cannot any more never can again).
+          const stack = outgoing.get(line.tool) ?? [];
+          while (stack.length > 0 && !mayGoOut(stack.at(-1)!)) stack.pop();
+          call = stack.at(-1);
+        }
+        if (call === undefined || call.mcp !== null) call = newCall(line.tool);
+        call.mcp = {
+          n: line.n,
+          t: line.t,
+          seq,
+          tool: line.tool,
+          args: line.arguments,
+          result: null,
+        };
+        call.args ??= line.arguments;
+        byMcp.set(line.n, call.mcp);
+        break;
+      }
+      case "mcp_result": {
+        const mcp = byMcp.get(line.n);
+        if (mcp !== undefined && mcp.result === null) {
+          mcp.result = {
+            t: line.t,
+            seq,
+            outcome: line.outcome,
+            error: line.error,
+          };
+        }
+        break;
+      }
+    }
+  }
+  const first = new Map<string, number>();
+  for (const call of story.calls) {
+    if (call.args === null) continue;
+    const key = `${call.tool}\u0000${call.args}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, call.n);
+    else call.retryOf = earlier;
+  }
+  return story;
+}

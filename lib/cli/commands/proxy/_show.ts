@@ -1,0 +1,112 @@
+/**
+ * `guardlab proxy show FILE [--agent AGENTFILE]`: a record drawn as the
+ * acceptance test's timeline, and with an agent record, both on one
+ * timeline with the agent's lane beside client, guardlab and server. Both
+ * files are hostile input: bounded before they are read, checked line by
+ * line, refused in one line.
+ *
+ * @module
+ */
+import { fill, type Lang } from "../../../base/i18n.ts";
+import { AGENT_MESSAGES as A } from "../../../accept/agent_messages.ts";
+import { parseAgentRecord } from "../../../accept/agent_record.ts";
+import { MAX_RECORD_BYTES } from "../../../accept/limits.ts";
+import type { Oracle } from "../../../accept/oracle.ts";
+import { parseRecord } from "../../../accept/record.ts";
+import {
+  mergedJson,
+  mergedShowLines,
+  mergedSvg,
+} from "../../../views/agent_view.ts";
+import {
+  proxyJson,
+  proxyShowLines,
+  proxySvg,
+} from "../../../views/proxy_view.ts";
+import { EXIT } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { PROXY_CLI_MESSAGES as C } from "../../messages/proxy.ts";
+import { UsageError } from "../../parser.ts";
+import type { ReadFile } from "./_files.ts";
+
+/** What `proxy show` needs. */
+export interface ShowOptions {
+  /** The proxy record. */
+  readonly file: string;
+  /** `--agent AGENTFILE`. */
+  readonly agentFile?: string;
+  /** The oracle, for the keys of retries. */
+  readonly oracle?: Oracle;
+  /** text, svg or json. */
+  readonly format: "text" | "svg" | "json";
+  /** How a file is read. */
+  readonly readFile: ReadFile;
+  /** Where to write. */
+  readonly io: Io;
+  /** The screen's language. */
+  readonly lang: Lang;
+}
+
+/** Draw a record (with its agent record); returns the exit code. */
+export async function showRecord(o: ShowOptions): Promise<number> {
+  const { io, lang, file, oracle } = o;
+  const lines = await o.readFile(
+    file,
+    MAX_RECORD_BYTES,
+    C.recordWord,
+    parseRecord,
+  );
+  if (lines === null) return EXIT.failed;
+  if ("bad" in lines) {
+    throw new UsageError(
+      fill(C.badRecord, { file: JSON.stringify(file), line: lines.bad }),
+      "proxy",
+    );
+  }
+  if (o.agentFile === undefined) {
+    if (o.format === "json") {
+      io.out(JSON.stringify(proxyJson(lines, file, lang, oracle), null, 2));
+    } else if (o.format === "svg") io.out(proxySvg(lines, file, lang, oracle));
+    else {for (const line of proxyShowLines(lines, file, lang, oracle)) {
+        io.out(line);
+      }}
+    return EXIT.ok;
+  }
+  const agentFile = o.agentFile;
+  const agent = await o.readFile(
+    agentFile,
+    MAX_RECORD_BYTES,
+    C.agentRecordWord,
+    parseAgentRecord,
+  );
+  if (agent === null) return EXIT.failed;
+  if ("bad" in agent) {
+    throw new UsageError(
+      fill(A.badAgentRecord, {
+        file: JSON.stringify(agentFile),
+        line: agent.bad,
+      }),
+      "proxy",
+    );
+  }
+  const start = lines[0];
+  if (start.kind !== "start" || start.epoch_ms === undefined) {
+    throw new UsageError(
+      fill(A.noClock, { file: JSON.stringify(file) }),
+      "proxy",
+    );
+  }
+  const files = { record: file, agent: agentFile };
+  if (o.format === "json") {
+    io.out(
+      JSON.stringify(mergedJson(lines, agent, files, lang, oracle), null, 2),
+    );
+  } else if (o.format === "svg") {
+    io.out(mergedSvg(lines, agent, files, lang, oracle));
+  } else {
+    for (const line of mergedShowLines(lines, agent, files, lang, oracle)) {
+      io.out(line);
+    }
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,425 @@
+/**
+ * A proxy record and an agent record merged into one timeline (drawn by
+ * `agent_view.ts`): the agent's lane (model turns, agent guardrails, each
+ * function call with its tool input and output guardrails, a timeout, what
+ * the model is told) beside the client, guardlab and the server.
+ *
+ * Both records keep time on the same clock (wall-clock time at their
+ * start, then each process's monotonic clock), but two processes' clocks
+ * agree only to a millisecond or so. Where a mark of a matched call
+ * depends on a mark of the other record (an input guardrail before the
+ * `tools/call` it let go, an output guardrail after the answer it checked,
+ * the client's timeout before the cancel it sent), the agent's times are
+ * shifted by the least amount that puts every such pair in order, and the
+ * screen says by how much; the order itself never contradicts a
+ * dependency. The first read that sees a key's effect is drawn as the
+ * commit line, as everywhere else; a call that never reached the proxy is
+ * on the agent's lane alone.
+ *
+ * @module
+ */
+import { fill, same, type Text } from "../base/i18n.ts";
+import {
+  type AgentCall,
+  type AgentLine,
+  type AgentStory,
+  agentStory,
+  leftTheAgent,
+  shownName,
+} from "../accept/agent_record.ts";
+import { matchCalls, proxyCalls } from "../accept/agent_match.ts";
+import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
+import { TIMELINE_WORDS as W } from "../accept/messages.ts";
+import type { Oracle } from "../accept/oracle.ts";
+import type { RecordLine } from "../accept/record.ts";
+import type { ViewLane } from "./accept_view.ts";
+import { proxySteps } from "./proxy_view.ts";
+
+/** One step of the merged timeline. */
+export interface MergedStep {
+  /** The lane it is drawn in. */
+  readonly lane: ViewLane;
+  /** What happened, for styling and scripts. */
+  readonly kind: string;
+  /** Its words. */
+  readonly text: Text;
+  /** When, in ms from the proxy record's start (the agent's shifted as the screen says). */
+  readonly at_ms: number;
+  /** The proxy's call number it is about. */
+  readonly call?: number;
+  /** The agent call (its number in the agent record) it is about. */
+  readonly agent_call?: number;
+  /** The effect's count, where this read first saw it. */
+  readonly visible?: number;
+  /** The divider's words, with the key. */
+  readonly divider?: Text;
+}
+
+/** The merged timeline and what the screen says under it. */
+export interface Merged {
+  /** Every step, in the order drawn. */
+  readonly steps: MergedStep[];
+  /** The agent record, gathered, its calls matched to the proxy's. */
+  readonly story: AgentStory;
+  /** The agent record's start minus the proxy record's, in ms, by their clocks. */
+  readonly offsetMs: number;
+  /** How far the agent's times were moved to put every dependency in order. */
+  readonly shiftMs: number;
+  /** Whether no shift could (a record that contradicts itself): the order then follows the dependencies alone. */
+  readonly contradictory: boolean;
+}
+
+/** The lanes of the merged timeline. */
+export const MERGED_LANES: readonly ViewLane[] = [
+  "agent",
+  "client",
+  "guardlab",
+  "server",
+];
+
+/** The longest quoted text in a lane (what the model is told, an error). */
+const QUOTE_CHARS = 44;
+
+/**
+ * Text the model is told, as a reader wants it: an MCP result's text parts
+ * joined (the SDK hands a list of parts on as JSON), cut to a lane's room.
+ */
+function quote(text: string | null): Text {
+  let t = text ?? "";
+  try {
+    const parts = JSON.parse(t);
+    const list = Array.isArray(parts) ? parts : [parts];
+    if (list.length > 0 && list.every((p) => typeof p?.text === "string")) {
+      t = String(list[0].text);
+    }
+  } catch { /* plain text */ }
+  t = t.replace(/\s+/g, " ").trim();
+  if (t.length > QUOTE_CHARS) {
+    // Cut at a word's end where there is one.
+    const cut = t.slice(0, QUOTE_CHARS + 1);
+    const space = cut.lastIndexOf(" ");
+    t = (space > QUOTE_CHARS / 2 ? cut.slice(0, space) : cut.slice(0, -1))
+      .trimEnd() + "…";
+  }
+  return same(`«${t}»`);
+}
+
+/** A node of the merge: a step, its time (and line, for ties), and the nodes it must follow. */
+interface Node {
+  step: MergedStep;
+  t: number;
+  readonly seq: number;
+  readonly after: Node[];
+  /** A proxy step where the client got its call's answer. */
+  readonly toClient: boolean;
+  drawn: boolean;
+}
+
+function node(step: MergedStep, t: number, seq = 0, toClient = false): Node {
+  return { step, t, seq, after: [], toClient, drawn: false };
+}
+
+function callsWord(call: number | null): Text {
+  return call === null ? same("?") : fill(W.one, { n: call });
+}
+
+/** The agent's nodes for one call, and the ones the proxy's steps hang on. */
+function callNodes(
+  call: AgentCall,
+  watched: boolean,
+  shift: (t: number) => number,
+  retryOf: number | null,
+) {
+  const nodes: Node[] = [];
+  const add = (t: number, seq: number, kind: string, text: Text) => {
+    const n = node(
+      {
+        lane: "agent",
+        kind,
+        text,
+        at_ms: 0,
+        agent_call: call.n,
+        ...(call.proxyCall !== null ? { call: call.proxyCall } : {}),
+      },
+      shift(t),
+      seq,
+    );
+    nodes.push(n);
+    return n;
+  };
+  const left = leftTheAgent(call, watched);
+  const calls = callsWord(call.proxyCall);
+  let beforeSend: Node | undefined;
+  if (call.start !== null) {
+    beforeSend = add(
+      call.start,
+      call.startSeq,
+      call.retryOf !== null ? "retry" : "call",
+      !left
+        ? fill(A.callsUnsent, { tool: shownName(call.tool) })
+        : call.proxyCall === null
+        ? fill(A.callsElsewhere, { tool: shownName(call.tool) })
+        : call.retryOf !== null
+        ? fill(A.callsAgain, {
+          tool: shownName(call.tool),
+          calls,
+          first: retryOf ?? "?",
+        })
+        : fill(A.calls, { tool: shownName(call.tool), calls }),
+    );
+  }
+  let afterAnswer: Node | undefined;
+  let failed: Node | undefined;
+  const result = call.mcp?.result ?? null;
+  for (const g of call.guardrails) {
+    // An MCP call ends before the output guardrails look at its result.
+    if (g.stage === "output" && failed === undefined) {
+      failed = failureNode(call, add);
+    }
+    const n = add(
+      g.t,
+      g.seq,
+      `${g.stage}-guardrail`,
+      fill(g.stage === "input" ? A.inputGuardrail : A.outputGuardrail, {
+        name: shownName(g.name),
+        decision: g.decision,
+      }),
+    );
+    if (g.stage === "input") beforeSend = n;
+    else afterAnswer ??= n;
+  }
+  failed ??= failureNode(call, add);
+  if (call.end !== null && call.told !== null) {
+    const n = add(
+      call.end,
+      call.endSeq,
+      "told",
+      fill(left ? A.told : A.toldUnsent, { told: quote(call.told) }),
+    );
+    afterAnswer ??= n;
+  }
+  const answered = result === null || result.outcome === "success" ||
+    result.outcome === "tool-error";
+  return {
+    nodes,
+    beforeSend: left ? beforeSend : undefined,
+    afterAnswer: answered ? afterAnswer : undefined,
+    failed,
+    // What the agent did with a failure: the next of its marks.
+    afterFailure: failed === undefined
+      ? undefined
+      : nodes[nodes.indexOf(failed) + 1],
+  };
+}
+
+/** The node of an MCP call that failed (a timeout, an abort, an error), or undefined. */
+function failureNode(
+  call: AgentCall,
+  add: (t: number, seq: number, kind: string, text: Text) => Node,
+): Node | undefined {
+  const mcp = call.mcp;
+  const result = mcp?.result;
+  if (
+    mcp === null || mcp === undefined || result === null ||
+    result === undefined
+  ) return undefined;
+  const calls = callsWord(call.proxyCall);
+  switch (result.outcome) {
+    case "timeout":
+      return add(
+        result.t,
+        result.seq,
+        "timeout",
+        fill(A.timeout, { calls, ms: Math.round(result.t - mcp.t) }),
+      );
+    case "aborted":
+      return add(result.t, result.seq, "aborted", fill(A.aborted, { calls }));
+    case "error":
+      return add(
+        result.t,
+        result.seq,
+        "failed",
+        fill(A.failed, { calls, error: quote(result.error) }),
+      );
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The least shift of the agent's clock that puts every dependency in
+ * order: `later` pairs need agent + shift ≥ proxy, `earlier` pairs need
+ * agent + shift ≤ proxy. Null when no shift can.
+ */
+function leastShift(
+  pairs: readonly { agent: Node; proxy: Node; agentLater: boolean }[],
+): number | null {
+  let lo = -Infinity;
+  let hi = Infinity;
+  for (const { agent, proxy, agentLater } of pairs) {
+    const gap = proxy.t - agent.t;
+    if (agentLater) lo = Math.max(lo, gap);
+    else hi = Math.min(hi, gap);
+  }
+  if (lo > hi) return null;
+  return lo > 0 ? lo : hi < 0 ? hi : 0;
+}
+
+/**
+ * Merge two lists of nodes, each already in its own order: the earlier by
+ * time first, unless it must follow a node not drawn yet.
+ */
+function merge(a: readonly Node[], b: readonly Node[]): MergedStep[] {
+  const out: MergedStep[] = [];
+  let i = 0;
+  let j = 0;
+  const ready = (n: Node) => n.after.every((m) => m.drawn);
+  const take = (n: Node) => {
+    n.drawn = true;
+    out.push(n.step);
+  };
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined) take(a[i++]);
+    else if (x === undefined) take(b[j++]);
+    else {
+      const rx = ready(x);
+      const ry = ready(y);
+      // Neither ready is a cycle no true record has: then time decides.
+      if (rx === ry ? x.t <= y.t : rx) take(a[i++]);
+      else take(b[j++]);
+    }
+  }
+  return out;
+}
+
+/** The steps of a proxy record and an agent record, merged into one timeline. */
+export function mergedTimeline(
+  lines: readonly RecordLine[],
+  agent: readonly AgentLine[],
+  oracle?: Oracle,
+): Merged {
+  const start = lines[0];
+  const story = agentStory(agent);
+  matchCalls(story, proxyCalls(lines));
+  const proxyEpoch = start.kind === "start" ? start.epoch_ms ?? 0 : 0;
+  const offsetMs = story.epochMs - proxyEpoch;
+  const shift = (t: number) => t + offsetMs;
+  const proxy: Node[] = proxySteps(lines, oracle).map((s) =>
+    node(
+      {
+        lane: s.lane,
+        kind: s.kind,
+        text: s.text,
+        at_ms: s.at_ms ?? 0,
+        ...(s.call !== undefined ? { call: s.call } : {}),
+        ...(s.visible !== undefined ? { visible: s.visible } : {}),
+        ...(s.divider !== undefined ? { divider: s.divider } : {}),
+      },
+      s.t ?? s.at_ms ?? 0,
+      0,
+      s.toClient === true,
+    )
+  );
+  // Per call, the proxy's steps an agent's mark hangs on (found once: a
+  // record may hold 100000 calls).
+  const sentAt = new Map<number, Node>();
+  const deliveredAt = new Map<number, Node>();
+  const cancelledAt = new Map<number, Node>();
+  for (const n of proxy) {
+    const k = n.step.call;
+    if (k === undefined) continue;
+    const at = n.step.kind === "sent" || n.step.kind === "retried"
+      ? sentAt
+      : n.toClient
+      ? deliveredAt
+      : n.step.lane === "client" && n.step.kind === "cancelled"
+      ? cancelledAt
+      : undefined;
+    if (at !== undefined && !at.has(k)) at.set(k, n);
+  }
+  const watched = story.calls.some((c) => c.mcp !== null);
+  const agentNodes: Node[] = [
+    ...story.turns.map((t) =>
+      node(
+        {
+          lane: "agent",
+          kind: "turn",
+          text: fill(A.turn, { turn: t.turn }),
+          at_ms: 0,
+        },
+        shift(t.t),
+        t.seq,
+      )
+    ),
+    ...story.agentGuardrails.map((g) =>
+      node(
+        {
+          lane: "agent",
+          kind: "agent-guardrail",
+          text: fill(
+            g.triggered ? A.agentGuardrailTripped : A.agentGuardrailPassed,
+            { name: shownName(g.name) },
+          ),
+          at_ms: 0,
+        },
+        shift(g.t),
+        g.seq,
+      )
+    ),
+  ];
+  const byN = new Map(story.calls.map((c) => [c.n, c]));
+  const pairs: { agent: Node; proxy: Node; agentLater: boolean }[] = [];
+  for (const call of story.calls) {
+    const first = call.retryOf === null
+      ? null
+      : byN.get(call.retryOf)?.proxyCall ?? null;
+    const made = callNodes(call, watched, shift, first);
+    agentNodes.push(...made.nodes);
+    const k = call.proxyCall;
+    if (k === null) continue;
+    // The call leaves after its input guardrails allowed it.
+    const sent = sentAt.get(k);
+    if (sent !== undefined && made.beforeSend !== undefined) {
+      sent.after.push(made.beforeSend);
+      pairs.push({ agent: made.beforeSend, proxy: sent, agentLater: false });
+    }
+    // What the agent does with an answer comes after the answer reached it.
+    const delivered = deliveredAt.get(k);
+    if (delivered !== undefined && made.afterAnswer !== undefined) {
+      made.afterAnswer.after.push(delivered);
+      pairs.push({
+        agent: made.afterAnswer,
+        proxy: delivered,
+        agentLater: true,
+      });
+    }
+    // The client's timeout is what sent the cancel, and the SDK hears of
+    // the failure only once the cancel has left: the timeout, the cancel,
+    // then what the agent did next (an order of cause; the proxy notes the
+    // cancel when it arrives, so these are not held to the clocks).
+    const cancel = cancelledAt.get(k);
+    if (cancel !== undefined && made.failed !== undefined) {
+      cancel.after.push(made.failed);
+      made.afterFailure?.after.push(cancel);
+    }
+  }
+  const least = leastShift(pairs);
+  const shiftMs = least ?? 0;
+  for (const n of agentNodes) {
+    n.t += shiftMs;
+    // (+ 0: no -0 on the screen or in the JSON)
+    n.step = { ...n.step, at_ms: Math.round(n.t) + 0 };
+  }
+  // Each record's own order: the proxy's as written, the agent's by time
+  // (and, for the same time, as written).
+  agentNodes.sort((x, y) => x.t - y.t || x.seq - y.seq);
+  return {
+    steps: merge(agentNodes, proxy),
+    story,
+    offsetMs,
+    shiftMs,
+    contradictory: least === null,
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * `guardlab proxy show FILE --agent AGENTFILE` drawn: the merged timeline
+ * (`_agent_merge.ts`) as text in four lanes within 80 columns, as SVG and
+ * as JSON, with the effects by key and a line per agent call saying where
+ * it stopped relative to its effect: before any `tools/call` (an input
+ * guardrail), or after the effect was visible (an output guardrail, a
+ * timeout).
+ *
+ * @module
+ */
+import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
+import { isPlainRecord } from "../base/json.ts";
+import { wrap } from "../base/terminal.ts";
+import {
+  type AgentCall,
+  type AgentLine,
+  leftTheAgent,
+  shownName,
+} from "../accept/agent_record.ts";
+import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
+import { MAX_DRAWN_EVENTS } from "../accept/limits.ts";
+import { TIMELINE_WORDS as W } from "../accept/messages.ts";
+import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
+import { type Oracle, pointerGet } from "../accept/oracle.ts";
+import type { RecordLine } from "../accept/record.ts";
+import { lanesSvg, laneTable } from "./accept_view.ts";
+import { effectLines } from "./proxy_view.ts";
+import { type Merged, MERGED_LANES, mergedTimeline } from "./_agent_merge.ts";
+
+/** The merged table's columns: a narrower time, a wider agent lane (79 columns in all). */
+const LAYOUT = { timeW: 9, widths: [20, 14, 14, 14] } as const;
+
+function callsWord(call: number | null): Text {
+  return call === null ? same("?") : fill(W.one, { n: call });
+}
+
+/** A call's label: its tool, and its business key when the oracle names one. */
+function label(call: AgentCall, oracle: Oracle | undefined): string {
+  const tool = shownName(call.tool);
+  const spec = oracle?.tools.find((t) => t.tool === call.tool);
+  if (spec === undefined || call.args === null) return tool;
+  try {
+    const found = pointerGet(JSON.parse(call.args), spec.key);
+    return found.found &&
+        (typeof found.value === "string" || typeof found.value === "number")
+      ? `${tool} ${shownName(String(found.value))}`
+      : tool;
+  } catch {
+    return tool;
+  }
+}
+
+/** Where each of the agent's calls stopped, relative to the effect, one line each (within 80 columns). */
+function callLines(
+  merged: Merged,
+  lines: readonly RecordLine[],
+  lang: Lang,
+  oracle: Oracle | undefined,
+): string[] {
+  const { story } = merged;
+  if (story.calls.length === 0) return [];
+  const watched = story.calls.some((c) => c.mcp !== null);
+  // Per proxy call, the first read that saw its key's effect.
+  const effectOf = new Map<number, { key: string; count: number }>();
+  for (const line of lines) {
+    if (line.kind !== "effect" || typeof line.count !== "number") continue;
+    for (const call of line.calls) {
+      if (line.count > 0 && !effectOf.has(call)) {
+        effectOf.set(call, { key: line.key, count: line.count });
+      }
+    }
+  }
+  const byN = new Map(story.calls.map((c) => [c.n, c]));
+  const out: string[] = [say(A.callsTitle, lang)];
+  for (const call of story.calls.slice(0, MAX_DRAWN_EVENTS)) {
+    const what = label(call, oracle);
+    const calls = call.proxyCall === null
+      ? A.notSent
+      : callsWord(call.proxyCall);
+    const stop = call.guardrails.find((g) => g.decision !== "allow");
+    const effect = call.proxyCall === null
+      ? undefined
+      : effectOf.get(call.proxyCall);
+    let text: Text;
+    if (!leftTheAgent(call, watched)) {
+      text = fill(A.stoppedBefore, {
+        what,
+        calls,
+        name: shownName(stop?.name ?? "?"),
+        decision: stop?.decision ?? "?",
+      });
+    } else if (call.proxyCall === null) {
+      text = fill(A.notInRecord, { what, calls });
+    } else if (call.mcp?.result?.outcome === "timeout") {
+      text = effect === undefined
+        ? fill(A.timedOutUnread, { what, calls })
+        : fill(A.timedOut, { what, calls, ...effect });
+    } else if (stop !== undefined && stop.stage === "output") {
+      const args = {
+        what,
+        calls,
+        name: shownName(stop.name),
+        decision: stop.decision,
+      };
+      text = effect === undefined
+        ? fill(A.rejectedAfterAnswer, args)
+        : fill(A.rejectedAfterEffect, { ...args, ...effect });
+    } else {
+      text = fill(A.passed, { what, calls });
+    }
+    if (call.retryOf !== null) {
+      const first = byN.get(call.retryOf)?.proxyCall ?? null;
+      text = fill(A.retry, { what: text, calls: callsWord(first) });
+    }
+    out.push(...wrap(say(text, lang), 78, 4));
+  }
+  return out;
+}
+
+/** The notes under the merged timeline: the clocks, what the agent record lacks. */
+function notes(merged: Merged, lang: Lang): string[] {
+  const out = [
+    say(
+      merged.contradictory
+        ? A.contradictory
+        : merged.shiftMs === 0
+        ? A.clocksAgree
+        : fill(A.clocks, { ms: Math.round(merged.shiftMs * 10) / 10 }),
+      lang,
+    ),
+  ];
+  if (!merged.story.traced) out.push(say(A.untraced, lang));
+  if (merged.story.full) out.push(say(A.agentFull, lang));
+  return out.flatMap((l) => wrap(l, 78, 0));
+}
+
+/** The title of the merged screen and SVG. */
+function titleOf(files: { record: string; agent: string }): Text {
+  return fill(A.title, { file: files.record, agent: files.agent });
+}
+
+/** The text screen of `guardlab proxy show FILE --agent AGENTFILE`. */
+export function mergedShowLines(
+  lines: readonly RecordLine[],
+  agent: readonly AgentLine[],
+  files: { readonly record: string; readonly agent: string },
+  lang: Lang,
+  oracle?: Oracle,
+): string[] {
+  const merged = mergedTimeline(lines, agent, oracle);
+  const start = lines[0];
+  const out = [say(titleOf(files), lang)];
+  if (start.kind === "start") {
+    out.push(
+      say(fill(P.showServer, { command: start.command.join(" ") }), lang),
+    );
+  }
+  out.push(
+    "",
+    ...laneTable(
+      merged.steps.slice(0, MAX_DRAWN_EVENTS),
+      lang,
+      true,
+      MERGED_LANES,
+      LAYOUT,
+    ),
+  );
+  if (merged.steps.length > MAX_DRAWN_EVENTS) {
+    out.push(
+      say(
+        fill(P.showMore, { n: merged.steps.length - MAX_DRAWN_EVENTS }),
+        lang,
+      ),
+    );
+  }
+  if (lines.some((l) => l.kind === "end" && l.truncated)) {
+    out.push(say(P.showTruncated, lang));
+  }
+  out.push(
+    "",
+    ...effectLines(lines, lang),
+    "",
+    ...callLines(merged, lines, lang, oracle),
+    "",
+    ...notes(merged, lang),
+  );
+  return out;
+}
+
+/** The SVG of `proxy show FILE --agent AGENTFILE --format svg`: four lanes. */
+export function mergedSvg(
+  lines: readonly RecordLine[],
+  agent: readonly AgentLine[],
+  files: { readonly record: string; readonly agent: string },
+  lang: Lang,
+  oracle?: Oracle,
+): string {
+  const merged = mergedTimeline(lines, agent, oracle);
+  return lanesSvg(
+    say(titleOf(files), lang),
+    [{
+      title: same(effectLines(lines, lang).join(" ")),
+      steps: merged.steps.slice(0, MAX_DRAWN_EVENTS),
+    }],
+    lang,
+    MERGED_LANES,
+  );
+}
+
+/** `proxy show FILE --agent AGENTFILE --json`: the steps, the agent's calls matched, the effects. */
+export function mergedJson(
+  lines: readonly RecordLine[],
+  agent: readonly AgentLine[],
+  files: { readonly record: string; readonly agent: string },
+  lang: Lang,
+  oracle?: Oracle,
+) {
+  const merged = mergedTimeline(lines, agent, oracle);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    record: files.record,
+    agent_record: files.agent,
+    offset_ms: round(merged.offsetMs),
+    shift_ms: round(merged.shiftMs),
+    contradictory: merged.contradictory,
+    traced: merged.story.traced,
+    agent_record_full: merged.story.full,
+    steps: merged.steps.slice(0, MAX_DRAWN_EVENTS).map((s) => ({
+      lane: s.lane,
+      kind: s.kind,
+      at_ms: s.at_ms,
+      call: s.call ?? null,
+      agent_call: s.agent_call ?? null,
+      text: say(s.text, lang),
+      ...(s.visible !== undefined ? { effect_visible: s.visible } : {}),
+    })),
+    steps_not_shown: Math.max(0, merged.steps.length - MAX_DRAWN_EVENTS),
+    calls: merged.story.calls.slice(0, MAX_DRAWN_EVENTS).map((c) => ({
+      agent_call: c.n,
+      tool: c.tool,
+      call_id: c.callId,
+      arguments: c.args === null ? null : parsed(c.args),
+      proxy_call: c.proxyCall,
+      retry_of: c.retryOf,
+      guardrails: c.guardrails.map((g) => ({
+        stage: g.stage,
+        name: g.name,
+        decision: g.decision,
+        message: g.message,
+      })),
+      mcp: c.mcp?.result?.outcome ?? (c.mcp === null ? null : "no-result"),
+      told: c.told,
+    })),
+    effects: lines.filter((l) => l.kind === "effect"),
+  };
+}
+
+function parsed(json: string): unknown {
+  try {
+    const value = JSON.parse(json);
+    return isPlainRecord(value) || Array.isArray(value) ? value : json;
+  } catch {
+    return json;
+  }
+}

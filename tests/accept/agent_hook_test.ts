@@ -1,0 +1,503 @@
+/**
+ * The agent hook as an engineer gets it: printed by
+ * `guardlab proxy --print-agent-hook`, saved to a file, and run by an
+ * `@openai/agents-core` agent under Deno and under Node; and the hook's own
+ * promises: the record's bounds (lines, bytes, each line), a new private
+ * file that never follows a link, in a folder no one else can change.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  AGENT_RECORD_LIMITS,
+  guardlabAgentRecord,
+} from "../../lib/accept/agent_hook.mjs";
+import { agentStory, parseAgentRecord } from "../../lib/accept/agent_record.ts";
+import {
+  MAX_AGENT_TEXT_CHARS,
+  MAX_RECORD_BYTES,
+  MAX_RECORD_LINES,
+  MAX_RECORDED_MESSAGE_BYTES,
+} from "../../lib/accept/limits.ts";
+import { privateDir } from "../_helpers/accept_helpers.ts";
+import { assertUsageError, cli } from "../_helpers/helpers.ts";
+import { IS_ROOT, OTHER_UID } from "../_helpers/sandbox_fixtures.ts";
+import { CAN_RUN } from "../_helpers/spawn.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const SOURCE = Deno.readTextFileSync(
+  join(ROOT, "lib", "accept", "agent_hook.mjs"),
+);
+const CAN_ENV = Deno.permissions.querySync({ name: "env" }).state ===
+  "granted";
+const NEEDS = CAN_RUN && CAN_ENV
+  ? ""
+  : " [ignored: runs Deno and Node as child processes, which needs --allow-run and --allow-env; run `deno task test`]";
+
+Deno.test("agent hook: printed byte for byte as it ships, plain ASCII, nothing else on the line", async () => {
+  const r = await cli(["proxy", "--print-agent-hook"]);
+  assert.equal(r.code, 0, r.err.join("\n"));
+  assert.equal(r.out.join("\n") + "\n", SOURCE);
+  assert.match(
+    SOURCE,
+    /^[\n -~]*$/,
+    "ASCII only: any terminal, any editor",
+  );
+  for (
+    const args of [
+      ["proxy", "--print-agent-hook", "show", "x.jsonl"],
+      ["proxy", "--print-agent-hook", "--json"],
+      ["proxy", "--print-agent-hook", "--agent", "a.jsonl"],
+    ]
+  ) assertUsageError(await cli(args), /--print-agent-hook takes no other/);
+});
+
+Deno.test("agent hook: its bounds are the proxy record's", () => {
+  assert.deepEqual({ ...AGENT_RECORD_LIMITS }, {
+    lines: MAX_RECORD_LINES,
+    bytes: MAX_RECORD_BYTES,
+    lineBytes: MAX_RECORDED_MESSAGE_BYTES,
+    text: MAX_AGENT_TEXT_CHARS,
+  });
+});
+
+/**
+ * The agent an engineer would write, with the hook in its two lines: a
+ * function tool with a tool input guardrail (refuses a secret) and a tool
+ * output guardrail (throws on note c), an agent-level input guardrail, a
+ * scripted model. It prints what the tool stored and what ended the run.
+ */
+const DRIVER = `
+const agents = await import(
+  globalThis.Deno ? "npm:@openai/agents-core@0.20.0" : "@openai/agents-core"
+);
+const { guardlabAgentRecord } = await import("./guardlab-agent-hook.mjs");
+const [path, mode] = globalThis.Deno ? Deno.args : process.argv.slice(2);
+const hook = await guardlabAgentRecord(agents, path, {
+  replaceProcessors: mode === "replace",
+});
+const F = agents.ToolGuardrailFunctionOutputFactory;
+const stored = [];
+const tool = hook.watchTool(agents.tool({
+  name: "put_note",
+  description: "Store a note.",
+  strict: true,
+  parameters: {
+    type: "object",
+    properties: { id: { type: "string" }, text: { type: "string" } },
+    required: ["id", "text"],
+    additionalProperties: false,
+  },
+  execute: async ({ id }) => {
+    stored.push(id);
+    return "stored " + id;
+  },
+  inputGuardrails: [agents.defineToolInputGuardrail({
+    name: "no_secrets",
+    run: async ({ toolCall }) =>
+      JSON.parse(toolCall.arguments).text.includes("secret")
+        ? F.rejectContent("refused: no secrets")
+        : F.allow(),
+  })],
+  outputGuardrails: [agents.defineToolOutputGuardrail({
+    name: "not_c",
+    run: async ({ output }) =>
+      String(output).includes("stored c") ? F.throwException() : F.allow(),
+  })],
+}));
+const call = (id, text) => [{
+  type: "function_call",
+  callId: "call_" + id,
+  name: "put_note",
+  arguments: JSON.stringify({ id, text }),
+  status: "completed",
+}];
+const turns = [call("a", "a secret"), call("b", "hello"), call("c", "hello")];
+let n = 0;
+const model = {
+  async getResponse() {
+    const output = turns[n++];
+    return {
+      usage: new agents.Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }),
+      output,
+      responseId: "r" + n,
+    };
+  },
+  async *getStreamedResponse() {},
+};
+const agent = new agents.Agent({
+  name: "clerk",
+  instructions: "Store notes.",
+  model,
+  tools: [tool],
+  inputGuardrails: [{
+    name: "on_topic",
+    execute: async () => ({ tripwireTriggered: false, outputInfo: null }),
+  }],
+});
+let error = null;
+try {
+  await new agents.Runner().run(agent, "Store the notes.");
+} catch (e) {
+  error = e?.constructor?.name ?? String(e);
+}
+hook.close();
+console.log(JSON.stringify({ stored, error, path: hook.path }));
+`;
+
+/** A folder with the printed hook and the driver; `using` removes it. */
+async function printedHook() {
+  const dir = privateDir("gl-hook-printed-");
+  const printed = await cli(["proxy", "--print-agent-hook"]);
+  Deno.writeTextFileSync(
+    join(dir.path, "guardlab-agent-hook.mjs"),
+    printed.out.join("\n") + "\n",
+  );
+  Deno.writeTextFileSync(join(dir.path, "driver.mjs"), DRIVER);
+  Deno.mkdirSync(join(dir.path, "out"), { mode: 0o700 });
+  return dir;
+}
+
+/** What the driver printed and the record it left, checked the same way for either runtime. */
+function checkRun(
+  runtime: "deno" | "node",
+  stdout: string,
+  began: number,
+  ended: number,
+) {
+  const last = stdout.trim().split("\n").filter((l) => l.startsWith("{"))
+    .at(-1)!;
+  const report = JSON.parse(last);
+  // Note c was stored: its output guardrail threw after the tool ran.
+  assert.deepEqual(report.stored, ["b", "c"]);
+  assert.equal(report.error, "ToolCallError");
+  const text = Deno.readTextFileSync(report.path);
+  assert.equal((Deno.statSync(report.path).mode ?? 0) & 0o777, 0o600);
+  const raw = text.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(raw[0].kind, "start");
+  assert.equal(raw[0].guardlab_agent, 1);
+  assert.equal(raw[0].runtime, runtime);
+  assert.ok(
+    raw[0].epoch_ms >= began - 1 && raw[0].epoch_ms <= ended + 1,
+    `the record's start (${
+      raw[0].epoch_ms
+    }) within the run (${began}..${ended})`,
+  );
+  const lines = parseAgentRecord(text);
+  assert.ok(!("bad" in lines), JSON.stringify(lines));
+  const story = agentStory(lines);
+  assert.deepEqual(story.turns.map((t) => t.turn), [1, 2, 3]);
+  assert.deepEqual(story.agentGuardrails.map((g) => [g.name, g.triggered]), [
+    ["on_topic", false],
+  ]);
+  assert.deepEqual(
+    story.calls.map((c) =>
+      [
+        c.callId,
+        c.tool,
+        ...c.guardrails.map((g) => `${g.stage} ${g.name} ${g.decision}`),
+        c.told,
+        c.error,
+      ].join(" | ")
+    ),
+    [
+      "call_a | put_note | input no_secrets rejectContent | refused: no secrets | ",
+      "call_b | put_note | input no_secrets allow | output not_c allow | stored b | ",
+      "call_c | put_note | input no_secrets allow | output not_c throwException |  | Error running tool",
+    ],
+  );
+  // Each guardrail decided after it began, within its call's function span
+  // (the span's start is noted when the SDK tells this processor, which,
+  // behind another processor, is a moment after the guardrail began).
+  for (const c of story.calls) {
+    for (const g of c.guardrails) {
+      assert.ok(c.start! <= g.t && g.began <= g.t && g.t <= c.end!);
+    }
+  }
+  assert.equal(raw.at(-1).kind, "end");
+}
+
+Deno.test({
+  name:
+    "agent hook: as printed, under Deno (no --allow-sys, read and write its folder only), with agents-core's own console processor kept beside it" +
+    NEEDS,
+  ignore: !(CAN_RUN && CAN_ENV),
+  async fn() {
+    using dir = await printedHook();
+    const began = Date.now();
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-q",
+        "--no-config",
+        `--lock=${join(ROOT, "deno.lock")}`,
+        "--frozen",
+        "--cached-only",
+        `--allow-read=${dir.path}`,
+        `--allow-write=${dir.path}`,
+        "--allow-env",
+        "driver.mjs",
+        join(dir.path, "out", "agent.jsonl"),
+        "add",
+      ],
+      cwd: dir.path,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(r.stdout);
+    assert.equal(r.code, 0, new TextDecoder().decode(r.stderr) + stdout);
+    checkRun("deno", stdout, began, Date.now());
+    // addTraceProcessor keeps the processor agents-core adds at import
+    // (index.mjs: addTraceProcessor(defaultProcessor())), which prints.
+    assert.match(stdout, /\[Exporter\] Export span/);
+  },
+});
+
+/**
+ * A node_modules for Node, made offline from Deno's cache at the pinned
+ * versions (deno.lock), in `dir`; the reason when it cannot be made.
+ */
+async function nodeModules(dir: string): Promise<string | null> {
+  try {
+    const v = await new Deno.Command("node", { args: ["--version"] }).output();
+    const major = Number(
+      /^v(\d+)/.exec(new TextDecoder().decode(v.stdout))?.[1],
+    );
+    if (!(major >= 20)) return `node is older than 20 (${major})`;
+  } catch {
+    return "node is not installed";
+  }
+  for (const f of ["import_map.json", "deno.lock"]) {
+    Deno.copyFileSync(join(ROOT, f), join(dir, f));
+  }
+  Deno.writeTextFileSync(
+    join(dir, "deno.json"),
+    JSON.stringify({ nodeModulesDir: "auto", importMap: "./import_map.json" }),
+  );
+  Deno.writeTextFileSync(
+    join(dir, "entry.ts"),
+    'import "@openai/agents-core";\n',
+  );
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "install",
+      "-q",
+      "--cached-only",
+      "--lock=deno.lock",
+      "--frozen",
+      "--entrypoint",
+      "entry.ts",
+    ],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (r.code !== 0) {
+    return `deno install --cached-only could not lay out node_modules: ${
+      new TextDecoder().decode(r.stderr).trim().split("\n")[0]
+    }`;
+  }
+  return null;
+}
+
+Deno.test({
+  name:
+    "agent hook: as printed, under Node, agents-core from a node_modules laid out offline from Deno's cache, its processor alone" +
+    NEEDS,
+  ignore: !(CAN_RUN && CAN_ENV),
+  async fn(t) {
+    using dir = await printedHook();
+    const missing = await nodeModules(dir.path);
+    if (missing !== null) {
+      await t.step({
+        name: `run under Node [ignored: ${missing}]`,
+        ignore: true,
+        fn() {},
+      });
+      return;
+    }
+    const began = Date.now();
+    const r = await new Deno.Command("node", {
+      args: ["driver.mjs", join(dir.path, "out", "agent.jsonl"), "replace"],
+      cwd: dir.path,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(r.stdout);
+    assert.equal(r.code, 0, new TextDecoder().decode(r.stderr) + stdout);
+    checkRun("node", stdout, began, Date.now());
+    assert.doesNotMatch(
+      stdout,
+      /\[Exporter\]/,
+      "setTraceProcessors replaced it",
+    );
+  },
+});
+
+/** The processor and wrappers of a hook on a stand-in SDK (no agents-core needed). */
+async function hookOn(path: string) {
+  let processor: {
+    onSpanStart(s: unknown): Promise<void>;
+    onSpanEnd(s: unknown): Promise<void>;
+  } | undefined;
+  const sdk = {
+    addTraceProcessor(p: typeof processor) {
+      processor = p;
+    },
+    setTraceProcessors() {},
+    getCurrentSpan: () => ({ spanId: "span_1" }),
+  };
+  const hook = await guardlabAgentRecord(sdk, path);
+  return { hook, processor: processor! };
+}
+
+const turnSpan = (turn: number) => ({
+  spanId: `span_t${turn}`,
+  spanData: { type: "turn", turn, agent_name: "clerk" },
+});
+
+Deno.test("agent hook: at most 100000 lines, the last one saying the record is full", async () => {
+  using dir = privateDir("gl-hook-lines-");
+  const { hook, processor } = await hookOn(join(dir.path, "a.jsonl"));
+  for (let i = 0; i < MAX_RECORD_LINES + 10; i++) {
+    await processor.onSpanStart(turnSpan(i));
+  }
+  hook.close();
+  const lines = Deno.readTextFileSync(join(dir.path, "a.jsonl")).trimEnd()
+    .split("\n");
+  assert.ok(lines.length <= MAX_RECORD_LINES, `${lines.length} lines`);
+  assert.equal(JSON.parse(lines.at(-1)!).kind, "full");
+  assert.ok(!("bad" in parseAgentRecord(lines.join("\n"))));
+});
+
+Deno.test("agent hook: at most 64 MiB, every line within 64 KiB, long texts cut, a cycle written as text", async () => {
+  using dir = privateDir("gl-hook-bytes-");
+  const path = join(dir.path, "a.jsonl");
+  const { hook, processor } = await hookOn(path);
+  const huge = "x".repeat(200 * 1024);
+  await processor.onSpanEnd({
+    spanId: "span_f",
+    spanData: { type: "function", name: "put_note", input: huge, output: huge },
+    error: null,
+  });
+  const cyclic: Record<string, unknown> = { id: "a" };
+  cyclic.self = cyclic;
+  const server = hook.watch({
+    name: "s",
+    toolInputGuardrails: [],
+    callToolResult: (_tool: string, _args: unknown) =>
+      Promise.resolve({ content: [], isError: false }),
+  });
+  await server.callToolResult("put_note", cyclic);
+  // Calls of 60 KiB each, until the record is full.
+  const big = { text: "y".repeat(60 * 1024) };
+  for (let i = 0; i < 1200; i++) await server.callToolResult("put_note", big);
+  hook.close();
+  const text = Deno.readTextFileSync(path);
+  assert.ok(
+    new TextEncoder().encode(text).length <= MAX_RECORD_BYTES,
+    "within 64 MiB",
+  );
+  const lines = text.trimEnd().split("\n");
+  for (const line of lines) {
+    assert.ok(
+      new TextEncoder().encode(line).length <= MAX_RECORDED_MESSAGE_BYTES,
+    );
+  }
+  const fn = JSON.parse(lines[1]);
+  assert.equal(fn.input.length, MAX_AGENT_TEXT_CHARS + 1);
+  assert.ok(fn.input.endsWith("\u2026"));
+  const cycle = JSON.parse(lines[2]);
+  assert.equal(cycle.kind, "mcp_call");
+  assert.equal(typeof cycle.arguments, "string", "the cycle, as text");
+  assert.equal(JSON.parse(lines.at(-1)!).kind, "full");
+  const parsed = parseAgentRecord(text);
+  assert.ok(!("bad" in parsed), JSON.stringify(parsed));
+});
+
+Deno.test("agent hook: a guardrail that throws is noted as error and still throws; a wrapped guardrail is not wrapped twice", async () => {
+  using dir = privateDir("gl-hook-throws-");
+  const path = join(dir.path, "a.jsonl");
+  const { hook } = await hookOn(path);
+  const [wrapped] = hook.input([{
+    type: "tool_input",
+    name: "broken",
+    run: () => Promise.reject(new Error("guardrail broke")),
+  }]);
+  assert.equal(hook.input([wrapped])[0], wrapped);
+  await assert.rejects(
+    () =>
+      wrapped.run({
+        toolCall: { name: "put_note", callId: "call_1", arguments: "{}" },
+      }),
+    /guardrail broke/,
+  );
+  hook.close();
+  const line = JSON.parse(Deno.readTextFileSync(path).split("\n")[1]);
+  assert.deepEqual(
+    [line.kind, line.stage, line.name, line.decision, line.message, line.span],
+    ["tool_guardrail", "input", "broken", "error", "guardrail broke", "span_1"],
+  );
+});
+
+Deno.test("agent hook: a link at the name is never followed (the next free name is taken), the file is new and 0600", async () => {
+  using dir = privateDir("gl-hook-link-");
+  const victim = join(dir.path, "victim.txt");
+  Deno.writeTextFileSync(victim, "keep me");
+  Deno.symlinkSync(victim, join(dir.path, "a.jsonl"));
+  const { hook } = await hookOn(join(dir.path, "a.jsonl"));
+  hook.close();
+  assert.equal(hook.path, join(dir.path, "a-2.jsonl"));
+  assert.equal(Deno.readTextFileSync(victim), "keep me");
+  assert.equal((Deno.statSync(hook.path).mode ?? 0) & 0o777, 0o600);
+});
+
+Deno.test({
+  name:
+    "agent hook: a folder others can change, a folder that is a link, or a folder above it that is not safe is refused, nothing created",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    using dir = privateDir("gl-hook-folder-");
+    const shared = join(dir.path, "shared");
+    Deno.mkdirSync(shared);
+    Deno.chmodSync(shared, 0o777);
+    await assert.rejects(
+      () => hookOn(join(shared, "a.jsonl")),
+      /refused: others can change .*shared/,
+    );
+    assert.deepEqual([...Deno.readDirSync(shared)], []);
+    const real = join(dir.path, "real");
+    Deno.mkdirSync(real, { mode: 0o700 });
+    Deno.symlinkSync(real, join(dir.path, "link"));
+    await assert.rejects(
+      () => hookOn(join(dir.path, "link", "a.jsonl")),
+      /refused: .*link is a link/,
+    );
+    assert.deepEqual([...Deno.readDirSync(real)], []);
+    // A private folder inside one others may change (not sticky).
+    const inner = join(shared, "mine");
+    Deno.mkdirSync(inner, { mode: 0o700 });
+    await assert.rejects(
+      () => hookOn(join(inner, "a.jsonl")),
+      /refused: others can change .*shared/,
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "agent hook: a folder of another user's is refused (acting as root, the folder given to uid 65534)" +
+    (IS_ROOT ? "" : " [ignored: needs root, to hand a folder to another user]"),
+  ignore: Deno.build.os === "windows" || !IS_ROOT,
+  async fn() {
+    using dir = privateDir("gl-hook-owner-");
+    const theirs = join(dir.path, "theirs");
+    Deno.mkdirSync(theirs, { mode: 0o700 });
+    Deno.chownSync(theirs, OTHER_UID, OTHER_UID);
+    await assert.rejects(
+      () => hookOn(join(theirs, "a.jsonl")),
+      /refused: .*theirs (belongs to someone else|is not a folder of yours)/,
+    );
+    assert.deepEqual([...Deno.readDirSync(theirs)], []);
+  },
+});
