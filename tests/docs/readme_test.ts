@@ -102,6 +102,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## Exercise 18: an MCP server's verdicts",
       "## 第 18 道练习：一个 MCP 服务器的结论",
     ],
+    [
+      "## Exercise 19: a real agent's output guardrail",
+      "## 第 19 道练习：真实 Agent 的输出护栏",
+    ],
     ["## Hand in", "## 交作业"],
   ],
   "06-course-and-grading.md": [
