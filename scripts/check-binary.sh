@@ -139,7 +139,7 @@ else fail "mcp round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$
 # 6. The acceptance test against an example server built in, run in process (any grant).
 "${guardlab[@]}" accept --example idempotent >"$work/out" 2>"$work/err"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q '^cases run: 7; safe 7, unsafe 0' "$work/out"; then pass "accept --example idempotent: 7 cases, all safe"
+if [ "$rc" -eq 0 ] && grep -q '^cases run: 10; safe 10, unsafe 0' "$work/out"; then pass "accept --example idempotent: 10 cases, all safe"
 else fail "accept --example: exit $rc: $(tail -n3 "$work/out" "$work/err" | head -c 300)"; fi
 "${guardlab[@]}" accept --example duplicates-on-retry >/dev/null 2>&1
 rc=$?
@@ -162,9 +162,11 @@ else
     [ "$(grep -c '"kind":"msg"' "$sandbox_dir/record.jsonl")" -ge 7 ]; then
     pass "proxy: the MCP round trip through guardlab proxy, recorded"
   else fail "proxy round trip: exit $rc: $(head -c 300 "$work/out") $(head -c 300 "$work/err")"; fi
-  "${guardlab[@]}" accept --oracle "$oracle" -- "${guardlab[@]}" mcp >"$work/out" 2>"$work/err" </dev/null
+  # One ledger file: the second process and the restart of two-processes and
+  # crash-after-commit open the same one.
+  "${guardlab[@]}" accept --oracle "$oracle" -- "${guardlab[@]}" mcp --ledger-file "$sandbox_dir/accept.sqlite" >"$work/out" 2>"$work/err" </dev/null
   rc=$?
-  if [ "$rc" -eq 0 ] && grep -q '^cases run: 7; safe 7, unsafe 0' "$work/out"; then pass "accept against its own mcp: 7 cases, all safe"
+  if [ "$rc" -eq 0 ] && grep -q '^cases run: 10; safe 10, unsafe 0' "$work/out"; then pass "accept against its own mcp: 10 cases, all safe"
   else fail "accept against mcp: exit $rc: $(tail -n3 "$work/out" "$work/err" | head -c 300)"; fi
 fi
 

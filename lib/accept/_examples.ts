@@ -13,6 +13,12 @@
  * - `false-failure`: writes once per id, but answers a repeat with an
  *   error, though the note it asked for exists.
  *
+ * Each declares hints in tools/list: `idempotent` keeps them;
+ * `duplicates-on-retry` and `false-failure` say `idempotentHint: true`
+ * and do not keep it; `loses-updates` declares none. Every server over one
+ * store shares it: a second server (`two-processes`) or a restart
+ * (`crash-after-commit`) sees the notes the first wrote.
+ *
  * @module
  */
 import { setImmediate } from "node:timers";
@@ -88,38 +94,76 @@ const WRITERS: Readonly<
   },
 };
 
-const TOOLS = [
-  {
-    name: "put_note",
-    description: "Write a note by id.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        id: { type: "string" },
-        text: { type: "string", minLength: 1 },
-      },
-      required: ["id", "text"],
-    },
+/** What each example's put_note declares in tools/list: the hints a host reads before it retries. */
+const PUT_HINTS: Readonly<Record<ExampleName, Record<string, boolean>>> = {
+  // It keeps its word.
+  idempotent: {
+    readOnlyHint: false,
+    idempotentHint: true,
+    destructiveHint: false,
   },
-  {
-    name: "get_notes",
-    description: "The notes with this id.",
-    inputSchema: {
-      type: "object",
-      properties: { id: { type: "string" } },
-      required: ["id"],
-    },
-  },
-];
+  // Both say a retry is safe; neither is (chapter 8 shows what accept says).
+  "duplicates-on-retry": { readOnlyHint: false, idempotentHint: true },
+  "false-failure": { readOnlyHint: false, idempotentHint: true },
+  // Declares nothing, for put_note or get_notes.
+  "loses-updates": {},
+};
 
-/** Start example `name` in this process and return a channel to it. */
-export async function exampleChannel(name: ExampleName): Promise<Channel> {
+/** The tools of example `name`, with the hints it declares. */
+function toolsOf(name: ExampleName) {
+  const hinted = Object.keys(PUT_HINTS[name]).length > 0;
+  return [
+    {
+      name: "put_note",
+      description: "Write a note by id.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          text: { type: "string", minLength: 1 },
+        },
+        required: ["id", "text"],
+      },
+      ...(hinted ? { annotations: PUT_HINTS[name] } : {}),
+    },
+    {
+      name: "get_notes",
+      description: "The notes with this id.",
+      inputSchema: {
+        type: "object",
+        properties: { id: { type: "string" } },
+        required: ["id"],
+      },
+      ...(hinted ? { annotations: { readOnlyHint: true } } : {}),
+    },
+  ];
+}
+
+/**
+ * Example `name` over one store: each `open` starts a server of its own in
+ * this process (as a second process, or a restart, would be) over the
+ * same notes, and returns a channel to it.
+ */
+export function exampleServer(
+  name: ExampleName,
+): { open(): Promise<Channel> } {
+  const store: Store = { notes: [] };
+  return { open: () => exampleOver(name, store) };
+}
+
+/** Start example `name` in this process, over a store of its own, and return a channel to it. */
+export function exampleChannel(name: ExampleName): Promise<Channel> {
+  return exampleServer(name).open();
+}
+
+async function exampleOver(name: ExampleName, store: Store): Promise<Channel> {
   const server = new Server(
     { name: `guardlab-example-${name}`, version: "1" },
     { capabilities: { tools: {} } },
   );
-  const store: Store = { notes: [] };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: toolsOf(name),
+  }));
   server.setRequestHandler(
     CallToolRequestSchema,
     async (
@@ -144,6 +188,11 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
   const [ours, theirs] = InMemoryTransport.createLinkedPair();
   await server.connect(theirs);
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await ours.close();
+  };
   const channel: Channel = {
     send(message) {
       if (closed) return;
@@ -152,11 +201,10 @@ export async function exampleChannel(name: ExampleName): Promise<Channel> {
       queueMicrotask(() => ours.send(copy).catch(() => {}));
     },
     stderrTail: () => [],
-    async close() {
-      if (closed) return;
-      closed = true;
-      await ours.close();
-    },
+    close,
+    // In process, a crash is the server dropped mid-session: its store,
+    // like a file, stays.
+    kill: close,
   };
   ours.onmessage = (message: unknown) =>
     channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);

@@ -8,16 +8,29 @@
  *
  * @module
  */
-import config from "../../deno.json" with { type: "json" };
 import { linesOf } from "../base/lines.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
+import { drainAfterExit, startServerProcess } from "./_server_process.ts";
 
 /** Something the server wrote that is not a message. */
 export type ChannelProblem =
   | { readonly kind: "not-json"; readonly line: number }
   | { readonly kind: "too-long"; readonly line: number }
   | { readonly kind: "not-message"; readonly line: number };
+
+/**
+ * Something a server did that guardlab noted and set aside, which decides
+ * no verdict: over Streamable HTTP, a body on the answer to a notification
+ * (the MCP SDK's client discards it unread, and so does guardlab).
+ */
+export type ChannelNotice = {
+  readonly kind: "discarded-body";
+  /** The HTTP status it came with. */
+  readonly status: number;
+  /** The notification it answered (guardlab's own: `notifications/…`). */
+  readonly method: string;
+};
 
 /** Why a channel closed. */
 export type CloseReason =
@@ -35,39 +48,27 @@ export interface Channel {
   onmessage?: (message: Message) => void;
   /** Called with what the server wrote that is not a message. */
   onproblem?: (problem: ChannelProblem) => void;
+  /** Called with what the server did that is noted, never judged. */
+  onnotice?: (notice: ChannelNotice) => void;
   /** Called once when the channel closes (the server exited, or `close`). */
   onclose?: (why: CloseReason) => void;
+  /**
+   * guardlab no longer waits for the answer to request `id`: whatever still
+   * reads for it (an HTTP body) stops. Optional: stdio has nothing per request.
+   */
+  forget?(id: number): void;
   /** The server's last lines on stderr (bounded), for a one-line diagnosis. */
   stderrTail(): string[];
-  /** Close the channel: end the server's input, then stop it. */
+  /**
+   * Close the channel, every step bounded: end the server's input, give it
+   * a grace to exit, end its process group, stop reading its pipes.
+   */
   close(): Promise<void>;
-}
-
-/**
- * The environment a started server gets, when set: the engineer grant's
- * env list for this system (the MCP SDK's own default list), read from
- * deno.json, the one place the grant is stated. Its pattern
- * `GUARDLAB_HEADER_*` is guardlab's own (the values of `--header-env`)
- * and never reaches the child.
- */
-export const CHILD_ENV: readonly string[] = config.permissions[
-  Deno.build.os === "windows"
-    ? "guardlab-engineer-windows"
-    : "guardlab-engineer"
-].env.filter((name) => !name.endsWith("*"));
-
-/** The variables of {@linkcode CHILD_ENV} this process may read and has set. */
-export function childEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of CHILD_ENV) {
-    if (
-      Deno.permissions.querySync({ name: "env", variable: name }).state !==
-        "granted"
-    ) continue;
-    const value = Deno.env.get(name);
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
+  /**
+   * End the server at once, as a crash would (SIGKILL to its process
+   * group; an in-process example is dropped), then close the channel.
+   */
+  kill(): Promise<void>;
 }
 
 /** Parse one line as a JSON-RPC message, or say what it is instead. */
@@ -105,22 +106,16 @@ export async function pumpLines(
 
 /**
  * Start `command` with `args` and speak MCP over its stdin and stdout. The
- * child gets only {@linkcode CHILD_ENV} of this environment; its stderr is
- * kept as a bounded tail.
+ * child gets only the grant's env list of this environment (see
+ * `_server_process.ts`); its stderr is kept as a bounded tail. The channel
+ * closes when the server exits and what it wrote is read, or a bounded
+ * grace after it exits: a process it started may hold its stdout open.
  */
 export function spawnChannel(
   command: string,
   args: readonly string[],
 ): Channel {
-  const child = new Deno.Command(command, {
-    args: [...args],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: childEnv(),
-  }).spawn();
-  const writer = child.stdin.getWriter();
+  const server = startServerProcess(command, args, "piped");
   const tail: string[] = [];
   let closed = false;
   // Messages sent in one turn leave in one write, as a client that sends
@@ -129,7 +124,7 @@ export function spawnChannel(
   const flush = () => {
     const text = batch.join("");
     batch = [];
-    if (!closed) writer.write(encoder.encode(text)).catch(() => {});
+    if (!closed) server.write(encoder.encode(text));
   };
   const channel: Channel = {
     send(message) {
@@ -139,30 +134,21 @@ export function spawnChannel(
     },
     stderrTail: () => [...tail],
     async close() {
-      if (!closed) {
-        await writer.close().catch(() => {});
-      }
-      const exited = await Promise.race([
-        child.status.then(() => true),
-        new Promise<false>((resolve) => {
-          const t = setTimeout(() => resolve(false), 2000);
-          child.status.finally(() => clearTimeout(t));
-        }),
-      ]);
-      if (!exited) {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* already gone */ }
-        await child.status;
-      }
+      await server.end();
+      await ended;
+    },
+    async kill() {
+      closed = true;
+      await server.kill();
+      await ended;
     },
   };
-  pumpLines(child.stderr, (text) => {
+  pumpLines(server.stderr!, (text) => {
     tail.push(text.length > 200 ? text.slice(0, 200) + "…" : text);
     if (tail.length > 20) tail.shift();
   }, () => {});
   const reading = pumpLines(
-    child.stdout,
+    server.stdout,
     (text, line) => {
       const message = messageOf(text);
       if (typeof message === "string") {
@@ -171,12 +157,12 @@ export function spawnChannel(
     },
     (line) => channel.onproblem?.({ kind: "too-long", line }),
   );
-  Promise.all([reading, child.status]).then(([, status]) => {
+  const ended = drainAfterExit(server, reading).then(async () => {
     closed = true;
-    channel.onclose?.({
-      kind: "exited",
-      code: status.signal ? null : status.code,
-    });
+    // Whatever still holds the pipes after the server exited is not read.
+    server.stopReading();
+    const code = await server.exited;
+    channel.onclose?.({ kind: "exited", code });
   });
   return channel;
 }

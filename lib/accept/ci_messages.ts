@@ -211,8 +211,5 @@ export const JUNIT_WORDS = {
     en: "excused by the baseline: {verdict}",
     zh: "已被基线豁免：{verdict}",
   },
-  notRun: {
-    en: "NOT-RUN: the oracle gives no arguments for this case",
-    zh: "NOT-RUN：oracle 没有给出本用例所需的参数",
-  },
+  notRun: { en: "NOT-RUN: {why}", zh: "NOT-RUN：{why}" },
 } as const satisfies Record<string, Text>;

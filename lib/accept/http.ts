@@ -13,7 +13,8 @@
  */
 import { isPlainRecord } from "../base/json.ts";
 import type { Channel, Message } from "./channel.ts";
-import { MAX_MESSAGE_BYTES } from "./limits.ts";
+import { HTTP_CLOSE_MS, MAX_MESSAGE_BYTES } from "./limits.ts";
+import { within } from "./_server_process.ts";
 
 /** The host names `--url` may use: this machine's loopback only. */
 export const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
@@ -111,35 +112,72 @@ async function* boundedLines(
   else if (line !== "") yield line;
 }
 
+/** Whether `message` is a request (it has a method and an id): only a request's answer body is read. */
+function isRequest(message: Message): boolean {
+  return "method" in message && message.id !== undefined &&
+    message.id !== null;
+}
+
+/**
+ * The first bytes of `body`, read within {@linkcode HTTP_CLOSE_MS}, then
+ * the body cancelled: whether it carried anything, never what.
+ */
+async function hadBody(body: ReadableStream<Uint8Array>): Promise<boolean> {
+  const reader = body.getReader();
+  const first = await within(
+    reader.read().catch(() => null),
+    HTTP_CLOSE_MS,
+    null,
+  );
+  await within(reader.cancel().catch(() => {}), HTTP_CLOSE_MS, undefined);
+  return first !== null && !first.done && first.value.length > 0;
+}
+
 /**
  * A Streamable HTTP channel to `url`; `extra` headers (names already
  * checked, none of {@linkcode PROTOCOL_HEADERS}) go with every request.
+ * Every body is bounded: a request's event stream is cancelled once it has
+ * carried that request's answer, or when guardlab stops waiting for it; a
+ * body on the answer to a notification is cancelled unread (as the MCP
+ * SDK's client does) and noted; `close` aborts every request still open
+ * and waits at most {@linkcode HTTP_CLOSE_MS} for the DELETE that ends the
+ * session.
  */
 export function httpChannel(
   url: URL,
   extra: Readonly<Record<string, string>> = {},
 ): Channel {
   const open = new Set<AbortController>();
+  const byId = new Map<unknown, AbortController>();
   let session: string | undefined;
   let protocol: string | undefined;
   let closed = false;
-  const deliver = (text: string) => {
+  /** Hand on each message in `text`; true when one answers request `id`. */
+  const deliver = (text: string, id?: unknown): boolean => {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       channel.onproblem?.({ kind: "not-json", line: 0 });
-      return;
+      return false;
     }
+    let answered = false;
     for (const m of Array.isArray(value) ? value : [value]) {
-      if (isPlainRecord(m) && m.jsonrpc === "2.0") channel.onmessage?.(m);
-      else channel.onproblem?.({ kind: "not-message", line: 0 });
+      if (isPlainRecord(m) && m.jsonrpc === "2.0") {
+        if (id !== undefined && m.id === id && !("method" in m)) {
+          answered = true;
+        }
+        channel.onmessage?.(m);
+      } else channel.onproblem?.({ kind: "not-message", line: 0 });
     }
+    return answered;
   };
   const tooLong = () => channel.onproblem?.({ kind: "too-long", line: 0 });
   async function post(message: Message): Promise<void> {
     const abort = new AbortController();
+    const request = isRequest(message);
     open.add(abort);
+    if (request) byId.set(message.id, abort);
     try {
       const headers: Record<string, string> = {
         ...extra,
@@ -157,9 +195,26 @@ export function httpChannel(
       });
       session = response.headers.get("mcp-session-id") ?? session;
       const type = response.headers.get("content-type") ?? "";
+      if (!request) {
+        // A notification or an answer of guardlab's: whatever the status,
+        // its body is no message for anyone (the SDK's client reads none).
+        // One that carries something is noted, never judged.
+        if (response.body !== null && await hadBody(response.body)) {
+          channel.onnotice?.({
+            kind: "discarded-body",
+            status: response.status,
+            method: String(message.method ?? "a response"),
+          });
+        }
+        return;
+      }
       if (!response.ok || response.body === null) {
-        await response.body?.cancel();
-        if (!response.ok && "id" in message && "method" in message) {
+        await within(
+          response.body?.cancel().catch(() => {}) ?? Promise.resolve(),
+          HTTP_CLOSE_MS,
+          undefined,
+        );
+        if (!response.ok) {
           channel.onmessage?.({
             jsonrpc: "2.0",
             id: message.id,
@@ -175,9 +230,12 @@ export function httpChannel(
           const line of boundedLines(response.body, MAX_MESSAGE_BYTES, tooLong)
         ) {
           if (line === "") {
-            if (data.length > 0) deliver(data.join("\n"));
+            const answered = data.length > 0 &&
+              deliver(data.join("\n"), message.id);
             data = [];
             size = 0;
+            // The stream has done its work: leaving the loop cancels it.
+            if (answered) break;
           } else if (line.startsWith("data:")) {
             const part = line.slice(5).replace(/^ /, "");
             size += part.length;
@@ -208,6 +266,7 @@ export function httpChannel(
       // An aborted or refused request: its call gets no answer, and waits out its bound.
     } finally {
       open.delete(abort);
+      if (request && byId.get(message.id) === abort) byId.delete(message.id);
     }
   }
   const channel: Channel = {
@@ -221,6 +280,10 @@ export function httpChannel(
       }
       post(message);
     },
+    forget(id) {
+      // Nobody waits for this answer any more: its request and body end.
+      byId.get(id)?.abort();
+    },
     stderrTail: () => [],
     async close() {
       if (closed) return;
@@ -231,12 +294,17 @@ export function httpChannel(
           method: "DELETE",
           headers: { ...extra, "mcp-session-id": session },
           redirect: "manual",
+          signal: AbortSignal.timeout(HTTP_CLOSE_MS),
         })
-          .then((r) => r.body?.cancel())
+          .then((r) =>
+            within(r.body?.cancel() ?? Promise.resolve(), HTTP_CLOSE_MS, 0)
+          )
           .catch(() => {});
       }
       channel.onclose?.({ kind: "closed" });
     },
+    // guardlab did not start this server, so it cannot end it: it ends its session.
+    kill: () => channel.close(),
   };
   return channel;
 }

@@ -22,6 +22,13 @@ export const MAX_SETUP_CALLS = 8;
 /** The largest message read from a server or a client: 4 MiB (longer ones are discarded as they arrive). */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The most characters of an answer's text guardlab keeps (in `--json` and
+ * on the timeline): 200. Enough for "UNIQUE constraint failed: notes.id";
+ * a longer text is cut and ends in "…".
+ */
+export const MAX_ANSWER_TEXT = 200;
+
 /** The default N of the concurrent cases. */
 export const DEFAULT_COPIES = 10;
 
@@ -45,8 +52,18 @@ export const MAX_ANSWER_TIMEOUT_MS = 600_000;
 /** The shortest `--timeout-ms`: 50 ms. */
 export const MIN_ANSWER_TIMEOUT_MS = 50;
 
-/** How long after sending `cancel-after-send` cancels, unless `--cancel-after-ms` says. */
+/**
+ * How long after sending `cancel-after-send` cancels when neither
+ * `--cancel-after-ms` says nor a latency was measured before it (the
+ * default order measures one: `once`, then `lost-reply-retry`'s first call).
+ */
 export const DEFAULT_CANCEL_AFTER_MS = 20;
+
+/**
+ * How long `crash-after-commit` waits between two reads while it waits for
+ * the effect to show (the wait itself is bounded by `--timeout-ms`).
+ */
+export const POLL_READ_MS = 5;
 
 /** The longest delay a fault or a flag may ask for: 10 minutes. */
 export const MAX_DELAY_MS = 600_000;
@@ -78,8 +95,25 @@ export const MAX_AGENT_TEXT_CHARS = 2000;
 /** The most events `proxy show` draws (the first ones); the rest are counted. */
 export const MAX_DRAWN_EVENTS = 2000;
 
-/** How long the proxy waits for the server to exit after its input closed: 5 s. */
+/**
+ * How long a server guardlab started gets to exit after its input closed
+ * (`accept` at its end, `proxy` when the client has gone): 5 s. Then its
+ * process group is ended.
+ */
 export const EXIT_GRACE_MS = 5_000;
+
+/**
+ * How long guardlab still reads a server's output after the server exited:
+ * 1 s. What the server wrote before it went is read; a process it started
+ * that holds the pipe open is not waited on.
+ */
+export const DRAIN_GRACE_MS = 1_000;
+
+/**
+ * How long guardlab waits for the end of a session over Streamable HTTP
+ * (its DELETE), and for an HTTP body it no longer needs to be cancelled: 2 s.
+ */
+export const HTTP_CLOSE_MS = 2_000;
 
 /** The largest baseline (`--baseline FILE`, a previous `--json` report) read: 16 MiB. */
 export const MAX_BASELINE_BYTES = 16 * 1024 * 1024;

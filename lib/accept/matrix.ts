@@ -13,11 +13,7 @@ import {
   type Verdict,
 } from "./cases.ts";
 import { EXAMPLE_ORACLE } from "./example_oracle.ts";
-import {
-  DEFAULT_ANSWER_TIMEOUT_MS,
-  DEFAULT_CANCEL_AFTER_MS,
-  DEFAULT_COPIES,
-} from "./limits.ts";
+import { DEFAULT_ANSWER_TIMEOUT_MS, DEFAULT_COPIES } from "./limits.ts";
 import { type AcceptReport, runAccept } from "./run.ts";
 
 /** One case's verdict, with what is reported beside it as information. */
@@ -47,13 +43,14 @@ export async function exampleMatrix(
   { matrix: Partial<Record<CaseName, MatrixRow>>; report: AcceptReport }
 > {
   // Loaded here, so the SDK stays out of a caller's graph until it runs one.
-  const { exampleChannel } = await import("./_examples.ts");
-  const report = await runAccept(await exampleChannel(name), {
+  const { exampleServer } = await import("./_examples.ts");
+  const server = exampleServer(name);
+  const report = await runAccept(await server.open(), {
     oracle: EXAMPLE_ORACLE,
     cases,
     copies: DEFAULT_COPIES,
     timeoutMs: DEFAULT_ANSWER_TIMEOUT_MS,
-    cancelAfterMs: DEFAULT_CANCEL_AFTER_MS,
+    start: server.open,
   });
   const matrix: Partial<Record<CaseName, MatrixRow>> = {};
   for (const r of report.results) {

@@ -1,7 +1,8 @@
 /**
  * Every human-facing text of `accept` and `proxy`, in both languages: the
- * oracle's refusals, the verdicts and what each means, the words of the
- * matrix and the timeline, the one-line failures. The machine names
+ * oracle's refusals, the words of the matrix and the timeline, the
+ * one-line failures. The verdicts' texts (what each means, the article's
+ * sentence it tests) are in `verdict_messages.ts`. The machine names
  * (cases, verdicts, outcomes) are the same in both languages and live in
  * `cases.ts` and `session.ts`.
  *
@@ -82,170 +83,6 @@ export const ORACLE_MESSAGES = {
       "unconfirmed guesses of accept init: {list}; check each field, then delete its entry from guesses",
     zh:
       "还有 accept init 未确认的猜测：{list}；请逐项核对该字段，再从 guesses 中删除这一项",
-  },
-} as const satisfies Record<string, Text>;
-
-/** What each verdict means for the engineer about to hand the tool to an agent. */
-export const VERDICT_MEANING = {
-  "ONCE": {
-    en:
-      "exactly one effect for the key: all the case's calls together left one",
-    zh: "该业务键恰好一个效果：本用例的所有调用合起来只留下一个",
-  },
-  "NONE": {
-    en: "no effect for the key, though the call was valid",
-    zh: "该业务键没有任何效果，而调用本身是有效的",
-  },
-  "DUPLICATED": {
-    en: "more than one effect for one key: a retry or a copy wrote again",
-    zh: "同一业务键出现多个效果：重试或重复投递又写了一次",
-  },
-  "NO-EFFECT": {
-    en: "the bad call left no effect",
-    zh: "错误调用没有留下效果",
-  },
-  "EFFECT-DESPITE-REJECTION": {
-    en:
-      "the bad call was refused, but its effect is there: the check ran after the write",
-    zh: "错误调用被拒绝，效果却已存在：检查在写入之后才运行",
-  },
-  "FALSE-FAILURE": {
-    en: "the client was told the call failed, yet its effect exists",
-    zh: "客户端被告知调用失败，而效果其实存在",
-  },
-  "EFFECT-DESPITE-CANCEL": {
-    en:
-      "the effect was there after the cancel: a cancel does not undo a committed write",
-    zh: "取消之后效果仍在：取消撤销不了已提交的写入",
-  },
-  "ALL-KEPT": {
-    en: "every one of the concurrent calls was kept",
-    zh: "并发调用的效果全部保留",
-  },
-  "LOST": {
-    en:
-      "concurrent calls were each answered, but only some were kept: lost updates",
-    zh: "并发调用都得到了应答，却只保留了一部分：更新丢失",
-  },
-  "CONFLICT-REPORTED": {
-    en:
-      "the same key with other arguments was refused, and the first effect stands",
-    zh: "同一业务键换参数被拒绝，第一次的效果保持不变",
-  },
-  "SILENT-CONFLICT": {
-    en:
-      "the same key with other arguments was answered as a success, but the new arguments took no effect",
-    zh: "同一业务键换参数得到成功应答，新参数却没有生效",
-  },
-  "OVERWRITTEN": {
-    en:
-      "the other arguments took effect under the same key (replaced or added beside the first)",
-    zh: "其他参数在同一业务键下生效了（替换了第一次的结果，或与它并存）",
-  },
-  "NO-ANSWER": {
-    en:
-      "the server did not answer within the wait: nothing can be said about the effect",
-    zh: "服务器在等待时限内没有应答：无法判断效果",
-  },
-  "SERVER-EXITED": {
-    en:
-      "the server exited during the case: nothing can be said about the effect",
-    zh: "服务器在本用例中退出：无法判断效果",
-  },
-  "PROTOCOL-VIOLATION": {
-    en:
-      "the server broke JSON-RPC during the case (see its problems): a client cannot trust its answers",
-    zh: "服务器在本用例中违反了 JSON-RPC（见问题列表）：客户端无法信任它的应答",
-  },
-  "READ-FAILED": {
-    en:
-      "the read tool failed or its result had nothing to count: the effect is unknown",
-    zh: "读取工具失败，或结果中无从计数：效果不明",
-  },
-  "SETUP-FAILED": {
-    en: "a setup call failed, so the case was not run",
-    zh: "准备调用失败，本用例没有运行",
-  },
-  "NOT-RUN": {
-    en: "not run: the oracle gives no arguments for this case",
-    zh: "未运行：oracle 没有给出本用例所需的参数",
-  },
-} as const satisfies Record<string, Text>;
-
-/** The sentence of the article each verdict tests (its Chinese is the article's own). */
-export const VERDICT_ARTICLE = {
-  "ONCE": {
-    en: "same key, same arguments: the old draft is read back",
-    zh: "同键、同参数会读回旧草稿",
-  },
-  "NONE": {
-    en: "no exception does not mean a receipt was written",
-    zh: "没有抛异常，也未必写入了回执",
-  },
-  "DUPLICATED": {
-    en: "sending again on a timeout alone may duplicate the effect",
-    zh: "仅凭一个超时异常就再次发送，可能造成重复效果",
-  },
-  "NO-EFFECT": {
-    en: "a refusal returns before the business call",
-    zh: "拒绝时返回，不进入正常业务调用",
-  },
-  "EFFECT-DESPITE-REJECTION": {
-    en: "when the exception came, the function had already written",
-    zh: "异常发生时，函数已经做完了写入",
-  },
-  "FALSE-FAILURE": {
-    en: "the same error status: once with no row, once with a row",
-    zh: "相同 error 状态，一次没有行，一次有行",
-  },
-  "EFFECT-DESPITE-CANCEL": {
-    en: "wait for the commit, cancel, then check that the row is still there",
-    zh: "等待业务提交后，在协程等待点真正发送取消，再检查行仍存在",
-  },
-  "ALL-KEPT": {
-    en: "the guarantee covers serial calls only",
-    zh: "保证只适用于保留这份数据库、沿用同一 job、串行调用本程序的范围",
-  },
-  "LOST": {
-    en: "it did not prove throughput or recovery under concurrent requests",
-    zh: "它也没有证明并发请求下的生产吞吐与故障恢复",
-  },
-  "CONFLICT-REPORTED": {
-    en: "same key, other arguments: key_conflict",
-    zh: "同键换参数则报 key_conflict",
-  },
-  "SILENT-CONFLICT": {
-    en: "same key, other arguments: key_conflict",
-    zh: "同键换参数则报 key_conflict",
-  },
-  "OVERWRITTEN": {
-    en: "same key, other arguments: key_conflict",
-    zh: "同键换参数则报 key_conflict",
-  },
-  "NO-ANSWER": {
-    en: "after a timeout, query by the stable business key first",
-    zh: "应先按稳定业务键查询、对账或使用对方的幂等能力",
-  },
-  "SERVER-EXITED": {
-    en: "an unknown result: record the key to check and reconcile",
-    zh: "正式系统遇到未知结果时，应记录待核对的业务键并对账",
-  },
-  "PROTOCOL-VIOLATION": {
-    en: "a check that threw has reached no conclusion",
-    zh: "检查函数抛异常，代表没有顺利得到结论",
-  },
-  "READ-FAILED": {
-    en: "a missing receipt is no proof that nothing happened",
-    zh: "不能把缺回执解释为没有发生",
-  },
-  "SETUP-FAILED": {
-    en: "mark the commit point of every step first",
-    zh: "先给每个步骤标出提交点",
-  },
-  "NOT-RUN": {
-    en:
-      "accept refusals, check errors, call errors, cancels and retries one by one",
-    zh: "再分别验收拒绝、检查异常、调用异常、取消与重试",
   },
 } as const satisfies Record<string, Text>;
 
@@ -413,6 +250,29 @@ export const TIMELINE_WORDS = {
   readFailed: {
     en: "asks the read tool: cannot count",
     zh: "询问读取工具：无从计数",
+  },
+  readPolled: {
+    en: "reads until the effect shows: effect {count}",
+    zh: "反复读取直到看到效果：效果 {count}",
+  },
+  answeredText: {
+    en: "answers {calls}: {outcome}: “{text}”",
+    zh: "应答{calls}：{outcome}：“{text}”",
+  },
+  tooLate: {
+    en: "the answer to {calls} came first: no cancel sent",
+    zh: "{calls} 的应答先到：没有发送取消",
+  },
+  started: { en: "starts process {n}", zh: "启动进程 {n}" },
+  killed: {
+    en: "kills process {n} and its group (SIGKILL)",
+    zh: "强制终止进程 {n} 及其进程组（SIGKILL）",
+  },
+  closed: { en: "closes process {n}", zh: "关闭进程 {n}" },
+  onProcess: { en: "{text} (process {n})", zh: "{text}（进程 {n}）" },
+  notice: {
+    en: "a body on a notification's answer: discarded",
+    zh: "通知的应答带有正文：已丢弃",
   },
   setup: { en: "setup call: {outcome}", zh: "准备调用：{outcome}" },
   exited: { en: "exits", zh: "退出" },

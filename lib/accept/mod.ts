@@ -4,12 +4,16 @@
  *
  * - `oracle.ts`: the oracle format (which tool, its key, how to count its
  *   effect with a read tool), placeholders, JSON Pointers.
- * - `cases.ts`: the case and verdict names, each verdict's class.
+ * - `cases.ts`: the case and verdict names, each verdict's class;
+ *   `verdict_messages.ts`: what each verdict means and the article's
+ *   sentence it tests.
  * - `session.ts`, `run.ts`: the cases, each a timeline in three lanes
- *   (client, guardlab, server), judged by the effect counted by key.
+ *   (client, guardlab, server), judged by the effect counted by key and
+ *   what the client was told; two-processes and crash-after-commit start
+ *   servers of their own, annotations checks the tool's declared hints.
  * - `channel.ts`, `http.ts`: a server over stdio or Streamable HTTP, every
- *   message bounded; `start.ts`: where a server comes from, and the grant
- *   it needs.
+ *   message and every wait bounded, a started server ended with its process
+ *   group; `start.ts`: where a server comes from, and the grant it needs.
  * - `_examples.ts`, `matrix.ts`: example servers built in, run in process.
  * - `draft.ts`: `accept init`, an oracle drafted from a server's tool list,
  *   its guesses marked; `baseline.ts`: `--baseline`, a previous report's

@@ -16,13 +16,10 @@
  */
 import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { childEnv, messageOf, pumpLines } from "./channel.ts";
+import { messageOf, pumpLines } from "./channel.ts";
+import { drainAfterExit, startServerProcess } from "./_server_process.ts";
 import { faultsFor, type ProxyFault } from "./faults.ts";
-import {
-  EXIT_GRACE_MS,
-  MAX_MESSAGE_BYTES,
-  MAX_RECORD_LINES,
-} from "./limits.ts";
+import { MAX_MESSAGE_BYTES, MAX_RECORD_LINES } from "./limits.ts";
 import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, pointerGet, substitute } from "./oracle.ts";
 import type { RecordWriter } from "./record.ts";
@@ -80,19 +77,8 @@ export const CANCELLED_CODE = -32800;
 
 /** Run one proxy session: until the client closes its end (or the server exits). */
 export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
-  const child = new Deno.Command(o.command, {
-    args: [...o.args],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-    clearEnv: true,
-    env: childEnv(),
-  }).spawn();
-  const server = child.stdin.getWriter();
-  let serverOpen = true;
-  const toServer = (text: string) => {
-    if (serverOpen) server.write(encoder.encode(text + "\n")).catch(() => {});
-  };
+  const server = startServerProcess(o.command, o.args, "inherit");
+  const toServer = (text: string) => server.write(encoder.encode(text + "\n"));
   // The time an answer leaves is taken before it leaves: whatever the
   // client does with it (an agent's output guardrail) comes after it.
   const toClient = (text: string): number => {
@@ -393,10 +379,13 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   };
 
   let serverGone = false;
-  const serverDone = pumpLines(child.stdout, fromServer, () => {
+  const serverOutput = pumpLines(server.stdout, fromServer, () => {
     note({ dir: "server>client", action: "too-long" }, null);
     o.log(fill(P.tooLong, { side: P.sideServer, max: MAX_MESSAGE_BYTES }));
-  }).then(() => {
+  });
+  // The server has gone when its output ended, or a bounded grace after it
+  // exited: a process it started may hold its stdout open.
+  const serverDone = drainAfterExit(server, serverOutput).then(() => {
     serverGone = true;
     // A read still waiting has no one left to answer it.
     for (const [key, onAnswer] of [...reads]) {
@@ -406,10 +395,19 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     // A wait for answers ends when nobody is left to give them.
     drained();
   });
-  const clientDone = pumpLines(o.input, fromClient, () => {
-    note({ dir: "client>server", action: "too-long" }, null);
-    o.log(fill(P.tooLong, { side: P.sideClient, max: MAX_MESSAGE_BYTES }));
-  });
+  // The client's input stops being read once the session is over, so a
+  // client that keeps its end open does not keep the proxy alive.
+  const clientInput = new AbortController();
+  const clientDone = pumpLines(
+    o.input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
+      signal: clientInput.signal,
+    }),
+    fromClient,
+    () => {
+      note({ dir: "client>server", action: "too-long" }, null);
+      o.log(fill(P.tooLong, { side: P.sideClient, max: MAX_MESSAGE_BYTES }));
+    },
+  );
   const first = await Promise.race([
     clientDone.then(() => "client" as const),
     serverDone.then(() => "server" as const),
@@ -431,23 +429,10 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
     }
   }
   for (const t of timers) clearTimeout(t);
-  serverOpen = false;
-  await server.close().catch(() => {});
-  const status = await Promise.race([
-    child.status,
-    new Promise<null>((resolve) => {
-      const t = setTimeout(() => resolve(null), EXIT_GRACE_MS);
-      child.status.finally(() => clearTimeout(t));
-    }),
-  ]);
-  let code: number | null = status?.code ?? null;
-  if (status === null) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-    await child.status;
-    code = null;
-  }
+  // Bounded, step by step: the server's input closed, a grace to exit, its
+  // process group ended, its pipes and the client's input no longer read.
+  const code = await server.end();
+  clientInput.abort();
   // The server went first, or went while calls were still unanswered.
   const serverFirst = first === "server" || (serverGone && inflight.size > 0);
   if (serverFirst) o.log(fill(P.serverExited, { code: code ?? "killed" }));

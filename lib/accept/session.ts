@@ -4,18 +4,25 @@
  * answer. Every step lands on the case's timeline in the lane where it
  * happened (client, guardlab, server), and every wait has a bound. What the
  * server does wrong (answers twice, answers an id nobody sent, writes what
- * is not a message, exits) is noted as a problem of the case it happened in.
+ * is not a message, exits) is noted as a problem of the case it happened in;
+ * what it does that decides nothing (a body on a 202) as a notice. A case
+ * that starts servers of its own (two processes, a restart) opens a session
+ * on each and gives them the case's log: one timeline, the process named.
  *
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
+import { inert } from "../base/terminal.ts";
 import {
+  MAX_ANSWER_TEXT,
   MAX_LISTED_TOOLS,
   MAX_TOOL_PAGES,
   START_TIMEOUT_MS,
 } from "./limits.ts";
+import { resultText } from "./oracle.ts";
 import type {
   Channel,
+  ChannelNotice,
   ChannelProblem,
   CloseReason,
   Message,
@@ -34,8 +41,13 @@ export type EventKind =
   | "withheld"
   | "gave-up"
   | "cancelled"
+  | "too-late"
   | "read"
   | "setup"
+  | "started"
+  | "killed"
+  | "closed"
+  | "notice"
   | "problem"
   | "exited";
 
@@ -57,14 +69,22 @@ export interface TimelineEvent {
   readonly call: number | null;
   /** How an answer ended, for answered/delivered/withheld/gave-up. */
   readonly outcome?: Outcome;
+  /** What the answer said, for answered: its text, cut and inert. */
+  readonly text?: string;
   /** The effect counted, for a read. */
   readonly count?: number | null;
   /** For a read: the first one in this case that saw the effect. */
   readonly visible?: boolean;
+  /** For a read: the last of reads repeated until the effect showed (or the answer came). */
+  readonly polled?: boolean;
   /** What the problem was, for a problem. */
   readonly problem?: ProblemKind;
+  /** What the notice was, for a notice. */
+  readonly notice?: NoticeKind;
   /** The JSON-RPC id a problem is about. */
   readonly id?: number;
+  /** Which server process, in a case that starts its own (from 1). */
+  readonly process?: number;
   /** Milliseconds since the case started (shown in JSON, never judged on). */
   readonly at_ms: number;
 }
@@ -83,14 +103,33 @@ export interface Problem {
   readonly id?: number;
 }
 
+/** What a server did that was noted and set aside. */
+export type NoticeKind = ChannelNotice["kind"];
+
+/** One thing noted during a case that decides no verdict. */
+export interface Notice {
+  /** What it was. */
+  readonly kind: NoticeKind;
+  /** The HTTP status it came with. */
+  readonly status: number;
+  /** The notification it answered. */
+  readonly method: string;
+}
+
 /** An answer as guardlab received it. */
 export interface Answer {
   /** How it ended. */
   readonly outcome: Outcome;
   /** The tool result, when there is one. */
   readonly result?: Record<string, unknown>;
-  /** The JSON-RPC error's message, when there is one. */
-  readonly error?: string;
+  /**
+   * What the answer said: a tool result's text content, or a JSON-RPC
+   * error's message; at most {@linkcode MAX_ANSWER_TEXT} characters, every
+   * character that could drive a terminal shown as `\uXXXX`.
+   */
+  readonly text?: string;
+  /** Milliseconds from the send to the answer (a measure, never a verdict). */
+  readonly ms?: number;
 }
 
 /** A call in flight. */
@@ -102,6 +141,23 @@ export interface Pending {
   /** Settles when the server answers, the wait runs out, or the server exits. */
   readonly answer: Promise<Answer>;
 }
+
+/** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */
+export interface ToolHints {
+  /** The tool says it changes nothing. */
+  readonly readOnlyHint?: boolean;
+  /** The tool says it may replace or delete what exists (false: only adds). */
+  readonly destructiveHint?: boolean;
+  /** The tool says calling it again with the same arguments has no further effect. */
+  readonly idempotentHint?: boolean;
+}
+
+/** The hint names accept reads, in the order it shows them. */
+export const HINT_NAMES = [
+  "idempotentHint",
+  "readOnlyHint",
+  "destructiveHint",
+] as const;
 
 /** The server did not get through initialize. */
 export class InitializeFailed extends Error {
@@ -116,17 +172,48 @@ export class InitializeFailed extends Error {
 /** The protocol version guardlab asks for. */
 export const PROTOCOL_VERSION = "2025-06-18";
 
+/** One case's record: its timeline, its problems, its notices; shared by every session of the case. */
+export class CaseLog {
+  /** The steps so far. */
+  readonly events: TimelineEvent[] = [];
+  /** What a server did wrong so far. */
+  readonly problems: Problem[] = [];
+  /** What was noted and set aside so far. */
+  readonly notices: Notice[] = [];
+  /** When the case started. */
+  readonly started: number = performance.now();
+}
+
 interface Waiting {
   call: number | null;
-  generation: number;
+  /** The log of the case the request was made in. */
+  log: CaseLog;
   settle(answer: Answer): void;
   timer: ReturnType<typeof setTimeout>;
   quiet: boolean;
+  sentAt: number;
 }
 
 /** The bound of the wait for `initialize`: `timeoutMs`, and at least {@linkcode START_TIMEOUT_MS}. */
 export function startTimeoutOf(timeoutMs: number): number {
   return Math.max(timeoutMs, START_TIMEOUT_MS);
+}
+
+/** What an answer said, cut to {@linkcode MAX_ANSWER_TEXT} characters and inert. */
+export function shownAnswerText(raw: string): string {
+  const chars = [...raw];
+  const cut = chars.length > MAX_ANSWER_TEXT
+    ? chars.slice(0, MAX_ANSWER_TEXT).join("") + "…"
+    : raw;
+  return inert(cut);
+}
+
+/** How a session is opened. */
+export interface OpenOptions {
+  /** The bound of the wait for initialize (default: {@linkcode startTimeoutOf} the answer bound). */
+  readonly startTimeoutMs?: number;
+  /** Which server process this is, in a case that starts its own. */
+  readonly process?: number;
 }
 
 /** A session over `channel`; {@linkcode Session.open} initializes it. */
@@ -141,35 +228,53 @@ export class Session {
    * {@linkcode MAX_TOOL_PAGES} pages: input from the server, unchecked.
    */
   listed: unknown[] = [];
-  /** The case's timeline so far. */
-  events: TimelineEvent[] = [];
-  /** The case's problems so far. */
-  problems: Problem[] = [];
+  /** The hints each listed tool declares, by name. */
+  hints: Map<string, ToolHints> = new Map();
+  /** The current case's record (before the first case: the start's). */
+  log: CaseLog = new CaseLog();
   /** Set once the server exited or the channel closed. */
   closedBy: CloseReason | null = null;
   readonly #channel: Channel;
   readonly #timeoutMs: number;
+  readonly #process: number | undefined;
   readonly #waiting = new Map<number, Waiting>();
   readonly #answered = new Set<number>();
   #nextId = 1;
-  #started = performance.now();
-  /** Bumped by each case, so a late answer to an earlier case's call lands on no later timeline. */
-  #generation = 0;
 
-  private constructor(channel: Channel, timeoutMs: number) {
+  private constructor(
+    channel: Channel,
+    timeoutMs: number,
+    process: number | undefined,
+  ) {
     this.#channel = channel;
     this.#timeoutMs = timeoutMs;
+    this.#process = process;
     channel.onmessage = (m) => this.#receive(m);
     channel.onproblem = (p) => this.#problem(p);
+    channel.onnotice = (n) => this.#notice(n);
     channel.onclose = (why) => this.#closed(why);
+  }
+
+  /** The case's timeline so far. */
+  get events(): TimelineEvent[] {
+    return this.log.events;
+  }
+
+  /** The case's problems so far. */
+  get problems(): Problem[] {
+    return this.log.problems;
   }
 
   /**
    * Initialize a session on `channel` and list its tools; every wait is
    * bounded by `timeoutMs`, initialize's by {@linkcode startTimeoutOf}.
    */
-  static async open(channel: Channel, timeoutMs: number): Promise<Session> {
-    const s = new Session(channel, timeoutMs);
+  static async open(
+    channel: Channel,
+    timeoutMs: number,
+    options: OpenOptions = {},
+  ): Promise<Session> {
+    const s = new Session(channel, timeoutMs, options.process);
     const init = await s.#request(
       "initialize",
       {
@@ -179,13 +284,13 @@ export class Session {
       },
       null,
       true,
-      startTimeoutOf(timeoutMs),
+      options.startTimeoutMs ?? startTimeoutOf(timeoutMs),
     ).answer;
     if (init.outcome === "no-answer" || init.outcome === "closed") {
       throw new InitializeFailed(init.outcome);
     }
     if (init.outcome !== "success") {
-      throw new InitializeFailed("error", init.error ?? "");
+      throw new InitializeFailed("error", init.text ?? "");
     }
     const info = init.result?.serverInfo;
     if (isPlainRecord(info)) {
@@ -211,25 +316,32 @@ export class Session {
         break;
       }
     }
-    s.tools = s.listed.flatMap((t) =>
-      isPlainRecord(t) && typeof t.name === "string" ? [t.name] : []
-    );
+    for (const t of s.listed) {
+      if (!isPlainRecord(t) || typeof t.name !== "string") continue;
+      s.tools.push(t.name);
+      s.hints.set(t.name, hintsOf(t.annotations));
+    }
     return s;
   }
 
-  /** Start a new case: a fresh timeline and problem list. */
+  /** Start a new case: a fresh timeline, problem and notice list. */
   beginCase(): void {
-    this.events = [];
-    this.problems = [];
-    this.#started = performance.now();
-    this.#generation++;
+    this.log = new CaseLog();
+  }
+
+  /** Record on `log` from now on (a session a case started, joining the case's timeline). */
+  join(log: CaseLog): void {
+    this.log = log;
   }
 
   /** Note one step on the timeline. */
   note(event: Omit<TimelineEvent, "at_ms">): void {
-    this.events.push({
+    this.log.events.push({
       ...event,
-      at_ms: Math.round(performance.now() - this.#started),
+      ...(this.#process === undefined || event.process !== undefined
+        ? {}
+        : { process: this.#process }),
+      at_ms: Math.round(performance.now() - this.log.started),
     });
   }
 
@@ -255,9 +367,9 @@ export class Session {
       false,
     );
     this.note({ lane: "guardlab", kind: "forwarded", call: opts.call });
-    const generation = this.#generation;
+    const log = this.log;
     const answer = pending.answer.then((a) => {
-      if (generation !== this.#generation) return a;
+      if (log !== this.log) return a;
       if (a.outcome === "no-answer") {
         this.note({
           lane: "client",
@@ -314,19 +426,29 @@ export class Session {
     return answer;
   }
 
-  /** Close the channel and every wait. */
+  /** Close the channel (bounded: see {@linkcode Channel.close}) and every wait. */
   async close(): Promise<void> {
     await this.#channel.close();
-    for (const [id, w] of this.#waiting) {
-      clearTimeout(w.timer);
-      this.#waiting.delete(id);
-      w.settle({ outcome: "closed" });
-    }
+    this.#endWaits();
+  }
+
+  /** End the server at once, as a crash would (SIGKILL to its process group), and every wait. */
+  async kill(): Promise<void> {
+    await this.#channel.kill();
+    this.#endWaits();
   }
 
   /** The server's last stderr lines. */
   stderrTail(): string[] {
     return this.#channel.stderrTail();
+  }
+
+  #endWaits(): void {
+    for (const [id, w] of this.#waiting) {
+      clearTimeout(w.timer);
+      this.#waiting.delete(id);
+      w.settle({ outcome: "closed" });
+    }
   }
 
   #request(
@@ -344,6 +466,8 @@ export class Session {
       }
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
+        // Nothing more is read for it (an HTTP body is cancelled).
+        this.#channel.forget?.(id);
         settle({ outcome: "no-answer" });
       }, timeoutMs);
       // Registered before the send: an in-process server may answer at once.
@@ -352,7 +476,8 @@ export class Session {
         settle,
         timer,
         quiet,
-        generation: this.#generation,
+        log: this.log,
+        sentAt: performance.now(),
       });
     });
     this.#channel.send({ jsonrpc: "2.0", id, method, params });
@@ -397,24 +522,30 @@ export class Session {
     this.#waiting.delete(id);
     this.#answered.add(id);
     clearTimeout(w.timer);
+    const ms = Math.round((performance.now() - w.sentAt) * 10) / 10;
     const answer: Answer = "error" in message
       ? {
         outcome: "rpc-error",
-        error: String((message.error as { message?: unknown })?.message ?? "")
-          .slice(0, 200),
+        text: shownAnswerText(
+          String((message.error as { message?: unknown })?.message ?? ""),
+        ),
+        ms,
       }
       : isPlainRecord(message.result)
       ? {
         outcome: message.result.isError === true ? "tool-error" : "success",
         result: message.result,
+        text: shownAnswerText(resultText(message.result)),
+        ms,
       }
-      : { outcome: "rpc-error", error: "result is not an object" };
-    if (!w.quiet && w.generation === this.#generation) {
+      : { outcome: "rpc-error", text: "result is not an object", ms };
+    if (!w.quiet && w.log === this.log) {
       this.note({
         lane: "server",
         kind: "answered",
         call: w.call,
         outcome: answer.outcome,
+        text: answer.text,
       });
     }
     w.settle(answer);
@@ -425,7 +556,7 @@ export class Session {
   }
 
   #problemOf(p: Problem): void {
-    this.problems.push(p);
+    this.log.problems.push(p);
     this.note({
       lane: "server",
       kind: "problem",
@@ -435,14 +566,29 @@ export class Session {
     });
   }
 
+  #notice(n: ChannelNotice): void {
+    this.log.notices.push({
+      kind: n.kind,
+      status: n.status,
+      method: n.method.slice(0, 64),
+    });
+    this.note({ lane: "server", kind: "notice", call: null, notice: n.kind });
+  }
+
   #closed(why: CloseReason): void {
     if (this.closedBy !== null) return;
     this.closedBy = why;
     this.note({ lane: "server", kind: "exited", call: null });
-    for (const [id, w] of this.#waiting) {
-      clearTimeout(w.timer);
-      this.#waiting.delete(id);
-      w.settle({ outcome: "closed" });
-    }
+    this.#endWaits();
   }
+}
+
+/** The three hints of `annotations`, each kept only when it is a boolean. */
+function hintsOf(annotations: unknown): ToolHints {
+  const hints: Record<string, boolean> = {};
+  if (!isPlainRecord(annotations)) return hints;
+  for (const name of HINT_NAMES) {
+    if (typeof annotations[name] === "boolean") hints[name] = annotations[name];
+  }
+  return hints;
 }

@@ -60,27 +60,51 @@ export function assertGrantFor(source: ServerSource, command: string): void {
   }
 }
 
+/** A started server, and how to start another of its kind over the same store. */
+export interface StartedServer {
+  /** The channel to the server just started (or connected to). */
+  readonly channel: Channel;
+  /**
+   * Start another server of the same kind: the same command (over the
+   * same store, as a second agent session or a restart would), or another
+   * in-process example over the same notes. Absent for a URL: guardlab did
+   * not start that server and can neither start a second nor restart it.
+   */
+  readonly start?: () => Promise<Channel>;
+}
+
 /** Start (or connect to) the server of `source`. */
-export async function serverChannel(source: ServerSource): Promise<Channel> {
+export async function serverChannel(
+  source: ServerSource,
+): Promise<StartedServer> {
   if (source.kind === "example") {
     // The literal specifier keeps the SDK out of every other command's graph.
-    const { exampleChannel } = await import("./_examples.ts");
-    return await exampleChannel(source.name);
+    const { exampleServer } = await import("./_examples.ts");
+    const server = exampleServer(source.name);
+    return { channel: await server.open(), start: server.open };
   }
   if (source.kind === "url") {
-    return httpChannel(source.url, source.headers ?? {});
+    return { channel: httpChannel(source.url, source.headers ?? {}) };
   }
+  const start = () => Promise.resolve(spawnOf(source.command, source.args));
+  return { channel: spawnOf(source.command, source.args), start };
+}
+
+/** Start `command`, or say in one line why it cannot start. */
+function spawnOf(command: string, args: readonly string[]): Channel {
   try {
-    return spawnChannel(source.command, source.args);
+    return spawnChannel(command, args);
   } catch (error) {
-    const command = JSON.stringify(source.command);
+    const shown = JSON.stringify(command);
     if (error instanceof Deno.errors.NotFound) {
-      throw new StartFailed(fill(ACCEPT_MESSAGES.notFound, { command }));
+      throw new StartFailed(fill(ACCEPT_MESSAGES.notFound, { command: shown }));
     }
     const why = error instanceof Error
       ? error.message.split("\n")[0]
       : String(error);
-    throw new StartFailed(fill(ACCEPT_MESSAGES.cannotStart, { command, why }));
+    throw new StartFailed(
+      fill(ACCEPT_MESSAGES.cannotStart, { command: shown, why }),
+    );
   }
 }
 

@@ -45,6 +45,9 @@ import x17 from "./data/17-agent-retry-reuses.json" with {
 import x18 from "./data/18-predict-accept-loses-updates.json" with {
   type: "json",
 };
+import x19 from "./data/19-predict-output-guardrail.json" with {
+  type: "json",
+};
 
 /** One built-in exercise's data, and the file it comes from. */
 export interface ExerciseSource {
@@ -74,4 +77,5 @@ export const BUILTIN_EXERCISES: readonly ExerciseSource[] = [
   { file: "16-predict-parallel-guardrail.json", data: x16 },
   { file: "17-agent-retry-reuses.json", data: x17 },
   { file: "18-predict-accept-loses-updates.json", data: x18 },
+  { file: "19-predict-output-guardrail.json", data: x19 },
 ];

@@ -19,7 +19,12 @@ import { fill, type Lang, say, type Text } from "../base/i18n.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
 import type { Comparison } from "../accept/baseline.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import { VERDICT_ARTICLE, VERDICT_MEANING } from "../accept/messages.ts";
+import {
+  NOT_RUN_WHY,
+  VERDICT_ARTICLE,
+  VERDICT_MEANING,
+} from "../accept/verdict_messages.ts";
+import { detailTexts } from "./_accept_details.ts";
 import { JUNIT_WORDS as J } from "../accept/ci_messages.ts";
 import { effectText, problemsText, sawText } from "./accept_view.ts";
 import { rowName } from "./_accept_baseline.ts";
@@ -45,6 +50,11 @@ function timestampOf(date: Date): string {
   return date.toISOString().slice(0, 19);
 }
 
+/** Why a NOT-RUN row tested nothing (a report from before the reasons: the oracle's arguments). */
+function notRunWhy(row: CaseResult): Text {
+  return NOT_RUN_WHY[row.not_run ?? "no-arguments"];
+}
+
 /** The lines under a testcase's verdict. */
 function bodyLines(row: CaseResult): Text[] {
   const lines: Text[] = [
@@ -52,8 +62,11 @@ function bodyLines(row: CaseResult): Text[] {
       verdict: row.verdict,
       meaning: VERDICT_MEANING[row.verdict],
     }),
+    ...(row.verdict === "NOT-RUN" ? [notRunWhy(row)] : []),
     fill(J.saw, { saw: sawText(row.client_saw) }),
     fill(J.effect, { effect: effectText(row) }),
+    // What the verdict rests on, the server's own words among it.
+    ...detailTexts(row),
   ];
   for (const i of row.info) {
     lines.push(fill(J.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
@@ -99,7 +112,7 @@ export function junitXml(
     const message = outcome === "skipped"
       ? (excused.has(row)
         ? fill(J.excused, { verdict: row.verdict })
-        : J.notRun)
+        : fill(J.notRun, { why: notRunWhy(row) }))
       : fill(J.verdict, {
         verdict: row.verdict,
         meaning: VERDICT_MEANING[row.verdict],

@@ -27,15 +27,24 @@ import {
   OUTCOME_WORD,
   PROBLEM_WORD,
   TIMELINE_WORDS as W,
+} from "../accept/messages.ts";
+import {
+  NOT_RUN_WHY,
+  NOTICE_WORD,
   VERDICT_ARTICLE,
   VERDICT_MEANING,
-} from "../accept/messages.ts";
+} from "../accept/verdict_messages.ts";
+import { detailTexts, hintsText } from "./_accept_details.ts";
+import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
 import { BASELINE_MESSAGES } from "../accept/ci_messages.ts";
 import { baselineLines } from "./_accept_baseline.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
+
+/** The width of a screen. */
+const WIDTH = 80;
 
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(1, width - displayWidth(text)));
@@ -57,8 +66,12 @@ export function sawText(saw: readonly Outcome[]): Text {
 
 /** The effect column of a row. */
 export function effectText(r: CaseResult): Text {
+  if (r.verdict === "NOT-RUN" || r.case === "annotations") return same("-");
   if (r.effect === null) return M.unknown;
-  if (r.case === "concurrent-distinct" && r.copies !== undefined) {
+  if (
+    (r.case === "concurrent-distinct" || r.case === "two-processes") &&
+    r.copies !== undefined
+  ) {
     return fill(M.effectOf, { kept: r.effect, n: r.copies });
   }
   if (r.effect_before_retry !== undefined) {
@@ -99,6 +112,12 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
     lines.push(
       say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
     );
+    const hints = report.hints?.[tool];
+    if (hints !== undefined) {
+      wrap(say(hintsText(hints), lang), 74, 0).forEach((l, i) =>
+        lines.push((i === 0 ? "  " : "    ") + l.trim())
+      );
+    }
     lines.push(
       "  " + pad(say(M.headCase, lang), COLS.case) +
         pad(say(M.headSaw, lang), COLS.saw) +
@@ -108,15 +127,26 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       const saw = wrap(say(sawText(r.client_saw), lang), COLS.saw - 1, 0).map((
         l,
       ) => l.trim());
-      lines.push(
-        "  " + pad(r.case, COLS.case) + pad(saw[0], COLS.saw) +
-          pad(say(effectText(r), lang), COLS.effect) + r.verdict,
+      const head = "  " + pad(r.case, COLS.case) + pad(saw[0], COLS.saw);
+      // A verdict too long for its column starts early enough to end by
+      // column 80 (never over the effect before it).
+      const room = Math.min(
+        COLS.effect,
+        WIDTH - displayWidth(head) - r.verdict.length,
       );
+      lines.push(head + pad(say(effectText(r), lang), room) + r.verdict);
       for (const more of saw.slice(1)) {
         lines.push("  " + " ".repeat(COLS.case) + more);
       }
       const notes: Text[] = [VERDICT_MEANING[r.verdict]];
+      if (r.not_run !== undefined) notes.push(NOT_RUN_WHY[r.not_run]);
+      notes.push(...detailTexts(r));
       if (r.problems.length > 0) notes.push(problemsText(r));
+      for (const n of r.notices) {
+        notes.push(
+          fill(NOTICE_WORD[n.kind], { status: n.status, method: n.method }),
+        );
+      }
       for (const i of r.info) {
         notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
       }
@@ -151,43 +181,6 @@ export function classCounts(report: AcceptReport) {
 /** The summary line of `report`. */
 export function summaryText(report: AcceptReport): Text {
   return fill(M.summary, classCounts(report));
-}
-
-/** One event's words, for `calls` (one call number or a run of them). */
-function eventText(e: TimelineEvent, calls: Text, n: number): Text {
-  const outcome = e.outcome ? OUTCOME_WORD[e.outcome] : same("");
-  switch (e.kind) {
-    case "sent":
-      return fill(W.sent, { calls });
-    case "retried":
-      return fill(W.retried, { calls });
-    case "forwarded":
-      return fill(W.forwarded, { calls });
-    case "answered":
-      return fill(W.answered, { calls, outcome });
-    case "delivered":
-      return fill(W.delivered, { calls, outcome });
-    case "withheld":
-      return fill(W.withheld, { calls });
-    case "gave-up":
-      return fill(W.gaveUp, { calls });
-    case "cancelled":
-      return fill(W.cancelled, { calls });
-    case "read":
-      if (e.count === null || e.count === undefined) return W.readFailed;
-      return n > 1
-        ? fill(W.readMany, { n, count: e.count })
-        : fill(W.read, { count: e.count });
-    case "setup":
-      return fill(W.setup, { outcome });
-    case "exited":
-      return W.exited;
-    case "problem":
-      return fill(PROBLEM_WORD[e.problem ?? "not-message"], {
-        id: e.id ?? "?",
-        max: MAX_MESSAGE_BYTES,
-      });
-  }
 }
 
 /** One drawn step: its lane, its words, and whether the effect showed first here. */
@@ -238,9 +231,12 @@ export function drawnSteps(events: readonly TimelineEvent[]): DrawnStep[] {
 function repeats(a: TimelineEvent, b: TimelineEvent): boolean {
   if (
     a.kind !== b.kind || a.lane !== b.lane || a.outcome !== b.outcome ||
-    b.visible
+    a.process !== b.process || a.text !== b.text || b.visible || b.polled
   ) return false;
-  if (a.kind === "problem" || a.kind === "exited" || a.kind === "setup") {
+  if (
+    a.kind === "problem" || a.kind === "exited" || a.kind === "setup" ||
+    PROCESS_KINDS.includes(a.kind) || a.kind === "notice"
+  ) {
     return false;
   }
   if (a.kind === "read") return a.count === b.count;
@@ -393,10 +389,11 @@ export function acceptSvg(
 
 /** The fill of a step box, by what happened there. */
 function toneOf(kind: string | undefined): string {
-  return kind === "withheld" || kind === "gave-up" || kind === "held"
+  return kind === "withheld" || kind === "gave-up" || kind === "held" ||
+      kind === "too-late"
     ? "#fbe6b8"
     : kind === "cancelled" || kind === "problem" || kind === "exited" ||
-        kind === "bad"
+        kind === "bad" || kind === "killed"
     ? "#f8d0d0"
     : kind === "read"
     ? "#d7eef5"
@@ -511,22 +508,21 @@ export function acceptScreen(
   lang: Lang,
 ): string[] {
   const lines = [say(titleText(report), lang)];
-  lines.push(
-    say(
-      options.source.kind === "example"
-        ? fill(M.exampleNote, { name: options.source.name ?? "" })
-        : M.grantNote,
-      lang,
-    ),
-  );
+  // The notes above the matrix, each wrapped within the screen's width.
+  const notes: Text[] = [
+    options.source.kind === "example"
+      ? fill(M.exampleNote, { name: options.source.name ?? "" })
+      : M.grantNote,
+  ];
   if (report.unlisted.length > 0) {
-    lines.push(
-      say(fill(M.unlisted, { tools: report.unlisted.join(", ") }), lang),
-    );
+    notes.push(fill(M.unlisted, { tools: report.unlisted.join(", ") }));
   }
   if (report.startup_problems.length > 0) {
     const problems = problemsText({ problems: report.startup_problems });
-    lines.push(say(fill(M.startup, { problems }), lang));
+    notes.push(fill(M.startup, { problems }));
+  }
+  for (const note of notes) {
+    lines.push(...wrap(say(note, lang), WIDTH, 2).map((l) => l.trimEnd()));
   }
   lines.push(
     "",

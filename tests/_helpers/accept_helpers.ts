@@ -3,10 +3,14 @@
  * behaviour per mode), the engineer grant's command line, and the matrix of
  * a report as `case → verdict`.
  */
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import { spawnChannel } from "../../lib/accept/channel.ts";
-import type { AcceptReport } from "../../lib/accept/run.ts";
+import { CASE_NAMES, type CaseName } from "../../lib/accept/cases.ts";
+import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
+import type { Oracle } from "../../lib/accept/oracle.ts";
+import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
 import { CAN_RUN } from "./spawn.ts";
 
 /** The repository root. */
@@ -26,16 +30,47 @@ export const NEEDS_START = CAN_START
   ? ""
   : " [ignored: starts an MCP server as a child process, which needs --allow-run and --allow-env; run `deno task test`]";
 
-/** The fixture server in `mode`, as `accept` would start it. */
-export function fixtureCommand(mode: string): string[] {
-  const net = mode.startsWith("http") ? ["--allow-net=127.0.0.1"] : [];
-  return [Deno.execPath(), "run", "-q", "--no-lock", ...net, FIXTURE, mode];
+/**
+ * The fixture server in `mode`, as `accept` would start it; with `store`,
+ * its notes are kept in that file (and it may read and write that file's
+ * folder only).
+ */
+export function fixtureCommand(mode: string, store?: string): string[] {
+  const flags = [
+    ...(mode.startsWith("http") ? ["--allow-net=127.0.0.1"] : []),
+    ...(mode === "orphan" ? ["--allow-run"] : []),
+    ...(store === undefined ? [] : [
+      `--allow-read=${dirname(store)}`,
+      `--allow-write=${dirname(store)}`,
+    ]),
+  ];
+  return [
+    Deno.execPath(),
+    "run",
+    "-q",
+    "--no-lock",
+    ...flags,
+    FIXTURE,
+    mode,
+    ...(store === undefined ? [] : [`--store=${store}`]),
+  ];
 }
 
-/** A channel to the fixture server in `mode`. */
-export function fixtureChannel(mode: string) {
-  const [command, ...args] = fixtureCommand(mode);
+/** A channel to the fixture server in `mode` (its notes in `store`, when given). */
+export function fixtureChannel(mode: string, store?: string) {
+  const [command, ...args] = fixtureCommand(mode, store);
   return spawnChannel(command, args);
+}
+
+/** The notes in a fixture's store file, as that server wrote them. */
+export function storedNotes(store: string): { id: string; text: string }[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(store);
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
 }
 
 /** The matrix as `case: VERDICT` lines, information after a `+`. */
@@ -55,14 +90,13 @@ export function engineerCommand(
   return { command: Deno.execPath(), args: [...flags, ...args] };
 }
 
-/** Run guardlab under the engineer grant to completion; exit code and output lines. `env` is added to its environment. */
-export async function runEngineer(
+/** Start guardlab under the engineer grant, its stdin, stdout and stderr piped; `env` is added to its environment. */
+export function startEngineer(
   args: string[],
-  stdin = "",
   env: Record<string, string> = {},
-) {
+): Deno.ChildProcess {
   const { command, args: argv } = engineerCommand(args);
-  const child = new Deno.Command(command, {
+  return new Deno.Command(command, {
     args: argv,
     cwd: ROOT,
     stdin: "piped",
@@ -70,6 +104,35 @@ export async function runEngineer(
     stderr: "piped",
     env: { NO_COLOR: "1", ...env },
   }).spawn();
+}
+
+/** A client's initialize and one put_note, as lines a proxy reads on stdin. */
+export const PUT_NOTE_SESSION = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  },
+  {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "put_note", arguments: { id: "a", text: "b" } },
+  },
+].map((m) => JSON.stringify(m)).join("\n") + "\n";
+
+/** Run guardlab under the engineer grant to completion; exit code and output lines. `env` is added to its environment. */
+export async function runEngineer(
+  args: string[],
+  stdin = "",
+  env: Record<string, string> = {},
+) {
+  const child = startEngineer(args, env);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(stdin));
   await writer.close();
@@ -95,4 +158,47 @@ export function privateDir(prefix: string): { path: string } & Disposable {
       Deno.removeSync(path, { recursive: true });
     },
   };
+}
+
+/**
+ * Run `cases` against the fixture in `mode`, its notes in a store file of
+ * its own (a fresh private folder); `start` starts another fixture over the
+ * same file. With `apart`, the server the run opens first (which only the
+ * setup and the ordinary cases use) keeps its notes in another file, so
+ * the processes the case starts are alone on the store. Returns the report
+ * and what the store holds at the end.
+ */
+export async function acceptFixture(
+  mode: string,
+  cases: readonly CaseName[] = CASE_NAMES,
+  { oracle = EXAMPLE_ORACLE, timeoutMs = 10_000, cancelAfterMs = 0, apart }: {
+    oracle?: Oracle;
+    timeoutMs?: number;
+    /** The delay of cancel-after-send, or "measured" to let accept choose it. */
+    cancelAfterMs?: number | "measured";
+    apart?: boolean;
+  } = {},
+): Promise<AcceptReport & { stored: { id: string; text: string }[] }> {
+  using dir = privateDir("gl-accept-fixture-");
+  const store = join(dir.path, "notes.jsonl");
+  const first = apart ? join(dir.path, "first.jsonl") : store;
+  const report = await runAccept(fixtureChannel(mode, first), {
+    oracle,
+    cases,
+    copies: 10,
+    timeoutMs,
+    // 0 by default: the cancel leaves in the same write as the call,
+    // before any answer can come.
+    cancelAfterMs: cancelAfterMs === "measured" ? undefined : cancelAfterMs,
+    start: () => Promise.resolve(fixtureChannel(mode, store)),
+  });
+  return { ...report, stored: storedNotes(store) };
+}
+
+/** How many notes with `key` the fixture's own store holds. */
+export function storedUnder(
+  report: { stored: { id: string }[] },
+  key: string,
+): number {
+  return report.stored.filter((n) => n.id === key).length;
 }

@@ -22,19 +22,10 @@ import {
 import { XMLValidator } from "../_helpers/deps.ts";
 import { privateDir } from "../_helpers/accept_helpers.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
+import { ORACLE } from "../../examples/guardrails_agent.ts";
 
 const jsonl = (lines: unknown[]) =>
   lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
-
-const ORACLE = {
-  tools: [{
-    tool: "create_draft",
-    call: { job: "JOB-{n:3}", topic: "river", copies: 2 },
-    key: "/job",
-    read: { tool: "ledger", arguments: { job: "{key}" } },
-    count: { json: "/drafts", match: { job: "{key}" } },
-  }],
-};
 
 const FOREST = { job: "JOB-002", topic: "forest", copies: 2 };
 const ANSWER = {

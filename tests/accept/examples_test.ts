@@ -7,13 +7,15 @@
 import assert from "node:assert/strict";
 import {
   CASE_NAMES,
+  type CaseName,
   EXAMPLE_NAMES,
   type ExampleName,
 } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import { exampleChannel } from "../../lib/accept/_examples.ts";
+import { exampleServer } from "../../lib/accept/_examples.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { timelineLines } from "../../lib/views/accept_view.ts";
+import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { matrixOf } from "../_helpers/accept_helpers.ts";
 
@@ -26,6 +28,9 @@ const EXPECTED: Record<ExampleName, string[]> = {
     "concurrent-distinct: ALL-KEPT",
     "concurrent-same: ONCE",
     "same-key-other-arguments: CONFLICT-REPORTED",
+    "two-processes: ALL-KEPT",
+    "crash-after-commit: ONCE",
+    "annotations: HINTS-HOLD",
   ],
   "duplicates-on-retry": [
     "once: ONCE",
@@ -34,16 +39,27 @@ const EXPECTED: Record<ExampleName, string[]> = {
     "cancel-after-send: DUPLICATED +EFFECT-DESPITE-CANCEL",
     "concurrent-distinct: ALL-KEPT",
     "concurrent-same: DUPLICATED",
-    "same-key-other-arguments: OVERWRITTEN",
+    // The other text is appended beside the first: two effects, one key.
+    "same-key-other-arguments: DUPLICATED",
+    "two-processes: ALL-KEPT",
+    "crash-after-commit: DUPLICATED",
+    // It declares idempotentHint: true.
+    "annotations: ANNOTATION-CONTRADICTED",
   ],
   "loses-updates": [
     "once: ONCE",
     "rejected: NO-EFFECT",
     "lost-reply-retry: ONCE",
-    "cancel-after-send: ONCE +EFFECT-DESPITE-CANCEL",
+    // Its write comes a turn after the call: the read right after the
+    // cancel comes first.
+    "cancel-after-send: ONCE",
     "concurrent-distinct: LOST",
     "concurrent-same: ONCE",
     "same-key-other-arguments: SILENT-CONFLICT",
+    "two-processes: LOST",
+    "crash-after-commit: ONCE",
+    // It declares nothing, for put_note or get_notes.
+    "annotations: NOTHING-PROMISED +READ-HINT-MISSING",
   ],
   "false-failure": [
     "once: ONCE",
@@ -51,8 +67,12 @@ const EXPECTED: Record<ExampleName, string[]> = {
     "lost-reply-retry: FALSE-FAILURE",
     "cancel-after-send: FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
     "concurrent-distinct: ALL-KEPT",
-    "concurrent-same: ONCE",
+    // 9 of 10 were told it failed.
+    "concurrent-same: FALSE-FAILURE",
     "same-key-other-arguments: CONFLICT-REPORTED",
+    "two-processes: ALL-KEPT",
+    "crash-after-commit: FALSE-FAILURE",
+    "annotations: ANNOTATION-CONTRADICTED",
   ],
 };
 
@@ -61,12 +81,26 @@ const OPTIONS = {
   cases: CASE_NAMES,
   copies: 10,
   timeoutMs: 10_000,
-  cancelAfterMs: 20,
+  // The cancel leaves with the call, before any answer can come.
+  cancelAfterMs: 0,
 };
+
+/** Run example `name` through `cases` in process, a second server over its notes at hand. */
+async function run(
+  name: ExampleName,
+  cases: readonly CaseName[] = CASE_NAMES,
+) {
+  const server = exampleServer(name);
+  return await runAccept(await server.open(), {
+    ...OPTIONS,
+    cases,
+    start: server.open,
+  });
+}
 
 for (const name of EXAMPLE_NAMES) {
   Deno.test(`accept examples: ${name}: its matrix, in process`, async () => {
-    const report = await runAccept(await exampleChannel(name), OPTIONS);
+    const report = await run(name);
     assert.deepEqual(matrixOf(report), EXPECTED[name]);
     assert.equal(report.server.name, `guardlab-example-${name}`);
   });
@@ -81,6 +115,7 @@ Deno.test("accept examples: the CLI's exit code: 0 when every verdict is safe, 5
     ...CASE_NAMES,
   ]);
   assert.deepEqual(Object.keys(json.results[0]).sort(), [
+    "answers",
     "case",
     "class",
     "client_saw",
@@ -88,6 +123,7 @@ Deno.test("accept examples: the CLI's exit code: 0 when every verdict is safe, 5
     "entry",
     "info",
     "key",
+    "notices",
     "problems",
     "run",
     "timeline",
@@ -119,9 +155,10 @@ Deno.test("accept examples: the screen in Chinese, the matrix row under its head
     "示例服务器 duplicates-on-retry，在 guardlab 进程内运行（没有启动任何程序）",
     "",
     "写入工具 put_note",
+    "  声明的提示：idempotentHint: true，readOnlyHint: false",
     "  用例                     客户端看到              效果        结论",
     "  lost-reply-retry         无应答，然后成功        2（之前 1） DUPLICATED",
-    "      同一业务键出现多个效果：重试或重复投递又写了一次",
+    "      同一业务键出现多个效果：重试、重复投递或其他参数又写了一次，与第一次并存",
     "      文章：仅凭一个超时异常就再次发送，可能造成重复效果",
     "",
     "已运行用例 1 个：安全 0，不安全 1，无法判断 0，提示 0",
@@ -130,10 +167,7 @@ Deno.test("accept examples: the screen in Chinese, the matrix row under its head
 });
 
 Deno.test("accept examples: the timeline of a lost reply: the effect is visible before the client retries", async () => {
-  const report = await runAccept(await exampleChannel("duplicates-on-retry"), {
-    ...OPTIONS,
-    cases: ["lost-reply-retry"],
-  });
+  const report = await run("duplicates-on-retry", ["lost-reply-retry"]);
   const lines = timelineLines(report.results[0], "en");
   assert.equal(
     lines[0],
@@ -246,4 +280,19 @@ Deno.test("accept: usage errors are one line and the usage", async () => {
     await cli(["accept", "--", "deno"]),
     /--oracle FILE is needed/,
   );
+});
+
+Deno.test("accept examples: every line of every screen, matrix and timelines, in both languages, is within 80 columns", async () => {
+  for (const name of EXAMPLE_NAMES) {
+    const report = await run(name);
+    for (const lang of ["en", "zh"] as const) {
+      const lines = acceptScreen(report, {
+        source: { kind: "example", name },
+        timeline: true,
+        exit: report.unsafe > 0 ? 5 : 0,
+      }, lang);
+      const wide = lines.filter((l) => displayWidth(l) > 80);
+      assert.deepEqual(wide, [], `${name} ${lang}`);
+    }
+  }
 });

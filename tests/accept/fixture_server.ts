@@ -4,24 +4,65 @@
  * fault is exactly the one written here). Tools: `put_note {id, text}` and
  * `get_notes {id}`, as the example servers have, judged by the same oracle.
  *
- *   deno run fixture_server.ts MODE [NAME]
+ *   deno run fixture_server.ts MODE [--store=STORE] [NAME]
+ *
+ * It gives its name at initialize as `fixture-MODE`, or NAME (a baseline
+ * is kept per server name). With STORE (a file), the notes are kept there, one JSON line per note,
+ * and a test counts them in that file, the server's own store: read at
+ * every call and appended to (a second process over the same file sees
+ * every note), except in the modes that keep them in memory (`cache`,
+ * `buffered`). Without it, in memory.
  *
  * Modes that get the effect wrong: correct, none, duplicates,
- * writes-then-rejects, false-failure, loses-updates, silent-conflict.
- * Modes that break the protocol: never-answers, answers-twice, unknown-ids,
- * exits-mid-call, non-json, huge-message, read-fails, banner.
- * Over Streamable HTTP (behaving as correct): http, http-sse, and
- * http-auth, which answers 401 to a request without its bearer token.
+ * writes-then-rejects, accepts-bad, false-failure, loses-updates,
+ * silent-conflict, overwrites, loud-refusal (refuses every put with a long
+ * text that would drive a terminal), claims-read-only (correct, but says
+ * put_note is read-only), cache (reads its store once, at start, and
+ * writes all it holds back at every call: two processes overwrite each
+ * other's notes), buffered (writes its store only when its input ends: a
+ * kill loses what it answered). Modes that hold an answer until an event:
+ * holds-until-cancelled (commits a new note, then answers nothing until the
+ * call is cancelled; a repeat is answered at once), deaf (the same, and it
+ * does not exit when its input ends). The hints each mode
+ * declares in tools/list are in TOOLS and HINTS. Modes that break the
+ * protocol: never-answers, answers-twice,
+ * unknown-ids, exits-mid-call, non-json, huge-message, read-fails, banner,
+ * orphan (starts a process that keeps its stdout open after it exits, and
+ * writes that process's id to STORE.pid). Over stdio with a STORE, each
+ * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
+ * http, http-sse (correct), http-auth (correct, and it answers 401 to a
+ * request without its bearer token), http-202-null (false-failure, and a
+ * notification's 202 carries the body `null`), http-init-stream (answers
+ * initialize with an event stream that never carries the answer and never
+ * ends, and never answers the DELETE that ends the session).
  * Listing its tools one a page (behaving as correct): paged, and
  * pages-forever, whose list never ends.
  */
 import { setImmediate } from "node:timers";
 
 const mode = Deno.args[0] ?? "correct";
+/** `--store=FILE`: where the notes are kept. */
+const storeFile: string | undefined = Deno.args.slice(1)
+  .find((a) => a.startsWith("--store="))?.slice("--store=".length);
 /** The name it gives at initialize: `fixture-MODE`, or NAME (a baseline is kept per server name). */
-const serverName = Deno.args[1] ?? `fixture-${mode}`;
+const serverName = Deno.args.slice(1).find((a) => !a.startsWith("--")) ??
+  `fixture-${mode}`;
 /** The bearer token the `http-auth` mode asks every request for (the test writes it too). */
 const FIXTURE_TOKEN = "Bearer fixture-s3cret-7f3a";
+/** What a mode does with a note, when it does what another mode does (the HTTP ones, and those that only differ elsewhere). */
+const BEHAVES_AS: Record<string, string> = {
+  "http": "correct",
+  "http-sse": "correct",
+  "http-auth": "correct",
+  "http-202-null": "false-failure",
+  "http-init-stream": "correct",
+  "claims-read-only": "correct",
+  "holds-until-cancelled": "correct",
+  "deaf": "correct",
+  "paged": "correct",
+  "pages-forever": "correct",
+};
+const behaviour = BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
@@ -38,7 +79,55 @@ const refused = (why: string) => ({
   isError: true,
 });
 
-let notes: { id: string; text: string }[] = [];
+interface Note {
+  id: string;
+  text: string;
+}
+
+/** The notes kept in memory: all of them, or (cache, buffered) those read at start plus this process's own. */
+const inMemory = storeFile === undefined || mode === "cache" ||
+  mode === "buffered";
+let memory: Note[] = storeFile !== undefined && inMemory ? load() : [];
+
+function load(): Note[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(storeFile!);
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+function save(notes: Note[]) {
+  Deno.writeTextFileSync(
+    storeFile!,
+    notes.map((n) => JSON.stringify(n) + "\n").join(""),
+  );
+}
+/** The notes as this server sees them now. */
+function notes(): Note[] {
+  return inMemory ? memory : load();
+}
+/** Add one note: one appended line, so a second process's notes stay. */
+function add(note: Note) {
+  if (!inMemory) {
+    Deno.writeTextFileSync(storeFile!, JSON.stringify(note) + "\n", {
+      append: true,
+    });
+    return;
+  }
+  memory.push(note);
+  if (storeFile !== undefined && mode === "cache") save(memory);
+}
+/** Replace every note. */
+function replace(all: Note[]) {
+  if (!inMemory) return save(all);
+  memory = all;
+  if (storeFile !== undefined && mode === "cache") save(memory);
+}
+
+/** What loud-refusal says to every put: words that would drive a terminal, and far too many of them. */
+const LOUD = "refused\u001b[2J\u202eUNIQUE\u200b " + "x".repeat(1000);
 
 /** What tools/list says: schemas and annotations, for accept init to draft from. */
 const NOTE = {
@@ -68,42 +157,73 @@ const TOOLS = [
 ];
 
 async function put(id: string, text: string) {
+  if (behaviour === "loud-refusal") return refused(LOUD);
   const bad = text === "";
-  if (bad && mode !== "writes-then-rejects") {
+  if (
+    bad && behaviour !== "writes-then-rejects" && behaviour !== "accepts-bad"
+  ) {
     return refused("text must not be empty");
   }
-  if (mode === "none") return ok({ written: null });
-  if (mode === "writes-then-rejects" && bad) {
+  if (behaviour === "none") return ok({ written: null });
+  if (behaviour === "writes-then-rejects" && bad) {
     // The write first, the check after: the refusal comes too late.
-    notes.push({ id, text });
+    add({ id, text });
     return refused("text must not be empty");
   }
-  if (mode === "duplicates") {
-    notes.push({ id, text });
+  if (behaviour === "accepts-bad" && bad) {
+    // No check at all: the bad call is written and answered success.
+    add({ id, text });
     return ok({ written: { id, text } });
   }
-  if (mode === "loses-updates") {
-    const copy = [...notes];
+  if (behaviour === "duplicates") {
+    add({ id, text });
+    return ok({ written: { id, text } });
+  }
+  if (behaviour === "loses-updates") {
+    const copy = [...notes()];
     await new Promise((r) => setImmediate(r));
     if (!copy.some((n) => n.id === id)) copy.push({ id, text });
-    notes = copy;
+    replace(copy);
     return ok({ written: { id, text } });
   }
-  const old = notes.find((n) => n.id === id);
+  const old = notes().find((n) => n.id === id);
   if (old === undefined) {
-    // "http", "http-sse" and "http-auth" behave as "correct".
-    notes.push({ id, text });
+    add({ id, text });
     return ok({ written: { id, text } });
   }
-  if (mode === "false-failure") return refused(`${id} already exists`);
-  if (mode === "silent-conflict" || old.text === text) {
+  if (behaviour === "false-failure") {
+    return refused(`UNIQUE constraint failed: notes.id (${id} already exists)`);
+  }
+  if (behaviour === "overwrites" && old.text !== text) {
+    // The other text takes the old note's place.
+    replace(notes().map((n) => n.id === id ? { id, text } : n));
+    return ok({ written: { id, text } });
+  }
+  if (behaviour === "silent-conflict" || old.text === text) {
     return ok({ reused: old });
   }
   return refused(`conflict: ${id} exists with other text`);
 }
 
+/**
+ * What a mode declares beyond TOOLS' own hints: more for put_note (over its
+ * `readOnlyHint: false`), and in place of get_notes' (its `readOnlyHint:
+ * true`) when given. `correct` keeps its word; the others say what they do
+ * not do.
+ */
+const HINTS: Record<string, [object, object?]> = {
+  correct: [{ idempotentHint: true, destructiveHint: false }],
+  duplicates: [{ idempotentHint: true }],
+  // Nor does it say its read tool is read-only.
+  overwrites: [{ destructiveHint: false }, {}],
+  "claims-read-only": [{ readOnlyHint: true }],
+};
+
 async function handle(m: Record<string, unknown>) {
   const id = m.id;
+  // A cancel: the SDK's way, a cancelled call gets no answer at all (and a
+  // held one never had one coming).
+  if (m.method === "notifications/cancelled") return;
   if (m.method === "initialize") {
     out({
       jsonrpc: "2.0",
@@ -117,16 +237,22 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (m.method === "tools/list") {
+    // Each mode's own hints over TOOLS' (see HINTS).
+    const [put, get] = HINTS[mode] ?? [{}];
+    const tools = [
+      { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
+      { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
+    ];
     // "paged": one tool a page. "pages-forever": a next page every time.
     const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
     const result = mode === "paged"
-      ? cursor === "page-2" ? { tools: [TOOLS[1]] } : {
-        tools: [TOOLS[0]],
+      ? cursor === "page-2" ? { tools: [tools[1]] } : {
+        tools: [tools[0]],
         nextCursor: "page-2",
       }
       : mode === "pages-forever"
-      ? { tools: [TOOLS[0]], nextCursor: "again" }
-      : { tools: TOOLS };
+      ? { tools: [tools[0]], nextCursor: "again" }
+      : { tools };
     out({ jsonrpc: "2.0", id, result });
     return;
   }
@@ -147,7 +273,7 @@ async function handle(m: Record<string, unknown>) {
         jsonrpc: "2.0",
         id,
         result: ok({
-          notes: notes.filter((n) => n.id === params.arguments.id),
+          notes: notes().filter((n) => n.id === params.arguments.id),
         }),
       });
     }
@@ -167,6 +293,17 @@ async function handle(m: Record<string, unknown>) {
     String(params.arguments.text ?? ""),
   );
   if (mode === "never-answers") return;
+  const wrote = (result as { structuredContent?: { written?: unknown } })
+    .structuredContent?.written;
+  if (
+    (mode === "holds-until-cancelled" || mode === "deaf") &&
+    wrote !== undefined
+  ) {
+    // A new note is committed; its answer waits for an event (the call's
+    // cancel, after which none comes), never for time. A repeat is answered
+    // at once.
+    return;
+  }
   if (mode === "non-json") {
     writeLine("put_note: writing a note (a log line on the wrong stream)");
   }
@@ -190,11 +327,12 @@ async function handle(m: Record<string, unknown>) {
   if (mode === "unknown-ids") out({ jsonrpc: "2.0", id: 9999, result });
 }
 
-if (mode === "http" || mode === "http-sse" || mode === "http-auth") {
+if (mode.startsWith("http")) {
   // Streamable HTTP on this machine's loopback, on a port the system picks
-  // (written as the first line of stdout); the behaviour is "correct"'s.
+  // (written as the first line of stdout).
   const waiting = new Map<unknown, (value: unknown) => void>();
   out = (value) => waiting.get((value as { id?: unknown }).id)?.(value);
+  const headers = { "mcp-session-id": "fixture-session" };
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -208,14 +346,46 @@ if (mode === "http" || mode === "http-sse" || mode === "http-auth") {
       await request.body?.cancel();
       return new Response("no token", { status: 401 });
     }
-    if (request.method === "DELETE") return new Response(null, { status: 200 });
+    if (request.method === "DELETE") {
+      // http-init-stream never answers the end of its session either.
+      return mode === "http-init-stream"
+        ? await new Promise<Response>(() => {})
+        : new Response(null, { status: 200 });
+    }
     const message = await request.json();
-    if (message.id === undefined) return new Response(null, { status: 202 });
+    if (message.id === undefined) {
+      handle(message);
+      // The spec says no body; this mode sends `null`, as some servers do.
+      return new Response(mode === "http-202-null" ? "null" : null, {
+        status: 202,
+        headers: mode === "http-202-null"
+          ? { "content-type": "application/json" }
+          : {},
+      });
+    }
+    if (mode === "http-init-stream" && message.method === "initialize") {
+      // An event stream that carries a comment now and then, never the
+      // answer, and never ends.
+      let timer: ReturnType<typeof setInterval>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          timer = setInterval(
+            () => controller.enqueue(encoder.encode(": still here\n\n")),
+            50,
+          );
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+      return new Response(body, {
+        headers: { ...headers, "content-type": "text/event-stream" },
+      });
+    }
     const answered = new Promise((resolve) => waiting.set(message.id, resolve));
     handle(message);
     const answer = JSON.stringify(await answered);
     waiting.delete(message.id);
-    const headers = { "mcp-session-id": "fixture-session" };
     return mode === "http-sse"
       ? new Response(`event: message\ndata: ${answer}\n\n`, {
         headers: { ...headers, "content-type": "text/event-stream" },
@@ -227,10 +397,25 @@ if (mode === "http" || mode === "http-sse" || mode === "http-auth") {
   await server.finished;
   Deno.exit(0);
 }
+// Its own process id beside its store, for a test that checks it has ended.
+if (storeFile !== undefined) {
+  Deno.writeTextFileSync(`${storeFile}.server.pid`, String(Deno.pid));
+}
 if (mode === "banner") writeLine("fixture server starting (not JSON)");
 if (mode === "dies-at-start") {
   console.error("fixture: cannot open its store");
   Deno.exit(2);
+}
+if (mode === "orphan") {
+  // A process of its own that keeps this server's stdout open long after
+  // the server exits (as a helper a server starts may).
+  const helper = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "setTimeout(() => {}, 600_000)"],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "null",
+  }).spawn();
+  Deno.writeTextFileSync(`${storeFile}.pid`, String(helper.pid));
 }
 const decoder = new TextDecoder();
 let buffer = "";
@@ -243,3 +428,8 @@ for await (const chunk of Deno.stdin.readable) {
     if (line.trim() !== "") handle(JSON.parse(line));
   }
 }
+// Its input ended: a buffered server writes its store now, and only now.
+if (mode === "buffered" && storeFile !== undefined) save(memory);
+// deaf lives on after its input ends: only a signal ends it.
+if (mode === "deaf") setInterval(() => {}, 60_000);
+else Deno.exit(0);

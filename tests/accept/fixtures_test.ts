@@ -5,34 +5,23 @@
  * expected matrices are written by hand, from what each fixture does.
  */
 import assert from "node:assert/strict";
-import { CASE_NAMES, type CaseName } from "../../lib/accept/cases.ts";
-import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import type { Oracle } from "../../lib/accept/oracle.ts";
-import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
-import { InitializeFailed } from "../../lib/accept/session.ts";
 import {
+  CASE_INFO,
+  CASE_VERDICTS,
+  type CaseName,
+  type Verdict,
+  VERDICT_CLASS,
+} from "../../lib/accept/cases.ts";
+import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
+import { InitializeFailed } from "../../lib/accept/session.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
+import { acceptScreen } from "../../lib/views/accept_view.ts";
+import {
+  acceptFixture as accept,
   CAN_START,
-  fixtureChannel,
   matrixOf,
   NEEDS_START,
 } from "../_helpers/accept_helpers.ts";
-
-async function accept(
-  mode: string,
-  cases: readonly CaseName[] = CASE_NAMES,
-  { oracle = EXAMPLE_ORACLE, timeoutMs = 10_000 }: {
-    oracle?: Oracle;
-    timeoutMs?: number;
-  } = {},
-): Promise<AcceptReport> {
-  return await runAccept(fixtureChannel(mode), {
-    oracle,
-    cases,
-    copies: 10,
-    timeoutMs,
-    cancelAfterMs: 20,
-  });
-}
 
 const CORRECT = [
   "once: ONCE",
@@ -42,53 +31,90 @@ const CORRECT = [
   "concurrent-distinct: ALL-KEPT",
   "concurrent-same: ONCE",
   "same-key-other-arguments: CONFLICT-REPORTED",
+  "two-processes: ALL-KEPT",
+  "crash-after-commit: ONCE",
+  // It declares idempotentHint: true, destructiveHint: false, and keeps both.
+  "annotations: HINTS-HOLD",
 ];
+
+/**
+ * CORRECT with the rows of `cases` replaced; the annotations row is that
+ * of a server whose hints promise nothing (put_note says only
+ * `readOnlyHint: false`) unless `rows` says otherwise.
+ */
+function correctBut(rows: Record<string, string>): string[] {
+  const all: Record<string, string> = {
+    "annotations": "NOTHING-PROMISED",
+    ...rows,
+  };
+  return CORRECT.map((l) => {
+    const name = l.split(":")[0];
+    return name in all ? `${name}: ${all[name]}` : l;
+  });
+}
 
 const EXPECTED: Record<string, string[]> = {
   correct: CORRECT,
-  none: [
-    "once: NONE",
-    "rejected: NO-EFFECT",
-    "lost-reply-retry: NONE",
-    "cancel-after-send: NONE",
-    "concurrent-distinct: LOST",
-    "concurrent-same: NONE",
-    "same-key-other-arguments: SILENT-CONFLICT",
-  ],
-  duplicates: [
-    "once: ONCE",
-    "rejected: NO-EFFECT",
-    "lost-reply-retry: DUPLICATED",
-    "cancel-after-send: DUPLICATED +EFFECT-DESPITE-CANCEL",
-    "concurrent-distinct: ALL-KEPT",
-    "concurrent-same: DUPLICATED",
-    "same-key-other-arguments: OVERWRITTEN",
-  ],
-  "writes-then-rejects": [
-    "once: ONCE",
-    "rejected: EFFECT-DESPITE-REJECTION",
-    ...CORRECT.slice(2),
-  ],
-  "false-failure": [
-    "once: ONCE",
-    "rejected: NO-EFFECT",
-    "lost-reply-retry: FALSE-FAILURE",
-    "cancel-after-send: FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
-    "concurrent-distinct: ALL-KEPT",
-    "concurrent-same: ONCE",
-    "same-key-other-arguments: CONFLICT-REPORTED",
-  ],
-  "loses-updates": [
-    ...CORRECT.slice(0, 4),
-    "concurrent-distinct: LOST",
-    "concurrent-same: ONCE",
+  none: correctBut({
+    "once": "NONE",
+    "lost-reply-retry": "NONE",
+    "cancel-after-send": "NONE",
+    "concurrent-distinct": "LOST",
+    "concurrent-same": "NONE",
+    // The first call already left nothing: the case stops there.
+    "same-key-other-arguments": "NONE",
+    "two-processes": "LOST",
+    "crash-after-commit": "NONE",
+  }),
+  duplicates: correctBut({
+    "lost-reply-retry": "DUPLICATED",
+    "cancel-after-send": "DUPLICATED +EFFECT-DESPITE-CANCEL",
+    "concurrent-same": "DUPLICATED",
+    // The other text is appended beside the first: two effects, one key.
+    "same-key-other-arguments": "DUPLICATED",
+    "crash-after-commit": "DUPLICATED",
+    // It declares idempotentHint: true.
+    "annotations": "ANNOTATION-CONTRADICTED",
+  }),
+  "writes-then-rejects": correctBut({
+    "rejected": "EFFECT-DESPITE-REJECTION",
+  }),
+  // Answered success to the bad call, and wrote it: no refusal came at all.
+  "accepts-bad": correctBut({ "rejected": "ACCEPTED-BAD-CALL" }),
+  "false-failure": correctBut({
+    "lost-reply-retry": "FALSE-FAILURE",
+    "cancel-after-send": "FALSE-FAILURE +EFFECT-DESPITE-CANCEL",
+    // 9 of 10 callers were told "already exists" for the note that exists.
+    "concurrent-same": "FALSE-FAILURE",
+    "crash-after-commit": "FALSE-FAILURE",
+  }),
+  "loses-updates": correctBut({
+    // Its write comes a turn after the call; the read sent right after the
+    // cancel (in the same write as the call and the cancel) comes first.
+    "cancel-after-send": "ONCE",
+    "concurrent-distinct": "LOST",
     // It keeps the first note and answers success: the other text is lost too.
-    "same-key-other-arguments: SILENT-CONFLICT",
-  ],
-  "silent-conflict": [
-    ...CORRECT.slice(0, 6),
-    "same-key-other-arguments: SILENT-CONFLICT",
-  ],
+    "same-key-other-arguments": "SILENT-CONFLICT",
+    "two-processes": "LOST",
+  }),
+  "silent-conflict": correctBut({
+    "same-key-other-arguments": "SILENT-CONFLICT",
+  }),
+  // The other text takes the first note's place: the old one is gone.
+  overwrites: correctBut({
+    "same-key-other-arguments": "OVERWRITTEN",
+    // It declares destructiveHint: false.
+    "annotations": "ANNOTATION-CONTRADICTED +READ-HINT-MISSING",
+  }),
+  // Correct, but it declares put_note read-only: every effect contradicts it.
+  "claims-read-only": correctBut({ "annotations": "ANNOTATION-CONTRADICTED" }),
+  // Reads its store once, at start, and writes all it holds at every call.
+  cache: correctBut({ "two-processes": "LOST" }),
+  // Writes its store only when its input ends.
+  buffered: correctBut({
+    "two-processes": "LOST",
+    "crash-after-commit": "LOST-ON-RESTART",
+  }),
 };
 
 for (const [mode, expected] of Object.entries(EXPECTED)) {
@@ -99,11 +125,29 @@ for (const [mode, expected] of Object.entries(EXPECTED)) {
       const report = await accept(mode);
       assert.deepEqual(matrixOf(report), expected);
       assert.equal(report.server.name, `fixture-${mode}`);
-      const unsafe = expected.filter((l) =>
-        /NONE|DUPLICATED|EFFECT-DESPITE-REJECTION|FALSE-FAILURE|LOST|SILENT-CONFLICT/
-          .test(l)
-      ).length;
-      assert.equal(report.unsafe, unsafe);
+      // Every line of its screen, timelines too, within 80 columns.
+      for (const lang of ["en", "zh"] as const) {
+        const wide = acceptScreen(report, {
+          source: { kind: "command" },
+          timeline: true,
+          exit: 0,
+        }, lang).filter((l) => displayWidth(l) > 80);
+        assert.deepEqual(wide, [], lang);
+      }
+      // Each verdict is one its case can reach, each information one its
+      // case reports (cases.ts lists both).
+      for (const r of report.results) {
+        assert.ok(CASE_VERDICTS[r.case].includes(r.verdict), r.case);
+        for (const i of r.info) {
+          assert.ok(CASE_INFO[r.case]?.includes(i), `${r.case} ${i}`);
+        }
+      }
+      assert.equal(
+        report.unsafe,
+        expected.filter((l) =>
+          VERDICT_CLASS[l.split(": ")[1].split(" ")[0] as Verdict] === "unsafe"
+        ).length,
+      );
     },
   });
 }

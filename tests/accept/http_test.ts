@@ -7,7 +7,11 @@ import assert from "node:assert/strict";
 import { CASE_NAMES } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { httpChannel, loopbackUrl } from "../../lib/accept/http.ts";
+import { join } from "node:path";
+import { HTTP_CLOSE_MS } from "../../lib/accept/limits.ts";
 import { runAccept } from "../../lib/accept/run.ts";
+import { within } from "../../lib/accept/_server_process.ts";
+import { InitializeFailed } from "../../lib/accept/session.ts";
 import { linesOf } from "../../lib/base/lines.ts";
 import {
   CAN_START,
@@ -15,6 +19,7 @@ import {
   matrixOf,
   privateDir,
   runEngineer,
+  storedNotes,
 } from "../_helpers/accept_helpers.ts";
 
 const CAN_NET =
@@ -41,6 +46,36 @@ Deno.test("http: only http:// on a loopback host is a URL accept talks to", () =
   }
 });
 
+/**
+ * Start the HTTP fixture in `mode` (its notes in `store`, when given), run
+ * `fn` with its URL, and end it.
+ */
+async function withHttpFixture(
+  mode: string,
+  fn: (url: URL) => Promise<void>,
+  store?: string,
+): Promise<void> {
+  const [command, ...args] = fixtureCommand(mode, store);
+  const child = new Deno.Command(command, {
+    args,
+    stdout: "piped",
+    stderr: "null",
+    stdin: "null",
+  }).spawn();
+  const reader = linesOf(child.stdout);
+  try {
+    // The fixture writes its port first: wait for that line, not for time.
+    const first = (await reader.next()).value as { text: string };
+    await fn(loopbackUrl(`http://127.0.0.1:${first.text}/mcp`)!);
+  } finally {
+    try {
+      child.kill();
+    } catch { /* it has ended */ }
+    await child.status;
+    await reader.return(undefined);
+  }
+}
+
 for (const mode of ["http", "http-sse"]) {
   Deno.test({
     name:
@@ -49,24 +84,13 @@ for (const mode of ["http", "http-sse"]) {
       })` + NEEDS,
     ignore: !(CAN_START && CAN_NET),
     async fn() {
-      const [command, ...args] = fixtureCommand(mode);
-      const child = new Deno.Command(command, {
-        args,
-        stdout: "piped",
-        stderr: "null",
-        stdin: "null",
-      }).spawn();
-      try {
-        // The fixture writes its port first: wait for that line, not for time.
-        const reader = linesOf(child.stdout);
-        const first = (await reader.next()).value as { text: string };
-        const url = loopbackUrl(`http://127.0.0.1:${first.text}/mcp`)!;
+      await withHttpFixture(mode, async (url) => {
         const report = await runAccept(httpChannel(url), {
           oracle: EXAMPLE_ORACLE,
           cases: CASE_NAMES,
           copies: 10,
           timeoutMs: 10_000,
-          cancelAfterMs: 20,
+          cancelAfterMs: 0,
         });
         assert.deepEqual(report.server, {
           name: `fixture-${mode}`,
@@ -92,18 +116,95 @@ for (const mode of ["http", "http-sse"]) {
             "concurrent-distinct: ALL-KEPT",
             "concurrent-same: ONCE",
             "same-key-other-arguments: CONFLICT-REPORTED",
+            // guardlab did not start it: no second process, no restart.
+            "two-processes: NOT-RUN",
+            "crash-after-commit: NOT-RUN",
+            "annotations: NOTHING-PROMISED",
           ],
         );
-        await reader.return(undefined);
-      } finally {
-        try {
-          child.kill();
-        } catch { /* it has ended */ }
-        await child.status;
-      }
+        assert.equal(report.results[7].not_run, "not-started");
+        assert.deepEqual(report.results.flatMap((r) => r.notices), []);
+      });
     },
   });
 }
+
+Deno.test({
+  name:
+    "http: a 202 to a notification that carries the body null is noted and discarded, as the SDK's client does; the cancel case keeps its real verdict" +
+    NEEDS,
+  ignore: !(CAN_START && CAN_NET),
+  async fn() {
+    using dir = privateDir("gl-accept-http-202-");
+    const store = join(dir.path, "notes.jsonl");
+    await withHttpFixture("http-202-null", async (url) => {
+      const report = await runAccept(httpChannel(url), {
+        oracle: EXAMPLE_ORACLE,
+        cases: ["cancel-after-send"],
+        copies: 10,
+        timeoutMs: 10_000,
+        cancelAfterMs: 0,
+      });
+      const [cancel] = report.results;
+      // Before: PROTOCOL-VIOLATION ("not-message"), the real verdict lost.
+      assert.equal(cancel.verdict, "FALSE-FAILURE");
+      assert.deepEqual(cancel.problems, []);
+      // The cancel's 202 (the initialized notification's may land here too:
+      // its answer comes when it comes).
+      assert.deepEqual(
+        cancel.notices.filter((n) => n.method === "notifications/cancelled"),
+        [{
+          kind: "discarded-body",
+          status: 202,
+          method: "notifications/cancelled",
+        }],
+      );
+      assert.ok(
+        cancel.timeline.some((e) =>
+          e.kind === "notice" && e.notice === "discarded-body"
+        ),
+      );
+      // The retry was told "already exists": its text is kept, inert.
+      assert.deepEqual(cancel.client_saw, ["no-answer", "tool-error"]);
+      assert.match(
+        cancel.answers.find((a) => a.call === 2)?.text ?? "",
+        /^UNIQUE constraint failed: notes\.id/,
+      );
+      // The server's own store: one note under the key, the first call's.
+      assert.equal(
+        storedNotes(store).filter((n) => n.id === cancel.key).length,
+        1,
+      );
+      assert.equal(cancel.effect, 1);
+    }, store);
+  },
+});
+
+Deno.test({
+  name:
+    "http: initialize answered with an event stream that never carries the answer and never ends: the wait ends, the stream is cancelled, the session's end is bounded" +
+    NEEDS,
+  ignore: !(CAN_START && CAN_NET),
+  async fn() {
+    await withHttpFixture("http-init-stream", async (url) => {
+      const ended = runAccept(httpChannel(url), {
+        oracle: EXAMPLE_ORACLE,
+        cases: ["once"],
+        copies: 10,
+        timeoutMs: 200,
+        startTimeoutMs: 200,
+      }).then(() => "tested", (error) => error);
+      // A bound of the test's own, far past the run's (200 ms, then at most
+      // HTTP_CLOSE_MS for the DELETE the server never answers): a run that
+      // does not end fails here instead of hanging the suite.
+      const error = await within(ended, 200 + HTTP_CLOSE_MS + 30_000, "hung");
+      assert.ok(error instanceof InitializeFailed, String(error));
+      assert.equal(error.why, "no-answer");
+      // Nothing of the stream or the DELETE is left open: the test's own
+      // sanitizers fail it on any op or resource still pending.
+    });
+  },
+});
 
 Deno.test({
   name: "http: accept --url under the engineers' grant (loopback net only)" +

@@ -31,16 +31,7 @@ import {
   ScriptedModel,
 } from "../_helpers/sdk_harness.ts";
 import { loadAgentsCore } from "../_helpers/deps.ts";
-
-const ORACLE = {
-  tools: [{
-    tool: "create_draft",
-    call: { job: "JOB-{n:3}", topic: "river", copies: 2 },
-    key: "/job",
-    read: { tool: "ledger", arguments: { job: "{key}" } },
-    count: { json: "/drafts", match: { job: "{key}" } },
-  }],
-};
+import { ORACLE } from "../../examples/guardrails_agent.ts";
 
 const draft = (
   job: string,

@@ -14,6 +14,7 @@ import {
   fixtureCommand,
   NEEDS_START,
   privateDir,
+  PUT_NOTE_SESSION,
   ROOT,
   runEngineer,
 } from "../_helpers/accept_helpers.ts";
@@ -379,24 +380,7 @@ Deno.test({
   },
 });
 
-const PUT = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  },
-  {
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name: "put_note", arguments: { id: "a", text: "b" } },
-  },
-].map((m) => JSON.stringify(m)).join("\n") + "\n";
+const PUT = PUT_NOTE_SESSION;
 
 Deno.test({
   name:

@@ -62,7 +62,7 @@ exec bash scripts/check-binary.sh --engineer "$DENO" task -q --config "$REPO/den
       out,
     );
     assert.ok(
-      lines.includes("ok    accept against its own mcp: 7 cases, all safe"),
+      lines.includes("ok    accept against its own mcp: 10 cases, all safe"),
       out,
     );
     assert.ok(!lines.some((l) => l.startsWith("skip")), out);

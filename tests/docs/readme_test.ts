@@ -102,6 +102,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## Exercise 18: an MCP server's verdicts",
       "## 第 18 道练习：一个 MCP 服务器的结论",
     ],
+    [
+      "## Exercise 19: a real agent's output guardrail",
+      "## 第 19 道练习：真实 Agent 的输出护栏",
+    ],
     ["## Hand in", "## 交作业"],
   ],
   "06-course-and-grading.md": [
@@ -130,6 +134,8 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Try it on an example", "## 先在示例上试"],
     ["## The oracle", "## oracle"],
     ["## The cases and their verdicts", "## 用例与结论"],
+    ["### The JSON, for scripts", "### 供脚本使用的 JSON"],
+    ["### What changed in issue 36", "### 第 36 号 issue 改了什么"],
     [
       "## A real server: server-memory and server-filesystem",
       "## 一个真实的服务器：server-memory 与 server-filesystem",

@@ -16,9 +16,13 @@ export const ACCEPT_HELP = {
 each write tool the oracle names, each case on fresh keys, then its read tool
 asked by key. Cases: once, rejected, lost-reply-retry (the server answers,
 guardlab withholds the answer, the client retries), cancel-after-send,
-concurrent-distinct, concurrent-same, same-key-other-arguments. The matrix
-shows what the client saw, the effect counted by key and the verdict; with
---timeline each case's steps in three lanes (client, guardlab, server).
+concurrent-distinct, concurrent-same, same-key-other-arguments,
+two-processes (the server started twice over one store), crash-after-commit
+(the server killed once its effect shows, started again, the call retried),
+annotations (the hints the tool declares, checked against those verdicts).
+The matrix shows what the client saw, the effect counted by key and the
+verdict; with --timeline each case's steps in three lanes (client, guardlab,
+server).
 The server: -- COMMAND ARGS… (stdio), --url http://127.0.0.1:PORT/mcp
 (Streamable HTTP), or --example NAME: a small server built into guardlab, run
 in process (idempotent, duplicates-on-retry, loses-updates, false-failure),
@@ -52,8 +56,11 @@ full example for a real server: docs/en/08-accept-your-own-tool.md.`,
 每个用例使用新的业务键，然后按业务键询问读取工具。用例：once、rejected、
 lost-reply-retry（服务器已应答，guardlab 扣下应答，客户端重试）、
 cancel-after-send、concurrent-distinct、concurrent-same、
-same-key-other-arguments。矩阵列出客户端看到了什么、按业务键数出的效果和结论；
-加 --timeline 时再画出每个用例在三条泳道（客户端、guardlab、服务器）上的步骤。
+same-key-other-arguments、two-processes（同一存储上启动两次服务器）、
+crash-after-commit（效果出现后强制终止服务器，再启动，重试调用）、
+annotations（工具声明的提示，与上述结论对照）。矩阵列出客户端看到了什么、
+按业务键数出的效果和结论；加 --timeline 时再画出每个用例在三条泳道
+（客户端、guardlab、服务器）上的步骤。
 服务器：-- COMMAND ARGS…（stdio）、--url http://127.0.0.1:PORT/mcp
 （Streamable HTTP），或 --example NAME：guardlab 内置、在进程内运行的
 小服务器（idempotent、duplicates-on-retry、loses-updates、false-failure），
@@ -110,8 +117,10 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
     zh: "每次等待应答的上限（默认 10000；initialize 至少 30000）",
   },
   cancelAfter: {
-    en: "cancel-after-send cancels this long after sending (default 20)",
-    zh: "cancel-after-send 在发送后多久取消（默认 20）",
+    en:
+      "cancel-after-send cancels this long after sending (default: half the median answer time of the calls before it)",
+    zh:
+      "cancel-after-send 在发送后多久取消（默认：此前调用应答时间中位数的一半）",
   },
   timeline: {
     en: "also draw each case's timeline",

@@ -72,9 +72,14 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
   if (call.output !== undefined) assertNewFile(call.output, call.trusted);
   let session: Session;
   try {
-    session = await Session.open(
-      await serverChannel(call.source),
-      call.timeoutMs,
+    const { channel } = await serverChannel(call.source);
+    // A server that does not get through initialize is ended too (bounded):
+    // its pipes would otherwise keep guardlab from exiting.
+    session = await Session.open(channel, call.timeoutMs).catch(
+      async (error) => {
+        await channel.close();
+        throw error;
+      },
     );
   } catch (error) {
     if (error instanceof StartFailed) {

@@ -12,7 +12,6 @@ import { EXAMPLE_NAMES } from "../../../accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../../accept/example_oracle.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
-  DEFAULT_CANCEL_AFTER_MS,
   DEFAULT_COPIES,
   MAX_ANSWER_TIMEOUT_MS,
   MAX_COPIES,
@@ -174,14 +173,17 @@ export const accept = command({
         MAX_COPIES,
       ),
       timeoutMs,
-      cancelAfterMs: wholeFlag(
-        "accept",
-        "--cancel-after-ms",
-        values["cancel-after-ms"],
-        DEFAULT_CANCEL_AFTER_MS,
-        0,
-        MAX_DELAY_MS,
-      ),
+      // Absent: half the median latency measured before the case.
+      cancelAfterMs: values["cancel-after-ms"] === undefined
+        ? undefined
+        : wholeFlag(
+          "accept",
+          "--cancel-after-ms",
+          values["cancel-after-ms"],
+          0,
+          0,
+          MAX_DELAY_MS,
+        ),
     };
     if (values.json && values.format === "svg") {
       throw new UsageError(M.jsonOrSvg, "accept");
@@ -228,11 +230,12 @@ export const accept = command({
     }
     let report;
     try {
-      const channel = await serverChannel(source);
+      const { channel, start } = await serverChannel(source);
       report = await runAccept(channel, {
         ...options,
         oracle,
         tool: values.tool,
+        start,
       });
     } catch (error) {
       if (error instanceof StartFailed) {
