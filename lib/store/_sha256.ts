@@ -123,7 +123,7 @@ function padded(bytes: Uint8Array): DataView {
  */
 export function sha256Hex(text: string): string {
   const view = padded(new TextEncoder().encode(text));
-  const h = [...H0];
+  let [h0, h1, h2, h3, h4, h5, h6, h7] = H0;
   const w = new Uint32Array(64);
   for (let block = 0; block < view.byteLength; block += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
@@ -132,7 +132,9 @@ export function sha256Hex(text: string): string {
       const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
       w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    // The eight working variables as plain locals, shifted by hand: a
+    // destructured array per round allocates 64 arrays a block.
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, hh = h7;
     for (let i = 0; i < 64; i++) {
       const s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
       const choice = (e & f) ^ (~e & g);
@@ -140,25 +142,24 @@ export function sha256Hex(text: string): string {
       const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
       const majority = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (s0 + majority) | 0;
-      [hh, g, f, e, d, c, b, a] = [
-        g,
-        f,
-        e,
-        (d + t1) | 0,
-        c,
-        b,
-        a,
-        (t1 + t2) | 0,
-      ];
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    h[0] = (h[0] + a) | 0;
-    h[1] = (h[1] + b) | 0;
-    h[2] = (h[2] + c) | 0;
-    h[3] = (h[3] + d) | 0;
-    h[4] = (h[4] + e) | 0;
-    h[5] = (h[5] + f) | 0;
-    h[6] = (h[6] + g) | 0;
-    h[7] = (h[7] + hh) | 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + hh) | 0;
   }
-  return h.map((x) => (x >>> 0).toString(16).padStart(8, "0")).join("");
+  return [h0, h1, h2, h3, h4, h5, h6, h7]
+    .map((x) => (x >>> 0).toString(16).padStart(8, "0")).join("");
 }
