@@ -76,3 +76,31 @@ Deno.test("lines: a line a little too long is skipped, the next one read", async
     [{ number: 1, tooLong: true }, { number: 2, text: "ok" }],
   );
 });
+
+Deno.test("lines: drained comes once a read's lines are all handed out, before the next read", async () => {
+  const chunks = ["a\nb\n", "c\n"].map((s) => new TextEncoder().encode(s));
+  const seen: string[] = [];
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks.shift();
+      seen.push("read");
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  }, { highWaterMark: 0 });
+  for await (
+    const line of linesOf(stream, undefined, () => seen.push("drained"))
+  ) {
+    seen.push("text" in line ? line.text : "?");
+  }
+  assert.deepEqual(seen, [
+    "read",
+    "a",
+    "b",
+    "drained",
+    "read",
+    "c",
+    "drained",
+    "read",
+  ]);
+});

@@ -207,3 +207,30 @@ Deno.test("script: a FILE inside the sandbox is read", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("script: a step's line is out before guardlab waits for the next step", async () => {
+  // Each read gives one step, as a person or an agent that waits for the
+  // answer does; at each read, every step sent so far has had its line.
+  const steps = [
+    '{"op":"run","args":{"job":"JOB-001","topic":"river","copies":2}}\n',
+    '{"op":"count"}\n',
+    '{"op":"nope"}\n',
+  ];
+  const linesAtRead: number[] = [];
+  const io = memoryIo("", false, TEST_BASE);
+  io.stdin = () =>
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        linesAtRead.push(io.stdout.length);
+        const step = steps.shift();
+        if (step === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(step));
+      },
+    }, { highWaterMark: 0 });
+  assert.equal(await main(["script"], io), 1);
+  assert.deepEqual(linesAtRead, [0, 1, 2, 3]);
+  assert.equal(io.stdout.length, 3);
+  assert.match(io.stdout[0], /"status":"accepted"/);
+  assert.equal(io.stdout[1], '{"drafts":1,"receipts":1}');
+  assert.match(io.stdout[2], /"raised":"invalid_step"/);
+});

@@ -6,7 +6,7 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
-import { letPendingSignalsArrive } from "../../base/exit_hooks.ts";
+import { letPendingSignalsArrive, onExit } from "../../base/exit_hooks.ts";
 import {
   labFilesIn,
   ledgerFolder,
@@ -76,8 +76,23 @@ export const script = command({
     // (view_bound.ts); the JSON lines on stdout go on past it.
     const viewBudget = new ViewBudget();
     let writeFailed = false;
+    // Without --view, the JSON lines wait until the input has no line ready
+    // and are then written at once: a piped file of 2,000 steps costs a few
+    // writes, not 2,000, while a caller that sends one step and waits for
+    // its line still gets it before guardlab waits for the next. Every
+    // line is out before the process ends, a signal's end included (the
+    // SIGXFSZ of a write past `ulimit -f` is let in mid-input, below): a
+    // step whose receipt was committed is never left unsaid.
+    const held: string[] = [];
+    const writeHeld = () => {
+      if (held.length === 0) return;
+      const lines = held.join("\n");
+      held.length = 0;
+      io.out(lines);
+    };
+    using _flushAtExit = onExit(writeHeld);
     try {
-      for await (const line of linesOf(steps)) {
+      for await (const line of linesOf(steps, MAX_LINE_BYTES, writeHeld)) {
         if ("text" in line && line.text.trim() === "") continue;
         let output: Record<string, unknown>;
         let ran: StepResult["run"];
@@ -97,7 +112,7 @@ export const script = command({
             message: `line ${line.number}: ${error.message}`,
           };
         }
-        if (!values.view) io.out(JSON.stringify(output));
+        if (!values.view) held.push(JSON.stringify(output));
         if (output.raised === "database_error" && !writeFailed) {
           // A write past the file size limit raised SIGXFSZ: let it end the
           // run here, before every later step fails the same way.
@@ -139,6 +154,7 @@ export const script = command({
         }
       }
     } finally {
+      writeHeld();
       session.close();
     }
     // Said where the view was drawn, after its last step.
