@@ -258,26 +258,28 @@ function policyOutcome(body: () => Output): Output {
  */
 export class ScriptSession {
   #lab: Lab;
-  /** A second, read-only connection: what a step reports is what was committed. */
-  #observer: Ledger;
+  /**
+   * A second, read-only connection: what a query step (`count`, `exists`,
+   * `drafts`, `receipts`) reports is what was committed. Opened at the
+   * first such step: a script of runs alone never pays for it.
+   */
+  #observerOpen?: Ledger;
   #reader?: PolicyLab;
   #editor?: PolicyLab;
   readonly #snapshots = new Map<string, Snapshot>();
   readonly #files: ScriptFiles;
 
-  /** Open the lab ledger; the policy database waits for its first step. */
+  /** Open the lab ledger; the observer and the policy database wait for their first step. */
   constructor(files: ScriptFiles) {
     this.#files = files;
     this.#lab = Lab.open(files.lab, { trusted: files.trusted });
-    try {
-      this.#observer = Ledger.open(files.lab, {
-        mode: "observe",
-        trusted: files.trusted,
-      });
-    } catch (error) {
-      this.#lab.close();
-      throw error;
-    }
+  }
+
+  get #observer(): Ledger {
+    return this.#observerOpen ??= Ledger.open(this.#files.lab, {
+      mode: "observe",
+      trusted: this.#files.trusted,
+    });
   }
 
   /**
@@ -287,7 +289,7 @@ export class ScriptSession {
    * the ledger as one file that can be copied alone.
    */
   close(): void {
-    this.#observer.close();
+    this.#observerOpen?.close();
     this.#lab.close();
     this.#reader?.close();
     this.#editor?.close();
