@@ -157,7 +157,8 @@ Deno.test("exercise: a prediction is one line, only the first guess counts, a wr
     );
     assert.equal(twoLines.code, 1);
     assert.deepEqual(twoLines.out, [
-      "not yet: a prediction is one line; line 2 is one too many",
+      "not yet: a prediction is one line; line 2 is one too many; your one guess is",
+      "         still unused",
     ]);
     const wrong = await say(
       ["exercise", "check", n],
