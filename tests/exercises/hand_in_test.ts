@@ -1100,14 +1100,14 @@ Deno.test("flags: a hand-in under another course code, or none, names it and its
     en: "made under course code NET2026, not this one: 2 of 2 done under its " +
       "own code, shown (2) beside the total (graded with this course's values)",
     zh: "在课程代码 NET2026 下完成，不是本课程的代码：按它自己的代码完成 " +
-      "2 / 2 个，显示在合计后的（2）里（已按本课程的取值评分）",
+      "2 / 2 个，显示在合计后的 (2) 里（已按本课程的取值评分）",
   });
   assert.deepEqual(said(null), {
     en: "made without a course code, not under this one: 2 of 2 done with " +
       "the fixed values, shown (2) beside the total (graded with this " +
       "course's values)",
     zh: "在没有课程代码时完成，不是本课程的代码：按固定取值完成 2 / 2 个，" +
-      "显示在合计后的（2）里（已按本课程的取值评分）",
+      "显示在合计后的 (2) 里（已按本课程的取值评分）",
   });
   const table = gradeTable(grade(null), "en", "NET-2026");
   assert.ok(
