@@ -384,6 +384,8 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       { ...good, version: 4 },
       /format version "4" is not known to this guardlab \(it reads 1 to 3\)/,
     ],
+    // Said as missing, never as a version "undefined" (review).
+    ["no version", { ...good, version: undefined }, /^missing key "version"$/],
     [
       "format 2 with the times of first checks",
       { ...good, version: 2 },
