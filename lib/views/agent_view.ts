@@ -244,6 +244,9 @@ export function mergedSvg(
   oracle?: Oracle,
 ): string {
   const merged = mergedTimeline(lines, agent, oracle);
+  // Under the lanes, what the text screen says under its table: where
+  // each call stopped (the answer to the question), and the clocks.
+  const calls = callLines(merged, lang, oracle);
   return lanesSvg(
     say(titleOf(files), lang),
     [{
@@ -252,6 +255,7 @@ export function mergedSvg(
     }],
     lang,
     MERGED_LANES,
+    [...calls, ...(calls.length > 0 ? [""] : []), ...notes(merged, lang)],
   );
 }
 

@@ -7,15 +7,21 @@
  * agent's held behind it); a function tool beside the MCP server (it ran:
  * not "never sent"); a call refused, then the same call allowed (no retry
  * of a call that never left); an effect read only at the end of the
- * session (no claim that it was visible before the agent's mark); and a
- * record of more calls than a screen lists.
+ * session (no claim that it was visible before the agent's mark); the SVG,
+ * which loses no word and says what the text screen says under the
+ * timeline; and a record of more calls than a screen lists.
  */
 import assert from "node:assert/strict";
 import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
-import { mergedJson, mergedShowLines } from "../../lib/views/agent_view.ts";
+import {
+  mergedJson,
+  mergedShowLines,
+  mergedSvg,
+} from "../../lib/views/agent_view.ts";
+import { XMLValidator } from "../_helpers/deps.ts";
 import { ORACLE } from "../../examples/guardrails_agent.ts";
 
 const jsonl = (lines: unknown[]) =>
@@ -408,6 +414,57 @@ Deno.test("agent truth: an effect read only at the end of the session is not sai
     "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays",
     "create_draft JOB-003 (call 3): every tool guardrail allowed it; a retry of call 2",
   ]);
+});
+
+/** Each step box of an SVG: its words, its lines joined by a space. */
+function svgBoxes(svg: string): string[] {
+  return [...svg.matchAll(/<g class="step"[^>]*>([\s\S]*?)<\/g>/g)].map((
+    [, box],
+  ) =>
+    [...box.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map(([, t]) =>
+      t.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll(
+        "&apos;",
+        "'",
+      ).replaceAll(
+        "&quot;",
+        '"',
+      ).replaceAll("&amp;", "&")
+    ).join(" ")
+  );
+}
+
+Deno.test("agent truth: the SVG loses no word of a step, labels each effect line, and says under the lanes where each call stopped", () => {
+  const { lines, agent } = merge(LATE_PROXY, LATE_AGENT);
+  const files = { record: "r.jsonl", agent: "a.jsonl" };
+  for (const lang of ["en", "zh"] as const) {
+    const svg = mergedSvg(lines, agent, files, lang, ORACLE);
+    assert.equal(XMLValidator.validate(svg), true);
+    const steps = mergedTimeline(lines, agent, ORACLE).steps;
+    // A Chinese line breaks between characters, with no space to join.
+    const same = (s: string) => lang === "zh" ? s.replace(/\s+/g, "") : s;
+    assert.deepEqual(
+      svgBoxes(svg).map(same),
+      steps.map((s, i) => same(`${i + 1}. +${s.at_ms}ms ${say(s.text, lang)}`)),
+      lang,
+    );
+  }
+  const svg = mergedSvg(lines, agent, files, "en", ORACLE);
+  const boxes = svgBoxes(svg);
+  assert.ok(
+    boxes.includes(
+      "16. +5035ms calls create_draft again, same arguments as call 2: call 3",
+    ),
+    boxes.join("\n"),
+  );
+  assert.match(
+    svg,
+    /<g class="effect-visible" data-count="1">\n<line [^>]*\/>\n<text [^>]*>effect of JOB-002 visible to the<\/text>\n<text [^>]*>read tool by here: 1<\/text>/,
+  );
+  assert.match(svg, />where each of the agent&apos;s calls stopped:</);
+  assert.match(
+    svg,
+    />\x20\x20create_draft JOB-003 \(call 3\): every tool guardrail allowed it; a retry of</,
+  );
 });
 
 Deno.test("agent truth: more calls than a screen lists: the screen and the JSON say how many more", () => {
