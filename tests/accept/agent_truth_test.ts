@@ -22,6 +22,7 @@ import {
   mergedSvg,
 } from "../../lib/views/agent_view.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
+import { cli } from "../_helpers/helpers.ts";
 import { ORACLE } from "../../examples/guardrails_agent.ts";
 
 const jsonl = (lines: unknown[]) =>
@@ -487,4 +488,12 @@ Deno.test("agent truth: more calls than a screen lists: the screen and the JSON 
   const json = mergedJson(lines, a, files, "en", ORACLE);
   assert.equal(json.calls.length, 2000);
   assert.equal(json.calls_not_shown, 3);
+});
+
+Deno.test("agent truth: proxy --help says what exit 2 means for show: a bad line in a record, as a bad agent record gets", async () => {
+  const help = await cli(["proxy", "--help"]);
+  assert.match(
+    help.out.join(" ").replace(/\s+/g, " "),
+    / 2 usage error, or a bad line in the faults file or in a record to show /,
+  );
 });
