@@ -80,7 +80,9 @@ function callLines(
   merged.steps.forEach((s, at) => {
     if (s.agent_call === undefined) return;
     const key = `${s.agent_call} ${s.kind}`;
-    marks.set(key, [...marks.get(key) ?? [], at]);
+    const list = marks.get(key);
+    if (list === undefined) marks.set(key, [at]);
+    else list.push(at);
   });
   const byN = new Map(story.calls.map((c) => [c.n, c]));
   const out: string[] = [say(A.callsTitle, lang)];
