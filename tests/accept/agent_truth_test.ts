@@ -304,13 +304,25 @@ Deno.test("agent truth: a server the hook did not watch, its answer delivered af
   ]);
 });
 
+/** A proxy record of one call of JOB-002, answered. */
+const ONE_CALL = [
+  proxyStart,
+  sent(10, 1, 5, FOREST),
+  answer(20, 1, 5, FORWARDED),
+  proxyEnd(30),
+];
+
+/** The agent's lines of that call, its input guardrail `name` allowing it. */
+const sentCall = (name: string) => [
+  fnStart(3, "f1"),
+  guard(8, "input", "f1", FOREST, "allow", { name }),
+  mcpCall(9, 1, "f1", FOREST),
+  mcpResult(21, 1, "success"),
+  fnEnd(22, "f1", "accepted"),
+];
+
 Deno.test("agent truth: a function tool's call ran: it is not drawn as refused, nor said to have written nothing", () => {
-  const proxy = [
-    proxyStart,
-    sent(10, 1, 5, FOREST),
-    answer(20, 1, 5, FORWARDED),
-    proxyEnd(30),
-  ];
+  const proxy = ONE_CALL;
   const agent = [
     agentStart,
     fnStart(1, "f0", "note_local"),
@@ -319,11 +331,7 @@ Deno.test("agent truth: a function tool's call ran: it is not drawn as refused, 
       tool: "note_local",
     }),
     fnEnd(2, "f0", "noted hi", { name: "note_local", mcp: false }),
-    fnStart(3, "f1"),
-    guard(8, "input", "f1", FOREST, "allow"),
-    mcpCall(9, 1, "f1", FOREST),
-    mcpResult(21, 1, "success"),
-    fnEnd(22, "f1", "accepted"),
+    ...sentCall("batch_limit"),
   ];
   const { steps } = order(proxy, agent);
   assert.deepEqual(steps.slice(0, 3), [
@@ -338,12 +346,7 @@ Deno.test("agent truth: a function tool's call ran: it is not drawn as refused, 
 });
 
 Deno.test("agent truth: a call refused, then the same call allowed: the second is no retry of a call that never left", () => {
-  const proxy = [
-    proxyStart,
-    sent(10, 1, 5, FOREST),
-    answer(20, 1, 5, FORWARDED),
-    proxyEnd(30),
-  ];
+  const proxy = ONE_CALL;
   const agent = [
     agentStart,
     fnStart(1, "f0"),
@@ -352,11 +355,7 @@ Deno.test("agent truth: a call refused, then the same call allowed: the second i
       message: "waits for approval",
     }),
     fnEnd(2, "f0", "waits for approval", { mcp: false }),
-    fnStart(3, "f1"),
-    guard(8, "input", "f1", FOREST, "allow", { name: "approval" }),
-    mcpCall(9, 1, "f1", FOREST),
-    mcpResult(21, 1, "success"),
-    fnEnd(22, "f1", "accepted"),
+    ...sentCall("approval"),
   ];
   const { merged, steps } = order(proxy, agent);
   assert.equal(merged.story.calls[1].retryOf, null);
