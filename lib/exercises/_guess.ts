@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
 import { inEveryLanguage, unboxed } from "./_engine.ts";
@@ -115,7 +115,9 @@ function malformedOr(x: Exercise, answer: string): Guess {
   // JSON keeps the last of a field given twice: the guess would be one the
   // student may not have meant, and the only one.
   const twice = repeatedField(line);
-  if (twice !== null) return { reason: M.repeatedFact(twice) };
+  if (twice !== null) {
+    return { reason: fill(M.givenTwice, { field: JSON.stringify(twice) }) };
+  }
   for (const f of facts) {
     if (!Object.hasOwn(guess, f.field)) {
       return { reason: M.missingFact(f.field, example) };
