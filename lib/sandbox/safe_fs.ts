@@ -533,24 +533,16 @@ export function createPrivateFile(path: string): boolean {
 export const MAX_INPUT_FILE_BYTES = 64 << 20;
 
 /**
- * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked, and no larger
- * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). The file
- * must be this user's, unless `seams.anyOwner` (a teacher reading the
- * hand-ins students wrote: the caller reads the owner from the open file).
- * `seams`
- * lets a test act between the check and the open, as a racing user would.
+ * The checks of {@linkcode openPlainFile} before its open: `path` is
+ * granted, every folder on the way is safe, and it names a plain file (of
+ * this user's, unless `anyOwner`) with one link. Returns the absolute path
+ * and what was seen there, for {@linkcode assertOpenedAsChecked}.
  */
-export async function openPlainFile(
+export function checkBeforeOpen(
   path: string,
   tops: readonly string[],
-  seams: {
-    beforeOpen?: () => void;
-    anyOwner?: boolean;
-    maxBytes?: number;
-  } = {},
-): Promise<Deno.FsFile> {
-  const maxBytes = seams.maxBytes ?? MAX_INPUT_FILE_BYTES;
+  { anyOwner = false }: { anyOwner?: boolean } = {},
+): { abs: string; checked: Deno.FileInfo } {
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, false);
   const uid = currentUid(tops[0]);
@@ -558,7 +550,51 @@ export async function openPlainFile(
   const seen = lstatOrNull(abs);
   if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
-  const checked = assertPlainFile(abs, { uid: seams.anyOwner ? null : uid })!;
+  const checked = assertPlainFile(abs, { uid: anyOwner ? null : uid })!;
+  return { abs, checked };
+}
+
+/**
+ * Refuse a file opened after {@linkcode checkBeforeOpen} that is not the
+ * one checked (same device and inode: a name swapped meanwhile), or that
+ * is larger than `maxBytes`.
+ */
+export function assertOpenedAsChecked(
+  path: string,
+  opened: { ino: number | null; dev: number; size: number },
+  checked: Deno.FileInfo,
+  maxBytes: number,
+): void {
+  if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
+    throw new UnsafePath(path, PROBLEM.replaced, {
+      en: "try again",
+      zh: "请重试",
+    });
+  }
+  if (opened.size > maxBytes) {
+    throw new UnsafePath(
+      path,
+      fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
+    );
+  }
+}
+
+/**
+ * Open `path` for reading without following a link: the path is checked,
+ * opened, and the open file must be the one that was checked, and no larger
+ * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). The file
+ * must be this user's: on a checked path, no other user can rename a name
+ * of this user's, so nothing can swap a FIFO in for the open to wait on. A
+ * file another user owns (a hand-in in the teacher's drop folder) is read
+ * with an open that cannot wait (`exercises/hand_in_files.ts`). `seams`
+ * lets a test act between the check and the open, as a racing user would.
+ */
+export async function openPlainFile(
+  path: string,
+  tops: readonly string[],
+  seams: { beforeOpen?: () => void; maxBytes?: number } = {},
+): Promise<Deno.FsFile> {
+  const { abs, checked } = checkBeforeOpen(path, tops);
   seams.beforeOpen?.();
   let file: Deno.FsFile;
   try {
@@ -567,19 +603,12 @@ export async function openPlainFile(
     throw asRefusal(error, path);
   }
   try {
-    const opened = await file.stat();
-    if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
-      throw new UnsafePath(path, PROBLEM.replaced, {
-        en: "try again",
-        zh: "请重试",
-      });
-    }
-    if (opened.size > maxBytes) {
-      throw new UnsafePath(
-        path,
-        fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
-      );
-    }
+    assertOpenedAsChecked(
+      path,
+      await file.stat(),
+      checked,
+      seams.maxBytes ?? MAX_INPUT_FILE_BYTES,
+    );
     return file;
   } catch (error) {
     file.close();
