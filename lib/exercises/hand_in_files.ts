@@ -113,11 +113,17 @@ export function stdinSource(text: string | null): Source {
  * user's (its owner is shown when it is not the student's); a sub-folder is
  * named, not graded. A path that names nothing throws
  * {@linkcode NoHandInAt}; more than {@linkcode MAX_HAND_INS},
- * `ExerciseUsageError`.
+ * `ExerciseUsageError`, before a name past the bound is read.
+ * `seams.readDir` lists a folder in place of `Deno.readDirSync` (tests).
  */
-export function handInSources(paths: string[], base: string): Source[] {
+export function handInSources(
+  paths: string[],
+  base: string,
+  seams: { readDir?: (path: string) => Iterable<Deno.DirEntry> } = {},
+): Source[] {
   const tops = trustedFolders(base);
   const sources: Source[] = [];
+  const tooMany = () => new ExerciseUsageError(M.tooManyHandIns(MAX_HAND_INS));
   for (const path of paths) {
     let info: Deno.FileInfo;
     try {
@@ -128,9 +134,14 @@ export function handInSources(paths: string[], base: string): Source[] {
     }
     if (info.isDirectory) {
       assertFolderChain(path, currentUid(base), tops);
-      const entries = [...Deno.readDirSync(path)].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
-      );
+      const entries: Deno.DirEntry[] = [];
+      // Counted as they come: a folder others can write may hold millions
+      // of names, and a listing past the bound is never read.
+      for (const entry of (seams.readDir ?? Deno.readDirSync)(path)) {
+        if (sources.length + entries.length === MAX_HAND_INS) throw tooMany();
+        entries.push(entry);
+      }
+      entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       for (const entry of entries) {
         const file = join(path, entry.name);
         // One folder: its files by name, as the teacher knows them.
@@ -147,9 +158,7 @@ export function handInSources(paths: string[], base: string): Source[] {
         );
       }
     } else sources.push(fileSource(path, tops, visibleText(path)));
-    if (sources.length > MAX_HAND_INS) {
-      throw new ExerciseUsageError(M.tooManyHandIns(MAX_HAND_INS));
-    }
+    if (sources.length > MAX_HAND_INS) throw tooMany();
   }
   return sources;
 }

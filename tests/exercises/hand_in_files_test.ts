@@ -8,7 +8,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readHandInFile } from "../../lib/exercises/mod.ts";
+import {
+  ExerciseUsageError,
+  handInSources,
+  MAX_HAND_INS,
+  readHandInFile,
+} from "../../lib/exercises/mod.ts";
 import { UnsafePath } from "../../lib/sandbox/safe_fs.ts";
 import { trustedFolders } from "../../lib/sandbox/sandbox.ts";
 import { inNamespace, steps, twoUsersMissing } from "../_helpers/namespace.ts";
@@ -144,6 +149,35 @@ Deno.test("hand-in read: a file over the hand-in bound is not read (text null)",
   await Deno.truncate(d.hand, 9 << 20);
   const read = readHandInFile(d.hand, trustedFolders(d.base));
   assert.equal(read.text, null);
+});
+
+Deno.test("grade: a folder's listing is read no further than the most hand-ins graded", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-drop-" });
+  try {
+    let pulled = 0;
+    // A folder of endless names: the listing must stop one past the bound.
+    const endless = function* (): Generator<Deno.DirEntry> {
+      while (true) {
+        pulled++;
+        if (pulled > MAX_HAND_INS + 1) throw new Error("read past the bound");
+        yield {
+          name: `s${pulled}.json`,
+          isFile: true,
+          isDirectory: false,
+          isSymlink: false,
+        };
+      }
+    };
+    assert.throws(
+      () => handInSources([base], base, { readDir: endless }),
+      (e) =>
+        e instanceof ExerciseUsageError &&
+        e.message === `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
+    );
+    assert.equal(pulled, MAX_HAND_INS + 1);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
 });
 
 const twoUsers = twoUsersMissing();
