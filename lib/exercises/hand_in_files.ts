@@ -23,16 +23,18 @@ import { inert } from "../base/terminal.ts";
 import {
   assertFolderChain,
   assertGranted,
-  assertOpenedAsChecked,
-  checkBeforeOpen,
   currentUid,
-  MAX_INPUT_FILE_BYTES,
   privateFolderProblem,
   PROBLEM,
   systemRefusal,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
-import { SANDBOX_MESSAGES } from "../sandbox/_messages.ts";
+import {
+  assertOpenedAsChecked,
+  checkBeforeOpen,
+  MAX_INPUT_FILE_BYTES,
+  replacedRefusal,
+} from "../sandbox/plain_file.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { MAX_HAND_IN_BYTES } from "./hand_in.ts";
 import {
@@ -202,7 +204,7 @@ export function readHandInFile(
     if (error instanceof Deno.errors.NotFound) {
       throw new UnsafePath(path, PROBLEM.missing);
     }
-    if (error instanceof Deno.errors.IsADirectory) throw replaced(path);
+    if (error instanceof Deno.errors.IsADirectory) throw replacedRefusal(path);
     throw error;
   }
   const { abs, checked } = place;
@@ -256,19 +258,12 @@ function readAtMost(fd: number, max: number): string | null {
 function openFailure(error: unknown, path: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "EACCES" || code === "EPERM") {
-    return new UnsafePath(path, SANDBOX_MESSAGES.notReadable);
+    return new UnsafePath(path, PROBLEM.notReadable);
   }
   if (code === "ENOENT") return new UnsafePath(path, PROBLEM.missing);
   // A socket or a link where the plain file was: swapped since the check.
-  if (code === "ENXIO" || code === "ELOOP") return replaced(path);
+  if (code === "ENXIO" || code === "ELOOP") return replacedRefusal(path);
   return systemRefusal(error, path) ?? error;
-}
-
-function replaced(path: string): UnsafePath {
-  return new UnsafePath(path, PROBLEM.replaced, {
-    en: "try again",
-    zh: "请重试",
-  });
 }
 
 /**

@@ -39,11 +39,6 @@ export const SANDBOX_MESSAGES = {
     en: "cannot be reached: a part of its path is a file, not a folder",
     zh: "无法到达：它路径中的某一级是文件，不是目录",
   },
-  notReadable: {
-    en: "cannot be read: the system denies you access to it (permission " +
-      "denied)",
-    zh: "无法读取：系统不允许你访问它（权限不足）",
-  },
   outOfDescriptors: {
     en: "cannot be opened: guardlab ran out of file descriptors (the " +
       "limit of open files, ulimit -n, is too low); raise the limit and " +

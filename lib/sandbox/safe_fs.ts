@@ -12,7 +12,7 @@
  * between the check and the open, so SQLite may open the ledger and its
  * `-wal`, `-shm` and `-journal` by path. A script FILE may sit directly in
  * the shared temp folder; it is re-checked after opening (same device and
- * inode) before a byte is read.
+ * inode) before a byte is read (`plain_file.ts`).
  *
  * On Windows, Deno reports no owner or mode: only the link checks apply.
  *
@@ -87,6 +87,11 @@ export const PROBLEM = {
   replaced: {
     en: "was replaced while guardlab opened it",
     zh: "在 guardlab 打开时被替换了",
+  },
+  notReadable: {
+    en: "cannot be read: the system denies you access to it " +
+      "(permission denied)",
+    zh: "无法读取：系统不允许你访问它（权限不足）",
   },
 } as const;
 
@@ -521,97 +526,5 @@ export function createPrivateFile(path: string): boolean {
       throw asRefusal(error, path);
     }
     return false;
-  }
-}
-
-/**
- * The largest file {@linkcode openPlainFile} opens unless told otherwise: a
- * file of steps or faults far larger than any experiment, checked by its
- * size before a byte is read (a sparse file of a terabyte costs a classmate
- * nothing on disk).
- */
-export const MAX_INPUT_FILE_BYTES = 64 << 20;
-
-/**
- * The checks of {@linkcode openPlainFile} before its open: `path` is
- * granted, every folder on the way is safe, and it names a plain file (of
- * this user's, unless `anyOwner`) with one link. Returns the absolute path
- * and what was seen there, for {@linkcode assertOpenedAsChecked}.
- */
-export function checkBeforeOpen(
-  path: string,
-  tops: readonly string[],
-  { anyOwner = false }: { anyOwner?: boolean } = {},
-): { abs: string; checked: Deno.FileInfo } {
-  const abs = isAbsolute(path) ? path : resolve(path);
-  assertGranted(abs, false);
-  const uid = currentUid(tops[0]);
-  assertFolderChain(dirname(abs), uid, tops);
-  const seen = lstatOrNull(abs);
-  if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
-  if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
-  const checked = assertPlainFile(abs, { uid: anyOwner ? null : uid })!;
-  return { abs, checked };
-}
-
-/**
- * Refuse a file opened after {@linkcode checkBeforeOpen} that is not the
- * one checked (same device and inode: a name swapped meanwhile), or that
- * is larger than `maxBytes`.
- */
-export function assertOpenedAsChecked(
-  path: string,
-  opened: { ino: number | null; dev: number; size: number },
-  checked: Deno.FileInfo,
-  maxBytes: number,
-): void {
-  if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
-    throw new UnsafePath(path, PROBLEM.replaced, {
-      en: "try again",
-      zh: "请重试",
-    });
-  }
-  if (opened.size > maxBytes) {
-    throw new UnsafePath(
-      path,
-      fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
-    );
-  }
-}
-
-/**
- * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked, and no larger
- * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). The file
- * must be this user's: on a checked path, no other user can rename a name
- * of this user's, so nothing can swap a FIFO in for the open to wait on. A
- * file another user owns (a hand-in in the teacher's drop folder) is read
- * with an open that cannot wait (`exercises/hand_in_files.ts`). `seams`
- * lets a test act between the check and the open, as a racing user would.
- */
-export async function openPlainFile(
-  path: string,
-  tops: readonly string[],
-  seams: { beforeOpen?: () => void; maxBytes?: number } = {},
-): Promise<Deno.FsFile> {
-  const { abs, checked } = checkBeforeOpen(path, tops);
-  seams.beforeOpen?.();
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(abs, { read: true });
-  } catch (error) {
-    throw asRefusal(error, path);
-  }
-  try {
-    assertOpenedAsChecked(
-      path,
-      await file.stat(),
-      checked,
-      seams.maxBytes ?? MAX_INPUT_FILE_BYTES,
-    );
-    return file;
-  } catch (error) {
-    file.close();
-    throw error;
   }
 }
