@@ -30,6 +30,12 @@ export type ProxyStep = LaneStep & {
   readonly toClient?: true;
   /** The record's own time, unrounded. */
   readonly t?: number;
+  /** A read by key: the calls of that key so far, and the count it saw. */
+  readonly effect?: {
+    readonly key: string;
+    readonly calls: readonly number[];
+    readonly count: number | null;
+  };
 };
 type Step = ProxyStep;
 
@@ -85,6 +91,7 @@ export function proxySteps(
         at_ms: Math.round(line.t),
         t: line.t,
         text: fill(P.oracleReadStep, { tool: line.tool, key: line.key, count }),
+        effect: { key: line.key, calls: line.calls, count: line.count },
         ...(first
           ? {
             visible: line.count!,
