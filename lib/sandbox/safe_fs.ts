@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve, sep } from "../base/path.ts";
+import { dirname, join, resolve, sep } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
