@@ -523,6 +523,7 @@ Deno.test("agent truth: escapes and invisible characters in a hostile record's n
     );
     for (const line of screen) {
       assert.ok(displayWidth(line) <= 80, `${lang}: ${line}`);
+      // deno-lint-ignore no-control-regex -- the controls are what must not be there
       assert.doesNotMatch(line, /[\x00-\x1f\x7f\u200b\u202e]/, line);
     }
     assert.match(screen.join(""), /\\u202esecrets/);
