@@ -185,6 +185,7 @@ export async function playSession(
   const model = new ScriptedModel(sdk, TURNS);
   try {
     await mcp.connect();
+    await proxyNoted(folder, "notifications/initialized");
     const agent = new sdk.Agent({
       name: "clerk",
       instructions: "Draft the print jobs you are asked for.",
@@ -197,17 +198,53 @@ export async function playSession(
     await mcp.close();
     hook.close();
   }
-  // The SDK's client first probes the server and starts it again: the
-  // session is in the last record the proxy wrote.
-  const records = [...Deno.readDirSync(folder)].map((e) => e.name)
-    .filter((n) => /^session(-\d+)?\.jsonl$/.test(n))
-    .sort((a, b) => number(a) - number(b));
   return {
-    record: `${folder}/${records.at(-1)}`,
+    record: lastRecord(folder),
     agent: hook.path,
     oracle,
     ledger,
   };
+}
+
+/**
+ * The SDK's client first probes the server and starts it again: the
+ * session is in the last record the proxy wrote in `folder`.
+ */
+function lastRecord(folder: string): string {
+  const records = [...Deno.readDirSync(folder)].map((e) => e.name)
+    .filter((n) => /^session(-\d+)?\.jsonl$/.test(n))
+    .sort((a, b) => number(a) - number(b));
+  return `${folder}/${records.at(-1)}`;
+}
+
+/**
+ * Wait until the proxy's record notes the client's `method`. The client has
+ * sent notifications/initialized when connect() resolves, but the proxy
+ * notes it when it reads it: on a busy machine, after the agent's first
+ * model turn began, and the screen's first rows would change places from
+ * run to run. Waits for the record to change, never for a time; gives up
+ * after 60 s, as the session's start does.
+ */
+async function proxyNoted(folder: string, method: string): Promise<void> {
+  const needle = `"method":${JSON.stringify(method)}`;
+  const noted = () =>
+    Deno.readTextFileSync(lastRecord(folder)).includes(needle);
+  if (noted()) return;
+  const watcher = Deno.watchFs(folder, { recursive: false });
+  const bound = setTimeout(() => watcher.close(), 60_000);
+  try {
+    // Checked after the watch began: a write before it is seen here.
+    if (noted()) return;
+    for await (const _ of watcher) if (noted()) return;
+    throw new Error(`the proxy's record never noted ${method} within 60 s`);
+  } finally {
+    clearTimeout(bound);
+    try {
+      watcher.close();
+    } catch {
+      // closed by the bound
+    }
+  }
 }
 
 function number(name: string): number {
