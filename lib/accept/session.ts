@@ -230,6 +230,12 @@ export class Session {
   listed: unknown[] = [];
   /** The hints each listed tool declares, by name. */
   hints: Map<string, ToolHints> = new Map();
+  /**
+   * Why `tools/list` could not be read to its end, when it could not: its
+   * answer never came (or was past the message bound), was an error, or
+   * held no list of tools. The tools it did not name have hints unseen.
+   */
+  listFailed?: "no-answer" | "error" | "not-a-list";
   /** The current case's record (before the first case: the start's). */
   log: CaseLog = new CaseLog();
   /** Set once the server exited or the channel closed. */
@@ -309,7 +315,15 @@ export class Session {
         true,
       ).answer;
       const tools = listed.result?.tools;
-      if (!Array.isArray(tools)) break;
+      if (!Array.isArray(tools)) {
+        s.listFailed = listed.outcome === "no-answer" ||
+            listed.outcome === "closed"
+          ? "no-answer"
+          : listed.outcome !== "success"
+          ? "error"
+          : "not-a-list";
+        break;
+      }
       s.listed.push(...tools.slice(0, MAX_LISTED_TOOLS - s.listed.length));
       cursor = listed.result?.nextCursor;
       if (typeof cursor !== "string" || s.listed.length >= MAX_LISTED_TOOLS) {

@@ -514,6 +514,15 @@ export function acceptScreen(
       ? fill(M.exampleNote, { name: options.source.name ?? "" })
       : M.grantNote,
   ];
+  if (report.list_failed !== undefined) {
+    notes.push(fill(M.listFailed, {
+      why: report.list_failed === "no-answer"
+        ? M.listNoAnswer
+        : report.list_failed === "error"
+        ? M.listError
+        : M.listNotAList,
+    }));
+  }
   if (report.unlisted.length > 0) {
     notes.push(fill(M.unlisted, { tools: report.unlisted.join(", ") }));
   }

@@ -560,3 +560,23 @@ Deno.test({
     assert.equal(JSON.parse(forever.stdout).tools.length, 1);
   },
 });
+
+Deno.test({
+  name:
+    'accept ci: init against a server whose tools/list answers an error says so in one line, exit 6 (before: "the server lists 0 tools", exit 1)' +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const r = await runEngineer([
+      "accept",
+      "init",
+      "--",
+      ...fixtureCommand("list-fails"),
+    ]);
+    assert.equal(r.code, 6);
+    assert.equal(r.stdout, "");
+    assert.deepEqual(r.err, [
+      "guardlab: the server's tools/list could not be read (it answered an error); nothing was drafted",
+    ]);
+  },
+});

@@ -39,7 +39,8 @@
  * carries the answer, sent as fast as it is read: the data lines of an event
  * that never closes, or empty lines of JSON).
  * Listing its tools one a page (behaving as correct): paged, and
- * pages-forever, whose list never ends.
+ * pages-forever, whose list never ends; list-fails (correct, with the
+ * hints of correct, but its tools/list answers an error).
  */
 import { setImmediate } from "node:timers";
 
@@ -65,6 +66,7 @@ const BEHAVES_AS: Record<string, string> = {
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
+  "list-fails": "correct",
   "pages-forever": "correct",
 };
 const behaviour = BEHAVES_AS[mode] ?? mode;
@@ -218,6 +220,7 @@ async function put(id: string, text: string) {
  */
 const HINTS: Record<string, [object, object?]> = {
   correct: [{ idempotentHint: true, destructiveHint: false }],
+  "list-fails": [{ idempotentHint: true, destructiveHint: false }],
   duplicates: [{ idempotentHint: true }],
   // Nor does it say its read tool is read-only.
   overwrites: [{ destructiveHint: false }, {}],
@@ -238,6 +241,14 @@ async function handle(m: Record<string, unknown>) {
         capabilities: { tools: {} },
         serverInfo: { name: serverName, version: "1" },
       },
+    });
+    return;
+  }
+  if (m.method === "tools/list" && mode === "list-fails") {
+    out({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32603, message: "tool registry unavailable" },
     });
     return;
   }
