@@ -17,7 +17,7 @@ import {
   say,
   type Text,
 } from "../base/i18n.ts";
-import { displayWidth, wrap } from "../base/terminal.ts";
+import { displayWidth, inert, wrap } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
 import type { Lane, Outcome, TimelineEvent } from "../accept/session.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
@@ -110,7 +110,14 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
     );
     if (lines.length > 0) lines.push("");
     lines.push(
-      say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
+      ...wrap(
+        say(
+          fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }),
+          lang,
+        ),
+        WIDTH,
+        2,
+      ).map((l) => l.trimEnd()),
     );
     const hints = report.hints?.[tool];
     if (hints !== undefined) {
@@ -134,7 +141,18 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
         COLS.effect,
         WIDTH - displayWidth(head) - r.verdict.length,
       );
-      lines.push(head + pad(say(effectText(r), lang), room) + r.verdict);
+      const effect = say(effectText(r), lang);
+      if (
+        displayWidth(head) + displayWidth(effect) + 1 + r.verdict.length <=
+          WIDTH
+      ) {
+        lines.push(head + pad(effect, room) + r.verdict);
+      } else {
+        // An effect too long to share the line: the verdict goes under it,
+        // ending by column 80.
+        lines.push(head + effect);
+        lines.push(" ".repeat(WIDTH - r.verdict.length) + r.verdict);
+      }
       for (const more of saw.slice(1)) {
         lines.push("  " + " ".repeat(COLS.case) + more);
       }
@@ -354,7 +372,11 @@ export function laneTable(
 /** The timeline of one case as text: three lanes, one step a row. */
 export function timelineLines(r: CaseResult, lang: Lang): string[] {
   return [
-    say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+    ...wrap(
+      say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+      WIDTH,
+      2,
+    ).map((l) => l.trimEnd()),
     ...laneTable(drawnSteps(r.timeline), lang),
   ];
 }
@@ -493,6 +515,32 @@ export interface ScreenOptions {
   };
 }
 
+/**
+ * `report` with every name it holds from the server or the oracle made
+ * inert (the server's name and version, the tools, the keys), before any
+ * line is laid out: a server may name itself or its tools with what drives
+ * a terminal, colour codes too (accept's screen writes none of its own),
+ * and the width of a line is that of what is shown.
+ */
+function shownReport(report: AcceptReport): AcceptReport {
+  return {
+    ...report,
+    server: {
+      name: inert(report.server.name),
+      version: inert(report.server.version),
+    },
+    unlisted: report.unlisted.map(inert),
+    hints: Object.fromEntries(
+      Object.entries(report.hints).map(([tool, h]) => [inert(tool), h]),
+    ),
+    results: report.results.map((r) => ({
+      ...r,
+      tool: inert(r.tool),
+      key: inert(r.key),
+    })),
+  };
+}
+
 /** The title line: which server, which version. */
 export function titleText(report: AcceptReport): Text {
   return fill(M.title, {
@@ -503,11 +551,15 @@ export function titleText(report: AcceptReport): Text {
 
 /** The whole text screen of `guardlab accept`. */
 export function acceptScreen(
-  report: AcceptReport,
+  given: AcceptReport,
   options: ScreenOptions,
   lang: Lang,
 ): string[] {
-  const lines = [say(titleText(report), lang)];
+  const report = shownReport(given);
+  // The title wrapped too: a server names itself, at any length.
+  const lines = wrap(say(titleText(report), lang), WIDTH, 2).map((l) =>
+    l.trimEnd()
+  );
   // The notes above the matrix, each wrapped within the screen's width.
   const notes: Text[] = [
     options.source.kind === "example"
@@ -541,7 +593,7 @@ export function acceptScreen(
   );
   if (options.baseline !== undefined) {
     const { file, comparison } = options.baseline;
-    lines.push(...baselineLines(report, comparison, file, lang));
+    lines.push(...baselineLines(given, comparison, file, lang));
     if (
       options.exit === 0 &&
       comparison.rows.some((r) => r.status === "excused")

@@ -119,7 +119,7 @@ Deno.test({
       tail(excusedAll.out),
       `baseline "${baseline}" (notes-server 1, the same oracle): ` +
         "excused (the same failing verdict is in the baseline): " +
-        "put_note/lost-reply-retry DUPLICATED, put_note/cancel-after-send DUPLICATED, put_note/concurrent-same DUPLICATED " +
+        "put_note/lost-reply-retry DUPLICATED; put_note/cancel-after-send DUPLICATED; put_note/concurrent-same DUPLICATED " +
         "exit 0: every failing verdict is one the baseline excused",
     );
     const byCase = (c: string) =>
