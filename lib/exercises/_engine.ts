@@ -404,6 +404,13 @@ export interface Miss {
   readonly clause: Clause;
   /** The bindings of everything before it. */
   readonly bindings: Bindings;
+  /**
+   * The steps and rows the other invariants of the exercise bound: what
+   * they rest on, so the feedback under this block names another item
+   * while there is one (exercise 2's other run, not the one its first
+   * invariant already found).
+   */
+  readonly elsewhere: ReadonlySet<unknown>;
 }
 
 /**
@@ -421,8 +428,16 @@ export function judgeEvidence(
   const misses: Miss[] = [];
   const all = new Map<string, Item | Value>();
   const wanted = wantedValues(x);
-  for (const inv of x.invariants) {
-    const judged = judgeInvariant(inv, ctx);
+  const judgedAll = x.invariants.map((inv) => judgeInvariant(inv, ctx));
+  // The items each invariant bound, for the others' feedback.
+  const boundBy = judgedAll.map((j) =>
+    new Set([...j.bindings.values()].filter((v) => typeof v === "object"))
+  );
+  x.invariants.forEach((inv, at) => {
+    const judged = judgedAll[at];
+    const elsewhere = new Set(
+      boundBy.flatMap((items, other) => other === at ? [] : [...items]),
+    );
     const clauses = [...inv.premises, ...inv.findings];
     clauses.forEach((c, i) => {
       if (c.says === undefined) return;
@@ -431,6 +446,7 @@ export function judgeEvidence(
           finding: findings.length,
           clause: c,
           bindings: judged.bindings,
+          elsewhere,
         });
       }
       findings.push({
@@ -439,7 +455,7 @@ export function judgeEvidence(
       });
     });
     for (const [k, v] of judged.bindings) all.set(k, v);
-  }
+  });
   return { findings, bindings: all, misses };
 }
 

@@ -83,11 +83,17 @@ function allowedText(accepts: FactKind | readonly string[] | null): Text {
  * The guess in `answer`, or why it is malformed: not one JSON object, a
  * field that is not asked for, a field missing, or a value of the wrong
  * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled, `once`
- * for ONCE). A
- * malformed guess names the values allowed and is never kept, so it does
- * not use up the one guess.
+ * for ONCE), or not one line of one JSON object at all. A malformed
+ * guess names the values allowed and is never kept, so it does not use up
+ * the one guess, and its reason says so.
  */
 export function guessOf(x: Exercise, answer: string): Guess {
+  const read = malformedOr(x, answer);
+  // Whatever is wrong with it, a malformed guess is never kept: say so.
+  return "reason" in read ? { reason: M.guessUnused(read.reason) } : read;
+}
+
+function malformedOr(x: Exercise, answer: string): Guess {
   const facts = x.predict ?? [];
   const example = "{" +
     facts.map((f) => `"${f.field}": ...`).join(", ") + "}";

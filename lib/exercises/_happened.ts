@@ -197,13 +197,16 @@ function stepOf(where: Where | undefined): string | undefined {
  * "a.step"}`) is about that step alone: its items, or none ("line 3 wrote
  * no receipt"), never another step's row that happens to come close. Any
  * other block looks for an item besides those already bound to a name
- * (the retry, not the first call the premise before it found); when only
- * those are left, it says there is no other.
+ * (the retry, not the first call the premise before it found), and besides
+ * those `elsewhere` (what the exercise's other invariants rest on) while
+ * another is left; when only its own bound items are left, it says there
+ * is no other.
  */
 function deciding(
   clause: Clause & { where?: Where },
   items: readonly Item[],
   b: Bindings,
+  elsewhere: ReadonlySet<unknown>,
 ): { items: readonly Item[] } | { none: Text } {
   const asked = stepOf(clause.where);
   if (asked !== undefined) {
@@ -215,6 +218,9 @@ function deciding(
   }
   const bound = new Set([...b.values()]);
   const others = items.filter((i) => !bound.has(i));
+  // One another invariant rests on is named only when nothing else is left.
+  const fresh = others.filter((i) => !elsewhere.has(i));
+  if (fresh.length > 0) return { items: fresh };
   if (others.length > 0) return { items: others };
   const kind = "ledger" in clause
     ? M.rowIn(clause.ledger)
@@ -226,12 +232,14 @@ function deciding(
 
 /**
  * The line that says what happened under a block that did not hold, judged
- * under `b`; null when there is nothing more to say.
+ * under `b`, preferring items not in `elsewhere` (those the exercise's
+ * other invariants bound); null when there is nothing more to say.
  */
 export function whatHappened(
   clause: Clause,
   b: Bindings,
   ctx: EngineContext,
+  elsewhere: ReadonlySet<unknown> = new Set(),
 ): Text | null {
   const label = "ledger" in clause ? M.found : M.did;
   if ("pick" in clause || "ledger" in clause) {
@@ -255,7 +263,7 @@ export function whatHappened(
           : M.noSteps,
       );
     }
-    const candidates = deciding(clause, items, b);
+    const candidates = deciding(clause, items, b, elsewhere);
     if ("none" in candidates) return label(candidates.none);
     return label(itemText(clause, closest(clause, candidates.items, b, ctx)));
   }

@@ -379,7 +379,12 @@ function judged(
     const ctx = { evidence: e, params, maxWork, work: { n: 0 } };
     const { findings, bindings, misses } = judgeEvidence(x, ctx);
     for (const miss of misses) {
-      const happened = whatHappened(miss.clause, miss.bindings, ctx);
+      const happened = whatHappened(
+        miss.clause,
+        miss.bindings,
+        ctx,
+        miss.elsewhere,
+      );
       if (happened) findings[miss.finding].happened = happened;
     }
     return verdict(x, { findings, why: fill(x.why, bindings, params) });

@@ -282,15 +282,18 @@ export const JUDGE_MESSAGES = {
   }),
   missingFact: (field: string, example: string): Text => ({
     en: `the field ${JSON.stringify(field)} is missing: the answer is ` +
-      `${example}; your one guess is still unused`,
-    zh: `缺少字段 ${JSON.stringify(field)}：答案的形式是 ${example}；` +
-      "你唯一的一次预测还没有用掉",
+      example,
+    zh: `缺少字段 ${JSON.stringify(field)}：答案的形式是 ${example}`,
   }),
   badFact: (field: string, said: Text, allowed: Text): Text => ({
     en: `${JSON.stringify(field)} is ${said.en}, which it cannot be: it is ` +
-      `${allowed.en}; your one guess is still unused`,
+      allowed.en,
     zh: `${JSON.stringify(field)} 是 ${said.zh}，这不是可能的取值：它应是` +
-      `${allowed.zh}；你唯一的一次预测还没有用掉`,
+      allowed.zh,
+  }),
+  guessUnused: (reason: Text): Text => ({
+    en: `${reason.en}; your one guess is still unused`,
+    zh: `${reason.zh}；你唯一的一次预测还没有用掉`,
   }),
   anyValue: {
     en: "a string, a number, true, false or null",

@@ -221,15 +221,21 @@ export function gradeTable(
     blocks.push(grade.exercises.slice(i, i + perBlock));
   }
   if (blocks.length === 0) blocks.push([]);
-  // Where names repeat, each of those rows says which file it came from.
+  // Where names repeat, or look the same once cut to the column, each of
+  // those rows says which file it came from.
+  const shownName = (r: Row) =>
+    fit(visibleText(r.name ?? basename(r.file)), NAME_WIDTH);
   const counts = new Map<string, number>();
+  const tally = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const r of grade.rows) {
-    if (r.name !== null) {
-      counts.set(nameKey(r.name), (counts.get(nameKey(r.name)) ?? 0) + 1);
-    }
+    if (r.name === null) continue;
+    tally(`key:${nameKey(r.name)}`);
+    tally(`shown:${shownName(r)}`);
   }
   const repeated = (r: Row) =>
-    r.name !== null && counts.get(nameKey(r.name))! > 1;
+    r.name !== null &&
+    (counts.get(`key:${nameKey(r.name)}`)! > 1 ||
+      counts.get(`shown:${shownName(r)}`)! > 1);
   blocks.forEach((block, b) => {
     const last = b === blocks.length - 1;
     if (b > 0) {
@@ -243,7 +249,7 @@ export function gradeTable(
         (last ? "  " + say(T.total, lang) : "")).trimEnd(),
     );
     for (const row of grade.rows) {
-      const name = fit(visibleText(row.name ?? basename(row.file)), NAME_WIDTH);
+      const name = shownName(row);
       if (row.total === null) {
         out.push(`${name}   ${say(T.notGraded, lang)}`);
         continue;

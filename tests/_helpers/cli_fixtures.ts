@@ -23,3 +23,19 @@ export async function withLedger(
 export const REFERENCE_LEDGER: string = fileURLToPath(
   new URL("../../fixtures/reference-ledger.sqlite", import.meta.url),
 );
+
+/** A `script` input of `count` accepted runs over 1,000 keys (a new draft, then reuses), one JSON line each. */
+export function runSteps(count: number): string {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      JSON.stringify({
+        op: "run",
+        args: {
+          job: `JOB-${String(i % 1000).padStart(3, "0")}`,
+          topic: "river",
+          copies: 2,
+        },
+      }),
+  ).join("\n") + "\n";
+}

@@ -17,6 +17,7 @@ import {
   readCourse,
 } from "../../lib/exercises/mod.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
+import { IS_ROOT } from "../_helpers/sandbox_fixtures.ts";
 
 const T = (en: string, zh: string) => ({ en, zh });
 
@@ -410,4 +411,38 @@ Deno.test("course file: the course chapter's example is a course the reader take
       `${name}: the same exercise the tests judge`,
     );
   }
+});
+
+Deno.test({
+  name:
+    "course file: the teacher's own file is refused to a student, who reads a copy of their own, as chapter 6 says (review)" +
+    (IS_ROOT ? "" : " [ignored: giving a file to a second user needs root]"),
+  ignore: !IS_ROOT,
+  async fn() {
+    const base = await Deno.makeTempDir({ prefix: "guardlab-course-" });
+    try {
+      // The teacher (uid 65534 here) wrote the course file; the student
+      // running guardlab is another account.
+      const teachers = join(base, "net-101.json");
+      await Deno.writeTextFile(teachers, COURSE, { mode: 0o644 });
+      await Deno.chown(teachers, 65534, 65534);
+      const list = (file: string) =>
+        cli(["exercise", "--course", file, "list"], "", false, base);
+      const refused = await list(teachers);
+      assert.equal(refused.code, 4, refused.err.join("\n"));
+      assert.match(
+        refused.err.join(" "),
+        /refused: .*net-101\.json belongs to uid 65534, not to you/,
+      );
+      // The copy a student makes in a folder of their own is theirs.
+      const mine = join(base, "li-lei");
+      await Deno.mkdir(mine, { mode: 0o700 });
+      await Deno.copyFile(teachers, join(mine, "net-101.json"));
+      const read = await list(join(mine, "net-101.json"));
+      assert.equal(read.code, 0, read.err.join("\n"));
+      assert.match(read.out[0], /^ 1\. The second call reuses +not started$/);
+    } finally {
+      await Deno.remove(base, { recursive: true });
+    }
+  },
 });

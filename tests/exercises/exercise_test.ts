@@ -157,7 +157,8 @@ Deno.test("exercise: a prediction is one line, only the first guess counts, a wr
     );
     assert.equal(twoLines.code, 1);
     assert.deepEqual(twoLines.out, [
-      "not yet: a prediction is one line; line 2 is one too many",
+      "not yet: a prediction is one line; line 2 is one too many; your one guess is",
+      "         still unused",
     ]);
     const wrong = await say(
       ["exercise", "check", n],
@@ -212,9 +213,60 @@ Deno.test("exercise: a prediction is one line, only the first guess counts, a wr
   });
 });
 
-Deno.test("exercise: show --invariants prints every exercise's invariants in both languages", async () => {
+/** A well-formed guess for prediction `x`, right or wrong: the first value each field allows. */
+function someGuess(x: (typeof EXERCISES)[number]): string {
+  const first = (accepts: unknown) =>
+    Array.isArray(accepts)
+      ? accepts[0]
+      : accepts === "boolean"
+      ? true
+      : accepts === "outcome"
+      ? "accepted"
+      : accepts === "verdict"
+      ? "ONCE"
+      : 0;
+  return JSON.stringify(
+    Object.fromEntries(
+      (x.predict ?? []).map((f) => [f.field, first(f.accepts)]),
+    ),
+  );
+}
+
+Deno.test("exercise: show --invariants prints every exercise's invariants in both languages, a prediction's once its guess is kept (review)", async () => {
   await withBase(async (say) => {
     for (const x of EXERCISES) {
+      if (x.kind === "prediction") {
+        // They bind what happens (19: the side is "after"): the answer.
+        const before = await say([
+          "exercise",
+          "show",
+          String(x.n),
+          "--invariants",
+        ]);
+        assert.equal(before.code, 0);
+        assert.deepEqual(before.out, [
+          `exercise ${x.n} is a prediction: its invariants say what happens, so they are shown`,
+          `    once your first prediction is kept (guardlab exercise check ${x.n} < guess.json)`,
+        ]);
+        const zh = await say([
+          "exercise",
+          "show",
+          String(x.n),
+          "--invariants",
+          "--lang",
+          "zh",
+        ]);
+        assert.deepEqual(zh.out, [
+          `练习 ${x.n} 是预测题：它的不变式说出了会发生什么，所以在你的第一次预测保存之后才显示`,
+          `                  （guardlab exercise check ${x.n} < guess.json）`,
+        ]);
+        const guess = await say(
+          ["exercise", "check", String(x.n)],
+          someGuess(x),
+        );
+        assert.ok([0, 1].includes(guess.code), guess.out.join("\n"));
+        assert.doesNotMatch(guess.out.join("\n"), /still unused/);
+      }
       const r = await say(["exercise", "show", String(x.n), "--invariants"]);
       assert.equal(r.code, 0);
       assert.match(

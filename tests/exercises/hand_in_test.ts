@@ -1172,3 +1172,47 @@ Deno.test("table: hints before a prediction marked h, as a reveal is marked r; b
   const zh = gradeTable(grade, "zh", null);
   assert.ok(zh.includes("标记后的 h：这道预测题是在看过提示之后才预测的"));
 });
+
+Deno.test("table: rows whose names look the same once cut to the column each say their file, like a repeated name (review)", () => {
+  const row = (file: string, name: string, one: "done" | "not-yet") => ({
+    file,
+    name,
+    cells: { 1: one, 2: one === "done" ? "not-yet" as const : "done" as const },
+    revealed: [],
+    hinted: [],
+    first: {},
+    total: 1,
+    ownTotal: null,
+    flags: [],
+  });
+  const grade: ClassGrade = {
+    exercises: [1, 2],
+    rows: [
+      row("a.json", "爱新觉罗·玄烨康熙大帝第一", "done"),
+      row("b.json", "爱新觉罗·玄烨康熙大帝第二", "not-yet"),
+      row("c.json", "Alexandria Ocasio-Cortez", "done"),
+    ],
+    perExercise: { 1: 2, 2: 1 },
+    notRerun: [],
+    builtinHandIns: 0,
+    course: BUILTIN_COURSE.id,
+    order: [],
+    identicalCountedOnce: false,
+  };
+  const en = gradeTable(grade, "en", "NET-2026");
+  const at = en.indexOf("student             1  2  total");
+  assert.ok(at > 0, en.join("\n"));
+  assert.deepEqual(en.slice(at, at + 7), [
+    "student             1  2  total",
+    "爱新觉罗·玄烨康熙…  +  .  1/2",
+    "  file: a.json",
+    "爱新觉罗·玄烨康熙…  .  +  1/2",
+    "  file: b.json",
+    "Alexandria Ocasio…  +  .  1/2",
+    "done per exercise   2  1",
+  ]);
+  const zh = gradeTable(grade, "zh", "NET-2026");
+  assert.ok(zh.includes("  文件：a.json"), zh.join("\n"));
+  assert.ok(zh.includes("  文件：b.json"), zh.join("\n"));
+  assert.ok(!zh.includes("  文件：c.json"), zh.join("\n"));
+});

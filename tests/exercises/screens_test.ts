@@ -374,15 +374,17 @@ Deno.test("screens: no show gives a prediction away, no line is said twice, a re
       zh16,
     );
     assert.doesNotMatch(zh16, /慢|之后才/);
-    // Exercise 12's claim, shown before 16 to a student who works in
-    // order, says what to compare, not what the parallel run leaves.
+    // Exercise 12's claim and title, shown before 16 to a student who
+    // works in order (the title in every list), say what to compare, not
+    // what the parallel run leaves.
     for (const lang of ["en", "zh"] as const) {
-      const twelve = joined(
-        (await say(["exercise", "show", "12", "--lang", lang])).out,
-      );
+      const twelve = joined([
+        ...(await say(["exercise", "show", "12", "--lang", lang])).out,
+        ...(await say(["exercise", "list", "--lang", lang])).out,
+      ]);
       assert.doesNotMatch(
         twelve,
-        /after the tool ran|trip after|工具执行之后|之后才触发/,
+        /after the tool ran|trip after|late|工具执行之后|之后才触发|太晚/,
       );
     }
     // Exercise 18's second hint: a nudge, no verdict in it.

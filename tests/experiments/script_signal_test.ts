@@ -8,21 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { runSteps } from "../_helpers/cli_fixtures.ts";
 import { NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
 import { persistedCounts } from "../_helpers/helpers.ts";
 
-const STEPS = Array.from(
-  { length: 3000 },
-  (_, i) =>
-    JSON.stringify({
-      op: "run",
-      args: {
-        job: `JOB-${String(i % 1000).padStart(3, "0")}`,
-        topic: "river",
-        copies: 2,
-      },
-    }),
-).join("\n") + "\n";
+const STEPS = runSteps(3000);
 
 Deno.test({
   name:

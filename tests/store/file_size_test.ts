@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli } from "../_helpers/helpers.ts";
+import { runSteps } from "../_helpers/cli_fixtures.ts";
 import { NEEDS_RUN, sandboxCommand } from "../_helpers/spawn.ts";
 import { fileURLToPath } from "node:url";
 
@@ -19,18 +20,7 @@ const IGNORED = NEEDS_RUN ||
   (Deno.build.os === "windows" ? " [ignored: no ulimit on Windows]" : "");
 
 /** 3,000 runs over 1,000 keys: far more than any of the limits holds. */
-const STEPS = Array.from(
-  { length: 3000 },
-  (_, i) =>
-    JSON.stringify({
-      op: "run",
-      args: {
-        job: `JOB-${String(i % 1000).padStart(3, "0")}`,
-        topic: "river",
-        copies: 2,
-      },
-    }),
-).join("\n") + "\n";
+const STEPS = runSteps(3000);
 
 Deno.test({
   name:

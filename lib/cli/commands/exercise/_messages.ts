@@ -25,7 +25,8 @@ premise failed is shown [--], not checked. A prediction is one JSON line; only
 your first guess counts and is kept, a wrong guess shows only that it was
 wrong, and --reveal shows what happened (and is recorded). hint shows one more
 hint each time. show N --invariants prints what is checked, for a teacher, in
-both languages. --course FILE reads a teacher's course file in the same form
+both languages (a prediction's once its first guess is kept, as its claim).
+--course FILE reads a teacher's course file in the same form
 (docs/en/06-course-and-grading.md); without it the built-in exercises are the
 course.
 Progress lives in your private folder (reset keeps it). hand-in prints your
@@ -46,7 +47,8 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
 前提不成立时，依赖它的结论显示 [--]，即未检查。预测只写一行 JSON；只有第一次
 猜测算数并被保存，猜错时只显示猜错了，--reveal 会显示实际结果
 （并被记录）。hint 每次多给一条提示。show N --invariants
-用两种语言列出检查的内容，供老师查看。
+用两种语言列出检查的内容，供老师查看（预测题的和它的论断一样，
+在第一次预测保存之后）。
 --course FILE 读取老师的课程文件（同样的格式，见
 docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
 进度保存在你的私有目录里（reset 不会删除）。hand-in
@@ -84,8 +86,10 @@ export const EXERCISE_FLAGS = {
     zh: "临时目录下的课程文件（默认：内置练习）",
   },
   invariants: {
-    en: "show: print the invariants, for a teacher, in both languages",
-    zh: "show：用两种语言列出不变式，供老师查看",
+    en: "show: print the invariants, for a teacher, in both languages (a " +
+      "prediction's once its first guess is kept)",
+    zh:
+      "show：用两种语言列出不变式，供老师查看（预测题的在第一次预测保存之后）",
   },
   reveal: {
     en: "check a prediction: show what happened (recorded in your progress)",
@@ -221,6 +225,13 @@ export const EXERCISE_LINES = {
       "answer away)",
     zh: "在你的第一次预测保存之后显示（先显示就等于给出了答案）",
   },
+  invariantsAfterGuess: (command: string, n: number): Text => ({
+    en: `exercise ${n} is a prediction: its invariants say what happens, ` +
+      "so they are shown once your first prediction is kept " +
+      `(${command} check ${n} < guess.json)`,
+    zh: `练习 ${n} 是预测题：它的不变式说出了会发生什么，` +
+      `所以在你的第一次预测保存之后才显示（${command} check ${n} < guess.json）`,
+  }),
   aStart: { en: "A start:", zh: "开头可以这样写：" },
   checkLedger: (command: string, n: number): Text => ({
     en: `Check: ${command} check ${n} --ledger NAME`,

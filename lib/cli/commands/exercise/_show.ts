@@ -1,8 +1,8 @@
 /**
  * `exercise show N`: the exercise as this student reads it (their own
  * values filled in), or with `--invariants` what is checked, for a teacher.
- * A prediction's claim is the answer, so it is shown only once the first
- * guess is kept.
+ * A prediction's claim and invariants say the answer, so they are shown
+ * only once the first guess is kept.
  *
  * @module
  */
@@ -35,7 +35,16 @@ export const show: Action = (call) => {
   const x = exerciseNamed(call);
   const student = studentOf(call);
   const params = studentParams(student, x);
+  const guessed =
+    call.progress.read().exercises[progressKey(call.course.id, x.n)]
+      ?.guess !== undefined;
   if (call.values.invariants) {
+    // A prediction's invariants bind what happens ("side" is "after"): shown
+    // before the guess, they would be the answer.
+    if (x.kind === "prediction" && !guessed) {
+      printText(call, L.invariantsAfterGuess(commandOf(call), x.n));
+      return EXIT.ok;
+    }
     for (const line of describeInvariants(x, params)) io.out(say(line, lang));
     return EXIT.ok;
   }
@@ -55,9 +64,6 @@ export const show: Action = (call) => {
     );
     io.out("");
   }
-  const guessed =
-    call.progress.read().exercises[progressKey(call.course.id, x.n)]
-      ?.guess !== undefined;
   const claim = x.kind === "prediction" && !guessed
     ? L.claimAfterGuess
     : t.claim;
