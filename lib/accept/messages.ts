@@ -170,6 +170,7 @@ export const ACCEPT_MESSAGES = {
   article: { en: "article: {sentence}", zh: "文章：{sentence}" },
   info: { en: "also: {verdict}: {meaning}", zh: "另外：{verdict}：{meaning}" },
   problems: { en: "the server {problems}", zh: "服务器{problems}" },
+  problemSep: { en: "; ", zh: "；" },
   startup: {
     en: "note: before the first case, {problems} (ignored)",
     zh: "注意：在第一个用例之前，{problems}（已忽略）",

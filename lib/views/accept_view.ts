@@ -88,12 +88,29 @@ export function effectText(r: CaseResult): Text {
 
 /** The problems of a row in words. */
 export function problemsText(r: Pick<CaseResult, "problems">): Text {
+  // The same problem again is counted, not repeated: a server that sends
+  // 44 messages past the bound is one line, not a screenful.
+  const counted = new Map<string, { text: Text; n: number }>();
+  for (const p of r.problems) {
+    const at = `${p.kind}\u0000${p.id ?? ""}`;
+    const seen = counted.get(at);
+    if (seen !== undefined) seen.n++;
+    else {
+      counted.set(at, {
+        text: fill(PROBLEM_WORD[p.kind], {
+          id: p.id ?? "?",
+          max: MAX_MESSAGE_BYTES,
+        }),
+        n: 1,
+      });
+    }
+  }
   return fill(M.problems, {
     problems: joinTexts(
-      r.problems.map((p) =>
-        fill(PROBLEM_WORD[p.kind], { id: p.id ?? "?", max: MAX_MESSAGE_BYTES })
+      [...counted.values()].map(({ text, n }) =>
+        n === 1 ? text : fill(M.times, { n, what: text })
       ),
-      same("; "),
+      M.problemSep,
     ),
   });
 }

@@ -118,3 +118,35 @@ Deno.test("accept screen: the baseline's rows are shown inert, a row apart from 
   );
   assert.ok(block(zh).includes(bare(`${name}/once ONCE，原为 DUPLICATED`)));
 });
+
+Deno.test("accept screen: the same problem again is counted, not repeated, and problems are set apart by a semicolon (full-width in Chinese)", () => {
+  const row = {
+    ...rowOf("put_note", 1, "once", "PROTOCOL-VIOLATION", {
+      saw: ["no-answer"],
+    }),
+    problems: [
+      ...Array.from({ length: 44 }, () => ({ kind: "too-long" as const })),
+      { kind: "answered-twice" as const, id: 3 },
+    ],
+  };
+  const [en, zh] = (["en", "zh"] as const).map((lang) =>
+    acceptScreen(reportOf([row]), {
+      source: { kind: "command" },
+      timeline: false,
+      exit: 5,
+    }, lang).join(" ").replace(/\s+/g, " ")
+  );
+  // Before: the same words 44 times, a screenful.
+  assert.ok(
+    en.includes(
+      "the server 44× sent a message over 4194304 bytes (discarded unread); answered id 3 twice",
+    ),
+    en,
+  );
+  assert.ok(
+    zh.replaceAll(" ", "").includes(
+      "服务器44次发送了超过4194304字节的消息（未读取即丢弃）；对id3应答了两次",
+    ),
+    zh,
+  );
+});
