@@ -3,13 +3,15 @@
  * facts the verdict rests on (k of N told failed, the old and the other
  * effect, what the read saw before a kill and after the restart, a cancel
  * that came too late and why, a hint and the verdict that contradicts it,
- * the server's own words when it said no), and the hints each write tool
- * declares.
+ * the server's own words when it said no, what it did wrong), and the
+ * hints each write tool declares.
  *
  * @module
  */
 import { fill, joinTexts, same, type Text } from "../base/i18n.ts";
 import type { CaseResult } from "../accept/run.ts";
+import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import { ACCEPT_MESSAGES as M, PROBLEM_WORD } from "../accept/messages.ts";
 import { HINT_NAMES, type ToolHints } from "../accept/session.ts";
 import { DETAIL_WORDS as D } from "../accept/verdict_messages.ts";
 
@@ -83,4 +85,33 @@ export function detailTexts(r: CaseResult): Text[] {
     out.push(fill(D.answerText, { call: said.call, text: said.text! }));
   }
   return out;
+}
+
+/** The problems of a row in words. */
+export function problemsText(r: Pick<CaseResult, "problems">): Text {
+  // The same problem again is counted, not repeated: a server that sends
+  // 44 messages past the bound is one line, not a screenful.
+  const counted = new Map<string, { text: Text; n: number }>();
+  for (const p of r.problems) {
+    const at = `${p.kind}\u0000${p.id ?? ""}`;
+    const seen = counted.get(at);
+    if (seen !== undefined) seen.n++;
+    else {
+      counted.set(at, {
+        text: fill(PROBLEM_WORD[p.kind], {
+          id: p.id ?? "?",
+          max: MAX_MESSAGE_BYTES,
+        }),
+        n: 1,
+      });
+    }
+  }
+  return fill(M.problems, {
+    problems: joinTexts(
+      [...counted.values()].map(({ text, n }) =>
+        n === 1 ? text : fill(M.times, { n, what: text })
+      ),
+      M.problemSep,
+    ),
+  });
 }

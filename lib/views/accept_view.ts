@@ -21,11 +21,9 @@ import { displayWidth, inert, wrap } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
 import type { Lane, Outcome, TimelineEvent } from "../accept/session.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
 import {
   ACCEPT_MESSAGES as M,
   OUTCOME_WORD,
-  PROBLEM_WORD,
   TIMELINE_WORDS as W,
 } from "../accept/messages.ts";
 import {
@@ -34,7 +32,7 @@ import {
   VERDICT_ARTICLE,
   VERDICT_MEANING,
 } from "../accept/verdict_messages.ts";
-import { detailTexts, hintsText } from "./_accept_details.ts";
+import { detailTexts, hintsText, problemsText } from "./_accept_details.ts";
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
@@ -84,35 +82,6 @@ export function effectText(r: CaseResult): Text {
     return fill(M.effectOther, { n: r.effect, other: r.effect_other ?? "?" });
   }
   return same(String(r.effect));
-}
-
-/** The problems of a row in words. */
-export function problemsText(r: Pick<CaseResult, "problems">): Text {
-  // The same problem again is counted, not repeated: a server that sends
-  // 44 messages past the bound is one line, not a screenful.
-  const counted = new Map<string, { text: Text; n: number }>();
-  for (const p of r.problems) {
-    const at = `${p.kind}\u0000${p.id ?? ""}`;
-    const seen = counted.get(at);
-    if (seen !== undefined) seen.n++;
-    else {
-      counted.set(at, {
-        text: fill(PROBLEM_WORD[p.kind], {
-          id: p.id ?? "?",
-          max: MAX_MESSAGE_BYTES,
-        }),
-        n: 1,
-      });
-    }
-  }
-  return fill(M.problems, {
-    problems: joinTexts(
-      [...counted.values()].map(({ text, n }) =>
-        n === 1 ? text : fill(M.times, { n, what: text })
-      ),
-      M.problemSep,
-    ),
-  });
 }
 
 /** The matrix of `report` in `lang`, each line within 80 columns. */
