@@ -222,19 +222,11 @@ export class Session {
   serverInfo: { name: string; version: string } = { name: "?", version: "?" };
   /** The tools the server lists. */
   tools: string[] = [];
-  /**
-   * The tools as the server listed them (name, schemas, annotations), at
-   * most {@linkcode MAX_LISTED_TOOLS} over at most
-   * {@linkcode MAX_TOOL_PAGES} pages: input from the server, unchecked.
-   */
+  /** The tools as listed (name, schemas, annotations), at most {@linkcode MAX_LISTED_TOOLS} over {@linkcode MAX_TOOL_PAGES} pages: input, unchecked. */
   listed: unknown[] = [];
   /** The hints each listed tool declares, by name. */
   hints: Map<string, ToolHints> = new Map();
-  /**
-   * Why `tools/list` could not be read to its end, when it could not: its
-   * answer never came (or was past the message bound), was an error, or
-   * held no list of tools. The tools it did not name have hints unseen.
-   */
+  /** Why `tools/list` could not be read to its end (no answer, an error, no list): the hints of a tool it did not name are unseen. */
   listFailed?: "no-answer" | "error" | "not-a-list";
   /** The current case's record (before the first case: the start's). */
   log: CaseLog = new CaseLog();
@@ -316,12 +308,12 @@ export class Session {
       ).answer;
       const tools = listed.result?.tools;
       if (!Array.isArray(tools)) {
-        s.listFailed = listed.outcome === "no-answer" ||
-            listed.outcome === "closed"
-          ? "no-answer"
-          : listed.outcome !== "success"
+        const o = listed.outcome;
+        s.listFailed = o === "success"
+          ? "not-a-list"
+          : o.endsWith("error")
           ? "error"
-          : "not-a-list";
+          : "no-answer";
         break;
       }
       s.listed.push(...tools.slice(0, MAX_LISTED_TOOLS - s.listed.length));
