@@ -119,6 +119,18 @@ export const AGENT_MESSAGES = {
     zh:
       "  {what}（{calls}）：超时发生在效果已可见（{count}）之后：效果留下；Agent 只看到一次失败",
   },
+  timedOutReadLater: {
+    en:
+      "  {what} ({calls}): timed out; its effect ({count}) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays",
+    zh:
+      "  {what}（{calls}）：超时；它的效果（{count}）是之后才读到的，所以这份记录说不出效果是否在超时之前（录制时加上 --oracle FILE --read-before-delivery 即可看到）：效果留下",
+  },
+  rejectedReadLater: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the server answered; its effect ({count}) was read only later (record with --oracle FILE --read-before-delivery to see where it falls): the effect stays",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}；它的效果（{count}）是之后才读到的（录制时加上 --oracle FILE --read-before-delivery 即可看到它落在哪里）：效果留下",
+  },
   timedOutUnread: {
     en:
       "  {what} ({calls}): timed out; whether it took effect, only a read by key can say",
@@ -128,12 +140,22 @@ export const AGENT_MESSAGES = {
     en: "  {what} ({calls}): every tool guardrail allowed it",
     zh: "  {what}（{calls}）：每个工具护栏都放行了",
   },
+  passedButFailed: {
+    en:
+      "  {what} ({calls}): every tool guardrail allowed it; the call failed: {error}",
+    zh: "  {what}（{calls}）：每个工具护栏都放行了；调用失败：{error}",
+  },
+  callsNotListed: {
+    en: "… {n} more calls not listed",
+    zh: "… 另有 {n} 次调用未列出",
+  },
   retry: {
     en: "{what}; a retry of {calls}",
     zh: "{what}；是{calls} 的重试",
   },
   notInRecord: {
-    en: "  {what}: sent, but not to the server of this proxy record",
-    zh: "  {what}：已发出，但不是发给这份 proxy 记录里的服务器",
+    en:
+      "  {what}: not in this proxy record (a function tool, or a call to another server)",
+    zh: "  {what}：不在这份 proxy 记录里（函数工具，或发给别的服务器的调用）",
   },
 } as const satisfies Record<string, Text>;

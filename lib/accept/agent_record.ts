@@ -365,12 +365,21 @@ export interface AgentStory {
   readonly traced: boolean;
 }
 
-/** Whether a call left the agent: it made an MCP call, or no input guardrail refused it. */
-export function leftTheAgent(call: AgentCall, watched: boolean): boolean {
-  if (watched) return call.mcp !== null;
-  return !call.guardrails.some((g) =>
+/** Whether a tool input guardrail stopped the call before it could leave (it decided anything but allow). */
+export function refusedBeforeSending(call: AgentCall): boolean {
+  return call.guardrails.some((g) =>
     g.stage === "input" && g.decision !== "allow"
   );
+}
+
+/**
+ * Whether a call left the agent for an MCP server: it made an MCP call of
+ * a watched server, or (no server watched) no input guardrail refused it.
+ * A call that did not may still have run: a function tool's.
+ */
+export function leftTheAgent(call: AgentCall, watched: boolean): boolean {
+  if (watched) return call.mcp !== null;
+  return !refusedBeforeSending(call);
 }
 
 /** Gather an agent record's lines into its turns, agent guardrails and calls. */
@@ -510,13 +519,15 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
       }
     }
   }
+  // A retry repeats a call that went on: one an input guardrail refused
+  // has nothing to retry, so a later call like it is the first.
   const first = new Map<string, number>();
   for (const call of story.calls) {
     if (call.args === null) continue;
     const key = `${call.tool}\u0000${call.args}`;
     const earlier = first.get(key);
-    if (earlier === undefined) first.set(key, call.n);
-    else call.retryOf = earlier;
+    if (earlier !== undefined) call.retryOf = earlier;
+    else if (!refusedBeforeSending(call)) first.set(key, call.n);
   }
   return story;
 }

@@ -15,11 +15,11 @@ import {
   assertFolderChain,
   assertGranted,
   currentUid,
-  openPlainFile,
   privateFolderProblem,
   PROBLEM,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
+import { openPlainFile } from "../sandbox/plain_file.ts";
 import { ACCEPT_MESSAGES } from "./messages.ts";
 import { CI_MESSAGES } from "./ci_messages.ts";
 

@@ -17,7 +17,8 @@ import {
   trustedFolders,
 } from "../sandbox/sandbox.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
-import { openPlainFile, systemRefusal } from "../sandbox/safe_fs.ts";
+import { systemRefusal } from "../sandbox/safe_fs.ts";
+import { openPlainFile } from "../sandbox/plain_file.ts";
 import type { OptionSpecs } from "./command.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
 import { plainValue } from "../base/plain.ts";
 import { inEveryLanguage, unboxed } from "./_engine.ts";
@@ -81,7 +81,7 @@ function allowedText(accepts: FactKind | readonly string[] | null): Text {
 
 /**
  * The guess in `answer`, or why it is malformed: not one JSON object, a
- * field that is not asked for, a field missing, or a value of the wrong
+ * field that is not asked for or given twice, a field missing, or a value of the wrong
  * kind (`"true"` for true, `"1"` for 1, `canceled` for cancelled, `once`
  * for ONCE), or not one line of one JSON object at all. A malformed
  * guess names the values allowed and is never kept, so it does not use up
@@ -112,6 +112,12 @@ function malformedOr(x: Exercise, answer: string): Guess {
   if (unknown !== undefined) {
     return { reason: M.unknownFact(unknown, facts.map((f) => f.field)) };
   }
+  // JSON keeps the last of a field given twice: the guess would be one the
+  // student may not have meant, and the only one.
+  const twice = repeatedField(line);
+  if (twice !== null) {
+    return { reason: fill(M.givenTwice, { field: JSON.stringify(twice) }) };
+  }
   for (const f of facts) {
     if (!Object.hasOwn(guess, f.field)) {
       return { reason: M.missingFact(f.field, example) };
@@ -124,10 +130,39 @@ function malformedOr(x: Exercise, answer: string): Guess {
       const said = inEveryLanguage((lang) =>
         (v !== null && typeof v === "object"
           ? plainValue(v, lang)
+          : typeof v === "number"
+          ? String(v) // 1e400 is Infinity, which JSON would write as null
           : JSON.stringify(v) ?? "?").slice(0, 40)
       );
       return { reason: M.badFact(f.field, said, allowedText(accepts)) };
     }
   }
   return { guess };
+}
+
+/**
+ * The first field a JSON object's text (one that parses) gives twice at
+ * its top level, or null: a walk over its characters, strings skipped.
+ */
+function repeatedField(text: string): string | null {
+  const seen = new Set<string>();
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      const literal = text.slice(i, j + 1);
+      i = j;
+      let k = j + 1;
+      while (k < text.length && /\s/.test(text[k])) k++;
+      if (depth !== 1 || text[k] !== ":") continue;
+      const key = JSON.parse(literal) as string;
+      if (seen.has(key)) return key;
+      seen.add(key);
+    }
+  }
+  return null;
 }

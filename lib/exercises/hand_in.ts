@@ -208,6 +208,9 @@ export function readHandIn(text: string): ReadHandIn {
     malformed(Object.hasOwn(data, "answers") ? M.olderFormat : M.noFormat);
   }
   if (data.format !== HAND_IN_FORMAT) malformed(M.format(quoted(data.format)));
+  if (!Object.hasOwn(data, "version")) {
+    malformed(fill(M.missingKey, { key: '"version"', where: same("") }));
+  }
   const version = data.version;
   if (
     version !== HAND_IN_VERSION && version !== SEED_HAND_IN_VERSION &&

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
@@ -23,12 +24,19 @@ import {
   assertFolderChain,
   assertGranted,
   currentUid,
-  openPlainFile,
   privateFolderProblem,
+  PROBLEM,
+  systemRefusal,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
+import {
+  assertOpenedAsChecked,
+  checkBeforeOpen,
+  MAX_INPUT_FILE_BYTES,
+  replacedRefusal,
+} from "../sandbox/plain_file.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
-import { readBounded } from "./hand_in.ts";
+import { MAX_HAND_IN_BYTES } from "./hand_in.ts";
 import {
   GRADING_MESSAGES as M,
   HAND_IN_FILE_MESSAGES as W,
@@ -107,11 +115,17 @@ export function stdinSource(text: string | null): Source {
  * user's (its owner is shown when it is not the student's); a sub-folder is
  * named, not graded. A path that names nothing throws
  * {@linkcode NoHandInAt}; more than {@linkcode MAX_HAND_INS},
- * `ExerciseUsageError`.
+ * `ExerciseUsageError`, before a name past the bound is read.
+ * `seams.readDir` lists a folder in place of `Deno.readDirSync` (tests).
  */
-export function handInSources(paths: string[], base: string): Source[] {
+export function handInSources(
+  paths: string[],
+  base: string,
+  seams: { readDir?: (path: string) => Iterable<Deno.DirEntry> } = {},
+): Source[] {
   const tops = trustedFolders(base);
   const sources: Source[] = [];
+  const tooMany = () => new ExerciseUsageError(M.tooManyHandIns(MAX_HAND_INS));
   for (const path of paths) {
     let info: Deno.FileInfo;
     try {
@@ -122,9 +136,14 @@ export function handInSources(paths: string[], base: string): Source[] {
     }
     if (info.isDirectory) {
       assertFolderChain(path, currentUid(base), tops);
-      const entries = [...Deno.readDirSync(path)].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
-      );
+      const entries: Deno.DirEntry[] = [];
+      // Counted as they come: a folder others can write may hold millions
+      // of names, and a listing past the bound is never read.
+      for (const entry of (seams.readDir ?? Deno.readDirSync)(path)) {
+        if (sources.length + entries.length === MAX_HAND_INS) throw tooMany();
+        entries.push(entry);
+      }
+      entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       for (const entry of entries) {
         const file = join(path, entry.name);
         // One folder: its files by name, as the teacher knows them.
@@ -141,9 +160,7 @@ export function handInSources(paths: string[], base: string): Source[] {
         );
       }
     } else sources.push(fileSource(path, tops, visibleText(path)));
-    if (sources.length > MAX_HAND_INS) {
-      throw new ExerciseUsageError(M.tooManyHandIns(MAX_HAND_INS));
-    }
+    if (sources.length > MAX_HAND_INS) throw tooMany();
   }
   return sources;
 }
@@ -155,22 +172,98 @@ function fileSource(
 ): Source {
   return {
     file: shown,
-    async read() {
-      const file = await openPlainFile(path, tops, { anyOwner: true });
-      let info: Deno.FileInfo;
-      try {
-        // The owner and mode of the file opened, not of a name looked up again.
-        info = await file.stat();
-      } catch (error) {
-        file.close();
-        throw error;
-      }
-      const { uid, mode } = info;
-      // Reading the stream to its end (or cancelling it) closes the file.
-      const text = await readBounded(file.readable);
-      return { text, owner: uid, mode: mode === null ? null : mode & 0o7777 };
-    },
+    // A refusal is the promise's, as it was when the open was awaited.
+    read: () => new Promise((done) => done(readHandInFile(path, tops))),
   };
+}
+
+/**
+ * The hand-in at `path`, a file that may be another user's (a student's,
+ * in the teacher's drop folder), with the checks every file gets (no link,
+ * safe folders, a plain file with one name) and an open that cannot wait.
+ * In a drop folder others may write, a student owns the name of their
+ * hand-in and can swap it for a FIFO, or a link to one, between the check
+ * and the open; a plain open of a FIFO waits for a writer that never
+ * comes, and the whole class's grade with it. Opened `O_NONBLOCK`, the
+ * open returns at once, and what it opened must be the file checked (same
+ * device and inode), else the hand-in is refused as replaced. The owner
+ * and mode are the open file's; a text over {@linkcode MAX_HAND_IN_BYTES}
+ * is null, and not read. `seams.beforeOpen` lets a test act between the
+ * check and the open, as the student would.
+ */
+export function readHandInFile(
+  path: string,
+  tops: readonly string[],
+  seams: { beforeOpen?: () => void } = {},
+): SourceText {
+  let place;
+  try {
+    place = checkBeforeOpen(path, tops, { anyOwner: true });
+  } catch (error) {
+    // Named when the folder was listed: gone, or a folder, since.
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UnsafePath(path, PROBLEM.missing);
+    }
+    if (error instanceof Deno.errors.IsADirectory) throw replacedRefusal(path);
+    throw error;
+  }
+  const { abs, checked } = place;
+  seams.beforeOpen?.();
+  let fd: number;
+  try {
+    fd = openSync(
+      abs,
+      constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0),
+    );
+  } catch (error) {
+    throw openFailure(error, path);
+  }
+  try {
+    const opened = fstatSync(fd);
+    assertOpenedAsChecked(path, opened, checked, MAX_INPUT_FILE_BYTES);
+    const owner = opened.uid;
+    const mode = opened.mode & 0o7777;
+    if (opened.size > MAX_HAND_IN_BYTES) return { text: null, owner, mode };
+    return { text: readAtMost(fd, MAX_HAND_IN_BYTES), owner, mode };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The text of open file `fd` to its end, or null past `max` bytes (it grew). */
+function readAtMost(fd: number, max: number): string | null {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const part = new Uint8Array(Math.min(64 << 10, max + 1 - size));
+    const n = readSync(fd, part, 0, part.length, null);
+    if (n === 0) break;
+    size += n;
+    if (size > max) return null;
+    parts.push(part.subarray(0, n));
+  }
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(joined);
+}
+
+/**
+ * What a failed open of `path` throws, in one line with the name shown
+ * inert (a student chose it).
+ */
+function openFailure(error: unknown, path: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EACCES" || code === "EPERM") {
+    return new UnsafePath(path, PROBLEM.notReadable);
+  }
+  if (code === "ENOENT") return new UnsafePath(path, PROBLEM.missing);
+  // A socket or a link where the plain file was: swapped since the check.
+  if (code === "ENXIO" || code === "ELOOP") return replacedRefusal(path);
+  return systemRefusal(error, path) ?? error;
 }
 
 /**

@@ -280,6 +280,7 @@ export const JUDGE_MESSAGES = {
     zh: "只有在你的第一次预测保存之后，--reveal 才会显示实际结果：请先预测" +
       `（${command} check ${n} < guess.json），或者和 --reveal 一起给出预测`,
   }),
+  givenTwice: { en: "{field} is given twice", zh: "{field} 出现了两次" },
   missingFact: (field: string, example: string): Text => ({
     en: `the field ${JSON.stringify(field)} is missing: the answer is ` +
       example,

@@ -10,6 +10,8 @@
  *   reset.
  * - `safe_fs.ts`: path checks that never follow a link (owner, mode, every
  *   folder on the way) and the system's refusals as one line.
+ * - `plain_file.ts`: a file given to read, opened without following a
+ *   link, the open file the one checked and within its bound.
  * - `scratch.ts`: one unguessable scratch folder per process, removed when
  *   the command ends.
  * - `private_file.ts`: small JSON files in the private folder, bounded
@@ -19,6 +21,7 @@
  * @module
  */
 export * from "./grant.ts";
+export * from "./plain_file.ts";
 export * from "./private_file.ts";
 export * from "./safe_fs.ts";
 export * from "./sandbox.ts";

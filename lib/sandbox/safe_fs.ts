@@ -12,13 +12,13 @@
  * between the check and the open, so SQLite may open the ledger and its
  * `-wal`, `-shm` and `-journal` by path. A script FILE may sit directly in
  * the shared temp folder; it is re-checked after opening (same device and
- * inode) before a byte is read.
+ * inode) before a byte is read (`plain_file.ts`).
  *
  * On Windows, Deno reports no owner or mode: only the link checks apply.
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve, sep } from "../base/path.ts";
+import { dirname, join, resolve, sep } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { inert, shellQuote } from "../base/terminal.ts";
@@ -87,6 +87,11 @@ export const PROBLEM = {
   replaced: {
     en: "was replaced while guardlab opened it",
     zh: "在 guardlab 打开时被替换了",
+  },
+  notReadable: {
+    en: "cannot be read: the system denies you access to it " +
+      "(permission denied)",
+    zh: "无法读取：系统不允许你访问它（权限不足）",
   },
 } as const;
 
@@ -521,68 +526,5 @@ export function createPrivateFile(path: string): boolean {
       throw asRefusal(error, path);
     }
     return false;
-  }
-}
-
-/**
- * The largest file {@linkcode openPlainFile} opens unless told otherwise: a
- * file of steps or faults far larger than any experiment, checked by its
- * size before a byte is read (a sparse file of a terabyte costs a classmate
- * nothing on disk).
- */
-export const MAX_INPUT_FILE_BYTES = 64 << 20;
-
-/**
- * Open `path` for reading without following a link: the path is checked,
- * opened, and the open file must be the one that was checked, and no larger
- * than `maxBytes` (by default {@linkcode MAX_INPUT_FILE_BYTES}). The file
- * must be this user's, unless `seams.anyOwner` (a teacher reading the
- * hand-ins students wrote: the caller reads the owner from the open file).
- * `seams`
- * lets a test act between the check and the open, as a racing user would.
- */
-export async function openPlainFile(
-  path: string,
-  tops: readonly string[],
-  seams: {
-    beforeOpen?: () => void;
-    anyOwner?: boolean;
-    maxBytes?: number;
-  } = {},
-): Promise<Deno.FsFile> {
-  const maxBytes = seams.maxBytes ?? MAX_INPUT_FILE_BYTES;
-  const abs = isAbsolute(path) ? path : resolve(path);
-  assertGranted(abs, false);
-  const uid = currentUid(tops[0]);
-  assertFolderChain(dirname(abs), uid, tops);
-  const seen = lstatOrNull(abs);
-  if (seen === null) throw new Deno.errors.NotFound(`no file at ${path}`);
-  if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
-  const checked = assertPlainFile(abs, { uid: seams.anyOwner ? null : uid })!;
-  seams.beforeOpen?.();
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(abs, { read: true });
-  } catch (error) {
-    throw asRefusal(error, path);
-  }
-  try {
-    const opened = await file.stat();
-    if (opened.ino !== checked.ino || opened.dev !== checked.dev) {
-      throw new UnsafePath(path, PROBLEM.replaced, {
-        en: "try again",
-        zh: "请重试",
-      });
-    }
-    if (opened.size > maxBytes) {
-      throw new UnsafePath(
-        path,
-        fill(SANDBOX_MESSAGES.tooLarge, { size: opened.size, limit: maxBytes }),
-      );
-    }
-    return file;
-  } catch (error) {
-    file.close();
-    throw error;
   }
 }

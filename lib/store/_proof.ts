@@ -249,7 +249,8 @@ export function writeProof(path: string, proof: Proof): boolean {
  * modification time is set one millisecond back through an open
  * descriptor, so that any later write leaves a later one, and the state
  * read back from that descriptor is what the proof records. `null` when
- * the file is not the one `seen` describes any more.
+ * the file is not the one `seen` describes any more, or was written since
+ * (a write between the look and the seal would otherwise be sealed too).
  */
 export function seal(
   path: string,
@@ -259,7 +260,7 @@ export function seal(
   try {
     using file = Deno.openSync(path, { read: true });
     const opened = file.statSync();
-    if (opened.ino !== seen.ino || opened.dev !== seen.dev) return null;
+    if (!sameState(opened, seen)) return null;
     const mtime = opened.mtime;
     if (mtime === null) return null;
     // Millisecond precision is what Deno reports; one back is strictly

@@ -25,6 +25,7 @@ import {
   type AgentStory,
   agentStory,
   leftTheAgent,
+  refusedBeforeSending,
   shownName,
 } from "../accept/agent_record.ts";
 import { matchCalls, proxyCalls } from "../accept/agent_match.ts";
@@ -53,6 +54,12 @@ export interface MergedStep {
   readonly visible?: number;
   /** The divider's words, with the key. */
   readonly divider?: Text;
+  /** A read by key: the calls of that key so far, and the count it saw. */
+  readonly effect?: {
+    readonly key: string;
+    readonly calls: readonly number[];
+    readonly count: number | null;
+  };
 }
 
 /** The merged timeline and what the screen says under it. */
@@ -148,6 +155,10 @@ function callNodes(
     return n;
   };
   const left = leftTheAgent(call, watched);
+  // Never sent: an input guardrail refused it. A call that was not
+  // refused and reached no proxy (a function tool's, another server's)
+  // still ran.
+  const refused = refusedBeforeSending(call);
   const calls = callsWord(call.proxyCall);
   let beforeSend: Node | undefined;
   if (call.start !== null) {
@@ -155,7 +166,7 @@ function callNodes(
       call.start,
       call.startSeq,
       call.retryOf !== null ? "retry" : "call",
-      !left
+      refused
         ? fill(A.callsUnsent, { tool: shownName(call.tool) })
         : call.proxyCall === null
         ? fill(A.callsElsewhere, { tool: shownName(call.tool) })
@@ -194,16 +205,25 @@ function callNodes(
       call.end,
       call.endSeq,
       "told",
-      fill(left ? A.told : A.toldUnsent, { told: quote(call.told) }),
+      fill(refused ? A.toldUnsent : A.told, { told: quote(call.told) }),
     );
     afterAnswer ??= n;
   }
-  const answered = result === null || result.outcome === "success" ||
-    result.outcome === "tool-error";
+  // What the agent did once the answer came: a failure the answer itself
+  // brought (a JSON-RPC error) comes after it too. A timeout or an abort
+  // did not wait for any answer (nor for one delivered after the client's
+  // cancel, which the caller leaves out even where the hook did not watch
+  // the server).
+  const answered = result === null ||
+    (result.outcome !== "timeout" && result.outcome !== "aborted");
   return {
     nodes,
     beforeSend: left ? beforeSend : undefined,
-    afterAnswer: answered ? afterAnswer : undefined,
+    afterAnswer: !answered
+      ? undefined
+      : result?.outcome === "error"
+      ? failed
+      : afterAnswer,
     failed,
     // What the agent did with a failure: the next of its marks.
     afterFailure: failed === undefined
@@ -316,6 +336,7 @@ export function mergedTimeline(
         ...(s.call !== undefined ? { call: s.call } : {}),
         ...(s.visible !== undefined ? { visible: s.visible } : {}),
         ...(s.divider !== undefined ? { divider: s.divider } : {}),
+        ...(s.effect !== undefined ? { effect: s.effect } : {}),
       },
       s.t ?? s.at_ms ?? 0,
       0,
@@ -330,6 +351,9 @@ export function mergedTimeline(
   for (const n of proxy) {
     const k = n.step.call;
     if (k === undefined) continue;
+    // An answer delivered after the client cancelled the call is one it
+    // no longer waited for: nothing the agent did follows it.
+    if (n.toClient && cancelledAt.has(k)) continue;
     const at = n.step.kind === "sent" || n.step.kind === "retried"
       ? sentAt
       : n.toClient

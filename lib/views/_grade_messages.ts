@@ -82,7 +82,7 @@ export const GRADE_MESSAGES = {
   ownTotal: {
     en: "(n) after a total: done under the course code the student used " +
       "(see flags)",
-    zh: "合计后的（n）：按学生自己所用的课程代码判定的完成数（见标记）",
+    zh: "合计后的 (n)：按学生自己所用的课程代码判定的完成数（见标记）",
   },
   colon: { en: ": ", zh: "：" },
   flags: { en: "Flags:", zh: "标记：" },
@@ -194,7 +194,7 @@ export const GRADE_FLAG_MESSAGES = {
           `${of} done with the fixed values, shown (${done}) beside the ` +
           "total (graded with this course's values)",
         zh: `在没有课程代码时完成，不是本课程的代码：按固定取值完成 ` +
-          `${done} / ${of} 个，显示在合计后的（${done}）里` +
+          `${done} / ${of} 个，显示在合计后的 (${done}) 里` +
           "（已按本课程的取值评分）",
       }
       : {
@@ -202,7 +202,7 @@ export const GRADE_FLAG_MESSAGES = {
           `${of} done under its own code, shown (${done}) beside the ` +
           "total (graded with this course's values)",
         zh: `在课程代码 ${code} 下完成，不是本课程的代码：按它自己的代码完成 ` +
-          `${done} / ${of} 个，显示在合计后的（${done}）里` +
+          `${done} / ${of} 个，显示在合计后的 (${done}) 里` +
           "（已按本课程的取值评分）",
       },
   notInCourse: (exercises: string[], more: number): Text => ({

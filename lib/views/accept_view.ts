@@ -410,7 +410,27 @@ function toneOf(kind: string | undefined): string {
     : "#eeeeee";
 }
 
-/** Blocks of lane steps as one SVG (accept's cases, or one proxy session, with the agent's lane when given). */
+/** The most lines a step's box holds in an SVG; a longer text ends in "…". */
+const SVG_STEP_LINES = 5;
+/** The room of a box's text, in terminal columns (a CJK character is two). */
+const SVG_STEP_COLUMNS = 30;
+
+/** A step's words as its SVG box shows them: its number and time first, every line within the box. */
+function boxLines(step: LaneStep, n: number, lang: Lang): string[] {
+  const time = step.at_ms !== undefined ? ` +${step.at_ms}ms` : "";
+  const words = `${n}.${time} ${say(step.text, lang)}`;
+  const lines = wrap(words, SVG_STEP_COLUMNS, 0).map((l) => l.trim());
+  return lines.length <= SVG_STEP_LINES
+    ? lines
+    : [...lines.slice(0, SVG_STEP_LINES - 1), lines[SVG_STEP_LINES - 1] + "…"];
+}
+
+/**
+ * Blocks of lane steps as one SVG (accept's cases, or one proxy session,
+ * with the agent's lane when given), and `notes` under them. Every box of
+ * a block is as tall as its longest text needs, so no word is lost; the
+ * line where an effect was first visible is labelled with its words.
+ */
 export function lanesSvg(
   title: string,
   blocks: readonly {
@@ -420,15 +440,23 @@ export function lanesSvg(
   }[],
   lang: Lang,
   lanes: readonly ViewLane[] = LANES,
+  notes: readonly string[] = [],
 ): string {
   const longest = Math.max(1, ...blocks.map((c) => c.steps.length));
   const width = 20 + 110 + longest * (STEP_W + STEP_GAP) + 40;
-  const laneY = (lane: ViewLane) => lanes.indexOf(lane) * LANE_H;
-  const block = 50 + lanes.length * LANE_H;
-  const height = 60 + blocks.length * block;
+  const texts = blocks.map((b) =>
+    b.steps.map((s, i) => boxLines(s, i + 1, lang))
+  );
+  const stepH = texts.map((b) =>
+    Math.max(STEP_H, 14 + 16 * Math.max(0, ...b.map((l) => l.length)))
+  );
+  const laneH = stepH.map((h) => h + LANE_H - STEP_H);
+  const blockH = laneH.map((h) => 50 + lanes.length * h);
+  const height = 60 + blockH.reduce((a, b) => a + b, 0) + 18 * notes.length;
   const parts = svgStart(title, width, height, 12);
+  let top = 50;
   blocks.forEach((b, n) => {
-    const top = 50 + n * block;
+    const laneY = (lane: ViewLane) => lanes.indexOf(lane) * laneH[n];
     parts.push(
       `<g class="case"${b.data ? ` ${b.data}` : ""}>`,
       `<text x="20" y="${top + 16}" font-weight="bold">${
@@ -441,8 +469,8 @@ export function lanesSvg(
         `<text x="20" y="${y + 28}" font-weight="bold">${
           xmlEscape(say(LANE_WORD[lane], lang))
         }</text>`,
-        `<line x1="120" y1="${y + STEP_H / 2}" x2="${width - 20}" y2="${
-          y + STEP_H / 2
+        `<line x1="120" y1="${y + stepH[n] / 2}" x2="${width - 20}" y2="${
+          y + stepH[n] / 2
         }" stroke="#bdbdbd" stroke-width="1"/>`,
       );
     }
@@ -451,33 +479,51 @@ export function lanesSvg(
       const y = top + 30 + laneY(step.lane);
       if (step.visible !== undefined) {
         const lx = x - STEP_GAP / 2;
+        const bottom = top + 20 + lanes.length * laneH[n];
+        const words = say(
+          step.divider ?? fill(W.visible, { count: step.visible }),
+          lang,
+        ).replace(/^-+\s*/, "").trim();
+        const label = wrap(words, 34, 0).map((l) => l.trim());
         parts.push(
           `<g class="effect-visible" data-count="${step.visible}">`,
-          `<line x1="${lx}" y1="${top + 26}" x2="${lx}" y2="${
-            top + 20 + lanes.length * LANE_H
-          }" stroke="#b71c1c" stroke-width="4"/>`,
+          `<line x1="${lx}" y1="${
+            top + 26
+          }" x2="${lx}" y2="${bottom}" stroke="#b71c1c" stroke-width="4"/>`,
+          ...label.slice(0, 2).map((l, j) =>
+            `<text x="${lx + 4}" y="${
+              bottom + 12 + 12 * j
+            }" font-size="10" fill="#b71c1c">${
+              xmlEscape(j === 1 && label.length > 2 ? l + "…" : l)
+            }</text>`
+          ),
           `</g>`,
         );
       }
-      const lines = wrap(say(step.text, lang), 30, 0).map((l) => l.trim())
-        .slice(0, 2);
-      const time = step.at_ms !== undefined ? ` +${step.at_ms}ms` : "";
       parts.push(
         `<g class="step" data-lane="${step.lane}" data-kind="${
           xmlEscape(step.kind ?? "")
         }">`,
-        `<rect x="${x}" y="${y}" width="${STEP_W}" height="${STEP_H}" rx="6" fill="${
+        `<rect x="${x}" y="${y}" width="${STEP_W}" height="${
+          stepH[n]
+        }" rx="6" fill="${
           toneOf(step.kind)
         }" stroke="#616161" stroke-width="1"/>`,
-        ...lines.map((l, j) =>
-          `<text x="${x + 6}" y="${y + 18 + 16 * j}">${
-            xmlEscape(j === 0 ? `${i + 1}.${time} ${l}` : `   ${l}`)
-          }</text>`
+        ...texts[n][i].map((l, j) =>
+          `<text x="${x + 6}" y="${y + 18 + 16 * j}">${xmlEscape(l)}</text>`
         ),
         `</g>`,
       );
     });
     parts.push(`</g>`);
+    top += blockH[n];
+  });
+  notes.forEach((line, i) => {
+    parts.push(
+      `<text x="20" y="${top + 20 + 18 * i}" xml:space="preserve">${
+        xmlEscape(line)
+      }</text>`,
+    );
   });
   parts.push(`</svg>`);
   return parts.join("\n");

@@ -14,7 +14,7 @@ import { wrap } from "../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
-  leftTheAgent,
+  refusedBeforeSending,
   shownName,
 } from "../accept/agent_record.ts";
 import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
@@ -50,26 +50,40 @@ function label(call: AgentCall, oracle: Oracle | undefined): string {
   }
 }
 
+/**
+ * Per proxy call, where (in the merged order) the first read that saw its
+ * key's effect was drawn, and what it saw.
+ */
+function effectsSeen(merged: Merged) {
+  const seen = new Map<number, { at: number; key: string; count: number }>();
+  merged.steps.forEach((s, at) => {
+    const count = s.effect?.count;
+    if (typeof count !== "number" || count <= 0) return;
+    for (const call of s.effect!.calls) {
+      if (!seen.has(call)) seen.set(call, { at, key: s.effect!.key, count });
+    }
+  });
+  return seen;
+}
+
 /** Where each of the agent's calls stopped, relative to the effect, one line each (within 80 columns). */
 function callLines(
   merged: Merged,
-  lines: readonly RecordLine[],
   lang: Lang,
   oracle: Oracle | undefined,
 ): string[] {
   const { story } = merged;
   if (story.calls.length === 0) return [];
-  const watched = story.calls.some((c) => c.mcp !== null);
-  // Per proxy call, the first read that saw its key's effect.
-  const effectOf = new Map<number, { key: string; count: number }>();
-  for (const line of lines) {
-    if (line.kind !== "effect" || typeof line.count !== "number") continue;
-    for (const call of line.calls) {
-      if (line.count > 0 && !effectOf.has(call)) {
-        effectOf.set(call, { key: line.key, count: line.count });
-      }
-    }
-  }
+  const seen = effectsSeen(merged);
+  // Where each agent call's marks were drawn, by kind.
+  const marks = new Map<string, number[]>();
+  merged.steps.forEach((s, at) => {
+    if (s.agent_call === undefined) return;
+    const key = `${s.agent_call} ${s.kind}`;
+    const list = marks.get(key);
+    if (list === undefined) marks.set(key, [at]);
+    else list.push(at);
+  });
   const byN = new Map(story.calls.map((c) => [c.n, c]));
   const out: string[] = [say(A.callsTitle, lang)];
   for (const call of story.calls.slice(0, MAX_DRAWN_EVENTS)) {
@@ -78,11 +92,15 @@ function callLines(
       ? A.notSent
       : callsWord(call.proxyCall);
     const stop = call.guardrails.find((g) => g.decision !== "allow");
-    const effect = call.proxyCall === null
-      ? undefined
-      : effectOf.get(call.proxyCall);
+    const read = call.proxyCall === null ? undefined : seen.get(call.proxyCall);
+    // The effect counts as visible before a mark only where the timeline
+    // drew its read before that mark; a read at the end of the session
+    // cannot say when the effect came.
+    const visibleBefore = (at: number | undefined) =>
+      read !== undefined && at !== undefined && read.at < at;
+    const outcome = call.mcp?.result?.outcome;
     let text: Text;
-    if (!leftTheAgent(call, watched)) {
+    if (refusedBeforeSending(call)) {
       text = fill(A.stoppedBefore, {
         what,
         calls,
@@ -91,20 +109,38 @@ function callLines(
       });
     } else if (call.proxyCall === null) {
       text = fill(A.notInRecord, { what, calls });
-    } else if (call.mcp?.result?.outcome === "timeout") {
-      text = effect === undefined
+    } else if (outcome === "timeout") {
+      const at = marks.get(`${call.n} timeout`)?.[0];
+      text = read === undefined
         ? fill(A.timedOutUnread, { what, calls })
-        : fill(A.timedOut, { what, calls, ...effect });
+        : visibleBefore(at)
+        ? fill(A.timedOut, { what, calls, ...read })
+        : fill(A.timedOutReadLater, { what, calls, count: read.count });
     } else if (stop !== undefined && stop.stage === "output") {
+      const outputs = call.guardrails.filter((g) => g.stage === "output");
+      const at = marks.get(`${call.n} output-guardrail`)?.[
+        outputs.indexOf(stop)
+      ];
       const args = {
         what,
         calls,
         name: shownName(stop.name),
         decision: stop.decision,
       };
-      text = effect === undefined
+      text = read === undefined
         ? fill(A.rejectedAfterAnswer, args)
-        : fill(A.rejectedAfterEffect, { ...args, ...effect });
+        : visibleBefore(at)
+        ? fill(A.rejectedAfterEffect, { ...args, ...read })
+        : fill(A.rejectedReadLater, { ...args, count: read.count });
+    } else if (
+      outcome === "error" || outcome === "aborted" ||
+      (call.mcp === null && call.error !== null)
+    ) {
+      text = fill(A.passedButFailed, {
+        what,
+        calls,
+        error: quoted(call.mcp?.result?.error ?? call.error ?? outcome ?? "?"),
+      });
     } else {
       text = fill(A.passed, { what, calls });
     }
@@ -114,7 +150,21 @@ function callLines(
     }
     out.push(...wrap(say(text, lang), 78, 4));
   }
+  if (story.calls.length > MAX_DRAWN_EVENTS) {
+    out.push(
+      say(
+        fill(A.callsNotListed, { n: story.calls.length - MAX_DRAWN_EVENTS }),
+        lang,
+      ),
+    );
+  }
   return out;
+}
+
+/** An error as a line quotes it: on one line, at most 80 characters. */
+function quoted(error: string): string {
+  const one = error.replace(/\s+/g, " ").trim();
+  return `«${one.length > 80 ? one.slice(0, 80) + "…" : one}»`;
 }
 
 /** The notes under the merged timeline: the clocks, what the agent record lacks. */
@@ -180,7 +230,7 @@ export function mergedShowLines(
     "",
     ...effectLines(lines, lang),
     "",
-    ...callLines(merged, lines, lang, oracle),
+    ...callLines(merged, lang, oracle),
     "",
     ...notes(merged, lang),
   );
@@ -196,6 +246,9 @@ export function mergedSvg(
   oracle?: Oracle,
 ): string {
   const merged = mergedTimeline(lines, agent, oracle);
+  // Under the lanes, what the text screen says under its table: where
+  // each call stopped (the answer to the question), and the clocks.
+  const calls = callLines(merged, lang, oracle);
   return lanesSvg(
     say(titleOf(files), lang),
     [{
@@ -204,6 +257,7 @@ export function mergedSvg(
     }],
     lang,
     MERGED_LANES,
+    [...calls, ...(calls.length > 0 ? [""] : []), ...notes(merged, lang)],
   );
 }
 
@@ -235,6 +289,7 @@ export function mergedJson(
       ...(s.visible !== undefined ? { effect_visible: s.visible } : {}),
     })),
     steps_not_shown: Math.max(0, merged.steps.length - MAX_DRAWN_EVENTS),
+    calls_not_shown: Math.max(0, merged.story.calls.length - MAX_DRAWN_EVENTS),
     calls: merged.story.calls.slice(0, MAX_DRAWN_EVENTS).map((c) => ({
       agent_call: c.n,
       tool: c.tool,

@@ -35,6 +35,12 @@ export type ProxyStep = LaneStep & {
   readonly toClient?: true;
   /** The record's own time, unrounded. */
   readonly t?: number;
+  /** A read by key: the calls of that key so far, and the count it saw. */
+  readonly effect?: {
+    readonly key: string;
+    readonly calls: readonly number[];
+    readonly count: number | null;
+  };
 };
 type Step = ProxyStep;
 
@@ -107,6 +113,7 @@ export function proxySteps(
           key: inert(line.key),
           count,
         }),
+        effect: { key: line.key, calls: line.calls, count: line.count },
         ...(first
           ? {
             visible: line.count!,

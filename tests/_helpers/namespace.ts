@@ -72,7 +72,40 @@ export function twoUsersMissing(): string {
   ) {
     return "setpriv cannot switch to another uid (the tests must run as root)";
   }
+  for (const uid of [VICTIM, ATTACKER]) {
+    const taken = uidTaken(uid);
+    if (taken) return taken;
+  }
   return othersCannotRun(Deno.execPath());
+}
+
+/**
+ * Why `uid` is not one to borrow here, or "": an account has it. A user
+ * who has it can enter the fresh `/tmp` of a namespace through
+ * `/proc/PID/root` of any process a test runs as that uid (and keep the
+ * folder open after), plant links there, and a step the test runs as root
+ * may follow one. A uid no account has, no one but root can take.
+ */
+export function uidTaken(uid: number): string {
+  let entry = "";
+  try {
+    const { success, stdout } = new Deno.Command("getent", {
+      args: ["passwd", String(uid)],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    if (success) entry = new TextDecoder().decode(stdout);
+  } catch {
+    // No getent: the accounts in /etc/passwd.
+    entry = Deno.readTextFileSync("/etc/passwd").split("\n")
+      .find((l) => l.split(":")[2] === String(uid)) ?? "";
+  }
+  const name = entry.split(":")[0].trim();
+  return name
+    ? `uid ${uid} is an account here (${name}): its user could reach ` +
+      "into the test's namespace through /proc"
+    : "";
 }
 
 /**
@@ -121,7 +154,8 @@ function asideFolder(): string {
     prefix: "guardlab-ns-",
   });
   Deno.chmodSync(aside, 0o755);
-  Deno.writeFileSync(`${aside}/deno`, new Uint8Array());
+  // Modes given, not left to the umask: no one else may write below.
+  Deno.writeFileSync(`${aside}/deno`, new Uint8Array(), { mode: 0o644 });
   return aside;
 }
 
@@ -154,11 +188,11 @@ export async function inNamespace(
   script: string,
 ): Promise<{ code: number; out: string; err: string }> {
   const keep = asideFolder();
-  Deno.mkdirSync(`${keep}/repo`);
+  Deno.mkdirSync(`${keep}/repo`, { mode: 0o755 });
   // Root's cache, in a folder of mode 0700: the other users inside have
   // caches of their own (as_user) and no business in root's.
   Deno.mkdirSync(`${keep}/root`, { mode: 0o700 });
-  Deno.mkdirSync(`${keep}/root/deno-dir`);
+  Deno.mkdirSync(`${keep}/root/deno-dir`, { mode: 0o755 });
   const prelude = [
     "set -u",
     `mount --bind ${sh(ROOT)} ${sh(`${keep}/repo`)}`,
@@ -228,11 +262,14 @@ export async function denoAsUser(
   files: string[],
 ): Promise<Deno.CommandOutput> {
   const aside = asideFolder();
-  Deno.mkdirSync(`${aside}/repo`);
+  Deno.mkdirSync(`${aside}/repo`, { mode: 0o755 });
   try {
     for (const file of files) {
       const to = `${aside}/repo/${file}`;
-      Deno.mkdirSync(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      Deno.mkdirSync(to.slice(0, to.lastIndexOf("/")), {
+        recursive: true,
+        mode: 0o755,
+      });
       Deno.copyFileSync(`${ROOT}/${file}`, to);
       Deno.chmodSync(to, 0o644);
     }

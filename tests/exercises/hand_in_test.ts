@@ -384,6 +384,8 @@ Deno.test("hand-in: read strictly, each reason named; the digest shows an edit",
       { ...good, version: 4 },
       /format version "4" is not known to this guardlab \(it reads 1 to 3\)/,
     ],
+    // Said as missing, never as a version "undefined" (review).
+    ["no version", { ...good, version: undefined }, /^missing key "version"$/],
     [
       "format 2 with the times of first checks",
       { ...good, version: 2 },
@@ -1100,14 +1102,14 @@ Deno.test("flags: a hand-in under another course code, or none, names it and its
     en: "made under course code NET2026, not this one: 2 of 2 done under its " +
       "own code, shown (2) beside the total (graded with this course's values)",
     zh: "在课程代码 NET2026 下完成，不是本课程的代码：按它自己的代码完成 " +
-      "2 / 2 个，显示在合计后的（2）里（已按本课程的取值评分）",
+      "2 / 2 个，显示在合计后的 (2) 里（已按本课程的取值评分）",
   });
   assert.deepEqual(said(null), {
     en: "made without a course code, not under this one: 2 of 2 done with " +
       "the fixed values, shown (2) beside the total (graded with this " +
       "course's values)",
     zh: "在没有课程代码时完成，不是本课程的代码：按固定取值完成 2 / 2 个，" +
-      "显示在合计后的（2）里（已按本课程的取值评分）",
+      "显示在合计后的 (2) 里（已按本课程的取值评分）",
   });
   const table = gradeTable(grade(null), "en", "NET-2026");
   assert.ok(

@@ -406,6 +406,21 @@ Deno.test("screens: no show gives a prediction away, no line is said twice, a re
     assert.doesNotMatch(zh17, /回执提交/);
     const en17 = joined((await say(["exercise", "show", "17"])).out);
     assert.equal(en17.split("guardlab judges the ledger").length - 1, 1);
+    // Exercise 3: its task names the duplicate its judge refuses, as 13's.
+    const three = joined((await say(["exercise", "show", "3"])).out);
+    assert.ok(
+      three.includes(
+        "with no second draft of that request under another key.",
+      ),
+      three,
+    );
+    const threeZh = joinedZh(
+      (await say(["exercise", "show", "3", "--lang", "zh"])).out,
+    );
+    assert.ok(
+      threeZh.includes("别的键下也不能有这个请求的第二条草稿。"),
+      threeZh,
+    );
     // Exercise 1: its task names every finding its judge checks.
     const one = joined((await say(["exercise", "show", "1"])).out);
     assert.ok(

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openPlainFile } from "../../lib/sandbox/safe_fs.ts";
+import { openPlainFile } from "../../lib/sandbox/plain_file.ts";
 import { trustedFolders } from "../../lib/sandbox/sandbox.ts";
 import { cli } from "../_helpers/helpers.ts";
 import {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { memoryIo } from "../../lib/cli/io.ts";
 import { main } from "../../main.ts";
 import { MAX_LINE_BYTES, SKIP_FACTOR } from "../../lib/base/lines.ts";
-import { MAX_INPUT_FILE_BYTES } from "../../lib/sandbox/safe_fs.ts";
+import { MAX_INPUT_FILE_BYTES } from "../../lib/sandbox/plain_file.ts";
 import { readPrivateJson } from "../../lib/sandbox/private_file.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { assertRefused, sharedPlace } from "../_helpers/sandbox_fixtures.ts";

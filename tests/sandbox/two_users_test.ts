@@ -22,8 +22,10 @@ import {
   type Step,
   steps,
   twoUsersMissing,
+  uidTaken,
   VICTIM,
 } from "../_helpers/namespace.ts";
+import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 
 const missing = twoUsersMissing();
 const IGNORED = missing ? ` [ignored: ${missing}]` : "";
@@ -73,6 +75,19 @@ function swapsOf(all: Map<string, Step>, label: string) {
 }
 
 Deno.test({
+  name: "two users: a uid an account has here is never borrowed" + NEEDS_RUN,
+  ignore: !CAN_RUN,
+  fn() {
+    // Its user could enter the namespace's /tmp through /proc/PID/root.
+    assert.match(uidTaken(0), /^uid 0 is an account here \(root\): /);
+    if (missing === "") {
+      assert.equal(uidTaken(VICTIM), "");
+      assert.equal(uidTaken(ATTACKER), "");
+    }
+  },
+});
+
+Deno.test({
   name: "two users: a classmate's sticky folder, swapped in a loop" + IGNORED,
   ignore: missing !== "",
   async fn() {
@@ -86,7 +101,8 @@ as_user ${VICTIM} cp /tmp/src/fixtures/reference-ledger.sqlite /tmp/X/mine/lab.s
 as_user ${ATTACKER} ln -s /mnt/home /tmp/X/decoy
 as_user ${ATTACKER} mkdir -m 700 /tmp/X/clean
 guardlab_as ${ATTACKER} run --ledger-file /tmp/X/clean/lab.sqlite ${RUN} >/dev/null 2>&1
-chmod 755 /tmp/X/clean && chmod 644 /tmp/X/clean/lab.sqlite
+as_user ${ATTACKER} chmod 755 /tmp/X/clean
+as_user ${ATTACKER} chmod 644 /tmp/X/clean/lab.sqlite
 step warm guardlab_as ${VICTIM} run --ledger-file /tmp/X/mine/lab.sqlite ${RUN}
 ${swapLoop("/tmp/X/mine", "/tmp/X/decoy")}
 ${whileSwapping("run", `run --ledger-file /tmp/X/mine/lab.sqlite ${RUN}`)}

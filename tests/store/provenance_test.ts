@@ -422,6 +422,26 @@ Deno.test("provenance: sealing sets the modification time one millisecond back, 
   }
 });
 
+Deno.test("provenance: a write between the look at the file and its seal is not sealed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gl-provenance-seal-" });
+  try {
+    const path = join(dir, "f");
+    Deno.writeTextFileSync(path, "x");
+    // An old time, so that the write below moves it whatever the clock's grain.
+    Deno.utimeSync(path, new Date(1_000_000), new Date(1_000_000));
+    const seen = stateOf(Deno.statSync(path))!;
+    // Another program writes the file in place, the same size.
+    using file = Deno.openSync(path, { write: true });
+    file.writeSync(new TextEncoder().encode("y"));
+    const written = Deno.statSync(path).mtime!.getTime();
+    assert.notEqual(written, seen.mtimeMs);
+    assert.equal(seal(path, seen, "key"), null);
+    assert.equal(Deno.statSync(path).mtime!.getTime(), written, "not set back");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("provenance: the seal leaves a modification time no later write can leave", async () => {
   await using l = await written();
   const probe = join(l.base, "probe");

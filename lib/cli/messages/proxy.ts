@@ -104,8 +104,8 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记
     zh: "无法启动服务器、服务器先以错误退出，或读不了 FILE",
   },
   exit2: {
-    en: "usage error, or a bad line in the faults file",
-    zh: "用法错误，或故障文件中有错误的行",
+    en: "usage error, or a bad line in the faults file or in a record to show",
+    zh: "用法错误，或故障文件、要显示的记录中有错误的行",
   },
   exit4: {
     en: "refused: a FILE outside the temp folder, a link, not yours, or in a " +

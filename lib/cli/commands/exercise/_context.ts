@@ -25,7 +25,7 @@ import {
   variantOf,
   visibleText,
 } from "../../../exercises/mod.ts";
-import { openPlainFile } from "../../../sandbox/safe_fs.ts";
+import { openPlainFile } from "../../../sandbox/plain_file.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";

@@ -1,0 +1,498 @@
+/**
+ * The merged timeline and the line per call against what really happened,
+ * in the cases an engineer meets beside chapter 9's example, each record
+ * written by hand: a JSON-RPC error answer (the failure after the answer
+ * that brought it); a server the hook did not watch, whose late answer came
+ * after the client had cancelled (no false contradiction, nothing of the
+ * agent's held behind it); a function tool beside the MCP server (it ran:
+ * not "never sent"); a call refused, then the same call allowed (no retry
+ * of a call that never left); an effect read only at the end of the
+ * session (no claim that it was visible before the agent's mark); the SVG,
+ * which loses no word and says what the text screen says under the
+ * timeline; and a record of more calls than a screen lists.
+ */
+import assert from "node:assert/strict";
+import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
+import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
+import { say } from "../../lib/base/i18n.ts";
+import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
+import {
+  mergedJson,
+  mergedShowLines,
+  mergedSvg,
+} from "../../lib/views/agent_view.ts";
+import { XMLValidator } from "../_helpers/deps.ts";
+import { cli } from "../_helpers/helpers.ts";
+import { ORACLE } from "../../examples/guardrails_agent.ts";
+
+const jsonl = (lines: unknown[]) =>
+  lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+
+const FOREST = { job: "JOB-002", topic: "forest", copies: 2 };
+const RIVER = { job: "JOB-003", topic: "river", copies: 2 };
+const TOLD_ERROR =
+  "An error occurred while running the tool. Please try again.";
+
+// The proxy's lines.
+const proxyStart = {
+  kind: "start",
+  guardlab_proxy: 1,
+  command: ["srv"],
+  epoch_ms: 1_000_000,
+};
+const sent = (t: number, call: number, id: number, args: unknown) => ({
+  kind: "msg",
+  t,
+  dir: "client>server",
+  action: "forwarded",
+  call,
+  tool: "create_draft",
+  bytes: 100,
+  msg: {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "create_draft", arguments: args },
+  },
+});
+const answer = (
+  t: number,
+  call: number,
+  id: number,
+  how: { dir: string; action: string; ms?: number },
+  body: Record<string, unknown> = {
+    result: { content: [{ type: "text", text: "accepted" }] },
+  },
+) => ({
+  kind: "msg",
+  t,
+  ...how,
+  call,
+  tool: "create_draft",
+  bytes: 50,
+  msg: { jsonrpc: "2.0", id, ...body },
+});
+const FORWARDED = { dir: "server>client", action: "forwarded" };
+const cancelled = (t: number, call: number, id: number) => ({
+  kind: "msg",
+  t,
+  dir: "client>server",
+  action: "forwarded",
+  call,
+  tool: "create_draft",
+  bytes: 80,
+  msg: {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: id },
+  },
+});
+const effect = (t: number, key: string, calls: number[]) => ({
+  kind: "effect",
+  t,
+  tool: "create_draft",
+  key,
+  calls,
+  count: 1,
+});
+const proxyEnd = (t: number) => ({ kind: "end", t, truncated: false });
+
+// The agent's lines (its record starts when the proxy's does).
+const agentStart = {
+  kind: "start",
+  guardlab_agent: 1,
+  epoch_ms: 1_000_000,
+  runtime: "deno",
+};
+const turn = (t: number, n: number) => ({
+  kind: "span_start",
+  t,
+  type: "turn",
+  span: `t${n}`,
+  turn: n,
+  agent: "clerk",
+});
+const fnStart = (t: number, span: string, name = "create_draft") => ({
+  kind: "span_start",
+  t,
+  type: "function",
+  span,
+  name,
+});
+const fnEnd = (
+  t: number,
+  span: string,
+  output: string,
+  more: { error?: string; name?: string; mcp?: boolean } = {},
+) => ({
+  kind: "span_end",
+  t,
+  type: "function",
+  span,
+  name: more.name ?? "create_draft",
+  input: "{}",
+  output,
+  mcp_server: more.mcp === false ? null : "s",
+  error: more.error ?? null,
+});
+const guard = (
+  t: number,
+  stage: "input" | "output",
+  span: string,
+  args: unknown,
+  decision: string,
+  more: { name?: string; tool?: string; message?: string } = {},
+) => ({
+  kind: "tool_guardrail",
+  t,
+  began: t - 0.2,
+  stage,
+  name: more.name ?? (stage === "input" ? "batch_limit" : "forest_review"),
+  tool: more.tool ?? "create_draft",
+  call_id: `c_${span}`,
+  arguments: JSON.stringify(args),
+  span,
+  decision,
+  ...(more.message !== undefined ? { message: more.message } : {}),
+});
+const mcpCall = (t: number, n: number, span: string, args: unknown) => ({
+  kind: "mcp_call",
+  t,
+  n,
+  server: "s",
+  tool: "create_draft",
+  arguments: args,
+  span,
+});
+const mcpResult = (t: number, n: number, outcome: string, error?: string) => ({
+  kind: "mcp_result",
+  t,
+  n,
+  outcome,
+  ...(error !== undefined ? { error } : {}),
+});
+
+function merge(proxy: unknown[], agent: unknown[]) {
+  const lines = parseRecord(jsonl(proxy)) as RecordLine[];
+  const parsed = parseAgentRecord(jsonl(agent));
+  assert.ok(!("bad" in parsed), JSON.stringify(parsed));
+  return { lines, agent: parsed };
+}
+
+function order(proxy: unknown[], agent: unknown[]) {
+  const { lines, agent: a } = merge(proxy, agent);
+  const merged = mergedTimeline(lines, a, ORACLE);
+  return {
+    merged,
+    steps: merged.steps.map((s) => `${s.lane}: ${say(s.text, "en")}`),
+  };
+}
+
+/** The lines under the timeline that say where each call stopped, each wrapped line joined. */
+function stops(proxy: unknown[], agent: unknown[]): string[] {
+  const { lines, agent: a } = merge(proxy, agent);
+  const screen = mergedShowLines(
+    lines,
+    a,
+    { record: "r.jsonl", agent: "a.jsonl" },
+    "en",
+    ORACLE,
+  );
+  const from = screen.indexOf("where each of the agent's calls stopped:");
+  assert.ok(from >= 0, screen.join("\n"));
+  const out: string[] = [];
+  for (const line of screen.slice(from + 1)) {
+    if (line === "") break;
+    if (line.startsWith("    ")) out[out.length - 1] += " " + line.trim();
+    else out.push(line.trim());
+  }
+  return out;
+}
+
+Deno.test("agent truth: a failure a JSON-RPC error brought comes after the answer that brought it, the agent's clock moved to keep it", () => {
+  // The agent's clock runs 1 ms behind: its failure reads 19, the error
+  // answer left the proxy at 20.
+  const proxy = [
+    proxyStart,
+    sent(10, 1, 5, FOREST),
+    answer(20, 1, 5, FORWARDED, {
+      error: { code: -32602, message: "bad params" },
+    }),
+    proxyEnd(30),
+  ];
+  const agent = [
+    agentStart,
+    fnStart(2, "f1"),
+    guard(8, "input", "f1", FOREST, "allow"),
+    mcpCall(9, 1, "f1", FOREST),
+    mcpResult(19, 1, "error", "MCP error -32602: bad params"),
+    guard(19.3, "output", "f1", FOREST, "allow"),
+    fnEnd(19.6, "f1", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+  ];
+  const { merged, steps } = order(proxy, agent);
+  assert.deepEqual(steps, [
+    "agent: calls create_draft: call 1",
+    "agent: tool input guardrail batch_limit: allow",
+    "client: sends call 1 create_draft",
+    "server: answers call 1: JSON-RPC error",
+    "agent: call 1 failed: «MCP error -32602: bad params»",
+    "agent: tool output guardrail forest_review: allow",
+    "agent: the model is told «An error occurred while running the tool.…»",
+  ]);
+  assert.equal(merged.shiftMs, 1);
+  assert.equal(merged.contradictory, false);
+  assert.deepEqual(stops(proxy, agent), [
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it; the call failed: «MCP error -32602: bad params»",
+  ]);
+});
+
+Deno.test("agent truth: a server the hook did not watch, its answer delivered after the client cancelled: no contradiction, the agent's marks where they happened", () => {
+  // The hook wrapped the guardrails (hook.input, hook.output) but not the
+  // server: no MCP lines. The proxy held the answer 4500 ms (a fault); the
+  // client timed out at 3 s and cancelled; the answer went out after.
+  const proxy = [
+    proxyStart,
+    sent(10, 1, 5, FOREST),
+    answer(12, 1, 5, { dir: "server>guardlab", action: "delayed", ms: 4500 }),
+    cancelled(3010, 1, 5),
+    answer(4512, 1, 5, { dir: "guardlab>client", action: "delivered" }),
+    proxyEnd(4520),
+  ];
+  const agent = [
+    agentStart,
+    turn(1, 1),
+    fnStart(2, "f1"),
+    guard(8, "input", "f1", FOREST, "allow"),
+    guard(3011, "output", "f1", FOREST, "allow"),
+    fnEnd(3012, "f1", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+    turn(3013, 2),
+  ];
+  const { merged, steps } = order(proxy, agent);
+  assert.equal(merged.contradictory, false, "the records agree");
+  assert.equal(merged.shiftMs, 0);
+  assert.deepEqual(steps, [
+    "agent: model turn 1",
+    "agent: calls create_draft: call 1",
+    "agent: tool input guardrail batch_limit: allow",
+    "client: sends call 1 create_draft",
+    "server: answers call 1: success",
+    "guardlab: holds the answer to call 1 4500 ms (fault)",
+    "client: cancels call 1",
+    "agent: tool output guardrail forest_review: allow",
+    "agent: the model is told «An error occurred while running the tool.…»",
+    "agent: model turn 2",
+    "guardlab: delivers call 1: success",
+  ]);
+  assert.deepEqual(stops(proxy, agent), [
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it; the call failed: «Error running tool (non-fatal)»",
+  ]);
+  // With the SDK's tracing off too: only the guardrails' lines, no span.
+  const bare = order(proxy, [
+    agentStart,
+    { ...guard(8, "input", "f1", FOREST, "allow"), span: null },
+    { ...guard(3011, "output", "f1", FOREST, "allow"), span: null },
+  ]);
+  assert.equal(bare.merged.contradictory, false);
+  assert.deepEqual(bare.steps, [
+    "agent: tool input guardrail batch_limit: allow",
+    "client: sends call 1 create_draft",
+    "server: answers call 1: success",
+    "guardlab: holds the answer to call 1 4500 ms (fault)",
+    "client: cancels call 1",
+    "agent: tool output guardrail forest_review: allow",
+    "guardlab: delivers call 1: success",
+  ]);
+});
+
+/** A proxy record of one call of JOB-002, answered. */
+const ONE_CALL = [
+  proxyStart,
+  sent(10, 1, 5, FOREST),
+  answer(20, 1, 5, FORWARDED),
+  proxyEnd(30),
+];
+
+/** The agent's lines of that call, its input guardrail `name` allowing it. */
+const sentCall = (name: string) => [
+  fnStart(3, "f1"),
+  guard(8, "input", "f1", FOREST, "allow", { name }),
+  mcpCall(9, 1, "f1", FOREST),
+  mcpResult(21, 1, "success"),
+  fnEnd(22, "f1", "accepted"),
+];
+
+Deno.test("agent truth: a function tool's call ran: it is not drawn as refused, nor said to have written nothing", () => {
+  const proxy = ONE_CALL;
+  const agent = [
+    agentStart,
+    fnStart(1, "f0", "note_local"),
+    guard(1.5, "input", "f0", { text: "hi" }, "allow", {
+      name: "local_ok",
+      tool: "note_local",
+    }),
+    fnEnd(2, "f0", "noted hi", { name: "note_local", mcp: false }),
+    ...sentCall("batch_limit"),
+  ];
+  const { steps } = order(proxy, agent);
+  assert.deepEqual(steps.slice(0, 3), [
+    "agent: calls note_local (not in this proxy record)",
+    "agent: tool input guardrail local_ok: allow",
+    "agent: the model is told «noted hi»",
+  ]);
+  assert.deepEqual(stops(proxy, agent), [
+    "note_local: not in this proxy record (a function tool, or a call to another server)",
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+  ]);
+});
+
+Deno.test("agent truth: a call refused, then the same call allowed: the second is no retry of a call that never left", () => {
+  const proxy = ONE_CALL;
+  const agent = [
+    agentStart,
+    fnStart(1, "f0"),
+    guard(1.5, "input", "f0", FOREST, "rejectContent", {
+      name: "approval",
+      message: "waits for approval",
+    }),
+    fnEnd(2, "f0", "waits for approval", { mcp: false }),
+    ...sentCall("approval"),
+  ];
+  const { merged, steps } = order(proxy, agent);
+  assert.equal(merged.story.calls[1].retryOf, null);
+  assert.ok(steps.includes("agent: calls create_draft: call 1"), steps.join());
+  assert.deepEqual(stops(proxy, agent), [
+    "create_draft JOB-002 (not sent): tool input guardrail approval decided rejectContent before any tools/call: this call wrote nothing",
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+  ]);
+});
+
+/**
+ * A session recorded with --oracle but without --read-before-delivery:
+ * JOB-002 refused by the output guardrail, JOB-003's answer dropped (a
+ * timeout), then retried; every effect read only at the session's end.
+ */
+const LATE_PROXY = [
+  proxyStart,
+  sent(10, 1, 5, FOREST),
+  answer(20, 1, 5, FORWARDED),
+  sent(30, 2, 6, RIVER),
+  answer(40, 2, 6, { dir: "server>guardlab", action: "dropped" }),
+  cancelled(5030, 2, 6),
+  sent(5040, 3, 7, RIVER),
+  answer(5050, 3, 7, FORWARDED),
+  effect(5100, "JOB-002", [1]),
+  effect(5101, "JOB-003", [2, 3]),
+  proxyEnd(5102),
+];
+const LATE_AGENT = [
+  agentStart,
+  fnStart(2, "f1"),
+  guard(8, "input", "f1", FOREST, "allow"),
+  mcpCall(9, 1, "f1", FOREST),
+  mcpResult(21, 1, "success"),
+  guard(22, "output", "f1", FOREST, "rejectContent", {
+    message: "needs review",
+  }),
+  fnEnd(23, "f1", "needs review"),
+  fnStart(25, "f2"),
+  guard(28, "input", "f2", RIVER, "allow"),
+  mcpCall(29, 2, "f2", RIVER),
+  mcpResult(5031, 2, "timeout", "Request timed out"),
+  guard(5032, "output", "f2", RIVER, "allow"),
+  fnEnd(5033, "f2", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+  fnStart(5035, "f3"),
+  guard(5038, "input", "f3", RIVER, "allow"),
+  mcpCall(5039, 3, "f3", RIVER),
+  mcpResult(5051, 3, "success"),
+  guard(5052, "output", "f3", RIVER, "allow"),
+  fnEnd(5053, "f3", "accepted"),
+];
+
+Deno.test("agent truth: an effect read only at the end of the session is not said to have been visible before the agent's mark", () => {
+  assert.deepEqual(stops(LATE_PROXY, LATE_AGENT), [
+    "create_draft JOB-002 (call 1): tool output guardrail forest_review decided rejectContent after the server answered; its effect (1) was read only later (record with --oracle FILE --read-before-delivery to see where it falls): the effect stays",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays",
+    "create_draft JOB-003 (call 3): every tool guardrail allowed it; a retry of call 2",
+  ]);
+});
+
+/** Each step box of an SVG: its words, its lines joined by a space. */
+function svgBoxes(svg: string): string[] {
+  return [...svg.matchAll(/<g class="step"[^>]*>([\s\S]*?)<\/g>/g)].map((
+    [, box],
+  ) =>
+    [...box.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map(([, t]) =>
+      t.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll(
+        "&apos;",
+        "'",
+      ).replaceAll(
+        "&quot;",
+        '"',
+      ).replaceAll("&amp;", "&")
+    ).join(" ")
+  );
+}
+
+Deno.test("agent truth: the SVG loses no word of a step, labels each effect line, and says under the lanes where each call stopped", () => {
+  const { lines, agent } = merge(LATE_PROXY, LATE_AGENT);
+  const files = { record: "r.jsonl", agent: "a.jsonl" };
+  for (const lang of ["en", "zh"] as const) {
+    const svg = mergedSvg(lines, agent, files, lang, ORACLE);
+    assert.equal(XMLValidator.validate(svg), true);
+    const steps = mergedTimeline(lines, agent, ORACLE).steps;
+    // A Chinese line breaks between characters, with no space to join.
+    const same = (s: string) => lang === "zh" ? s.replace(/\s+/g, "") : s;
+    assert.deepEqual(
+      svgBoxes(svg).map(same),
+      steps.map((s, i) => same(`${i + 1}. +${s.at_ms}ms ${say(s.text, lang)}`)),
+      lang,
+    );
+  }
+  const svg = mergedSvg(lines, agent, files, "en", ORACLE);
+  const boxes = svgBoxes(svg);
+  assert.ok(
+    boxes.includes(
+      "16. +5035ms calls create_draft again, same arguments as call 2: call 3",
+    ),
+    boxes.join("\n"),
+  );
+  assert.match(
+    svg,
+    /<g class="effect-visible" data-count="1">\n<line [^>]*\/>\n<text [^>]*>effect of JOB-002 visible to the<\/text>\n<text [^>]*>read tool by here: 1<\/text>/,
+  );
+  assert.match(svg, />where each of the agent&apos;s calls stopped:</);
+  assert.match(
+    svg,
+    />\x20\x20create_draft JOB-003 \(call 3\): every tool guardrail allowed it; a retry of</,
+  );
+});
+
+Deno.test("agent truth: more calls than a screen lists: the screen and the JSON say how many more", () => {
+  // 2003 calls an input guardrail refused: nothing reached the proxy.
+  const agent: unknown[] = [agentStart];
+  for (let i = 1; i <= 2003; i++) {
+    agent.push(
+      guard(i, "input", `f${i}`, { job: `J${i}` }, "rejectContent"),
+    );
+  }
+  const { lines, agent: a } = merge(
+    [proxyStart, proxyEnd(1)],
+    agent,
+  );
+  const files = { record: "r.jsonl", agent: "a.jsonl" };
+  const screen = mergedShowLines(lines, a, files, "en", ORACLE);
+  assert.ok(screen.includes("… 3 more calls not listed"));
+  const zh = mergedShowLines(lines, a, files, "zh", ORACLE);
+  assert.ok(zh.includes("… 另有 3 次调用未列出"));
+  const json = mergedJson(lines, a, files, "en", ORACLE);
+  assert.equal(json.calls.length, 2000);
+  assert.equal(json.calls_not_shown, 3);
+});
+
+Deno.test("agent truth: proxy --help says what exit 2 means for show: a bad line in a record, as a bad agent record gets", async () => {
+  const help = await cli(["proxy", "--help"]);
+  assert.match(
+    help.out.join(" ").replace(/\s+/g, " "),
+    / 2 usage error, or a bad line in the faults file or in a record to show /,
+  );
+});

@@ -1,0 +1,205 @@
+/**
+ * The hand-ins a teacher grades, read as a student in the drop folder would
+ * attack them: the name swapped for a FIFO (or a link to one) between the
+ * check and the open, a folder of more names than a class, a file the
+ * teacher may not read under a name that drives the terminal. Each is one
+ * line and nothing waits; what the student's swap looks like from the
+ * teacher's side is read from the open itself (`readHandInFile`'s seam).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  ExerciseUsageError,
+  handInSources,
+  MAX_HAND_INS,
+  readHandInFile,
+} from "../../lib/exercises/mod.ts";
+import { UnsafePath } from "../../lib/sandbox/safe_fs.ts";
+import { trustedFolders } from "../../lib/sandbox/sandbox.ts";
+import { inNamespace, steps, twoUsersMissing } from "../_helpers/namespace.ts";
+import { CAN_RUN } from "../_helpers/spawn.ts";
+
+const NO_FIFO = Deno.build.os === "windows";
+const FIFO_IGNORED = NO_FIFO
+  ? " [ignored: no FIFOs on Windows]"
+  : CAN_RUN
+  ? ""
+  : " [ignored: making a FIFO needs --allow-run (mkfifo); run `deno task test`]";
+
+/**
+ * A thread that opens `fifo` for writing once `armed` says so and a while
+ * has passed: it only ever matters when the read under test waits on the
+ * FIFO (the bug), turning that wait into a failed assertion instead of a
+ * test that never ends. It sets `rescued` when it opened the FIFO.
+ */
+function rescuer(fifo: string): { rescued: () => boolean; stop: () => void } {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const code = `
+    self.onmessage = ({ data: { fifo, flag } }) => {
+      setTimeout(() => {
+        Atomics.store(flag, 0, 1);
+        try { Deno.openSync(fifo, { write: true }).close(); } catch { /* gone */ }
+      }, 15000);
+    };`;
+  const url = URL.createObjectURL(
+    new Blob([code], { type: "text/javascript" }),
+  );
+  const worker = new Worker(url, { type: "module" });
+  worker.postMessage({ fifo, flag });
+  return {
+    rescued: () => Atomics.load(flag, 0) === 1,
+    stop: () => {
+      worker.terminate();
+      URL.revokeObjectURL(url);
+    },
+  };
+}
+
+/** A drop folder of the test's own with one student's hand-in in it, and a FIFO beside it when asked. */
+async function dropFolder(withFifo = false): Promise<
+  { base: string; hand: string; fifo: string } & AsyncDisposable
+> {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-drop-" });
+  const drop = join(base, "drop");
+  await Deno.mkdir(drop, { mode: 0o700 });
+  const hand = join(drop, "li-lei.json");
+  await Deno.writeTextFile(hand, "{}\n");
+  const fifo = join(base, "fifo");
+  if (withFifo) {
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success, "mkfifo made the FIFO");
+  }
+  return {
+    base,
+    hand,
+    fifo,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(base, { recursive: true });
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "hand-in read: a FIFO swapped in between the check and the open is refused at once, never waited on" +
+    FIFO_IGNORED,
+  ignore: NO_FIFO || !CAN_RUN,
+  async fn() {
+    await using d = await dropFolder(true);
+    const rescue = rescuer(d.hand);
+    try {
+      assert.throws(
+        () =>
+          readHandInFile(d.hand, trustedFolders(d.base), {
+            // The student's rename: the checked name is a FIFO at the open.
+            beforeOpen: () => Deno.renameSync(d.fifo, d.hand),
+          }),
+        (e) =>
+          e instanceof UnsafePath &&
+          /li-lei\.json was replaced while guardlab opened it; try again$/
+            .test(e.message),
+      );
+      assert.equal(rescue.rescued(), false, "the open waited for a writer");
+    } finally {
+      rescue.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "hand-in read: a link to a FIFO swapped in is opened without waiting and refused" +
+    FIFO_IGNORED,
+  ignore: NO_FIFO || !CAN_RUN,
+  async fn() {
+    await using d = await dropFolder(true);
+    const rescue = rescuer(d.fifo);
+    try {
+      assert.throws(
+        () =>
+          readHandInFile(d.hand, trustedFolders(d.base), {
+            beforeOpen: () => {
+              Deno.removeSync(d.hand);
+              Deno.symlinkSync(d.fifo, d.hand);
+            },
+          }),
+        (e) => e instanceof UnsafePath && /was replaced/.test(e.message),
+      );
+      assert.equal(rescue.rescued(), false, "the open waited for a writer");
+    } finally {
+      rescue.stop();
+    }
+  },
+});
+
+Deno.test("hand-in read: the file checked is read whole, with its owner and mode", async () => {
+  await using d = await dropFolder();
+  await Deno.chmod(d.hand, 0o640);
+  const read = readHandInFile(d.hand, trustedFolders(d.base));
+  assert.deepEqual(read, {
+    text: "{}\n",
+    owner: Deno.lstatSync(d.hand).uid,
+    mode: 0o640,
+  });
+});
+
+Deno.test("hand-in read: a file over the hand-in bound is not read (text null)", async () => {
+  await using d = await dropFolder();
+  // Sparse: 9 MiB on paper, nothing on disk.
+  await Deno.truncate(d.hand, 9 << 20);
+  const read = readHandInFile(d.hand, trustedFolders(d.base));
+  assert.equal(read.text, null);
+});
+
+Deno.test("grade: a folder's listing is read no further than the most hand-ins graded", async () => {
+  const base = await Deno.makeTempDir({ prefix: "guardlab-drop-" });
+  try {
+    let pulled = 0;
+    // A folder of endless names: the listing must stop one past the bound.
+    const endless = function* (): Generator<Deno.DirEntry> {
+      while (true) {
+        pulled++;
+        if (pulled > MAX_HAND_INS + 1) throw new Error("read past the bound");
+        yield {
+          name: `s${pulled}.json`,
+          isFile: true,
+          isDirectory: false,
+          isSymlink: false,
+        };
+      }
+    };
+    assert.throws(
+      () => handInSources([base], base, { readDir: endless }),
+      (e) =>
+        e instanceof ExerciseUsageError &&
+        e.message === `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
+    );
+    assert.equal(pulled, MAX_HAND_INS + 1);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+const twoUsers = twoUsersMissing();
+
+Deno.test({
+  name:
+    "grade as a teacher: a student's file the teacher may not read is one line in guardlab's words, its name inert, exit 4" +
+    (twoUsers ? ` [ignored: ${twoUsers}]` : ""),
+  ignore: twoUsers !== "",
+  async fn() {
+    const r = await inNamespace(`
+mkdir -m 1733 /tmp/drop && chown 10001:10001 /tmp/drop
+as_user 10002 sh -c 'f="/tmp/drop/$(printf "\\033]0;x\\007")a.json"; umask 077; printf "{}\\n" > "$f"'
+step grade guardlab_as 10001 exercise grade /tmp/drop
+`);
+    assert.equal(r.code, 0, r.err);
+    const grade = steps(r.out).get("grade")!;
+    assert.equal(grade.code, 4, [...grade.out, ...grade.err].join("\n"));
+    assert.deepEqual(grade.out, []);
+    assert.deepEqual(grade.err, [
+      "guardlab: refused: /tmp/drop/\\u001b]0;x\\u0007a.json cannot be read: " +
+      "the system denies you access to it (permission denied)",
+    ]);
+  },
+});
