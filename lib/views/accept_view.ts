@@ -9,21 +9,13 @@
  *
  * @module
  */
-import {
-  fill,
-  joinTexts,
-  type Lang,
-  same,
-  say,
-  type Text,
-} from "../base/i18n.ts";
-import { displayWidth, inert, wrap } from "../base/terminal.ts";
+import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
+import { displayWidth, wrap } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import type { Lane, Outcome, TimelineEvent } from "../accept/session.ts";
+import type { Lane, TimelineEvent } from "../accept/session.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
 import {
   ACCEPT_MESSAGES as M,
-  OUTCOME_WORD,
   TIMELINE_WORDS as W,
 } from "../accept/messages.ts";
 import {
@@ -32,7 +24,14 @@ import {
   VERDICT_ARTICLE,
   VERDICT_MEANING,
 } from "../accept/verdict_messages.ts";
-import { detailTexts, hintsText, problemsText } from "./_accept_details.ts";
+import {
+  detailTexts,
+  effectText,
+  hintsText,
+  problemsText,
+  sawText,
+  shownReport,
+} from "./_accept_details.ts";
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
@@ -46,42 +45,6 @@ const WIDTH = 80;
 
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(1, width - displayWidth(text)));
-}
-
-/** What the client saw over a case's calls, in words: `no answer, then success`, `10× success`. */
-export function sawText(saw: readonly Outcome[]): Text {
-  if (saw.length === 0) return same("-");
-  if (saw.length > 2) {
-    const counts = new Map<Outcome, number>();
-    for (const o of saw) counts.set(o, (counts.get(o) ?? 0) + 1);
-    return joinTexts(
-      [...counts].map(([o, n]) => fill(M.times, { n, what: OUTCOME_WORD[o] })),
-      same(", "),
-    );
-  }
-  return joinTexts(saw.map((o) => OUTCOME_WORD[o]), M.then);
-}
-
-/** The effect column of a row. */
-export function effectText(r: CaseResult): Text {
-  if (r.verdict === "NOT-RUN" || r.case === "annotations") return same("-");
-  if (r.effect === null) return M.unknown;
-  if (
-    (r.case === "concurrent-distinct" || r.case === "two-processes") &&
-    r.copies !== undefined
-  ) {
-    return fill(M.effectOf, { kept: r.effect, n: r.copies });
-  }
-  if (r.effect_before_retry !== undefined) {
-    return fill(M.effectBefore, {
-      n: r.effect,
-      before: r.effect_before_retry ?? "?",
-    });
-  }
-  if (r.effect_other !== undefined) {
-    return fill(M.effectOther, { n: r.effect, other: r.effect_other ?? "?" });
-  }
-  return same(String(r.effect));
 }
 
 /** The matrix of `report` in `lang`, each line within 80 columns. */
@@ -544,32 +507,6 @@ export interface ScreenOptions {
   readonly baseline?: {
     readonly file: string;
     readonly comparison: Comparison;
-  };
-}
-
-/**
- * `report` with every name it holds from the server or the oracle made
- * inert (the server's name and version, the tools, the keys), before any
- * line is laid out: a server may name itself or its tools with what drives
- * a terminal, colour codes too (accept's screen writes none of its own),
- * and the width of a line is that of what is shown.
- */
-function shownReport(report: AcceptReport): AcceptReport {
-  return {
-    ...report,
-    server: {
-      name: inert(report.server.name),
-      version: inert(report.server.version),
-    },
-    unlisted: report.unlisted.map(inert),
-    hints: Object.fromEntries(
-      Object.entries(report.hints).map(([tool, h]) => [inert(tool), h]),
-    ),
-    results: report.results.map((r) => ({
-      ...r,
-      tool: inert(r.tool),
-      key: inert(r.key),
-    })),
   };
 }
 
