@@ -91,19 +91,28 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
     ) {
       full = true;
       const end = { kind: "full", t: now() };
-      fs.writeSync(fd, JSON.stringify(end) + "\n");
+      writeOrSay(encoder.encode(JSON.stringify(end) + "\n"));
       return;
     }
     lines++;
     bytes += data.length;
+    writeOrSay(data);
+  };
+
+  /**
+   * Write `data`; a write that fails (a full disk: another user can fill a
+   * shared /tmp) ends the record, never the agent: stderr says why.
+   *
+   * @param {Uint8Array} data
+   */
+  function writeOrSay(data) {
     try {
       fs.writeSync(fd, data);
     } catch (error) {
-      // The agent goes on; the record says no more, and stderr says why.
       full = true;
       console.error(`guardlab agent hook: ${opened.path}: ${text(error)}`);
     }
-  };
+  }
 
   write({
     kind: "start",
@@ -299,7 +308,9 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
     close() {
       if (closed) return;
       if (!full) {
-        fs.writeSync(fd, JSON.stringify({ kind: "end", t: now() }) + "\n");
+        writeOrSay(
+          encoder.encode(JSON.stringify({ kind: "end", t: now() }) + "\n"),
+        );
       }
       closed = true;
       fs.closeSync(fd);

@@ -70,6 +70,20 @@ export const PROXY_MESSAGES = {
       "guardlab proxy: the record is full ({max}); later messages are forwarded, not recorded",
     zh: "guardlab proxy：记录已满（{max}）；之后的消息照常转发，不再记录",
   },
+  recordUnwritable: {
+    en: "guardlab proxy: the record could not be written ({why}); later " +
+      "messages are forwarded, not recorded",
+    zh: "guardlab proxy：记录无法写入（{why}）；之后的消息照常转发，不再记录",
+  },
+  noSpace: {
+    en: "no space left on its device; on a shared /tmp, another user may " +
+      "have filled it",
+    zh: "所在设备没有剩余空间；在共享的 /tmp 上，可能是别的用户把它占满了",
+  },
+  writeFailed: {
+    en: "the system refused the write: {code}",
+    zh: "系统拒绝了写入：{code}",
+  },
   cancelledByFault: {
     en:
       "guardlab proxy: call {call} cancelled after {ms} ms (a fault of the faults file)",

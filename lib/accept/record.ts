@@ -8,12 +8,14 @@
  * @module
  */
 import { setImmediate } from "node:timers";
+import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import {
   MAX_RECORD_BYTES,
   MAX_RECORD_LINES,
   MAX_RECORDED_MESSAGE_BYTES,
 } from "./limits.ts";
+import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
 
 /** Which way a message went. */
 export type Direction =
@@ -102,10 +104,19 @@ export class RecordWriter {
   readonly #started = performance.now();
   /** Called once, when the bound is first reached (the proxy logs it). */
   onFull: () => void = () => {};
+  readonly #onWriteFailed: (why: Text) => void;
+  #failed = false;
 
-  /** Write into `file` (a new private file). */
-  constructor(file: Deno.FsFile) {
+  /**
+   * Write into `file` (a new private file). `onWriteFailed` is called once,
+   * with why, when a write of the record fails (a full disk: another user
+   * can fill a shared `/tmp`): the record ends there, the session goes on.
+   * It is given here, before the first line is queued, because that line
+   * may be the first to fail.
+   */
+  constructor(file: Deno.FsFile, onWriteFailed: (why: Text) => void) {
     this.#file = file;
+    this.#onWriteFailed = onWriteFailed;
   }
 
   /**
@@ -208,8 +219,17 @@ export class RecordWriter {
   }
 
   #writeAll(bytes: Uint8Array): void {
-    while (bytes.length > 0) {
-      bytes = bytes.subarray(this.#file.writeSync(bytes));
+    if (this.#failed) return;
+    try {
+      while (bytes.length > 0) {
+        bytes = bytes.subarray(this.#file.writeSync(bytes));
+      }
+    } catch (error) {
+      // Thrown here, on a turn of its own, it would end the proxy and the
+      // agent's session with it: a record that cannot be kept only ends.
+      this.#failed = true;
+      this.#full = true;
+      this.#onWriteFailed(writeFailure(error));
     }
   }
 
@@ -257,4 +277,13 @@ export function parseRecord(text: string): RecordLine[] | { bad: number } {
     out.push(value as unknown as RecordLine);
   }
   return out.length === 0 ? { bad: 1 } : out;
+}
+
+/** Why a write of the record failed, in words: a full disk named as such. */
+function writeFailure(error: unknown): Text {
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = code === "ENOSPC" ? P.noSpace : fill(P.writeFailed, {
+    code: typeof code === "string" ? code : String(error),
+  });
+  return fill(P.recordUnwritable, { why });
 }

@@ -148,6 +148,10 @@ export async function runCommandLine(
       io.err(`guardlab: ${say(M.refused, lang)}${firstLine(error.message)}`);
       return EXIT.refused;
     }
+    if ((error as { code?: unknown } | null)?.code === "ENOSPC") {
+      io.err(`guardlab: ${say(M.noSpace, lang)}`);
+      return EXIT.failed;
+    }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`guardlab: ${say(M.internalError, lang)}${firstLine(message)}`);
     return EXIT.failed;

@@ -75,11 +75,22 @@ export function writePrivateJson(
     missingOk: true,
   });
   const next = join(root, `.${name}.${crypto.randomUUID()}`);
-  Deno.writeTextFileSync(next, JSON.stringify(data) + "\n", {
-    createNew: true,
-    mode: 0o600,
-  });
-  Deno.renameSync(next, path);
+  try {
+    Deno.writeTextFileSync(next, JSON.stringify(data) + "\n", {
+      createNew: true,
+      mode: 0o600,
+    });
+    Deno.renameSync(next, path);
+  } catch (error) {
+    // A write cut short (a full disk) leaves no half file behind: the name
+    // is this process's own, in a folder only this user can change.
+    try {
+      Deno.removeSync(next);
+    } catch {
+      // Never made.
+    }
+    throw error;
+  }
   return path;
 }
 

@@ -10,7 +10,7 @@
  * @module
  */
 import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
-import { displayWidth, wrap } from "../base/terminal.ts";
+import { displayWidth, inert, wrap } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
 import type { Lane, TimelineEvent } from "../accept/session.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
@@ -305,9 +305,11 @@ export function laneTable(
       );
     }
     const at = lanes.indexOf(step.lane);
-    const parts = wrap(say(step.text, lang), width(at) - 1, 0).map((l) =>
-      l.trim()
-    );
+    // Made visible before it is wrapped (as the terminal would show it
+    // anyway): an escape in a recorded name then takes the room it shows in.
+    const parts = wrap(inert(say(step.text, lang)), width(at) - 1, 0).map((
+      l,
+    ) => l.trim());
     parts.forEach((part, i) => {
       const time = i === 0 && step.at_ms !== undefined
         ? timeText(step.at_ms)

@@ -10,7 +10,7 @@
  */
 import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { wrap } from "../base/terminal.ts";
+import { inert, wrap } from "../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
@@ -148,7 +148,8 @@ function callLines(
       const first = byN.get(call.retryOf)?.proxyCall ?? null;
       text = fill(A.retry, { what: text, calls: callsWord(first) });
     }
-    out.push(...wrap(say(text, lang), 78, 4));
+    // Made visible first, so an escape in a name takes the room it shows in.
+    out.push(...wrap(inert(say(text, lang)), 78, 4));
   }
   if (story.calls.length > MAX_DRAWN_EVENTS) {
     out.push(

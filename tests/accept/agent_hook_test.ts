@@ -23,6 +23,7 @@ import { privateDir } from "../_helpers/accept_helpers.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { IS_ROOT, OTHER_UID } from "../_helpers/sandbox_fixtures.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
+import { namespaceMissing } from "../_helpers/namespace.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SOURCE = Deno.readTextFileSync(
@@ -499,5 +500,91 @@ Deno.test({
       /refused: .*theirs (belongs to someone else|is not a folder of yours)/,
     );
     assert.deepEqual([...Deno.readDirSync(theirs)], []);
+  },
+});
+
+const noNamespace = CAN_RUN ? namespaceMissing() : "spawning needs --allow-run";
+
+Deno.test({
+  name:
+    "agent hook: a disk that fills before close ends the record with a line on stderr, never the agent" +
+    (noNamespace ? ` [ignored: ${noNamespace}]` : ""),
+  ignore: noNamespace !== "",
+  async fn() {
+    using dir = privateDir("gl-hook-full-");
+    const small = join(dir.path, "small");
+    Deno.mkdirSync(small, { mode: 0o700 });
+    const agent = join(dir.path, "agent.ts");
+    // The agent starts its record, the disk fills (another user can fill a
+    // shared /tmp), and the agent closes the record as it ends.
+    Deno.writeTextFileSync(
+      agent,
+      `import { guardlabAgentRecord } from ${
+        JSON.stringify(
+          new URL("lib/accept/agent_hook.mjs", `file://${ROOT}`).href,
+        )
+      };
+const [dir] = Deno.args;
+let processor;
+const hook = await guardlabAgentRecord(
+  { addTraceProcessor(p) { processor = p; }, setTraceProcessors() {} },
+  dir + "/agent.jsonl",
+);
+// Turns whose lines leave the record's last page short of room for the
+// end line (a new page is what a full disk refuses).
+const size = () => Deno.statSync(dir + "/agent.jsonl").size;
+let name = "";
+for (let turn = 1; turn < 20; turn++) {
+  if (4096 - (size() % 4096) < 20) break;
+  const before = size();
+  await processor.onSpanStart({
+    spanId: "t" + turn,
+    spanData: { type: "turn", turn, agent_name: name },
+  });
+  const overhead = size() - before - name.length;
+  const want = 4096 - (size() % 4096) - 10 - overhead;
+  // A name is cut at 2,000 characters: longer gaps take two turns.
+  name = "a".repeat(Math.min(want > 0 ? want : want + 4096, 1500));
+}
+try {
+  using fill = Deno.openSync(dir + "/fill", { write: true, createNew: true });
+  for (;;) fill.writeSync(new Uint8Array(4096));
+} catch { /* full */ }
+const room = 4096 - (size() % 4096);
+hook.close();
+console.log("the agent ended as it would", room < 20);
+`,
+    );
+    const r = await new Deno.Command("unshare", {
+      args: [
+        "-m",
+        "bash",
+        "-c",
+        'mount -t tmpfs -o size=64k,mode=700 tmpfs "$1" && shift && exec "$@"',
+        "bash",
+        small,
+        Deno.execPath(),
+        "run",
+        "-q",
+        "--no-lock",
+        "--allow-read",
+        "--allow-write",
+        agent,
+        small,
+      ],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(r.stderr);
+    assert.equal(r.code, 0, err);
+    assert.equal(
+      new TextDecoder().decode(r.stdout),
+      "the agent ended as it would true\n",
+    );
+    assert.match(
+      err,
+      /^guardlab agent hook: \S+\/agent\.jsonl: No space left on device \(os error 28\)\n$/,
+    );
   },
 });

@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
+import { displayWidth } from "../../lib/base/terminal.ts";
 import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
 import {
   mergedJson,
@@ -495,4 +496,36 @@ Deno.test("agent truth: proxy --help says what exit 2 means for show: a bad line
     help.out.join(" ").replace(/\s+/g, " "),
     / 2 usage error, or a bad line in the faults file or in a record to show /,
   );
+});
+
+Deno.test("agent truth: escapes and invisible characters in a hostile record's names are shown inert, and each screen line still within 80 columns", () => {
+  const evil = "no_\u202esecrets\u200b\x1b[31mRED\x1b[0m\x07";
+  const agent = [
+    agentStart,
+    fnStart(2, "f1"),
+    guard(8, "input", "f1", FOREST, "allow", { name: evil }),
+    mcpCall(9, 1, "f1", FOREST),
+    mcpResult(21, 1, "success"),
+    guard(22, "output", "f1", FOREST, "rejectContent", {
+      name: evil,
+      message: "\x1b[2J\x1b[Hcleared",
+    }),
+    fnEnd(23, "f1", "\x1b[2J\x1b[Hcleared"),
+  ];
+  const { lines, agent: a } = merge(ONE_CALL, agent);
+  for (const lang of ["en", "zh"] as const) {
+    const screen = mergedShowLines(
+      lines,
+      a,
+      { record: "r.jsonl", agent: "a.jsonl" },
+      lang,
+      ORACLE,
+    );
+    for (const line of screen) {
+      assert.ok(displayWidth(line) <= 80, `${lang}: ${line}`);
+      // deno-lint-ignore no-control-regex -- the controls are what must not be there
+      assert.doesNotMatch(line, /[\x00-\x1f\x7f\u200b\u202e]/, line);
+    }
+    assert.match(screen.join(""), /\\u202esecrets/);
+  }
 });

@@ -109,4 +109,11 @@ export const DISPATCH_MESSAGES = {
   homeNeedsFolder: { en: "--home needs a folder", zh: "--home 需要一个目录" },
   refused: { en: "refused: ", zh: "拒绝：" },
   internalError: { en: "internal error: ", zh: "内部错误：" },
+  noSpace: {
+    en: "failed: no space left on the device guardlab writes to (on a " +
+      "shared /tmp, another user may have filled it); free some space and " +
+      "run it again",
+    zh: "失败：guardlab 写入的设备没有剩余空间（在共享的 /tmp 上，可能是别的" +
+      "用户把它占满了）；请腾出空间后再运行",
+  },
 } as const satisfies Record<string, Text>;

@@ -106,7 +106,10 @@ export async function runSession(o: SessionOptions): Promise<number> {
     );
   const created = createPrivateFile(asked, o.trusted);
   const path = created.path;
-  const record = new RecordWriter(created.file);
+  const record = new RecordWriter(
+    created.file,
+    (why) => io.err(say(why, lang)),
+  );
   record.write({
     kind: "start",
     guardlab_proxy: 1,
