@@ -57,3 +57,13 @@ export function isSqliteError(error: unknown): error is Error {
   return error instanceof Error &&
     (error as { code?: unknown }).code === "ERR_SQLITE_ERROR";
 }
+
+/**
+ * Whether `error` is SQLite failing to write: its words for a full disk,
+ * and for an I/O error (what a full tmpfs gives when SQLite sizes its
+ * `-shm`). Nothing about the file itself: it may be whole and usable.
+ */
+export function isSqliteWriteFailure(error: unknown): error is Error {
+  return isSqliteError(error) &&
+    /^(disk I\/O error|database or disk is full)/.test(error.message);
+}

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Refused } from "../base/errors.ts";
+import { isSqliteWriteFailure, Refused } from "../base/errors.ts";
 import { setLastWords } from "../base/exit_hooks.ts";
 import { BASE_MESSAGES } from "../base/messages.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
@@ -150,6 +150,11 @@ export async function runCommandLine(
     }
     if ((error as { code?: unknown } | null)?.code === "ENOSPC") {
       io.err(`guardlab: ${say(M.noSpace, lang)}`);
+      return EXIT.failed;
+    }
+    if (isSqliteWriteFailure(error)) {
+      const why = firstLine(error.message);
+      io.err(`guardlab: ${say(fill(M.sqliteNotWritten, { why }), lang)}`);
       return EXIT.failed;
     }
     const message = error instanceof Error ? error.message : String(error);

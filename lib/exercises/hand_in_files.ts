@@ -232,23 +232,18 @@ export function readHandInFile(
 
 /** The text of open file `fd` to its end, or null past `max` bytes (it grew). */
 function readAtMost(fd: number, max: number): string | null {
-  const parts: Uint8Array[] = [];
+  // Decoded as it comes: a sequence cut between two reads decodes whole.
+  const decoder = new TextDecoder();
+  const part = new Uint8Array(64 << 10);
   let size = 0;
+  let text = "";
   while (true) {
-    const part = new Uint8Array(Math.min(64 << 10, max + 1 - size));
     const n = readSync(fd, part, 0, part.length, null);
-    if (n === 0) break;
+    if (n === 0) return text + decoder.decode();
     size += n;
     if (size > max) return null;
-    parts.push(part.subarray(0, n));
+    text += decoder.decode(part.subarray(0, n), { stream: true });
   }
-  const joined = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return new TextDecoder().decode(joined);
 }
 
 /**

@@ -7,7 +7,11 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isSqliteError, LedgerUnusable } from "../base/errors.ts";
+import {
+  isSqliteError,
+  isSqliteWriteFailure,
+  LedgerUnusable,
+} from "../base/errors.ts";
 import { onExit } from "../base/exit_hooks.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { openProblem } from "../sandbox/safe_fs.ts";
@@ -53,12 +57,12 @@ export function sqliteStep<T>(
         const why = openProblem(path);
         if (why !== null) throw why;
       }
+      // A full disk says nothing against the file: say what it is.
+      const words = isSqliteWriteFailure(error)
+        ? STORE_MESSAGES.notWritten
+        : STORE_MESSAGES.unusable;
       throw new LedgerUnusable(
-        fill(STORE_MESSAGES.unusable, {
-          path,
-          what,
-          why: firstLine(error),
-        }),
+        fill(words, { path, what, why: firstLine(error) }),
       );
     }
     throw error;

@@ -30,6 +30,14 @@ export const STORE_MESSAGES = {
     en: "{path} is not a usable SQLite {what} ({why})",
     zh: "{path} 不是可用的 SQLite {what}（{why}）",
   },
+  notWritten: {
+    en: "{path} could not be opened to write (SQLite: {why}); the device " +
+      "that holds it may be full (on a shared /tmp, another user may have " +
+      "filled it): free some space and run it again; the {what} is as it was",
+    zh:
+      "{path} 无法打开写入（SQLite：{why}）；它所在的设备可能已满（在共享的 " +
+      "/tmp 上，可能是别的用户把它占满了）：请腾出空间后再运行；{what}保持原样",
+  },
   empty: {
     en: "{path} is not a {what} (it is empty)",
     zh: "{path} 不是{what}（文件是空的）",

@@ -143,6 +143,14 @@ Deno.test("hand-in read: the file checked is read whole, with its owner and mode
   });
 });
 
+Deno.test("hand-in read: a character cut between two reads is read whole", async () => {
+  await using d = await dropFolder();
+  // 李 is three bytes, the first of them the last of the first 64 KiB read.
+  const text = "a".repeat((64 << 10) - 1) + "李雷\n";
+  await Deno.writeTextFile(d.hand, text);
+  assert.equal(readHandInFile(d.hand, trustedFolders(d.base)).text, text);
+});
+
 Deno.test("hand-in read: a file over the hand-in bound is not read (text null)", async () => {
   await using d = await dropFolder();
   // Sparse: 9 MiB on paper, nothing on disk.

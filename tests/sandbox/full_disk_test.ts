@@ -31,6 +31,7 @@ step sum-before sha256sum ${home}/p/lab.sqlite
 as_user ${ATTACKER} sh -c 'cat /dev/zero > /tmp/shared/fill 2>/dev/null; true'
 step config guardlab_as ${VICTIM} config lang zh --home ${home}
 step run guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --topic river --copies 1
+step run2 guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --topic river --copies 1
 step home ls -A ${home}
 step sum-after sha256sum ${home}/p/lab.sqlite
 rm /tmp/shared/fill
@@ -48,10 +49,23 @@ step again guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --t
       "a shared /tmp, another user may have filled it); free some space " +
       "and run it again",
     ]);
-    // The run fails too, in one line; nothing it began is kept.
+    // The runs fail too, each in one line that names the disk, never one
+    // that calls the ledger unusable.
     const run = all.get("run")!;
-    assert.notEqual(run.code, 0);
-    assert.equal(run.err.length, 1, run.err.join("\n"));
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.err, [
+      "guardlab: failed: SQLite could not write (disk I/O error); the " +
+      "device guardlab writes to may be full (on a shared /tmp, another " +
+      "user may have filled it); free some space and run it again",
+    ]);
+    const again = all.get("run2")!;
+    assert.equal(again.code, 4);
+    assert.deepEqual(again.err, [
+      `guardlab: refused: ${home}/p/lab.sqlite could not be opened to write ` +
+      "(SQLite: disk I/O error); the device that holds it may be full (on " +
+      "a shared /tmp, another user may have filled it): free some space " +
+      "and run it again; the ledger is as it was",
+    ]);
     // No settings file half written, no temporary name left behind.
     assert.deepEqual(all.get("home")!.out, ["p"]);
     assert.deepEqual(all.get("sum-after")!.out, all.get("sum-before")!.out);

@@ -116,4 +116,12 @@ export const DISPATCH_MESSAGES = {
     zh: "失败：guardlab 写入的设备没有剩余空间（在共享的 /tmp 上，可能是别的" +
       "用户把它占满了）；请腾出空间后再运行",
   },
+  sqliteNotWritten: {
+    en: "failed: SQLite could not write ({why}); the device guardlab writes " +
+      "to may be full (on a shared /tmp, another user may have filled it); " +
+      "free some space and run it again",
+    zh:
+      "失败：SQLite 无法写入（{why}）；guardlab 写入的设备可能已满（在共享的 " +
+      "/tmp 上，可能是别的用户把它占满了）；请腾出空间后再运行",
+  },
 } as const satisfies Record<string, Text>;
