@@ -323,7 +323,12 @@ async function eachKept(
 
 /** The declared hints of the write tool, checked against the verdicts this run reached for it. */
 export function annotations(ctx: Ctx): Observed {
-  const hints = ctx.session.hints.get(ctx.tool.tool) ?? {};
+  const listed = ctx.session.hints.get(ctx.tool.tool);
+  // A tool guardlab did not see in tools/list (not listed, or the list
+  // could not be read) has hints nobody knows: they promise nothing only
+  // when they were read.
+  if (listed === undefined) return NOT_RUN("not-listed");
+  const hints = listed;
   const readHints = ctx.session.hints.get(ctx.tool.read.tool);
   const { found, checked } = contradictions(hints, ctx.earlier);
   const info: Verdict[] = readHints !== undefined &&

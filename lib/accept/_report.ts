@@ -52,7 +52,9 @@ export type NotRunReason =
   /** guardlab did not start this server (`--url`): it cannot start a second one or restart it. */
   | "not-started"
   /** The tool declares hints, and no case that checks them ran. */
-  | "nothing-to-check";
+  | "nothing-to-check"
+  /** guardlab did not see the tool in tools/list (not listed, or the list could not be read): its hints are unknown. */
+  | "not-listed";
 
 /** One answer the client's calls got from a server, whether or not the client was shown it. */
 export interface AnswerSeen {
@@ -147,6 +149,8 @@ export interface AcceptReport {
   readonly startup_problems: readonly Problem[];
   /** The oracle's write tools the server did not list. */
   readonly unlisted: readonly string[];
+  /** Why tools/list could not be read to its end, when it could not: its answer never came (or was past the message bound), was an error, or held no list. */
+  readonly list_failed?: "no-answer" | "error" | "not-a-list";
   /** The hints each tool the oracle names declares (write and read tools the server lists). */
   readonly hints: Readonly<Record<string, ToolHints>>;
   /** One row per case and tool. */

@@ -187,6 +187,8 @@ export const BASELINE_MESSAGES = {
     zh: "新增（基线中没有失败）：{rows}",
   },
   none: { en: "none", zh: "无" },
+  // Between two rows: a row itself may hold a comma ("…, was LOST").
+  rowSep: { en: "; ", zh: "；" },
   was: {
     en: "{row} {verdict}, was {before}",
     zh: "{row} {verdict}，原为 {before}",

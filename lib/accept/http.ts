@@ -78,16 +78,26 @@ export const PROTOCOL_HEADERS: readonly string[] = [
   "transfer-encoding",
 ];
 
-/** Lines of `body`, each at most `maxBytes`; `tooLong` is called for a longer one. */
+/** What {@linkcode boundedLines} yields for a line past its bound: the body is read no further. */
+const TOO_LONG = Symbol("too long");
+
+/**
+ * Lines of `body`, each at most `maxBytes`; a longer one yields
+ * {@linkcode TOO_LONG} and ends the reading (which cancels the body), as
+ * soon as it is past the bound. Ends too as soon as `signal` is aborted:
+ * Deno 2.9.6 may go on handing out the chunks of a body that arrives
+ * faster than it is read after its request's signal was aborted, so a body
+ * that never ends would be read for ever.
+ */
 async function* boundedLines(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
-  tooLong: () => void,
-): AsyncGenerator<string> {
+  signal: AbortSignal,
+): AsyncGenerator<string | typeof TOO_LONG> {
   const decoder = new TextDecoder();
   let line = "";
-  let over = false;
   for await (const chunk of body) {
+    if (signal.aborted) return;
     const text = decoder.decode(chunk, { stream: true });
     let from = 0;
     for (
@@ -95,21 +105,22 @@ async function* boundedLines(
       cut >= 0;
       cut = text.indexOf("\n", from)
     ) {
-      if (!over) line += text.slice(from, cut);
-      if (over) tooLong();
-      else yield line.endsWith("\r") ? line.slice(0, -1) : line;
+      line += text.slice(from, cut);
+      if (line.length > maxBytes) {
+        yield TOO_LONG;
+        return;
+      }
+      yield line.endsWith("\r") ? line.slice(0, -1) : line;
       line = "";
-      over = false;
       from = cut + 1;
     }
-    if (!over) line += text.slice(from);
+    line += text.slice(from);
     if (line.length > maxBytes) {
-      over = true;
-      line = "";
+      yield TOO_LONG;
+      return;
     }
   }
-  if (over) tooLong();
-  else if (line !== "") yield line;
+  if (line !== "") yield line;
 }
 
 /** Whether `message` is a request (it has a method and an id): only a request's answer body is read. */
@@ -227,8 +238,18 @@ export function httpChannel(
         let data: string[] = [];
         let size = 0;
         for await (
-          const line of boundedLines(response.body, MAX_MESSAGE_BYTES, tooLong)
+          const line of boundedLines(
+            response.body,
+            MAX_MESSAGE_BYTES,
+            abort.signal,
+          )
         ) {
+          if (line === TOO_LONG) {
+            // A line past the bound: the stream is broken, and is read no
+            // further (leaving the loop cancels it).
+            tooLong();
+            return;
+          }
           if (line === "") {
             const answered = data.length > 0 &&
               deliver(data.join("\n"), message.id);
@@ -240,10 +261,11 @@ export function httpChannel(
             const part = line.slice(5).replace(/^ /, "");
             size += part.length;
             if (size > MAX_MESSAGE_BYTES) {
+              // An event past the bound, the same.
               tooLong();
-              data = [];
-              size = 0;
-            } else data.push(part);
+              return;
+            }
+            data.push(part);
           }
         }
         if (data.length > 0) deliver(data.join("\n"));
@@ -251,10 +273,15 @@ export function httpChannel(
         const lines: string[] = [];
         let size = 0;
         for await (
-          const line of boundedLines(response.body, MAX_MESSAGE_BYTES, tooLong)
+          const line of boundedLines(
+            response.body,
+            MAX_MESSAGE_BYTES,
+            abort.signal,
+          )
         ) {
-          size += line.length;
-          if (size > MAX_MESSAGE_BYTES) {
+          // Each line feed counts: a body of empty lines is bounded too.
+          size += line === TOO_LONG ? Infinity : line.length + 1;
+          if (line === TOO_LONG || size > MAX_MESSAGE_BYTES) {
             tooLong();
             return;
           }

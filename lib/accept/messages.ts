@@ -143,6 +143,20 @@ export const ACCEPT_MESSAGES = {
     en: "note: the server does not list {tools}",
     zh: "注意：服务器的工具列表中没有 {tools}",
   },
+  listFailed: {
+    en:
+      "note: tools/list could not be read to its end ({why}): the hints of a tool it did not name are unknown",
+    zh: "注意：tools/list 没能读完（{why}）：它没有列出的工具，其提示未知",
+  },
+  listNoAnswer: {
+    en: "no answer within the wait, or one past the message bound",
+    zh: "等待时间内没有应答，或应答超出消息上限",
+  },
+  listError: { en: "it answered an error", zh: "它应答了错误" },
+  listNotAList: {
+    en: "its answer holds no list of tools",
+    zh: "它的应答里没有工具列表",
+  },
   headCase: { en: "case", zh: "用例" },
   headSaw: { en: "client saw", zh: "客户端看到" },
   headEffect: { en: "effect", zh: "效果" },
@@ -156,6 +170,7 @@ export const ACCEPT_MESSAGES = {
   article: { en: "article: {sentence}", zh: "文章：{sentence}" },
   info: { en: "also: {verdict}: {meaning}", zh: "另外：{verdict}：{meaning}" },
   problems: { en: "the server {problems}", zh: "服务器{problems}" },
+  problemSep: { en: "; ", zh: "；" },
   startup: {
     en: "note: before the first case, {problems} (ignored)",
     zh: "注意：在第一个用例之前，{problems}（已忽略）",

@@ -121,6 +121,15 @@ export const PROXY_MESSAGES = {
     zh: "没有读取效果（录制会话时加上 --oracle FILE）",
   },
   sends: { en: "sends {calls} {tool}", zh: "发送{calls} {tool}" },
+  sendsNotKept: {
+    en:
+      "sends {calls} {tool} (a message of {bytes} bytes, not kept: its key is unknown)",
+    zh: "发送{calls} {tool}（一条 {bytes} 字节的消息，未保留：业务键未知）",
+  },
+  notKept: {
+    en: "a message of {bytes} bytes, not kept",
+    zh: "一条 {bytes} 字节的消息，未保留",
+  },
   retries: {
     en: "retries: {calls} {tool}, same key as call {first}",
     zh: "重试：{calls} {tool}，与调用 {first} 同一业务键",

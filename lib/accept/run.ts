@@ -92,9 +92,14 @@ export async function runAccept(
   return {
     server: session.serverInfo,
     startup_problems: startup,
-    unlisted: session.tools.length === 0
+    // Said only of a list read to its end: of one that could not be, it is
+    // not known what the server lists.
+    unlisted: session.tools.length === 0 || session.listFailed !== undefined
       ? []
       : tools.map((t) => t.tool).filter((t) => !session.tools.includes(t)),
+    ...(session.listFailed === undefined
+      ? {}
+      : { list_failed: session.listFailed }),
     hints,
     results,
     unsafe: results.filter((r) => r.class === "unsafe").length,

@@ -222,14 +222,12 @@ export class Session {
   serverInfo: { name: string; version: string } = { name: "?", version: "?" };
   /** The tools the server lists. */
   tools: string[] = [];
-  /**
-   * The tools as the server listed them (name, schemas, annotations), at
-   * most {@linkcode MAX_LISTED_TOOLS} over at most
-   * {@linkcode MAX_TOOL_PAGES} pages: input from the server, unchecked.
-   */
+  /** The tools as listed (name, schemas, annotations), at most {@linkcode MAX_LISTED_TOOLS} over {@linkcode MAX_TOOL_PAGES} pages: input, unchecked. */
   listed: unknown[] = [];
   /** The hints each listed tool declares, by name. */
   hints: Map<string, ToolHints> = new Map();
+  /** Why `tools/list` could not be read to its end (no answer, an error, no list): the hints of a tool it did not name are unseen. */
+  listFailed?: "no-answer" | "error" | "not-a-list";
   /** The current case's record (before the first case: the start's). */
   log: CaseLog = new CaseLog();
   /** Set once the server exited or the channel closed. */
@@ -309,7 +307,15 @@ export class Session {
         true,
       ).answer;
       const tools = listed.result?.tools;
-      if (!Array.isArray(tools)) break;
+      if (!Array.isArray(tools)) {
+        const o = listed.outcome;
+        s.listFailed = o === "success"
+          ? "not-a-list"
+          : o.endsWith("error")
+          ? "error"
+          : "no-answer";
+        break;
+      }
       s.listed.push(...tools.slice(0, MAX_LISTED_TOOLS - s.listed.length));
       cursor = listed.result?.nextCursor;
       if (typeof cursor !== "string" || s.listed.length >= MAX_LISTED_TOOLS) {

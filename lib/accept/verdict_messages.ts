@@ -275,6 +275,12 @@ export const NOT_RUN_WHY = {
     en: "no case that can check what the hints promise ran",
     zh: "能检查这些提示所作承诺的用例都没有运行",
   },
+  "not-listed": {
+    en:
+      "guardlab did not see this tool in tools/list (the server does not list it, or its list could not be read), so its hints are unknown",
+    zh:
+      "guardlab 没有在 tools/list 中看到这个工具（服务器没有列出它，或它的列表无法读取），所以不知道它声明的提示",
+  },
 } as const satisfies Record<NotRunReason, Text>;
 
 /** What a matrix row says beside its verdict: the facts the verdict rests on. */

@@ -14,7 +14,7 @@ import {
   say,
   type Text,
 } from "../base/i18n.ts";
-import { wrap } from "../base/terminal.ts";
+import { inert, wrap } from "../base/terminal.ts";
 import type { BaselineStatus, Comparison } from "../accept/baseline.ts";
 import { BASELINE_MESSAGES as B } from "../accept/ci_messages.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
@@ -25,6 +25,11 @@ export function rowName(row: CaseResult, report: AcceptReport): string {
     r.tool === row.tool && r.entry !== row.entry
   );
   return `${row.tool}${twice ? `#${row.entry}` : ""}/${row.case}`;
+}
+
+/** {@linkcode rowName} as a screen shows it: a tool's name is the oracle's, and may hold what drives a terminal. */
+function shownName(row: CaseResult, report: AcceptReport): string {
+  return inert(rowName(row, report));
 }
 
 const HEADS: readonly [BaselineStatus, Text][] = [
@@ -43,24 +48,24 @@ export function baselineLines(
 ): string[] {
   const heading = fill(B.heading, {
     file: JSON.stringify(file),
-    server: comparison.server.name,
-    version: comparison.server.version,
+    server: inert(comparison.server.name),
+    version: inert(comparison.server.version),
   });
   const lines = wrap(say(heading, lang), 80, 0).map((l) => l.trimEnd());
   for (const [status, head] of HEADS) {
     const rows = comparison.rows.filter((r) => r.status === status);
     if (rows.length === 0 && status !== "excused") continue;
     const named = rows.map((r) => {
-      const row = same(`${rowName(r.row, report)} ${r.row.verdict}`);
+      const row = same(`${shownName(r.row, report)} ${r.row.verdict}`);
       return r.before === undefined || r.before === r.row.verdict
         ? row
         : fill(B.was, {
-          row: rowName(r.row, report),
+          row: shownName(r.row, report),
           verdict: r.row.verdict,
           before: r.before,
         });
     });
-    const list = rows.length === 0 ? B.none : joinTexts(named, same(", "));
+    const list = rows.length === 0 ? B.none : joinTexts(named, B.rowSep);
     // Each list indented under its heading, its continuation lines further.
     const text = "  " + say(fill(head, { rows: list }), lang);
     for (const l of wrap(text, 80, 4)) lines.push(l.trimEnd());

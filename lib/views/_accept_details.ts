@@ -1,16 +1,25 @@
 /**
- * What a row of `guardlab accept`'s matrix says beside its verdict: the
+ * What a row of `guardlab accept`'s matrix says: what the client saw and
+ * the effect, in its columns; beside its verdict, the
  * facts the verdict rests on (k of N told failed, the old and the other
  * effect, what the read saw before a kill and after the restart, a cancel
  * that came too late and why, a hint and the verdict that contradicts it,
- * the server's own words when it said no), and the hints each write tool
- * declares.
+ * the server's own words when it said no, what it did wrong), and the
+ * hints each write tool declares; and every name a report holds from a
+ * server or an oracle, shown inert.
  *
  * @module
  */
 import { fill, joinTexts, same, type Text } from "../base/i18n.ts";
-import type { CaseResult } from "../accept/run.ts";
-import { HINT_NAMES, type ToolHints } from "../accept/session.ts";
+import { inert } from "../base/terminal.ts";
+import type { AcceptReport, CaseResult } from "../accept/run.ts";
+import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import {
+  ACCEPT_MESSAGES as M,
+  OUTCOME_WORD,
+  PROBLEM_WORD,
+} from "../accept/messages.ts";
+import { HINT_NAMES, type Outcome, type ToolHints } from "../accept/session.ts";
 import { DETAIL_WORDS as D } from "../accept/verdict_messages.ts";
 
 /** A tool's declared hints in one line: `declared hints: idempotentHint: true, …`. */
@@ -83,4 +92,95 @@ export function detailTexts(r: CaseResult): Text[] {
     out.push(fill(D.answerText, { call: said.call, text: said.text! }));
   }
   return out;
+}
+
+/** The problems of a row in words. */
+export function problemsText(r: Pick<CaseResult, "problems">): Text {
+  // The same problem again is counted, not repeated: a server that sends
+  // 44 messages past the bound is one line, not a screenful.
+  const counted = new Map<string, { text: Text; n: number }>();
+  for (const p of r.problems) {
+    const at = `${p.kind}\u0000${p.id ?? ""}`;
+    const seen = counted.get(at);
+    if (seen !== undefined) seen.n++;
+    else {
+      counted.set(at, {
+        text: fill(PROBLEM_WORD[p.kind], {
+          id: p.id ?? "?",
+          max: MAX_MESSAGE_BYTES,
+        }),
+        n: 1,
+      });
+    }
+  }
+  return fill(M.problems, {
+    problems: joinTexts(
+      [...counted.values()].map(({ text, n }) =>
+        n === 1 ? text : fill(M.times, { n, what: text })
+      ),
+      M.problemSep,
+    ),
+  });
+}
+
+/** What the client saw over a case's calls, in words: `no answer, then success`, `10× success`. */
+export function sawText(saw: readonly Outcome[]): Text {
+  if (saw.length === 0) return same("-");
+  if (saw.length > 2) {
+    const counts = new Map<Outcome, number>();
+    for (const o of saw) counts.set(o, (counts.get(o) ?? 0) + 1);
+    return joinTexts(
+      [...counts].map(([o, n]) => fill(M.times, { n, what: OUTCOME_WORD[o] })),
+      same(", "),
+    );
+  }
+  return joinTexts(saw.map((o) => OUTCOME_WORD[o]), M.then);
+}
+
+/** The effect column of a row. */
+export function effectText(r: CaseResult): Text {
+  if (r.verdict === "NOT-RUN" || r.case === "annotations") return same("-");
+  if (r.effect === null) return M.unknown;
+  if (
+    (r.case === "concurrent-distinct" || r.case === "two-processes") &&
+    r.copies !== undefined
+  ) {
+    return fill(M.effectOf, { kept: r.effect, n: r.copies });
+  }
+  if (r.effect_before_retry !== undefined) {
+    return fill(M.effectBefore, {
+      n: r.effect,
+      before: r.effect_before_retry ?? "?",
+    });
+  }
+  if (r.effect_other !== undefined) {
+    return fill(M.effectOther, { n: r.effect, other: r.effect_other ?? "?" });
+  }
+  return same(String(r.effect));
+}
+
+/**
+ * `report` with every name it holds from the server or the oracle made
+ * inert (the server's name and version, the tools, the keys), before any
+ * line is laid out: a server may name itself or its tools with what drives
+ * a terminal, colour codes too (accept's screen writes none of its own),
+ * and the width of a line is that of what is shown.
+ */
+export function shownReport(report: AcceptReport): AcceptReport {
+  return {
+    ...report,
+    server: {
+      name: inert(report.server.name),
+      version: inert(report.server.version),
+    },
+    unlisted: report.unlisted.map(inert),
+    hints: Object.fromEntries(
+      Object.entries(report.hints).map(([tool, h]) => [inert(tool), h]),
+    ),
+    results: report.results.map((r) => ({
+      ...r,
+      tool: inert(r.tool),
+      key: inert(r.key),
+    })),
+  };
 }

@@ -26,7 +26,7 @@ import {
 } from "../accept/verdict_messages.ts";
 import { detailTexts } from "./_accept_details.ts";
 import { JUNIT_WORDS as J } from "../accept/ci_messages.ts";
-import { effectText, problemsText, sawText } from "./accept_view.ts";
+import { effectText, problemsText, sawText } from "./_accept_details.ts";
 import { rowName } from "./_accept_baseline.ts";
 import { xmlEscape } from "./svg.ts";
 

@@ -9,23 +9,13 @@
  *
  * @module
  */
-import {
-  fill,
-  joinTexts,
-  type Lang,
-  same,
-  say,
-  type Text,
-} from "../base/i18n.ts";
+import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { displayWidth, inert, wrap } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import type { Lane, Outcome, TimelineEvent } from "../accept/session.ts";
+import type { Lane, TimelineEvent } from "../accept/session.ts";
 import { VERDICT_CLASS } from "../accept/cases.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
 import {
   ACCEPT_MESSAGES as M,
-  OUTCOME_WORD,
-  PROBLEM_WORD,
   TIMELINE_WORDS as W,
 } from "../accept/messages.ts";
 import {
@@ -34,7 +24,14 @@ import {
   VERDICT_ARTICLE,
   VERDICT_MEANING,
 } from "../accept/verdict_messages.ts";
-import { detailTexts, hintsText } from "./_accept_details.ts";
+import {
+  detailTexts,
+  effectText,
+  hintsText,
+  problemsText,
+  sawText,
+  shownReport,
+} from "./_accept_details.ts";
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
@@ -50,54 +47,6 @@ function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(1, width - displayWidth(text)));
 }
 
-/** What the client saw over a case's calls, in words: `no answer, then success`, `10× success`. */
-export function sawText(saw: readonly Outcome[]): Text {
-  if (saw.length === 0) return same("-");
-  if (saw.length > 2) {
-    const counts = new Map<Outcome, number>();
-    for (const o of saw) counts.set(o, (counts.get(o) ?? 0) + 1);
-    return joinTexts(
-      [...counts].map(([o, n]) => fill(M.times, { n, what: OUTCOME_WORD[o] })),
-      same(", "),
-    );
-  }
-  return joinTexts(saw.map((o) => OUTCOME_WORD[o]), M.then);
-}
-
-/** The effect column of a row. */
-export function effectText(r: CaseResult): Text {
-  if (r.verdict === "NOT-RUN" || r.case === "annotations") return same("-");
-  if (r.effect === null) return M.unknown;
-  if (
-    (r.case === "concurrent-distinct" || r.case === "two-processes") &&
-    r.copies !== undefined
-  ) {
-    return fill(M.effectOf, { kept: r.effect, n: r.copies });
-  }
-  if (r.effect_before_retry !== undefined) {
-    return fill(M.effectBefore, {
-      n: r.effect,
-      before: r.effect_before_retry ?? "?",
-    });
-  }
-  if (r.effect_other !== undefined) {
-    return fill(M.effectOther, { n: r.effect, other: r.effect_other ?? "?" });
-  }
-  return same(String(r.effect));
-}
-
-/** The problems of a row in words. */
-export function problemsText(r: Pick<CaseResult, "problems">): Text {
-  return fill(M.problems, {
-    problems: joinTexts(
-      r.problems.map((p) =>
-        fill(PROBLEM_WORD[p.kind], { id: p.id ?? "?", max: MAX_MESSAGE_BYTES })
-      ),
-      same("; "),
-    ),
-  });
-}
-
 /** The matrix of `report` in `lang`, each line within 80 columns. */
 export function matrixLines(report: AcceptReport, lang: Lang): string[] {
   const lines: string[] = [];
@@ -110,7 +59,14 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
     );
     if (lines.length > 0) lines.push("");
     lines.push(
-      say(fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }), lang),
+      ...wrap(
+        say(
+          fill(twice ? M.writeToolEntry : M.writeTool, { tool, entry }),
+          lang,
+        ),
+        WIDTH,
+        2,
+      ).map((l) => l.trimEnd()),
     );
     const hints = report.hints?.[tool];
     if (hints !== undefined) {
@@ -134,7 +90,18 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
         COLS.effect,
         WIDTH - displayWidth(head) - r.verdict.length,
       );
-      lines.push(head + pad(say(effectText(r), lang), room) + r.verdict);
+      const effect = say(effectText(r), lang);
+      if (
+        displayWidth(head) + displayWidth(effect) + 1 + r.verdict.length <=
+          WIDTH
+      ) {
+        lines.push(head + pad(effect, room) + r.verdict);
+      } else {
+        // An effect too long to share the line: the verdict goes under it,
+        // ending by column 80.
+        lines.push(head + effect);
+        lines.push(" ".repeat(WIDTH - r.verdict.length) + r.verdict);
+      }
       for (const more of saw.slice(1)) {
         lines.push("  " + " ".repeat(COLS.case) + more);
       }
@@ -356,7 +323,11 @@ export function laneTable(
 /** The timeline of one case as text: three lanes, one step a row. */
 export function timelineLines(r: CaseResult, lang: Lang): string[] {
   return [
-    say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+    ...wrap(
+      say(fill(M.timelineOf, { case: r.case, tool: r.tool, key: r.key }), lang),
+      WIDTH,
+      2,
+    ).map((l) => l.trimEnd()),
     ...laneTable(drawnSteps(r.timeline), lang),
   ];
 }
@@ -551,17 +522,30 @@ export function titleText(report: AcceptReport): Text {
 
 /** The whole text screen of `guardlab accept`. */
 export function acceptScreen(
-  report: AcceptReport,
+  given: AcceptReport,
   options: ScreenOptions,
   lang: Lang,
 ): string[] {
-  const lines = [say(titleText(report), lang)];
+  const report = shownReport(given);
+  // The title wrapped too: a server names itself, at any length.
+  const lines = wrap(say(titleText(report), lang), WIDTH, 2).map((l) =>
+    l.trimEnd()
+  );
   // The notes above the matrix, each wrapped within the screen's width.
   const notes: Text[] = [
     options.source.kind === "example"
       ? fill(M.exampleNote, { name: options.source.name ?? "" })
       : M.grantNote,
   ];
+  if (report.list_failed !== undefined) {
+    notes.push(fill(M.listFailed, {
+      why: report.list_failed === "no-answer"
+        ? M.listNoAnswer
+        : report.list_failed === "error"
+        ? M.listError
+        : M.listNotAList,
+    }));
+  }
   if (report.unlisted.length > 0) {
     notes.push(fill(M.unlisted, { tools: report.unlisted.join(", ") }));
   }
@@ -580,7 +564,7 @@ export function acceptScreen(
   );
   if (options.baseline !== undefined) {
     const { file, comparison } = options.baseline;
-    lines.push(...baselineLines(report, comparison, file, lang));
+    lines.push(...baselineLines(given, comparison, file, lang));
     if (
       options.exit === 0 &&
       comparison.rows.some((r) => r.status === "excused")

@@ -11,7 +11,12 @@
  */
 import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { canonicalJson, isPlainRecord } from "../base/json.ts";
-import { MAX_DRAWN_EVENTS, MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import {
+  MAX_DRAWN_EVENTS,
+  MAX_MESSAGE_BYTES,
+  MAX_RECORDED_MESSAGE_BYTES,
+} from "../accept/limits.ts";
+import { inert } from "../base/terminal.ts";
 import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../accept/messages.ts";
 import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
 import { type Oracle, pointerGet } from "../accept/oracle.ts";
@@ -38,6 +43,19 @@ export type ProxyStep = LaneStep & {
   };
 };
 type Step = ProxyStep;
+
+/**
+ * What an answer said, in words: its outcome, or, for a message too big to
+ * be kept in the record, that it was not kept (never a guessed success).
+ */
+function outcomeWord(
+  line: { readonly bytes: number },
+  msg: Record<string, unknown> | undefined,
+): Text {
+  return msg === undefined && line.bytes > MAX_RECORDED_MESSAGE_BYTES
+    ? fill(P.notKept, { bytes: line.bytes })
+    : OUTCOME_WORD[outcomeOf(msg)];
+}
 
 function outcomeOf(msg: unknown): Outcome {
   if (!isPlainRecord(msg)) return "success";
@@ -90,12 +108,19 @@ export function proxySteps(
         kind: "read",
         at_ms: Math.round(line.t),
         t: line.t,
-        text: fill(P.oracleReadStep, { tool: line.tool, key: line.key, count }),
+        text: fill(P.oracleReadStep, {
+          tool: inert(line.tool),
+          key: inert(line.key),
+          count,
+        }),
         effect: { key: line.key, calls: line.calls, count: line.count },
         ...(first
           ? {
             visible: line.count!,
-            divider: fill(P.visibleKey, { key: line.key, count: line.count! }),
+            divider: fill(P.visibleKey, {
+              key: inert(line.key),
+              count: line.count!,
+            }),
           }
           : {}),
       });
@@ -105,7 +130,9 @@ export function proxySteps(
     const at_ms = Math.round(line.t);
     const calls = callsText(line.call);
     const msg = isPlainRecord(line.msg) ? line.msg : undefined;
-    const tool = line.tool ?? "";
+    // A record is input (a classmate may hand you one): every name in it
+    // is shown inert, before the lanes are laid out.
+    const tool = inert(line.tool ?? "");
     const push = (
       lane: Step["lane"],
       kind: string,
@@ -131,8 +158,18 @@ export function proxySteps(
         ) {
           methods.set(JSON.stringify(msg.id), msg.method);
         }
-        if (line.call !== undefined && msg?.method === "tools/call") {
-          const key = `${tool}\u0000${keyOf(oracle, tool, msg)}`;
+        if (line.call !== undefined && msg === undefined) {
+          // A call too big to be kept: what it carried, its key included,
+          // is unknown, so it is nobody's retry and nobody retries it.
+          push(
+            "client",
+            "sent",
+            fill(P.sendsNotKept, { calls, tool, bytes: line.bytes }),
+          );
+        } else if (line.call !== undefined && msg?.method === "tools/call") {
+          const key = `${line.tool ?? ""}\u0000${
+            keyOf(oracle, line.tool ?? "", msg)
+          }`;
           const first = firstOfKey.get(key);
           if (first === undefined) {
             firstOfKey.set(key, line.call);
@@ -148,7 +185,9 @@ export function proxySteps(
           push(
             "client",
             "other",
-            fill(P.clientOther, { method: String(msg?.method ?? "answer") }),
+            fill(P.clientOther, {
+              method: inert(String(msg?.method ?? "answer")),
+            }),
           );
         }
         break;
@@ -163,7 +202,7 @@ export function proxySteps(
         push(
           "server",
           "answered",
-          fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
         );
         push("guardlab", "held", fill(P.holdsToRead, { calls }));
         break;
@@ -172,7 +211,7 @@ export function proxySteps(
           push(
             "server",
             "answered",
-            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
           );
         }
         push("guardlab", "withheld", fill(P.dropped, { calls }));
@@ -182,7 +221,7 @@ export function proxySteps(
           push(
             "server",
             "answered",
-            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
           );
         }
         push("guardlab", "held", fill(P.delayed, { calls, ms: line.ms ?? 0 }));
@@ -193,8 +232,7 @@ export function proxySteps(
           "delivered",
           fill(P.delivers, {
             calls,
-            outcome:
-              OUTCOME_WORD[msg === undefined ? "success" : outcomeOf(msg)],
+            outcome: outcomeWord(line, msg),
           }),
           true,
         );
@@ -203,7 +241,7 @@ export function proxySteps(
         push(
           "server",
           "answered",
-          fill(P.answersCopy, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+          fill(P.answersCopy, { calls, outcome: outcomeWord(line, msg) }),
         );
         break;
       case "server>guardlab late":
@@ -212,7 +250,7 @@ export function proxySteps(
           "answered",
           fill(held ? P.lateAfterRead : P.late, {
             calls,
-            outcome: OUTCOME_WORD[outcomeOf(msg)],
+            outcome: outcomeWord(line, msg),
           }),
         );
         break;
@@ -221,19 +259,19 @@ export function proxySteps(
           push(
             "server",
             "answered",
-            fill(P.answers, { calls, outcome: OUTCOME_WORD[outcomeOf(msg)] }),
+            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
             true,
           );
         } else if (msg !== undefined && typeof msg.method === "string") {
-          push("server", "other", same(msg.method));
+          push("server", "other", same(inert(msg.method)));
         } else if (msg !== undefined) {
           const method = methods.get(JSON.stringify(msg.id));
           push(
             "server",
             "other",
             fill(P.answers, {
-              calls: same(method ?? "?"),
-              outcome: OUTCOME_WORD[outcomeOf(msg)],
+              calls: same(inert(method ?? "?")),
+              outcome: outcomeWord(line, msg),
             }),
           );
         }
@@ -272,8 +310,8 @@ export function effectLines(
     ...effects.map((e) =>
       say(
         fill(P.effectLine, {
-          tool: e.tool,
-          key: e.key,
+          tool: inert(e.tool),
+          key: inert(e.key),
           calls: e.calls.join(", "),
           count: e.count ?? "?",
         }),
@@ -294,7 +332,10 @@ export function proxyShowLines(
   const out = [say(fill(P.showTitle, { file }), lang)];
   if (start.kind === "start") {
     out.push(
-      say(fill(P.showServer, { command: start.command.join(" ") }), lang),
+      say(
+        fill(P.showServer, { command: inert(start.command.join(" ")) }),
+        lang,
+      ),
     );
   }
   const steps = proxySteps(lines, oracle);

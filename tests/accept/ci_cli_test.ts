@@ -119,7 +119,7 @@ Deno.test({
       tail(excusedAll.out),
       `baseline "${baseline}" (notes-server 1, the same oracle): ` +
         "excused (the same failing verdict is in the baseline): " +
-        "put_note/lost-reply-retry DUPLICATED, put_note/cancel-after-send DUPLICATED, put_note/concurrent-same DUPLICATED " +
+        "put_note/lost-reply-retry DUPLICATED; put_note/cancel-after-send DUPLICATED; put_note/concurrent-same DUPLICATED " +
         "exit 0: every failing verdict is one the baseline excused",
     );
     const byCase = (c: string) =>
@@ -558,5 +558,25 @@ Deno.test({
       "guardlab accept init: fixture-pages-forever 1, 20 tools listed",
     );
     assert.equal(JSON.parse(forever.stdout).tools.length, 1);
+  },
+});
+
+Deno.test({
+  name:
+    'accept ci: init against a server whose tools/list answers an error says so in one line, exit 6 (before: "the server lists 0 tools", exit 1)' +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const r = await runEngineer([
+      "accept",
+      "init",
+      "--",
+      ...fixtureCommand("list-fails"),
+    ]);
+    assert.equal(r.code, 6);
+    assert.equal(r.stdout, "");
+    assert.deepEqual(r.err, [
+      "guardlab: the server's tools/list could not be read (it answered an error); nothing was drafted",
+    ]);
   },
 });

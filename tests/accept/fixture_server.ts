@@ -34,9 +34,13 @@
  * request without its bearer token), http-202-null (false-failure, and a
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
- * ends, and never answers the DELETE that ends the session).
+ * ends, and never answers the DELETE that ends the session), http-sse-flood
+ * and http-json-flood (answer put_note with a body that never ends and never
+ * carries the answer, sent as fast as it is read: the data lines of an event
+ * that never closes, or empty lines of JSON).
  * Listing its tools one a page (behaving as correct): paged, and
- * pages-forever, whose list never ends.
+ * pages-forever, whose list never ends; list-fails (correct, with the
+ * hints of correct, but its tools/list answers an error).
  */
 import { setImmediate } from "node:timers";
 
@@ -56,10 +60,13 @@ const BEHAVES_AS: Record<string, string> = {
   "http-auth": "correct",
   "http-202-null": "false-failure",
   "http-init-stream": "correct",
+  "http-sse-flood": "correct",
+  "http-json-flood": "correct",
   "claims-read-only": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
+  "list-fails": "correct",
   "pages-forever": "correct",
 };
 const behaviour = BEHAVES_AS[mode] ?? mode;
@@ -213,6 +220,7 @@ async function put(id: string, text: string) {
  */
 const HINTS: Record<string, [object, object?]> = {
   correct: [{ idempotentHint: true, destructiveHint: false }],
+  "list-fails": [{ idempotentHint: true, destructiveHint: false }],
   duplicates: [{ idempotentHint: true }],
   // Nor does it say its read tool is read-only.
   overwrites: [{ destructiveHint: false }, {}],
@@ -233,6 +241,14 @@ async function handle(m: Record<string, unknown>) {
         capabilities: { tools: {} },
         serverInfo: { name: serverName, version: "1" },
       },
+    });
+    return;
+  }
+  if (m.method === "tools/list" && mode === "list-fails") {
+    out({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32603, message: "tool registry unavailable" },
     });
     return;
   }
@@ -381,6 +397,38 @@ if (mode.startsWith("http")) {
       return new Response(body, {
         headers: { ...headers, "content-type": "text/event-stream" },
       });
+    }
+    if (
+      (mode === "http-sse-flood" || mode === "http-json-flood") &&
+      message.params?.name === "put_note"
+    ) {
+      // A body that never ends and never carries the answer, sent as fast
+      // as it is taken: data lines of one event that never closes, or
+      // empty lines of JSON. It ends only when the client cancels it.
+      const chunk = encoder.encode(
+        mode === "http-sse-flood"
+          ? `data: ${"x".repeat(1000)}\n`.repeat(64)
+          : "\n".repeat(65536),
+      );
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            controller.enqueue(chunk);
+          },
+          // The test waits for this line: the client stopped reading.
+          cancel() {
+            writeLine("body cancelled");
+          },
+        }),
+        {
+          headers: {
+            ...headers,
+            "content-type": mode === "http-sse-flood"
+              ? "text/event-stream"
+              : "application/json",
+          },
+        },
+      );
     }
     const answered = new Promise((resolve) => waiting.set(message.id, resolve));
     handle(message);

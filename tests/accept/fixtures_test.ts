@@ -280,3 +280,46 @@ Deno.test({
     ]);
   },
 });
+
+Deno.test({
+  name:
+    "accept fixtures: a tools/list that answers an error leaves the hints unknown: annotations is NOT-RUN (not-listed), never NOTHING-PROMISED, and the screen says why" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const report = await accept("list-fails", ["once", "annotations"]);
+    // Before: NOTHING-PROMISED, "the hints promise nothing", of hints that
+    // were never read (this server declares idempotentHint: true).
+    assert.deepEqual(matrixOf(report), ["once: ONCE", "annotations: NOT-RUN"]);
+    assert.equal(report.results[1].not_run, "not-listed");
+    assert.equal(report.results[1].hints, undefined);
+    assert.equal(report.list_failed, "error");
+    // Nor does it say the server does not list the tool: that is not known.
+    assert.deepEqual(report.unlisted, []);
+    const screens = {
+      en: [
+        "note: tools/list could not be read to its end (it answered an error):",
+        "guardlab did not see this tool in tools/list (the server does not list it",
+      ],
+      zh: [
+        "注意：tools/list 没能读完（它应答了错误）：",
+        "guardlab 没有在 tools/list 中看到这个工具",
+      ],
+    };
+    for (const lang of ["en", "zh"] as const) {
+      const screen = acceptScreen(report, {
+        source: { kind: "command" },
+        timeline: false,
+        exit: 0,
+      }, lang);
+      const text = screen.map((l) => l.trim()).join(" ");
+      for (const words of screens[lang]) {
+        assert.ok(
+          text.replaceAll(" ", "").includes(words.replaceAll(" ", "")),
+          `${lang}: ${words}\n${screen.join("\n")}`,
+        );
+      }
+      assert.deepEqual(screen.filter((l) => displayWidth(l) > 80), [], lang);
+    }
+  },
+});

@@ -12,7 +12,7 @@ import { HTTP_CLOSE_MS } from "../../lib/accept/limits.ts";
 import { runAccept } from "../../lib/accept/run.ts";
 import { within } from "../../lib/accept/_server_process.ts";
 import { InitializeFailed } from "../../lib/accept/session.ts";
-import { linesOf } from "../../lib/base/lines.ts";
+import { type Line, linesOf } from "../../lib/base/lines.ts";
 import {
   CAN_START,
   fixtureCommand,
@@ -52,7 +52,7 @@ Deno.test("http: only http:// on a loopback host is a URL accept talks to", () =
  */
 async function withHttpFixture(
   mode: string,
-  fn: (url: URL) => Promise<void>,
+  fn: (url: URL, lines: AsyncGenerator<Line>) => Promise<void>,
   store?: string,
 ): Promise<void> {
   const [command, ...args] = fixtureCommand(mode, store);
@@ -66,7 +66,7 @@ async function withHttpFixture(
   try {
     // The fixture writes its port first: wait for that line, not for time.
     const first = (await reader.next()).value as { text: string };
-    await fn(loopbackUrl(`http://127.0.0.1:${first.text}/mcp`)!);
+    await fn(loopbackUrl(`http://127.0.0.1:${first.text}/mcp`)!, reader);
   } finally {
     try {
       child.kill();
@@ -202,6 +202,79 @@ Deno.test({
       assert.equal(error.why, "no-answer");
       // Nothing of the stream or the DELETE is left open: the test's own
       // sanitizers fail it on any op or resource still pending.
+    });
+  },
+});
+
+for (const mode of ["http-sse-flood", "http-json-flood"]) {
+  Deno.test({
+    name:
+      `http: ${mode}: an answer body that never ends, sent as fast as it is read, is read to the 4 MiB bound and no further (cancelled while the server still sends), and accept ends` +
+      NEEDS,
+    ignore: !(CAN_START && CAN_NET),
+    async fn() {
+      await withHttpFixture(mode, async (url, lines) => {
+        const channel = httpChannel(url);
+        const problems: string[] = [];
+        channel.onproblem = (p) => problems.push(p.kind);
+        channel.send({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "put_note", arguments: { id: "a", text: "b" } },
+        });
+        // The fixture says when the client stopped reading: an event, not
+        // a time. Before: the data lines of the event that never closes
+        // were cut at each 4 MiB and read on, and the empty lines of JSON
+        // grew an array without bound, both until the request's wait
+        // ended, and past it (Deno 2.9.6 may go on handing out chunks
+        // after the signal is aborted).
+        const said = await within(
+          lines.next().then((l) => l.value),
+          30_000,
+          null,
+        );
+        await channel.close();
+        assert.deepEqual(said, { number: 2, text: "body cancelled" });
+        assert.deepEqual(problems, ["too-long"]);
+      });
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "http: a call answered with an event stream that never ends is read no further once the wait for it ends: accept ends" +
+    NEEDS,
+  ignore: !(CAN_START && CAN_NET),
+  async fn() {
+    await withHttpFixture("http-sse-flood", async (url, lines) => {
+      const report = await within(
+        runAccept(httpChannel(url), {
+          oracle: EXAMPLE_ORACLE,
+          cases: ["once"],
+          copies: 10,
+          timeoutMs: 300,
+        }),
+        300 + HTTP_CLOSE_MS + 30_000,
+        null,
+      );
+      assert.ok(report !== null, "the run did not end");
+      const [once] = report.results;
+      assert.deepEqual(once.client_saw, ["no-answer"]);
+      // A body past the bound when 4 MiB came before the wait ended (the
+      // load decides which): never more than the one problem.
+      assert.ok(once.problems.length <= 1, JSON.stringify(once.problems));
+      assert.equal(
+        once.verdict,
+        once.problems.length === 0 ? "NO-ANSWER" : "PROTOCOL-VIOLATION",
+      );
+      const said = await within(
+        lines.next().then((l) => l.value),
+        30_000,
+        null,
+      );
+      assert.deepEqual(said, { number: 2, text: "body cancelled" });
     });
   },
 });

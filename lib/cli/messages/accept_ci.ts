@@ -50,9 +50,9 @@ export const ACCEPT_CI_HELP = {
   },
   exit6: {
     en:
-      "no unsafe verdict, but a case could not be judged (with --baseline: one it does not excuse)",
+      "no unsafe verdict, but a case could not be judged (with --baseline: one it does not excuse); or the server did not get through initialize (init: or its tools/list could not be read)",
     zh:
-      "没有不安全的结论，但有用例无法判断（用 --baseline 时：基线没有豁免的）",
+      "没有不安全的结论，但有用例无法判断（用 --baseline 时：基线没有豁免的）；或服务器没能完成 initialize（init：或无法读取它的 tools/list）",
   },
   exit2: {
     en:
@@ -167,4 +167,14 @@ export const ACCEPT_CI_MESSAGES = {
     zh: "服务器列出了 {n} 个工具，没有一个能起草为写入工具{why}",
   },
   initNothingWhy: { en: " ({tool}: {why})", zh: "（{tool}：{why}）" },
+  initListFailed: {
+    en:
+      "the server's tools/list could not be read ({why}); nothing was drafted",
+    zh: "无法读取服务器的 tools/list（{why}）；没有起草任何内容",
+  },
+  initListPartial: {
+    en:
+      "note: tools/list could not be read to its end ({why}): the draft holds only the tools of the pages read",
+    zh: "注意：tools/list 没能读完（{why}）：草稿只含已读到的那几页中的工具",
+  },
 } as const;

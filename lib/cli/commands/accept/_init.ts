@@ -22,6 +22,7 @@ import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
 import { UsageError } from "../../parser.ts";
+import { ACCEPT_MESSAGES as M } from "../../../accept/messages.ts";
 
 /** What `init` needs: the server, where the draft goes, the bound of each wait. */
 export interface InitCall {
@@ -94,7 +95,21 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
   }
   const listed = session.listed;
   const server = session.serverInfo;
+  const listFailed = session.listFailed;
   await session.close();
+  const failedWhy = listFailed === undefined ? undefined : listFailed ===
+      "no-answer"
+    ? M.listNoAnswer
+    : listFailed === "error"
+    ? M.listError
+    : M.listNotAList;
+  if (failedWhy !== undefined && listed.length === 0) {
+    // Nothing was read: "lists 0 tools" would be more than was seen.
+    io.err(
+      `guardlab: ${say(fill(C.initListFailed, { why: failedWhy }), lang)}`,
+    );
+    return EXIT.inconclusive;
+  }
   const say1 = (line: string) =>
     call.output === undefined ? io.err(line) : io.out(line);
   let draft;
@@ -136,6 +151,9 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
       : fill(C.initWritten, { file: JSON.stringify(call.output), n }),
     lang,
   ));
+  if (failedWhy !== undefined) {
+    say1(say(fill(C.initListPartial, { why: failedWhy }), lang));
+  }
   if (draft.noAnnotations) say1(say(C.initNoAnnotations, lang));
   else if (draft.readOnly.length > 0) {
     say1(say(
