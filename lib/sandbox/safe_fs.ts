@@ -93,6 +93,16 @@ export const PROBLEM = {
       "(permission denied)",
     zh: "无法读取：系统不允许你访问它（权限不足）",
   },
+  leased: {
+    en: "is held by another program's lease, which makes every open wait " +
+      "until that program lets go; guardlab does not wait",
+    zh:
+      "被另一个程序的租约（lease）占住了，任何打开都要等它放手；guardlab 不等",
+  },
+  leasedRemedy: {
+    en: "try again later, or grade a copy of it",
+    zh: "请稍后重试，或者评一份它的副本",
+  },
 } as const;
 
 /**

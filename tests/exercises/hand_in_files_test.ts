@@ -211,3 +211,75 @@ step grade guardlab_as 10001 exercise grade /tmp/drop
     ]);
   },
 });
+
+/** Why a program holding a lease on a file cannot be had here, or "". */
+function leaseMissing(): string {
+  if (Deno.build.os !== "linux") return "leases (F_SETLEASE) are Linux's";
+  if (!CAN_RUN) return "a lease holder needs --allow-run; run `deno task test`";
+  try {
+    const ran = new Deno.Command("python3", {
+      args: ["-c", "import fcntl"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return ran.success ? "" : "python3 cannot import fcntl here";
+  } catch {
+    return "no python3 to hold a lease";
+  }
+}
+
+const noLease = leaseMissing();
+
+Deno.test({
+  name:
+    "hand-in read: a student's write lease on their hand-in is refused in one line at once, never waited on" +
+    (noLease ? ` [ignored: ${noLease}]` : ""),
+  ignore: noLease !== "",
+  async fn() {
+    await using d = await dropFolder();
+    // The student owns the file, so may lease it (F_SETLEASE, F_WRLCK):
+    // every other open then waits for them, up to the system's
+    // lease-break time (45 s by default), once per hand-in.
+    const holder = new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import fcntl, os, signal, sys\n" +
+        "fd = os.open(sys.argv[1], os.O_RDONLY)\n" +
+        "signal.signal(signal.SIGIO, signal.SIG_IGN)\n" +
+        "fcntl.fcntl(fd, 1024, fcntl.F_WRLCK)\n" +
+        "print('leased', flush=True)\n" +
+        "sys.stdin.read()\n",
+        d.hand,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    try {
+      // The holder says when the lease is taken: read to its first line.
+      let said = "";
+      const reader = holder.stdout.getReader();
+      while (!said.includes("\n")) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        said += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      assert.equal(said, "leased\n");
+      assert.throws(
+        () => readHandInFile(d.hand, trustedFolders(d.base)),
+        (e) =>
+          e instanceof UnsafePath &&
+          e.message.endsWith(
+            "li-lei.json is held by another program's lease, which makes " +
+              "every open wait until that program lets go; guardlab does " +
+              "not wait; try again later, or grade a copy of it",
+          ),
+      );
+    } finally {
+      await holder.stdin.close();
+      await holder.stdout.cancel();
+      await holder.status;
+    }
+  },
+});
