@@ -283,3 +283,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "grade as a teacher: a student's link in the teacher's drop folder is refused with the rm that works there" +
+    (twoUsers ? ` [ignored: ${twoUsers}]` : ""),
+  ignore: twoUsers !== "",
+  async fn() {
+    // The drop folder is the teacher's: its owner may remove any name in
+    // it, sticky or not, whoever made the name. In the shared /tmp, only
+    // the link's maker may (the remedy tests hold that side).
+    const r = await inNamespace(`
+mkdir -m 1733 /tmp/drop && chown 10001:10001 /tmp/drop
+as_user 10002 sh -c 'umask 022; printf "{}\\n" > /tmp/drop/b.json; ln -s /etc/passwd /tmp/drop/a.json'
+step grade guardlab_as 10001 exercise grade /tmp/drop
+step rm as_user 10001 rm /tmp/drop/a.json
+`);
+    assert.equal(r.code, 0, r.err);
+    const all = steps(r.out);
+    const grade = all.get("grade")!;
+    assert.equal(grade.code, 4, [...grade.out, ...grade.err].join("\n"));
+    assert.deepEqual(grade.err, [
+      "guardlab: refused: /tmp/drop/a.json is a symbolic link; guardlab " +
+      "never follows links; remove the link (rm /tmp/drop/a.json)",
+    ]);
+    assert.deepEqual(all.get("rm"), { code: 0, out: [], err: [] });
+  },
+});
