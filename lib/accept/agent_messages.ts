@@ -158,4 +158,20 @@ export const AGENT_MESSAGES = {
       "  {what}: not in this proxy record (a function tool, or a call to another server)",
     zh: "  {what}：不在这份 proxy 记录里（函数工具，或发给别的服务器的调用）",
   },
+  notInRecordMcp: {
+    en:
+      "  {what}: an MCP call to the server {server}, not in this proxy record (another server, or another session's record)",
+    zh:
+      "  {what}：发给服务器 {server} 的 MCP 调用，不在这份 proxy 记录里（别的服务器，或另一次会话的记录）",
+  },
+  notInRecordCut: {
+    en:
+      "  {what}: an MCP call to the server {server}, not in this proxy record, which stopped at its bound",
+    zh:
+      "  {what}：发给服务器 {server} 的 MCP 调用，不在这份 proxy 记录里（记录达到上限后停止了）",
+  },
+  retryOfUnrecorded: {
+    en: "{what}; the same arguments as an earlier call not in this record",
+    zh: "{what}；与之前一次不在这份记录里的调用参数相同",
+  },
 } as const satisfies Record<string, Text>;

@@ -327,6 +327,8 @@ export interface AgentCall {
       readonly n: number;
       readonly t: number;
       readonly seq: number;
+      /** The server's name, as the hook noted it. */
+      readonly server: string | null;
       readonly tool: string;
       readonly args: string | null;
       result:
@@ -497,6 +499,7 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
           n: line.n,
           t: line.t,
           seq,
+          server: line.server,
           tool: line.tool,
           args: line.arguments,
           result: null,

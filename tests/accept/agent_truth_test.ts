@@ -529,3 +529,81 @@ Deno.test("agent truth: escapes and invisible characters in a hostile record's n
     assert.match(screen.join(""), /\\u202esecrets/);
   }
 });
+
+/** The agent's lines of JOB-002 (proxy call 1), then JOB-003 twice, each an MCP call of the watched server. */
+const THREE_MCP_CALLS = [
+  agentStart,
+  ...sentCall("batch_limit"),
+  fnStart(30, "f2"),
+  guard(31, "input", "f2", RIVER, "allow"),
+  mcpCall(32, 2, "f2", RIVER),
+  mcpResult(3032, 2, "timeout", "Request timed out"),
+  fnEnd(3033, "f2", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+  fnStart(3040, "f3"),
+  guard(3041, "input", "f3", RIVER, "allow"),
+  mcpCall(3042, 3, "f3", RIVER),
+  mcpResult(3050, 3, "success"),
+  fnEnd(3051, "f3", "accepted"),
+];
+
+Deno.test("agent truth: an MCP call the hook saw leave for its server but the proxy record does not hold is not called a function tool's", () => {
+  // Another session's record (the SDK's first probe writes one) holds
+  // only call 1; a record cut at its bound says it stopped.
+  assert.deepEqual(stops(ONE_CALL, THREE_MCP_CALLS), [
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record (another server, or another session's record)",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record (another server, or another session's record); the same arguments as an earlier call not in this record",
+  ]);
+  const cut = [...ONE_CALL.slice(0, -1), {
+    kind: "end",
+    t: 30,
+    truncated: true,
+  }];
+  assert.deepEqual(stops(cut, THREE_MCP_CALLS).slice(1), [
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record, which stopped at its bound",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record, which stopped at its bound; the same arguments as an earlier call not in this record",
+  ]);
+});
+
+Deno.test("agent truth: a record with --oracle that holds no read of the session's end says why, never to record with --oracle", () => {
+  const held = [
+    proxyStart,
+    sent(10, 1, 5, FOREST),
+    answer(20, 1, 5, { dir: "server>guardlab", action: "held" }),
+    { ...effect(25, "JOB-002", [1]), before_delivery: 1 },
+    answer(26, 1, 5, { dir: "guardlab>client", action: "delivered" }),
+  ];
+  const screen = (proxy: unknown[], lang: "en" | "zh") => {
+    const { lines, agent } = merge(proxy, [agentStart, ...sentCall("b")]);
+    return mergedShowLines(
+      lines,
+      agent,
+      { record: "r.jsonl", agent: "a.jsonl" },
+      lang,
+      ORACLE,
+    );
+  };
+  const ended = [...held, proxyEnd(40)];
+  assert.ok(
+    screen(ended, "en").includes(
+      "no read at the end of the session is in this record (the reads before delivery are on the timeline)",
+    ),
+    screen(ended, "en").join("\n"),
+  );
+  const cut = [...held, { kind: "end", t: 40, truncated: true }];
+  assert.ok(
+    screen(cut, "en").includes(
+      "no read at the end of the session is in this record: it stopped at its bound",
+    ),
+  );
+  assert.ok(
+    screen(cut, "zh").includes(
+      "这份记录里没有会话结束时的读取：记录达到上限后停止了",
+    ),
+  );
+  assert.ok(
+    screen(ONE_CALL, "en").includes(
+      "no effect was read (record the session with --oracle FILE)",
+    ),
+  );
+});
