@@ -155,6 +155,11 @@ function callLines(
       text = first === null
         ? fill(A.retryOfUnrecorded, { what: text })
         : fill(A.retry, { what: text, calls: callsWord(first) });
+    } else if (call.sentWhileOpen !== null) {
+      const first = byN.get(call.sentWhileOpen)?.proxyCall ?? null;
+      text = first === null
+        ? fill(A.sentWhileOpenUnrecorded, { what: text })
+        : fill(A.sentWhileOpen, { what: text, calls: callsWord(first) });
     }
     // Made visible first, so an escape in a name takes the room it shows in.
     out.push(...wrap(inert(say(text, lang)), 78, 4));
@@ -306,6 +311,7 @@ export function mergedJson(
       arguments: c.args === null ? null : parsed(c.args),
       proxy_call: c.proxyCall,
       retry_of: c.retryOf,
+      sent_while_open: c.sentWhileOpen,
       guardrails: c.guardrails.map((g) => ({
         stage: g.stage,
         name: g.name,

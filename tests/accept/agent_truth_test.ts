@@ -607,3 +607,79 @@ Deno.test("agent truth: a record with --oracle that holds no read of the session
     ),
   );
 });
+
+Deno.test("agent truth: two calls with the same arguments in one model turn: the second went while the first was open, so it retries nothing", () => {
+  // The model asks for JOB-003 twice at once; the proxy drops the answer
+  // to the second (a fault); the agent's client times out and cancels it.
+  const proxy = [
+    proxyStart,
+    sent(10, 1, 5, RIVER),
+    sent(11, 2, 6, RIVER),
+    answer(20, 1, 5, FORWARDED),
+    answer(21, 2, 6, { dir: "server>guardlab", action: "dropped" }),
+    cancelled(3012, 2, 6),
+    effect(3100, "JOB-003", [1, 2]),
+    proxyEnd(3101),
+  ];
+  const agent = [
+    agentStart,
+    turn(1, 1),
+    fnStart(2, "f1"),
+    fnStart(2, "f2"),
+    guard(3, "input", "f1", RIVER, "allow"),
+    guard(3, "input", "f2", RIVER, "allow"),
+    mcpCall(4, 1, "f1", RIVER),
+    mcpCall(5, 2, "f2", RIVER),
+    mcpResult(21, 1, "success"),
+    fnEnd(22, "f1", "accepted"),
+    mcpResult(3011, 2, "timeout", "Request timed out"),
+    fnEnd(3013, "f2", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+    turn(3014, 2),
+  ];
+  const { merged, steps } = order(proxy, agent);
+  assert.deepEqual(steps, [
+    "agent: model turn 1",
+    "agent: calls create_draft: call 1",
+    "agent: calls create_draft again while call 1 is open, same arguments: call 2",
+    "agent: tool input guardrail batch_limit: allow",
+    "agent: tool input guardrail batch_limit: allow",
+    "client: sends call 1 create_draft",
+    "client: sends call 2 create_draft, same key as call 1, which the agent still had open",
+    "server: answers call 1: success",
+    "server: answers call 2: success",
+    "guardlab: drops the answer to call 2 (fault)",
+    "agent: the model is told «accepted»",
+    "agent: no answer to call 2: timeout after 3006 ms",
+    "client: cancels call 2",
+    "agent: the model is told «An error occurred while running the tool.…»",
+    "agent: model turn 2",
+    "guardlab: reads create_draft JOB-003: effect 1",
+  ]);
+  assert.equal(merged.story.calls[1].retryOf, null);
+  assert.equal(merged.story.calls[1].sentWhileOpen, 1);
+  assert.deepEqual(stops(proxy, agent), [
+    "create_draft JOB-003 (call 1): every tool guardrail allowed it",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays; sent while call 1 was still open, same arguments: no retry",
+  ]);
+  const { lines, agent: a } = merge(proxy, agent);
+  const json = mergedJson(
+    lines,
+    a,
+    { record: "r.jsonl", agent: "a.jsonl" },
+    "en",
+    ORACLE,
+  );
+  assert.deepEqual(
+    json.calls.map((c) => [c.retry_of, c.sent_while_open]),
+    [[null, null], [null, 1]],
+  );
+  // The same call once the first had ended is a retry, as before.
+  const later = agent.map((l) =>
+    l === agent[3]
+      ? fnStart(23, "f2")
+      : l === agent[5]
+      ? guard(24, "input", "f2", RIVER, "allow")
+      : l
+  );
+  assert.equal(order(proxy, later).merged.story.calls[1].retryOf, 1);
+});
