@@ -256,6 +256,12 @@ function openFailure(error: unknown, path: string): unknown {
     return new UnsafePath(path, PROBLEM.notReadable);
   }
   if (code === "ENOENT") return new UnsafePath(path, PROBLEM.missing);
+  // The student's write lease (F_SETLEASE) on their own file: an open
+  // that may wait fails at once instead of blocking the class's grade
+  // for the system's lease-break time.
+  if (code === "EAGAIN" || code === "EWOULDBLOCK") {
+    return new UnsafePath(path, PROBLEM.leased, PROBLEM.leasedRemedy);
+  }
   // A socket or a link where the plain file was: swapped since the check.
   if (code === "ENXIO" || code === "ELOOP") return replacedRefusal(path);
   return systemRefusal(error, path) ?? error;
