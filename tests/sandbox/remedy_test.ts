@@ -165,6 +165,42 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "remedy: a --ledger-file whose name holds a line feed is refused in one line: empty, not a ledger, absent",
+  ignore: !POSIX,
+  async fn(t) {
+    await using p = await sharedPlace();
+    const mine = join(p.base, "mine");
+    await Deno.mkdir(mine, { mode: 0o700 });
+    // A forged second line, as a classmate would name a file they hand over.
+    const name = "a\nguardlab: nothing to reconcile";
+    const shown = "a\\u000aguardlab: nothing to reconcile";
+    const files = {
+      empty: new Uint8Array(),
+      "not a ledger": new TextEncoder().encode("not SQLite ".repeat(100)),
+      absent: null,
+    };
+    for (const [kind, bytes] of Object.entries(files)) {
+      await t.step(kind, async () => {
+        const file = join(mine, `${kind} ${name}`);
+        if (bytes !== null) await Deno.writeFile(file, bytes, { mode: 0o600 });
+        for (const command of ["ledger", "reconcile"]) {
+          const r = await cli(
+            [command, "--ledger-file", file, "--lang", "en"],
+            "",
+            false,
+            p.base,
+          );
+          assertRefused(r, /ledger/);
+          assert.ok(r.err[0].includes(`/${kind} ${shown}`), r.err[0]);
+          assertInertLine(r.err[0]);
+        }
+      });
+    }
+  },
+});
+
 Deno.test("remedy: a sandbox refusal shows its path inert", () => {
   const error = new Deno.errors.NotCapable(
     'Requires read access to "/etc/\x1b]52;c;eA==\x07\u202ex"',
