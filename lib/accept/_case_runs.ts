@@ -276,11 +276,21 @@ export const CASES: Readonly<
     }
     const { before, retry, n } = await lookThenRetry(ctx, args, b, 2);
     const lost = seen !== null && seen > 0 && before === 0;
+    // The read counts 0 only once the answer is in. A success with nothing
+    // under the key then, nor after the restart (nothing of the killed
+    // process can land later), was a call answered success that left no
+    // effect: what the retry made next proves no retry safe.
+    const answeredNothing = seen === 0 && before === 0 &&
+      (await first.answer).outcome === "success";
     return {
       client_saw: ["no-answer", retry.outcome],
       effect: n,
       extra: { effect_before_kill: seen, effect_before_retry: before },
-      verdict: lost ? "LOST-ON-RESTART" : onceVerdict(n, retry),
+      verdict: lost
+        ? "LOST-ON-RESTART"
+        : answeredNothing
+        ? "NONE"
+        : onceVerdict(n, retry),
       needed: [retry],
     };
   },

@@ -28,6 +28,17 @@ export const AGENT_MESSAGES = {
     en: "calls {tool} again, same arguments as call {first}: {calls}",
     zh: "再次调用 {tool}，与调用 {first} 参数相同：{calls}",
   },
+  callsBeside: {
+    en:
+      "calls {tool} again while call {first} is open, same arguments: {calls}",
+    zh: "在调用 {first} 尚未结束时，以相同参数再次调用 {tool}：{calls}",
+  },
+  sendsBeside: {
+    en:
+      "sends {calls} {tool}, same key as call {first}, which the agent still had open",
+    zh:
+      "发送{calls} {tool}，与调用 {first} 同一业务键，而 Agent 的调用 {first} 尚未结束",
+  },
   callsUnsent: { en: "calls {tool}", zh: "调用 {tool}" },
   callsElsewhere: {
     en: "calls {tool} (not in this proxy record)",
@@ -157,5 +168,31 @@ export const AGENT_MESSAGES = {
     en:
       "  {what}: not in this proxy record (a function tool, or a call to another server)",
     zh: "  {what}：不在这份 proxy 记录里（函数工具，或发给别的服务器的调用）",
+  },
+  notInRecordMcp: {
+    en:
+      "  {what}: an MCP call to the server {server}, not in this proxy record (another server, or another session's record)",
+    zh:
+      "  {what}：发给服务器 {server} 的 MCP 调用，不在这份 proxy 记录里（别的服务器，或另一次会话的记录）",
+  },
+  notInRecordCut: {
+    en:
+      "  {what}: an MCP call to the server {server}, not in this proxy record, which stopped at its bound",
+    zh:
+      "  {what}：发给服务器 {server} 的 MCP 调用，不在这份 proxy 记录里（记录达到上限后停止了）",
+  },
+  sentWhileOpen: {
+    en: "{what}; sent while {calls} was still open, same arguments: no retry",
+    zh: "{what}；在{calls} 尚未结束时以相同参数发出：不是重试",
+  },
+  sentWhileOpenUnrecorded: {
+    en:
+      "{what}; sent while an earlier call with the same arguments, not in this record, was still open: no retry",
+    zh:
+      "{what}；在之前一次参数相同、不在这份记录里的调用尚未结束时发出：不是重试",
+  },
+  retryOfUnrecorded: {
+    en: "{what}; the same arguments as an earlier call not in this record",
+    zh: "{what}；与之前一次不在这份记录里的调用参数相同",
   },
 } as const satisfies Record<string, Text>;

@@ -327,6 +327,8 @@ export interface AgentCall {
       readonly n: number;
       readonly t: number;
       readonly seq: number;
+      /** The server's name, as the hook noted it. */
+      readonly server: string | null;
       readonly tool: string;
       readonly args: string | null;
       result:
@@ -334,8 +336,10 @@ export interface AgentCall {
         | null;
     }
     | null;
-  /** The earlier call with the same tool and arguments, when this one repeats it. */
+  /** The earlier call with the same tool and arguments, when this one repeats it after that one ended. */
   retryOf: number | null;
+  /** The earlier call with the same tool and arguments, when this one began while that one was still open (the model asked for both at once): no retry. */
+  sentWhileOpen: number | null;
   /** The call number guardlab proxy gave it, when it reached the proxy. */
   proxyCall: number | null;
 }
@@ -417,6 +421,7 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
       guardrails: [],
       mcp: null,
       retryOf: null,
+      sentWhileOpen: null,
       proxyCall: null,
     };
     story.calls.push(call);
@@ -497,6 +502,7 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
           n: line.n,
           t: line.t,
           seq,
+          server: line.server,
           tool: line.tool,
           args: line.arguments,
           result: null,
@@ -520,14 +526,32 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
     }
   }
   // A retry repeats a call that went on: one an input guardrail refused
-  // has nothing to retry, so a later call like it is the first.
-  const first = new Map<string, number>();
+  // has nothing to retry, so a later call like it is the first. A call
+  // that began before the earlier one ended went beside it (two calls of
+  // one model turn): nothing had failed yet, so it retries nothing.
+  const first = new Map<string, AgentCall>();
   for (const call of story.calls) {
     if (call.args === null) continue;
     const key = `${call.tool}\u0000${call.args}`;
     const earlier = first.get(key);
-    if (earlier !== undefined) call.retryOf = earlier;
-    else if (!refusedBeforeSending(call)) first.set(key, call.n);
+    if (earlier === undefined) {
+      if (!refusedBeforeSending(call)) first.set(key, call);
+    } else if (stillOpen(earlier, call)) call.sentWhileOpen = earlier.n;
+    else call.retryOf = earlier.n;
   }
   return story;
+}
+
+/**
+ * Whether `later` began while `earlier` was still open: before its
+ * function span, else its MCP call, ended (or the record never saw it
+ * end). Without such times (no spans, no MCP call), a retry, as before.
+ */
+function stillOpen(earlier: AgentCall, later: AgentCall): boolean {
+  const began = later.start ?? later.mcp?.t ?? null;
+  if (began === null || (earlier.start === null && earlier.mcp === null)) {
+    return false;
+  }
+  const ended = earlier.end ?? earlier.mcp?.result?.t ?? null;
+  return ended === null || began < ended;
 }

@@ -120,6 +120,16 @@ export const PROXY_MESSAGES = {
     en: "no effect was read (record the session with --oracle FILE)",
     zh: "没有读取效果（录制会话时加上 --oracle FILE）",
   },
+  noEffectsAtEnd: {
+    en:
+      "no read at the end of the session is in this record (the reads before delivery are on the timeline)",
+    zh: "这份记录里没有会话结束时的读取（送达之前的读取画在时间线上）",
+  },
+  noEffectsCut: {
+    en:
+      "no read at the end of the session is in this record: it stopped at its bound",
+    zh: "这份记录里没有会话结束时的读取：记录达到上限后停止了",
+  },
   sends: { en: "sends {calls} {tool}", zh: "发送{calls} {tool}" },
   sendsNotKept: {
     en:

@@ -21,8 +21,10 @@ export const VERDICT_MEANING = {
     zh: "该业务键恰好一个效果：本用例的所有调用合起来只留下一个",
   },
   "NONE": {
-    en: "no effect for the key, though the call was valid",
-    zh: "该业务键没有任何效果，而调用本身是有效的",
+    // In crash-after-commit the retry may have made one since: the row
+    // says so, and this stays true.
+    en: "a valid call left no effect under its key",
+    zh: "有效的调用没有在它的业务键下留下效果",
   },
   "DUPLICATED": {
     en:
@@ -297,6 +299,11 @@ export const DETAIL_WORDS = {
   beforeKill: {
     en: "the read saw {kill} before the kill, {restart} after the restart",
     zh: "强制终止前读取看到 {kill} 个，重启后看到 {restart} 个",
+  },
+  answeredBeforeKill: {
+    en:
+      "call 1 was answered success before the kill, yet the read after that answer found no effect",
+    zh: "调用 1 在强制终止前已得到成功应答，而应答之后的读取没有找到效果",
   },
   badCallKey: {
     en:

@@ -17,6 +17,7 @@ import {
   trustedFolders,
 } from "../sandbox/sandbox.ts";
 import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import { systemRefusal } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
 import type { OptionSpecs } from "./command.ts";
@@ -142,7 +143,7 @@ export function existingLedgerPath(
     throw new LedgerUnusable(
       values.ledger !== undefined
         ? fill(M.noLedgerNamed, { name: values.ledger })
-        : fill(M.noLedgerFile, { path: String(path) }),
+        : fill(M.noLedgerFile, { path: inert(String(path)) }),
     );
   }
   return path;

@@ -62,7 +62,7 @@ export function checkBeforeOpen(
     throw systemRefusal(error, path) ?? error;
   }
   if (seen.isDirectory) throw new Deno.errors.IsADirectory(path);
-  const checked = assertPlainFile(abs, { uid: anyOwner ? null : uid })!;
+  const checked = assertPlainFile(abs, { uid, anyOwner, tops })!;
   return { abs, checked };
 }
 

@@ -93,6 +93,16 @@ export const PROBLEM = {
       "(permission denied)",
     zh: "无法读取：系统不允许你访问它（权限不足）",
   },
+  leased: {
+    en: "is held by another program's lease, which makes every open wait " +
+      "until that program lets go; guardlab does not wait",
+    zh:
+      "被另一个程序的租约（lease）占住了，任何打开都要等它放手；guardlab 不等",
+  },
+  leasedRemedy: {
+    en: "try again later, or grade a copy of it",
+    zh: "请稍后重试，或者评一份它的副本",
+  },
 } as const;
 
 /**
@@ -127,8 +137,12 @@ function linkRemedy(
   path: string,
   owner: number | null,
   uid: number | null,
+  tops: readonly string[] | undefined,
 ): Text {
-  if (uid !== null && owner !== null && owner !== uid) {
+  if (
+    uid !== null && owner !== null && owner !== uid &&
+    (tops === undefined || !yourFolder(path, uid, tops))
+  ) {
     return {
       en: `the link belongs to uid ${owner}, not to you (uid ${uid}), ` +
         `so only they or an administrator can remove it; ${OWN_FILE.en}`,
@@ -147,6 +161,21 @@ function linkRemedy(
     en: `remove the link (${rm})`,
     zh: `请删除这个链接（${rm}）`,
   };
+}
+
+/**
+ * Whether the folder holding `path` is `uid`'s own and not a granted one
+ * (the shared `/tmp`): its owner may remove any name in it, sticky or not
+ * (a teacher's drop folder, where a student planted the link).
+ */
+function yourFolder(
+  path: string,
+  uid: number,
+  tops: readonly string[],
+): boolean {
+  const folder = dirname(resolve(path));
+  if (tops.includes(folder)) return false;
+  return lstatOrNull(folder)?.uid === uid;
 }
 
 let knownUid: number | null | undefined;
@@ -367,11 +396,18 @@ export type FileCheck = Deno.FileInfo | null;
  */
 export function assertPlainFile(
   path: string,
-  { uid, missingOk = false }: {
-    /** The owner it must have; `null` where there are no owners (Windows). */
+  { uid, missingOk = false, anyOwner = false, tops }: {
+    /** The user, whose file it must be; `null` where there are no owners (Windows). */
     uid: number | null;
     /** Return `null` for a file that does not exist, instead of refusing. */
     missingOk?: boolean;
+    /** Accept a file of another user's (a hand-in in the teacher's folder). */
+    anyOwner?: boolean;
+    /**
+     * The granted folders, when a link may lie in a folder of the user's
+     * own below them: its owner may remove it, whoever made it.
+     */
+    tops?: readonly string[];
   },
 ): FileCheck {
   const info = lstatOrNull(path);
@@ -380,13 +416,17 @@ export function assertPlainFile(
     throw new UnsafePath(path, PROBLEM.missing);
   }
   if (info.isSymlink) {
-    throw new UnsafePath(path, PROBLEM.link, linkRemedy(path, info.uid, uid));
+    throw new UnsafePath(
+      path,
+      PROBLEM.link,
+      linkRemedy(path, info.uid, uid, tops),
+    );
   }
   if (!info.isFile) throw new UnsafePath(path, PROBLEM.notFile);
   if (info.nlink !== null && info.nlink > 1) {
     throw new UnsafePath(path, PROBLEM.hardLinks(info.nlink));
   }
-  if (uid !== null && info.uid !== null && info.uid !== uid) {
+  if (!anyOwner && uid !== null && info.uid !== null && info.uid !== uid) {
     throw new UnsafePath(path, PROBLEM.owner(info.uid, uid));
   }
   return info;

@@ -14,6 +14,7 @@ import {
 } from "../base/errors.ts";
 import { onExit } from "../base/exit_hooks.ts";
 import { fill, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import { openProblem } from "../sandbox/safe_fs.ts";
 import { STORE_MESSAGES } from "./_messages.ts";
 
@@ -62,7 +63,7 @@ export function sqliteStep<T>(
         ? STORE_MESSAGES.notWritten
         : STORE_MESSAGES.unusable;
       throw new LedgerUnusable(
-        fill(words, { path, what, why: firstLine(error) }),
+        fill(words, { path: inert(path), what, why: firstLine(error) }),
       );
     }
     throw error;

@@ -180,6 +180,8 @@ export function viewImage(
       } MiB）；${remedy.zh}`,
     });
   };
+  // The path as shown: a name with a line feed stays on one line.
+  const shown = inert(path);
   let journalHot = false;
   for (let attempt = 0; attempt < TRIES; attempt++) {
     if (attempt > 0) pause(1 + Math.floor(Math.random() * 10));
@@ -215,14 +217,14 @@ export function viewImage(
       throw new LedgerUnusable(
         walAfter === null
           ? {
-            en: `${path} is not a ${what.en} (it is empty)`,
-            zh: `${path} 不是${what.zh}（文件是空的）`,
+            en: `${shown} is not a ${what.en} (it is empty)`,
+            zh: `${shown} 不是${what.zh}（文件是空的）`,
           }
           : {
-            en: `${path} is not a ${what.en} (it is empty; ` +
-              `${path}-wal beside it is left as it was)`,
-            zh: `${path} 不是${what.zh}（文件是空的；旁边的 ` +
-              `${path}-wal 原样保留）`,
+            en: `${shown} is not a ${what.en} (it is empty; ` +
+              `${shown}-wal beside it is left as it was)`,
+            zh: `${shown} 不是${what.zh}（文件是空的；旁边的 ` +
+              `${shown}-wal 原样保留）`,
           },
       );
     }
@@ -237,24 +239,24 @@ export function viewImage(
         throw tooLarge(walAfter === null ? path : path + "-wal")();
       }
       throw new LedgerUnusable({
-        en: `${path} is not a usable SQLite ${what.en} (its -wal has ` +
+        en: `${shown} is not a usable SQLite ${what.en} (its -wal has ` +
           "another page size than the file)",
         zh:
-          `${path} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
+          `${shown} 不是可用的 SQLite ${what.zh}（它的 -wal 与文件的页大小不同）`,
       });
     }
   }
   if (journalHot) {
     throw new LedgerUnusable({
-      en: `${path} cannot be used now: ${path}-journal holds an ` +
+      en: `${shown} cannot be used now: ${shown}-journal holds an ` +
         "unfinished write (the program that wrote it, or sqlite3, " +
         "rolls it back when it opens the file again)",
-      zh: `${path} 现在无法使用：${path}-journal 里有未完成的写入` +
+      zh: `${shown} 现在无法使用：${shown}-journal 里有未完成的写入` +
         "（写入它的程序或 sqlite3 再次打开该文件时会回滚它）",
     });
   }
   throw new LedgerUnusable({
-    en: `${path} kept changing while guardlab read it; try again`,
-    zh: `guardlab 读取 ${path} 时它一直在变化；请重试`,
+    en: `${shown} kept changing while guardlab read it; try again`,
+    zh: `guardlab 读取 ${shown} 时它一直在变化；请重试`,
   });
 }

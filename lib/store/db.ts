@@ -21,6 +21,7 @@ import {
   createPrivateFile,
 } from "../sandbox/safe_fs.ts";
 import { fill, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import { viewImage } from "./_snapshot.ts";
 import {
   CHECK_TIME_LIMIT_MS,
@@ -169,7 +170,7 @@ export function openDatabase(
       empty = inspected(path, spec, image, options.bounds);
       if (empty && mode === "read") {
         throw new LedgerUnusable(
-          fill(STORE_MESSAGES.empty, { path, what: spec.what }),
+          fill(STORE_MESSAGES.empty, { path: inert(path), what: spec.what }),
         );
       }
       // What a view shows is the image that was checked, never the file.
@@ -266,7 +267,7 @@ function inspected(
     );
     throw new LedgerUnusable(
       fill(STORE_MESSAGES.notGuardlab, {
-        path,
+        path: inert(path),
         what: spec.what,
         why: fill(STORE_MESSAGES.tooSlow, { seconds }),
       }),
@@ -279,7 +280,7 @@ function inspected(
       problem.kind === "unusable"
         ? STORE_MESSAGES.unusable
         : STORE_MESSAGES.notGuardlab,
-      { path, what: spec.what, why: problemText(problem) },
+      { path: inert(path), what: spec.what, why: problemText(problem) },
     ),
   );
 }

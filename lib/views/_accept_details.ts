@@ -52,6 +52,11 @@ export function detailTexts(r: CaseResult): Text[] {
     );
   }
   if (r.effect_before_kill !== undefined) {
+    // The read before the kill counts 0 only once call 1's answer is in.
+    const first = r.answers.find((a) => a.call === 1);
+    if (r.effect_before_kill === 0 && first?.outcome === "success") {
+      out.push(D.answeredBeforeKill);
+    }
     out.push(
       fill(D.beforeKill, {
         kill: r.effect_before_kill ?? "?",

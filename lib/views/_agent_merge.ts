@@ -19,6 +19,7 @@
  * @module
  */
 import { fill, same, type Text } from "../base/i18n.ts";
+import { inert } from "../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
@@ -135,7 +136,7 @@ function callNodes(
   call: AgentCall,
   watched: boolean,
   shift: (t: number) => number,
-  retryOf: number | null,
+  first: number | null,
 ) {
   const nodes: Node[] = [];
   const add = (t: number, seq: number, kind: string, text: Text) => {
@@ -162,21 +163,20 @@ function callNodes(
   const calls = callsWord(call.proxyCall);
   let beforeSend: Node | undefined;
   if (call.start !== null) {
+    const words = { tool: shownName(call.tool), calls, first: first ?? "?" };
     beforeSend = add(
       call.start,
       call.startSeq,
       call.retryOf !== null ? "retry" : "call",
       refused
-        ? fill(A.callsUnsent, { tool: shownName(call.tool) })
+        ? fill(A.callsUnsent, words)
         : call.proxyCall === null
-        ? fill(A.callsElsewhere, { tool: shownName(call.tool) })
+        ? fill(A.callsElsewhere, words)
         : call.retryOf !== null
-        ? fill(A.callsAgain, {
-          tool: shownName(call.tool),
-          calls,
-          first: retryOf ?? "?",
-        })
-        : fill(A.calls, { tool: shownName(call.tool), calls }),
+        ? fill(A.callsAgain, words)
+        : call.sentWhileOpen !== null
+        ? fill(A.callsBeside, words)
+        : fill(A.calls, words),
     );
   }
   let afterAnswer: Node | undefined;
@@ -394,15 +394,20 @@ export function mergedTimeline(
     ),
   ];
   const byN = new Map(story.calls.map((c) => [c.n, c]));
+  const besideOf = new Map<number, { first: number; tool: string }>();
   const pairs: { agent: Node; proxy: Node; agentLater: boolean }[] = [];
   for (const call of story.calls) {
-    const first = call.retryOf === null
-      ? null
-      : byN.get(call.retryOf)?.proxyCall ?? null;
+    const earlier = call.retryOf ?? call.sentWhileOpen;
+    const first = earlier === null ? null : byN.get(earlier)?.proxyCall ?? null;
     const made = callNodes(call, watched, shift, first);
     agentNodes.push(...made.nodes);
     const k = call.proxyCall;
     if (k === null) continue;
+    // The proxy alone calls a second call of a key a retry; the agent's
+    // record says it went while the first was still open.
+    if (call.sentWhileOpen !== null && first !== null) {
+      besideOf.set(k, { first, tool: call.tool });
+    }
     // The call leaves after its input guardrails allowed it.
     const sent = sentAt.get(k);
     if (sent !== undefined && made.beforeSend !== undefined) {
@@ -428,6 +433,20 @@ export function mergedTimeline(
       cancel.after.push(made.failed);
       made.afterFailure?.after.push(cancel);
     }
+  }
+  for (const n of proxy) {
+    const k = n.step.call;
+    const beside = k === undefined ? undefined : besideOf.get(k);
+    if (beside === undefined || n.step.kind !== "retried") continue;
+    n.step = {
+      ...n.step,
+      kind: "sent",
+      text: fill(A.sendsBeside, {
+        calls: callsWord(k!),
+        tool: inert(beside.tool),
+        first: beside.first,
+      }),
+    };
   }
   const least = leastShift(pairs);
   const shiftMs = least ?? 0;

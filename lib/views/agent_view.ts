@@ -68,6 +68,7 @@ function effectsSeen(merged: Merged) {
 
 /** Where each of the agent's calls stopped, relative to the effect, one line each (within 80 columns). */
 function callLines(
+  lines: readonly RecordLine[],
   merged: Merged,
   lang: Lang,
   oracle: Oracle | undefined,
@@ -75,6 +76,7 @@ function callLines(
   const { story } = merged;
   if (story.calls.length === 0) return [];
   const seen = effectsSeen(merged);
+  const cut = lines.some((l) => l.kind === "end" && l.truncated);
   // Where each agent call's marks were drawn, by kind.
   const marks = new Map<string, number[]>();
   merged.steps.forEach((s, at) => {
@@ -108,7 +110,11 @@ function callLines(
         decision: stop?.decision ?? "?",
       });
     } else if (call.proxyCall === null) {
-      text = fill(A.notInRecord, { what, calls });
+      // The hook saw it leave for an MCP server: no function tool's call.
+      text = call.mcp === null ? fill(A.notInRecord, { what, calls }) : fill(
+        cut ? A.notInRecordCut : A.notInRecordMcp,
+        { what, server: shownName(call.mcp.server ?? "?") },
+      );
     } else if (outcome === "timeout") {
       const at = marks.get(`${call.n} timeout`)?.[0];
       text = read === undefined
@@ -146,7 +152,14 @@ function callLines(
     }
     if (call.retryOf !== null) {
       const first = byN.get(call.retryOf)?.proxyCall ?? null;
-      text = fill(A.retry, { what: text, calls: callsWord(first) });
+      text = first === null
+        ? fill(A.retryOfUnrecorded, { what: text })
+        : fill(A.retry, { what: text, calls: callsWord(first) });
+    } else if (call.sentWhileOpen !== null) {
+      const first = byN.get(call.sentWhileOpen)?.proxyCall ?? null;
+      text = first === null
+        ? fill(A.sentWhileOpenUnrecorded, { what: text })
+        : fill(A.sentWhileOpen, { what: text, calls: callsWord(first) });
     }
     // Made visible first, so an escape in a name takes the room it shows in.
     out.push(...wrap(inert(say(text, lang)), 78, 4));
@@ -231,7 +244,7 @@ export function mergedShowLines(
     "",
     ...effectLines(lines, lang),
     "",
-    ...callLines(merged, lang, oracle),
+    ...callLines(lines, merged, lang, oracle),
     "",
     ...notes(merged, lang),
   );
@@ -249,7 +262,7 @@ export function mergedSvg(
   const merged = mergedTimeline(lines, agent, oracle);
   // Under the lanes, what the text screen says under its table: where
   // each call stopped (the answer to the question), and the clocks.
-  const calls = callLines(merged, lang, oracle);
+  const calls = callLines(lines, merged, lang, oracle);
   return lanesSvg(
     say(titleOf(files), lang),
     [{
@@ -298,6 +311,7 @@ export function mergedJson(
       arguments: c.args === null ? null : parsed(c.args),
       proxy_call: c.proxyCall,
       retry_of: c.retryOf,
+      sent_while_open: c.sentWhileOpen,
       guardrails: c.guardrails.map((g) => ({
         stage: g.stage,
         name: g.name,

@@ -304,7 +304,18 @@ export function effectLines(
   const effects = lines.filter((l): l is Extract<RecordLine, {
     kind: "effect";
   }> => l.kind === "effect" && l.before_delivery === undefined);
-  if (effects.length === 0) return [say(P.noEffects, lang)];
+  if (effects.length === 0) {
+    // Recorded with --oracle all the same: a record cut at its bound holds
+    // no read of the session's end, one before a delivery is drawn above.
+    const cut = lines.some((l) => l.kind === "end" && l.truncated);
+    const before = lines.some((l) => l.kind === "effect");
+    return [
+      say(
+        cut ? P.noEffectsCut : before ? P.noEffectsAtEnd : P.noEffects,
+        lang,
+      ),
+    ];
+  }
   return [
     say(P.effectsTitle, lang),
     ...effects.map((e) =>

@@ -529,3 +529,207 @@ Deno.test("agent truth: escapes and invisible characters in a hostile record's n
     assert.match(screen.join(""), /\\u202esecrets/);
   }
 });
+
+/** The agent's lines of JOB-002 (proxy call 1), then JOB-003 twice, each an MCP call of the watched server. */
+const THREE_MCP_CALLS = [
+  agentStart,
+  ...sentCall("batch_limit"),
+  fnStart(30, "f2"),
+  guard(31, "input", "f2", RIVER, "allow"),
+  mcpCall(32, 2, "f2", RIVER),
+  mcpResult(3032, 2, "timeout", "Request timed out"),
+  fnEnd(3033, "f2", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+  fnStart(3040, "f3"),
+  guard(3041, "input", "f3", RIVER, "allow"),
+  mcpCall(3042, 3, "f3", RIVER),
+  mcpResult(3050, 3, "success"),
+  fnEnd(3051, "f3", "accepted"),
+];
+
+Deno.test("agent truth: an MCP call the hook saw leave for its server but the proxy record does not hold is not called a function tool's", () => {
+  // Another session's record (the SDK's first probe writes one) holds
+  // only call 1; a record cut at its bound says it stopped.
+  assert.deepEqual(stops(ONE_CALL, THREE_MCP_CALLS), [
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record (another server, or another session's record)",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record (another server, or another session's record); the same arguments as an earlier call not in this record",
+  ]);
+  const cut = [...ONE_CALL.slice(0, -1), {
+    kind: "end",
+    t: 30,
+    truncated: true,
+  }];
+  assert.deepEqual(stops(cut, THREE_MCP_CALLS).slice(1), [
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record, which stopped at its bound",
+    "create_draft JOB-003: an MCP call to the server s, not in this proxy record, which stopped at its bound; the same arguments as an earlier call not in this record",
+  ]);
+});
+
+Deno.test("agent truth: a record with --oracle that holds no read of the session's end says why, never to record with --oracle", () => {
+  const held = [
+    proxyStart,
+    sent(10, 1, 5, FOREST),
+    answer(20, 1, 5, { dir: "server>guardlab", action: "held" }),
+    { ...effect(25, "JOB-002", [1]), before_delivery: 1 },
+    answer(26, 1, 5, { dir: "guardlab>client", action: "delivered" }),
+  ];
+  const screen = (proxy: unknown[], lang: "en" | "zh") => {
+    const { lines, agent } = merge(proxy, [agentStart, ...sentCall("b")]);
+    return mergedShowLines(
+      lines,
+      agent,
+      { record: "r.jsonl", agent: "a.jsonl" },
+      lang,
+      ORACLE,
+    );
+  };
+  const ended = [...held, proxyEnd(40)];
+  assert.ok(
+    screen(ended, "en").includes(
+      "no read at the end of the session is in this record (the reads before delivery are on the timeline)",
+    ),
+    screen(ended, "en").join("\n"),
+  );
+  const cut = [...held, { kind: "end", t: 40, truncated: true }];
+  assert.ok(
+    screen(cut, "en").includes(
+      "no read at the end of the session is in this record: it stopped at its bound",
+    ),
+  );
+  assert.ok(
+    screen(cut, "zh").includes(
+      "这份记录里没有会话结束时的读取：记录达到上限后停止了",
+    ),
+  );
+  assert.ok(
+    screen(ONE_CALL, "en").includes(
+      "no effect was read (record the session with --oracle FILE)",
+    ),
+  );
+});
+
+Deno.test("agent truth: two calls with the same arguments in one model turn: the second went while the first was open, so it retries nothing", () => {
+  // The model asks for JOB-003 twice at once; the proxy drops the answer
+  // to the second (a fault); the agent's client times out and cancels it.
+  const proxy = [
+    proxyStart,
+    sent(10, 1, 5, RIVER),
+    sent(11, 2, 6, RIVER),
+    answer(20, 1, 5, FORWARDED),
+    answer(21, 2, 6, { dir: "server>guardlab", action: "dropped" }),
+    cancelled(3012, 2, 6),
+    effect(3100, "JOB-003", [1, 2]),
+    proxyEnd(3101),
+  ];
+  const agent = [
+    agentStart,
+    turn(1, 1),
+    fnStart(2, "f1"),
+    fnStart(2, "f2"),
+    guard(3, "input", "f1", RIVER, "allow"),
+    guard(3, "input", "f2", RIVER, "allow"),
+    mcpCall(4, 1, "f1", RIVER),
+    mcpCall(5, 2, "f2", RIVER),
+    mcpResult(21, 1, "success"),
+    fnEnd(22, "f1", "accepted"),
+    mcpResult(3011, 2, "timeout", "Request timed out"),
+    fnEnd(3013, "f2", TOLD_ERROR, { error: "Error running tool (non-fatal)" }),
+    turn(3014, 2),
+  ];
+  const { merged, steps } = order(proxy, agent);
+  assert.deepEqual(steps, [
+    "agent: model turn 1",
+    "agent: calls create_draft: call 1",
+    "agent: calls create_draft again while call 1 is open, same arguments: call 2",
+    "agent: tool input guardrail batch_limit: allow",
+    "agent: tool input guardrail batch_limit: allow",
+    "client: sends call 1 create_draft",
+    "client: sends call 2 create_draft, same key as call 1, which the agent still had open",
+    "server: answers call 1: success",
+    "server: answers call 2: success",
+    "guardlab: drops the answer to call 2 (fault)",
+    "agent: the model is told «accepted»",
+    "agent: no answer to call 2: timeout after 3006 ms",
+    "client: cancels call 2",
+    "agent: the model is told «An error occurred while running the tool.…»",
+    "agent: model turn 2",
+    "guardlab: reads create_draft JOB-003: effect 1",
+  ]);
+  assert.equal(merged.story.calls[1].retryOf, null);
+  assert.equal(merged.story.calls[1].sentWhileOpen, 1);
+  assert.deepEqual(stops(proxy, agent), [
+    "create_draft JOB-003 (call 1): every tool guardrail allowed it",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays; sent while call 1 was still open, same arguments: no retry",
+  ]);
+  const { lines, agent: a } = merge(proxy, agent);
+  const json = mergedJson(
+    lines,
+    a,
+    { record: "r.jsonl", agent: "a.jsonl" },
+    "en",
+    ORACLE,
+  );
+  assert.deepEqual(
+    json.calls.map((c) => [c.retry_of, c.sent_while_open]),
+    [[null, null], [null, 1]],
+  );
+  // The same call once the first had ended is a retry, as before.
+  const later = agent.map((l) =>
+    l === agent[3]
+      ? fnStart(23, "f2")
+      : l === agent[5]
+      ? guard(24, "input", "f2", RIVER, "allow")
+      : l
+  );
+  assert.equal(order(proxy, later).merged.story.calls[1].retryOf, 1);
+});
+
+Deno.test("agent truth: a session of more than 1000 s keeps every lane in its column and every line within 80 columns", () => {
+  // The agent's call 20 minutes into the session: +1200010ms is wider
+  // than the merged table's time column.
+  const late = 1_200_000;
+  const proxy = [
+    proxyStart,
+    sent(late + 10, 1, 5, FOREST),
+    answer(late + 20, 1, 5, FORWARDED),
+    proxyEnd(late + 30),
+  ];
+  const agent = [
+    agentStart,
+    fnStart(late + 3, "f1"),
+    guard(late + 8, "input", "f1", FOREST, "allow"),
+    mcpCall(late + 9, 1, "f1", FOREST),
+    mcpResult(late + 21, 1, "success"),
+    fnEnd(late + 22, "f1", "accepted"),
+  ];
+  const { lines, agent: a } = merge(proxy, agent);
+  const screen = mergedShowLines(
+    lines,
+    a,
+    { record: "r.jsonl", agent: "a.jsonl" },
+    "en",
+    ORACLE,
+  );
+  const table = screen.slice(
+    screen.findIndex((l) => l.includes("--------+")) + 1,
+    screen.indexOf("", 4),
+  );
+  assert.deepEqual(table, [
+    "  +1200003ms",
+    "           calls create_draft: |               |               |",
+    "           call 1              |               |               |",
+    "  +1200008ms",
+    "           tool input          |               |               |",
+    "           guardrail           |               |               |",
+    "           batch_limit: allow  |               |               |",
+    "  +1200010ms",
+    "                               | sends call 1  |               |",
+    "                               | create_draft  |               |",
+    "  +1200020ms",
+    "                               |               |               | answers call",
+    "                               |               |               | 1: success",
+    "  +1200022ms",
+    "           the model is told   |               |               |",
+    "           «accepted»          |               |               |",
+  ]);
+});

@@ -20,7 +20,11 @@
  * put_note is read-only), cache (reads its store once, at start, and
  * writes all it holds back at every call: two processes overwrite each
  * other's notes), buffered (writes its store only when its input ends: a
- * kill loses what it answered). Modes that hold an answer until an event:
+ * kill loses what it answered), late-load (as cache, but what it loads at
+ * start lands only when the first get_notes comes, as a load at start that
+ * nothing awaits lands whenever it does, and is written back then: a put
+ * answered success before that is undone, in the store too). Modes that
+ * hold an answer until an event:
  * holds-until-cancelled (commits a new note, then answers nothing until the
  * call is cancelled; a repeat is answered at once), deaf (the same, and it
  * does not exit when its input ends). The hints each mode
@@ -93,8 +97,14 @@ interface Note {
 
 /** The notes kept in memory: all of them, or (cache, buffered) those read at start plus this process's own. */
 const inMemory = storeFile === undefined || mode === "cache" ||
-  mode === "buffered";
+  mode === "buffered" || mode === "late-load";
 let memory: Note[] = storeFile !== undefined && inMemory ? load() : [];
+/** late-load: what it loaded at start, not yet landed (it lands at the first get_notes). */
+let landing: Note[] | undefined =
+  mode === "late-load" && storeFile !== undefined ? [...memory] : undefined;
+
+/** The modes that write all they hold back at every put. */
+const writesThrough = mode === "cache" || mode === "late-load";
 
 function load(): Note[] {
   let text = "";
@@ -124,13 +134,13 @@ function add(note: Note) {
     return;
   }
   memory.push(note);
-  if (storeFile !== undefined && mode === "cache") save(memory);
+  if (storeFile !== undefined && writesThrough) save(memory);
 }
 /** Replace every note. */
 function replace(all: Note[]) {
   if (!inMemory) return save(all);
   memory = all;
-  if (storeFile !== undefined && mode === "cache") save(memory);
+  if (storeFile !== undefined && writesThrough) save(memory);
 }
 
 /** What loud-refusal says to every put: words that would drive a terminal, and far too many of them. */
@@ -278,6 +288,13 @@ async function handle(m: Record<string, unknown>) {
     arguments: Record<string, string>;
   };
   if (params.name === "get_notes") {
+    if (landing !== undefined) {
+      // The load at start lands: it takes the place of what this process
+      // wrote since, and is written back, as a shared state saved whole is.
+      memory = landing;
+      landing = undefined;
+      save(memory);
+    }
     if (mode === "read-fails") {
       out({
         jsonrpc: "2.0",

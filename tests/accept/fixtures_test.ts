@@ -21,6 +21,7 @@ import {
   CAN_START,
   matrixOf,
   NEEDS_START,
+  storedUnder,
 } from "../_helpers/accept_helpers.ts";
 
 const CORRECT = [
@@ -114,6 +115,15 @@ const EXPECTED: Record<string, string[]> = {
   buffered: correctBut({
     "two-processes": "LOST",
     "crash-after-commit": "LOST-ON-RESTART",
+  }),
+  // As cache, but the first put of a process is undone when its first read
+  // comes: once's put, and call 1 before the kill (answered success); the
+  // retry, in a process whose load had landed, is kept. Before: ONCE, safe,
+  // though the answered call had left nothing.
+  "late-load": correctBut({
+    "once": "NONE",
+    "two-processes": "LOST",
+    "crash-after-commit": "NONE",
   }),
 };
 
@@ -321,5 +331,53 @@ Deno.test({
       }
       assert.deepEqual(screen.filter((l) => displayWidth(l) > 80), [], lang);
     }
+  },
+});
+
+Deno.test({
+  name:
+    "accept fixtures: crash-after-commit whose call 1 was answered success and left nothing, before the kill and after the restart, is NONE, whatever the retry made; the row says so" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const report = await accept("late-load", ["crash-after-commit"]);
+    const [crash] = report.results;
+    assert.equal(crash.verdict, "NONE");
+    assert.equal(VERDICT_CLASS[crash.verdict], "unsafe");
+    assert.deepEqual(
+      crash.answers.map((a) => [a.call, a.outcome, a.process]),
+      [[1, "success", 1], [2, "success", 2]],
+    );
+    assert.equal(crash.effect_before_kill, 0);
+    assert.equal(crash.effect_before_retry, 0);
+    assert.equal(crash.effect, 1);
+    // The server's own store: one note under the key, the retry's.
+    assert.equal(storedUnder(report, crash.key), 1);
+    const said = {
+      en:
+        "call 1 was answered success before the kill, yet the read after that answer found no effect",
+      zh: "调用 1 在强制终止前已得到成功应答，而应答之后的读取没有找到效果",
+    };
+    for (const lang of ["en", "zh"] as const) {
+      const screen = acceptScreen(report, {
+        source: { kind: "command" },
+        timeline: false,
+        exit: 5,
+      }, lang);
+      const text = screen.map((l) => l.trim()).join(" ").replaceAll(" ", "");
+      assert.ok(
+        text.includes(said[lang].replaceAll(" ", "")),
+        `${lang}\n${screen.join("\n")}`,
+      );
+    }
+    // A kill after a commit the read saw says nothing of the kind.
+    const kept = await accept("correct", ["crash-after-commit"]);
+    const screen = acceptScreen(kept, {
+      source: { kind: "command" },
+      timeline: false,
+      exit: 0,
+    }, "en").join(" ");
+    assert.equal(kept.results[0].effect_before_kill, 1);
+    assert.ok(!screen.includes("answered success before the kill"), screen);
   },
 });

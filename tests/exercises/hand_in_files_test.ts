@@ -132,6 +132,36 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "grade: a hand-in whose name is not UTF-8 is a row that says so, the others are graded" +
+    (CAN_RUN
+      ? ""
+      : " [ignored: naming a file in bytes needs --allow-run (sh); run `deno task test`]"),
+  ignore: Deno.build.os === "windows" || !CAN_RUN,
+  async fn() {
+    await using d = await dropFolder();
+    const drop = join(d.base, "drop");
+    // Deno names files by strings: the shell makes the name of raw bytes.
+    const made = await new Deno.Command("sh", {
+      args: ["-c", `printf '{}\\n' > "$1/b$(printf '\\377').json"`, "sh", drop],
+    }).output();
+    assert.ok(made.success, "sh made the file");
+    const sources = handInSources([drop], d.base);
+    assert.deepEqual(sources.map((s) => s.file), [
+      "b\ufffd.json",
+      "li-lei.json",
+    ]);
+    assert.deepEqual(sources[0].problem, {
+      en:
+        "its name is not UTF-8, so guardlab cannot open it by name; rename it",
+      zh: "它的名字不是 UTF-8，guardlab 无法按名字打开它；请给它改名",
+    });
+    assert.equal(sources[1].problem, undefined);
+    assert.equal((await sources[1].read()).text, "{}\n");
+  },
+});
+
 Deno.test("hand-in read: the file checked is read whole, with its owner and mode", async () => {
   await using d = await dropFolder();
   await Deno.chmod(d.hand, 0o640);
@@ -209,5 +239,104 @@ step grade guardlab_as 10001 exercise grade /tmp/drop
       "guardlab: refused: /tmp/drop/\\u001b]0;x\\u0007a.json cannot be read: " +
       "the system denies you access to it (permission denied)",
     ]);
+  },
+});
+
+/** Why a program holding a lease on a file cannot be had here, or "". */
+function leaseMissing(): string {
+  if (Deno.build.os !== "linux") return "leases (F_SETLEASE) are Linux's";
+  if (!CAN_RUN) return "a lease holder needs --allow-run; run `deno task test`";
+  try {
+    const ran = new Deno.Command("python3", {
+      args: ["-c", "import fcntl"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return ran.success ? "" : "python3 cannot import fcntl here";
+  } catch {
+    return "no python3 to hold a lease";
+  }
+}
+
+const noLease = leaseMissing();
+
+Deno.test({
+  name:
+    "hand-in read: a student's write lease on their hand-in is refused in one line at once, never waited on" +
+    (noLease ? ` [ignored: ${noLease}]` : ""),
+  ignore: noLease !== "",
+  async fn() {
+    await using d = await dropFolder();
+    // The student owns the file, so may lease it (F_SETLEASE, F_WRLCK):
+    // every other open then waits for them, up to the system's
+    // lease-break time (45 s by default), once per hand-in.
+    const holder = new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import fcntl, os, signal, sys\n" +
+        "fd = os.open(sys.argv[1], os.O_RDONLY)\n" +
+        "signal.signal(signal.SIGIO, signal.SIG_IGN)\n" +
+        "fcntl.fcntl(fd, 1024, fcntl.F_WRLCK)\n" +
+        "print('leased', flush=True)\n" +
+        "sys.stdin.read()\n",
+        d.hand,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    try {
+      // The holder says when the lease is taken: read to its first line.
+      let said = "";
+      const reader = holder.stdout.getReader();
+      while (!said.includes("\n")) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        said += new TextDecoder().decode(value);
+      }
+      reader.releaseLock();
+      assert.equal(said, "leased\n");
+      assert.throws(
+        () => readHandInFile(d.hand, trustedFolders(d.base)),
+        (e) =>
+          e instanceof UnsafePath &&
+          e.message.endsWith(
+            "li-lei.json is held by another program's lease, which makes " +
+              "every open wait until that program lets go; guardlab does " +
+              "not wait; try again later, or grade a copy of it",
+          ),
+      );
+    } finally {
+      await holder.stdin.close();
+      await holder.stdout.cancel();
+      await holder.status;
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "grade as a teacher: a student's link in the teacher's drop folder is refused with the rm that works there" +
+    (twoUsers ? ` [ignored: ${twoUsers}]` : ""),
+  ignore: twoUsers !== "",
+  async fn() {
+    // The drop folder is the teacher's: its owner may remove any name in
+    // it, sticky or not, whoever made the name. In the shared /tmp, only
+    // the link's maker may (the remedy tests hold that side).
+    const r = await inNamespace(`
+mkdir -m 1733 /tmp/drop && chown 10001:10001 /tmp/drop
+as_user 10002 sh -c 'umask 022; printf "{}\\n" > /tmp/drop/b.json; ln -s /etc/passwd /tmp/drop/a.json'
+step grade guardlab_as 10001 exercise grade /tmp/drop
+step rm as_user 10001 rm /tmp/drop/a.json
+`);
+    assert.equal(r.code, 0, r.err);
+    const all = steps(r.out);
+    const grade = all.get("grade")!;
+    assert.equal(grade.code, 4, [...grade.out, ...grade.err].join("\n"));
+    assert.deepEqual(grade.err, [
+      "guardlab: refused: /tmp/drop/a.json is a symbolic link; guardlab " +
+      "never follows links; remove the link (rm /tmp/drop/a.json)",
+    ]);
+    assert.deepEqual(all.get("rm"), { code: 0, out: [], err: [] });
   },
 });

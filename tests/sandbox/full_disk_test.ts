@@ -77,3 +77,37 @@ step again guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --t
     assert.equal(all.get("again")!.code, 0, all.get("again")!.err.join("\n"));
   },
 });
+
+Deno.test({
+  name:
+    "full disk: a view of your own ledger on its proof still shows it, the ledger unchanged" +
+    (missing ? ` [ignored: ${missing}]` : ""),
+  ignore: missing !== "",
+  async fn() {
+    // Opened by name on its proof, the view needs SQLite's shared-memory
+    // index beside the file, which a full device cannot hold: it reads
+    // the file into memory instead, as it reads any other file.
+    const home = "/tmp/shared/v";
+    const r = await inNamespace(`
+mkdir -m 1777 /tmp/shared && mount -t tmpfs -o size=1m,mode=1777 tmpfs /tmp/shared
+as_user ${VICTIM} mkdir -m 700 ${home}
+step first guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-001 --topic river --copies 2
+step sum-before sha256sum ${home}/p/lab.sqlite
+as_user ${ATTACKER} sh -c 'cat /dev/zero > /tmp/shared/fill 2>/dev/null; true'
+step view guardlab_as ${VICTIM} ledger --ledger p --home ${home} --json
+step sum-after sha256sum ${home}/p/lab.sqlite
+`);
+    assert.equal(r.code, 0, r.err);
+    const all = steps(r.out);
+    assert.equal(all.get("first")!.code, 0, all.get("first")!.err.join("\n"));
+    const view = all.get("view")!;
+    assert.equal(view.code, 0, view.err.join("\n"));
+    assert.deepEqual(view.err, []);
+    const ledger = JSON.parse(view.out.join("\n"));
+    assert.deepEqual(
+      ledger.drafts.map((x: { job: string }) => x.job),
+      ["JOB-001"],
+    );
+    assert.deepEqual(all.get("sum-after")!.out, all.get("sum-before")!.out);
+  },
+});

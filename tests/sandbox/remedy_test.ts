@@ -71,6 +71,41 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "remedy: grade given another user's link in a sticky folder gets no rm advice either" +
+    (IS_ROOT ? "" : " [ignored: lchown to a second user needs root]"),
+  ignore: !POSIX || !IS_ROOT,
+  async fn(t) {
+    // grade reads files of other users (the students'), so it does not ask
+    // who owns a hand-in; who may remove a link is another question.
+    await using p = await sharedPlace();
+    const link = join(p.base, "x;touch PWNED;#.json");
+    await Deno.symlink("/etc/passwd", link);
+    lchownSync(link, OTHER_UID, OTHER_UID);
+    const before = await snapshot(p.base);
+    for (const lang of ["en", "zh"] as const) {
+      await t.step(lang, async () => {
+        const r = await cli(
+          ["exercise", "grade", link, "--lang", lang],
+          "",
+          false,
+          p.base,
+        );
+        assertRefused(r, /uid 65534/);
+        assert.doesNotMatch(r.err[0], /\brm\b/, r.err[0]);
+        assert.match(
+          r.err[0],
+          lang === "en"
+            ? /only they or an administrator can remove it; .*folder of your own/
+            : /只有对方或管理员能删除它；.*你自己的目录/,
+        );
+      });
+    }
+    assert.deepEqual(await snapshot(p.base), before, "nothing changed");
+  },
+});
+
+Deno.test({
   name: "remedy: your own link: rm, shell-quoted, naming exactly that link",
   ignore: !POSIX,
   async fn() {
@@ -124,6 +159,42 @@ Deno.test({
             r.err[0],
             lang === "en" ? /control characters/ : /控制字符/,
           );
+        }
+      });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "remedy: a --ledger-file whose name holds a line feed is refused in one line: empty, not a ledger, absent",
+  ignore: !POSIX,
+  async fn(t) {
+    await using p = await sharedPlace();
+    const mine = join(p.base, "mine");
+    await Deno.mkdir(mine, { mode: 0o700 });
+    // A forged second line, as a classmate would name a file they hand over.
+    const name = "a\nguardlab: nothing to reconcile";
+    const shown = "a\\u000aguardlab: nothing to reconcile";
+    const files = {
+      empty: new Uint8Array(),
+      "not a ledger": new TextEncoder().encode("not SQLite ".repeat(100)),
+      absent: null,
+    };
+    for (const [kind, bytes] of Object.entries(files)) {
+      await t.step(kind, async () => {
+        const file = join(mine, `${kind} ${name}`);
+        if (bytes !== null) await Deno.writeFile(file, bytes, { mode: 0o600 });
+        for (const command of ["ledger", "reconcile"]) {
+          const r = await cli(
+            [command, "--ledger-file", file, "--lang", "en"],
+            "",
+            false,
+            p.base,
+          );
+          assertRefused(r, /ledger/);
+          assert.ok(r.err[0].includes(`/${kind} ${shown}`), r.err[0]);
+          assertInertLine(r.err[0]);
         }
       });
     }
