@@ -220,7 +220,9 @@ export const SERVER_MESSAGES = {
     zh: "无需对账：每份有效草稿都有 accepted 回执",
   },
   pending: (keys: readonly string[]): Text => ({
-    en: `${keys.length} keys need attention: ${keys.join(", ")}`,
+    en: `${count(keys.length, "key")} ${
+      keys.length === 1 ? "needs" : "need"
+    } attention: ${keys.join(", ")}`,
     zh: `${keys.length} 个业务键需要处理：${keys.join("、")}`,
   }),
   voided: (job: string, attempt: number | null): Text => ({
