@@ -58,6 +58,28 @@ Deno.test("cli: help, version and usage errors", async (t) => {
     },
   );
 
+  await t.step(
+    "accept --help says when crash-after-commit kills (its effect shows, or its answer is in) and the cancel's default when nothing was measured",
+    async () => {
+      const say = async (lang: string) =>
+        (await cli(["accept", "--help", "--lang", lang])).out.join("")
+          .replace(/\s+/g, "");
+      const en = await say("en");
+      assert.ok(
+        en.includes(
+          "crash-after-commit(theserverkilledonceitseffectshowsoritsanswerisin,",
+        ),
+        en,
+      );
+      assert.ok(en.includes("beforeit;20whennonewas)"), en);
+      const zh = await say("zh");
+      assert.ok(
+        zh.includes("crash-after-commit（效果出现或应答到达后强制终止服务器"),
+      );
+      assert.ok(zh.includes("此前没有测到时为20）"), zh);
+    },
+  );
+
   await t.step("--version comes from deno.json", async () => {
     const r = await cli(["--version"]);
     assert.deepEqual(r.out, [
