@@ -148,13 +148,18 @@ export function handInSources(
         const file = join(path, entry.name);
         // One folder: its files by name, as the teacher knows them.
         const shown = visibleText(paths.length === 1 ? entry.name : file);
+        const problem = entry.isDirectory
+          ? M.folder
+          : unnamable(entry.name, file)
+          ? NOT_UTF8
+          : null;
         sources.push(
-          entry.isDirectory
+          problem !== null
             ? {
               file: shown,
               read: () =>
                 Promise.resolve({ text: "", owner: null, mode: null }),
-              problem: M.folder,
+              problem,
             }
             : fileSource(file, tops, shown),
         );
@@ -163,6 +168,28 @@ export function handInSources(
     if (sources.length > MAX_HAND_INS) throw tooMany();
   }
   return sources;
+}
+
+/** Why a name listed cannot be opened: its bytes are not UTF-8. */
+const NOT_UTF8: Text = {
+  en: "its name is not UTF-8, so guardlab cannot open it by name; rename it",
+  zh: "它的名字不是 UTF-8，guardlab 无法按名字打开它；请给它改名",
+};
+
+/**
+ * Whether the entry `name` of a listing names nothing at `file`: a name
+ * whose bytes are not UTF-8 is listed with U+FFFD in their place, and no
+ * file has that name. A student can name a hand-in so; it is a row that
+ * says why, not a refusal of the whole class's grade.
+ */
+function unnamable(name: string, file: string): boolean {
+  if (!name.includes("\ufffd")) return false;
+  try {
+    Deno.lstatSync(file);
+    return false;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound;
+  }
 }
 
 function fileSource(

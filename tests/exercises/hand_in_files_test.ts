@@ -132,6 +132,36 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "grade: a hand-in whose name is not UTF-8 is a row that says so, the others are graded" +
+    (CAN_RUN
+      ? ""
+      : " [ignored: naming a file in bytes needs --allow-run (sh); run `deno task test`]"),
+  ignore: Deno.build.os === "windows" || !CAN_RUN,
+  async fn() {
+    await using d = await dropFolder();
+    const drop = join(d.base, "drop");
+    // Deno names files by strings: the shell makes the name of raw bytes.
+    const made = await new Deno.Command("sh", {
+      args: ["-c", `printf '{}\\n' > "$1/b$(printf '\\377').json"`, "sh", drop],
+    }).output();
+    assert.ok(made.success, "sh made the file");
+    const sources = handInSources([drop], d.base);
+    assert.deepEqual(sources.map((s) => s.file), [
+      "b\ufffd.json",
+      "li-lei.json",
+    ]);
+    assert.deepEqual(sources[0].problem, {
+      en:
+        "its name is not UTF-8, so guardlab cannot open it by name; rename it",
+      zh: "它的名字不是 UTF-8，guardlab 无法按名字打开它；请给它改名",
+    });
+    assert.equal(sources[1].problem, undefined);
+    assert.equal((await sources[1].read()).text, "{}\n");
+  },
+});
+
 Deno.test("hand-in read: the file checked is read whole, with its owner and mode", async () => {
   await using d = await dropFolder();
   await Deno.chmod(d.hand, 0o640);
