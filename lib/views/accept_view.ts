@@ -310,11 +310,17 @@ export function laneTable(
     const parts = wrap(inert(say(step.text, lang)), width(at) - 1, 0).map((
       l,
     ) => l.trim());
+    let time = withTime && step.at_ms !== undefined ? timeText(step.at_ms) : "";
+    // A time wider than its column (a session of hours) takes a line of
+    // its own, so the lanes stay where the header put them.
+    if (displayWidth(time) >= timeW && time !== "") {
+      lines.push("  " + time);
+      time = "";
+    }
     parts.forEach((part, i) => {
-      const time = i === 0 && step.at_ms !== undefined
-        ? timeText(step.at_ms)
-        : "";
-      lines.push(row(lanes.map((_, k) => k === at ? part : ""), time));
+      lines.push(
+        row(lanes.map((_, k) => k === at ? part : ""), i === 0 ? time : ""),
+      );
     });
   }
   return lines;

@@ -683,3 +683,53 @@ Deno.test("agent truth: two calls with the same arguments in one model turn: the
   );
   assert.equal(order(proxy, later).merged.story.calls[1].retryOf, 1);
 });
+
+Deno.test("agent truth: a session of more than 1000 s keeps every lane in its column and every line within 80 columns", () => {
+  // The agent's call 20 minutes into the session: +1200010ms is wider
+  // than the merged table's time column.
+  const late = 1_200_000;
+  const proxy = [
+    proxyStart,
+    sent(late + 10, 1, 5, FOREST),
+    answer(late + 20, 1, 5, FORWARDED),
+    proxyEnd(late + 30),
+  ];
+  const agent = [
+    agentStart,
+    fnStart(late + 3, "f1"),
+    guard(late + 8, "input", "f1", FOREST, "allow"),
+    mcpCall(late + 9, 1, "f1", FOREST),
+    mcpResult(late + 21, 1, "success"),
+    fnEnd(late + 22, "f1", "accepted"),
+  ];
+  const { lines, agent: a } = merge(proxy, agent);
+  const screen = mergedShowLines(
+    lines,
+    a,
+    { record: "r.jsonl", agent: "a.jsonl" },
+    "en",
+    ORACLE,
+  );
+  const table = screen.slice(
+    screen.findIndex((l) => l.includes("--------+")) + 1,
+    screen.indexOf("", 4),
+  );
+  assert.deepEqual(table, [
+    "  +1200003ms",
+    "           calls create_draft: |               |               |",
+    "           call 1              |               |               |",
+    "  +1200008ms",
+    "           tool input          |               |               |",
+    "           guardrail           |               |               |",
+    "           batch_limit: allow  |               |               |",
+    "  +1200010ms",
+    "                               | sends call 1  |               |",
+    "                               | create_draft  |               |",
+    "  +1200020ms",
+    "                               |               |               | answers call",
+    "                               |               |               | 1: success",
+    "  +1200022ms",
+    "           the model is told   |               |               |",
+    "           «accepted»          |               |               |",
+  ]);
+});
