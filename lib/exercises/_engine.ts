@@ -347,6 +347,9 @@ export function valueText(v: unknown): Text {
   return inEveryLanguage((lang) => shown(v, lang));
 }
 
+/** A placeholder, with the word "copies" when it follows: see {@linkcode fill}. */
+const COUNTED = new RegExp(`${PLACEHOLDER.source}(?: (copies)\\b)?`, "g");
+
 /**
  * `text` with `{param}`, `{name}` and `{name.field}` filled in from this
  * student's values and the bindings; a missing value reads "missing", a
@@ -360,24 +363,37 @@ export function fill(
   keepUnbound = false,
   wanted: Wanted = new Map(),
 ): Text {
+  const value = (
+    whole: string,
+    name: string,
+    field: string | undefined,
+    lang: Lang,
+  ) => {
+    if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
+      return shown(params[name as keyof ExerciseParams], lang);
+    }
+    const asked = field === undefined ? undefined : wanted.get(name);
+    if (!b.has(name) && asked && Object.hasOwn(asked, field!)) {
+      // Never bound: the value its block asked for, which it would have held.
+      const v = valueOf(asked[field!], b, params);
+      if (v !== undefined) return shown(v, lang);
+    }
+    if (!b.has(name)) {
+      return keepUnbound ? whole : say(VALUE_WORDS.unbound, lang);
+    }
+    return shown(
+      valueOf({ ref: field ? `${name}.${field}` : name }, b, params),
+      lang,
+    );
+  };
+  // A course writes "{copies} copies" once for every student; the one whose
+  // value is 1 reads "1 copy". No language is picked: a Chinese text says
+  // "{copies} 份", and the word is never there to match.
   const one = (s: string, lang: Lang) =>
-    s.replace(PLACEHOLDER, (whole, name: string, field?: string) => {
-      if (field === undefined && Object.hasOwn(params, name) && !b.has(name)) {
-        return shown(params[name as keyof ExerciseParams], lang);
-      }
-      const asked = field === undefined ? undefined : wanted.get(name);
-      if (!b.has(name) && asked && Object.hasOwn(asked, field!)) {
-        // Never bound: the value its block asked for, which it would have held.
-        const v = valueOf(asked[field!], b, params);
-        if (v !== undefined) return shown(v, lang);
-      }
-      if (!b.has(name)) {
-        return keepUnbound ? whole : say(VALUE_WORDS.unbound, lang);
-      }
-      return shown(
-        valueOf({ ref: field ? `${name}.${field}` : name }, b, params),
-        lang,
-      );
+    s.replace(COUNTED, (whole, name: string, field?: string, noun?: string) => {
+      const shownValue = value(whole, name, field, lang);
+      if (noun === undefined) return shownValue;
+      return `${shownValue} ${shownValue === "1" ? "copy" : "copies"}`;
     });
   return inEveryLanguage((lang) => one(say(text, lang), lang));
 }

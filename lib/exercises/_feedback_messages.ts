@@ -8,6 +8,11 @@
  */
 import type { Text } from "../base/i18n.ts";
 
+/** `1 copy`, `2 copies`: a count as English says it (Chinese says 份 for any). */
+function copiesEn(copies: string): string {
+  return `${copies} ${copies === "1" ? "copy" : "copies"}`;
+}
+
 /** What a student's answer did, said under a finding that does not hold. */
 export const HAPPENED_MESSAGES = {
   did: (what: Text): Text => ({
@@ -91,7 +96,7 @@ export const HAPPENED_MESSAGES = {
     copies: string,
     more: readonly string[],
   ): Text => ({
-    en: [`${job} (${topic}`, `${copies} copies`, ...more].join(", ") + ")",
+    en: [`${job} (${topic}`, copiesEn(copies), ...more].join(", ") + ")",
     zh: [`${job}（${topic}`, `${copies} 份`, ...more].join("，") + "）",
   }),
   precheckRefused: (
@@ -100,7 +105,7 @@ export const HAPPENED_MESSAGES = {
     copies: string,
     why: string,
   ): Text => ({
-    en: `line ${line}, the pre-check of ${job} for ${copies} copies was ` +
+    en: `line ${line}, the pre-check of ${job} for ${copiesEn(copies)} was ` +
       `refused (${why}): no Snapshot was taken`,
     zh: `第 ${line} 行，对 ${job} 前检 ${copies} 份被拒绝（${why}）：` +
       "没有取得 Snapshot",
@@ -112,7 +117,8 @@ export const HAPPENED_MESSAGES = {
     revision: string,
     limit: string,
   ): Text => ({
-    en: `line ${line}, the pre-check of ${job} for ${copies} copies took a ` +
+    en:
+      `line ${line}, the pre-check of ${job} for ${copiesEn(copies)} took a ` +
       `Snapshot at revision ${revision} (limit ${limit})`,
     zh: `第 ${line} 行，对 ${job} 前检 ${copies} 份，取得了 Snapshot` +
       `（修订号 ${revision}，上限 ${limit}）`,
@@ -131,7 +137,7 @@ export const HAPPENED_MESSAGES = {
     result: string,
     rule: Text,
   ): Text => ({
-    en: `line ${line}, ${op} of ${job} for ${copies} copies with the ` +
+    en: `line ${line}, ${op} of ${job} for ${copiesEn(copies)} with the ` +
       `Snapshot ${snapshot} returned ${result}, ${rule.en}`,
     zh: `第 ${line} 行，用 Snapshot ${snapshot} 对 ${job}、${copies} 份的 ` +
       `${op} 返回 ${result}，${rule.zh}`,
@@ -189,8 +195,9 @@ export const HAPPENED_MESSAGES = {
     zh: `对账：${job} 为 ${state}`,
   }),
   policyDraft: (job: string, copies: string, revision: string): Text => ({
-    en:
-      `the draft of ${job}, ${copies} copies, checked at revision ${revision}`,
+    en: `the draft of ${job}, ${
+      copiesEn(copies)
+    }, checked at revision ${revision}`,
     zh: `${job} 的草稿，${copies} 份，按修订号 ${revision} 检查`,
   }),
   compare: (left: string, value: string): Text => ({

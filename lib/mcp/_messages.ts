@@ -9,6 +9,11 @@
 import type { Text } from "../base/i18n.ts";
 import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
 
+/** `1 receipt`, `2 receipts`: a count as English says it (Chinese counts with 张 or 份). */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** What the server tells a client about itself at `initialize`. */
 export const INSTRUCTIONS: Text = {
   en:
@@ -197,17 +202,17 @@ export const SERVER_MESSAGES = {
     zh: `拒绝：${valid}${required ? "" : "（或不给参数）"}`,
   }),
   ledgerAll: (drafts: number, receipts: number): Text => ({
-    en: `${drafts} drafts, ${receipts} receipts`,
+    en: `${count(drafts, "draft")}, ${count(receipts, "receipt")}`,
     zh: `${drafts} 份草稿，${receipts} 张回执`,
   }),
   ledgerNoDraft: (job: string, receipts: number): Text => ({
-    en: `no draft ${job}; ${receipts} receipts for it`,
+    en: `no draft ${job}; ${count(receipts, "receipt")} for it`,
     zh: `草稿 ${job} 不存在；它有 ${receipts} 张回执`,
   }),
   ledgerDraft: (job: string, receipts: number, last?: string): Text => ({
-    en: `the draft ${job} exists; ${receipts} receipts for it, the last: ${
-      last ?? "none"
-    }`,
+    en: `the draft ${job} exists; ${
+      count(receipts, "receipt")
+    } for it, the last: ${last ?? "none"}`,
     zh: `草稿 ${job} 存在；它有 ${receipts} 张回执，最后一张：${last ?? "无"}`,
   }),
   nothingToReconcile: {

@@ -6,7 +6,8 @@
  * CSV for a spreadsheet. JSON and CSV read the same in every language: codes,
  * not words (JSON carries each flag's words in both languages beside its
  * code). In CSV, a cell that a spreadsheet would run as a formula is
- * defused, the file starts with a UTF-8 BOM (so Excel reads the names as
+ * defused, someone's text it would read as a number or date stays text,
+ * a row not graded says why, the file starts with a UTF-8 BOM (so Excel reads the names as
  * UTF-8), lines end in LF, and the totals row stands apart after an empty
  * row, so sorting the students never moves it.
  *
@@ -130,7 +131,9 @@ export function flagCode(flag: Flag): string {
   const files = (f: string[]) => f.join("|");
   switch (flag.kind) {
     case "malformed":
-      return "malformed";
+      // Why, in the CSV's own language (its headers are English); a `;`
+      // would read as the end of this flag, so it is a `,` here.
+      return `malformed(${say(flag.reason, "en").replaceAll(";", ",")})`;
     case "hand-made-name":
       return "hand-made-name";
     case "identical":
@@ -384,6 +387,43 @@ export function csvCell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
+/** A month as a spreadsheet reads it in a date: `MAR`, `March`. */
+const MONTH =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+
+/**
+ * A text a spreadsheet would turn into a value when it opens the CSV,
+ * quotes or not: a number (`0042` loses its zeros, `1e5` is 100000), a
+ * date or time (`3-1`, `MAR-26`, `2026/03`, `9:30`) or TRUE/FALSE.
+ */
+const READS_AS_VALUE = new RegExp(
+  [
+    "^[+-]?[\\d.,]*\\d[\\d.,]*(?:e[+-]?\\d+)?%?$",
+    `^(?:\\d+|${MONTH})(?:[-/.: ](?:\\d+|${MONTH})){1,2}(?: ?[ap]m?)?$`,
+    "^(?:true|false)$",
+  ].join("|"),
+  "i",
+);
+
+/**
+ * A CSV cell of someone's text (a file name, a student's name, a course
+ * code): as {@linkcode csvCell}, and one a spreadsheet would turn into a
+ * number or a date gets a `'` in front too, so `3-1` stays `3-1`.
+ */
+export function csvTextCell(value: string): string {
+  return READS_AS_VALUE.test(value) && /\d|^(?:true|false)$/i.test(value)
+    ? csvCell(`'${value}`)
+    : csvCell(value);
+}
+
+/** Cells as a CSV line: `{ text }` is someone's text ({@linkcode csvTextCell}). */
+function textLine(cells: (string | { text: string })[]): string {
+  return cells.map((c) =>
+    typeof c === "string" ? csvCell(c) : csvTextCell(c.text)
+  )
+    .join(",");
+}
+
 /** The header of an exercise judged from a ledger copy, in CSV: the same in every language. */
 const CSV_NOT_RERUN = "ledger copy re-judged, session not re-run";
 
@@ -396,15 +436,17 @@ const CSV_NOT_RERUN = "ledger copy re-judged, session not re-run";
  */
 export function gradeCsv(grade: ClassGrade): string[] {
   const line = (cells: string[]) => cells.map(csvCell).join(",");
+  // Someone's text, never a value: a spreadsheet keeps `3-1` as typed.
+  const text = (value: string) => ({ text: value });
   const rows = grade.rows.map((row: Row) =>
-    line([
-      row.file,
+    textLine([
+      text(row.file),
       // A name shows what it holds, invisible characters too.
-      row.name === null ? "" : visibleText(row.name),
+      text(row.name === null ? "" : visibleText(row.name)),
       ...grade.exercises.map((n) => row.cells[n] ?? ""),
       row.total === null ? "" : String(row.total),
       row.ownTotal === null ? "" : String(row.ownTotal),
-      row.code === undefined ? "" : row.code ?? "none",
+      text(row.code === undefined ? "" : row.code ?? "none"),
       row.revealed.join(" "),
       row.hinted.join(" "),
       grade.exercises.filter((n) => row.first[n] != null).map((n) =>

@@ -78,8 +78,15 @@ export function timelineOf(attempt: Attempt): Timeline {
   const stopMark: Mark = cancelled ? "cancelled" : "failed";
   const before: StageRow[] = [];
   const after: StageRow[] = [];
+  // A check that said no, then a receipt that failed to write: the call
+  // raised audit_unavailable, yet the refusal happened where it happened,
+  // at the last stage the events reached, and its mark stays there.
+  const refusedUnrecorded = outcome.kind === "raised" &&
+    attempt.refusal !== undefined;
+  const refusedAs = (...statuses: string[]) =>
+    refusedUnrecorded || statuses.includes(status ?? "");
 
-  const argsRefused = status === "input_rejected" &&
+  const argsRefused = refusedAs("input_rejected") &&
     !seen.has("arguments_valid");
   before.push({
     stage: "arguments",
@@ -87,8 +94,8 @@ export function timelineOf(attempt: Attempt): Timeline {
     note: argsRefused ? ruleNote(attempt.refusal) : null,
   });
   const parallel = attempt.inputGuardrail === "parallel";
-  const inputRefused = status === "input_rejected" &&
-    seen.has("arguments_valid");
+  const inputRefused = refusedAs("input_rejected") &&
+    seen.has("arguments_valid") && !seen.has("input_allowed");
   before.push(
     parallel && seen.has("arguments_valid")
       ? {
@@ -118,7 +125,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     ? "passed"
     : !seen.has("business_started")
     ? "not reached"
-    : status === "key_conflict" || status === "key_voided"
+    : refusedAs("key_conflict", "key_voided")
     ? "refused"
     : "failed";
   before.push({
@@ -129,7 +136,7 @@ export function timelineOf(attempt: Attempt): Timeline {
       : reused
       ? STAGE_NOTES.reused
       : businessMark === "refused"
-      ? (status === "key_voided"
+      ? (status === "key_voided" || attempt.refusal === "key_voided"
         ? RULES.key_voided
         : RULES.same_key_different_arguments)
       : businessMark === "failed"
@@ -165,7 +172,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     ? "passed"
     : !seen.has("output_started")
     ? "not reached"
-    : status === "output_rejected"
+    : refusedAs("output_rejected")
     ? "refused"
     : stoppedAt === "output_check"
     ? stopMark

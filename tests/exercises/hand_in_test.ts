@@ -33,7 +33,9 @@ import {
 } from "../../lib/exercises/mod.ts";
 import {
   csvCell,
+  csvTextCell,
   flagText,
+  gradeCsv,
   gradeJson,
   gradeTable,
 } from "../../lib/views/grade_table.ts";
@@ -865,6 +867,76 @@ Deno.test("csv: a cell a spreadsheet would run is defused; every cell quoted", (
   assert.equal(csvCell("\tx"), `"'\tx"`);
   assert.equal(csvCell('a "b", c'), `"a ""b"", c"`);
   assert.equal(csvCell("李雷"), `"李雷"`);
+});
+
+Deno.test("csv: a name, file or code a spreadsheet would read as a number or a date stays text", () => {
+  for (
+    const [value, cell] of [
+      ["3-1", `"'3-1"`], // 1 March
+      ["MAR-26", `"'MAR-26"`], // 26 March
+      ["2026-03-02", `"'2026-03-02"`],
+      ["1/2", `"'1/2"`],
+      ["9:30", `"'9:30"`],
+      ["0042", `"'0042"`], // 42
+      ["1e5", `"'1e5"`], // 100000
+      ["true", `"'true"`], // TRUE
+      ["-1", `"'-1"`], // one `'`, not two
+      ["=A1", `"'=A1"`],
+      ["NET-2026", `"NET-2026"`],
+      ["NET-V4", `"NET-V4"`],
+      ["1-2.json", `"1-2.json"`],
+      ["李雷", `"李雷"`],
+      ["JAN", `"JAN"`],
+    ]
+  ) assert.equal(csvTextCell(value), cell, value);
+});
+
+Deno.test("csv: a row not graded says why (in English, as the headers), and someone's texts stay text", () => {
+  const lines = gradeCsv({
+    exercises: [1],
+    rows: [{
+      file: "broken.json",
+      name: null,
+      cells: {},
+      revealed: [],
+      hinted: [],
+      first: {},
+      total: null,
+      ownTotal: null,
+      flags: [{
+        kind: "malformed",
+        reason: {
+          en: 'no "format": a hand-in from an older guardlab; hand in again',
+          zh: "没有“format”：较旧的 guardlab 的作业；请重新提交",
+        },
+      }],
+    }, {
+      file: "3-1.json",
+      name: "0042",
+      cells: { 1: "done" },
+      revealed: [],
+      hinted: [],
+      code: "MAR-26",
+      first: { 1: "2026-03-02T09:00:00.000Z" },
+      total: 1,
+      ownTotal: 1,
+      flags: [],
+    }],
+    perExercise: { 1: 1 },
+    notRerun: [],
+    builtinHandIns: 0,
+    course: "guardlab",
+    order: [],
+    identicalCountedOnce: false,
+  });
+  assert.deepEqual(lines.slice(1, 3), [
+    // student, 1, total, own code total, code used, revealed, hints
+    // before guess, first checked: empty; then the flags.
+    '"broken.json","","","","","","","","",' +
+    '"malformed(no ""format"": a hand-in from an older guardlab, hand in again)"',
+    `"3-1.json","'0042","done","1","1","'MAR-26","","",` +
+    '"1=2026-03-02T09:00:00.000Z",""',
+  ]);
 });
 
 Deno.test("variants through the CLI: show states them, check needs a name, hand-in warns of a changed name", async () => {

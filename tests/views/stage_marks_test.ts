@@ -89,3 +89,32 @@ Deno.test("stage marks: every fault is drawn on the stage where it happened", as
     });
   }
 });
+
+Deno.test("stage marks: a refusal whose receipt then failed is drawn with its rule, in both languages", async () => {
+  await using s = await tempLab();
+  const { attempt } = await s.lab.observe(
+    { job: "JOB-001", topic: "river", copies: 4 },
+    { auditFailure: true },
+  );
+  const view = timelineOf(attempt);
+  assert.deepEqual(renderTimeline(view, undefined, "en"), [
+    "  arguments valid  [ok] passed",
+    "  input check      [no] refused      batch_limit: at most 3 copies per call",
+    "  business         [ ]  not reached",
+    "  --- commit point: not reached; this attempt wrote no draft -----------------",
+    "  output check     [ ]  not reached",
+    "  receipt          [!!] failed       write failed: this attempt has no receipt",
+    "  ledger: draft absent, receipt none",
+    "  caller received: an exception (audit_unavailable)",
+  ]);
+  assert.deepEqual(renderTimeline(view, undefined, "zh"), [
+    "  参数校验         [ok] 通过",
+    "  前检             [no] 拒绝         batch_limit：每次最多 3 份",
+    "  业务写入         [ ]  未到达",
+    "  --- 提交点：未到达，本次没有写入草稿 ---------------------------------------",
+    "  后检             [ ]  未到达",
+    "  回执             [!!] 失败         回执写入失败：本次尝试没有回执",
+    "  账本：草稿不存在，回执 无",
+    "  调用方得到：异常（audit_unavailable）",
+  ]);
+});
