@@ -128,7 +128,16 @@ function column(left: string, text: string, at = 25): string[] {
  */
 export function usageOf(cmd: Command | undefined, lang: Lang): string[] {
   const usage = say(HELP_LABELS.usage, lang);
-  if (cmd) return [`${usage}guardlab ${cmd.usage.split("\n")[0]}`];
+  if (cmd) {
+    // The first synopsis whole, up to the next `guardlab …` line: its first
+    // line alone may stop mid-bracket (accept's ends in "|").
+    const [head, ...rest] = cmd.usage.split("\n");
+    const next = rest.findIndex((l) => l.trimStart().startsWith("guardlab "));
+    return [
+      `${usage}guardlab ${head}`,
+      ...(next < 0 ? rest : rest.slice(0, next)),
+    ];
+  }
   return [
     `${usage}guardlab <command> [options]`,
     `  ${say(HELP_LABELS.commandList, lang)}${

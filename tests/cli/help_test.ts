@@ -29,6 +29,57 @@ Deno.test("cli: help, version and usage errors", async (t) => {
     }
   });
 
+  await t.step(
+    "the usage after a usage error is the first synopsis whole, never cut mid-bracket",
+    async () => {
+      // Before: accept's first line alone, which ends in "|".
+      assert.deepEqual((await cli(["accept", "--bogus"])).err.slice(1), [
+        "usage: guardlab accept (--example NAME | --oracle FILE -- COMMAND ARGS… |",
+        "                     --oracle FILE --url URL [--header NAME=VALUE…]",
+        "                     [--header-env NAME=VARIABLE…])",
+        "                    [--tool NAME] [--cases LIST] [--copies N] [--timeline]",
+        "                    [--timeout-ms N] [--cancel-after-ms N]",
+        "                    [--json | --format svg] [--junit FILE] [--baseline FILE]",
+      ]);
+      assert.deepEqual((await cli(["proxy", "--bogus"])).err.slice(1), [
+        "usage: guardlab proxy [--faults FILE] [--record FILE] [--timeout-ms N]",
+        "                    [--oracle FILE [--read-before-delivery]] -- COMMAND ARGS…",
+      ]);
+      for (const command of COMMAND_NAMES) {
+        const usage = (await cli([command, "--bogus"])).err.slice(1).join(" ");
+        for (const [open, close] of [["(", ")"], ["[", "]"]]) {
+          assert.equal(
+            usage.split(open).length,
+            usage.split(close).length,
+            `${command}: ${usage}`,
+          );
+        }
+      }
+    },
+  );
+
+  await t.step(
+    "accept --help says when crash-after-commit kills (its effect shows, or its answer is in) and the cancel's default when nothing was measured",
+    async () => {
+      const say = async (lang: string) =>
+        (await cli(["accept", "--help", "--lang", lang])).out.join("")
+          .replace(/\s+/g, "");
+      const en = await say("en");
+      assert.ok(
+        en.includes(
+          "crash-after-commit(theserverkilledonceitseffectshowsoritsanswerisin,",
+        ),
+        en,
+      );
+      assert.ok(en.includes("beforeit;20whennonewas)"), en);
+      const zh = await say("zh");
+      assert.ok(
+        zh.includes("crash-after-commit（效果出现或应答到达后强制终止服务器"),
+      );
+      assert.ok(zh.includes("此前没有测到时为20）"), zh);
+    },
+  );
+
   await t.step("--version comes from deno.json", async () => {
     const r = await cli(["--version"]);
     assert.deepEqual(r.out, [

@@ -18,8 +18,9 @@ asked by key. Cases: once, rejected, lost-reply-retry (the server answers,
 guardlab withholds the answer, the client retries), cancel-after-send,
 concurrent-distinct, concurrent-same, same-key-other-arguments,
 two-processes (the server started twice over one store), crash-after-commit
-(the server killed once its effect shows, started again, the call retried),
-annotations (the hints the tool declares, checked against those verdicts).
+(the server killed once its effect shows or its answer is in, started again,
+the call retried), annotations (the hints the tool declares, checked against
+those verdicts).
 The matrix shows what the client saw, the effect counted by key and the
 verdict; with --timeline each case's steps in three lanes (client, guardlab,
 server).
@@ -57,7 +58,7 @@ full example for a real server: docs/en/08-accept-your-own-tool.md.`,
 lost-reply-retry（服务器已应答，guardlab 扣下应答，客户端重试）、
 cancel-after-send、concurrent-distinct、concurrent-same、
 same-key-other-arguments、two-processes（同一存储上启动两次服务器）、
-crash-after-commit（效果出现后强制终止服务器，再启动，重试调用）、
+crash-after-commit（效果出现或应答到达后强制终止服务器，再启动，重试调用）、
 annotations（工具声明的提示，与上述结论对照）。矩阵列出客户端看到了什么、
 按业务键数出的效果和结论；加 --timeline 时再画出每个用例在三条泳道
 （客户端、guardlab、服务器）上的步骤。
@@ -118,9 +119,9 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
   },
   cancelAfter: {
     en:
-      "cancel-after-send cancels this long after sending (default: half the median answer time of the calls before it)",
+      "cancel-after-send cancels this long after sending (default: half the median answer time of the calls before it; 20 when none was)",
     zh:
-      "cancel-after-send 在发送后多久取消（默认：此前调用应答时间中位数的一半）",
+      "cancel-after-send 在发送后多久取消（默认：此前调用应答时间中位数的一半；此前没有测到时为 20）",
   },
   timeline: {
     en: "also draw each case's timeline",
