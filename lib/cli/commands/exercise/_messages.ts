@@ -51,15 +51,14 @@ script 步骤（JSON Lines），从标准输入或临时目录下你自己的 FI
 在第一次预测保存之后）。
 --course FILE 读取老师的课程文件（同样的格式，见
 docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
-进度保存在你的私有目录里（reset 不会删除）。hand-in
-以 JSON 输出你的作业，带上
-你的名字（guardlab config name）和课程代码（guardlab config course）。grade 重新
-运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，输出“学生 × 练习”表：
-文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，每步最多保留
-${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取 ${MAX_HAND_IN_BYTES} 字节。
-按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
-判定并上交的是这个账本各行和 MCP 调用的有界副本；grade 重新判定副本，
-不会重跑会话。`,
+进度保存在你的私有目录里（reset 不会删除）。hand-in 以 JSON 输出你的作业，
+带上你的名字（guardlab config name）和课程代码（guardlab config course）。
+grade 重新运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，
+输出“学生 × 练习”表：文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，
+每步最多保留 ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取
+${MAX_HAND_IN_BYTES} 字节。按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用
+--ledger NAME 检查：判定并上交的是这个账本各行和 MCP 调用的有界副本；
+grade 重新判定副本，不会重跑会话。`,
   },
   done: {
     en: "done (check: every invariant held; grade: every hand-in graded)",
