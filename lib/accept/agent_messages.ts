@@ -151,6 +151,12 @@ export const AGENT_MESSAGES = {
     en: "  {what} ({calls}): every tool guardrail allowed it",
     zh: "  {what}（{calls}）：每个工具护栏都放行了",
   },
+  unfinished: {
+    en:
+      "  {what} ({calls}): the agent record ends before this call did: what came of it is not in the record",
+    zh:
+      "  {what}（{calls}）：Agent 记录在这次调用结束之前就停了：它后来怎样，记录里没有",
+  },
   passedButFailed: {
     en:
       "  {what} ({calls}): every tool guardrail allowed it; the call failed: {error}",

@@ -560,9 +560,9 @@ export const HAND_IN_FILE_MESSAGES = {
   ownFolder: {
     en: "write the hand-in inside a folder of your own that no one else " +
       "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
-      "/tmp/NAME/hand-in.json), never into the shared /tmp itself",
+      "/tmp/NAME/NAME.json), never into the shared /tmp itself",
     zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
-      "再用 --output /tmp/NAME/hand-in.json），不要直接写进共享的 /tmp",
+      "再用 --output /tmp/NAME/NAME.json），不要直接写进共享的 /tmp",
   },
   exists: {
     en: "already exists; a hand-in is always a new file, never written " +

@@ -129,9 +129,27 @@ export const DRAFT_SUMMARY = {
     en: `accepted: draft ${job} committed by this call; ${rec.en}`,
     zh: `accepted：本次调用提交了草稿 ${job}；${rec.zh}`,
   }),
-  inputRejected: (rule: string, rec: Text): Text => ({
-    en: `refused by the input check, nothing written: ${rule}; ${rec.en}`,
-    zh: `被前检拒绝，什么也没写：${rule}；${rec.zh}`,
+  /** The refusal's rule with what would be valid, once (`batch_limit: at most 3 …`). */
+  rule: (rule: string, valid: string): Text =>
+    valid === "" || valid.startsWith(`${rule}:`) ||
+      valid.startsWith(`${rule}：`)
+      ? { en: valid || rule, zh: valid || rule }
+      : { en: `${rule} (${valid})`, zh: `${rule}（${valid}）` },
+  argumentsRejected: (rule: Text, rec: Text): Text => ({
+    en:
+      `refused by argument validation, nothing written: ${rule.en}; ${rec.en}`,
+    zh: `参数校验拒绝，什么也没写：${rule.zh}；${rec.zh}`,
+  }),
+  inputRejected: (rule: Text, rec: Text): Text => ({
+    en: `refused by the input check, nothing written: ${rule.en}; ${rec.en}`,
+    zh: `被前检拒绝，什么也没写：${rule.zh}；${rec.zh}`,
+  }),
+  // The parallel input guardrail's verdict arrived after the commit point.
+  inputRejectedLate: (rule: Text, draft: Text, rec: Text): Text => ({
+    en:
+      `the input guardrail, running in parallel, refused after the commit point (${rule.en}), but ${draft.en}: it was committed before the verdict and stays until it is compensated (the same request is refused again on a retry); ${rec.en}`,
+    zh:
+      `并行的输入护栏在提交点之后才拒绝（${rule.zh}），但${draft.zh}：它在结论到达之前就已提交，在被补偿之前一直留着（同一请求重试仍会被拒绝）；${rec.zh}`,
   }),
   outputRejected: (draft: Text, rec: Text): Text => ({
     en:
@@ -139,10 +157,10 @@ export const DRAFT_SUMMARY = {
     zh:
       `后检拒绝了结果，但${draft.zh}：它在检查之前就已提交；${rec.zh}。用同样参数重试可复用它，或对它补偿`,
   }),
-  keyConflict: (job: string, rule: string, rec: Text): Text => ({
+  keyConflict: (job: string, rule: Text, rec: Text): Text => ({
     en:
-      `refused: ${job} exists with other arguments, nothing written (${rule}); ${rec.en}`,
-    zh: `拒绝：${job} 已以其他参数存在，什么也没写（${rule}）；${rec.zh}`,
+      `refused: ${job} exists with other arguments, nothing written (${rule.en}); ${rec.en}`,
+    zh: `拒绝：${job} 已以其他参数存在，什么也没写（${rule.zh}）；${rec.zh}`,
   }),
   keyVoided: (job: string, rec: Text): Text => ({
     en:
@@ -220,7 +238,9 @@ export const SERVER_MESSAGES = {
     zh: "无需对账：每份有效草稿都有 accepted 回执",
   },
   pending: (keys: readonly string[]): Text => ({
-    en: `${keys.length} keys need attention: ${keys.join(", ")}`,
+    en: `${count(keys.length, "key")} ${
+      keys.length === 1 ? "needs" : "need"
+    } attention: ${keys.join(", ")}`,
     zh: `${keys.length} 个业务键需要处理：${keys.join("、")}`,
   }),
   voided: (job: string, attempt: number | null): Text => ({

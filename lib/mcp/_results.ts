@@ -67,19 +67,30 @@ export function summaryOf(s: Record<string, unknown>): Text {
   const events = (s.events as string[] | undefined) ?? [];
   const refusal = s.refusal as { rule: string; valid: string } | undefined;
   const rule = refusal
-    ? `${refusal.rule}${refusal.valid ? ` (${refusal.valid})` : ""}`
-    : "";
+    ? DRAFT_SUMMARY.rule(refusal.rule, refusal.valid)
+    : DRAFT_SUMMARY.rule("", "");
   switch (s.status) {
     case "accepted":
       return events.includes("effect_reused")
         ? DRAFT_SUMMARY.reused(job, rec)
         : DRAFT_SUMMARY.committed(job, rec);
     case "input_rejected":
-      return DRAFT_SUMMARY.inputRejected(rule, rec);
+      // Said where it happened: the argument check, the input check, or a
+      // parallel guardrail whose verdict came after the draft was committed.
+      return !events.includes("arguments_valid")
+        ? DRAFT_SUMMARY.argumentsRejected(rule, rec)
+        : events.includes("input_tripwire")
+        ? DRAFT_SUMMARY.inputRejectedLate(rule, draft, rec)
+        : DRAFT_SUMMARY.inputRejected(rule, rec);
     case "output_rejected":
       return DRAFT_SUMMARY.outputRejected(draft, rec);
     case "key_conflict":
-      return DRAFT_SUMMARY.keyConflict(job, rule, rec);
+      // The sentence says what the rule's text would: only its name here.
+      return DRAFT_SUMMARY.keyConflict(
+        job,
+        DRAFT_SUMMARY.rule(refusal?.rule ?? "", ""),
+        rec,
+      );
     case "key_voided":
       return DRAFT_SUMMARY.keyVoided(job, rec);
     case "cancelled":

@@ -309,15 +309,33 @@ export function removeLedger(root: string, name: string): boolean {
   return true;
 }
 
+/** The runtime's kinds of access, as a Chinese screen says them. */
+const ACCESS_ZH: Readonly<Record<string, string>> = {
+  read: "读取",
+  write: "写入",
+  net: "访问网络",
+  env: "读取环境变量",
+  run: "运行",
+  sys: "读取系统信息",
+  ffi: "加载动态库",
+  import: "导入",
+};
+
 /** One line explaining a sandbox refusal, naming what was refused. */
 export function refusalLine(error: Error): Text {
   // The runtime's message quotes the path as the user gave it: shown inert.
   const what = inert(
     error.message.replace(/, run again with.*$/s, "").replace(/^Requires /, ""),
   );
+  // The runtime says it in English ("read access to "/etc/hosts""); the
+  // Chinese line says the kind of access in Chinese and keeps the rest.
+  const kind = /^([a-z]+) access to (.*)$/s.exec(what);
+  const whatZh = kind && Object.hasOwn(ACCESS_ZH, kind[1])
+    ? `${ACCESS_ZH[kind[1]]} ${kind[2]}`
+    : what;
   return {
     en:
       `refused by the sandbox: ${what} (guardlab may only read and write under ${SANDBOX_ROOT})`,
-    zh: `被沙箱拒绝：${what}（guardlab 只能读写 ${SANDBOX_ROOT}）`,
+    zh: `被沙箱拒绝：${whatZh}（guardlab 只能读写 ${SANDBOX_ROOT}）`,
   };
 }

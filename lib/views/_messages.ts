@@ -209,14 +209,15 @@ export const LEDGER_TIMELINE_MESSAGES = {
     zh: `      ${stage.zh}${mark.zh}：${note.zh}`,
   }),
   attemptsInOrder: (all: number, receipts: number, without: number): Text => ({
-    en:
-      `${all} attempts in order: ${receipts} with a receipt, ${without} without (a draft no receipt records)`,
+    en: `${all} attempt${
+      all === 1 ? "" : "s"
+    } in order: ${receipts} with a receipt, ${without} without (a draft no receipt records)`,
     zh:
       `按顺序共 ${all} 次调用：${receipts} 次有回执，${without} 次没有（没有回执记录的草稿）`,
   }),
   commitPoint: { en: "commit point", zh: "提交点" },
   omitted: (count: number): Text => ({
-    en: `(${count} earlier attempts not drawn)`,
+    en: `(${count} earlier attempt${count === 1 ? "" : "s"} not drawn)`,
     zh: `（更早的 ${count} 次调用未画出）`,
   }),
   compensationVoided: (job: string, receiptWritten: boolean): Text => ({

@@ -147,6 +147,8 @@ function callLines(
         calls,
         error: quoted(call.mcp?.result?.error ?? call.error ?? outcome ?? "?"),
       });
+    } else if (endsUnseen(call)) {
+      text = fill(A.unfinished, { what, calls });
     } else {
       text = fill(A.passed, { what, calls });
     }
@@ -173,6 +175,17 @@ function callLines(
     );
   }
   return out;
+}
+
+/**
+ * Whether the agent record ends before the call did (it stopped at its
+ * bound, or the agent before close()): its function span never ended, or
+ * (no spans) its MCP call has no result and no output guardrail ran.
+ */
+function endsUnseen(call: AgentCall): boolean {
+  if (call.start !== null) return call.end === null;
+  return call.mcp !== null && call.mcp.result === null &&
+    !call.guardrails.some((g) => g.stage === "output");
 }
 
 /** An error as a line quotes it: on one line, at most 80 characters. */

@@ -179,9 +179,11 @@ const EMPHASIS_LOOK: Readonly<
 export function renderPolicyRow(row: PolicyRow, lang: Lang): string[] {
   const { mark } = EMPHASIS_LOOK[row.emphasis ?? "none"];
   const width = row.lane === "reader" ? HALF - 1 : 78 - HALF - 3;
-  const lines = wrap(mark + say(row.text, lang), width, 0).map((l) => l.trim());
+  // A continuation line is indented two columns inside the lane, so it is
+  // wrapped with them counted: the reader lane's "|" stays in its column.
+  const lines = wrap(mark + say(row.text, lang), width, 2);
   return lines.map((l, i) => {
-    const text = i === 0 ? l : "  " + l;
+    const text = i === 0 ? l.trim() : l.trimEnd();
     return row.lane === "reader"
       ? `  ${text}${" ".repeat(Math.max(1, HALF - displayWidth(text)))}|`
       : `  ${" ".repeat(HALF)}| ${text}`;

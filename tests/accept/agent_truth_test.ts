@@ -733,3 +733,31 @@ Deno.test("agent truth: a session of more than 1000 s keeps every lane in its co
     "           «accepted»          |               |               |",
   ]);
 });
+
+Deno.test("agent truth: an agent record that stops before a call ended says so, never that every tool guardrail allowed it", () => {
+  // The hook's record reached its bound after the call left: its output
+  // guardrail, its result and what the model was told are not in it.
+  const cutAfterSend = [
+    agentStart,
+    fnStart(3, "f1"),
+    guard(8, "input", "f1", FOREST, "allow"),
+    mcpCall(9, 1, "f1", FOREST),
+    { kind: "full", t: 9.5 },
+  ];
+  assert.deepEqual(stops(ONE_CALL, cutAfterSend), [
+    "create_draft JOB-002 (call 1): the agent record ends before this call did: what came of it is not in the record",
+  ]);
+  // With the SDK's tracing off: no span, an MCP call with no result.
+  const untraced = [
+    agentStart,
+    { ...guard(8, "input", "f1", FOREST, "allow"), span: null },
+    { ...mcpCall(9, 1, "f1", FOREST), span: null },
+  ];
+  assert.deepEqual(stops(ONE_CALL, untraced), [
+    "create_draft JOB-002 (call 1): the agent record ends before this call did: what came of it is not in the record",
+  ]);
+  // The whole call in the record: as before.
+  assert.deepEqual(stops(ONE_CALL, [agentStart, ...sentCall("b")]), [
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+  ]);
+});

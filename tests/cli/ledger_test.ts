@@ -49,6 +49,29 @@ Deno.test(
           `guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`,
         ),
       );
+      // The note under "next:" starts where the command does, in both
+      // languages ("  下一步：" is ten columns wide, not eight).
+      const run =
+        `guardlab run --ledger ${name} --job JOB-001 --topic river --copies 2`;
+      assert.deepEqual(pending.out, [
+        "JOB-001: draft present, never accepted; receipts #1 output_rejected",
+        `  next: ${run}`,
+        "        (same key, same arguments: the draft is reused, checked again)",
+      ]);
+      const pendingZh = await cli([
+        "reconcile",
+        "--ledger",
+        name,
+        "--lang",
+        "zh",
+      ]);
+      assert.deepEqual(pendingZh.out, [
+        "JOB-001：草稿存在，但从未 accepted；回执 #1 output_rejected",
+        // Ten columns more than 80: the command breaks as a shell line.
+        `  下一步：guardlab run --ledger ${name} \\`,
+        "          --job JOB-001 --topic river --copies 2",
+        "          （同一业务键、同样参数：草稿被复用，后检重新运行）",
+      ]);
 
       const retry = await cli(["run", ...args, "--json"]);
       assert.equal(retry.code, 0);

@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { LAYERS } from "../../lib/_layers.ts";
 import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
+import { EXERCISE_LINES } from "../../lib/cli/commands/exercise/_messages.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { remoteTimeoutSession } from "../_helpers/mcp_inprocess.ts";
 
@@ -790,4 +791,21 @@ Deno.test("docs: no shell block makes a folder under /tmp with -p, or writes str
       "    mkdir -m 700 /tmp/net-2026               # 不加 -p：已经存在就是别人建的",
     ),
   );
+});
+
+Deno.test("docs: chapter 5 names the states exercise list shows, as it shows them", () => {
+  const states = {
+    en: "not started / attempted / done",
+    zh: "未开始 / 尝试过 / 已完成",
+  };
+  for (const lang of ["en", "zh"] as const) {
+    const text = read(`docs/${lang}/05-exercises.md`);
+    assert.ok(text.includes(states[lang]), `${lang}: ${states[lang]}`);
+    const shown = [
+      EXERCISE_LINES["not started"][lang],
+      EXERCISE_LINES.attempted[lang],
+      EXERCISE_LINES.done[lang],
+    ].join(" / ");
+    assert.equal(shown, states[lang]);
+  }
 });

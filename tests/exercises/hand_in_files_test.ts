@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   ExerciseUsageError,
+  HAND_IN_FILE_MESSAGES,
   handInSources,
   MAX_HAND_INS,
   readHandInFile,
@@ -339,4 +340,22 @@ step rm as_user 10001 rm /tmp/drop/a.json
     ]);
     assert.deepEqual(all.get("rm"), { code: 0, out: [], err: [] });
   },
+});
+
+Deno.test("hand-in write: the way out of the shared /tmp names the file as chapters 5 and 6 do, NAME.json", () => {
+  // A class of files all named hand-in.json would overwrite each other in
+  // the teacher's folder: the chapters say NAME.json, and so does this line.
+  assert.deepEqual(HAND_IN_FILE_MESSAGES.ownFolder, {
+    en: "write the hand-in inside a folder of your own that no one else " +
+      "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
+      "/tmp/NAME/NAME.json), never into the shared /tmp itself",
+    zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
+      "再用 --output /tmp/NAME/NAME.json），不要直接写进共享的 /tmp",
+  });
+  for (const lang of ["en", "zh"]) {
+    const chapter = Deno.readTextFileSync(
+      new URL(`../../docs/${lang}/05-exercises.md`, import.meta.url),
+    );
+    assert.ok(chapter.includes("hand-in --output /tmp/NAME/NAME.json"), lang);
+  }
 });

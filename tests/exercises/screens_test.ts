@@ -156,7 +156,7 @@ Deno.test("screens: exercise 12 says 串行 and names the switch, in its task, i
       task.includes(
         "把同一个超限请求（river，4 份）发送两次：一次用 JOB-001，输入护栏并行" +
           '（run 步骤的 "input_guardrail": "parallel"）；一次用 JOB-002，' +
-          '护栏串行（"sequential"，默认）。让账本显示两次中哪一次留下了已提交的草稿。' +
+          '护栏串行（"sequential"，默认）。让账本显示两次各自留下了什么。' +
           "（两个业务键可以互换。）",
       ),
       task,
@@ -385,6 +385,13 @@ Deno.test("screens: no show gives a prediction away, no line is said twice, a re
       assert.doesNotMatch(
         twelve,
         /after the tool ran|trip after|late|工具执行之后|之后才触发|太晚/,
+      );
+      // Nor that one of the two commits ("which of the two left a committed
+      // draft"), nor that another SDK waits where guardlab's model does not:
+      // each tells exercise 16's draft before the student ran anything.
+      assert.doesNotMatch(
+        twelve,
+        /which of the two left|哪一次留下|waits for the guardrail|等待护栏/,
       );
     }
     // Exercise 18's second hint: a nudge, no verdict in it.

@@ -24,3 +24,17 @@ Deno.test("plurals: the MCP ledger tool counts 1 receipt and 1 draft", () => {
     zh: "草稿 JOB-001 存在；它有 1 张回执，最后一张：accepted",
   });
 });
+
+Deno.test("plurals: the MCP reconcile tool says 1 key needs attention", () => {
+  assert.deepEqual(SERVER_MESSAGES.pending(["JOB-001 unaccepted"]), {
+    en: "1 key needs attention: JOB-001 unaccepted",
+    zh: "1 个业务键需要处理：JOB-001 unaccepted",
+  });
+  assert.deepEqual(
+    SERVER_MESSAGES.pending(["JOB-001 unaccepted", "JOB-002 no_receipt"]),
+    {
+      en: "2 keys need attention: JOB-001 unaccepted, JOB-002 no_receipt",
+      zh: "2 个业务键需要处理：JOB-001 unaccepted、JOB-002 no_receipt",
+    },
+  );
+});

@@ -16,6 +16,19 @@ import {
 
 const missing = twoUsersMissing();
 
+/**
+ * The victim's ledger made in their `home` on a small shared tmpfs (steps
+ * `first`, `sum-before`), then the classmate fills that folder.
+ */
+function filled(home: string): string {
+  return `
+mkdir -m 1777 /tmp/shared && mount -t tmpfs -o size=1m,mode=1777 tmpfs /tmp/shared
+as_user ${VICTIM} mkdir -m 700 ${home}
+step first guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-001 --topic river --copies 2
+step sum-before sha256sum ${home}/p/lab.sqlite
+as_user ${ATTACKER} sh -c 'cat /dev/zero > /tmp/shared/fill 2>/dev/null; true'`;
+}
+
 Deno.test({
   name:
     "full disk: a classmate fills the shared folder; one line, no half file, the ledger kept" +
@@ -23,12 +36,7 @@ Deno.test({
   ignore: missing !== "",
   async fn() {
     const home = "/tmp/shared/v";
-    const r = await inNamespace(`
-mkdir -m 1777 /tmp/shared && mount -t tmpfs -o size=1m,mode=1777 tmpfs /tmp/shared
-as_user ${VICTIM} mkdir -m 700 ${home}
-step first guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-001 --topic river --copies 2
-step sum-before sha256sum ${home}/p/lab.sqlite
-as_user ${ATTACKER} sh -c 'cat /dev/zero > /tmp/shared/fill 2>/dev/null; true'
+    const r = await inNamespace(`${filled(home)}
 step config guardlab_as ${VICTIM} config lang zh --home ${home}
 step run guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --topic river --copies 1
 step run2 guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-002 --topic river --copies 1
@@ -88,12 +96,7 @@ Deno.test({
     // index beside the file, which a full device cannot hold: it reads
     // the file into memory instead, as it reads any other file.
     const home = "/tmp/shared/v";
-    const r = await inNamespace(`
-mkdir -m 1777 /tmp/shared && mount -t tmpfs -o size=1m,mode=1777 tmpfs /tmp/shared
-as_user ${VICTIM} mkdir -m 700 ${home}
-step first guardlab_as ${VICTIM} run --ledger p --home ${home} --job JOB-001 --topic river --copies 2
-step sum-before sha256sum ${home}/p/lab.sqlite
-as_user ${ATTACKER} sh -c 'cat /dev/zero > /tmp/shared/fill 2>/dev/null; true'
+    const r = await inNamespace(`${filled(home)}
 step view guardlab_as ${VICTIM} ledger --ledger p --home ${home} --json
 step sum-after sha256sum ${home}/p/lab.sqlite
 `);

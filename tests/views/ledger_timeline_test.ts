@@ -221,3 +221,21 @@ Deno.test("ledger --timeline: a receipt status guardlab never writes is drawn as
   // The mark drives the text and the SVG alike, in both languages.
   assert.deepEqual(marks, ["unknown", "unknown", "passed"]);
 });
+
+Deno.test("ledger --timeline: one attempt is one attempt, in both languages", async () => {
+  const name = `t-tl-${crypto.randomUUID().slice(0, 6)}`;
+  await session(name, [["--job", "JOB-001", ...A]]);
+  const [en, zh] = await Promise.all(
+    ["en", "zh"].map((lang) =>
+      cli(["ledger", "--ledger", name, "--timeline", "--lang", lang])
+    ),
+  );
+  assert.equal(
+    en.out[0],
+    "1 attempt in order: 1 with a receipt, 0 without (a draft no receipt records)",
+  );
+  assert.equal(
+    zh.out[0],
+    "按顺序共 1 次调用：1 次有回执，0 次没有（没有回执记录的草稿）",
+  );
+});

@@ -8,7 +8,11 @@ import { DEMO_MESSAGES } from "../../lib/cli/messages/demo.ts";
 import { TOPICS } from "../../lib/content/explain.ts";
 import type { Lang } from "../../lib/base/i18n.ts";
 import { plainFields, plainValue } from "../../lib/base/plain.ts";
-import { draftRowsText, policyRow } from "../../lib/views/policy_view.ts";
+import {
+  draftRowsText,
+  policyRow,
+  renderPolicyRow,
+} from "../../lib/views/policy_view.ts";
 import {
   continuationColumn,
   displayWidth,
@@ -565,4 +569,21 @@ Deno.test("wrap: every policy step fits its SVG box (three lines) whole, in both
       for (const line of lines) assert.ok(displayWidth(line) <= 34, line);
     }
   }
+});
+
+Deno.test("policy lanes: a reader row that wraps keeps its | in the lane's column, in both languages", () => {
+  const row = policyRow({
+    step: { op: "policy.insert_checked", job: "JOB-001", copies: 2 },
+    output: { inserted: false },
+    snapshotRevision: 1,
+  } as never)!;
+  assert.deepEqual(renderPolicyRow(row, "en"), [
+    "  x conditional insert JOB-001 ×2 (saw  |",
+    "    revision 1): condition did not      |",
+    "    match, nothing written              |",
+  ]);
+  assert.deepEqual(renderPolicyRow(row, "zh"), [
+    "  x 条件写入 JOB-001 ×2（所见修订号     |",
+    "    1）：条件不匹配，什么也没写         |",
+  ]);
 });

@@ -50,7 +50,7 @@ export const RECONCILE_MESSAGES = {
   },
   compensateAgain: {
     en: "        (a compensation can fail too: run it again, then check)",
-    zh: "        （补偿本身也可能失败：重做补偿，再核对账本）",
+    zh: "          （补偿本身也可能失败：重做补偿，再核对账本）",
   },
   neverAccepted: {
     en: "{job}: draft present, never accepted; {seen}",
@@ -63,7 +63,7 @@ export const RECONCILE_MESSAGES = {
   sameKey: {
     en:
       "        (same key, same arguments: the draft is reused, checked again)",
-    zh: "        （同一业务键、同样参数：草稿被复用，后检重新运行）",
+    zh: "          （同一业务键、同样参数：草稿被复用，后检重新运行）",
   },
   nothing: {
     en: "nothing to reconcile: every live draft has an accepted receipt",
