@@ -267,8 +267,10 @@ export const TIMELINE_WORDS = {
     zh: "询问读取工具：无从计数",
   },
   readPolled: {
-    en: "reads until the effect shows: effect {count}",
-    zh: "反复读取直到看到效果：效果 {count}",
+    // It stops at the answer too: an effect of 0 here is what the read saw
+    // once the answer was in, not an effect that showed.
+    en: "reads until the effect shows or the answer is in: effect {count}",
+    zh: "反复读取直到看到效果或应答到达：效果 {count}",
   },
   answeredText: {
     en: "answers {calls}: {outcome}: “{text}”",

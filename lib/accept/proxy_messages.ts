@@ -92,7 +92,7 @@ export const PROXY_MESSAGES = {
   },
   oracleRead: {
     en:
-      "guardlab proxy: read the effect of {n} keys from the server at the end of the session",
+      "guardlab proxy: read the effect by key from the server at the end of the session (keys: {n})",
     zh: "guardlab proxy：会话结束时从服务器读取了 {n} 个业务键的效果",
   },
   showTitle: {
@@ -148,7 +148,8 @@ export const PROXY_MESSAGES = {
   clientOther: { en: "{method}", zh: "{method}" },
   forwards: { en: "forwards {calls}", zh: "转发{calls}" },
   copies: {
-    en: "sends {n} more copies of {calls} (fault)",
+    // No plural of its own: n may be 1.
+    en: "sends copies of {calls}: {n} more (fault)",
     zh: "额外发送{calls}的 {n} 份副本（故障）",
   },
   dropped: {

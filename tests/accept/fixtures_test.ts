@@ -15,7 +15,7 @@ import {
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { InitializeFailed } from "../../lib/accept/session.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { acceptScreen } from "../../lib/views/accept_view.ts";
+import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
 import {
   acceptFixture as accept,
   CAN_START,
@@ -370,6 +370,20 @@ Deno.test({
         `${lang}\n${screen.join("\n")}`,
       );
     }
+    // The timeline's read before the kill says why it stopped at 0: the
+    // answer was in (before: "reads until the effect shows: effect 0").
+    const lanes = (lang: "en" | "zh") =>
+      timelineLines(crash, lang).join(" ").replace(/[\s|]+/g, "");
+    assert.ok(
+      lanes("en").includes(
+        "readsuntiltheeffectshowsortheanswerisin:effect0(process1)",
+      ),
+      timelineLines(crash, "en").join("\n"),
+    );
+    assert.ok(
+      lanes("zh").includes("反复读取直到看到效果或应答到达：效果0"),
+      timelineLines(crash, "zh").join("\n"),
+    );
     // A kill after a commit the read saw says nothing of the kind.
     const kept = await accept("correct", ["crash-after-commit"]);
     const screen = acceptScreen(kept, {

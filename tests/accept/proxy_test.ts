@@ -252,7 +252,7 @@ Deno.test({
       "guardlab: drops the answer to call 1 (fault)",
       "client: cancels call 1",
       "client: retries: call 2 create_draft, same key as call 1",
-      "guardlab: sends 1 more copies of call 2 (fault)",
+      "guardlab: sends copies of call 2: 1 more (fault)",
       "server: answers call 2: success",
       "server: answers a copy of call 2: success",
       "client: retries: call 3 create_draft, same key as call 1",
