@@ -809,3 +809,22 @@ Deno.test("docs: chapter 5 names the states exercise list shows, as it shows the
     assert.equal(shown, states[lang]);
   }
 });
+
+Deno.test("docs: chapter 2 says which explain draws the lanes, as it does", async () => {
+  // The text view of a policy topic says what happened and why, with no
+  // lane; the SVG replays it and draws the reader's and editor's steps.
+  const text = await cli(["explain", "checked_stale"]);
+  assert.equal(text.code, 0);
+  assert.ok(text.out.every((l) => !l.includes(" | ")), text.out.join("\n"));
+  const svg = (await cli(["explain", "checked_stale", "--format", "svg"])).out
+    .join("\n");
+  assert.match(svg, /class="policy-step"/);
+  const said = {
+    en: "`explain --format svg` replays a policy topic in a scratch ledger",
+    zh: "`explain --format svg` 在临时账本里重放规则实验的课题",
+  };
+  for (const lang of ["en", "zh"] as const) {
+    const chapter = read(`docs/${lang}/02-policy.md`).replace(/\s+/g, " ");
+    assert.ok(chapter.includes(said[lang]), lang);
+  }
+});
