@@ -227,8 +227,15 @@ function lastRecord(folder: string): string {
  */
 async function proxyNoted(folder: string, method: string): Promise<void> {
   const needle = `"method":${JSON.stringify(method)}`;
-  const noted = () =>
-    Deno.readTextFileSync(lastRecord(folder)).includes(needle);
+  // No record yet is not noted yet: the watch below sees it made.
+  const noted = () => {
+    try {
+      return Deno.readTextFileSync(lastRecord(folder)).includes(needle);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  };
   if (noted()) return;
   const watcher = Deno.watchFs(folder, { recursive: false });
   const bound = setTimeout(() => watcher.close(), 60_000);
