@@ -6,9 +6,12 @@
  *
  * @module
  */
-import type { Verdict } from "./cases.ts";
 import type { Channel } from "./channel.ts";
-import { POLL_READ_MS } from "./limits.ts";
+import {
+  DEFAULT_CANCEL_AFTER_MS,
+  MAX_RECORDED_MESSAGE_BYTES,
+  POLL_READ_MS,
+} from "./limits.ts";
 import {
   callFor,
   type Count,
@@ -19,25 +22,11 @@ import {
   substitute,
   type WriteTool,
 } from "./oracle.ts";
-import type {
-  AcceptOptions,
-  AnswerSeen,
-  CaseResult,
-  NotRunReason,
-} from "./_report.ts";
-import { type Answer, type Outcome, type Pending, Session } from "./session.ts";
+import type { CallRecord } from "./_history.ts";
+import type { AcceptOptions, CancelPlan, NotRunReason } from "./_report.ts";
+import { type Answer, type Pending, Session } from "./session.ts";
+import type { RecordInProgress } from "./_case_log.ts";
 import { within } from "./_server_process.ts";
-
-/** What a case observed, before the broken-server checks judge it. */
-export interface Observed {
-  client_saw: Outcome[];
-  effect: number | null;
-  verdict: Verdict;
-  info?: Verdict[];
-  extra?: Partial<CaseResult>;
-  /** Answers the case waited for and needed. */
-  needed: Answer[];
-}
 
 /** What every case needs: the session, the tool, the case's placeholders. */
 export interface Ctx {
@@ -45,59 +34,67 @@ export interface Ctx {
   readonly tool: WriteTool;
   readonly p: Placeholders & { key: string };
   readonly options: AcceptOptions;
-  /** The rows already judged for this entry, for the annotations case. */
-  readonly earlier: readonly CaseResult[];
   /** Latencies of this entry's first valid calls measured so far in the run. */
   readonly measured: number[];
-  /** Every answer a client call of this case got, as it came. */
-  readonly answers: AnswerSeen[];
   /** The sessions this case started, closed (bounded) when it ends. */
   readonly started: Session[];
-  /** Whether a read in this case has seen the effect yet. */
+  /** Whether a read in this case has seen the effect yet (the timeline marks the first). */
   seen: boolean;
-  /** Whether a read in this case failed, or two counts contradicted each other. */
-  readFailed: boolean;
 }
 
-export const NOT_RUN = (
-  reason: NotRunReason,
-): Observed => ({
-  client_saw: [],
-  effect: null,
-  verdict: "NOT-RUN",
-  extra: { not_run: reason },
-  needed: [],
-});
+/** The case tests nothing: say why in its history, and do nothing more. */
+export function skip(ctx: Ctx, reason: NotRunReason): void {
+  ctx.session.record({ op: "skip", reason });
+}
 
-/** A server the case started did not get through initialize: nothing can be said. */
-export const STARTED_NOT: Observed = {
-  client_saw: [],
-  effect: null,
-  verdict: "SERVER-EXITED",
-  needed: [],
-};
+/** How a read counts: with the oracle's `count`, or its `other_count`. */
+export interface ReadOptions {
+  /** The key to count under (the case's by default). */
+  readonly key?: string;
+  /** The copy number `{n}` stands for in the read's arguments (1 by default). */
+  readonly n?: number;
+  /** Count with `other_count` (the other arguments' effect). */
+  readonly other?: boolean;
+  /** The session to ask (the case's by default, or a process it started). */
+  readonly on?: Session;
+}
 
-/** Ask the read tool by key (through `on`) and count the effect; `null` when it cannot be counted. */
+/** Ask the read tool by key and count the effect, put on the history and the timeline; `null` when it cannot be counted. */
 export async function count(
   ctx: Ctx,
-  p: Placeholders & { key: string } = ctx.p,
-  how: Count = ctx.tool.count,
-  on: Session = ctx.session,
-  noted = true,
+  how: ReadOptions = {},
+  polled = false,
 ): Promise<number | null> {
-  const n = await readCount(ctx, p, how, on);
-  if (n === null) ctx.readFailed = true;
-  if (noted) noteRead(ctx, on, n);
+  const on = how.on ?? ctx.session;
+  const key = how.key ?? ctx.p.key;
+  const at = on.log.now();
+  const n = await readCount(
+    ctx,
+    { key, n: how.n ?? 1 },
+    how.other === true,
+    on,
+  );
+  on.record({
+    op: "read",
+    at_ms: at,
+    tool: ctx.tool.read.tool,
+    key,
+    count: n,
+    ...(how.other ? { other: true } : {}),
+  });
+  noteRead(ctx, on, n, polled);
   return n;
 }
 
-/** One read by key through `on`, counted; `null` when it cannot be counted (nothing noted, nothing judged). */
+/** One read by key through `on`, counted; `null` when it cannot be counted. */
 async function readCount(
   ctx: Ctx,
-  p: Placeholders & { key: string },
-  how: Count,
+  at: { key: string; n: number },
+  other: boolean,
   on: Session,
 ): Promise<number | null> {
+  const p = { ...ctx.p, ...at };
+  const how: Count = other ? ctx.tool.other_count! : ctx.tool.count;
   const read = substitute(ctx.tool.read, p);
   const answer = await on.own(read.tool, read.arguments, "read");
   return answer.outcome === "success" && answer.result
@@ -124,24 +121,42 @@ export function noteRead(
   });
 }
 
-/** The client sends a call on `on` (the case's session, or a process it started); its answer is kept. */
+/**
+ * The client sends a call on `on` (the case's session, or a process it
+ * started), on the history: with `withhold`, guardlab keeps the answer
+ * from the client (a fault, recorded as one).
+ */
 export function send(
   ctx: Ctx,
   args: Record<string, Json>,
   opts: { call: number; retry?: boolean; withhold?: boolean },
   on: Session = ctx.session,
-  process?: number,
 ): Pending {
+  if (opts.withhold) {
+    on.record({ op: "fault", fault: "withhold", call: opts.call });
+  }
+  const found = pointerGet(args, ctx.tool.key);
+  const size = new TextEncoder().encode(JSON.stringify(args)).length;
+  const record = on.record({
+    op: "call",
+    call: opts.call,
+    tool: ctx.tool.tool,
+    ...(size > MAX_RECORDED_MESSAGE_BYTES
+      ? { arguments_bytes: size }
+      : { arguments: structuredClone(args) }),
+    key: found.found &&
+        (typeof found.value === "string" || typeof found.value === "number")
+      ? String(found.value)
+      : null,
+    ...(opts.retry ? { retry: true } : {}),
+  }) as Extract<RecordInProgress, { op: "call" }>;
   const pending = on.call(ctx.tool.tool, args, opts);
-  pending.answer.then((a) =>
-    ctx.answers.push({
-      call: opts.call,
-      outcome: a.outcome,
-      ...(a.text === undefined ? {} : { text: a.text }),
-      ...(a.ms === undefined ? {} : { ms: a.ms }),
-      ...(process === undefined ? {} : { process }),
-    })
-  );
+  pending.answer.then((a) => {
+    (record as { answer?: CallRecord["answer"] }).answer = answerRecord(
+      a,
+      on.log.now(),
+    );
+  });
   return pending;
 }
 
@@ -155,12 +170,10 @@ export async function lookThenRetry(
   ctx: Ctx,
   args: Record<string, Json>,
   on: Session = ctx.session,
-  process?: number,
-): Promise<{ before: number | null; retry: Answer; n: number | null }> {
-  const before = await count(ctx, ctx.p, ctx.tool.count, on);
-  const retry = await send(ctx, args, { call: 2, retry: true }, on, process)
-    .answer;
-  return { before, retry, n: await count(ctx, ctx.p, ctx.tool.count, on) };
+): Promise<void> {
+  await count(ctx, { on });
+  await send(ctx, args, { call: 2, retry: true }, on).answer;
+  await count(ctx, { on });
 }
 
 /** The call's arguments for copy `n`, keyed. */
@@ -168,7 +181,7 @@ export function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
   return callFor(ctx.tool, args, { ...ctx.p, n });
 }
 
-/** The key the bad call carries at the key pointer, when it carries one (a string or a number). */
+/** The key the bad call carries at the key pointer, when it carries one (a string or a number): its effect is counted there. */
 export function badKey(ctx: Ctx): string | undefined {
   if (ctx.tool.bad_call === undefined) return undefined;
   const found = pointerGet(
@@ -195,6 +208,7 @@ export async function startProcess(
   ctx: Ctx,
   n: number,
 ): Promise<Session | null> {
+  ctx.session.record({ op: "process", event: "start", process: n });
   ctx.session.note({
     lane: "guardlab",
     kind: "started",
@@ -214,6 +228,7 @@ export async function startProcess(
   } catch {
     // It could not be started, or did not get through initialize.
     await channel?.close();
+    ctx.session.record({ op: "process", event: "start-failed", process: n });
     ctx.session.note({
       lane: "server",
       kind: "exited",
@@ -230,6 +245,7 @@ export async function closeProcess(
   s: Session,
   n: number,
 ): Promise<void> {
+  ctx.session.record({ op: "process", event: "close", process: n });
   ctx.session.note({
     lane: "guardlab",
     kind: "closed",
@@ -239,32 +255,96 @@ export async function closeProcess(
   await s.close();
 }
 
+/** Kill process `n` of this case at once (SIGKILL to its group), as a crash would: a fault. */
+export async function killProcess(
+  ctx: Ctx,
+  s: Session,
+  n: number,
+): Promise<void> {
+  ctx.session.record({ op: "fault", fault: "kill", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "killed",
+    call: null,
+    process: n,
+  });
+  await s.kill();
+}
+
 /**
  * Read by key through `on` until the effect shows or the call's answer is
  * in; each read waits for the one before, the whole wait is bounded by the
- * call's own bound. One step on the timeline: the last read.
+ * call's own bound. Each read is on the history (those made while the call
+ * was in flight marked so: one that cannot count then means "not yet");
+ * one step on the timeline: the last read.
  */
 export async function readUntilSeen(
   ctx: Ctx,
   on: Session,
   call: Pending,
-): Promise<number | null> {
+): Promise<void> {
   let answered = false;
   call.answer.then(() => (answered = true));
   for (;;) {
-    if (answered) {
-      // The answer is in: this read is the one that counts.
-      const n = await count(ctx, ctx.p, ctx.tool.count, on, false);
-      noteRead(ctx, on, n, true);
-      return n;
-    }
-    // While the call is in flight a read may fail (a read tool that answers
-    // an error for what does not exist yet): that is "not yet", not a fault.
-    const n = await readCount(ctx, ctx.p, ctx.tool.count, on);
-    if (n !== null && n > 0) {
-      noteRead(ctx, on, n, true);
-      return n;
-    }
+    // The answer is in: this read is the one that counts.
+    if (answered) return void await count(ctx, { on }, true);
+    const at = on.log.now();
+    const n = await readCount(ctx, { key: ctx.p.key, n: 1 }, false, on);
+    on.record({
+      op: "read",
+      at_ms: at,
+      tool: ctx.tool.read.tool,
+      key: ctx.p.key,
+      count: n,
+      in_flight: true,
+    });
+    if (n !== null && n > 0) return noteRead(ctx, on, n, true);
     await within(call.answer, POLL_READ_MS, undefined);
+  }
+}
+
+/** Where cancel-after-send places its cancel: the flag; else half the median measured; else the default. */
+export function cancelPlan(
+  flag: number | undefined,
+  measured: readonly number[],
+): Omit<CancelPlan, "sent"> {
+  if (flag !== undefined) return { after_ms: flag, from: "flag" };
+  if (measured.length === 0) {
+    return { after_ms: DEFAULT_CANCEL_AFTER_MS, from: "default" };
+  }
+  const sorted = [...measured].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1
+    ? sorted[mid]
+    : (sorted[mid - 1] + sorted[mid]) / 2;
+  return {
+    after_ms: Math.floor(median / 2),
+    from: "measured",
+    median_ms: Math.round(median * 10) / 10,
+  };
+}
+
+/** An answer as a history keeps it: how it ended, what it said, when it came (`at`). */
+export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
+  const when = {
+    ...(at === undefined ? {} : { at_ms: at }),
+    ...(a.ms === undefined ? {} : { ms: a.ms }),
+  };
+  const text = a.text === undefined ? {} : { text: a.text };
+  switch (a.outcome) {
+    case "success":
+      return { outcome: "ok", ...text, ...when };
+    case "tool-error":
+    case "rpc-error":
+      return {
+        outcome: "error",
+        error: a.outcome === "tool-error" ? "tool" : "rpc",
+        ...text,
+        ...when,
+      };
+    case "closed":
+      return { outcome: "unknown", ...when };
+    default:
+      return { outcome: "none", ...text, ...when };
   }
 }

@@ -27,7 +27,7 @@ import {
   VERDICTS,
 } from "./cases.ts";
 import { BASELINE_MESSAGES as B } from "./ci_messages.ts";
-import { MAX_BASELINE_DEPTH, MAX_ORACLE_TOOLS } from "./limits.ts";
+import { MAX_ORACLE_TOOLS, MAX_REPORT_DEPTH } from "./limits.ts";
 import { jsonDepth, type Oracle } from "./oracle.ts";
 import type { AcceptReport, CaseResult } from "./run.ts";
 
@@ -90,8 +90,8 @@ export function oracleDigest(oracle: Oracle): string {
  */
 export function parseBaseline(text: string, file: string): Baseline {
   const at = { file: JSON.stringify(file) };
-  if (jsonDepth(text) > MAX_BASELINE_DEPTH) {
-    throw new BadBaseline(fill(B.tooDeep, { ...at, max: MAX_BASELINE_DEPTH }));
+  if (jsonDepth(text) > MAX_REPORT_DEPTH) {
+    throw new BadBaseline(fill(B.tooDeep, { ...at, max: MAX_REPORT_DEPTH }));
   }
   let raw: unknown;
   try {

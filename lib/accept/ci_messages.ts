@@ -215,3 +215,55 @@ export const JUNIT_WORDS = {
   },
   notRun: { en: "NOT-RUN: {why}", zh: "NOT-RUN：{why}" },
 } as const satisfies Record<string, Text>;
+
+/** What `accept judge` says: its refusals of a report, and its screen's lines. */
+export const JUDGE_MESSAGES = {
+  notReport: {
+    en: "{file} is not a guardlab accept --json report",
+    zh: "{file} 不是 guardlab accept --json 的报告",
+  },
+  tooDeep: {
+    en: "{file} nests deeper than {max} levels",
+    zh: "{file} 的嵌套超过 {max} 层",
+  },
+  tooMany: {
+    en: "{file} holds more than {max} results",
+    zh: "{file} 的结果超过 {max} 条",
+  },
+  badRow: {
+    en: "{file}: results[{n}] cannot be judged: {why}",
+    zh: "{file}：results[{n}] 无法判定：{why}",
+  },
+  noHistory: {
+    en:
+      "{file}: results[{n}] holds no history (a report of a guardlab before histories): run accept --json again",
+    zh:
+      "{file}：results[{n}] 没有历史记录（是引入历史记录之前的 guardlab 写的报告）：请重新运行 accept --json",
+  },
+  note: {
+    en:
+      "judged again from {file}: nothing was started; each verdict comes from its case's history alone",
+    zh:
+      "根据 {file} 重新判定：没有启动任何程序；每个结论只依据该用例的历史记录",
+  },
+  changedHead: {
+    en: "the report states other verdicts than its histories give:",
+    zh: "报告中写的结论与其历史记录得出的不同：",
+  },
+  changed: {
+    en: "{row}: the report says {was}; its history gives {now}",
+    zh: "{row}：报告写的是 {was}；其历史记录得出 {now}",
+  },
+  flags: {
+    en: "accept judge takes only REPORT.json and --json; got {flag}",
+    zh: "accept judge 只接受 REPORT.json 和 --json；收到了 {flag}",
+  },
+  needsReport: {
+    en: "accept judge needs one report: accept judge REPORT.json",
+    zh: "accept judge 需要一份报告：accept judge REPORT.json",
+  },
+  reportWord: {
+    en: "an accept --json report",
+    zh: "一份 accept --json 报告",
+  },
+} as const satisfies Record<string, Text>;

@@ -115,11 +115,15 @@ export const DRAIN_GRACE_MS = 1_000;
  */
 export const HTTP_CLOSE_MS = 2_000;
 
-/** The largest baseline (`--baseline FILE`, a previous `--json` report) read: 16 MiB. */
-export const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
+/** The largest `--json` report read (`--baseline FILE`, `accept judge FILE`): 16 MiB. */
+export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
-/** The deepest nesting of a baseline report (a report nests about 6 levels). */
-export const MAX_BASELINE_DEPTH = 32;
+/**
+ * The deepest nesting of a `--json` report read: a report nests 6 levels
+ * down to a call's arguments in its history, and the arguments as deep
+ * as an oracle may be.
+ */
+export const MAX_REPORT_DEPTH = MAX_ORACLE_DEPTH + 8;
 
 /** The most tools `accept init` reads from a server's `tools/list` (all pages together). */
 export const MAX_LISTED_TOOLS = 1000;

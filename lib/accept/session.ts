@@ -20,6 +20,26 @@ import {
   START_TIMEOUT_MS,
 } from "./limits.ts";
 import { resultText } from "./oracle.ts";
+import {
+  CaseLog,
+  type Outcome,
+  type Problem,
+  type RecordInProgress,
+  type TimelineEvent,
+  type Unstamped,
+} from "./_case_log.ts";
+import { HINT_NAMES, type ToolHints } from "./_history.ts";
+
+export type {
+  EventKind,
+  Lane,
+  Notice,
+  NoticeKind,
+  Outcome,
+  Problem,
+  TimelineEvent,
+} from "./_case_log.ts";
+export { HINT_NAMES, type ProblemKind, type ToolHints } from "./_history.ts";
 import type {
   Channel,
   ChannelNotice,
@@ -27,94 +47,6 @@ import type {
   CloseReason,
   Message,
 } from "./channel.ts";
-
-/** The three lanes of a timeline. */
-export type Lane = "client" | "guardlab" | "server";
-
-/** What one step of a timeline is. */
-export type EventKind =
-  | "sent"
-  | "retried"
-  | "forwarded"
-  | "answered"
-  | "delivered"
-  | "withheld"
-  | "gave-up"
-  | "cancelled"
-  | "too-late"
-  | "read"
-  | "setup"
-  | "started"
-  | "killed"
-  | "closed"
-  | "notice"
-  | "problem"
-  | "exited";
-
-/** How a call ended, as the side that waited for it saw it. */
-export type Outcome =
-  | "success"
-  | "tool-error"
-  | "rpc-error"
-  | "no-answer"
-  | "closed";
-
-/** One step of a case's timeline. */
-export interface TimelineEvent {
-  /** Where it happened. */
-  readonly lane: Lane;
-  /** What happened. */
-  readonly kind: EventKind;
-  /** The case's call number it belongs to (from 1), or null. */
-  readonly call: number | null;
-  /** How an answer ended, for answered/delivered/withheld/gave-up. */
-  readonly outcome?: Outcome;
-  /** What the answer said, for answered: its text, cut and inert. */
-  readonly text?: string;
-  /** The effect counted, for a read. */
-  readonly count?: number | null;
-  /** For a read: the first one in this case that saw the effect. */
-  readonly visible?: boolean;
-  /** For a read: the last of reads repeated until the effect showed (or the answer came). */
-  readonly polled?: boolean;
-  /** What the problem was, for a problem. */
-  readonly problem?: ProblemKind;
-  /** What the notice was, for a notice. */
-  readonly notice?: NoticeKind;
-  /** The JSON-RPC id a problem is about. */
-  readonly id?: number;
-  /** Which server process, in a case that starts its own (from 1). */
-  readonly process?: number;
-  /** Milliseconds since the case started (shown in JSON, never judged on). */
-  readonly at_ms: number;
-}
-
-/** What a server did wrong. */
-export type ProblemKind =
-  | "answered-twice"
-  | "unknown-id"
-  | ChannelProblem["kind"];
-
-/** One thing a server did wrong during a case. */
-export interface Problem {
-  /** What it was. */
-  readonly kind: ProblemKind;
-  /** The id it concerned, when there is one. */
-  readonly id?: number;
-}
-
-/** What a server did that was noted and set aside. */
-export type NoticeKind = ChannelNotice["kind"];
-
-/** One thing noted during a case that decides no verdict. */
-export interface Notice {
-  /** What it was. */
-  readonly kind: NoticeKind;
-  /** The HTTP status it came with. */
-  readonly status: number;
-  /** The notification it answered. */
-  readonly method: string;
-}
 
 /** An answer as guardlab received it. */
 export interface Answer {
@@ -142,23 +74,6 @@ export interface Pending {
   readonly answer: Promise<Answer>;
 }
 
-/** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */
-export interface ToolHints {
-  /** The tool says it changes nothing. */
-  readonly readOnlyHint?: boolean;
-  /** The tool says it may replace or delete what exists (false: only adds). */
-  readonly destructiveHint?: boolean;
-  /** The tool says calling it again with the same arguments has no further effect. */
-  readonly idempotentHint?: boolean;
-}
-
-/** The hint names accept reads, in the order it shows them. */
-export const HINT_NAMES = [
-  "idempotentHint",
-  "readOnlyHint",
-  "destructiveHint",
-] as const;
-
 /** The server did not get through initialize. */
 export class InitializeFailed extends Error {
   /** The server's last line on stderr, when it said something before it went. */
@@ -171,18 +86,6 @@ export class InitializeFailed extends Error {
 
 /** The protocol version guardlab asks for. */
 export const PROTOCOL_VERSION = "2025-06-18";
-
-/** One case's record: its timeline, its problems, its notices; shared by every session of the case. */
-export class CaseLog {
-  /** The steps so far. */
-  readonly events: TimelineEvent[] = [];
-  /** What a server did wrong so far. */
-  readonly problems: Problem[] = [];
-  /** What was noted and set aside so far. */
-  readonly notices: Notice[] = [];
-  /** When the case started. */
-  readonly started: number = performance.now();
-}
 
 interface Waiting {
   call: number | null;
@@ -338,6 +241,11 @@ export class Session {
   /** Record on `log` from now on (a session a case started, joining the case's timeline). */
   join(log: CaseLog): void {
     this.log = log;
+  }
+
+  /** Add one record to the case's history, at `at_ms` (now when not given), with this session's process. */
+  record(record: Unstamped<RecordInProgress>): RecordInProgress {
+    return this.log.record(record, this.#process);
   }
 
   /** Note one step on the timeline. */
@@ -562,7 +470,11 @@ export class Session {
   }
 
   #problemOf(p: Problem): void {
-    this.log.problems.push(p);
+    this.record({
+      op: "problem",
+      problem: p.kind,
+      ...(p.id === undefined ? {} : { id: p.id }),
+    });
     this.note({
       lane: "server",
       kind: "problem",
@@ -584,6 +496,7 @@ export class Session {
   #closed(why: CloseReason): void {
     if (this.closedBy !== null) return;
     this.closedBy = why;
+    this.record({ op: "process", event: "exit" });
     this.note({ lane: "server", kind: "exited", call: null });
     this.#endWaits();
   }

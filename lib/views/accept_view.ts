@@ -35,8 +35,9 @@ import {
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
 import { svgStart, xmlEscape } from "./svg.ts";
 import type { Comparison } from "../accept/baseline.ts";
-import { BASELINE_MESSAGES } from "../accept/ci_messages.ts";
-import { baselineLines } from "./_accept_baseline.ts";
+import { BASELINE_MESSAGES, JUDGE_MESSAGES } from "../accept/ci_messages.ts";
+import type { Changed } from "../accept/judge.ts";
+import { baselineLines, changedLines } from "./_accept_baseline.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
 
@@ -504,7 +505,9 @@ export function lanesSvg(
 export interface ScreenOptions {
   /** Where the server came from. */
   readonly source: {
-    readonly kind: "command" | "url" | "example";
+    /** A started server, a URL, an example run in process, or a saved report judged again. */
+    readonly kind: "command" | "url" | "example" | "report";
+    /** The example's name, or the report's file. */
     readonly name?: string;
   };
   /** Whether to draw each case's timeline after the matrix. */
@@ -516,6 +519,8 @@ export interface ScreenOptions {
     readonly file: string;
     readonly comparison: Comparison;
   };
+  /** `accept judge`: the rows whose stated verdict their history does not give. */
+  readonly changed?: readonly Changed[];
 }
 
 /** The title line: which server, which version. */
@@ -541,6 +546,10 @@ export function acceptScreen(
   const notes: Text[] = [
     options.source.kind === "example"
       ? fill(M.exampleNote, { name: options.source.name ?? "" })
+      : options.source.kind === "report"
+      ? fill(JUDGE_MESSAGES.note, {
+        file: JSON.stringify(options.source.name ?? ""),
+      })
       : M.grantNote,
   ];
   if (report.list_failed !== undefined) {
@@ -576,6 +585,7 @@ export function acceptScreen(
       comparison.rows.some((r) => r.status === "excused")
     ) lines.push(say(BASELINE_MESSAGES.exitExcused, lang));
   }
+  lines.push(...changedLines(options.changed ?? [], lang));
   if (options.exit === 5) lines.push(say(M.exitUnsafe, lang));
   if (options.exit === 6) lines.push(say(M.exitInconclusive, lang));
   if (options.timeline) {

@@ -45,7 +45,11 @@ For CI: --junit FILE writes the matrix as JUnit XML (a new file); --baseline
 FILE takes a previous --json report of the same server (by name) and oracle
 (by digest): the failing verdicts it holds no longer fail the run, a new or
 worse one still does, and the screen lists what it excused and what is
-fixed.
+fixed. Each case's history (every call with its arguments and key, every
+answer, fault, read by key and process) is in --json: accept judge
+REPORT.json [--json] judges a saved report again from the histories alone,
+offline (nothing is started: the temp folder's grant is enough), and names
+any verdict the report states that its history does not give.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -81,6 +85,10 @@ schema 给出有效的 call；它猜测的业务键、读取工具和计数方�
 用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件）；--baseline FILE 接受同一
 服务器（按名称）、同一 oracle（按摘要）的一份旧 --json 报告：其中已有的失败结论
 不再使运行失败，新增或变差的仍会失败，屏幕列出被豁免和已修复的结论。
+--json 中含有每个用例的历史记录（每次调用及其参数和业务键、每个应答、故障、
+按业务键的读取和进程）：accept judge REPORT.json [--json] 只依据这些历史记录，
+离线重新判定一份保存的报告（不启动任何程序：临时目录权限即可），并指出报告中
+写的、但其历史记录得不出的结论。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、

@@ -56,9 +56,9 @@ export const ACCEPT_CI_HELP = {
   },
   exit2: {
     en:
-      "usage error, a bad oracle, an oracle with unconfirmed guesses, or a baseline of another server or oracle",
+      "usage error, a bad oracle, an oracle with unconfirmed guesses, a baseline of another server or oracle, or (judge) a report that cannot be judged",
     zh:
-      "用法错误、oracle 有误、oracle 中还有未确认的猜测，或基线来自其他服务器或 oracle",
+      "用法错误、oracle 有误、oracle 中还有未确认的猜测、基线来自其他服务器或 oracle，或（judge）无法判定的报告",
   },
   exit1: {
     en:

@@ -17,9 +17,9 @@ import {
 import { readBoundedFile } from "../../../accept/files.ts";
 import { PROTOCOL_HEADERS } from "../../../accept/http.ts";
 import {
-  MAX_BASELINE_BYTES,
   MAX_HEADER_BYTES,
   MAX_HEADERS,
+  MAX_REPORT_BYTES,
 } from "../../../accept/limits.ts";
 import type { AcceptReport } from "../../../accept/run.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
@@ -131,7 +131,7 @@ export async function readBaseline(
   lang: Lang,
 ): Promise<Baseline | ExitCode> {
   const text = await readOrSay(
-    () => readBoundedFile(file, trusted, MAX_BASELINE_BYTES),
+    () => readBoundedFile(file, trusted, MAX_REPORT_BYTES),
     file,
     C.baselineWord,
     io,
@@ -190,5 +190,26 @@ export function baselineJson(comparison: Comparison) {
         ...(r.before === undefined ? {} : { baseline: r.before }),
       })),
     ]),
+  );
+}
+
+/** A run's report as `--json` prints it: the report, the oracle's digest, the baseline's section when there is one, the exit code. */
+export function reportJson(
+  report: AcceptReport,
+  digest: string | undefined,
+  code: ExitCode,
+  comparison?: Comparison,
+  more: Record<string, unknown> = {},
+): string {
+  return JSON.stringify(
+    {
+      ...report,
+      ...(digest === undefined ? {} : { oracle_digest: digest }),
+      ...(comparison ? { baseline: baselineJson(comparison) } : {}),
+      ...more,
+      exit: code,
+    },
+    null,
+    2,
   );
 }

@@ -38,15 +38,10 @@ import {
   ACCEPT_CI_HELP as CI,
   ACCEPT_CI_MESSAGES as C,
 } from "../../messages/accept_ci.ts";
-import {
-  baselineJson,
-  exitOf,
-  headersOf,
-  readBaseline,
-  sameRun,
-} from "./_ci.ts";
+import { exitOf, headersOf, readBaseline, reportJson, sameRun } from "./_ci.ts";
 import { casesOf, initText, sourceOf } from "./_args.ts";
 import { assertInitFlags, runInit } from "./_init.ts";
+import { runJudge } from "./_judge.ts";
 import { junitXml } from "../../../views/accept_junit.ts";
 import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
 import {
@@ -72,7 +67,8 @@ export const accept = command({
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
                     [--timeout-ms N] [--cancel-after-ms N]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
-       guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)`,
+       guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
+       guardlab accept judge REPORT.json [--json]`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
@@ -151,6 +147,13 @@ export const accept = command({
         io,
         lang,
         initLine,
+      });
+    }
+    if (positionals[0] === "judge") {
+      return await runJudge(values, positionals.slice(1), {
+        trusted,
+        io,
+        lang,
       });
     }
     if (values.output !== undefined) {
@@ -254,18 +257,8 @@ export const accept = command({
       comparison = compareWithBaseline(report, baseline);
     }
     const code = exitOf(report, comparison);
-    if (values.json) {
-      io.out(JSON.stringify(
-        {
-          ...report,
-          oracle_digest: digest,
-          ...(comparison ? { baseline: baselineJson(comparison) } : {}),
-          exit: code,
-        },
-        null,
-        2,
-      ));
-    } else if (values.format === "svg") {
+    if (values.json) io.out(reportJson(report, digest, code, comparison));
+    else if (values.format === "svg") {
       io.out(acceptSvg(report, lang, say(titleText(report), lang)));
     } else {
       const shown = {
