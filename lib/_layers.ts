@@ -32,6 +32,12 @@ export const LAYERS: readonly Layer[] = [
     members: ["sandbox"],
   },
   {
+    role: "wire: JSON-RPC 2.0 for both ends, one message parser under " +
+      "the stdio server, stdio client and HTTP client transports, every " +
+      "message bounded; the server processes guardlab starts",
+    members: ["wire"],
+  },
+  {
     role: "store: SQLite opened in one place, the wire format",
     members: ["store"],
   },

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ChannelNotice } from "./channel.ts";
+import type { ChannelNotice } from "../wire/channel.ts";
 import {
   type CallRecord,
   type CaseHistory,
@@ -88,15 +88,26 @@ export interface Problem {
 /** What a server did that was noted and set aside. */
 export type NoticeKind = ChannelNotice["kind"];
 
-/** One thing noted during a case that decides no verdict. */
-export interface Notice {
-  /** What it was. */
-  readonly kind: NoticeKind;
-  /** The HTTP status it came with. */
-  readonly status: number;
-  /** The notification it answered. */
-  readonly method: string;
-}
+/**
+ * One thing noted during a case that is no fault of the protocol's: a body
+ * discarded unread (it decides nothing), or a message nested past the
+ * depth bound, read no further (an answer so deep counts as none).
+ */
+export type Notice =
+  | {
+    /** What it was. */
+    readonly kind: "discarded-body";
+    /** The HTTP status it came with. */
+    readonly status: number;
+    /** The notification it answered. */
+    readonly method: string;
+  }
+  | {
+    /** What it was. */
+    readonly kind: "too-deep";
+    /** The bound it passed. */
+    readonly max: number;
+  };
 
 /** A history record as it is kept while the case runs: a call's answer comes later. */
 export type RecordInProgress =

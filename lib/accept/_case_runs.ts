@@ -8,7 +8,7 @@
  * @module
  */
 import type { CaseName } from "./cases.ts";
-import { within } from "./_server_process.ts";
+import { within } from "../wire/server_process.ts";
 import type { Answer } from "./session.ts";
 import {
   argsFor,

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import type { ChannelProblem } from "./channel.ts";
+import type { ChannelProblem } from "../wire/channel.ts";
 import type { Json } from "./oracle.ts";
 
 /** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */

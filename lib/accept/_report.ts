@@ -7,7 +7,7 @@
  * @module
  */
 import type { CaseName, Verdict, VerdictClass } from "./cases.ts";
-import type { Channel } from "./channel.ts";
+import type { Channel } from "../wire/channel.ts";
 import type { Oracle } from "./oracle.ts";
 import type {
   Notice,

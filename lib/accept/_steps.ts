@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Channel } from "./channel.ts";
+import type { Channel } from "../wire/channel.ts";
 import {
   DEFAULT_CANCEL_AFTER_MS,
   MAX_RECORDED_MESSAGE_BYTES,
@@ -26,7 +26,7 @@ import type { CallRecord } from "./_history.ts";
 import type { AcceptOptions, CancelPlan, NotRunReason } from "./_report.ts";
 import { type Answer, type Pending, Session } from "./session.ts";
 import type { RecordInProgress } from "./_case_log.ts";
-import { within } from "./_server_process.ts";
+import { within } from "../wire/server_process.ts";
 
 /** What every case needs: the session, the tool, the case's placeholders. */
 export interface Ctx {
@@ -345,6 +345,11 @@ export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
     case "closed":
       return { outcome: "unknown", ...when };
     default:
-      return { outcome: "none", ...text, ...when };
+      return {
+        outcome: "none",
+        ...text,
+        ...(a.refused === undefined ? {} : { refused: a.refused }),
+        ...when,
+      };
   }
 }

@@ -16,14 +16,23 @@
  */
 import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { messageOf, pumpLines } from "./channel.ts";
+import { pumpLines } from "../wire/channel.ts";
+import {
+  idKey,
+  isRequest,
+  isResponse,
+  type Message,
+  parseMessage,
+  REQUEST_CANCELLED,
+} from "../wire/message.ts";
 import {
   drainAfterExit,
   type ServerProcess,
   startServerProcess,
-} from "./_server_process.ts";
+} from "../wire/server_process.ts";
 import { faultsFor, type ProxyFault } from "./faults.ts";
-import { MAX_MESSAGE_BYTES, MAX_RECORD_LINES } from "./limits.ts";
+import { MAX_RECORD_LINES } from "./limits.ts";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
 import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, substitute } from "./oracle.ts";
 import { readEffects, writeKey } from "./_proxy_effects.ts";
@@ -77,9 +86,6 @@ interface InFlight {
 
 const encoder = new TextEncoder();
 
-/** JSON-RPC's code for "request cancelled", used when a cancel fault answers the client. */
-export const CANCELLED_CODE = -32800;
-
 /**
  * Run one proxy session: until the client closes its end (or the server
  * exits). Read top to bottom, it is the session's timeline: the server
@@ -127,7 +133,7 @@ class ProxySession {
   /** Every call seen, kept after its answer: a late cancel still names its call. */
   readonly #seenCalls = new Map<string, InFlight>();
   readonly #copies = new Map<string, InFlight>();
-  readonly #reads = new Map<string, (m: Record<string, unknown>) => void>();
+  readonly #reads = new Map<string, (m: Message) => void>();
   readonly #writes: { call: number; tool: string; args: unknown }[] = [];
   #copyId = 0;
   #readId = 0;
@@ -256,13 +262,15 @@ class ProxySession {
 
   /** A line from the client: a tools/call is a call; anything else goes on unchanged. */
   #fromClient(text: string): void {
-    const m = messageOf(text);
-    if (typeof m !== "string" && isRequest(m, "tools/call")) {
+    const parsed = parseMessage(text);
+    const m = "message" in parsed ? parsed.message : undefined;
+    if (m !== undefined && isRequest(m, "tools/call")) {
       return this.#call(m, text);
     }
-    // Forwarded unchanged: even a line the server will refuse is the client's to send.
-    const cancel = typeof m !== "string" &&
-        m.method === "notifications/cancelled"
+    // Forwarded unchanged: even a line the server will refuse (or one
+    // nested past what guardlab reads, recorded by its size) is the
+    // client's to send.
+    const cancel = m?.method === "notifications/cancelled"
       ? this.#seenCalls.get(
         idKey((m.params as { requestId?: unknown })?.requestId),
       )
@@ -275,12 +283,12 @@ class ProxySession {
         ...(cancel ? { call: cancel.call, tool: cancel.tool } : {}),
       },
       text,
-      typeof m === "string" ? undefined : m,
+      m,
     );
   }
 
   /** A client's tools/call: sent on at once, then numbered, recorded, and its faults planned. */
-  #call(m: Record<string, unknown>, text: string): void {
+  #call(m: Message, text: string): void {
     // The call leaves first: everything below (the plan, the record) is
     // bookkeeping the server need not wait for.
     this.#toServer(text);
@@ -313,7 +321,7 @@ class ProxySession {
   }
 
   /** A deliver_twice or fanout fault: copies of the call, with ids of guardlab's own (their answers are recorded, never delivered). */
-  #sendCopies(m: Record<string, unknown>, flight: InFlight): void {
+  #sendCopies(m: Message, flight: InFlight): void {
     const { plan } = flight;
     const extra = plan.fanout !== undefined
       ? plan.fanout - 1
@@ -336,7 +344,7 @@ class ProxySession {
   }
 
   /** A cancel_after_ms fault, due: the server is sent notifications/cancelled, the client an error, unless it has its answer. */
-  #cancel(m: Record<string, unknown>, flight: InFlight): void {
+  #cancel(m: Message, flight: InFlight): void {
     if (flight.answered) return;
     flight.answered = true;
     const { call, tool } = flight;
@@ -358,7 +366,7 @@ class ProxySession {
       jsonrpc: "2.0",
       id: m.id,
       error: {
-        code: CANCELLED_CODE,
+        code: REQUEST_CANCELLED,
         message: `guardlab proxy: cancelled after ${ms} ms (a fault)`,
       },
     });
@@ -374,16 +382,23 @@ class ProxySession {
 
   /** A line from the server: an answer to one of guardlab's reads, to a copy, or to a call; anything else goes to the client. */
   #fromServer(text: string): void {
-    const m = messageOf(text);
-    if (typeof m === "string") {
-      this.#note({ dir: "server>client", action: "not-json" }, text);
-      this.#o.log(P.serverNotJson);
+    const parsed = parseMessage(text);
+    if (!("message" in parsed)) {
+      // Not forwarded: what the server wrote is no message guardlab reads
+      // (not JSON-RPC, or nested past the depth bound).
+      const deep = parsed.refused === "too-deep";
+      this.#note({
+        dir: "server>client",
+        action: deep ? "too-deep" : "not-json",
+      }, text);
+      this.#o.log(deep ? fill(P.tooDeep, { max: MAX_DEPTH }) : P.serverNotJson);
       return;
     }
+    const m = parsed.message;
     const key = idKey(m.id);
-    const read = isAnswer(m) ? this.#reads.get(key) : undefined;
-    const copy = isAnswer(m) ? this.#copies.get(key) : undefined;
-    const flight = isAnswer(m) ? this.#inflight.get(key) : undefined;
+    const read = isResponse(m) ? this.#reads.get(key) : undefined;
+    const copy = isResponse(m) ? this.#copies.get(key) : undefined;
+    const flight = isResponse(m) ? this.#inflight.get(key) : undefined;
     if (read !== undefined) {
       this.#reads.delete(key);
       this.#note({ dir: "server>guardlab", action: "delivered" }, text, m);
@@ -415,7 +430,7 @@ class ProxySession {
    * does next, an output guardrail or a retry, comes after this read);
    * else it goes on at once.
    */
-  #answered(flight: InFlight, text: string, m: Record<string, unknown>): void {
+  #answered(flight: InFlight, text: string, m: Message): void {
     const target = this.#o.readBeforeDelivery && this.#o.oracle !== undefined
       ? writeKey(this.#o.oracle, flight.tool, flight.args)
       : null;
@@ -455,7 +470,7 @@ class ProxySession {
   #deliver(
     flight: InFlight,
     text: string,
-    m: Record<string, unknown>,
+    m: Message,
     afterRead: boolean,
   ): void {
     const base = {
@@ -521,7 +536,7 @@ class ProxySession {
       method: "tools/call",
       params: { name: read.tool, arguments: read.arguments },
     });
-    const reply = await new Promise<Record<string, unknown> | null>(
+    const reply = await new Promise<Message | null>(
       (resolve) => {
         const t = setTimeout(() => {
           this.#reads.delete(idKey(id));
@@ -541,20 +556,6 @@ class ProxySession {
       : null;
     return result === null ? null : countIn(spec.count, result, p);
   }
-}
-
-function isRequest(m: Record<string, unknown>, method: string): boolean {
-  return m.method === method && m.id !== undefined && m.id !== null;
-}
-
-/** Whether `m` answers a request: a result or an error, and no method. */
-function isAnswer(m: Record<string, unknown>): boolean {
-  return !("method" in m) && ("result" in m || "error" in m);
-}
-
-/** A JSON-RPC id as a map key: 1 and "1" stay apart. */
-function idKey(id: unknown): string {
-  return typeof id === "string" ? `s:${id}` : `n:${String(id)}`;
 }
 
 /** Wait until `done()` holds (checked whenever `wake` is called), at most `ms`. */

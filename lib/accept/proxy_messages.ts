@@ -58,6 +58,11 @@ export const PROXY_MESSAGES = {
       "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded",
     zh: "guardlab proxy：服务器向标准输出写了一行不是 JSON-RPC 的内容；未转发",
   },
+  tooDeep: {
+    en:
+      "guardlab proxy: the server sent a message nested deeper than {max} levels; not read, not forwarded",
+    zh: "guardlab proxy：服务器发来一条嵌套超过 {max} 层的消息；未读取，未转发",
+  },
   tooLong: {
     en:
       "guardlab proxy: a message from the {side} over {max} bytes was discarded, not forwarded",

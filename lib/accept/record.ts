@@ -36,7 +36,8 @@ export type Action =
   | "late"
   | "held"
   | "not-json"
-  | "too-long";
+  | "too-long"
+  | "too-deep";
 
 /** One line of a record. */
 export type RecordLine =

@@ -11,7 +11,7 @@
  * @module
  */
 import { type CaseName, CONCURRENT_CASES, VERDICT_CLASS } from "./cases.ts";
-import type { Channel } from "./channel.ts";
+import type { Channel } from "../wire/channel.ts";
 import { callFor, substitute, type WriteTool } from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";

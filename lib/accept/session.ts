@@ -45,8 +45,14 @@ import type {
   ChannelNotice,
   ChannelProblem,
   CloseReason,
-  Message,
-} from "./channel.ts";
+} from "../wire/channel.ts";
+import {
+  errorResponse,
+  isRequest,
+  isResponse,
+  type Message,
+  METHOD_NOT_FOUND,
+} from "../wire/message.ts";
 
 /** An answer as guardlab received it. */
 export interface Answer {
@@ -62,6 +68,8 @@ export interface Answer {
   readonly text?: string;
   /** Milliseconds from the send to the answer (a measure, never a verdict). */
   readonly ms?: number;
+  /** For `no-answer`: an answer came, and was not read (nested past the bound). */
+  readonly refused?: "too-deep";
 }
 
 /** A call in flight. */
@@ -403,20 +411,16 @@ export class Session {
     if ("method" in message) {
       // A request of the server's own (ping, roots, sampling): answered
       // plainly, so a server that asks is not left waiting.
-      if (id !== undefined && id !== null) {
+      if (isRequest(message)) {
         this.#channel.send(
-          message.method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
-            jsonrpc: "2.0",
-            id,
-            error: { code: -32601, message: "Method not found" },
-          },
+          message.method === "ping"
+            ? { jsonrpc: "2.0", id, result: {} }
+            : errorResponse(id, METHOD_NOT_FOUND, "Method not found"),
         );
       }
       return;
     }
-    if (
-      typeof id !== "number" || !("result" in message || "error" in message)
-    ) {
+    if (typeof id !== "number" || !isResponse(message)) {
       if (typeof id === "string") this.#problemOf({ kind: "unknown-id" });
       else this.#problemOf({ kind: "not-message" });
       return;
@@ -485,12 +489,23 @@ export class Session {
   }
 
   #notice(n: ChannelNotice): void {
-    this.log.notices.push({
-      kind: n.kind,
-      status: n.status,
-      method: n.method.slice(0, 64),
-    });
+    this.log.notices.push(
+      n.kind === "too-deep"
+        ? { kind: n.kind, max: n.max }
+        : { kind: n.kind, status: n.status, method: n.method.slice(0, 64) },
+    );
     this.note({ lane: "server", kind: "notice", call: null, notice: n.kind });
+    const id = n.kind === "too-deep" ? n.id : null;
+    const w = typeof id === "number" ? this.#waiting.get(id) : undefined;
+    if (typeof id === "number" && w !== undefined) {
+      // The request's answer came, and guardlab read it no further: for
+      // the case, no answer it could use (never a count or a verdict drawn
+      // from a value it did not read).
+      this.#waiting.delete(id);
+      this.#answered.add(id);
+      clearTimeout(w.timer);
+      w.settle({ outcome: "no-answer", refused: "too-deep" });
+    }
   }
 
   #closed(why: CloseReason): void {

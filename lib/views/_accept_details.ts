@@ -13,7 +13,7 @@
 import { fill, joinTexts, same, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import { MAX_MESSAGE_BYTES } from "../wire/limits.ts";
 import {
   ACCEPT_MESSAGES as M,
   OUTCOME_WORD,

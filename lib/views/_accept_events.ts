@@ -8,7 +8,7 @@
  * @module
  */
 import { fill, same, type Text } from "../base/i18n.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import { MAX_MESSAGE_BYTES } from "../wire/limits.ts";
 import {
   OUTCOME_WORD,
   PROBLEM_WORD,

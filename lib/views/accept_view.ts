@@ -110,10 +110,10 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       if (r.not_run !== undefined) notes.push(NOT_RUN_WHY[r.not_run]);
       notes.push(...detailTexts(r));
       if (r.problems.length > 0) notes.push(problemsText(r));
-      for (const n of r.notices) {
-        notes.push(
-          fill(NOTICE_WORD[n.kind], { status: n.status, method: n.method }),
-        );
+      // The same notice again says nothing new: it is shown once.
+      const notices = new Map(r.notices.map((n) => [JSON.stringify(n), n]));
+      for (const n of notices.values()) {
+        notes.push(fill(NOTICE_WORD[n.kind], n));
       }
       for (const i of r.info) {
         notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));

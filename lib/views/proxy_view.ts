@@ -13,9 +13,9 @@ import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { canonicalJson, isPlainRecord } from "../base/json.ts";
 import {
   MAX_DRAWN_EVENTS,
-  MAX_MESSAGE_BYTES,
   MAX_RECORDED_MESSAGE_BYTES,
 } from "../accept/limits.ts";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
 import { inert } from "../base/terminal.ts";
 import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../accept/messages.ts";
 import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
@@ -278,6 +278,9 @@ export function proxySteps(
         break;
       case "server>client not-json":
         push("server", "problem", fill(P.serverNotJson, {}));
+        break;
+      case "server>client too-deep":
+        push("server", "problem", fill(P.tooDeep, { max: MAX_DEPTH }));
         break;
       case "server>client too-long":
       case "client>server too-long":

@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
-import { spawnChannel } from "../../lib/accept/channel.ts";
+import { spawnChannel } from "../../lib/wire/channel.ts";
 import { CASE_NAMES, type CaseName } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import type { Oracle } from "../../lib/accept/oracle.ts";

@@ -12,7 +12,7 @@ import {
   type ExampleName,
   isCaseName,
 } from "../../../accept/cases.ts";
-import { loopbackUrl, remoteUrl } from "../../../accept/http.ts";
+import { loopbackUrl, remoteUrl } from "../../../wire/http.ts";
 import type { InitializeFailed } from "../../../accept/session.ts";
 import type { ServerSource } from "../../../accept/start.ts";
 import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";

@@ -15,7 +15,7 @@ import {
   parseBaseline,
 } from "../../../accept/baseline.ts";
 import { readBoundedFile } from "../../../accept/files.ts";
-import { PROTOCOL_HEADERS } from "../../../accept/http.ts";
+import { PROTOCOL_HEADERS } from "../../../wire/http.ts";
 import {
   MAX_HEADER_BYTES,
   MAX_HEADERS,
