@@ -41,7 +41,6 @@ import {
 import { exitOf, headersOf, readBaseline, reportJson, sameRun } from "./_ci.ts";
 import { casesOf, initText, sourceOf } from "./_args.ts";
 import { assertInitFlags, runInit } from "./_init.ts";
-import { runJudge } from "./_judge.ts";
 import { junitXml } from "../../../views/accept_junit.ts";
 import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
 import {
@@ -150,6 +149,8 @@ export const accept = command({
       });
     }
     if (positionals[0] === "judge") {
+      // Loaded here: a run of accept never needs the judge of a saved report.
+      const { runJudge } = await import("./_judge.ts");
       return await runJudge(values, positionals.slice(1), {
         trusted,
         io,
