@@ -14,7 +14,10 @@ import {
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { exampleServer } from "../../lib/accept/_examples.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
+import {
+  acceptScreen,
+  timelineLines,
+} from "../../lib/accept/views/accept_view.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { assertJudgedAgain, matrixOf } from "../_helpers/accept_helpers.ts";

@@ -15,7 +15,7 @@ import {
 } from "../../lib/accept/baseline.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
-import { junitXml } from "../../lib/views/accept_junit.ts";
+import { junitXml } from "../../lib/accept/views/accept_junit.ts";
 import { loadXmllint, XMLParser } from "../_helpers/deps.ts";
 import {
   CAN_START,

@@ -127,7 +127,7 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
-        ["accept/matrix.ts", "accept/_examples.ts"],
+        ["accept/_matrix.ts", "accept/_examples.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/mcp.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],

@@ -14,7 +14,7 @@ import { readBoundedFile } from "../../../accept/files.ts";
 import { BadReport, judgeReport } from "../../../accept/judge.ts";
 import { MAX_REPORT_BYTES } from "../../../accept/limits.ts";
 import { JUDGE_MESSAGES as J } from "../../../accept/ci_messages.ts";
-import { acceptScreen } from "../../../views/accept_view.ts";
+import { acceptScreen } from "../../../accept/views/accept_view.ts";
 import type { ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { readOrSay } from "../../oracle_file.ts";

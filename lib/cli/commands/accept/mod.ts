@@ -2,7 +2,7 @@
  * `guardlab accept`: the article's acceptance test against an MCP server's
  * write tool. Parses the flags, picks the server and the oracle, and hands
  * them to `lib/accept/`; the matrix and timelines are drawn by
- * `lib/views/accept_view.ts`.
+ * `lib/accept/views/accept_view.ts`.
  *
  * @module
  */
@@ -30,7 +30,7 @@ import {
   acceptScreen,
   acceptSvg,
   titleText,
-} from "../../../views/accept_view.ts";
+} from "../../../accept/views/accept_view.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import { readOracleFile } from "../../oracle_file.ts";
@@ -41,7 +41,7 @@ import {
 import { exitOf, headersOf, readBaseline, reportJson, sameRun } from "./_ci.ts";
 import { casesOf, initText, sourceOf } from "./_args.ts";
 import { assertInitFlags, runInit } from "./_init.ts";
-import { junitXml } from "../../../views/accept_junit.ts";
+import { junitXml } from "../../../accept/views/accept_junit.ts";
 import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
 import {
   assertSameOracle,

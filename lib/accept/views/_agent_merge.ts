@@ -18,8 +18,8 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../base/i18n.ts";
-import { inert } from "../base/terminal.ts";
+import { fill, same, type Text } from "../../base/i18n.ts";
+import { inert } from "../../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
@@ -28,12 +28,12 @@ import {
   leftTheAgent,
   refusedBeforeSending,
   shownName,
-} from "../accept/agent_record.ts";
-import { matchCalls, proxyCalls } from "../accept/agent_match.ts";
-import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
-import { TIMELINE_WORDS as W } from "../accept/messages.ts";
-import type { Oracle } from "../accept/oracle.ts";
-import type { RecordLine } from "../accept/record.ts";
+} from "../agent_record.ts";
+import { matchCalls, proxyCalls } from "../agent_match.ts";
+import { AGENT_MESSAGES as A } from "../agent_messages.ts";
+import { TIMELINE_WORDS as W } from "../messages.ts";
+import type { Oracle } from "../oracle.ts";
+import type { RecordLine } from "../record.ts";
 import type { ViewLane } from "./accept_view.ts";
 import { proxySteps } from "./proxy_view.ts";
 

@@ -9,21 +9,18 @@
  *
  * @module
  */
-import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
-import { displayWidth, inert, wrap } from "../base/terminal.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import type { Lane, TimelineEvent } from "../accept/session.ts";
-import { VERDICT_CLASS } from "../accept/cases.ts";
-import {
-  ACCEPT_MESSAGES as M,
-  TIMELINE_WORDS as W,
-} from "../accept/messages.ts";
+import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
+import { displayWidth, inert, wrap } from "../../base/terminal.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
+import type { Lane, TimelineEvent } from "../session.ts";
+import { VERDICT_CLASS } from "../cases.ts";
+import { ACCEPT_MESSAGES as M, TIMELINE_WORDS as W } from "../messages.ts";
 import {
   NOT_RUN_WHY,
   NOTICE_WORD,
   VERDICT_ARTICLE,
   VERDICT_MEANING,
-} from "../accept/verdict_messages.ts";
+} from "../verdict_messages.ts";
 import {
   detailTexts,
   effectText,
@@ -33,10 +30,10 @@ import {
   shownReport,
 } from "./_accept_details.ts";
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
-import { svgStart, xmlEscape } from "./svg.ts";
-import type { Comparison } from "../accept/baseline.ts";
-import { BASELINE_MESSAGES, JUDGE_MESSAGES } from "../accept/ci_messages.ts";
-import type { Changed } from "../accept/judge.ts";
+import { svgStart, xmlEscape } from "../../base/markup.ts";
+import type { Comparison } from "../baseline.ts";
+import { BASELINE_MESSAGES, JUDGE_MESSAGES } from "../ci_messages.ts";
+import type { Changed } from "../judge.ts";
 import { baselineLines, changedLines } from "./_accept_baseline.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };

@@ -14,15 +14,12 @@ import {
   same,
   say,
   type Text,
-} from "../base/i18n.ts";
-import { inert, wrap } from "../base/terminal.ts";
-import type { BaselineStatus, Comparison } from "../accept/baseline.ts";
-import {
-  BASELINE_MESSAGES as B,
-  JUDGE_MESSAGES as J,
-} from "../accept/ci_messages.ts";
-import type { Changed } from "../accept/judge.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
+} from "../../base/i18n.ts";
+import { inert, wrap } from "../../base/terminal.ts";
+import type { BaselineStatus, Comparison } from "../baseline.ts";
+import { BASELINE_MESSAGES as B, JUDGE_MESSAGES as J } from "../ci_messages.ts";
+import type { Changed } from "../judge.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
 
 /** The name of a row: `tool/case`, with `#ENTRY` after a tool the oracle names twice. */
 export function rowName(row: CaseResult, report: AcceptReport): string {

@@ -9,19 +9,16 @@
  *
  * @module
  */
-import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
-import { canonicalJson, isPlainRecord } from "../base/json.ts";
-import {
-  MAX_DRAWN_EVENTS,
-  MAX_RECORDED_MESSAGE_BYTES,
-} from "../accept/limits.ts";
-import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
-import { inert } from "../base/terminal.ts";
-import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../accept/messages.ts";
-import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
-import { type Oracle, pointerGet } from "../accept/oracle.ts";
-import type { RecordLine } from "../accept/record.ts";
-import type { Outcome } from "../accept/session.ts";
+import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
+import { canonicalJson, isPlainRecord } from "../../base/json.ts";
+import { MAX_DRAWN_EVENTS, MAX_RECORDED_MESSAGE_BYTES } from "../limits.ts";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
+import { inert } from "../../base/terminal.ts";
+import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../messages.ts";
+import { PROXY_MESSAGES as P } from "../proxy_messages.ts";
+import { type Oracle, pointerGet } from "../oracle.ts";
+import type { RecordLine } from "../record.ts";
+import type { Outcome } from "../session.ts";
 import { lanesSvg, type LaneStep, laneTable } from "./accept_view.ts";
 
 /**
