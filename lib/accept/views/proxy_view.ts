@@ -83,216 +83,240 @@ function keyOf(oracle: Oracle | undefined, tool: string, msg: unknown): string {
   }
 }
 
-/** The steps of a record, lane by lane. */
+/** The steps of a record, lane by lane: each line of it drawn where it happened. */
 export function proxySteps(
   lines: readonly RecordLine[],
   oracle?: Oracle,
 ): Step[] {
-  const steps: Step[] = [];
-  const methods = new Map<string, string>();
-  const firstOfKey = new Map<string, number>();
-  const seen = new Set<string>();
+  const walk: Walk = {
+    steps: [],
+    methods: new Map(),
+    firstOfKey: new Map(),
+    seen: new Set(),
+    oracle,
+  };
   for (const line of lines) {
-    if (line.kind === "effect") {
-      // The first read that counts the effect of a key is where it showed.
-      const at = `${line.tool}\u0000${line.key}`;
-      const first = typeof line.count === "number" && line.count > 0 &&
-        !seen.has(at);
-      if (first) seen.add(at);
-      const count = line.count ?? "?";
-      steps.push({
-        lane: "guardlab",
-        kind: "read",
-        at_ms: Math.round(line.t),
-        t: line.t,
-        text: fill(P.oracleReadStep, {
-          tool: inert(line.tool),
-          key: inert(line.key),
-          count,
-        }),
-        effect: { key: line.key, calls: line.calls, count: line.count },
-        ...(first
-          ? {
-            visible: line.count!,
-            divider: fill(P.visibleKey, {
-              key: inert(line.key),
-              count: line.count!,
-            }),
-          }
-          : {}),
-      });
-      continue;
-    }
-    if (line.kind !== "msg") continue;
-    const at_ms = Math.round(line.t);
-    const calls = callsText(line.call);
-    const msg = isPlainRecord(line.msg) ? line.msg : undefined;
-    // A record is input (a classmate may hand you one): every name in it
-    // is shown inert, before the lanes are laid out.
-    const tool = inert(line.tool ?? "");
-    const push = (
-      lane: Step["lane"],
-      kind: string,
-      text: Text,
-      toClient = false,
-    ) =>
-      steps.push({
-        lane,
-        kind,
-        text,
-        at_ms,
-        t: line.t,
-        ...(line.call !== undefined ? { call: line.call } : {}),
-        ...(toClient ? { toClient: true as const } : {}),
-      });
-    // The server's answer was drawn when guardlab held it to read the effect.
-    const held = line.after_read === true;
-    switch (`${line.dir} ${line.action}`) {
-      case "client>server forwarded": {
-        if (
-          msg !== undefined && typeof msg.method === "string" &&
-          msg.id !== undefined
-        ) {
-          methods.set(JSON.stringify(msg.id), msg.method);
-        }
-        if (line.call !== undefined && msg === undefined) {
-          // A call too big to be kept: what it carried, its key included,
-          // is unknown, so it is nobody's retry and nobody retries it.
-          push(
-            "client",
-            "sent",
-            fill(P.sendsNotKept, { calls, tool, bytes: line.bytes }),
-          );
-        } else if (line.call !== undefined && msg?.method === "tools/call") {
-          const key = `${line.tool ?? ""}\u0000${
-            keyOf(oracle, line.tool ?? "", msg)
-          }`;
-          const first = firstOfKey.get(key);
-          if (first === undefined) {
-            firstOfKey.set(key, line.call);
-            push("client", "sent", fill(P.sends, { calls, tool }));
-          } else {push(
-              "client",
-              "retried",
-              fill(P.retries, { calls, tool, first }),
-            );}
-        } else if (line.call !== undefined) {
-          push("client", "cancelled", fill(P.cancels, { calls }));
-        } else {
-          push(
-            "client",
-            "other",
-            fill(P.clientOther, {
-              method: inert(String(msg?.method ?? "answer")),
-            }),
-          );
-        }
-        break;
-      }
-      case "guardlab>server copy":
-        push("guardlab", "bad", fill(P.copies, { calls, n: line.copies ?? 1 }));
-        break;
-      case "guardlab>server cancelled":
-        push("guardlab", "cancelled", fill(P.cancelledAt, { calls }), true);
-        break;
-      case "server>guardlab held":
-        push(
-          "server",
-          "answered",
-          fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
-        );
-        push("guardlab", "held", fill(P.holdsToRead, { calls }));
-        break;
-      case "server>guardlab dropped":
-        if (!held) {
-          push(
-            "server",
-            "answered",
-            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
-          );
-        }
-        push("guardlab", "withheld", fill(P.dropped, { calls }));
-        break;
-      case "server>guardlab delayed":
-        if (!held) {
-          push(
-            "server",
-            "answered",
-            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
-          );
-        }
-        push("guardlab", "held", fill(P.delayed, { calls, ms: line.ms ?? 0 }));
-        break;
-      case "guardlab>client delivered":
-        push(
-          "guardlab",
-          "delivered",
-          fill(P.delivers, {
-            calls,
-            outcome: outcomeWord(line, msg),
-          }),
-          true,
-        );
-        break;
-      case "server>guardlab copy":
-        push(
-          "server",
-          "answered",
-          fill(P.answersCopy, { calls, outcome: outcomeWord(line, msg) }),
-        );
-        break;
-      case "server>guardlab late":
-        push(
-          held ? "guardlab" : "server",
-          "answered",
-          fill(held ? P.lateAfterRead : P.late, {
-            calls,
-            outcome: outcomeWord(line, msg),
-          }),
-        );
-        break;
-      case "server>client forwarded":
-        if (line.call !== undefined) {
-          push(
-            "server",
-            "answered",
-            fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
-            true,
-          );
-        } else if (msg !== undefined && typeof msg.method === "string") {
-          push("server", "other", same(inert(msg.method)));
-        } else if (msg !== undefined) {
-          const method = methods.get(JSON.stringify(msg.id));
-          push(
-            "server",
-            "other",
-            fill(P.answers, {
-              calls: same(inert(method ?? "?")),
-              outcome: outcomeWord(line, msg),
-            }),
-          );
-        }
-        break;
-      case "server>client not-json":
-        push("server", "problem", fill(P.serverNotJson, {}));
-        break;
-      case "server>client too-deep":
-        push("server", "problem", fill(P.tooDeep, { max: MAX_DEPTH }));
-        break;
-      case "server>client too-long":
-      case "client>server too-long":
-        push(
-          line.dir === "server>client" ? "server" : "client",
-          "problem",
-          fill(P.tooLong, {
-            side: line.dir === "server>client" ? P.sideServer : P.sideClient,
-            max: MAX_MESSAGE_BYTES,
-          }),
-        );
-        break;
-    }
+    if (line.kind === "effect") effectStep(walk, line);
+    else if (line.kind === "msg") messageSteps(walk, line);
   }
-  return steps;
+  return walk.steps;
+}
+
+/** What drawing a record keeps from line to line. */
+interface Walk {
+  /** The steps so far. */
+  readonly steps: Step[];
+  /** Each request's method, by its id: an answer is named by what it answers. */
+  readonly methods: Map<string, string>;
+  /** The first call of each key: a later one is a retry. */
+  readonly firstOfKey: Map<string, number>;
+  /** The keys whose effect a read has seen. */
+  readonly seen: Set<string>;
+  /** The oracle, for the keys of calls. */
+  readonly oracle?: Oracle;
+}
+
+type MsgLine = Extract<RecordLine, { kind: "msg" }>;
+
+/** A read of an effect by key: the first that counts the effect of a key is where it showed. */
+function effectStep(
+  walk: Walk,
+  line: Extract<RecordLine, { kind: "effect" }>,
+): void {
+  const at = `${line.tool}\u0000${line.key}`;
+  const first = typeof line.count === "number" && line.count > 0 &&
+    !walk.seen.has(at);
+  if (first) walk.seen.add(at);
+  walk.steps.push({
+    lane: "guardlab",
+    kind: "read",
+    at_ms: Math.round(line.t),
+    t: line.t,
+    text: fill(P.oracleReadStep, {
+      tool: inert(line.tool),
+      key: inert(line.key),
+      count: line.count ?? "?",
+    }),
+    effect: { key: line.key, calls: line.calls, count: line.count },
+    ...(first
+      ? {
+        visible: line.count!,
+        divider: fill(P.visibleKey, {
+          key: inert(line.key),
+          count: line.count!,
+        }),
+      }
+      : {}),
+  });
+}
+
+/** One message line: drawn by where it went and what guardlab did with it. */
+function messageSteps(walk: Walk, line: MsgLine): void {
+  const calls = callsText(line.call);
+  const msg = isPlainRecord(line.msg) ? line.msg : undefined;
+  const push = pusher(walk, line);
+  const answered = (lane: Step["lane"], toClient = false) =>
+    push(
+      lane,
+      "answered",
+      fill(P.answers, { calls, outcome: outcomeWord(line, msg) }),
+      toClient,
+    );
+  // The server's answer was drawn when guardlab held it to read the effect.
+  const held = line.after_read === true;
+  switch (`${line.dir} ${line.action}`) {
+    case "client>server forwarded":
+      return clientSent(walk, line, msg);
+    case "guardlab>server copy":
+      return push(
+        "guardlab",
+        "bad",
+        fill(P.copies, { calls, n: line.copies ?? 1 }),
+      );
+    case "guardlab>server cancelled":
+      return push(
+        "guardlab",
+        "cancelled",
+        fill(P.cancelledAt, { calls }),
+        true,
+      );
+    case "server>guardlab held":
+      answered("server");
+      return push("guardlab", "held", fill(P.holdsToRead, { calls }));
+    case "server>guardlab dropped":
+      if (!held) answered("server");
+      return push("guardlab", "withheld", fill(P.dropped, { calls }));
+    case "server>guardlab delayed":
+      if (!held) answered("server");
+      return push(
+        "guardlab",
+        "held",
+        fill(P.delayed, { calls, ms: line.ms ?? 0 }),
+      );
+    case "guardlab>client delivered":
+      return push(
+        "guardlab",
+        "delivered",
+        fill(P.delivers, { calls, outcome: outcomeWord(line, msg) }),
+        true,
+      );
+    case "server>guardlab copy":
+      return push(
+        "server",
+        "answered",
+        fill(P.answersCopy, { calls, outcome: outcomeWord(line, msg) }),
+      );
+    case "server>guardlab late":
+      return push(
+        held ? "guardlab" : "server",
+        "answered",
+        fill(held ? P.lateAfterRead : P.late, {
+          calls,
+          outcome: outcomeWord(line, msg),
+        }),
+      );
+    case "server>client forwarded":
+      if (line.call !== undefined) return answered("server", true);
+      return serverSaid(walk, line, msg);
+    case "server>client not-json":
+      return push("server", "problem", fill(P.serverNotJson, {}));
+    case "server>client too-deep":
+      return push("server", "problem", fill(P.tooDeep, { max: MAX_DEPTH }));
+    case "server>client too-long":
+    case "client>server too-long":
+      return push(
+        line.dir === "server>client" ? "server" : "client",
+        "problem",
+        fill(P.tooLong, {
+          side: line.dir === "server>client" ? P.sideServer : P.sideClient,
+          max: MAX_MESSAGE_BYTES,
+        }),
+      );
+  }
+}
+
+/** How a step of `line` is added: in its lane, at its time, with its call. */
+function pusher(walk: Walk, line: MsgLine) {
+  return (lane: Step["lane"], kind: string, text: Text, toClient = false) => {
+    walk.steps.push({
+      lane,
+      kind,
+      text,
+      at_ms: Math.round(line.t),
+      t: line.t,
+      ...(line.call !== undefined ? { call: line.call } : {}),
+      ...(toClient ? { toClient: true as const } : {}),
+    });
+  };
+}
+
+/** What the client sent: a call (first of its key, or a retry), a cancel, or another message. */
+function clientSent(
+  walk: Walk,
+  line: MsgLine,
+  msg: Record<string, unknown> | undefined,
+): void {
+  const push = pusher(walk, line);
+  const calls = callsText(line.call);
+  // A record is input (a classmate may hand you one): every name in it
+  // is shown inert, before the lanes are laid out.
+  const tool = inert(line.tool ?? "");
+  if (
+    msg !== undefined && typeof msg.method === "string" &&
+    msg.id !== undefined
+  ) {
+    walk.methods.set(JSON.stringify(msg.id), msg.method);
+  }
+  if (line.call !== undefined && msg === undefined) {
+    // A call too big to be kept: what it carried, its key included,
+    // is unknown, so it is nobody's retry and nobody retries it.
+    push(
+      "client",
+      "sent",
+      fill(P.sendsNotKept, { calls, tool, bytes: line.bytes }),
+    );
+  } else if (line.call !== undefined && msg?.method === "tools/call") {
+    const key = `${line.tool ?? ""}\u0000${
+      keyOf(walk.oracle, line.tool ?? "", msg)
+    }`;
+    const first = walk.firstOfKey.get(key);
+    if (first === undefined) {
+      walk.firstOfKey.set(key, line.call);
+      push("client", "sent", fill(P.sends, { calls, tool }));
+    } else {
+      push("client", "retried", fill(P.retries, { calls, tool, first }));
+    }
+  } else if (line.call !== undefined) {
+    push("client", "cancelled", fill(P.cancels, { calls }));
+  } else {
+    push(
+      "client",
+      "other",
+      fill(P.clientOther, { method: inert(String(msg?.method ?? "answer")) }),
+    );
+  }
+}
+
+/** What the server sent the client that answers no call: a request or notification of its own, or the answer to another request. */
+function serverSaid(
+  walk: Walk,
+  line: MsgLine,
+  msg: Record<string, unknown> | undefined,
+): void {
+  const push = pusher(walk, line);
+  if (msg !== undefined && typeof msg.method === "string") {
+    push("server", "other", same(inert(msg.method)));
+  } else if (msg !== undefined) {
+    const method = walk.methods.get(JSON.stringify(msg.id));
+    push(
+      "server",
+      "other",
+      fill(P.answers, {
+        calls: same(inert(method ?? "?")),
+        outcome: outcomeWord(line, msg),
+      }),
+    );
+  }
 }
 
 /** The effect lines under a drawn record. */
