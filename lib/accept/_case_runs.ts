@@ -1,30 +1,37 @@
 /**
  * Each case of the acceptance test, as the client, guardlab and the read
  * tool act in it, top to bottom: what the client sends, what guardlab does
- * with the answer, when the read tool is asked. A case only acts and
- * records (its history, its timeline): the verdict is the checker's, from
- * the history alone (`checker.ts`).
+ * with the answer, when the read tool is asked; then, below, what every
+ * case does the same way (the client's call, the read by key, the read a
+ * careful client makes before it retries, the servers a case starts of its
+ * own and their bounded end). A case only acts and records (its history,
+ * its timeline): the verdict is the checker's, from the history alone
+ * (`_checker.ts`).
  *
  * @module
  */
 import type { CaseName } from "./cases.ts";
+import type { Channel } from "../wire/channel.ts";
 import { within } from "../wire/server_process.ts";
-import type { Answer } from "./session.ts";
 import {
-  argsFor,
-  badKey,
-  cancelPlan,
-  closeProcess,
-  count,
-  type Ctx,
-  killProcess,
-  lookThenRetry,
-  measure,
-  readUntilSeen,
-  send,
-  skip,
-  startProcess,
-} from "./_steps.ts";
+  DEFAULT_CANCEL_AFTER_MS,
+  MAX_RECORDED_MESSAGE_BYTES,
+  POLL_READ_MS,
+} from "./limits.ts";
+import {
+  callFor,
+  type Count,
+  countIn,
+  type Json,
+  type Placeholders,
+  pointerGet,
+  substitute,
+  type WriteTool,
+} from "./oracle.ts";
+import type { CallRecord } from "./_history.ts";
+import type { AcceptOptions, CancelPlan, NotRunReason } from "./_report.ts";
+import { type Answer, type Pending, Session } from "./session.ts";
+import type { RecordInProgress } from "./_case_log.ts";
 
 /** Each case (but annotations, which makes no call), as the client, guardlab and the read tool act in it. */
 export const CASES: Readonly<
@@ -188,5 +195,331 @@ async function readEach(
 ): Promise<void> {
   for (const [i, call] of calls.entries()) {
     await count(ctx, { key: call.key, n: i + 1, on });
+  }
+}
+
+/** What every case needs: the session, the tool, the case's placeholders. */
+export interface Ctx {
+  readonly session: Session;
+  readonly tool: WriteTool;
+  readonly p: Placeholders & { key: string };
+  readonly options: AcceptOptions;
+  /** Latencies of this entry's first valid calls measured so far in the run. */
+  readonly measured: number[];
+  /** The sessions this case started, closed (bounded) when it ends. */
+  readonly started: Session[];
+  /** Whether a read in this case has seen the effect yet (the timeline marks the first). */
+  seen: boolean;
+}
+
+/** The case tests nothing: say why in its history, and do nothing more. */
+export function skip(ctx: Ctx, reason: NotRunReason): void {
+  ctx.session.record({ op: "skip", reason });
+}
+
+/** How a read counts: with the oracle's `count`, or its `other_count`. */
+export interface ReadOptions {
+  /** The key to count under (the case's by default). */
+  readonly key?: string;
+  /** The copy number `{n}` stands for in the read's arguments (1 by default). */
+  readonly n?: number;
+  /** Count with `other_count` (the other arguments' effect). */
+  readonly other?: boolean;
+  /** The session to ask (the case's by default, or a process it started). */
+  readonly on?: Session;
+}
+
+/** Ask the read tool by key and count the effect, put on the history and the timeline; `null` when it cannot be counted. */
+export async function count(
+  ctx: Ctx,
+  how: ReadOptions = {},
+  polled = false,
+): Promise<number | null> {
+  const on = how.on ?? ctx.session;
+  const key = how.key ?? ctx.p.key;
+  const at = on.log.now();
+  const n = await readCount(
+    ctx,
+    { key, n: how.n ?? 1 },
+    how.other === true,
+    on,
+  );
+  on.record({
+    op: "read",
+    at_ms: at,
+    tool: ctx.tool.read.tool,
+    key,
+    count: n,
+    ...(how.other ? { other: true } : {}),
+  });
+  noteRead(ctx, on, n, polled);
+  return n;
+}
+
+/** One read by key through `on`, counted; `null` when it cannot be counted. */
+async function readCount(
+  ctx: Ctx,
+  at: { key: string; n: number },
+  other: boolean,
+  on: Session,
+): Promise<number | null> {
+  const p = { ...ctx.p, ...at };
+  const how: Count = other ? ctx.tool.other_count! : ctx.tool.count;
+  const read = substitute(ctx.tool.read, p);
+  const answer = await on.own(read.tool, read.arguments, "read");
+  return answer.outcome === "success" && answer.result
+    ? countIn(how, answer.result, p)
+    : null;
+}
+
+/** Put a read on the timeline; the first that sees the effect is marked. */
+export function noteRead(
+  ctx: Ctx,
+  on: Session,
+  n: number | null,
+  polled = false,
+) {
+  const visible = n !== null && n > 0 && !ctx.seen;
+  if (visible) ctx.seen = true;
+  on.note({
+    lane: "guardlab",
+    kind: "read",
+    call: null,
+    count: n,
+    ...(visible ? { visible } : {}),
+    ...(polled ? { polled } : {}),
+  });
+}
+
+/**
+ * The client sends a call on `on` (the case's session, or a process it
+ * started), on the history: with `withhold`, guardlab keeps the answer
+ * from the client (a fault, recorded as one).
+ */
+export function send(
+  ctx: Ctx,
+  args: Record<string, Json>,
+  opts: { call: number; retry?: boolean; withhold?: boolean },
+  on: Session = ctx.session,
+): Pending {
+  if (opts.withhold) {
+    on.record({ op: "fault", fault: "withhold", call: opts.call });
+  }
+  const found = pointerGet(args, ctx.tool.key);
+  const size = new TextEncoder().encode(JSON.stringify(args)).length;
+  const record = on.record({
+    op: "call",
+    call: opts.call,
+    tool: ctx.tool.tool,
+    ...(size > MAX_RECORDED_MESSAGE_BYTES
+      ? { arguments_bytes: size }
+      : { arguments: structuredClone(args) }),
+    key: found.found &&
+        (typeof found.value === "string" || typeof found.value === "number")
+      ? String(found.value)
+      : null,
+    ...(opts.retry ? { retry: true } : {}),
+  }) as Extract<RecordInProgress, { op: "call" }>;
+  const pending = on.call(ctx.tool.tool, args, opts);
+  pending.answer.then((a) => {
+    (record as { answer?: CallRecord["answer"] }).answer = answerRecord(
+      a,
+      on.log.now(),
+    );
+  });
+  return pending;
+}
+
+/**
+ * What a careful client does after it lost an answer: it reads by key
+ * first, then sends the same call again as call 2; the effect is counted
+ * once more after the retry's answer. The read comes first because a
+ * retry decided without it is the blind resend the article warns of.
+ */
+export async function lookThenRetry(
+  ctx: Ctx,
+  args: Record<string, Json>,
+  on: Session = ctx.session,
+): Promise<void> {
+  await count(ctx, { on });
+  await send(ctx, args, { call: 2, retry: true }, on).answer;
+  await count(ctx, { on });
+}
+
+/** The call's arguments for copy `n`, keyed. */
+export function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
+  return callFor(ctx.tool, args, { ...ctx.p, n });
+}
+
+/** The key the bad call carries at the key pointer, when it carries one (a string or a number): its effect is counted there. */
+export function badKey(ctx: Ctx): string | undefined {
+  if (ctx.tool.bad_call === undefined) return undefined;
+  const found = pointerGet(
+    substitute(ctx.tool.bad_call, ctx.p),
+    ctx.tool.key,
+  );
+  return found.found &&
+      (typeof found.value === "string" || typeof found.value === "number")
+    ? String(found.value)
+    : undefined;
+}
+
+/** Keep the latency of a first valid call that was answered: cancel-after-send places its cancel from these. */
+export function measure(ctx: Ctx, answer: Answer): void {
+  if (
+    answer.ms !== undefined &&
+    (answer.outcome === "success" || answer.outcome === "tool-error" ||
+      answer.outcome === "rpc-error")
+  ) ctx.measured.push(answer.ms);
+}
+
+/** Open a session on a server this case starts (process `n`), on the case's timeline. */
+export async function startProcess(
+  ctx: Ctx,
+  n: number,
+): Promise<Session | null> {
+  ctx.session.record({ op: "process", event: "start", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "started",
+    call: null,
+    process: n,
+  });
+  let channel: Channel | undefined;
+  try {
+    channel = await ctx.options.start!();
+    const s = await Session.open(channel, ctx.options.timeoutMs, {
+      process: n,
+      startTimeoutMs: ctx.options.startTimeoutMs,
+    });
+    s.join(ctx.session.log);
+    ctx.started.push(s);
+    return s;
+  } catch {
+    // It could not be started, or did not get through initialize.
+    await channel?.close();
+    ctx.session.record({ op: "process", event: "start-failed", process: n });
+    ctx.session.note({
+      lane: "server",
+      kind: "exited",
+      call: null,
+      process: n,
+    });
+    return null;
+  }
+}
+
+/** Close process `n` of this case: its input ends, it gets a grace to exit, its group ends. */
+export async function closeProcess(
+  ctx: Ctx,
+  s: Session,
+  n: number,
+): Promise<void> {
+  ctx.session.record({ op: "process", event: "close", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "closed",
+    call: null,
+    process: n,
+  });
+  await s.close();
+}
+
+/** Kill process `n` of this case at once (SIGKILL to its group), as a crash would: a fault. */
+export async function killProcess(
+  ctx: Ctx,
+  s: Session,
+  n: number,
+): Promise<void> {
+  ctx.session.record({ op: "fault", fault: "kill", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "killed",
+    call: null,
+    process: n,
+  });
+  await s.kill();
+}
+
+/**
+ * Read by key through `on` until the effect shows or the call's answer is
+ * in; each read waits for the one before, the whole wait is bounded by the
+ * call's own bound. Each read is on the history (those made while the call
+ * was in flight marked so: one that cannot count then means "not yet");
+ * one step on the timeline: the last read.
+ */
+export async function readUntilSeen(
+  ctx: Ctx,
+  on: Session,
+  call: Pending,
+): Promise<void> {
+  let answered = false;
+  call.answer.then(() => (answered = true));
+  for (;;) {
+    // The answer is in: this read is the one that counts.
+    if (answered) return void await count(ctx, { on }, true);
+    const at = on.log.now();
+    const n = await readCount(ctx, { key: ctx.p.key, n: 1 }, false, on);
+    on.record({
+      op: "read",
+      at_ms: at,
+      tool: ctx.tool.read.tool,
+      key: ctx.p.key,
+      count: n,
+      in_flight: true,
+    });
+    if (n !== null && n > 0) return noteRead(ctx, on, n, true);
+    await within(call.answer, POLL_READ_MS, undefined);
+  }
+}
+
+/** Where cancel-after-send places its cancel: the flag; else half the median measured; else the default. */
+export function cancelPlan(
+  flag: number | undefined,
+  measured: readonly number[],
+): Omit<CancelPlan, "sent"> {
+  if (flag !== undefined) return { after_ms: flag, from: "flag" };
+  if (measured.length === 0) {
+    return { after_ms: DEFAULT_CANCEL_AFTER_MS, from: "default" };
+  }
+  const sorted = [...measured].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1
+    ? sorted[mid]
+    : (sorted[mid - 1] + sorted[mid]) / 2;
+  return {
+    after_ms: Math.floor(median / 2),
+    from: "measured",
+    median_ms: Math.round(median * 10) / 10,
+  };
+}
+
+/** An answer as a history keeps it: how it ended, what it said, when it came (`at`). */
+export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
+  const when = {
+    ...(at === undefined ? {} : { at_ms: at }),
+    ...(a.ms === undefined ? {} : { ms: a.ms }),
+  };
+  const text = a.text === undefined ? {} : { text: a.text };
+  switch (a.outcome) {
+    case "success":
+      return { outcome: "ok", ...text, ...when };
+    case "tool-error":
+    case "rpc-error":
+      return {
+        outcome: "error",
+        error: a.outcome === "tool-error" ? "tool" : "rpc",
+        ...text,
+        ...when,
+      };
+    case "closed":
+      return { outcome: "unknown", ...when };
+    default:
+      return {
+        outcome: "none",
+        ...text,
+        ...(a.refused === undefined ? {} : { refused: a.refused }),
+        ...when,
+      };
   }
 }

@@ -8,7 +8,7 @@
  * - `cases.ts`: the case and verdict names, each verdict's class;
  *   `verdict_messages.ts`: what each verdict means and the article's
  *   sentence it tests.
- * - `run.ts`, `_case_runs.ts`, `_steps.ts`, `session.ts`: the cases, each
+ * - `run.ts`, `_case_runs.ts`, `session.ts`: the cases, each
  *   a timeline in three lanes (client, guardlab, server) that acts and
  *   records; `_history.ts`: the history each case records, one record per
  *   attempt, versioned; `_checker.ts`: every verdict, judged from the

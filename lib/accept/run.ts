@@ -15,9 +15,8 @@ import type { Channel } from "../wire/channel.ts";
 import { callFor, substitute, type WriteTool } from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";
-import { CASES } from "./_case_runs.ts";
 import { judgeCase } from "./_checker.ts";
-import { answerRecord, badKey, type Ctx } from "./_steps.ts";
+import { answerRecord, badKey, CASES, type Ctx } from "./_case_runs.ts";
 
 export type {
   AcceptOptions,

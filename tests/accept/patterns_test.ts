@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { MAX_ANSWER_TEXT } from "../../lib/accept/limits.ts";
-import { cancelPlan } from "../../lib/accept/_steps.ts";
+import { cancelPlan } from "../../lib/accept/_case_runs.ts";
 import {
   matrixLines,
   timelineLines,
