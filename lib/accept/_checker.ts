@@ -10,7 +10,13 @@
  *
  * @module
  */
-import { BROKEN_VERDICTS, type CaseName, type Verdict } from "./cases.ts";
+import {
+  BROKEN_VERDICTS,
+  type CaseName,
+  type Verdict,
+  VERDICT_CLASS,
+  type VerdictClass,
+} from "./cases.ts";
 import type { CaseHistory, HistoryAnswer } from "./_history.ts";
 import { Reading } from "./_reading.ts";
 import type {
@@ -35,6 +41,8 @@ export interface Judgement {
   readonly extra: Partial<CaseResult>;
   /** The verdict. */
   readonly verdict: Verdict;
+  /** Its class. */
+  readonly class: VerdictClass;
   /** Verdicts reported beside it as information. */
   readonly info: readonly Verdict[];
 }
@@ -87,6 +95,7 @@ export function judgeCase(
     effect: observed.effect,
     extra: observed.extra ?? {},
     verdict,
+    class: VERDICT_CLASS[verdict],
     info: verdict === observed.verdict ? observed.info ?? [] : [],
   };
 }

@@ -14,13 +14,7 @@ import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { inert } from "../base/terminal.ts";
 import { TextError } from "../base/text_error.ts";
-import {
-  type CaseName,
-  isCaseName,
-  type Verdict,
-  VERDICT_CLASS,
-  VERDICTS,
-} from "./cases.ts";
+import { type CaseName, isCaseName, type Verdict, VERDICTS } from "./cases.ts";
 import { judgeCase, type JudgedRow } from "./_checker.ts";
 import {
   type CaseHistory,
@@ -109,7 +103,7 @@ export function judgeReport(text: string, file: string): Judged {
       effect: judged.effect,
       ...judged.extra,
       verdict: judged.verdict,
-      class: VERDICT_CLASS[judged.verdict],
+      class: judged.class,
       info: judged.info,
       problems: row.history.records.flatMap((r) =>
         r.op === "problem"

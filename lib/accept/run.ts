@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type CaseName, CONCURRENT_CASES, VERDICT_CLASS } from "./cases.ts";
+import { type CaseName, CONCURRENT_CASES } from "./cases.ts";
 import type { Channel } from "../wire/channel.ts";
 import { callFor, substitute, type WriteTool } from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
@@ -156,7 +156,7 @@ async function runCase(
     effect: judged.effect,
     ...judged.extra,
     verdict: judged.verdict,
-    class: VERDICT_CLASS[judged.verdict],
+    class: judged.class,
     info: judged.info,
     problems: [...session.log.problems],
     notices: [...session.log.notices],
