@@ -20,8 +20,7 @@ import {
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
-import { ACCEPT_MESSAGES } from "./messages.ts";
-import { CI_MESSAGES } from "./ci_messages.ts";
+import { FILE_MESSAGES } from "./messages.ts";
 
 /**
  * The text of `path`, at most `maxBytes` of it: a link, a file of another
@@ -38,7 +37,7 @@ export async function readBoundedFile(
     const size = (await file.stat()).size;
     if (size > maxBytes) {
       throw new Refused(
-        fill(ACCEPT_MESSAGES.fileTooBig, {
+        fill(FILE_MESSAGES.fileTooBig, {
           file: JSON.stringify(path),
           max: maxBytes,
         }),
@@ -81,8 +80,8 @@ export function createPrivateFile(
   if (problem !== null) {
     throw new UnsafePath(
       path,
-      fill(ACCEPT_MESSAGES.recordFolder, { folder: inert(folder), problem }),
-      ACCEPT_MESSAGES.recordFolderRemedy,
+      fill(FILE_MESSAGES.recordFolder, { folder: inert(folder), problem }),
+      FILE_MESSAGES.recordFolderRemedy,
     );
   }
   const ext = extname(abs);
@@ -105,8 +104,8 @@ export function createPrivateFile(
   }
   throw new UnsafePath(
     path,
-    ACCEPT_MESSAGES.recordExists,
-    ACCEPT_MESSAGES.recordExistsRemedy,
+    FILE_MESSAGES.recordExists,
+    FILE_MESSAGES.recordExistsRemedy,
   );
 }
 
@@ -129,7 +128,7 @@ export function assertNewFile(
     throw new UnsafePath(
       path,
       taken,
-      taken === PROBLEM.link ? undefined : CI_MESSAGES.fileExistsRemedy,
+      taken === PROBLEM.link ? undefined : FILE_MESSAGES.fileExistsRemedy,
     );
   }
   return abs;
@@ -140,7 +139,7 @@ function takenProblem(abs: string) {
   try {
     return Deno.lstatSync(abs).isSymlink
       ? PROBLEM.link
-      : CI_MESSAGES.fileExists;
+      : FILE_MESSAGES.fileExists;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw error;
@@ -167,8 +166,8 @@ export function writeNewFile(
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
     throw new UnsafePath(
       path,
-      takenProblem(abs) ?? CI_MESSAGES.fileExists,
-      CI_MESSAGES.fileExistsRemedy,
+      takenProblem(abs) ?? FILE_MESSAGES.fileExists,
+      FILE_MESSAGES.fileExistsRemedy,
     );
   }
   try {

@@ -14,7 +14,7 @@ import { displayWidth, inert, wrap } from "../../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../run.ts";
 import type { Lane, TimelineEvent } from "../session.ts";
 import { VERDICT_CLASS } from "../cases.ts";
-import { ACCEPT_MESSAGES as M, TIMELINE_WORDS as W } from "../messages.ts";
+import { MATRIX_WORDS as M, TIMELINE_WORDS as W } from "../messages.ts";
 import {
   NOT_RUN_WHY,
   NOTICE_WORD,

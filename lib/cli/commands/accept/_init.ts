@@ -22,7 +22,7 @@ import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
 import { UsageError } from "../../parser.ts";
-import { ACCEPT_MESSAGES as M } from "../../../accept/messages.ts";
+import { MATRIX_WORDS as M } from "../../../accept/messages.ts";
 
 /** What `init` needs: the server, where the draft goes, the bound of each wait. */
 export interface InitCall {

@@ -22,7 +22,7 @@ import {
   MAX_FAULTS_BYTES,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../../accept/limits.ts";
-import { ACCEPT_MESSAGES } from "../../../accept/messages.ts";
+import { START_MESSAGES } from "../../../accept/messages.ts";
 import type { Oracle } from "../../../accept/oracle.ts";
 import { RecordWriter } from "../../../accept/record.ts";
 import { assertGrantFor } from "../../../accept/start.ts";
@@ -137,7 +137,7 @@ export async function runSession(o: SessionOptions): Promise<number> {
       io.err(
         `guardlab: ${
           say(
-            fill(ACCEPT_MESSAGES.notFound, {
+            fill(START_MESSAGES.notFound, {
               command: JSON.stringify(server),
             }),
             lang,
