@@ -129,12 +129,13 @@ Deno.test({
       [
         ["accept/_matrix.ts", "accept/_examples.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
+        ["cli/commands/accept/mod.ts", "cli/commands/accept/_judge.ts"],
         ["cli/commands/mcp.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
       ],
-      "four dynamic imports beside the command line's: the mcp command " +
+      "five dynamic imports beside the command line's: the mcp command " +
         "loads the server, accept and exercise 18 the example servers, " +
-        "proxy the proxy",
+        "accept judge its judge, proxy the proxy",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(
