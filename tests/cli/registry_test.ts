@@ -203,7 +203,7 @@ Deno.test("registry: an entry whose module does not export its command fails lou
   const misnamed = {
     name: "run",
     summary: COMMANDS[0].summary,
-    load: () => import("../../lib/cli/commands/demo.ts"),
+    load: () => import("../../lib/cli/commands/demo/mod.ts"),
   };
   await assert.rejects(
     () => loadCommand(misnamed),

@@ -1,6 +1,6 @@
 /**
  * `script` holds its JSON lines while the input has more ready, and writes
- * them when it would wait (lib/cli/commands/script.ts). SIGTERM sent in
+ * them when it would wait (lib/cli/commands/script/mod.ts). SIGTERM sent in
  * the middle of a long piped input must still find every line out: each
  * run whose receipt was committed is said, none that was not. (The runtime
  * reads its signals when the event loop waits, so this one lands at a

@@ -121,7 +121,7 @@ Deno.test({
       "no package in the graph of any command's own modules",
     );
     assert.ok(
-      [...seen].some((s) => inLib(s) === "cli/commands/mcp.ts"),
+      [...seen].some((s) => inLib(s) === "cli/commands/mcp/mod.ts"),
       "the walk reached the mcp command",
     );
     assert.deepEqual(
@@ -129,7 +129,7 @@ Deno.test({
       [
         ["accept/matrix.ts", "accept/_examples.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
-        ["cli/commands/mcp.ts", "mcp/server.ts"],
+        ["cli/commands/mcp/mod.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
       ],
       "four dynamic imports beside the command line's: the mcp command " +

@@ -4,7 +4,7 @@
  * never splits a Chinese word. Expectations are written by hand.
  */
 import assert from "node:assert/strict";
-import { DEMO_MESSAGES } from "../../lib/cli/messages/demo.ts";
+import { DEMO_MESSAGES } from "../../lib/cli/commands/demo/_messages.ts";
 import { TOPICS } from "../../lib/content/explain.ts";
 import type { Lang } from "../../lib/base/i18n.ts";
 import { plainFields, plainValue } from "../../lib/base/plain.ts";

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { privateRoot, removeLedger } from "../../sandbox/sandbox.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import { RESET_HELP as H, RESET_MESSAGES as M } from "../messages/reset.ts";
-import { writerFor } from "../output.ts";
-import { required } from "../parser.ts";
-import { checkedName } from "../places.ts";
+import { privateRoot, removeLedger } from "../../../sandbox/sandbox.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { RESET_HELP as H, RESET_MESSAGES as M } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
+import { required } from "../../parser.ts";
+import { checkedName } from "../../places.ts";
 
 /** The `reset` command. */
 export const reset = command({

@@ -8,21 +8,18 @@ import {
   currentUid,
   privateFolderProblem,
   PROBLEM,
-} from "../../sandbox/safe_fs.ts";
+} from "../../../sandbox/safe_fs.ts";
 import {
   type Place,
   privateRootPath,
   privateRootRemedy,
   SANDBOX_ROOT,
-} from "../../sandbox/sandbox.ts";
-import { say, type Text } from "../../base/i18n.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import {
-  SANDBOX_HELP as H,
-  SANDBOX_MESSAGES as M,
-} from "../messages/sandbox.ts";
-import { writerFor } from "../output.ts";
+} from "../../../sandbox/sandbox.ts";
+import { say, type Text } from "../../../base/i18n.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { SANDBOX_HELP as H, SANDBOX_MESSAGES as M } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
 
 /** One probe: a permission, what guardlab needs, what the runtime says. */
 export interface Probe {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { checkCourseCode, checkName } from "../../exercises/student.ts";
+import { checkCourseCode, checkName } from "../../../exercises/student.ts";
 import {
   fill,
   joinTexts,
@@ -13,18 +13,18 @@ import {
   same,
   say,
   type Text,
-} from "../../base/i18n.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import { CONFIG_HELP as H, CONFIG_MESSAGES as M } from "../messages/config.ts";
-import { writerFor } from "../output.ts";
-import { choice, printable, UsageError } from "../parser.ts";
+} from "../../../base/i18n.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { CONFIG_HELP as H, CONFIG_MESSAGES as M } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
+import { choice, printable, UsageError } from "../../parser.ts";
 import {
   readSettings,
   type Settings,
   storedSettings,
   writeSettings,
-} from "../settings.ts";
+} from "../../settings.ts";
 
 const KEYS = ["lang", "name", "course"] as const;
 type Key = typeof KEYS[number];

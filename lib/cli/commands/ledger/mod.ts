@@ -3,40 +3,40 @@
  *
  * @module
  */
-import { PolicyLab } from "../../policy/policy.ts";
+import { PolicyLab } from "../../../policy/policy.ts";
 import {
   ledgerFolder,
   POLICY_FILE,
   privateRoot,
   trustedFolders,
-} from "../../sandbox/sandbox.ts";
-import { inert } from "../../base/terminal.ts";
-import type { Lang } from "../../base/i18n.ts";
+} from "../../../sandbox/sandbox.ts";
+import { inert } from "../../../base/terminal.ts";
+import type { Lang } from "../../../base/i18n.ts";
 import type {
   CallRow,
   DraftRow,
   Ledger,
   ReceiptRow,
   SessionRow,
-} from "../../timing/ledger.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { LEDGER_HELP as H, LEDGER_MESSAGES as M } from "../messages/ledger.ts";
-import { styleFor, writerFor } from "../output.ts";
-import { UsageError } from "../parser.ts";
+} from "../../../timing/ledger.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { LEDGER_HELP as H, LEDGER_MESSAGES as M } from "./_messages.ts";
+import { styleFor, writerFor } from "../../output.ts";
+import { UsageError } from "../../parser.ts";
 import {
   type Format,
   formatOf,
   LEDGER_OPTIONS,
   readExisting,
-} from "../places.ts";
-import { attemptTitle, renderHistory } from "../../views/ledger_timeline.ts";
-import { boundHistory, shownHistory } from "../../views/shown_history.ts";
-import { ledgerHistory } from "../../views/ledger_history.ts";
-import { shownAsText, ViewBudget } from "../../views/view_bound.ts";
-import { timelineSvg } from "../../views/svg.ts";
-import { PLAIN } from "../../views/timeline.ts";
+} from "../../places.ts";
+import { attemptTitle, renderHistory } from "../../../views/ledger_timeline.ts";
+import { boundHistory, shownHistory } from "../../../views/shown_history.ts";
+import { ledgerHistory } from "../../../views/ledger_history.ts";
+import { shownAsText, ViewBudget } from "../../../views/view_bound.ts";
+import { timelineSvg } from "../../../views/svg.ts";
+import { PLAIN } from "../../../views/timeline.ts";
 
 /** The `ledger` command. */
 export const ledger = command({

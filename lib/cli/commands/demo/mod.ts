@@ -6,24 +6,27 @@
 import {
   articleDemo,
   type ArticleDemoResult,
-} from "../../experiments/article_demo.ts";
-import { compensationLines } from "../../views/compensation_view.ts";
-import { policyDemo, timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { scratchFolder } from "../../sandbox/scratch.ts";
-import { timelineSvg } from "../../views/svg.ts";
-import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { LAB_NAMES } from "../../experiments/verify.ts";
-import type { Lang } from "../../base/i18n.ts";
-import type { Attempt } from "../../timing/attempt.ts";
-import { policyLines } from "../../views/policy_demo.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { DEMO_HELP as H, DEMO_MESSAGES as M } from "../messages/demo.ts";
-import { REFUSED_ROOT } from "../messages/places.ts";
-import { styleFor, writerFor } from "../output.ts";
-import { choice } from "../parser.ts";
-import { FORMAT_OPTIONS, formatOf, FORMATS } from "../places.ts";
+} from "../../../experiments/article_demo.ts";
+import { compensationLines } from "../../../views/compensation_view.ts";
+import {
+  policyDemo,
+  timingDemoWithAttempts,
+} from "../../../experiments/demo.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
+import { timelineSvg } from "../../../views/svg.ts";
+import { renderTimeline, timelineOf } from "../../../views/timeline.ts";
+import { LAB_NAMES } from "../../../experiments/verify.ts";
+import type { Lang } from "../../../base/i18n.ts";
+import type { Attempt } from "../../../timing/attempt.ts";
+import { policyLines } from "../../../views/policy_demo.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { DEMO_HELP as H, DEMO_MESSAGES as M } from "./_messages.ts";
+import { REFUSED_ROOT } from "../../messages/places.ts";
+import { styleFor, writerFor } from "../../output.ts";
+import { choice } from "../../parser.ts";
+import { FORMAT_OPTIONS, formatOf, FORMATS } from "../../places.ts";
 
 /** The `demo` command. */
 export const demo = command({

@@ -8,34 +8,34 @@ import {
   INPUT_GUARDRAIL_MODES,
   Lab,
   RECEIPT_MODES,
-} from "../../timing/lab.ts";
-import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
-import { scratchFolder } from "../../sandbox/scratch.ts";
+} from "../../../timing/lab.ts";
+import { labFilesIn, trustedFolders } from "../../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
 import {
   CHECKPOINTS,
   FAIL_POINTS,
   PAUSE_POINTS,
   type PausePoint,
-} from "../../timing/stages.ts";
-import { timelineSvg } from "../../views/svg.ts";
-import { ruleOf } from "../../timing/messages.ts";
-import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { parseJsonLikePython } from "../../base/json.ts";
-import { fill, type Lang, say } from "../../base/i18n.ts";
-import { plainFields, plainValue } from "../../base/plain.ts";
-import { wrap } from "../../base/terminal.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { RUN_HELP as H, RUN_MESSAGES as M } from "../messages/run.ts";
-import { styleFor } from "../output.ts";
-import { UsageError } from "../parser.ts";
+} from "../../../timing/stages.ts";
+import { timelineSvg } from "../../../views/svg.ts";
+import { ruleOf } from "../../../timing/messages.ts";
+import { renderTimeline, timelineOf } from "../../../views/timeline.ts";
+import { parseJsonLikePython } from "../../../base/json.ts";
+import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { plainFields, plainValue } from "../../../base/plain.ts";
+import { wrap } from "../../../base/terminal.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { RUN_HELP as H, RUN_MESSAGES as M } from "./_messages.ts";
+import { styleFor } from "../../output.ts";
+import { UsageError } from "../../parser.ts";
 import {
   FORMAT_OPTIONS,
   formatOf,
   LEDGER_OPTIONS,
   ledgerFileOf,
-} from "../places.ts";
+} from "../../places.ts";
 
 const OPTIONS = {
   ...LEDGER_OPTIONS,

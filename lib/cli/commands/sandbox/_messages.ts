@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
-import { SANDBOX_ROOT } from "../../sandbox/grant.ts";
+import type { Text } from "../../../base/i18n.ts";
+import { SANDBOX_ROOT } from "../../../sandbox/grant.ts";
 
 /** `sandbox --help`: what it does, its flag, its exit codes. */
 export const SANDBOX_HELP = {

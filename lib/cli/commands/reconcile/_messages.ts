@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `reconcile --help`: what it does, its flag, its exit code. */
 export const RECONCILE_HELP = {

@@ -3,19 +3,19 @@
  *
  * @module
  */
-import { scratchFolder } from "../../sandbox/scratch.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
 import {
   EXPECTED,
   renderChecks,
   verify as compare,
-} from "../../experiments/verify.ts";
-import type { Lang } from "../../base/i18n.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import type { Io } from "../io.ts";
-import { REFUSED_ROOT } from "../messages/places.ts";
-import { VERIFY_HELP as H } from "../messages/verify.ts";
-import { writerFor } from "../output.ts";
+} from "../../../experiments/verify.ts";
+import type { Lang } from "../../../base/i18n.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { REFUSED_ROOT } from "../../messages/places.ts";
+import { VERIFY_HELP as H } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
 
 /** Run every demo, compare with `expected` (the built-in fixtures by default), print, return the exit code. */
 export async function runVerify(

@@ -3,23 +3,20 @@
  *
  * @module
  */
-import { InjectedFailure } from "../../timing/errors.ts";
-import { trustedFolders } from "../../sandbox/sandbox.ts";
+import { InjectedFailure } from "../../../timing/errors.ts";
+import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import {
   compensate as runCompensation,
   COMPENSATION_FAULTS,
-} from "../../timing/compensation.ts";
-import { Ledger } from "../../timing/ledger.ts";
-import { raisedOf } from "../../timing/attempt.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import {
-  COMPENSATE_HELP as H,
-  COMPENSATE_MESSAGES as M,
-} from "../messages/compensate.ts";
-import { writerFor } from "../output.ts";
-import { required } from "../parser.ts";
-import { existingLedgerPath, LEDGER_OPTIONS } from "../places.ts";
+} from "../../../timing/compensation.ts";
+import { Ledger } from "../../../timing/ledger.ts";
+import { raisedOf } from "../../../timing/attempt.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { COMPENSATE_HELP as H, COMPENSATE_MESSAGES as M } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
+import { required } from "../../parser.ts";
+import { existingLedgerPath, LEDGER_OPTIONS } from "../../places.ts";
 
 /** The `compensate` command. */
 export const compensate = command({

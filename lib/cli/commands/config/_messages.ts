@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `config --help`: what it does. */
 export const CONFIG_HELP = {

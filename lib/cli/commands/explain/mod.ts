@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { timingDemoWithAttempts } from "../../experiments/demo.ts";
-import { ScriptSession } from "../../experiments/script.ts";
+import { timingDemoWithAttempts } from "../../../experiments/demo.ts";
+import { ScriptSession } from "../../../experiments/script.ts";
 import {
   explanation,
   explanationLines,
@@ -12,31 +12,28 @@ import {
   stepsOf,
   type Topic,
   TOPICS,
-} from "../../content/explain.ts";
-import type { Lang } from "../../base/i18n.ts";
-import { LESSONS } from "../../content/lessons.ts";
-import { sdkLensLines } from "../../content/sdk_lens.ts";
+} from "../../../content/explain.ts";
+import type { Lang } from "../../../base/i18n.ts";
+import { LESSONS } from "../../../content/lessons.ts";
+import { sdkLensLines } from "../../../content/sdk_lens.ts";
 import {
   type PolicyRow,
   policyRow,
   policySvg,
-} from "../../views/policy_view.ts";
-import type { Io } from "../io.ts";
-import type { Attempt } from "../../timing/attempt.ts";
-import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
-import { scratchFolder } from "../../sandbox/scratch.ts";
-import { timelineSvg } from "../../views/svg.ts";
-import { wrap } from "../../base/terminal.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import {
-  EXPLAIN_HELP as H,
-  EXPLAIN_MESSAGES as M,
-} from "../messages/explain.ts";
-import { REFUSED_ROOT } from "../messages/places.ts";
-import { writerFor } from "../output.ts";
-import { choice, UsageError } from "../parser.ts";
-import { formatOf } from "../places.ts";
+} from "../../../views/policy_view.ts";
+import type { Io } from "../../io.ts";
+import type { Attempt } from "../../../timing/attempt.ts";
+import { labFilesIn, trustedFolders } from "../../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
+import { timelineSvg } from "../../../views/svg.ts";
+import { wrap } from "../../../base/terminal.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { EXPLAIN_HELP as H, EXPLAIN_MESSAGES as M } from "./_messages.ts";
+import { REFUSED_ROOT } from "../../messages/places.ts";
+import { writerFor } from "../../output.ts";
+import { choice, UsageError } from "../../parser.ts";
+import { formatOf } from "../../places.ts";
 
 /** The `explain` command. */
 export const explain = command({

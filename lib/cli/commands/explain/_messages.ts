@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `explain --help`: what it does and its flags. */
 export const EXPLAIN_HELP = {

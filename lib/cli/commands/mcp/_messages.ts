@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { same, type Text } from "../../base/i18n.ts";
+import { same, type Text } from "../../../base/i18n.ts";
 
 /** `mcp --help`: what it does, its flags, its exit codes. */
 export const MCP_HELP = {

@@ -3,19 +3,16 @@
  *
  * @module
  */
-import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
-import { displayWidth, inert, shellQuote } from "../../base/terminal.ts";
-import { JOB_PATTERN } from "../../timing/args.ts";
-import { fill } from "../../base/i18n.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import {
-  RECONCILE_HELP as H,
-  RECONCILE_MESSAGES as M,
-} from "../messages/reconcile.ts";
-import { writerFor } from "../output.ts";
-import { ViewBudget } from "../../views/view_bound.ts";
-import { LEDGER_OPTIONS, readExisting } from "../places.ts";
+import { needsAttention, pendingKeys } from "../../../timing/reconcile.ts";
+import { displayWidth, inert, shellQuote } from "../../../base/terminal.ts";
+import { JOB_PATTERN } from "../../../timing/args.ts";
+import { fill } from "../../../base/i18n.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { RECONCILE_HELP as H, RECONCILE_MESSAGES as M } from "./_messages.ts";
+import { writerFor } from "../../output.ts";
+import { ViewBudget } from "../../../views/view_bound.ts";
+import { LEDGER_OPTIONS, readExisting } from "../../places.ts";
 
 /** The `reconcile` command. */
 export const reconcile = command({

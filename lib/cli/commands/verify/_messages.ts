@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `verify --help`: what it does, its flag, its exit codes. */
 export const VERIFY_HELP = {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `demo --help`: what it does. */
 export const DEMO_HELP = {

@@ -4,9 +4,12 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../../base/i18n.ts";
-import { MAX_LINE_BYTES } from "../../base/lines.ts";
-import { MAX_SNAPSHOT_NAME, MAX_SNAPSHOTS } from "../../experiments/script.ts";
+import { fill, same, type Text } from "../../../base/i18n.ts";
+import { MAX_LINE_BYTES } from "../../../base/lines.ts";
+import {
+  MAX_SNAPSHOT_NAME,
+  MAX_SNAPSHOTS,
+} from "../../../experiments/script.ts";
 
 /**
  * The step reference, for `--help`: a student with only the binary has no

@@ -5,36 +5,36 @@
  *
  * @module
  */
-import { linesOf, MAX_LINE_BYTES } from "../../base/lines.ts";
-import { letPendingSignalsArrive, onExit } from "../../base/exit_hooks.ts";
+import { linesOf, MAX_LINE_BYTES } from "../../../base/lines.ts";
+import { letPendingSignalsArrive, onExit } from "../../../base/exit_hooks.ts";
 import {
   labFilesIn,
   ledgerFolder,
   privateRoot,
   trustedFolders,
-} from "../../sandbox/sandbox.ts";
-import { scratchFolder } from "../../sandbox/scratch.ts";
+} from "../../../sandbox/sandbox.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
 import {
   InvalidStep,
   ScriptSession,
   type StepResult,
-} from "../../experiments/script.ts";
-import { STEP_MESSAGES } from "../../experiments/messages.ts";
-import { renderTimeline, timelineOf } from "../../views/timeline.ts";
-import { inert, wrap } from "../../base/terminal.ts";
+} from "../../../experiments/script.ts";
+import { STEP_MESSAGES } from "../../../experiments/messages.ts";
+import { renderTimeline, timelineOf } from "../../../views/timeline.ts";
+import { inert, wrap } from "../../../base/terminal.ts";
 import {
   policyHeader,
   policyRow,
   renderPolicyRow,
-} from "../../views/policy_view.ts";
-import { fill, say, type Text } from "../../base/i18n.ts";
-import { plainFields } from "../../base/plain.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "../messages/script.ts";
-import { styleFor } from "../output.ts";
-import { textCost, ViewBudget } from "../../views/view_bound.ts";
-import { checkedName, openUserFile } from "../places.ts";
+} from "../../../views/policy_view.ts";
+import { fill, say, type Text } from "../../../base/i18n.ts";
+import { plainFields } from "../../../base/plain.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "./_messages.ts";
+import { styleFor } from "../../output.ts";
+import { textCost, ViewBudget } from "../../../views/view_bound.ts";
+import { checkedName, openUserFile } from "../../places.ts";
 
 /** The `script` command. */
 export const script = command({

@@ -7,18 +7,26 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { BadFaultsFile, FaultSchedule, readFaults } from "../../mcp/faults.ts";
-import { hostConfig } from "../../mcp/host_config.ts";
-import { labFilesIn, trustedFolders } from "../../sandbox/sandbox.ts";
-import { onExit } from "../../base/exit_hooks.ts";
-import { scratchFolder } from "../../sandbox/scratch.ts";
-import { INPUT_GUARDRAIL_MODES, Lab, RECEIPT_MODES } from "../../timing/lab.ts";
-import { fill, say } from "../../base/i18n.ts";
-import { command } from "../command.ts";
-import { EXIT } from "../exit.ts";
-import { MCP_HELP as H, MCP_MESSAGES as M } from "../messages/mcp.ts";
-import { UsageError } from "../parser.ts";
-import { LEDGER_OPTIONS, ledgerFileOf, openUserFile } from "../places.ts";
+import {
+  BadFaultsFile,
+  FaultSchedule,
+  readFaults,
+} from "../../../mcp/faults.ts";
+import { hostConfig } from "../../../mcp/host_config.ts";
+import { labFilesIn, trustedFolders } from "../../../sandbox/sandbox.ts";
+import { onExit } from "../../../base/exit_hooks.ts";
+import { scratchFolder } from "../../../sandbox/scratch.ts";
+import {
+  INPUT_GUARDRAIL_MODES,
+  Lab,
+  RECEIPT_MODES,
+} from "../../../timing/lab.ts";
+import { fill, say } from "../../../base/i18n.ts";
+import { command } from "../../command.ts";
+import { EXIT } from "../../exit.ts";
+import { MCP_HELP as H, MCP_MESSAGES as M } from "./_messages.ts";
+import { UsageError } from "../../parser.ts";
+import { LEDGER_OPTIONS, ledgerFileOf, openUserFile } from "../../places.ts";
 
 /** The `mcp` command. */
 export const mcp = command({
@@ -87,7 +95,7 @@ export const mcp = command({
     }
     try {
       // The literal specifier keeps the SDK out of every other command's graph.
-      const { serveMcp } = await import("../../mcp/server.ts");
+      const { serveMcp } = await import("../../../mcp/server.ts");
       await serveMcp({
         lab,
         ledgerPath: path,

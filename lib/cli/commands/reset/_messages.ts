@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
-import { LAB_FILE, POLICY_FILE } from "../../sandbox/sandbox.ts";
+import type { Text } from "../../../base/i18n.ts";
+import { LAB_FILE, POLICY_FILE } from "../../../sandbox/sandbox.ts";
 
 /** `reset --help`: what it does, its flag, its exit code. */
 export const RESET_HELP = {

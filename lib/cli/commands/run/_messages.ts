@@ -4,10 +4,14 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
-import { SDK_JS_VERSION } from "../../content/sdk_sources.ts";
-import { BATCH_LIMIT, COPIES_RANGE } from "../../timing/args.ts";
-import { CHECKPOINTS, FAIL_POINTS, PAUSE_POINTS } from "../../timing/stages.ts";
+import type { Text } from "../../../base/i18n.ts";
+import { SDK_JS_VERSION } from "../../../content/sdk_sources.ts";
+import { BATCH_LIMIT, COPIES_RANGE } from "../../../timing/args.ts";
+import {
+  CHECKPOINTS,
+  FAIL_POINTS,
+  PAUSE_POINTS,
+} from "../../../timing/stages.ts";
 
 /** `run --help`: what it does, its flags, its exit codes. */
 export const RUN_HELP = {

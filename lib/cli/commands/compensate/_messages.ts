@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
-import { COMPENSATION_FAULTS } from "../../timing/compensation.ts";
+import type { Text } from "../../../base/i18n.ts";
+import { COMPENSATION_FAULTS } from "../../../timing/compensation.ts";
 
 /** `compensate --help`: what it does, its flags, its exit codes. */
 export const COMPENSATE_HELP = {
