@@ -15,8 +15,8 @@ import {
   makeHandIn,
   MAX_ANSWER_STEPS,
   MAX_STEP_BYTES,
-  readBounded,
 } from "../../lib/exercises/mod.ts";
+import { readStreamText } from "../../lib/sandbox/read_bounded.ts";
 const exerciseOf = (n: number) => exerciseAt(BUILTIN_COURSE, n);
 import { SCRATCH_PREFIX } from "../../lib/sandbox/scratch.ts";
 import { join } from "node:path";
@@ -227,11 +227,11 @@ Deno.test("bounds: a hand-in over its size cap is refused without reading on", a
       cancelled = true;
     },
   });
-  assert.equal(await readBounded(endless, 1 << 20), null);
+  assert.equal(await readStreamText(endless, 1 << 20), null);
   assert.ok(cancelled, "the stream was cancelled");
   assert.ok(pulled <= 20, `${pulled} chunks pulled`);
   assert.equal(
-    await readBounded(new Blob(["x".repeat(1 << 20)]).stream(), 1 << 20),
+    await readStreamText(new Blob(["x".repeat(1 << 20)]).stream(), 1 << 20),
     "x".repeat(1 << 20),
     "exactly at the cap is read",
   );

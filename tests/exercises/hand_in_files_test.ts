@@ -176,7 +176,9 @@ Deno.test("hand-in read: the file checked is read whole, with its owner and mode
 
 Deno.test("hand-in read: a character cut between two reads is read whole", async () => {
   await using d = await dropFolder();
-  // 李 is three bytes, the first of them the last of the first 64 KiB read.
+  // 李 is three bytes across the first 64 KiB, where a reader in parts
+  // would cut it (the reader's own test cuts every character:
+  // tests/sandbox/read_bounded_test.ts).
   const text = "a".repeat((64 << 10) - 1) + "李雷\n";
   await Deno.writeTextFile(d.hand, text);
   assert.equal(readHandInFile(d.hand, trustedFolders(d.base)).text, text);

@@ -19,13 +19,13 @@ import {
   MAX_COURSE_BYTES,
   MAX_HAND_IN_BYTES,
   type ProgressKeeper,
-  readBounded,
   readCourse,
   type Student,
   variantOf,
   visibleText,
 } from "../../../exercises/mod.ts";
 import { openPlainFile } from "../../../sandbox/plain_file.ts";
+import { readStreamText } from "../../../sandbox/read_bounded.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
@@ -174,7 +174,7 @@ export async function readInput(
   stream: ReadableStream<Uint8Array>,
   max = MAX_ANSWER_BYTES,
 ): Promise<string> {
-  const text = await readBounded(stream, max);
+  const text = await readStreamText(stream, max);
   if (text === null) throw usage(U.tooLarge(max));
   return text;
 }
@@ -198,7 +198,7 @@ export async function courseOf(
   const input = await openInput(io, file, L.aCourse, lang);
   if (input === null) return EXIT.failed;
   // One byte over the cap is enough for the reader to refuse it by size.
-  const text = await readBounded(input, MAX_COURSE_BYTES) ??
+  const text = await readStreamText(input, MAX_COURSE_BYTES) ??
     " ".repeat(MAX_COURSE_BYTES + 1);
   try {
     return readCourse(text);
