@@ -33,6 +33,7 @@ import type { Call, OptionSpecs } from "../../command.ts";
 import { printable, UsageError } from "../../parser.ts";
 import { LEDGER_OPTIONS } from "../../places.ts";
 import { storedSettings } from "../../settings.ts";
+import { orUnreadable } from "../../user_file.ts";
 import {
   EXERCISE_FLAGS as F,
   EXERCISE_LINES as L,
@@ -151,22 +152,19 @@ export function kept(call: ExerciseCall, code: number): number {
 }
 
 /** Open a FILE under the temp folder, or say in one line why it cannot be read (null). */
-export async function openInput(
+export function openInput(
   io: Io,
   file: string,
   what: Text,
   lang: Lang,
 ): Promise<ReadableStream<Uint8Array> | null> {
-  try {
-    return (await openPlainFile(file, trustedFolders(io.base))).readable;
-  } catch (error) {
-    if (
-      !(error instanceof Deno.errors.NotFound) &&
-      !(error instanceof Deno.errors.IsADirectory)
-    ) throw error;
-    io.err(say(L.unreadable(what, printable(file)), lang));
-    return null;
-  }
+  return orUnreadable(
+    async () => (await openPlainFile(file, trustedFolders(io.base))).readable,
+    file,
+    what,
+    io,
+    lang,
+  );
 }
 
 /** All of `stream` as text; more than `max` bytes is a usage error. */

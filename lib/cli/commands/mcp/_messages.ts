@@ -70,18 +70,19 @@ after_commit：停在那里等客户端取消，最多 hold_ms 毫秒，默认 3
   },
 } as const satisfies Record<string, Text>;
 
+/** What `mcp` says of its faults FILE when it cannot be read (`lib/cli/user_file.ts`). */
+export const FAULTS_FILE = {
+  refused: same("{refusal}"),
+  what: { en: "faults", zh: "故障" },
+} as const satisfies Record<string, Text>;
+
 /** What `mcp` says on stderr. */
 export const MCP_MESSAGES = {
-  refused: same("guardlab: {refusal}"),
   printConfigAbsolute: {
     en:
       "--print-config needs an absolute path for --{flag}: a host starts the server in a folder of its own",
     zh:
       "--print-config 要求 --{flag} 用绝对路径：宿主程序会在它自己的目录里启动服务器",
-  },
-  unreadable: {
-    en: "guardlab: cannot read faults from {file}: not a readable file",
-    zh: "guardlab: 无法从 {file} 读取故障：不是可读的文件",
   },
   scratchLedger: {
     en:

@@ -24,9 +24,10 @@ import {
 import { fill, say } from "../../../base/i18n.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
-import { MCP_HELP as H, MCP_MESSAGES as M } from "./_messages.ts";
+import { FAULTS_FILE, MCP_HELP as H, MCP_MESSAGES as M } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
-import { LEDGER_OPTIONS, ledgerFileOf, openUserFile } from "../../places.ts";
+import { LEDGER_OPTIONS, ledgerFileOf } from "../../places.ts";
+import { openUserFile } from "../../user_file.ts";
 
 /** The `mcp` command. */
 export const mcp = command({
@@ -67,7 +68,7 @@ export const mcp = command({
     const trusted = trustedFolders(io.base);
     let faults = new FaultSchedule();
     if (values.faults !== undefined) {
-      const stream = await openUserFile(values.faults, io, lang, M);
+      const stream = await openUserFile(values.faults, io, lang, FAULTS_FILE);
       if (typeof stream === "number") return stream;
       try {
         faults = await readFaults(stream);

@@ -48,16 +48,17 @@ export const STEP_NOTES = {
 
 const STEPS_TEXT: Text = fill(same(STEPS), STEP_NOTES);
 
+/** What `script` says of its FILE when it cannot be read (`lib/cli/user_file.ts`). */
+export const STEPS_FILE = {
+  refused: {
+    en: "{refusal}; pipe it instead: guardlab script < FILE",
+    zh: "{refusal}；请改用管道：guardlab script < FILE",
+  },
+  what: { en: "steps", zh: "步骤" },
+} as const satisfies Record<string, Text>;
+
 /** What `script` tells a person on stderr. */
 export const SCRIPT_MESSAGES = {
-  refused: {
-    en: "guardlab: {refusal}; pipe it instead: guardlab script < FILE",
-    zh: "guardlab: {refusal}；请改用管道：guardlab script < FILE",
-  },
-  unreadable: {
-    en: "guardlab: cannot read steps from {file}: not a readable file",
-    zh: "guardlab: 无法从 {file} 读取步骤：不是可读的文件",
-  },
   fromTerminal: {
     en: "guardlab script: reading JSON Lines steps from the terminal, one " +
       "per line; end with Ctrl-D (Ctrl-Z then Enter on Windows)",

@@ -31,10 +31,15 @@ import { fill, say, type Text } from "../../../base/i18n.ts";
 import { plainFields } from "../../../base/plain.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
-import { SCRIPT_HELP as H, SCRIPT_MESSAGES as M } from "./_messages.ts";
+import {
+  SCRIPT_HELP as H,
+  SCRIPT_MESSAGES as M,
+  STEPS_FILE,
+} from "./_messages.ts";
 import { styleFor } from "../../output.ts";
 import { textCost, ViewBudget } from "../../../views/view_bound.ts";
-import { checkedName, openUserFile } from "../../places.ts";
+import { checkedName } from "../../places.ts";
+import { openUserFile } from "../../user_file.ts";
 
 /** The `script` command. */
 export const script = command({
@@ -54,7 +59,7 @@ export const script = command({
     const file = positionals[0];
     const steps = file === undefined
       ? io.stdin()
-      : await openUserFile(file, io, lang, M);
+      : await openUserFile(file, io, lang, STEPS_FILE);
     if (typeof steps === "number") return steps;
     if (file === undefined && io.stdinIsTerminal) {
       io.err(say(M.fromTerminal, lang));
