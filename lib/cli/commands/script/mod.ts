@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { linesOf, MAX_LINE_BYTES } from "../../../base/lines.ts";
+import { MAX_LINE_BYTES } from "../../../base/lines.ts";
+import { jsonLinesOf } from "../../../base/jsonl.ts";
+import { parseJsonLikePython } from "../../../base/json.ts";
 import { letPendingSignalsArrive, onExit } from "../../../base/exit_hooks.ts";
 import {
   labFilesIn,
@@ -16,10 +18,10 @@ import {
 import { scratchFolder } from "../../../sandbox/scratch.ts";
 import {
   InvalidStep,
+  lineRefusal,
   ScriptSession,
   type StepResult,
 } from "../../../experiments/script.ts";
-import { STEP_MESSAGES } from "../../../experiments/messages.ts";
 import { renderTimeline, timelineOf } from "../../../views/timeline.ts";
 import { inert, wrap } from "../../../base/terminal.ts";
 import {
@@ -97,17 +99,20 @@ export const script = command({
     };
     using _flushAtExit = onExit(writeHeld);
     try {
-      for await (const line of linesOf(steps, MAX_LINE_BYTES, writeHeld)) {
-        if ("text" in line && line.text.trim() === "") continue;
+      const bounds = {
+        maxLineBytes: MAX_LINE_BYTES,
+        parse: parseJsonLikePython,
+      };
+      for await (const line of jsonLinesOf(steps, bounds, writeHeld)) {
         let output: Record<string, unknown>;
         let ran: StepResult["run"];
         let refusal: Text | undefined;
         let policy: StepResult["policy"];
         try {
-          if ("tooLong" in line) {
-            throw new InvalidStep(STEP_MESSAGES.longLine(MAX_LINE_BYTES));
+          if ("problem" in line) {
+            throw lineRefusal(line.problem, MAX_LINE_BYTES);
           }
-          ({ output, run: ran, policy } = await session.step(line.text));
+          ({ output, run: ran, policy } = await session.stepObject(line.value));
         } catch (error) {
           if (!(error instanceof InvalidStep)) throw error;
           invalid++;
@@ -152,7 +157,7 @@ export const script = command({
           lanesShown = true;
           for (const l of renderPolicyRow(policyRow(policy)!, lang)) io.out(l);
         } else {
-          io.out(shown(line.number, "text" in line ? opOf(line.text) : "?"));
+          io.out(shown(line.number, "value" in line ? opOf(line.value) : "?"));
           for (const field of plainFields(output, lang)) {
             for (const l of wrap(`  ${field}`, 80)) io.out(l);
           }
@@ -168,12 +173,7 @@ export const script = command({
   },
 });
 
-/** The op a valid step line names. */
-function opOf(text: string): string {
-  try {
-    const step = JSON.parse(text);
-    return typeof step?.op === "string" ? step.op : "?";
-  } catch {
-    return "?";
-  }
+/** The op a valid step names. */
+function opOf(step: Record<string, unknown>): string {
+  return typeof step.op === "string" ? step.op : "?";
 }
