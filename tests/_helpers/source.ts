@@ -309,3 +309,54 @@ export function inType(located: Located): boolean {
     p.type !== "TSEnumDeclaration"
   );
 }
+
+/**
+ * Whether `node` reads bytes into a buffer: `readSync(fd, …)` (`node:fs`),
+ * `x.read(buffer)` or `x.readSync(buffer)` on an open file, or `r.read()`
+ * on a stream's reader (a name bound to `….getReader()` in the file).
+ */
+function readsBytes(node: Node, readers: ReadonlySet<string>): boolean {
+  if (node.type !== "CallExpression") return false;
+  const callee = node.callee as Node;
+  const args = node.arguments as Node[];
+  if (callee.type === "Identifier") {
+    return callee.name === "readSync" && args.length > 0;
+  }
+  if (callee.type !== "MemberExpression") return false;
+  const method = nameOf(callee.property);
+  if (method === "readSync") return args.length > 0;
+  if (method !== "read") return false;
+  const object = nameOf(callee.object);
+  return args.length > 0 || (object !== undefined && readers.has(object));
+}
+
+const LOOPS = [
+  "WhileStatement",
+  "DoWhileStatement",
+  "ForStatement",
+  "ForOfStatement",
+  "ForInStatement",
+];
+
+/** Where `file` reads bytes in a loop: the read's line. */
+export function readLoops(file: Parsed): number[] {
+  const readers = new Set<string>();
+  for (const { node } of locatedNodesOf(file.program)) {
+    const init = node.init as Node | undefined;
+    if (
+      node.type === "VariableDeclarator" && init?.type === "CallExpression" &&
+      nameOf((init.callee as Node).property) === "getReader"
+    ) {
+      const name = nameOf(node.id);
+      if (name !== undefined) readers.add(name);
+    }
+  }
+  const inLoop = (l: Located) => l.parents.some((p) => LOOPS.includes(p.type));
+  const lines = new Set<number>();
+  for (const located of locatedNodesOf(file.program)) {
+    if (readsBytes(located.node, readers) && inLoop(located)) {
+      lines.add(located.node.loc?.start.line ?? 0);
+    }
+  }
+  return [...lines];
+}
