@@ -57,9 +57,14 @@ export function parse(name: string, source: string): Parsed {
   return { name, program: file.program };
 }
 
+/** The text of the file `lib/<path>`. */
+export function readLib(path: string): string {
+  return Deno.readTextFileSync(join(ROOT, "lib", path));
+}
+
 /** The file `lib/<path>` parsed. */
 export function parseLib(path: string): Parsed {
-  return parse(path, Deno.readTextFileSync(join(ROOT, "lib", path)));
+  return parse(path, readLib(path));
 }
 
 function isNode(value: unknown): value is Node {
