@@ -7,14 +7,12 @@
  * Parsed, not grepped, so an alias, a line break or a comment cannot hide an
  * import or a call.
  */
-import { dirname, join, normalize, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, relative } from "node:path";
+import { ROOT } from "./root.ts";
 import { babelParse } from "./deps.ts";
 
-/** The repository's root folder. */
-export const ROOT: string = normalize(
-  join(dirname(fileURLToPath(import.meta.url)), "..", ".."),
-);
+/** The repository root (defined in `root.ts`). */
+export { ROOT };
 
 /** Every `.ts` file under `lib/`, as a path relative to `lib/` with `/` separators, sorted. */
 export function libFiles(): string[] {

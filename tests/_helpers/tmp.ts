@@ -11,23 +11,11 @@ export interface TempDir extends AsyncDisposable, Disposable {
 }
 
 function removing(path: string): TempDir {
-  const remove = { recursive: true };
   return {
     path,
-    [Symbol.asyncDispose]: () => Deno.remove(path, remove).catch(gone),
-    [Symbol.dispose]: () => {
-      try {
-        Deno.removeSync(path, remove);
-      } catch (error) {
-        gone(error);
-      }
-    },
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }),
+    [Symbol.dispose]: () => Deno.removeSync(path, { recursive: true }),
   };
-}
-
-/** A folder the test removed itself is no error; anything else is. */
-function gone(error: unknown): void {
-  if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
 
 /** The mode a new temporary folder has (`mkdtemp`'s): its owner's alone. */
