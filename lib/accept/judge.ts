@@ -11,7 +11,7 @@
  * @module
  */
 import { fill, type Text } from "../base/i18n.ts";
-import { isPlainRecord } from "../base/json.ts";
+import { deeperThan, isPlainRecord } from "../base/json.ts";
 import { inert } from "../base/terminal.ts";
 import { TextError } from "../base/text_error.ts";
 import { type CaseName, isCaseName, type Verdict, VERDICTS } from "./cases.ts";
@@ -25,7 +25,6 @@ import {
 import { MAX_COPIES, MAX_ORACLE_TOOLS, MAX_REPORT_DEPTH } from "./limits.ts";
 import { MAX_BASELINE_RESULTS } from "./baseline.ts";
 import { JUDGE_MESSAGES as J } from "./ci_messages.ts";
-import { jsonDepth } from "./oracle.ts";
 import type { AcceptReport, CaseResult, NotRunReason } from "./_report.ts";
 import { HINT_NAMES, type ProblemKind, type ToolHints } from "./session.ts";
 
@@ -66,7 +65,7 @@ export interface Judged {
  */
 export function judgeReport(text: string, file: string): Judged {
   const at = { file: JSON.stringify(file) };
-  if (jsonDepth(text) > MAX_REPORT_DEPTH) {
+  if (deeperThan(text, MAX_REPORT_DEPTH)) {
     throw new BadReport(fill(J.tooDeep, { ...at, max: MAX_REPORT_DEPTH }));
   }
   let raw: unknown;

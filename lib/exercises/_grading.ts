@@ -169,6 +169,11 @@ export interface GradeRequest {
  * used twice, a name used twice, copies). Every answer is re-run (a ledger
  * copy re-judged) for its owner's own values: the file's claims count for
  * nothing.
+ *
+ * Long: one pass over the class, a hand-in read, judged and let go before
+ * the next is read (only its row and digests are kept), then the flags
+ * only the whole class shows; the row's fields are filled where the
+ * hand-in that decides them is in hand.
  */
 export async function grade(
   sources: Iterable<Source> | AsyncIterable<Source>,

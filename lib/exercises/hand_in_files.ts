@@ -35,6 +35,7 @@ import {
   MAX_INPUT_FILE_BYTES,
   replacedRefusal,
 } from "../sandbox/plain_file.ts";
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { MAX_HAND_IN_BYTES } from "./hand_in.ts";
 import {
@@ -251,25 +252,14 @@ export function readHandInFile(
     const owner = opened.uid;
     const mode = opened.mode & 0o7777;
     if (opened.size > MAX_HAND_IN_BYTES) return { text: null, owner, mode };
-    return { text: readAtMost(fd, MAX_HAND_IN_BYTES), owner, mode };
+    const { bytes, more } = readUpToSync(
+      (b) => readSync(fd, b, 0, b.length, null),
+      MAX_HAND_IN_BYTES,
+      opened.size,
+    );
+    return { text: more ? null : new TextDecoder().decode(bytes), owner, mode };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The text of open file `fd` to its end, or null past `max` bytes (it grew). */
-function readAtMost(fd: number, max: number): string | null {
-  // Decoded as it comes: a sequence cut between two reads decodes whole.
-  const decoder = new TextDecoder();
-  const part = new Uint8Array(64 << 10);
-  let size = 0;
-  let text = "";
-  while (true) {
-    const n = readSync(fd, part, 0, part.length, null);
-    if (n === 0) return text + decoder.decode();
-    size += n;
-    if (size > max) return null;
-    text += decoder.decode(part.subarray(0, n), { stream: true });
   }
 }
 

@@ -17,7 +17,7 @@ import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../base/json.ts";
 import { fill, type Lang, say } from "../base/i18n.ts";
-import { VERIFY_MESSAGES } from "./messages.ts";
+import { VERIFY_MESSAGES } from "./_messages.ts";
 import { POLICY_SCENARIOS } from "./policy_scenarios.ts";
 
 /** The labs whose demos are verified, in the order `demo` runs them. */

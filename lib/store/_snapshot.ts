@@ -17,6 +17,7 @@ import {
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { inert } from "../base/terminal.ts";
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import type { Text } from "../base/i18n.ts";
 import { BadImage, databaseImage } from "./_wal.ts";
 
@@ -73,20 +74,17 @@ function readChecked(
         zh: "请重试",
       });
     }
-    // One byte more than allowed tells a file that grew past the bound.
-    const buffer = new Uint8Array(Math.min(opened.size, maxBytes) + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
-    if (filled > maxBytes) throw tooLarge();
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      maxBytes,
+      opened.size,
+    );
+    if (more) throw tooLarge();
     const after = file.statSync();
     const changed = after.size !== opened.size ||
       after.mtime?.getTime() !== opened.mtime?.getTime() ||
-      filled !== opened.size;
-    return { bytes: buffer.subarray(0, filled), changed };
+      bytes.length !== opened.size;
+    return { bytes, changed };
   } finally {
     file.close();
   }
@@ -102,13 +100,11 @@ function isHotJournal(path: string): boolean {
     throw systemRefusal(error, path) ?? error;
   }
   try {
-    const head = new Uint8Array(HOT_JOURNAL.length);
-    let filled = 0;
-    while (filled < head.length) {
-      const n = file.readSync(head.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
+    const head = readUpToSync(
+      (b) => file.readSync(b),
+      HOT_JOURNAL.length,
+      HOT_JOURNAL.length,
+    ).bytes;
     return HOT_JOURNAL.every((b, i) => head[i] === b);
   } finally {
     file.close();

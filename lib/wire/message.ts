@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isPlainRecord } from "../base/json.ts";
+import { deeperThan, isPlainRecord } from "../base/json.ts";
 import { MAX_DEPTH } from "./limits.ts";
 
 /** One JSON-RPC message: an object with `jsonrpc: "2.0"`. */
@@ -136,32 +136,4 @@ export function errorResponse(
   message: string,
 ): Message {
   return { jsonrpc: "2.0", id, error: { code, message } };
-}
-
-/**
- * Whether the JSON text `text` nests arrays and objects deeper than `limit`
- * (brackets inside strings do not count). One pass, no recursion.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { deeperThan } from "./message.ts";
- * assert.equal(deeperThan('{"a": ["[[[[", {"b": 1}]}', 2), true);
- * assert.equal(deeperThan('{"a": ["[[[[", {"b": 1}]}', 3), false);
- * ```
- */
-export function deeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }

@@ -17,14 +17,13 @@ import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
 import { EXERCISE_LINES } from "../../lib/cli/commands/exercise/_messages.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { remoteTimeoutSession } from "../_helpers/mcp_inprocess.ts";
+import { ROOT_URL } from "../_helpers/root.ts";
 
-const ROOT = new URL("../../", import.meta.url);
-
-const read = (name: string) => Deno.readTextFileSync(new URL(name, ROOT));
+const read = (name: string) => Deno.readTextFileSync(new URL(name, ROOT_URL));
 
 const exists = (name: string) => {
   try {
-    Deno.statSync(new URL(name, ROOT));
+    Deno.statSync(new URL(name, ROOT_URL));
     return true;
   } catch {
     return false;
@@ -35,7 +34,7 @@ const exists = (name: string) => {
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
-    for (const entry of Deno.readDirSync(new URL(`${dir}/${rel}`, ROOT))) {
+    for (const entry of Deno.readDirSync(new URL(`${dir}/${rel}`, ROOT_URL))) {
       const path = rel + entry.name;
       if (entry.isDirectory) walk(path + "/");
       else out.push(path);
@@ -418,10 +417,10 @@ Deno.test("docs: each file links to the other language on its first line", () =>
     const target = (file: string, label: string) => {
       const m = first(file).match(new RegExp(`\\[${label}\\]\\(([^)]+)\\)`));
       assert.ok(m, `${file}: first line links to [${label}](…)`);
-      return new URL(m[1], new URL(file, ROOT)).href;
+      return new URL(m[1], new URL(file, ROOT_URL)).href;
     };
-    assert.equal(target(en, "中文"), new URL(zh, ROOT).href, en);
-    assert.equal(target(zh, "English"), new URL(en, ROOT).href, zh);
+    assert.equal(target(en, "中文"), new URL(zh, ROOT_URL).href, en);
+    assert.equal(target(zh, "English"), new URL(en, ROOT_URL).href, zh);
   }
 });
 
@@ -431,9 +430,9 @@ Deno.test("docs: every link between the files resolves, anchors included", () =>
     for (const link of links(text(file))) {
       const [path, hash] = link.split("#");
       const url = path === ""
-        ? new URL(file, ROOT)
-        : new URL(path, new URL(file, ROOT));
-      const name = decodeURIComponent(url.href.slice(ROOT.href.length));
+        ? new URL(file, ROOT_URL)
+        : new URL(path, new URL(file, ROOT_URL));
+      const name = decodeURIComponent(url.href.slice(ROOT_URL.href.length));
       if (!exists(name)) {
         broken.push(`${file}: ${link}`);
       } else if (hash !== undefined && name.endsWith(".md")) {
@@ -708,7 +707,7 @@ Deno.test("docs: the architecture chapter names every file of lib/, and nothing 
 Deno.test("docs: the architecture chapter's layers are lib/_layers.ts's, in order", () => {
   const expected = LAYERS.map((layer) =>
     layer.members.map((m) =>
-      Deno.statSync(new URL(`lib/${m}`, ROOT)).isDirectory
+      Deno.statSync(new URL(`lib/${m}`, ROOT_URL)).isDirectory
         ? `lib/${m}/`
         : `lib/${m}`
     )
@@ -724,7 +723,7 @@ Deno.test("docs: the architecture chapter's layers are lib/_layers.ts's, in orde
 });
 
 Deno.test("docs: the architecture chapter names every folder of tests/", () => {
-  const folders = [...Deno.readDirSync(new URL("tests/", ROOT))]
+  const folders = [...Deno.readDirSync(new URL("tests/", ROOT_URL))]
     .filter((e) => e.isDirectory).map((e) => `tests/${e.name}/`).sort();
   for (const file of ARCHITECTURE) {
     const named = new Set(namedPaths(text(file)));

@@ -30,6 +30,7 @@ import {
 } from "../../lib/base/_zh_punctuation.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 import { VERDICTS } from "../../lib/accept/cases.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
 const ANSWERS = fileURLToPath(new URL("./answers/", import.meta.url));
@@ -332,17 +333,14 @@ Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept pri
     assert.ok(VERDICTS.includes(v as typeof VERDICTS[number]), v);
   }
   // Refused, the guess is not kept: the right one after it still counts.
-  const base = await Deno.makeTempDir({ prefix: "guardlab-ex18-" });
-  try {
-    const say = (args: string[], input = "") => cli(args, input, false, base);
-    const typo = await say(
-      ["exercise", "check", "18"],
-      JSON.stringify({ ...right, lost_reply_retry: "once" }),
-    );
-    assert.equal(typo.code, 1);
-    const now = await say(["exercise", "check", "18"], JSON.stringify(right));
-    assert.equal(now.code, 0, now.out.join("\n"));
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-ex18-");
+  const base = baseFolder.path;
+  const say = (args: string[], input = "") => cli(args, input, false, base);
+  const typo = await say(
+    ["exercise", "check", "18"],
+    JSON.stringify({ ...right, lost_reply_retry: "once" }),
+  );
+  assert.equal(typo.code, 1);
+  const now = await say(["exercise", "check", "18"], JSON.stringify(right));
+  assert.equal(now.code, 0, now.out.join("\n"));
 });

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const EXERCISES = BUILTIN_COURSE.exercises;
 const run = (job: string, extra: Record<string, unknown> = {}) =>
@@ -18,12 +20,9 @@ const run = (job: string, extra: Record<string, unknown> = {}) =>
 const bad = { faults: { bad_output: true } };
 
 async function withBase(body: (say: typeof cli) => Promise<void>) {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-ex-" });
-  try {
-    await body((args, input = "") => cli(args, input, false, base));
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-ex-");
+  const base = baseFolder.path;
+  await body((args, input = "") => cli(args, input, false, base));
 }
 
 Deno.test("exercise: list, show, hints, check, progress that survives reset, hand-in and grade", async () => {
@@ -71,12 +70,7 @@ Deno.test("exercise: list, show, hints, check, progress that survives reset, han
       "run",
       "--ledger",
       "x",
-      "--job",
-      "JOB-001",
-      "--topic",
-      "river",
-      "--copies",
-      "1",
+      ...runFlags({ copies: 1 }),
     ]);
     await say(["reset", "--ledger", "x"]);
     const progress = (await say(["exercise", "progress"])).out;

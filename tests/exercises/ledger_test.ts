@@ -34,6 +34,8 @@ import {
   faultsFile,
   NEEDS_CLIENT,
 } from "../_helpers/mcp_helpers.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const X = BUILTIN_COURSE.exercises.find((x) =>
   x.slug === "agent-retry-reuses"
@@ -61,12 +63,7 @@ function run(
     "run",
     "--ledger",
     ledger,
-    "--job",
-    job,
-    "--topic",
-    "river",
-    "--copies",
-    "2",
+    ...runFlags({ job }),
     ...more,
   ]);
 }
@@ -383,52 +380,49 @@ Deno.test({
     NEEDS_CLIENT,
   ignore: !CAN_SPAWN_CLIENT,
   async fn() {
-    const home = await Deno.makeTempDir({ prefix: "guardlab-ex17-home-" });
+    await using homeFolder = await tempDir("guardlab-ex17-home-");
+    const home = homeFolder.path;
     await Deno.chmod(home, 0o700);
     const L = name();
     using faults = faultsFile([{ call: 1, hold_at: "after_commit" }]);
-    try {
-      {
-        await using s = await connect([
-          "--home",
-          home,
-          "--ledger",
-          L,
-          "--faults",
-          faults.path,
-        ]);
-        const args = { job: "JOB-001", topic: "river", copies: 2 };
-        // The client gives up once the call is held after its commit: what
-        // its timeout does (the SDK sends notifications/cancelled), waited
-        // for as an event, not a clock that a busy machine can outrun.
-        const giveUp = new AbortController();
-        const first = s.client.callTool(
-          { name: "create_draft", arguments: args },
-          undefined,
-          { signal: giveUp.signal },
-        );
-        await s.waitFor(/call 1: held at after_commit/);
-        giveUp.abort("timed out");
-        await assert.rejects(first);
-        await s.waitFor(/call 1 create_draft: cancelled/);
-        const retry = await s.client.callTool({
-          name: "create_draft",
-          arguments: args,
-        });
-        assert.equal(
-          (retry.structuredContent as { status: string }).status,
-          "accepted",
-        );
-      }
-      const r = await cli(
-        ["exercise", "check", N, "--ledger", L, "--home", home],
-        "",
-        false,
-        "/tmp",
+    {
+      await using s = await connect([
+        "--home",
+        home,
+        "--ledger",
+        L,
+        "--faults",
+        faults.path,
+      ]);
+      const args = { job: "JOB-001", topic: "river", copies: 2 };
+      // The client gives up once the call is held after its commit: what
+      // its timeout does (the SDK sends notifications/cancelled), waited
+      // for as an event, not a clock that a busy machine can outrun.
+      const giveUp = new AbortController();
+      const first = s.client.callTool(
+        { name: "create_draft", arguments: args },
+        undefined,
+        { signal: giveUp.signal },
       );
-      assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
-    } finally {
-      await Deno.remove(home, { recursive: true });
+      await s.waitFor(/call 1: held at after_commit/);
+      giveUp.abort("timed out");
+      await assert.rejects(first);
+      await s.waitFor(/call 1 create_draft: cancelled/);
+      const retry = await s.client.callTool({
+        name: "create_draft",
+        arguments: args,
+      });
+      assert.equal(
+        (retry.structuredContent as { status: string }).status,
+        "accepted",
+      );
     }
+    const r = await cli(
+      ["exercise", "check", N, "--ledger", L, "--home", home],
+      "",
+      false,
+      "/tmp",
+    );
+    assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
   },
 });

@@ -7,17 +7,13 @@
 import assert from "node:assert/strict";
 import { cli } from "../_helpers/helpers.ts";
 import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** A student of the built-in course, in a temp folder of their own. */
 async function withStudent(fn: (say: typeof cli) => Promise<void>) {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-screens-" });
-  try {
-    await fn((args, input = "", color = false) =>
-      cli(args, input, color, base)
-    );
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-screens-");
+  const base = baseFolder.path;
+  await fn((args, input = "", color = false) => cli(args, input, color, base));
 }
 
 /** The lines as one text, the wrapping undone. */

@@ -25,6 +25,7 @@ import {
   VICTIM,
 } from "../_helpers/namespace.ts";
 import { HOSTILE } from "./hostile_schemas.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const HELD = fileURLToPath(new URL("./held_check.ts", import.meta.url));
 
@@ -81,39 +82,36 @@ Deno.test({
   async fn(t) {
     for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
       await t.step(signal, async () => {
-        const dir = await Deno.makeTempDir({ prefix: "guardlab-held-" });
-        try {
-          const mark = join(dir, "mark");
-          const child = new Deno.Command(Deno.execPath(), {
-            args: [
-              "run",
-              "-q",
-              "--allow-read",
-              `--allow-write=${dir}`,
-              HELD,
-              mark,
-            ],
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
-          const reader = child.stdout.getReader();
-          let out = "";
-          while (!out.includes("checking\n")) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            out += new TextDecoder().decode(value);
-          }
-          reader.releaseLock();
-          assert.match(out, /^checking\n$/);
-          child.kill(signal);
-          const { code, stdout } = await child.output();
-          assert.equal(code, exit);
-          assert.equal(new TextDecoder().decode(stdout), "", "no verdict");
-          assert.equal(await Deno.readTextFile(mark), "hooks ran\n");
-        } finally {
-          await Deno.remove(dir, { recursive: true });
+        await using dirFolder = await tempDir("guardlab-held-");
+        const dir = dirFolder.path;
+        const mark = join(dir, "mark");
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-q",
+            "--allow-read",
+            `--allow-write=${dir}`,
+            HELD,
+            mark,
+          ],
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const reader = child.stdout.getReader();
+        let out = "";
+        while (!out.includes("checking\n")) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          out += new TextDecoder().decode(value);
         }
+        reader.releaseLock();
+        assert.match(out, /^checking\n$/);
+        child.kill(signal);
+        const { code, stdout } = await child.output();
+        assert.equal(code, exit);
+        assert.equal(new TextDecoder().decode(stdout), "", "no verdict");
+        assert.equal(await Deno.readTextFile(mark), "hooks ran\n");
       });
     }
   },

@@ -15,6 +15,7 @@ import {
 import { historyFrom, summaryOf } from "../../lib/views/ledger_history.ts";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "../../lib/timing/ledger.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -106,65 +107,62 @@ Deno.test("history: more drafts without a receipt than are drawn", () => {
 });
 
 Deno.test("history: the ledger's summary, read by SQLite, is the one worked out from every row", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-summary-" });
+  await using dirFolder = await tempDir("gl-summary-");
+  const dir = dirFolder.path;
+  const path = `${dir}/lab.sqlite`;
+  Ledger.open(path, { trusted: [dir] }).close();
+  const db = new DatabaseSync(path);
+  const add = db.prepare(
+    "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+  );
+  // Events a crafted ledger may hold: escapes, nesting, not JSON at all.
+  const texts = [
+    '["arguments_valid", "effect_committed"]',
+    '["effect_reused"]',
+    '["\\u0065ffect_committed"]',
+    '[["effect_committed"]]',
+    "effect_committed",
+    '"effect_committed"',
+    '["effect_committed_not"]',
+    "[1, 2]",
+    "{}",
+  ];
+  for (let i = 0; i < 3 * MAX_DRAWN_ATTEMPTS + 7; i++) {
+    const job = i % 11 === 0
+      ? null
+      : `JOB-${String((i * 7) % 40).padStart(3, "0")}`;
+    add.run(job, i % 3 ? "accepted" : "error", texts[i % texts.length]);
+  }
+  // One key for each text alone: whether it shows the draft committed
+  // rests on that text only.
+  texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
+  db.close();
+  const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
   try {
-    const path = `${dir}/lab.sqlite`;
-    Ledger.open(path, { trusted: [dir] }).close();
-    const db = new DatabaseSync(path);
-    const add = db.prepare(
-      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
-    );
-    // Events a crafted ledger may hold: escapes, nesting, not JSON at all.
-    const texts = [
-      '["arguments_valid", "effect_committed"]',
-      '["effect_reused"]',
-      '["\\u0065ffect_committed"]',
-      '[["effect_committed"]]',
-      "effect_committed",
-      '"effect_committed"',
-      '["effect_committed_not"]',
-      "[1, 2]",
-      "{}",
+    const drafts = [
+      ...texts.map((_, k) => `KEY-${k}`),
+      "JOB-001",
+      "JOB-039",
+      "JOB-100",
     ];
-    for (let i = 0; i < 3 * MAX_DRAWN_ATTEMPTS + 7; i++) {
-      const job = i % 11 === 0
-        ? null
-        : `JOB-${String((i * 7) % 40).padStart(3, "0")}`;
-      add.run(job, i % 3 ? "accepted" : "error", texts[i % texts.length]);
-    }
-    // One key for each text alone: whether it shows the draft committed
-    // rests on that text only.
-    texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
-    db.close();
-    const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
-    try {
-      const drafts = [
-        ...texts.map((_, k) => `KEY-${k}`),
-        "JOB-001",
-        "JOB-039",
-        "JOB-100",
-      ];
-      const summary = ledger.receiptSummary(MAX_DRAWN_ATTEMPTS, drafts);
-      assert.deepEqual(summary, summaryOf(ledger.receipts(), drafts));
-      assert.ok(summary.firstAttempt.size > 0, "some draft is uncommitted");
-      assert.deepEqual(
-        texts.map((_, k) => summary.committedOnRecord.has(`KEY-${k}`)),
-        [true, false, true, true, true, true, false, false, false],
-      );
-      assert.deepEqual(
-        [...ledger.acceptedKeys()].sort(),
-        [
-          ...new Set(
-            ledger.receipts().filter((r) => r.status === "accepted").map((r) =>
-              r.job
-            ).filter((j) => j !== null),
-          ),
-        ].sort(),
-      );
-    } finally {
-      ledger.close();
-    }
+    const summary = ledger.receiptSummary(MAX_DRAWN_ATTEMPTS, drafts);
+    assert.deepEqual(summary, summaryOf(ledger.receipts(), drafts));
+    assert.ok(summary.firstAttempt.size > 0, "some draft is uncommitted");
+    assert.deepEqual(
+      texts.map((_, k) => summary.committedOnRecord.has(`KEY-${k}`)),
+      [true, false, true, true, true, true, false, false, false],
+    );
+    assert.deepEqual(
+      [...ledger.acceptedKeys()].sort(),
+      [
+        ...new Set(
+          ledger.receipts().filter((r) => r.status === "accepted").map((r) =>
+            r.job
+          ).filter((j) => j !== null),
+        ),
+      ].sort(),
+    );
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    ledger.close();
   }
 });

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { MAX_DEPTH } from "../../lib/wire/limits.ts";
+import { deeperThan } from "../../lib/base/json.ts";
 import {
-  deeperThan,
   errorResponse,
   idKey,
   idOf,

@@ -125,3 +125,12 @@ export const DISPATCH_MESSAGES = {
       "/tmp 上，可能是别的用户把它占满了）；请腾出空间后再运行",
   },
 } as const satisfies Record<string, Text>;
+
+/** The one line for a FILE the user named that is missing, or a folder. */
+export const USER_FILE_MESSAGES = {
+  /** `{what}` it should have held, `{file}` its name, quoted. */
+  notReadable: {
+    en: "guardlab: cannot read {what} from {file}: not a readable file",
+    zh: "guardlab: 无法从 {file} 读取{what}：不是可读的文件",
+  },
+} as const satisfies Record<string, Text>;

@@ -9,11 +9,12 @@ import config from "../../../../deno.json" with { type: "json" };
 import {
   grade as gradeClass,
   handInSources,
+  MAX_HAND_IN_BYTES,
   NoHandInAt,
-  readBounded,
   type Source,
   stdinSource,
 } from "../../../exercises/mod.ts";
+import { readStreamText } from "../../../sandbox/read_bounded.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../../views/grade_table.ts";
 import { EXIT } from "../../exit.ts";
 import { printable } from "../../parser.ts";
@@ -55,7 +56,7 @@ async function sourcesOf(call: ExerciseCall): Promise<Source[]> {
       throw error;
     }
   }
-  const piped = await readBounded(call.io.stdin());
+  const piped = await readStreamText(call.io.stdin(), MAX_HAND_IN_BYTES);
   // An empty stdin is a command given no hand-in, not a student's
   // malformed one: say so before a table names a student "-".
   if (piped !== null && piped.trim() === "") throw usage(U.noHandIn);

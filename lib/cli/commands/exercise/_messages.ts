@@ -166,10 +166,6 @@ export const EXERCISE_LINES = {
   "not started": { en: "not started", zh: "未开始" },
   aCourse: { en: "a course", zh: "课程" },
   anAnswer: { en: "an answer", zh: "答案" },
-  unreadable: (what: Text, shown: string): Text => ({
-    en: `guardlab: cannot read ${what.en} from ${shown}: not a readable file`,
-    zh: `guardlab: 无法从 ${shown} 读取${what.zh}：不是可读的文件`,
-  }),
   courseRefused: (
     shown: string,
     line: number | undefined,
