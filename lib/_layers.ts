@@ -142,7 +142,6 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "agent_record.ts",
     "baseline.ts",
     "cases.ts",
-    "ci_messages.ts",
     "draft.ts",
     "example_oracle.ts",
     "faults.ts",

@@ -236,16 +236,4 @@ export const JUDGE_MESSAGES = {
     en: "{row}: the report says {was}; its history gives {now}",
     zh: "{row}：报告写的是 {was}；其历史记录得出 {now}",
   },
-  flags: {
-    en: "accept judge takes only REPORT.json and --json; got {flag}",
-    zh: "accept judge 只接受 REPORT.json 和 --json；收到了 {flag}",
-  },
-  needsReport: {
-    en: "accept judge needs one report: accept judge REPORT.json",
-    zh: "accept judge 需要一份报告：accept judge REPORT.json",
-  },
-  reportWord: {
-    en: "an accept --json report",
-    zh: "一份 accept --json 报告",
-  },
 } as const satisfies Record<string, Text>;

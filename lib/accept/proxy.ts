@@ -33,7 +33,7 @@ import {
 import { faultsFor, type ProxyFault } from "./faults.ts";
 import { MAX_RECORD_LINES } from "./limits.ts";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
-import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
+import { PROXY_LOG as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, substitute } from "./oracle.ts";
 import { readEffects, writeKey } from "./_proxy_effects.ts";
 import type { RecordWriter } from "./record.ts";

@@ -261,7 +261,6 @@ Deno.test("boundaries: every area lists its public files, each one that exists, 
   for (const path of files) {
     const name = commandOf(path);
     if (name === undefined || path !== `cli/commands/${name}/mod.ts`) continue;
-    if (name === "accept" || name === "proxy") continue; // issue 44, their own move
     assert.ok(
       files.has(`cli/commands/${name}/_messages.ts`),
       `lib/cli/commands/${name}/ keeps its texts in _messages.ts`,

@@ -20,7 +20,7 @@ import {
 import { AGENT_MESSAGES as A } from "../agent_messages.ts";
 import { MAX_DRAWN_EVENTS } from "../limits.ts";
 import { TIMELINE_WORDS as W } from "../messages.ts";
-import { PROXY_MESSAGES as P } from "../proxy_messages.ts";
+import { PROXY_WORDS as P } from "../proxy_messages.ts";
 import { type Oracle, pointerGet } from "../oracle.ts";
 import type { RecordLine } from "../record.ts";
 import { lanesSvg, laneTable } from "./accept_view.ts";

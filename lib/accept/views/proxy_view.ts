@@ -15,7 +15,7 @@ import { MAX_DRAWN_EVENTS, MAX_RECORDED_MESSAGE_BYTES } from "../limits.ts";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
 import { inert } from "../../base/terminal.ts";
 import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../messages.ts";
-import { PROXY_MESSAGES as P } from "../proxy_messages.ts";
+import { PROXY_LOG as L, PROXY_WORDS as P } from "../proxy_messages.ts";
 import { type Oracle, pointerGet } from "../oracle.ts";
 import type { RecordLine } from "../record.ts";
 import type { Outcome } from "../session.ts";
@@ -219,16 +219,16 @@ function messageSteps(walk: Walk, line: MsgLine): void {
       if (line.call !== undefined) return answered("server", true);
       return serverSaid(walk, line, msg);
     case "server>client not-json":
-      return push("server", "problem", fill(P.serverNotJson, {}));
+      return push("server", "problem", fill(L.serverNotJson, {}));
     case "server>client too-deep":
-      return push("server", "problem", fill(P.tooDeep, { max: MAX_DEPTH }));
+      return push("server", "problem", fill(L.tooDeep, { max: MAX_DEPTH }));
     case "server>client too-long":
     case "client>server too-long":
       return push(
         line.dir === "server>client" ? "server" : "client",
         "problem",
-        fill(P.tooLong, {
-          side: line.dir === "server>client" ? P.sideServer : P.sideClient,
+        fill(L.tooLong, {
+          side: line.dir === "server>client" ? L.sideServer : L.sideClient,
           max: MAX_MESSAGE_BYTES,
         }),
       );

@@ -15,7 +15,7 @@ import {
 import { loopbackUrl, remoteUrl } from "../../../wire/http.ts";
 import type { InitializeFailed } from "../../../accept/session.ts";
 import type { ServerSource } from "../../../accept/start.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { ACCEPT_MESSAGES as M } from "./_messages.ts";
 import { printable, UsageError } from "../../parser.ts";
 
 /** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */

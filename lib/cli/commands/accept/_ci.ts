@@ -25,7 +25,7 @@ import type { AcceptReport } from "../../../accept/run.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { readOrSay } from "../../oracle_file.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { ACCEPT_MESSAGES as C } from "./_messages.ts";
 import { printable, UsageError } from "../../parser.ts";
 
 /** An HTTP header name: RFC 9110's token. */

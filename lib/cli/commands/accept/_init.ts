@@ -20,7 +20,7 @@ import {
 } from "../../../accept/start.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { ACCEPT_MESSAGES as U, INIT_MESSAGES as C } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
 import { MATRIX_WORDS as M } from "../../../accept/messages.ts";
 
@@ -60,10 +60,10 @@ export function assertInitFlags(
 ): void {
   const extra = Object.keys(values).find((k) => !INIT_FLAGS.includes(k));
   if (extra !== undefined) {
-    throw new UsageError(fill(C.initFlags, { flag: `--${extra}` }), "accept");
+    throw new UsageError(fill(U.initFlags, { flag: `--${extra}` }), "accept");
   }
   if (rest.length === 0 && values.url === undefined) {
-    throw new UsageError(C.initNeedsServer, "accept");
+    throw new UsageError(U.initNeedsServer, "accept");
   }
 }
 

@@ -13,7 +13,7 @@ import { fill, type Lang } from "../../../base/i18n.ts";
 import { readBoundedFile } from "../../../accept/files.ts";
 import { BadReport, judgeReport } from "../../../accept/judge.ts";
 import { MAX_REPORT_BYTES } from "../../../accept/limits.ts";
-import { JUDGE_MESSAGES as J } from "../../../accept/ci_messages.ts";
+import { ACCEPT_MESSAGES as J } from "./_messages.ts";
 import { acceptScreen } from "../../../accept/views/accept_view.ts";
 import type { ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
@@ -31,9 +31,9 @@ function assertJudgeFlags(
 ): string {
   const extra = Object.keys(values).find((k) => !JUDGE_FLAGS.includes(k));
   if (extra !== undefined) {
-    throw new UsageError(fill(J.flags, { flag: `--${extra}` }), "accept");
+    throw new UsageError(fill(J.judgeFlags, { flag: `--${extra}` }), "accept");
   }
-  if (rest.length !== 1) throw new UsageError(J.needsReport, "accept");
+  if (rest.length !== 1) throw new UsageError(J.judgeNeedsReport, "accept");
   return rest[0];
 }
 

@@ -45,8 +45,8 @@ import {
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { readOracleFile } from "../../oracle_file.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { ACCEPT_PROXY_MESSAGES as S } from "../../messages/common.ts";
+import { ACCEPT_MESSAGES as M } from "./_messages.ts";
 import { printable, UsageError, wholeFlag } from "../../parser.ts";
 import { exitOf, headersOf, readBaseline, reportJson, sameRun } from "./_ci.ts";
 import { casesOf, sourceOf } from "./_args.ts";
@@ -76,7 +76,7 @@ export async function runMatrix(
 ): Promise<ExitCode> {
   const flag = (name: string) => values[name] as string | undefined;
   if (flag("output") !== undefined) {
-    throw new UsageError(fill(C.initFlags, { flag: "--output" }), "accept");
+    throw new UsageError(fill(M.initFlags, { flag: "--output" }), "accept");
   }
   const source = sourceOf(
     "accept",
@@ -86,7 +86,7 @@ export async function runMatrix(
   );
   const options = runOptions(values, ctx.timeoutMs);
   if (values.json && values.format === "svg") {
-    throw new UsageError(M.jsonOrSvg, "accept");
+    throw new UsageError(S.jsonOrSvg, "accept");
   }
   const oracle = await oracleFor(source, values, ctx);
   if (typeof oracle === "number") return oracle;

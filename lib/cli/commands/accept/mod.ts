@@ -20,12 +20,11 @@ import {
 } from "../../../accept/session.ts";
 import { assertGrantFor } from "../../../accept/start.ts";
 import { command } from "../../command.ts";
-import { ACCEPT_CI_HELP as CI } from "../../messages/accept_ci.ts";
 import { headersOf } from "./_ci.ts";
 import { initText, sourceOf } from "./_args.ts";
 import { assertInitFlags, runInit } from "./_init.ts";
 import { runMatrix } from "./_run.ts";
-import { ACCEPT_HELP as H } from "../../messages/accept.ts";
+import { ACCEPT_HELP as H } from "./_help.ts";
 import { wholeFlag } from "../../parser.ts";
 
 /** The `accept` command. */
@@ -53,13 +52,13 @@ export const accept = command({
       type: "string",
       value: "NAME=VALUE",
       multiple: true,
-      help: CI.header,
+      help: H.header,
     },
     "header-env": {
       type: "string",
       value: "NAME=VARIABLE",
       multiple: true,
-      help: CI.headerEnv,
+      help: H.headerEnv,
     },
     tool: { type: "string", value: "NAME", help: H.tool },
     cases: { type: "string", value: "LIST", help: H.cases },
@@ -74,18 +73,18 @@ export const accept = command({
       choices: ["text", "svg"],
       help: H.format,
     },
-    junit: { type: "string", value: "FILE", help: CI.junit },
-    baseline: { type: "string", value: "FILE", help: CI.baseline },
-    output: { type: "string", value: "FILE", help: CI.output },
+    junit: { type: "string", value: "FILE", help: H.junit },
+    baseline: { type: "string", value: "FILE", help: H.baseline },
+    output: { type: "string", value: "FILE", help: H.output },
   },
   maxPositionals: 256,
   exits: {
-    0: CI.exit0,
-    1: CI.exit1,
-    2: CI.exit2,
-    4: CI.exit4,
-    5: CI.exit5,
-    6: CI.exit6,
+    0: H.exit0,
+    1: H.exit1,
+    2: H.exit2,
+    4: H.exit4,
+    5: H.exit5,
+    6: H.exit6,
   },
   async run({ values, positionals, io, lang }) {
     const trusted = trustedFolders(io.base);

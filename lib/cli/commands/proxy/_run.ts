@@ -28,7 +28,7 @@ import { RecordWriter } from "../../../accept/record.ts";
 import { assertGrantFor } from "../../../accept/start.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { PROXY_CLI_MESSAGES as C } from "../../messages/proxy.ts";
+import { PROXY_MESSAGES as C } from "./_messages.ts";
 import { UsageError, wholeFlag } from "../../parser.ts";
 import type { ReadFile } from "./_files.ts";
 
