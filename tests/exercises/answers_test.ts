@@ -273,14 +273,17 @@ Deno.test("exercise answers: the engine's work is bounded, and a premise nothing
   assert.equal(v.overLimit, false);
   assert.equal(statuses(v), "ok ok ok no -- --");
   // A cap on the work: past it, "over the limit" with the reason.
-  const failAfterCommit = (job: string) => ({
+  const failAt = (job: string, at: string) => ({
     op: "run",
     args: { job, topic: "river", copies: 2 },
-    faults: { fail_at: "after_commit" },
+    faults: { fail_at: at },
   });
   const capped = await judged(
     2,
-    [failAfterCommit("JOB-001"), failAfterCommit("JOB-002")],
+    [
+      failAt("JOB-001", "inside_transaction"),
+      failAt("JOB-002", "after_commit"),
+    ],
     defaultParams,
     { maxWork: 3 },
   );
