@@ -19,6 +19,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Text } from "../base/i18n.ts";
+import { oddLetters } from "../base/fold.ts";
 import { inert } from "../base/terminal.ts";
 import {
   assertFolderChain,
@@ -70,21 +71,26 @@ export interface Source {
  * `text` from a file name or a course file as a table or a line shows it:
  * everything {@linkcode inert} makes visible, and every other code point
  * that shows nothing (a zero-width space, a soft hyphen, a BOM, U+034F, a
- * variation selector, a Hangul filler, a tag), so two names never look
- * alike.
+ * variation selector, a Hangul filler, a tag), and every letter that
+ * passes for another in its word (`oddLetters`: a Cyrillic і among Latin
+ * letters), so two names never look alike.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { visibleText } from "./hand_in_files.ts";
  * assert.equal(visibleText("李\u034f雷"), "李\\u034f雷");
+ * assert.equal(visibleText("Li Le\u0456"), "Li Le\\u0456");
  * ```
  */
 export function visibleText(text: string): string {
+  const odd = new Set(oddLetters(text));
+  const shown = (c: string) =>
+    `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`;
   return inert(text).replace(
     /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu,
-    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`,
-  );
+    shown,
+  ).replace(/\p{L}/gu, (c) => odd.has(c) ? shown(c) : c);
 }
 
 /**

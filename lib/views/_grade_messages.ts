@@ -122,6 +122,16 @@ export const GRADE_FLAG_MESSAGES = {
       "hand-in has values of its own)",
     zh: `与 ${files.join("、")} 同名（重名；每份作业各有自己的取值）`,
   }),
+  lookAlikeName: (files: string[], letters: string[]): Text => ({
+    en: `a name that looks the same as ${files.join(", ")}'s: they differ ` +
+      "only in case, width, invisible characters or look-alike letters" +
+      (letters.length > 0 ? ` (${letters.join(", ")})` : "") +
+      "; each hand-in has values of its own",
+    zh: `名字与 ${files.join("、")} 的看起来一样：只差大小写、全角半角、` +
+      "不可见字符或形近字母" +
+      (letters.length > 0 ? `（${letters.join("、")}）` : "") +
+      "；每份作业各有自己的取值",
+  }),
   foreignOwner: (owner: number, uid: number | null): Text => ({
     en:
       `the file belongs to uid ${owner}, but the hand-in names ${

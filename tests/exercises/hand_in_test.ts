@@ -710,7 +710,7 @@ Deno.test({
   },
 });
 
-Deno.test("grade: a name made to look like another with an invisible code point is a duplicate, and shown inert (issue 28, item 9)", async () => {
+Deno.test("grade: a name made to look like another with an invisible code point is flagged as looking the same, with the code points, and shown inert (issue 28, item 9; issue 49)", async () => {
   const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
   try {
     const folder = join(base, "class");
@@ -756,12 +756,16 @@ Deno.test("grade: a name made to look like another with an invisible code point 
       .replace(/\s+/g, " ").trim();
     assert.equal(
       flags,
-      "李雷 (a.json): the same name as b.json, c.json (duplicate name; each " +
-        "hand-in has values of its own) " +
-        "李\\u034f雷 (b.json): the same name as a.json, c.json (duplicate " +
-        "name; each hand-in has values of its own) " +
-        "\\u3164李雷\\ufe0f (c.json): the same name as a.json, b.json " +
-        "(duplicate name; each hand-in has values of its own)",
+      "李雷 (a.json): a name that looks the same as b.json, c.json's: they " +
+        "differ only in case, width, invisible characters or look-alike " +
+        "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+        "李\\u034f雷 (b.json): a name that looks the same as a.json, c.json's: " +
+        "they differ only in case, width, invisible characters or look-alike " +
+        "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+        "\\u3164李雷\\ufe0f (c.json): a name that looks the same as a.json, " +
+        "b.json's: they differ only in case, width, invisible characters or " +
+        "look-alike letters (U+3164, U+FE0F, U+034F); each hand-in has values " +
+        "of its own",
     );
     const json =
       (await cli(["exercise", "grade", folder, "--json"], "", false, base))
