@@ -398,10 +398,10 @@ export const LEDGER_NOT_AGENT: Text = {
   en: "guardlab judges the ledger, not the agent: it requires the calls to " +
     "have come over MCP (the ledger's mcp_calls rows), but not which client " +
     "sent them, and it does not re-run the session; a ledger written by " +
-    "hand could forge those rows too.",
+    "hand with the same rows, mcp_calls included, passes too.",
   zh: "guardlab 判定的是账本，不是 Agent：它要求这些调用经由 MCP 到达" +
     "（账本的 mcp_calls 行），但不核对是哪个客户端发的，也不重跑会话；" +
-    "手工写出的账本同样可以伪造这些行。",
+    "手工写出的账本只要有同样几行（含 mcp_calls），也能通过。",
 };
 
 /** How grade marks an exercise judged from a ledger copy. */

@@ -98,7 +98,10 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         assert.ok(r.out.includes(`exercise ${N}: done`));
         const text = r.out.join(" ").replace(/\s+/g, " ");
         assert.match(text, /guardlab judges the ledger, not the agent/);
-        assert.match(text, /a ledger written by hand could forge those rows/);
+        assert.match(
+          text,
+          /a ledger written by hand with the same rows, mcp_calls included, passes too/,
+        );
         // Judging reads a snapshot: the ledger file is byte-identical.
         assert.deepEqual(await Deno.readFile(file), before);
       },
@@ -306,7 +309,10 @@ Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and 
     assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
     const shown = (await say(["exercise", "show", N])).out.join(" ")
       .replace(/\s+/g, " ");
-    assert.match(shown, /a ledger written by hand could forge those rows/);
+    assert.match(
+      shown,
+      /a ledger written by hand with the same rows, mcp_calls included, passes too/,
+    );
     assert.match(shown, new RegExp(`check ${N} --ledger NAME`));
     const m = shown.match(
       /job (JOB-\d{3}), topic (river|forest), copies (\d)\./,
@@ -431,4 +437,67 @@ Deno.test({
       await Deno.remove(home, { recursive: true });
     }
   },
+});
+
+Deno.test("exercise 17: a consistent forgery, written by hand, passes, as the text says (issue 48)", () => {
+  // A ledger copy no session ever made: every row typed by hand, the
+  // mcp_calls rows included, consistent with the remote timeout and the
+  // retry. guardlab cannot tell it from a real one, and says so before the
+  // work starts and after the pass.
+  const forged = JSON.stringify({
+    ledger_copy: 2,
+    drafts: [{ job: "JOB-001", topic: "river", copies: 2 }],
+    receipts: [
+      {
+        attempt: 1,
+        job: "JOB-001",
+        status: "cancelled",
+        effect_exists: true,
+        events: [
+          "arguments_valid",
+          "input_allowed",
+          "business_started",
+          "effect_committed",
+        ],
+      },
+      {
+        attempt: 2,
+        job: "JOB-001",
+        status: "accepted",
+        effect_exists: true,
+        events: [
+          "arguments_valid",
+          "input_allowed",
+          "business_started",
+          "effect_reused",
+          "output_started",
+          "output_allowed",
+        ],
+      },
+    ],
+    compensations: [],
+    calls: [
+      { session: 1, call: 1, tool: "create_draft", job: "JOB-001", receipt: 1 },
+      { session: 2, call: 1, tool: "create_draft", job: "JOB-001", receipt: 2 },
+    ],
+  });
+  const v = judgeLedgerCopy(X, forged, defaultParams);
+  assert.equal(v.passed, true, v.feedback.map((l) => l.en).join("\n"));
+  assert.match(
+    v.why!.en,
+    /a ledger written by hand with the same rows would pass too\.$/,
+  );
+  assert.match(v.why!.zh, /有同样几行的手工账本也会通过。$/);
+  assert.match(
+    v.feedback.at(-1)!.en,
+    /a ledger written by hand with the same rows, mcp_calls included, passes too\.$/,
+  );
+  assert.match(
+    X.task.en,
+    /a ledger \(or its copy\) written by hand with the same rows, mcp_calls included, passes too/,
+  );
+  assert.match(
+    X.task.zh,
+    /手工写出的账本或账本副本只要有同样几行（含 mcp_calls），也能通过/,
+  );
 });

@@ -481,3 +481,50 @@ Deno.test("screens: in every exercise's show and hints, one parenthesis holds on
     }
   });
 });
+
+Deno.test("screens: nothing a student reads before predicting exercise 19 says the side; a hint before the guess is said to be recorded (issue 48)", async () => {
+  // What gives the answer away: the server committed before it answered,
+  // the guardrail sees only the answer, the rejection comes after.
+  const giveaway = [
+    /committed (?:before|{job} before) it answered/i,
+    /sees only the (?:server's )?answer/i,
+    /在应答之前已经提交/,
+    /只看到(?:服务器的)?应答/,
+    /(?:after|之后)[^.。]*(?:commit|提交)[^.。]*(?:reject|拒绝)/i,
+  ];
+  const chapter = async (lang: string) => {
+    const text = await Deno.readTextFile(
+      new URL(`../../docs/${lang}/05-exercises.md`, import.meta.url),
+    );
+    const from = text.indexOf(lang === "en" ? "## Exercise 19" : "## 第 19 道");
+    return text.slice(from, text.indexOf("\n## ", from + 3));
+  };
+  await withStudent(async (say) => {
+    for (const lang of ["en", "zh"]) {
+      const before = [
+        await chapter(lang),
+        ...(await say(["exercise", "show", "19", "--lang", lang])).out,
+        ...(await say(["exercise", "hint", "19", "--lang", lang])).out,
+        ...(await say(["exercise", "hint", "19", "--lang", lang])).out,
+      ].join("\n");
+      for (const re of giveaway) assert.doesNotMatch(before, re, lang);
+    }
+    const hint = await say(["exercise", "hint", "19"]);
+    assert.equal(
+      hint.out.at(-1),
+      "(your hand-in records how many hints you saw before your prediction)",
+    );
+    const zh = await say(["exercise", "hint", "19", "--lang", "zh"]);
+    assert.equal(zh.out.at(-1), "（作业会记下你在预测之前看了几条提示）");
+    // A script's hints are not recorded that way: no such line.
+    const script = await say(["exercise", "hint", "1"]);
+    assert.doesNotMatch(script.out.join("\n"), /records how many hints/);
+    // After the guess, the hint is no longer before it.
+    await say(
+      ["exercise", "check", "19"],
+      '{"side":"after","draft":true,"receipts":1}',
+    );
+    const after = await say(["exercise", "hint", "19"]);
+    assert.doesNotMatch(after.out.join("\n"), /records how many hints/);
+  });
+});

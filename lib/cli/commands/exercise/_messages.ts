@@ -244,6 +244,10 @@ export const EXERCISE_LINES = {
     en: "(that is every hint: the rest is yours)",
     zh: "（提示就这些：剩下的交给你）",
   },
+  hintsRecorded: {
+    en: "(your hand-in records how many hints you saw before your prediction)",
+    zh: "（作业会记下你在预测之前看了几条提示）",
+  },
   doneOf: (done: number, of: number): Text => ({
     en: `${done} of ${of} exercises done`,
     zh: `已完成 ${done} / ${of} 个练习`,
