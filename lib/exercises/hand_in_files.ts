@@ -38,11 +38,12 @@ import {
 } from "../sandbox/plain_file.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { MAX_HAND_IN_BYTES } from "./hand_in.ts";
-import {
-  GRADING_MESSAGES as M,
-  HAND_IN_FILE_MESSAGES as W,
-} from "./messages.ts";
+import { GRADING_MESSAGES as M } from "./messages.ts";
 import { ExerciseUsageError } from "./student.ts";
+import {
+  HAND_IN_FILE_MESSAGES as W,
+  RESULTS_FILE_MESSAGES,
+} from "./_file_messages.ts";
 
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 export const MAX_HAND_INS = 500;
@@ -312,6 +313,36 @@ export function writeHandInFile(
   text: string,
   base: string,
 ): string {
+  return writeNewFile(path, text, base, W);
+}
+
+/**
+ * Write `text` as the new results file `path` (`grade --format`), by the
+ * rules of {@linkcode writeHandInFile}: a new file, mode 0600, in a folder
+ * of the user's own; a link, a FIFO or a file that is there is refused.
+ */
+export function writeResultsFile(
+  path: string,
+  text: string,
+  base: string,
+): string {
+  return writeNewFile(path, text, base, RESULTS_FILE_MESSAGES);
+}
+
+/** What a refusal of a new file says: the folder to use, and that the file is there. */
+interface NewFileWords {
+  readonly ownFolder: Text;
+  readonly exists: Text;
+  readonly newName: Text;
+}
+
+function writeNewFile(
+  path: string,
+  text: string,
+  base: string,
+  words: NewFileWords,
+): string {
+  const W = words;
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, true);
   const folder = dirname(abs);

@@ -555,27 +555,6 @@ export const GRADING_MESSAGES = {
   },
 } as const;
 
-/** Why a hand-in file cannot be written where the student asked. */
-export const HAND_IN_FILE_MESSAGES = {
-  ownFolder: {
-    en: "write the hand-in inside a folder of your own that no one else " +
-      "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
-      "/tmp/NAME/NAME.json), never into the shared /tmp itself",
-    zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
-      "再用 --output /tmp/NAME/NAME.json），不要直接写进共享的 /tmp",
-  },
-  exists: {
-    en: "already exists; a hand-in is always a new file, never written " +
-      "into one that is there (someone may have made it for you)",
-    zh:
-      "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
-  },
-  newName: {
-    en: "choose a new name, or remove the old file first",
-    zh: "请换一个新名字，或先删除旧文件",
-  },
-} as const;
-
 /**
  * The fixed lines of an exercise described for a teacher: each reads the
  * same in both languages, English then Chinese, whatever the screen's.
@@ -597,3 +576,8 @@ export const DESCRIBE_LINES = {
       "前提不成立时，依赖它的各项记为 [--] 未检查",
   ),
 } as const;
+
+export {
+  HAND_IN_FILE_MESSAGES,
+  RESULTS_FILE_MESSAGES,
+} from "./_file_messages.ts";

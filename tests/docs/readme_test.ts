@@ -115,6 +115,11 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Names, course code and variants", "## 姓名、课程代码与变体"],
     ["## What a hand-in carries", "## 作业文件里有什么"],
     ["## A whole class at once", "## 一次批改全班"],
+    ["## Grades in a learning system", "## 在学习平台里评分"],
+    [
+      "### Running the judge inside the autograder",
+      "### 在自动评分器里运行判定",
+    ],
     ["## Bounds", "## 上限"],
   ],
   "07-shipping-binaries.md": [
