@@ -9,6 +9,7 @@
  * @module
  */
 import { same, type Text } from "../base/i18n.ts";
+import { NOT_YET, type ReasonKind } from "./_feedback_messages.ts";
 
 /** What is wrong with a field of an exercise, as the form's checker says it. */
 export const FORM_MESSAGES = {
@@ -213,10 +214,9 @@ export const VALUE_WORDS = {
 
 /** The lines of a verdict, and the reasons an answer cannot be judged. */
 export const JUDGE_MESSAGES = {
-  notYet: (reason: Text): Text => ({
-    en: `not yet: ${reason.en}`,
-    zh: `还没有：${reason.zh}`,
-  }),
+  /** Why nothing was judged: see {@linkcode NOT_YET}. */
+  notYet: (reason: Text, kind: ReasonKind = "answer"): Text =>
+    NOT_YET[kind](reason),
   finding: (mark: Text, text: Text): Text => ({
     en: `${mark.en} ${text.en}`,
     zh: `${mark.zh} ${text.zh}`,
@@ -227,7 +227,7 @@ export const JUDGE_MESSAGES = {
   }),
   notDone: (n: number): Text => ({
     en: `exercise ${n}: not yet`,
-    zh: `练习 ${n}：还没有`,
+    zh: `练习 ${n}：未通过`,
   }),
   why: (why: Text): Text => ({ en: `Why: ${why.en}`, zh: `原因：${why.zh}` }),
   whatHappened: { en: "What happened:", zh: "实际发生的是：" },
@@ -243,7 +243,7 @@ export const JUDGE_MESSAGES = {
   overWork: (limit: number): Text => ({
     en: `over the limit: judging this answer needs more than ${limit} ` +
       "checks; write fewer steps",
-    zh: `超出限制：判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
+    zh: `判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
   }),
   emptyScript: {
     en: "the answer is empty: write script steps, one JSON object a line",
@@ -289,12 +289,12 @@ export const JUDGE_MESSAGES = {
   badFact: (field: string, said: Text, allowed: Text): Text => ({
     en: `${JSON.stringify(field)} is ${said.en}, which it cannot be: it is ` +
       allowed.en,
-    zh: `${JSON.stringify(field)} 是 ${said.zh}，这不是可能的取值：它应是` +
+    zh: `${JSON.stringify(field)} 的值 ${said.zh} 不在允许范围内，应为` +
       allowed.zh,
   }),
   guessUnused: (reason: Text): Text => ({
     en: `${reason.en}; your one guess is still unused`,
-    zh: `${reason.zh}；你唯一的一次预测还没有用掉`,
+    zh: `${reason.zh}（这次不算，你唯一的一次预测仍未用掉）`,
   }),
   anyValue: {
     en: "a string, a number, true, false or null",
@@ -360,32 +360,32 @@ export const EVIDENCE_MESSAGES = {
   overBytes: (line: number, max: number): Text => ({
     en: `over the limit: line ${line} or what it printed is longer than ` +
       `${max} bytes`,
-    zh: `超出限制：第 ${line} 行或它的输出超过 ${max} 字节`,
+    zh: `第 ${line} 行或它的输出超过 ${max} 字节`,
   }),
   overSteps: (max: number, line: number): Text => ({
     en: `over the limit: more than ${max} steps (stopped at line ${line})`,
-    zh: `超出限制：步骤多于 ${max} 个（在第 ${line} 行停止）`,
+    zh: `步骤多于 ${max} 个（在第 ${line} 行停止）`,
   }),
   tooManyRows: (rows: number, max: number): Text => ({
     en: `over the limit: the ledger has ${rows} rows, more than ` +
       `${max} to judge; use a fresh ledger for this exercise`,
-    zh: `超出限制：账本有 ${rows} 行，超过可判定的 ${max} 行；` +
+    zh: `账本有 ${rows} 行，超过可判定的 ${max} 行；` +
       "请为这个练习用一个新账本",
   }),
   ledgerTooLarge: (bytes: number, max: number): Text => ({
     en: `over the limit: the ledger is ${bytes} bytes, more than ` +
       `${max} to judge; use a fresh ledger`,
-    zh: `超出限制：账本有 ${bytes} 字节，超过可判定的 ` +
+    zh: `账本有 ${bytes} 字节，超过可判定的 ` +
       `${max} 字节；请用一个新账本`,
   }),
   rowsTooLarge: (max: number): Text => ({
     en: `over the limit: the ledger's rows are more than ${max} bytes; ` +
       "use a fresh ledger",
-    zh: `超出限制：账本的行超过 ${max} 字节；请用一个新账本`,
+    zh: `账本的行超过 ${max} 字节；请用一个新账本`,
   }),
   copyTooLarge: (max: number): Text => ({
     en: `over the limit: the ledger copy is more than ${max} bytes`,
-    zh: `超出限制：账本副本超过 ${max} 字节`,
+    zh: `账本副本超过 ${max} 字节`,
   }),
   notACopy: {
     en: "this is not a ledger copy guardlab made",

@@ -47,7 +47,7 @@ export const GRADE_MESSAGES = {
         zh: `练习 ${from}-${to}（续）：`,
       },
   done: { en: "done", zh: "完成" },
-  notYet: { en: "not yet", zh: "还没有" },
+  notYet: { en: "not yet", zh: "未通过" },
   missing: { en: "not handed in", zh: "没有交" },
   overLimit: { en: "over the limit", zh: "超出限制" },
   copy: { en: "a copy (see flags)", zh: "与他人相同（见标记）" },

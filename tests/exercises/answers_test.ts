@@ -321,8 +321,10 @@ Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept pri
     );
     assert.equal(
       v.reason?.zh,
-      `"${field}" 是 "${bad}"，这不是可能的取值：它应是 guardlab accept ` +
-        `输出的结论之一：${VERDICTS.join("、")}；你唯一的一次预测还没有用掉`,
+      `"${field}" 的值 "${bad}" 不在允许范围内，应为 guardlab accept ` +
+        `输出的结论之一：${
+          VERDICTS.join("、")
+        }（这次不算，你唯一的一次预测仍未用掉）`,
     );
   }
   // Written by hand: the verdicts chapter 8 names, in accept's order.

@@ -115,7 +115,7 @@ Deno.test("names: config name and course refuse bad values, exit 2, and store go
     ]);
     assert.match(
       (await say(["config", "name", "韩梅梅", "--lang", "zh"])).out[0],
-      /^名字已设为 "韩梅梅"：/,
+      /^名字已设为“韩梅梅”：/,
     );
   } finally {
     await Deno.remove(base, { recursive: true });
@@ -596,7 +596,7 @@ Deno.test("grade: malformed hand-ins are named with their reason, never 'missing
         false,
         base,
       ),
-      /choose one of --json and --csv/,
+      /choose one of --json, --csv and --format/,
     );
   } finally {
     await Deno.remove(base, { recursive: true });
@@ -1104,9 +1104,9 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
     const upgraded = await say(["exercise", "hand-in"]);
     assert.equal(upgraded.code, 0);
     assert.deepEqual(upgraded.err, [
-      "guardlab: exercise 1 was checked under another name, course code or " +
-      "variant, or by an older guardlab whose values differ: check it again " +
-      "(guardlab exercise check 1)",
+      "guardlab: exercise 1 was checked under another name, course code or variant, or",
+      "          by an older guardlab whose values differ: check it again (guardlab",
+      "          exercise check 1)",
     ]);
   } finally {
     await Deno.remove(base, { recursive: true });

@@ -53,20 +53,20 @@ Deno.test("screens: an invalid step is named in the reader's language, with its 
         RUN({ faults: { bad_ouput: true } }),
         "not yet: line 1 is not a step that can run: unknown fault bad_ouput " +
         "(did you mean bad_output?); an answer with invalid steps proves nothing",
-        "还没有：第 1 行不是能运行的步骤：未知的故障开关 bad_ouput" +
+        "答案无效：第 1 行不是能运行的步骤：未知的故障开关 bad_ouput" +
         "（是不是想写 bad_output？）；含无效步骤的答案什么也证明不了",
       ],
       [
         "not json",
         "not yet: line 1 is not a step that can run: not JSON; an answer " +
         "with invalid steps proves nothing",
-        "还没有：第 1 行不是能运行的步骤：不是 JSON；含无效步骤的答案什么也证明不了",
+        "答案无效：第 1 行不是能运行的步骤：不是 JSON；含无效步骤的答案什么也证明不了",
       ],
       [
         RUN({ input_guardrail: "x" }),
         'not yet: line 1 is not a step that can run: input_guardrail must be "sequential" ' +
         'or "parallel"; an answer with invalid steps proves nothing',
-        '还没有：第 1 行不是能运行的步骤：input_guardrail 必须是 "sequential" ' +
+        '答案无效：第 1 行不是能运行的步骤：input_guardrail 必须是 "sequential" ' +
         '或 "parallel"；含无效步骤的答案什么也证明不了',
       ],
     ];
@@ -86,7 +86,7 @@ Deno.test("screens: an invalid step is named in the reader's language, with its 
     const z = await say(["exercise", "check", "9", "--lang", "zh"], snapshot);
     assert.equal(
       joinedZh(z.out),
-      '还没有：第 1 行不是能运行的步骤：未知的 Snapshot "seen"；' +
+      '答案无效：第 1 行不是能运行的步骤：未知的 Snapshot "seen"；' +
         "含无效步骤的答案什么也证明不了",
     );
   });
@@ -114,7 +114,7 @@ Deno.test("screens: exercise 9 names the pre-check's refusal behind an unknown S
     const zh = await say(["exercise", "check", "9", "--lang", "zh"], answer);
     assert.equal(
       joinedZh(zh.out),
-      '还没有：第 3 行用的 Snapshot "seen" 从未取得：第 2 行的前检被拒绝了' +
+      '答案无效：第 3 行用的 Snapshot "seen" 从未取得：第 2 行的前检被拒绝了' +
         "（current_limit）；含无效步骤的答案什么也证明不了",
     );
   });
@@ -239,7 +239,7 @@ Deno.test("screens: a wrong guess shows only that it was wrong; --reveal shows e
     // No mark per field: which fields were right would give the answer away.
     assert.deepEqual(r.out, [
       "[no] 你的预测与实际发生的不符",
-      "练习 15：还没有",
+      "练习 15：未通过",
       "只有你的第一次预测算数，也不会显示错在哪一项。要看实际发生的",
       "    （作业文件会记下结果被揭示过）：",
       "  guardlab exercise check 15 --reveal",
@@ -257,7 +257,7 @@ Deno.test("screens: a wrong guess shows only that it was wrong; --reveal shows e
       "[ok] draft（之后草稿是否存在）：你预测 true",
       "[ok] receipts（账本里有几条回执）：你预测 1",
       "标记：[ok] 成立；[no] 不成立",
-      "练习 15：还没有",
+      "练习 15：未通过",
       "实际发生的是：",
       "  outcome：cancelled",
       "  draft：true",
@@ -324,7 +324,7 @@ Deno.test("screens: the values line in one language, and no literal N", async ()
     );
     assert.equal(
       joinedZh(r.out),
-      `还没有：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
+      `答案无效：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
         m[1]
       } 和 ` +
         `${m[2]}（guardlab exercise show 2）`,

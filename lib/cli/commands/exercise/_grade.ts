@@ -18,6 +18,7 @@ import {
   writeResultsFile,
 } from "../../../exercises/mod.ts";
 import { say } from "../../../base/i18n.ts";
+import { wrap } from "../../../base/terminal.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../../views/grade_table.ts";
 import { LMS_FORMATS, lmsResults } from "../../../views/lms_results.ts";
 import { EXIT } from "../../exit.ts";
@@ -56,7 +57,8 @@ export const grade: Action = async (call) => {
     if (values.output === undefined) io.out(text);
     else {
       writeResultsFile(values.output, text, io.base);
-      io.out(say(L.resultsWritten(printable(values.output), format), lang));
+      const said = L.resultsWritten(printable(values.output), format);
+      for (const line of wrap(say(said, lang), 80)) io.out(line);
     }
   } else if (values.json) io.out(JSON.stringify(gradeJson(graded)));
   else if (values.csv) {

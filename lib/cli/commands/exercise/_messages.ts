@@ -72,7 +72,7 @@ ${MAX_HAND_IN_BYTES} 字节。grade FILE --format gradescope|prairielearn|exerci
   },
   notYet: {
     en: "not yet (check), or a hand-in that could not be graded (grade)",
-    zh: "还没有（check），或有作业无法评分（grade）",
+    zh: "未通过（check），或有作业无法评分（grade）",
   },
   usage: {
     en: "usage error, or a malformed course file (its line and field)",
