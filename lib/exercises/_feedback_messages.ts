@@ -165,12 +165,12 @@ export const HAPPENED_MESSAGES = {
     status: string,
     effect: boolean,
   ): Text => ({
-    en: `receipt ${attempt} ${job === null ? "(no valid key)" : `of ${job}`}` +
+    en: `receipt #${attempt} ${job === null ? "(no valid key)" : `of ${job}`}` +
       `: ${status}, effect ${effect ? "present" : "absent"}`,
     zh: `${
       job === null
-        ? `回执 ${attempt}（没有有效的业务键）`
-        : `${job} 的回执 ${attempt}`
+        ? `回执 #${attempt}（没有有效的业务键）`
+        : `${job} 的回执 #${attempt}`
     }：${status}，效果${effect ? "存在" : "不存在"}`,
   }),
   call: (

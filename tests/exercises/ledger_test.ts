@@ -121,7 +121,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         [
           "no retry after the cancel",
           (at) => remoteTimeoutSession(ARGS, { at, then: [] }),
-          "[no] a later call of JOB-001 (after receipt 1) reused the draft, and its receipt says accepted",
+          "[no] a later call of JOB-001 (after receipt #1) reused the draft, and its receipt says accepted",
         ],
         [
           "a new key: two drafts",
@@ -130,7 +130,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
               at,
               then: [{ ...ARGS, job: "JOB-002" }],
             }),
-          "     what the ledger holds: receipt 2 of JOB-002: accepted, effect present",
+          "     what the ledger holds: receipt #2 of JOB-002: accepted, effect present",
         ],
         [
           "a retry under a new key, then the same-key retry (issue 39)",
@@ -148,7 +148,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
               at,
               then: [{ ...ARGS, copies: 3 }],
             }),
-          "     what the ledger holds: receipt 2 of JOB-001: key_conflict, effect present",
+          "     what the ledger holds: receipt #2 of JOB-001: key_conflict, effect present",
         ],
       ];
       for (const [what, made, line] of cases) {
@@ -173,7 +173,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         const said = r.out.join(" ").replace(/\s+/g, " ");
         assert.ok(
           said.includes(
-            "[no] receipt 1 was written by a create_draft call over MCP (a " +
+            "[no] receipt #1 was written by a create_draft call over MCP (a " +
               "row of mcp_calls) what the ledger holds: no row in calls",
           ),
           r.out.join("\n"),
