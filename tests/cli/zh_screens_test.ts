@@ -25,6 +25,7 @@ import {
   zhSpacingProblems,
 } from "../../lib/base/_zh_punctuation.ts";
 import { TOPICS } from "../../lib/content/explain.ts";
+import { COMMANDS } from "../../lib/cli/_command_registry.ts";
 import * as MCP_TEXTS from "../../lib/mcp/_messages.ts";
 
 /**
@@ -169,23 +170,8 @@ function commands(base: string): { args: string[]; input?: string }[] {
     args: { job: "JOB-001", topic: "river", copies: 2 },
     faults: { bad_output: true },
   });
-  const help = [
-    "demo",
-    "verify",
-    "run",
-    "ledger",
-    "reconcile",
-    "compensate",
-    "reset",
-    "script",
-    "explain",
-    "exercise",
-    "mcp",
-    "accept",
-    "proxy",
-    "sandbox",
-    "config",
-  ].map((c) => ({ args: [c, "--help"] }));
+  // Every command's --help, from the registry (a new command is covered).
+  const help = COMMANDS.map((c) => ({ args: [c.name, "--help"] }));
   return [
     { args: ["--help"] },
     ...help,

@@ -224,6 +224,17 @@ Deno.test("grade --format: one hand-in; --output needs it; the results file is n
     const say = (args: string[], input = "") => cli(args, input, false, base);
     const text = await handIn();
     const dir = join(base, "mine");
+    /** `grade a.json --format FORMAT --output TO`, as the student runs it. */
+    const writeTo = (format: string, to: string) =>
+      say([
+        "exercise",
+        "grade",
+        join(dir, "a.json"),
+        "--format",
+        format,
+        "--output",
+        to,
+      ]);
     await Deno.mkdir(dir, { mode: 0o700 });
     await Deno.writeTextFile(join(dir, "a.json"), text, { mode: 0o600 });
     await Deno.writeTextFile(join(dir, "b.json"), text, { mode: 0o600 });
@@ -271,70 +282,30 @@ Deno.test("grade --format: one hand-in; --output needs it; the results file is n
     assert.equal(JSON.parse(out.out[0]).version, 3);
     // --output: a new file, mode 0600; what is there is refused, untouched.
     const target = join(dir, "results.json");
-    const made = await say([
-      "exercise",
-      "grade",
-      join(dir, "a.json"),
-      "--format",
-      "prairielearn",
-      "--output",
-      target,
-    ]);
+    const made = await writeTo("prairielearn", target);
     assert.equal(made.code, 0, made.err.join("\n"));
     assert.equal((await Deno.stat(target)).mode! & 0o777, 0o600);
     const before = await Deno.readTextFile(target);
-    const again = await say([
-      "exercise",
-      "grade",
-      join(dir, "a.json"),
-      "--format",
-      "prairielearn",
-      "--output",
-      target,
-    ]);
+    const again = await writeTo("prairielearn", target);
     assert.equal(again.code, 4);
     assert.equal(await Deno.readTextFile(target), before);
     const planted = join(dir, "planted.json");
     await Deno.symlink(join(dir, "a.json"), planted);
-    const link = await say([
-      "exercise",
-      "grade",
-      join(dir, "a.json"),
-      "--format",
-      "gradescope",
-      "--output",
-      planted,
-    ]);
+    const link = await writeTo("gradescope", planted);
     assert.equal(link.code, 4);
     assert.equal(await Deno.readTextFile(join(dir, "a.json")), text);
     const fifo = join(dir, "fifo.json");
     const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output()
       .catch(() => null);
     if (mk?.success) {
-      const r = await say([
-        "exercise",
-        "grade",
-        join(dir, "a.json"),
-        "--format",
-        "gradescope",
-        "--output",
-        fifo,
-      ]);
+      const r = await writeTo("gradescope", fifo);
       assert.equal(r.code, 4);
     }
     // A folder others can write (as the shared /tmp) is no folder of one's own.
     const shared = join(base, "shared");
     await Deno.mkdir(shared);
     await Deno.chmod(shared, 0o1777);
-    const open = await say([
-      "exercise",
-      "grade",
-      join(dir, "a.json"),
-      "--format",
-      "gradescope",
-      "--output",
-      join(shared, "results.json"),
-    ]);
+    const open = await writeTo("gradescope", join(shared, "results.json"));
     assert.equal(open.code, 4);
     assert.match(
       open.err.join(" "),
