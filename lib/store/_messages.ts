@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import type { Problem } from "./_inspect.ts";
 

@@ -124,7 +124,7 @@ Deno.test({
         const chapter = await Deno.readTextFile(
           join(ROOT, `docs/${lang}/06-course-and-grading.md`),
         );
-        const block = chapter.match(/```json\n(\{\n  "score"[^]*?)```/)?.[1];
+        const block = chapter.match(/```json\n(\{\n {2}"score"[^]*?)```/)?.[1];
         assert.ok(block, lang);
         assert.deepEqual(JSON.parse(block), {
           ...results,
