@@ -294,10 +294,6 @@ Deno.test("zh screens: the article's terms, no English verdict word, full-width 
         }
       }
     }
-    await Deno.writeTextFile(
-      Deno.env.get("ZH_SCREENS_REPORT") ?? "/dev/null",
-      problems.join("\n"),
-    ).catch(() => {});
     assert.deepEqual(problems, []);
   } finally {
     await Deno.remove(base, { recursive: true });

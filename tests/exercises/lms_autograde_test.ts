@@ -295,8 +295,11 @@ Deno.test("grade --format: one hand-in; --output needs it; the results file is n
     assert.equal(link.code, 4);
     assert.equal(await Deno.readTextFile(join(dir, "a.json")), text);
     const fifo = join(dir, "fifo.json");
-    const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output()
-      .catch(() => null);
+    // A FIFO needs mkfifo (--allow-run): under the plain command, not made.
+    const mk = CAN_RUN
+      ? await new Deno.Command("mkfifo", { args: [fifo] }).output()
+        .catch(() => null)
+      : null;
     if (mk?.success) {
       const r = await writeTo("gradescope", fifo);
       assert.equal(r.code, 4);
