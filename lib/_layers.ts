@@ -81,6 +81,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
   base: [
     "errors.ts",
     "exit_hooks.ts",
+    "fold.ts",
     "i18n.ts",
     "json.ts",
     "jsonl.ts",
@@ -173,6 +174,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "grade_table.ts",
     "ledger_history.ts",
     "ledger_timeline.ts",
+    "lms_results.ts",
     "policy_demo.ts",
     "policy_view.ts",
     "shown_history.ts",
