@@ -17,6 +17,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
 import importMap from "../import_map.json" with { type: "json" };
+import {
+  filesystemOracle,
+  filesystemServer,
+  memoryServer,
+} from "../tests/_helpers/reference_servers.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "fixtures/accept/chapter8");
@@ -29,23 +34,6 @@ function taskCommand(task: "guardlab" | "guardlab-engineer"): string[] {
   );
   if (program !== "deno") throw new Error(`the ${task} task runs deno`);
   return [Deno.execPath(), ...flags];
-}
-
-/** `deno run` of an npm server offline, reading and writing `dir` only. */
-function npmServer(spec: string, dir: string, more: string[] = []): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-q",
-    `--lock=${join(ROOT, "deno.lock")}`,
-    "--frozen",
-    "--cached-only",
-    `--allow-read=${dir}`,
-    `--allow-write=${dir}`,
-    "--allow-env",
-    ...more,
-    spec,
-  ];
 }
 
 /** Run accept --json with `oracle` against `server`; the report's text, and its exit code. */
@@ -80,33 +68,27 @@ const RUNS: Record<
   "server-memory": (dir) => {
     const oracle = join(dir, "oracle.json");
     Deno.copyFileSync(join(ORACLES, "server-memory.json"), oracle);
-    return accept(oracle, [
-      "env",
-      `MEMORY_FILE_PATH=${join(dir, "memory.jsonl")}`,
-      ...npmServer(
+    return accept(
+      oracle,
+      memoryServer(
         importMap.imports["@modelcontextprotocol/server-memory"],
         dir,
       ),
-    ]);
+    );
   },
   "server-filesystem": (dir) => {
     // The oracle names files by absolute path: the template's folder becomes this run's.
     const root = join(dir, "root");
     Deno.mkdirSync(root, { mode: 0o700 });
     const oracle = join(dir, "oracle.json");
-    Deno.writeTextFileSync(
+    Deno.writeTextFileSync(oracle, filesystemOracle(root));
+    return accept(
       oracle,
-      Deno.readTextFileSync(join(ORACLES, "server-filesystem.json"))
-        .replaceAll("/tmp/fs-demo", root),
-    );
-    return accept(oracle, [
-      ...npmServer(
+      filesystemServer(
         importMap.imports["@modelcontextprotocol/server-filesystem"],
         root,
-        ["--allow-sys"],
       ),
-      root,
-    ]);
+    );
   },
 };
 

@@ -89,25 +89,14 @@ export interface Problem {
 export type NoticeKind = ChannelNotice["kind"];
 
 /**
- * One thing noted during a case that is no fault of the protocol's: a body
- * discarded unread (it decides nothing), or a message nested past the
- * depth bound, read no further (an answer so deep counts as none).
+ * One thing noted during a case that is no fault of the protocol's, as the
+ * channel said it: a body discarded unread (it decides nothing), or a
+ * message nested past the depth bound, read no further (an answer so deep
+ * counts as none; the id it answered is the session's, not the report's).
  */
 export type Notice =
-  | {
-    /** What it was. */
-    readonly kind: "discarded-body";
-    /** The HTTP status it came with. */
-    readonly status: number;
-    /** The notification it answered. */
-    readonly method: string;
-  }
-  | {
-    /** What it was. */
-    readonly kind: "too-deep";
-    /** The bound it passed. */
-    readonly max: number;
-  };
+  | Extract<ChannelNotice, { kind: "discarded-body" }>
+  | Omit<Extract<ChannelNotice, { kind: "too-deep" }>, "id">;
 
 /** A history record as it is kept while the case runs: a call's answer comes later. */
 export type RecordInProgress =

@@ -52,6 +52,38 @@ export interface Judgement {
   readonly info: readonly Verdict[];
 }
 
+/**
+ * A row of the matrix, in `--json`'s order: which case and tool, the
+ * judgement's fields, then what the run kept beside them (the problems are
+ * the history's).
+ */
+export function judgedRow(
+  id: Pick<CaseResult, "case" | "tool" | "entry">,
+  judged: Judgement,
+  kept: Pick<CaseResult, "notices" | "run" | "key" | "timeline" | "history">,
+): CaseResult {
+  return {
+    ...id,
+    client_saw: judged.client_saw,
+    answers: judged.answers,
+    effect: judged.effect,
+    ...judged.extra,
+    verdict: judged.verdict,
+    class: judged.class,
+    info: judged.info,
+    problems: kept.history.records.flatMap((r) =>
+      r.op === "problem"
+        ? [{ kind: r.problem, ...(r.id === undefined ? {} : { id: r.id }) }]
+        : []
+    ),
+    notices: kept.notices,
+    run: kept.run,
+    key: kept.key,
+    timeline: kept.timeline,
+    history: kept.history,
+  };
+}
+
 /** The part of an earlier row of the same oracle entry the annotations case reads. */
 export interface JudgedRow {
   /** The case. */

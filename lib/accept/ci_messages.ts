@@ -200,18 +200,6 @@ export const JUNIT_WORDS = {
 
 /** What `accept judge` says: its refusals of a report, and its screen's lines. */
 export const JUDGE_MESSAGES = {
-  notReport: {
-    en: "{file} is not a guardlab accept --json report",
-    zh: "{file} 不是 guardlab accept --json 的报告",
-  },
-  tooDeep: {
-    en: "{file} nests deeper than {max} levels",
-    zh: "{file} 的嵌套超过 {max} 层",
-  },
-  tooMany: {
-    en: "{file} holds more than {max} results",
-    zh: "{file} 的结果超过 {max} 条",
-  },
   badRow: {
     en: "{file}: results[{n}] cannot be judged: {why}",
     zh: "{file}：results[{n}] 无法判定：{why}",

@@ -11,20 +11,20 @@
  * @module
  */
 import { fill, type Text } from "../base/i18n.ts";
-import { deeperThan, isPlainRecord } from "../base/json.ts";
+import { isPlainRecord } from "../base/json.ts";
 import { inert } from "../base/terminal.ts";
 import { TextError } from "../base/text_error.ts";
 import { type CaseName, isCaseName, type Verdict, VERDICTS } from "./cases.ts";
-import { judgeCase, type JudgedRow } from "./_checker.ts";
+import { judgeCase, type JudgedRow, judgedRow } from "./_checker.ts";
 import {
   type CaseHistory,
   HISTORY_VERSION,
   type HistoryAnswer,
   type HistoryRecord,
 } from "./_history.ts";
-import { MAX_COPIES, MAX_ORACLE_TOOLS, MAX_REPORT_DEPTH } from "./limits.ts";
-import { MAX_BASELINE_RESULTS } from "./baseline.ts";
-import { JUDGE_MESSAGES as J } from "./ci_messages.ts";
+import { MAX_COPIES, MAX_ORACLE_TOOLS } from "./limits.ts";
+import { MAX_BASELINE_RESULTS, reportHead } from "./baseline.ts";
+import { BASELINE_MESSAGES, JUDGE_MESSAGES as J } from "./ci_messages.ts";
 import type { AcceptReport, CaseResult, NotRunReason } from "./_report.ts";
 import { HINT_NAMES, type ProblemKind, type ToolHints } from "./session.ts";
 
@@ -65,26 +65,10 @@ export interface Judged {
  */
 export function judgeReport(text: string, file: string): Judged {
   const at = { file: JSON.stringify(file) };
-  if (deeperThan(text, MAX_REPORT_DEPTH)) {
-    throw new BadReport(fill(J.tooDeep, { ...at, max: MAX_REPORT_DEPTH }));
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new BadReport(fill(J.notReport, at));
-  }
-  const server = isPlainRecord(raw) ? raw.server : undefined;
-  if (
-    !isPlainRecord(raw) || !Array.isArray(raw.results) ||
-    !isPlainRecord(server) || typeof server.name !== "string" ||
-    typeof server.version !== "string"
-  ) {
-    throw new BadReport(fill(J.notReport, at));
-  }
+  const { raw, server } = reportHead(text, file, BadReport);
   if (raw.results.length > MAX_BASELINE_RESULTS) {
     throw new BadReport(
-      fill(J.tooMany, { ...at, max: MAX_BASELINE_RESULTS }),
+      fill(BASELINE_MESSAGES.tooMany, { ...at, max: MAX_BASELINE_RESULTS }),
     );
   }
   const rows: CaseResult[] = [];
@@ -93,28 +77,15 @@ export function judgeReport(text: string, file: string): Judged {
     const row = rowOf(r, n, at.file);
     const earlier: JudgedRow[] = rows.filter((x) => x.entry === row.entry);
     const judged = judgeCase(row.case, row.history, earlier);
-    rows.push({
-      case: row.case,
-      tool: row.tool,
-      entry: row.entry,
-      client_saw: judged.client_saw,
-      answers: judged.answers,
-      effect: judged.effect,
-      ...judged.extra,
-      verdict: judged.verdict,
-      class: judged.class,
-      info: judged.info,
-      problems: row.history.records.flatMap((r) =>
-        r.op === "problem"
-          ? [{ kind: r.problem, ...(r.id === undefined ? {} : { id: r.id }) }]
-          : []
-      ),
-      notices: [],
-      run: row.run,
-      key: row.key,
-      timeline: [],
-      history: row.history,
-    });
+    rows.push(
+      judgedRow({ case: row.case, tool: row.tool, entry: row.entry }, judged, {
+        notices: [],
+        run: row.run,
+        key: row.key,
+        timeline: [],
+        history: row.history,
+      }),
+    );
     if (row.verdict !== judged.verdict) {
       changed.push({
         tool: row.tool,

@@ -15,7 +15,7 @@ import type { Channel } from "../wire/channel.ts";
 import { callFor, substitute, type WriteTool } from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";
-import { judgeCase } from "./_checker.ts";
+import { judgeCase, judgedRow } from "./_checker.ts";
 import { answerRecord, badKey, CASES, type Ctx } from "./_case_runs.ts";
 
 export type {
@@ -147,24 +147,13 @@ async function runCase(
   }
   const history = session.log.history();
   const judged = judgeCase(name, history, earlier);
-  return {
-    case: name,
-    tool: tool.tool,
-    entry,
-    client_saw: judged.client_saw,
-    answers: judged.answers,
-    effect: judged.effect,
-    ...judged.extra,
-    verdict: judged.verdict,
-    class: judged.class,
-    info: judged.info,
-    problems: [...session.log.problems],
+  return judgedRow({ case: name, tool: tool.tool, entry }, judged, {
     notices: [...session.log.notices],
     run,
     key: judged.extra.counted_under === "bad_call" ? badKey(ctx) ?? key : key,
     timeline: [...session.log.events],
     history,
-  };
+  });
 }
 
 /** The write and read tools' declared hints, as tools/list gave them, on the annotations case's history. */

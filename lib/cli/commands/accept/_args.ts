@@ -96,3 +96,15 @@ export function initText(error: InitializeFailed, ms: number): Text {
     })
     : fill(M.initError, { detail: error.message.replace(/^error: /, "") });
 }
+
+/** Refuse (a usage error, `text` naming it) the first flag of `values` not among `allowed` (a subcommand's own). */
+export function assertFlagsAmong(
+  values: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+  text: Text,
+): void {
+  const extra = Object.keys(values).find((k) => !allowed.includes(k));
+  if (extra !== undefined) {
+    throw new UsageError(fill(text, { flag: `--${extra}` }), "accept");
+  }
+}

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { fill, type Lang } from "../../../base/i18n.ts";
+import { fill, type Lang, type Text } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
+import type { TextError } from "../../../base/text_error.ts";
 import {
   BadBaseline,
   type Baseline,
@@ -120,32 +121,46 @@ export function headersOf(
 }
 
 /**
- * The baseline in `file` (bounded, never through a link), or the exit code
- * after its one line: a missing file exit 1; a file that is not a
- * baseline of this guardlab a usage error.
+ * A report in `file` (bounded at 16 MiB, never through a link), read by
+ * `parse`, or the exit code after its one line: a missing file exit 1
+ * (naming `what` it should have held); a file `parse` refuses (with `Bad`)
+ * a usage error.
  */
-export async function readBaseline(
+export async function readReport<T>(
   file: string,
-  trusted: readonly string[],
-  io: Io,
-  lang: Lang,
-): Promise<Baseline | ExitCode> {
+  what: Text,
+  parse: (text: string, file: string) => T,
+  Bad: abstract new (...args: never[]) => TextError,
+  { trusted, io, lang }: { trusted: readonly string[]; io: Io; lang: Lang },
+): Promise<T | ExitCode> {
   const text = await readOrSay(
     () => readBoundedFile(file, trusted, MAX_REPORT_BYTES),
     file,
-    C.baselineWord,
+    what,
     io,
     lang,
   );
   if (typeof text === "number") return text;
   try {
-    return parseBaseline(text, file);
+    return parse(text, file);
   } catch (error) {
-    if (error instanceof BadBaseline) {
-      throw new UsageError(error.text, "accept");
-    }
+    if (error instanceof Bad) throw new UsageError(error.text, "accept");
     throw error;
   }
+}
+
+/** The baseline in `file`, or the exit code after its one line ({@linkcode readReport}). */
+export function readBaseline(
+  file: string,
+  trusted: readonly string[],
+  io: Io,
+  lang: Lang,
+): Promise<Baseline | ExitCode> {
+  return readReport(file, C.baselineWord, parseBaseline, BadBaseline, {
+    trusted,
+    io,
+    lang,
+  });
 }
 
 /**

@@ -9,17 +9,15 @@
  *
  * @module
  */
-import { fill, type Lang } from "../../../base/i18n.ts";
-import { readBoundedFile } from "../../../accept/files.ts";
+import type { Lang } from "../../../base/i18n.ts";
 import { BadReport, judgeReport } from "../../../accept/judge.ts";
-import { MAX_REPORT_BYTES } from "../../../accept/limits.ts";
 import { ACCEPT_MESSAGES as J } from "./_messages.ts";
 import { acceptScreen } from "../../../accept/views/accept_view.ts";
 import type { ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { readOrSay } from "../../oracle_file.ts";
 import { UsageError } from "../../parser.ts";
-import { exitOf, reportJson } from "./_ci.ts";
+import { exitOf, readReport, reportJson } from "./_ci.ts";
+import { assertFlagsAmong } from "./_args.ts";
 
 /** The flags `judge` takes beside its report. */
 const JUDGE_FLAGS = ["json", "lang", "home"];
@@ -29,10 +27,7 @@ function assertJudgeFlags(
   values: Readonly<Record<string, unknown>>,
   rest: readonly string[],
 ): string {
-  const extra = Object.keys(values).find((k) => !JUDGE_FLAGS.includes(k));
-  if (extra !== undefined) {
-    throw new UsageError(fill(J.judgeFlags, { flag: `--${extra}` }), "accept");
-  }
+  assertFlagsAmong(values, JUDGE_FLAGS, J.judgeFlags);
   if (rest.length !== 1) throw new UsageError(J.judgeNeedsReport, "accept");
   return rest[0];
 }
@@ -44,21 +39,12 @@ export async function runJudge(
   { trusted, io, lang }: { trusted: readonly string[]; io: Io; lang: Lang },
 ): Promise<ExitCode> {
   const file = assertJudgeFlags(values, rest);
-  const text = await readOrSay(
-    () => readBoundedFile(file, trusted, MAX_REPORT_BYTES),
-    file,
-    J.reportWord,
+  const judged = await readReport(file, J.reportWord, judgeReport, BadReport, {
+    trusted,
     io,
     lang,
-  );
-  if (typeof text === "number") return text;
-  let judged;
-  try {
-    judged = judgeReport(text, file);
-  } catch (error) {
-    if (error instanceof BadReport) throw new UsageError(error.text, "accept");
-    throw error;
-  }
+  });
+  if (typeof judged === "number") return judged;
   const { report, changed } = judged;
   const code = exitOf(report);
   if (values.json === true) {
