@@ -28,9 +28,10 @@
  * - `views/`: the wing's screens: the matrix and its timelines, JUnit, the
  *   proxy's record and the agent's lane beside it.
  *
- * The door holds what the lab uses (the names, the example matrix, a run)
- * and the wing's types; the commands reach the rest through its public
- * files (`PUBLIC_FILES` in `lib/_layers.ts`). A server guardlab starts
+ * The door holds what the lab uses (the names, the built-in oracle, the
+ * example matrix, loaded only when it runs) and the wing's types; the
+ * commands reach the rest through its public files (`PUBLIC_FILES` in
+ * `lib/_layers.ts`). A server guardlab starts
  * runs with the user's own rights: Deno's sandbox covers guardlab, not the
  * child.
  *
@@ -44,6 +45,10 @@
  *
  * @module
  */
+import type { CaseName, ExampleName } from "./cases.ts";
+import type { AcceptReport } from "./run.ts";
+import type { MatrixRow } from "./_matrix.ts";
+
 export * from "./cases.ts";
 export {
   type Count,
@@ -52,15 +57,30 @@ export {
   type ToolCall,
   type WriteTool,
 } from "./oracle.ts";
-export {
-  type AcceptOptions,
-  type AcceptReport,
-  type CaseResult,
-  runAccept,
-} from "./run.ts";
-export { InitializeFailed, type TimelineEvent } from "./session.ts";
-export { exampleMatrix, type MatrixRow } from "./_matrix.ts";
+export type { AcceptOptions, AcceptReport, CaseResult } from "./run.ts";
+export type { TimelineEvent } from "./session.ts";
+export type { MatrixRow } from "./_matrix.ts";
 export { EXAMPLE_ORACLE } from "./example_oracle.ts";
 export type { Draft } from "./draft.ts";
 export type { Baseline, BaselineStatus, Comparison } from "./baseline.ts";
 export type { CaseHistory, HistoryRecord } from "./_history.ts";
+
+/**
+ * Run example server `name` through `cases` in process, on the built-in
+ * oracle, and return its verdict per case and the whole report. The run
+ * (the cases, the checker, the example servers and the MCP SDK) is loaded
+ * only when called: the door itself stays light for the lab, which needs
+ * the names at every start and a run only for exercise 18.
+ */
+export async function exampleMatrix(
+  name: ExampleName,
+  cases?: readonly CaseName[],
+): Promise<
+  {
+    matrix: Partial<Record<CaseName, MatrixRow>>;
+    report: AcceptReport;
+  }
+> {
+  const run = await import("./_matrix.ts");
+  return await run.exampleMatrix(name, cases);
+}
