@@ -4,8 +4,8 @@
  * a whole process with the `guardlab` task's flags, the two checkouts
  * interleaved round by round (which goes first alternates), the medians of
  * wall time (this script's clock) and of CPU time (user + system, from
- * `/usr/bin/time`, to 10 ms; a busy machine hides less in it), and their
- * ratios, with the load average seen.
+ * `/usr/bin/time`, to 10 ms, so its mean beside; a busy machine hides less
+ * in it), and their ratios, with the load average seen.
  *
  *   deno run -q --lock=deno.lock --frozen --allow-read --allow-run --allow-sys=loadavg \
  *     scripts/accept_startup.ts --before /tmp/guardlab-before [--rounds 20]
@@ -108,6 +108,9 @@ for (const c of COMMANDS) {
   }
   const m = (side: "before" | "after", k: "wall" | "cpu") =>
     median(seen[side].map((t) => t[k]));
+  // CPU time comes in steps of 10 ms: its mean says what the median rounds off.
+  const mean = (side: "before" | "after") =>
+    seen[side].reduce((a, t) => a + t.cpu, 0) / seen[side].length;
   console.log(
     `${c.label}: wall ${m("before", "wall").toFixed(3)} s → ${
       m("after", "wall").toFixed(3)
@@ -115,6 +118,8 @@ for (const c of COMMANDS) {
       m("before", "cpu").toFixed(3)
     } s → ${m("after", "cpu").toFixed(3)} s (×${
       (m("after", "cpu") / m("before", "cpu")).toFixed(3)
+    }; mean ×${
+      (mean("after") / mean("before")).toFixed(3)
     }), ${rounds} rounds interleaved`,
   );
 }
