@@ -107,3 +107,64 @@ export function parseJsonLikePython(text: string): unknown {
     } as (this: unknown, key: string, value: unknown) => unknown,
   );
 }
+
+/**
+ * Whether the JSON text `text` nests arrays and objects deeper than `limit`
+ * (brackets inside strings do not count). One pass, no recursion.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { deeperThan } from "./json.ts";
+ * assert.equal(deeperThan('[["[[["]]', 2), false);
+ * assert.equal(deeperThan("[[[]]]", 2), true);
+ * ```
+ */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * The deepest nesting of arrays and objects a stored JSON value (a draft's
+ * body, a receipt's events) is read to. guardlab writes them one or two
+ * levels deep; every reader of a value (what a view shows, makes inert,
+ * measures, prints) may then walk it by recursion without running out of
+ * stack. A value nested deeper is read as its stored text.
+ */
+export const MAX_STORED_DEPTH = 64;
+
+/**
+ * The JSON value the stored text `text` holds, or the text itself when it
+ * is not JSON or is nested deeper than {@linkcode MAX_STORED_DEPTH}: what
+ * the ledger holds, either way, as a value every reader can walk.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { storedValue } from "./json.ts";
+ * assert.deepEqual(storedValue('{"text":"river"}'), { text: "river" });
+ * assert.equal(storedValue("not JSON"), "not JSON");
+ * const deep = "[".repeat(5000) + "]".repeat(5000);
+ * assert.equal(storedValue(deep), deep);
+ * ```
+ */
+export function storedValue(text: string): unknown {
+  if (deeperThan(text, MAX_STORED_DEPTH)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -13,6 +13,7 @@
  * @module
  */
 import { linesOf, MAX_LINE_BYTES } from "../base/lines.ts";
+import { deeperThan } from "../base/json.ts";
 
 /** The longest message this transport reads: 1 MiB, like a script step. */
 export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;
@@ -217,26 +218,6 @@ export class LineTransport {
     this.onclose?.();
     return Promise.resolve();
   }
-}
-
-/**
- * Whether the JSON text `text` nests arrays and objects deeper than `limit`
- * (brackets inside strings do not count). One pass, no recursion.
- */
-export function deeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }
 
 /** The id of a request that was refused, when it has a usable one. */

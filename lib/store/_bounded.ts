@@ -112,8 +112,9 @@ function shared(image: Uint8Array): Uint8Array {
 
 /** Only the data the inspection reads: a spec's texts stay on this side. */
 function inspectSpec(spec: InspectSpec): InspectSpec {
-  const { tables, optionalTables, triggers, badValues, create } = spec;
-  return { tables, optionalTables, triggers, badValues, create };
+  const { tables, rowChecks, optionalTables, triggers, badValues, create } =
+    spec;
+  return { tables, rowChecks, optionalTables, triggers, badValues, create };
 }
 
 /**

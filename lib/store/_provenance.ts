@@ -231,6 +231,70 @@ export function follow(
 }
 
 /**
+ * The header bytes SQLite rewrites when a connection switches a file from
+ * a rollback journal to write-ahead logging, as [from, to) ranges: the
+ * format's read and write versions (18–19), the change counter (24–27),
+ * the version-valid-for number and the version of SQLite that wrote it
+ * (92–99). https://sqlite.org/fileformat2.html#the_database_header
+ */
+const SWITCH_WRITES: readonly [number, number][] = [[18, 20], [24, 28], [
+  92,
+  100,
+]];
+
+/** How much of a file is compared at a time. */
+const CHUNK = 1 << 20;
+
+/**
+ * The state of `path` after this process's own connection switched it from
+ * a rollback journal to write-ahead logging, when nothing else has written
+ * it since it was checked: the same file as `known` (device, inode, mode,
+ * owner, size), holding byte for byte the `image` that was checked but for
+ * the header bytes the switch rewrites, and unchanged while it was
+ * compared. Else `null` (then the writer renews no proof). A file another
+ * program made in rollback mode is so sealed by its first writer, not its
+ * second: the switch itself moved its modification time.
+ */
+export function stateAfterSwitch(
+  path: string,
+  image: Uint8Array,
+  known: FileState,
+): FileState | null {
+  const same = (info: Deno.FileInfo) => {
+    const now = stateOf(info);
+    return now !== null && now.dev === known.dev && now.ino === known.ino &&
+      now.birthMs === known.birthMs &&
+      now.mode === known.mode && now.uid === known.uid &&
+      now.size === known.size && now.size === image.length;
+  };
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const before = file.statSync();
+    if (!same(before)) return null;
+    const chunk = new Uint8Array(CHUNK);
+    for (let at = 0; at < image.length;) {
+      const n = file.readSync(chunk.subarray(0, image.length - at));
+      if (n === null || n === 0) return null;
+      for (let i = 0; i < n; i++) {
+        const k = at + i;
+        if (
+          chunk[i] !== image[k] &&
+          !SWITCH_WRITES.some(([a, b]) => k >= a && k < b)
+        ) return null;
+      }
+      at += n;
+    }
+    const after = file.statSync();
+    if (
+      !same(after) || after.mtime?.getTime() !== before.mtime?.getTime()
+    ) return null;
+    return stateOf(after);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Close `db`. A writer guardlab has followed from a known state renews the
  * proof of its file, when no other connection committed meanwhile, this
  * was the last connection (SQLite folded the log into the file and

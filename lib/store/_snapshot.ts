@@ -53,6 +53,7 @@ function readChecked(
   path: string,
   maxBytes: number,
   tooLarge: () => Error,
+  shared = false,
 ): Read | null {
   const seen = statOrNull(path);
   if (seen === null) return null;
@@ -74,7 +75,12 @@ function readChecked(
       });
     }
     // One byte more than allowed tells a file that grew past the bound.
-    const buffer = new Uint8Array(Math.min(opened.size, maxBytes) + 1);
+    // The file itself is read into memory a worker can read (the check's):
+    // no second copy of it is made.
+    const size = Math.min(opened.size, maxBytes) + 1;
+    const buffer = shared
+      ? new Uint8Array(new SharedArrayBuffer(size))
+      : new Uint8Array(size);
     let filled = 0;
     while (filled < buffer.length) {
       const n = file.readSync(buffer.subarray(filled));
@@ -199,7 +205,7 @@ export function viewImage(
     // it) or one that was cut off (only a writer can roll it back).
     journalHot = isHotJournal(path + "-journal");
     if (journalHot) continue;
-    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge(path));
+    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge(path), true);
     const log = readChecked(
       path + "-wal",
       MAX_VIEW_BYTES,
@@ -232,7 +238,7 @@ export function viewImage(
       throw tooLarge(walAfter === null ? path : path + "-wal")();
     }
     try {
-      return databaseImage(main, walAfter, MAX_VIEW_BYTES);
+      return databaseImage(main, walAfter, MAX_VIEW_BYTES, true);
     } catch (error) {
       if (!(error instanceof BadImage)) throw error;
       if (error.kind === "too_large") {
