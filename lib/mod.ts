@@ -71,11 +71,11 @@ export {
   type CallRow,
   type CallTag,
   type DraftRow,
+  type HistoryFacts,
   Ledger,
   type LedgerOptions,
   type ReceiptFault,
   type ReceiptRow,
-  type ReceiptSummary,
   type SessionRow,
   type StoredDraft,
 } from "./timing/ledger.ts";

@@ -206,6 +206,21 @@ function signalWatcher(): Int32Array | null {
   return watched;
 }
 
+/**
+ * End the process now, as {@linkcode blockUntil} would, if a signal came
+ * since the watcher started: long work on this thread (a view reading a
+ * big ledger) calls it between its steps, so that Ctrl-C stops it there,
+ * not when it is done. Start the watcher ({@linkcode startSignalWatcher})
+ * before such work. Costs one atomic read.
+ */
+export function exitOnSignal(): void {
+  if (watched === null) return;
+  const number = Atomics.load(watched, 0);
+  if (number === 0) return;
+  const found = SIGNALS.find(([, n]) => n === number);
+  if (found !== undefined) endOn(...found);
+}
+
 /** How often a blocked wait looks whether a signal came. */
 const SIGNAL_POLL_MS = 50;
 

@@ -2,13 +2,22 @@
  * How the ledger's rows are read back (`ledger.ts`'s `Ledger` calls each of
  * these on its own connection): decoded one at a time for a view that
  * takes what it shows, or summed up by SQLite where a view needs a fact
- * about every row (which keys were accepted, each key's first receipt):
- * what a reader holds is what it shows and one fact per key, never the
- * whole ledger.
+ * about every row (which drafts no receipt shows committed, which keys were
+ * accepted). What a reader holds is what it shows and the facts of a batch
+ * of at most {@linkcode MAX_HELD_KEY_CHARS} of keys, never the whole
+ * ledger: a fact about every draft is found a batch of keys at a time, in
+ * key order, each batch with one pass of SQLite over the receipts.
+ *
+ * A stored value (a body, a list of events) is read with
+ * {@linkcode storedValue}: nested deeper than a reader can walk, it is read
+ * as its text.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { storedValue } from "../base/json.ts";
+import { exitOnSignal, startSignalWatcher } from "../base/exit_hooks.ts";
+import type { CompensationState } from "./_compensation_schema.ts";
 
 /** One receipts row, decoded. */
 export interface ReceiptRow {
@@ -62,48 +71,423 @@ export interface SessionRow {
   started_us: number;
 }
 
-/** What {@linkcode receiptSummary} tells of the receipts. */
-export interface ReceiptSummary {
-  /** How many receipts there are. */
-  count: number;
-  /** The first receipt number of each draft's key that no receipt shows committed. */
-  firstAttempt: Map<string, number>;
-  /** The keys some receipt's events show committing their draft. */
-  committedOnRecord: Set<string>;
-  /** The latest receipts, oldest first. */
-  latest: ReceiptRow[];
+/** One compensation, with how many compensation receipts its key has. */
+export interface CompensationRow {
+  /** Business key. */
+  job: string;
+  /** `requested` or `voided`. */
+  state: CompensationState;
+  /** How many compensation receipts name the key. */
+  receipts: number;
 }
 
-/** The drafts ordered by job, bodies parsed, one at a time (each walk a statement of its own). */
-export function* eachDraft(db: DatabaseSync): Generator<DraftRow> {
-  const rows = db.prepare("SELECT job, digest, body FROM drafts ORDER BY job")
-    .iterate() as Iterable<{ job: string; digest: string; body: string }>;
+/**
+ * What a history needs of a ledger's rows, without holding them (see
+ * {@linkcode historyFacts}).
+ */
+export interface HistoryFacts {
+  /** How many receipts there are. */
+  count: number;
+  /** How many drafts no receipt shows committed (each an attempt without a receipt). */
+  missing: number;
+  /** The last drafts, by key, that no receipt records at all (at most the number asked), in key order. */
+  trailing: string[];
+  /** The latest receipts, oldest first (at most the number asked). */
+  latest: ReceiptRow[];
+  /**
+   * For each key of {@linkcode HistoryFacts.latest} whose draft no receipt
+   * shows committed: its first receipt's number.
+   */
+  firstAttempt: Map<string, number>;
+}
+
+/**
+ * The most key text a reader holds at once, in UTF-16 code units, each
+ * key counted with {@linkcode KEY_COST} more for what holding it costs: a
+ * fact about every draft (or every compensation) is found a batch of this
+ * much at a time, with one pass of SQLite over the receipts for each
+ * batch. A ledger of guardlab's own keys (`JOB-` and three digits) is one
+ * batch.
+ */
+export const MAX_HELD_KEY_CHARS = 1 << 21;
+
+/** What holding one key costs besides its characters. */
+const KEY_COST = 32;
+
+/**
+ * A ledger of this many rows or more is read with Ctrl-C watched for
+ * (`base/exit_hooks.ts`): reading it takes long enough to want stopping,
+ * and starting the watcher costs a thread.
+ */
+const WATCHED_ROWS = 1 << 14;
+
+/** Start watching for signals when `rows` are about to be read one batch at a time. */
+export function watchWhenLarge(rows: number): void {
+  if (rows >= WATCHED_ROWS) startSignalWatcher();
+}
+
+/** A batch of keys, each with the text read beside it (a digest, a state), or "". */
+type Batch = { job: string; text: string }[];
+
+/**
+ * The rows of `sql` (a `job`, and a `text` when asked) in batches of at most
+ * {@linkcode MAX_HELD_KEY_CHARS}, in its order; a signal that came
+ * meanwhile ends the process between batches.
+ */
+function* batchesOf(db: DatabaseSync, sql: string): Generator<Batch> {
+  const rows = db.prepare(sql).iterate() as Iterable<
+    { job: string; text?: string }
+  >;
+  let batch: Batch = [];
+  let held = 0;
+  for (const { job, text = "" } of rows) {
+    batch.push({ job, text });
+    held += job.length + text.length + KEY_COST;
+    if (held >= MAX_HELD_KEY_CHARS) {
+      yield batch;
+      exitOnSignal();
+      batch = [];
+      held = 0;
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * The drafts' keys (and digests, when asked) by key, ascending or not, in
+ * batches of at most {@linkcode MAX_HELD_KEY_CHARS}: read through the key
+ * index, never a body.
+ */
+export function draftBatches(
+  db: DatabaseSync,
+  { descending = false, digests = false } = {},
+): Generator<Batch> {
+  return batchesOf(
+    db,
+    `SELECT job${digests ? ", digest AS text" : ""} FROM drafts
+     ORDER BY job ${descending ? "DESC" : "ASC"}`,
+  );
+}
+
+/** The name under which SQLite knows {@linkcode eventsOf}'s verdict on a commit. */
+const COMMITTED = "guardlab_committed";
+
+const withCommitted = new WeakSet<DatabaseSync>();
+
+/**
+ * `db` with {@linkcode COMMITTED} defined: whether a receipt's stored
+ * events show its draft committed, decided as every view decides it
+ * ({@linkcode eventsOf}).
+ */
+function committedDefined(db: DatabaseSync): DatabaseSync {
+  if (!withCommitted.has(db)) {
+    db.function(
+      COMMITTED,
+      { deterministic: true, directOnly: true },
+      (text: unknown) =>
+        typeof text === "string" &&
+          eventsOf(text).includes("effect_committed")
+          ? 1
+          : 0,
+    );
+    withCommitted.add(db);
+  }
+  return db;
+}
+
+/**
+ * SQL that is true of a receipt whose events show its draft committed. The
+ * events hold `effect_committed` only if their text holds those letters or
+ * an escape (a backslash): only such rows are decoded.
+ */
+const SHOWS_COMMIT =
+  `(instr(events, 'effect_committed') OR instr(events, char(92)))
+   AND ${COMMITTED}(events)`;
+
+/** `jobs` as the one parameter of `… IN (SELECT value FROM json_each(?))`. */
+function listOf(jobs: Iterable<string>): string {
+  return JSON.stringify([...jobs]);
+}
+
+/** The keys the rows of `sql` (a query with one column, `job`) name. */
+function keysOf(
+  db: DatabaseSync,
+  sql: string,
+  jobs: Iterable<string>,
+): Set<string> {
+  const out = new Set<string>();
+  const rows = db.prepare(sql).iterate(listOf(jobs)) as Iterable<
+    { job: string }
+  >;
+  for (const r of rows) out.add(r.job);
+  return out;
+}
+
+/** Of the keys `jobs`, those some receipt shows committing their draft (one pass of SQLite). */
+export function committedAmong(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Set<string> {
+  return keysOf(
+    committedDefined(db),
+    `SELECT DISTINCT job FROM receipts WHERE ${SHOWS_COMMIT}
+     AND job IN (SELECT value FROM json_each(?))`,
+    jobs,
+  );
+}
+
+/** Of the keys `jobs`, those some receipt names (one pass of SQLite). */
+export function namedAmong(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Set<string> {
+  return keysOf(
+    db,
+    `SELECT DISTINCT job FROM receipts
+     WHERE job IN (SELECT value FROM json_each(?))`,
+    jobs,
+  );
+}
+
+/** Of the keys `jobs`, those with an accepted receipt (one pass of SQLite). */
+export function acceptedAmong(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Set<string> {
+  return keysOf(
+    db,
+    `SELECT DISTINCT job FROM receipts WHERE status='accepted'
+     AND job IN (SELECT value FROM json_each(?))`,
+    jobs,
+  );
+}
+
+/** Of the keys `jobs`, those with a draft (through the key index). */
+export function draftedAmong(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Set<string> {
+  return keysOf(
+    db,
+    "SELECT job FROM drafts WHERE job IN (SELECT value FROM json_each(?))",
+    jobs,
+  );
+}
+
+/**
+ * What a history needs of the ledger, held within a bound: how many
+ * receipts; how many drafts no receipt shows committed; the last `last` of
+ * those that no receipt names at all; the latest `last` receipts; and the
+ * first receipt of each of their keys whose draft none shows committed.
+ * The drafts are read a batch of keys at a time from the last key back
+ * ({@linkcode MAX_HELD_KEY_CHARS}); SQLite reads the receipts, one pass
+ * for each batch (and one more while drafts no receipt names are still
+ * wanted); nothing is sorted but by an index.
+ */
+export function historyFacts(db: DatabaseSync, last: number): HistoryFacts {
+  const count = countOf(db, "receipts");
+  watchWhenLarge(count + countOf(db, "drafts"));
+  let missing = 0;
+  const trailing: string[] = [];
+  for (const batch of draftBatches(db, { descending: true })) {
+    const jobs = batch.map((d) => d.job);
+    const committed = count === 0 ? new Set() : committedAmong(db, jobs);
+    const uncommitted = jobs.filter((job) => !committed.has(job));
+    missing += uncommitted.length;
+    if (trailing.length >= last || uncommitted.length === 0) continue;
+    const named = count === 0 ? new Set() : namedAmong(db, uncommitted);
+    for (const job of uncommitted) {
+      if (!named.has(job) && trailing.length < last) trailing.push(job);
+    }
+  }
+  trailing.reverse();
+  const latest = (db.prepare(
+    `SELECT attempt, job, status, effect_exists, events FROM receipts
+     ORDER BY attempt DESC LIMIT ?`,
+  ).all(last) as unknown[]).reverse().map(receiptRow);
+  const keys = new Set(latest.flatMap((r) => r.job === null ? [] : [r.job]));
+  const drafted = draftedAmong(db, keys);
+  const committed = committedAmong(db, drafted);
+  const wanted = [...drafted].filter((job) => !committed.has(job));
+  const firstAttempt = new Map<string, number>();
+  if (wanted.length > 0) {
+    // In receipt order: the first row of each key is its first receipt.
+    const rows = db.prepare(
+      `SELECT job, attempt FROM receipts
+       WHERE job IN (SELECT value FROM json_each(?)) ORDER BY attempt`,
+    ).iterate(listOf(wanted)) as Iterable<{ job: string; attempt: number }>;
+    for (const r of rows) {
+      if (!firstAttempt.has(r.job)) firstAttempt.set(r.job, Number(r.attempt));
+      if (firstAttempt.size === wanted.length) break;
+    }
+  }
+  return { count, missing, trailing, latest, firstAttempt };
+}
+
+/**
+ * The number and status of each receipt of `jobs`, in order, by key; a
+ * key's list is kept only while the lists together hold at most
+ * `maxHeld` receipts: past that, the lists of the last keys (in the order
+ * of `jobs`) are let go, and those keys are in `dropped`. What a view
+ * cannot show is never held: it shows keys in order and stops at the
+ * first that does not fit, and no key whose list was let go would fit.
+ */
+export function receiptsByKey(
+  db: DatabaseSync,
+  jobs: readonly string[],
+  maxHeld: number = Number.MAX_SAFE_INTEGER,
+): {
+  lists: Map<string, { attempt: number; status: string }[]>;
+  dropped: Set<string>;
+} {
+  const order = new Map(jobs.map((job, i) => [job, i]));
+  const lists = new Map<string, { attempt: number; status: string }[]>();
+  const dropped = new Set<string>();
+  let held = 0;
+  // The last key still held, in the order of `jobs`.
+  let end = jobs.length;
+  const rows = db.prepare(
+    `SELECT attempt, job, status FROM receipts
+     WHERE job IN (SELECT value FROM json_each(?)) ORDER BY attempt`,
+  ).iterate(listOf(jobs)) as Iterable<
+    { attempt: number; job: string; status: string }
+  >;
+  let seen = 0;
   for (const r of rows) {
-    yield { job: r.job, digest: r.digest, body: parseOr(r.body) };
+    if (++seen % 65536 === 0) exitOnSignal();
+    const at = order.get(r.job)!;
+    if (at >= end) continue;
+    let list = lists.get(r.job);
+    if (list === undefined) lists.set(r.job, list = []);
+    list.push({ attempt: Number(r.attempt), status: r.status });
+    held++;
+    while (held > maxHeld && end > 0) {
+      end--;
+      const job = jobs[end];
+      held -= lists.get(job)?.length ?? 0;
+      lists.delete(job);
+      dropped.add(job);
+    }
+  }
+  return { lists, dropped };
+}
+
+/** The compensation state of each of `jobs` that has one (through the key index). */
+export function compensationStatesOf(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Map<string, CompensationState> {
+  const rows = db.prepare(
+    `SELECT job, state FROM compensations
+     WHERE job IN (SELECT value FROM json_each(?))`,
+  ).all(listOf(jobs)) as { job: string; state: CompensationState }[];
+  return new Map(rows.map((r) => [r.job, r.state]));
+}
+
+/** How many compensation receipts name each of `jobs` (one pass of SQLite). */
+export function compensationReceiptsOf(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const rows = db.prepare(
+    `SELECT job FROM compensation_receipts
+     WHERE job IN (SELECT value FROM json_each(?))`,
+  ).iterate(listOf(jobs)) as Iterable<{ job: string }>;
+  for (const r of rows) counts.set(r.job, (counts.get(r.job) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * The compensations by key, each with how many compensation receipts name
+ * it, one at a time: read in batches of {@linkcode MAX_HELD_KEY_CHARS}, one
+ * pass over the compensation receipts for each.
+ */
+export function* eachCompensation(
+  db: DatabaseSync,
+): Generator<CompensationRow> {
+  const sql = "SELECT job, state AS text FROM compensations ORDER BY job";
+  for (const batch of batchesOf(db, sql)) {
+    const counts = compensationReceiptsOf(db, batch.map((c) => c.job));
+    for (const { job, text: state } of batch) {
+      yield {
+        job,
+        state: state as CompensationState,
+        receipts: counts.get(job) ?? 0,
+      };
+    }
   }
 }
 
-/** The receipts ordered by attempt (those numbered above `after`, when given), one at a time. */
+/** How many rows `table` (a name of guardlab's own schema) holds. */
+function countOf(db: DatabaseSync, table: string): number {
+  return Number(
+    (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number })
+      .n,
+  );
+}
+
+/**
+ * The drafts ordered by job, bodies read with {@linkcode storedValue}, one
+ * at a time (each walk a statement of its own). The walk ends before the
+ * first row whose stored text is longer than `maxChars` characters: such a
+ * row is never read into memory (a view passes the most it could show).
+ */
+export function* eachDraft(
+  db: DatabaseSync,
+  maxChars: number = Number.MAX_SAFE_INTEGER,
+): Generator<DraftRow> {
+  const size = "length(job) + length(digest) + length(body)";
+  const columns = ["job", "digest", "body"]
+    .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const rows = db.prepare(
+    `SELECT ${size} AS n, ${columns} FROM drafts ORDER BY job`,
+  ).iterate(maxChars) as Iterable<
+    { n: number; job: string; digest: string; body: string }
+  >;
+  for (const r of rows) {
+    if (Number(r.n) > maxChars) return;
+    yield { job: r.job, digest: r.digest, body: storedValue(r.body) };
+  }
+}
+
+/**
+ * The receipts ordered by attempt (those numbered above `after`, when
+ * given), one at a time. The walk ends before the first row whose stored
+ * text is longer than `maxChars` characters (see {@linkcode eachDraft}).
+ */
 export function* eachReceipt(
   db: DatabaseSync,
   after?: number,
+  maxChars: number = Number.MAX_SAFE_INTEGER,
 ): Generator<ReceiptRow> {
-  const columns = "attempt, job, status, effect_exists, events";
-  const query = db.prepare(
-    after === undefined
-      ? `SELECT ${columns} FROM receipts ORDER BY attempt`
-      : `SELECT ${columns} FROM receipts WHERE attempt>? ORDER BY attempt`,
-  );
-  const rows = after === undefined ? query.iterate() : query.iterate(after);
-  for (const r of rows) yield receiptRow(r);
+  const size = "coalesce(length(job), 0) + length(status) + length(events)";
+  const columns = ["job", "status", "effect_exists", "events"]
+    .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const rows = db.prepare(
+    `SELECT ${size} AS n, attempt, ${columns} FROM receipts
+     WHERE attempt > ?2 ORDER BY attempt`,
+  ).iterate(maxChars, after ?? Number.MIN_SAFE_INTEGER) as Iterable<
+    { n: number }
+  >;
+  for (const r of rows) {
+    if (Number(r.n) > maxChars) return;
+    yield receiptRow(r);
+  }
 }
 
-/** The MCP calls on record, in the order they started, one at a time. */
-export function* eachCall(db: DatabaseSync): Generator<CallRow> {
+/**
+ * The MCP calls on record, in the order they started, one at a time: the
+ * first `limit` of them (SQLite then sorts keeping no more than those).
+ */
+export function* eachCall(
+  db: DatabaseSync,
+  limit = -1,
+): Generator<CallRow> {
   const rows = db.prepare(
     `SELECT session, call, tool, job, receipt, started_us, ended_us
-     FROM mcp_calls ORDER BY started_us, session, call`,
-  ).iterate() as Iterable<CallRow>;
+     FROM mcp_calls ORDER BY started_us, session, call LIMIT ?`,
+  ).iterate(limit) as Iterable<CallRow>;
   for (const r of rows) {
     yield {
       session: Number(r.session),
@@ -131,77 +515,6 @@ export function* eachSession(db: DatabaseSync): Generator<SessionRow> {
   }
 }
 
-/** The keys with an accepted receipt, found by SQLite. */
-export function acceptedKeys(db: DatabaseSync): Set<string> {
-  const rows = db.prepare(
-    `SELECT DISTINCT job FROM receipts
-     WHERE status='accepted' AND job IS NOT NULL`,
-  ).all() as { job: string }[];
-  return new Set(rows.map((r) => r.job));
-}
-
-/** The number, key and status of each receipt of `jobs`, in order. */
-export function receiptsOf(
-  db: DatabaseSync,
-  jobs: readonly string[],
-): { attempt: number; job: string; status: string }[] {
-  return (db.prepare(
-    `SELECT attempt, job, status FROM receipts
-     WHERE job IN (SELECT value FROM json_each(?)) ORDER BY attempt`,
-  ).all(JSON.stringify(jobs)) as {
-    attempt: number;
-    job: string;
-    status: string;
-  }[]).map((r) => ({
-    attempt: Number(r.attempt),
-    job: r.job,
-    status: r.status,
-  }));
-}
-
-/**
- * What a history needs of the receipts, without holding them: how many,
- * the keys some receipt shows committing their draft, the first receipt of
- * each of `drafts` that none does, and the latest `last` receipts, in
- * order. SQLite reads the rows, and what it keeps is one entry per key
- * (no sort of every row: temporary storage is memory here). A receipt's
- * events hold `effect_committed` only if their text holds those letters or
- * an escape (a backslash): only such rows are decoded.
- */
-export function receiptSummary(
-  db: DatabaseSync,
-  last: number,
-  drafts: readonly string[],
-): ReceiptSummary {
-  const committedOnRecord = new Set<string>();
-  const maybe = db.prepare(
-    `SELECT DISTINCT job, events FROM receipts WHERE job IS NOT NULL
-     AND (instr(events, 'effect_committed') OR instr(events, char(92)))`,
-  ).all() as { job: string; events: string }[];
-  for (const r of maybe) {
-    if (eventsOf(r.events).includes("effect_committed")) {
-      committedOnRecord.add(r.job);
-    }
-  }
-  // Drafts no receipt shows committed: rare (an attempt that left none).
-  const uncommitted = drafts.filter((job) => !committedOnRecord.has(job));
-  const firstAttempt = new Map<string, number>();
-  const first = db.prepare(
-    `SELECT job, MIN(attempt) AS attempt FROM receipts
-     WHERE job IN (SELECT value FROM json_each(?)) GROUP BY job`,
-  ).all(JSON.stringify(uncommitted)) as { job: string; attempt: number }[];
-  for (const r of first) firstAttempt.set(r.job, Number(r.attempt));
-  const count = Number(
-    (db.prepare("SELECT COUNT(*) AS n FROM receipts").get() as { n: number })
-      .n,
-  );
-  const latest = db.prepare(
-    `SELECT attempt, job, status, effect_exists, events FROM receipts
-     ORDER BY attempt DESC LIMIT ?`,
-  ).all(last).reverse().map(receiptRow);
-  return { count, firstAttempt, committedOnRecord, latest };
-}
-
 /** A receipts row as SQLite gives it, decoded. */
 // deno-lint-ignore no-explicit-any
 function receiptRow(r: any): ReceiptRow {
@@ -219,14 +532,15 @@ const decoded = new Map<string, string[]>();
 
 /**
  * Receipt events as a list, even when a hand-edited row holds something
- * else. A ledger guardlab wrote holds a handful of distinct texts: each is
- * decoded once and its list (frozen) shared, so reading a million receipts
- * makes a handful of lists, not a million.
+ * else (read with {@linkcode storedValue}: a list nested deeper than a
+ * reader can walk is one text). A ledger guardlab wrote holds a handful of
+ * distinct texts: each is decoded once and its list (frozen) shared, so
+ * reading a million receipts makes a handful of lists, not a million.
  */
-function eventsOf(text: string): string[] {
+export function eventsOf(text: string): string[] {
   let events = decoded.get(text);
   if (events === undefined) {
-    const parsed = parseOr(text);
+    const parsed = storedValue(text);
     events = Object.freeze(
       Array.isArray(parsed) ? parsed.map(String) : [String(parsed)],
     ) as string[];
@@ -234,12 +548,4 @@ function eventsOf(text: string): string[] {
     decoded.set(text, events);
   }
   return events;
-}
-
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -26,8 +26,19 @@ import { VIEW_BOUND_MESSAGES as M, VIEW_ROW_KINDS } from "./_messages.ts";
  */
 export const MAX_VIEW_CHARS = 1 << 19;
 
+/**
+ * The longest row, in stored characters, that a view could ever show: a
+ * stored escape (`\u0041`) is six characters for one it shows, so no row
+ * longer than six times {@linkcode MAX_VIEW_CHARS} fits. A view reads no
+ * such row into memory at all (`Ledger.eachDraft`, `eachReceipt`).
+ */
+export const MAX_READ_CHARS = 6 * MAX_VIEW_CHARS;
+
 /** What a row costs besides its text, so a ledger of empty rows is bounded too. */
 export const ROW_COST = 64;
+
+/** The most rows one view can show: each costs {@linkcode ROW_COST} at least. */
+export const MAX_VIEW_ROWS = MAX_VIEW_CHARS / ROW_COST;
 
 /** What each value in a row costs besides its characters: quotes, separators. */
 const VALUE_COST = 4;

@@ -33,35 +33,38 @@ function countedLedger(n: number) {
       },
     }) as typeof row & { job: string };
   });
-  const drafts = () =>
-    jobs.map((job) => ({
-      job,
-      digest: fingerprint({ job, topic: "river", copies: 2 }),
-      body: {},
-    }));
+  const drafts = jobs.map((job) => ({
+    job,
+    text: fingerprint({ job, topic: "river", copies: 2 }),
+  }));
+  // What SQLite does for the real ledger: one pass over the receipts for a
+  // batch of keys, one read of each key.
   const ledger = {
-    receipts: () => receipts,
-    // What SQLite does for the real ledger, one read of each key.
-    acceptedKeys: () => {
+    countDrafts: () => n,
+    countReceipts: () => n,
+    draftBatches: () => [drafts].values(),
+    acceptedAmong: (batch: Iterable<string>) => {
+      const wanted = new Set(batch);
       const keys = new Set<string>();
       for (const r of receipts) {
         const job = r.job;
-        if (r.status === "accepted") keys.add(job);
+        if (r.status === "accepted" && wanted.has(job)) keys.add(job);
       }
       return keys;
     },
-    receiptsOf: (jobs: readonly string[]) => {
-      const wanted = new Set(jobs);
-      return receipts.flatMap((r) => {
+    receiptsByKey: (batch: readonly string[]) => {
+      const wanted = new Set(batch);
+      const lists = new Map<string, { attempt: number; status: string }[]>();
+      for (const r of receipts) {
         const job = r.job;
-        return wanted.has(job)
-          ? [{ attempt: r.attempt, job, status: r.status }]
-          : [];
-      });
+        if (!wanted.has(job)) continue;
+        if (!lists.has(job)) lists.set(job, []);
+        lists.get(job)!.push({ attempt: r.attempt, status: r.status });
+      }
+      return { lists, dropped: new Set() };
     },
-    drafts,
-    eachDraft: () => drafts().values(),
-    compensations: () => [],
+    compensationStatesOf: () => new Map(),
+    compensationReceiptsOf: () => new Map(),
   } as unknown as Ledger;
   return { ledger, reads };
 }

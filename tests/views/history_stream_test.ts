@@ -1,10 +1,13 @@
 /**
- * A ledger's history read one receipt at a time (`historyFrom`, what
- * `ledger --timeline` uses when no MCP call is on record) is the history
- * worked out from every row at once (`historyOf`): on ledgers made to find
- * where they could part (receipt-less drafts before the first receipt of
- * their key, drafts with no receipt at all, keys with no draft, receipts
- * with no key), from empty to three times the number of attempts drawn.
+ * A ledger's history from facts read a batch of keys at a time
+ * (`historyFrom` of `Ledger.historyFacts`, what `ledger --timeline` uses
+ * when no MCP call is on record) is the history worked out from every row
+ * at once (`historyOf`): on ledgers made to find where they could part
+ * (receipt-less drafts before the first receipt of their key, drafts with
+ * no receipt at all, keys with no draft, receipts with no key), from empty
+ * to three times the number of attempts drawn; and the facts SQLite reads
+ * are the ones worked out from every row, however many batches the keys
+ * take.
  */
 import assert from "node:assert/strict";
 import {
@@ -14,7 +17,7 @@ import {
 } from "../../lib/views/ledger_timeline.ts";
 import { historyFrom, summaryOf } from "../../lib/views/ledger_history.ts";
 import { DatabaseSync } from "node:sqlite";
-import { Ledger } from "../../lib/timing/ledger.ts";
+import { Ledger, MAX_HELD_KEY_CHARS } from "../../lib/timing/ledger.ts";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -58,7 +61,7 @@ function ledger(seed: number, receipts: number, keys: number) {
   return { rows, drafts };
 }
 
-Deno.test("history: read one receipt at a time, the same history as from every row", () => {
+Deno.test("history: from facts of the latest receipts, the same history as from every row", () => {
   let compared = 0;
   for (let seed = 1; seed <= 60; seed++) {
     const receipts = [
@@ -78,7 +81,7 @@ Deno.test("history: read one receipt at a time, the same history as from every r
     }));
     const sessions = [{ session: 1, client: "c" }];
     assert.deepEqual(
-      historyFrom(summaryOf(rows, drafts), drafts, compensations, sessions),
+      historyFrom(summaryOf(rows, drafts), compensations, sessions),
       historyOf(rows, drafts, compensations, [], sessions),
       `seed ${seed}: ${receipts} receipts, ${keys} keys`,
     );
@@ -100,7 +103,7 @@ Deno.test("history: more drafts without a receipt than are drawn", () => {
     events: [],
   }];
   assert.deepEqual(
-    historyFrom(summaryOf(rows, drafts), drafts, []),
+    historyFrom(summaryOf(rows, drafts), []),
     historyOf(rows, drafts, []),
   );
 });
@@ -135,31 +138,80 @@ Deno.test("history: the ledger's summary, read by SQLite, is the one worked out 
     // One key for each text alone: whether it shows the draft committed
     // rests on that text only.
     texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
+    const drafts = [
+      ...texts.map((_, k) => `KEY-${k}`),
+      "JOB-001",
+      "JOB-039",
+      "JOB-100",
+    ].sort();
+    for (const job of drafts) {
+      db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')").run(job);
+    }
     db.close();
     const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
     try {
-      const drafts = [
-        ...texts.map((_, k) => `KEY-${k}`),
-        "JOB-001",
-        "JOB-039",
-        "JOB-100",
-      ];
-      const summary = ledger.receiptSummary(MAX_DRAWN_ATTEMPTS, drafts);
-      assert.deepEqual(summary, summaryOf(ledger.receipts(), drafts));
-      assert.ok(summary.firstAttempt.size > 0, "some draft is uncommitted");
+      const facts = ledger.historyFacts(MAX_DRAWN_ATTEMPTS);
+      assert.deepEqual(facts, summaryOf(ledger.receipts(), drafts));
+      assert.ok(facts.firstAttempt.size > 0, "some draft is uncommitted");
+      // Whether a key's draft shows committed rests on its text alone.
       assert.deepEqual(
-        texts.map((_, k) => summary.committedOnRecord.has(`KEY-${k}`)),
-        [true, false, true, true, true, true, false, false, false],
+        [...ledger.committedAmong(texts.map((_, k) => `KEY-${k}`))].sort(),
+        [0, 2, 3, 4, 5].map((k) => `KEY-${k}`),
       );
+      const keys = ["JOB-001", "JOB-002", "JOB-039", "JOB-100", "KEY-0"];
       assert.deepEqual(
-        [...ledger.acceptedKeys()].sort(),
+        [...ledger.acceptedAmong(keys)].sort(),
         [
           ...new Set(
             ledger.receipts().filter((r) => r.status === "accepted").map((r) =>
               r.job
-            ).filter((j) => j !== null),
+            ).filter((j) => j !== null && keys.includes(j)),
           ),
         ].sort(),
+      );
+    } finally {
+      ledger.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("history: facts found a batch of keys at a time are the facts of every row", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "gl-batches-" });
+  try {
+    const path = `${dir}/lab.sqlite`;
+    Ledger.open(path, { trusted: [dir] }).close();
+    const db = new DatabaseSync(path);
+    // Keys long enough that the drafts take several batches.
+    const pad = "x".repeat(64);
+    const keys = Array.from(
+      { length: Math.ceil((3 * MAX_HELD_KEY_CHARS) / (pad.length + 40)) },
+      (_, k) => `KEY-${String(k).padStart(6, "0")}-${pad}`,
+    );
+    const next = random(7);
+    db.exec("BEGIN");
+    const draft = db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')");
+    const add = db.prepare(
+      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+    );
+    for (const job of keys) draft.run(job);
+    for (let i = 0; i < 2000; i++) {
+      // Most keys have no receipt; some a committing one, some only reuses,
+      // and the last key's receipts come last.
+      const job = i < 1990
+        ? keys[Math.floor(next() * keys.length)]
+        : keys.at(-1 - (i % 3))!;
+      add.run(job, "error", JSON.stringify(EVENTS[Math.floor(next() * 2)]));
+    }
+    db.exec("COMMIT");
+    db.close();
+    const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
+    try {
+      assert.ok([...ledger.draftBatches()].length >= 3, "several batches");
+      assert.deepEqual(
+        ledger.historyFacts(MAX_DRAWN_ATTEMPTS),
+        summaryOf(ledger.receipts(), keys),
       );
     } finally {
       ledger.close();

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { needsAttention, pendingKeys } from "../../timing/reconcile.ts";
+import { reconcileLedger } from "../../timing/reconcile.ts";
 import { displayWidth, inert, shellQuote } from "../../base/terminal.ts";
 import { JOB_PATTERN } from "../../timing/args.ts";
 import { fill } from "../../base/i18n.ts";
@@ -14,7 +14,7 @@ import {
   RECONCILE_MESSAGES as M,
 } from "../messages/reconcile.ts";
 import { writerFor } from "../output.ts";
-import { ViewBudget } from "../../views/view_bound.ts";
+import { textCost, ViewBudget } from "../../views/view_bound.ts";
 import { LEDGER_OPTIONS, readExisting } from "../places.ts";
 
 /** The `reconcile` command. */
@@ -29,14 +29,27 @@ export const reconcile = command({
   maxPositionals: 0,
   exits: { 0: H.exitOk, 2: null, 3: null, 4: null },
   run({ values, io, lang }) {
-    const pending = readExisting("reconcile", io, values, pendingKeys);
-    const open = pending.filter(needsAttention);
-    const done = open.length === 0 ? EXIT.ok : EXIT.reconcile;
-    const out = writerFor(io, lang);
     // The exit code is worked out from every key; what is shown is bounded
-    // (view_bound.ts), and only the keys shown are made inert.
+    // (view_bound.ts): the keys are read in order while they fit, the rest
+    // only counted, and only the keys shown are made inert.
     const budget = new ViewBudget();
-    const shown = budget.take("keys", pending);
+    let asked = 0;
+    const { shown, listed, open } = readExisting(
+      "reconcile",
+      io,
+      values,
+      (book) =>
+        reconcileLedger(book, {
+          show: (p) => (asked++, budget.fits("keys", p)),
+          // No key a view could show holds more receipts than this.
+          maxHeldReceipts: Math.ceil(
+            budget.max / textCost({ attempt: 0, status: "" }),
+          ),
+        }),
+    );
+    budget.takeFrom("keys", [], listed - asked);
+    const done = open === 0 ? EXIT.ok : EXIT.reconcile;
+    const out = writerFor(io, lang);
     if (values.json) {
       out.json({ pending: shown, ...budget.cutJson() });
       return done;
@@ -106,7 +119,7 @@ export const reconcile = command({
       out.say(M.sameKey);
     }
     for (const line of budget.cutLines()) out.wrapped(line);
-    if (open.length === 0) out.say(M.nothing);
+    if (open === 0) out.say(M.nothing);
     return done;
   },
 });
