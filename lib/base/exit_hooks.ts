@@ -214,11 +214,17 @@ function signalWatcher(): Int32Array | null {
  * before such work. Costs one atomic read.
  */
 export function exitOnSignal(): void {
-  if (watched === null) return;
+  if (signalWaiting()) endOn(...SIGNALS.find(([, n]) => n === watched![0])!);
+}
+
+/**
+ * Whether the watcher has seen a signal that {@linkcode exitOnSignal} will
+ * end the process on: a test's long work waits for it before going on.
+ */
+export function signalWaiting(): boolean {
+  if (watched === null) return false;
   const number = Atomics.load(watched, 0);
-  if (number === 0) return;
-  const found = SIGNALS.find(([, n]) => n === number);
-  if (found !== undefined) endOn(...found);
+  return number !== 0 && SIGNALS.some(([, n]) => n === number);
 }
 
 /** How often a blocked wait looks whether a signal came. */

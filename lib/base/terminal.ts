@@ -389,8 +389,13 @@ function cutAt(
     cut++;
   }
   if (cut === chars.length) return cut;
+  const full = cut;
   while (cut > from + 1 && CLOSING.has(chars[cut])) cut--;
-  return cut;
+  // Moved back into the line's indent: a run of closing punctuation wider
+  // than a line is cut where the line is full, or the next line would
+  // start with the indent again and never get shorter.
+  for (let i = from; i < cut; i++) if (chars[i].trim() !== "") return cut;
+  return full;
 }
 
 /**

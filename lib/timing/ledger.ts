@@ -30,23 +30,26 @@ import {
 } from "./call_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 import {
-  acceptedAmong,
   type CallRow,
   committedAmong,
   compensationReceiptsOf,
   type CompensationRow,
   compensationStatesOf,
-  draftBatches,
   type DraftRow,
   eachCall,
   eachCompensation,
   eachDraft,
+  eachDraftKey,
   eachReceipt,
   eachSession,
   type HistoryFacts,
   historyFacts,
+  type KeyRange,
+  keyRanges,
+  type RangeFindings,
   type ReceiptRow,
   receiptsByKey,
+  reconcileRange,
   type SessionRow,
 } from "./_ledger_reads.ts";
 
@@ -55,6 +58,9 @@ export type {
   CompensationRow,
   DraftRow,
   HistoryFacts,
+  KeyRange,
+  ListedKey,
+  RangeFindings,
   ReceiptRow,
   SessionRow,
 } from "./_ledger_reads.ts";
@@ -366,19 +372,31 @@ export class Ledger {
     return eachReceipt(this.#db, after, maxChars);
   }
 
-  /**
-   * The drafts' keys (with their digests, when asked), by key, in batches
-   * of at most `MAX_HELD_KEY_CHARS`, read through the key index.
-   */
-  draftBatches(
-    options: { descending?: boolean; digests?: boolean } = {},
-  ): Generator<{ job: string; text: string }[]> {
-    return draftBatches(this.#db, options);
+  /** The drafts' keys in order, one at a time (through the key index). */
+  eachDraftKey(): Generator<string> {
+    return eachDraftKey(this.#db);
   }
 
-  /** Of the keys `jobs`, those with an accepted receipt (SQLite reads the receipts once). */
-  acceptedAmong(jobs: Iterable<string>): Set<string> {
-    return acceptedAmong(this.#db, jobs);
+  /**
+   * The drafts' key index in ranges of at most `MAX_HELD_KEY_CHARS` (a
+   * test passes a smaller `maxChars`), in order or from the last key back:
+   * what SQLite holds at once to find a fact about every draft.
+   */
+  keyRanges(descending = false, maxChars?: number): Generator<KeyRange> {
+    return keyRanges(this.#db, descending, maxChars);
+  }
+
+  /**
+   * What reconciliation lists in `range` (drafts no receipt accepts, and
+   * compensated ones): how many, how many voided, and the first `limit`.
+   */
+  reconcileRange(range: KeyRange, limit: number): RangeFindings {
+    return reconcileRange(
+      this.#db,
+      range,
+      limit,
+      this.#hasCompensationTables(),
+    );
   }
 
   /** Of the keys `jobs`, those some receipt shows committing their draft. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
-import type { Ledger } from "./ledger.ts";
+import type { Ledger, ListedKey } from "./ledger.ts";
 import { canonicalJson } from "../base/json.ts";
 import { sha256Hex } from "../store/_sha256.ts";
 import { exitOnSignal } from "../base/exit_hooks.ts";
@@ -106,12 +106,16 @@ export interface ReconcileOptions {
    * their receipts never read and no digest worked out for them.
    */
   show?: (p: Pending) => boolean;
+  /** The most keys the view could show: no more are read for it. */
+  maxShown?: number;
   /**
    * The most receipts of listed keys held at once. A key whose receipts
    * would pass it is not shown either; a view passes the most its bound
    * could show, so no key it could show is left out.
    */
   maxHeldReceipts?: number;
+  /** For tests: a smaller bound on the keys SQLite holds at once (`Ledger.keyRanges`). */
+  maxRangeChars?: number;
 }
 
 /**
@@ -119,29 +123,32 @@ export interface ReconcileOptions {
  * every compensated one, in key order, each with its receipts and the
  * request that made it, taken by the view while it shows them
  * ({@linkcode ReconcileOptions}); and how many keys are listed, and how
- * many need a person, counted over every draft. SQLite reads the receipts
- * once for each batch of keys, and once more for the receipts of the keys
- * a batch shows.
+ * many need a person, counted over every draft. The drafts are read a
+ * range of keys at a time (`Ledger.keyRanges`); SQLite reads the receipts
+ * once for each range, and once more for the receipts of the keys a range
+ * shows.
  */
 export function reconcileLedger(
   ledger: Ledger,
   options: ReconcileOptions = {},
 ): Reconciliation {
-  const { show = () => true, maxHeldReceipts } = options;
+  const { show = () => true, maxShown, maxHeldReceipts, maxRangeChars } =
+    options;
   watchWhenLarge(ledger.countDrafts() + ledger.countReceipts());
   const shown: Pending[] = [];
   let listed = 0;
   let open = 0;
   let showing = true;
-  for (const batch of ledger.draftBatches({ digests: true })) {
-    const jobs = batch.map((d) => d.job);
-    const accepted = ledger.acceptedAmong(jobs);
-    const states = ledger.compensationStatesOf(jobs);
-    const keys = batch.filter((d) => states.has(d.job) || !accepted.has(d.job));
-    listed += keys.length;
-    open += keys.filter((d) => states.get(d.job) !== "voided").length;
-    if (showing && keys.length > 0) {
-      showing = showBatch(ledger, keys, states, shown, show, maxHeldReceipts);
+  for (const range of ledger.keyRanges(false, maxRangeChars)) {
+    // While the view shows keys, the first of this range that it could
+    // show (no more than its bound holds); after, a count.
+    const limit = showing ? Math.min(maxShown ?? Infinity, range.count) : 0;
+    const found = ledger.reconcileRange(range, limit);
+    listed += found.listed;
+    open += found.listed - found.voided;
+    if (showing && found.first.length > 0) {
+      showing = showKeys(ledger, found.first, shown, show, maxHeldReceipts) &&
+        found.first.length === found.listed;
     }
     exitOnSignal();
   }
@@ -149,28 +156,26 @@ export function reconcileLedger(
 }
 
 /**
- * The listed `keys` of one batch (key, digest) as {@linkcode Pending}, put
- * in `shown` while the view takes them; whether it took them all.
+ * The listed `keys` of one range as {@linkcode Pending}, put in `shown`
+ * while the view takes them; whether it took them all.
  */
-function showBatch(
+function showKeys(
   ledger: Ledger,
-  keys: readonly { job: string; text: string }[],
-  states: ReadonlyMap<string, string>,
+  keys: readonly ListedKey[],
   shown: Pending[],
   show: (p: Pending) => boolean,
   maxHeld?: number,
 ): boolean {
-  const jobs = keys.map((d) => d.job);
+  const jobs = keys.map((k) => k.job);
   const { lists, dropped } = ledger.receiptsByKey(jobs, maxHeld);
-  const voided = jobs.filter((job) => states.get(job) === "voided");
+  const voided = keys.filter((k) => k.state === "voided").map((k) => k.job);
   const voidReceipts = voided.length === 0
     ? new Map<string, number>()
     : ledger.compensationReceiptsOf(voided);
-  for (const { job, text: digest } of keys) {
+  for (const { job, digest, state } of keys) {
     if (dropped.has(job)) return false;
     const receipts = lists.get(job) ?? [];
     const retry = argsForDigest(job, digest);
-    const state = states.get(job);
     const p: Pending = state === "voided"
       ? {
         job,

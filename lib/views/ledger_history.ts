@@ -66,7 +66,7 @@ export function ledgerHistory(
   const whole = byCalls
     ? historyOf(
       book.receipts(),
-      [...book.draftBatches()].flat().map((d) => d.job),
+      [...book.eachDraftKey()],
       [],
       book.calls(),
     )

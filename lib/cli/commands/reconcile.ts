@@ -14,7 +14,7 @@ import {
   RECONCILE_MESSAGES as M,
 } from "../messages/reconcile.ts";
 import { writerFor } from "../output.ts";
-import { textCost, ViewBudget } from "../../views/view_bound.ts";
+import { MAX_VIEW_ROWS, textCost, ViewBudget } from "../../views/view_bound.ts";
 import { LEDGER_OPTIONS, readExisting } from "../places.ts";
 
 /** The `reconcile` command. */
@@ -41,6 +41,7 @@ export const reconcile = command({
       (book) =>
         reconcileLedger(book, {
           show: (p) => (asked++, budget.fits("keys", p)),
+          maxShown: MAX_VIEW_ROWS + 1,
           // No key a view could show holds more receipts than this.
           maxHeldReceipts: Math.ceil(
             budget.max / textCost({ attempt: 0, status: "" }),
