@@ -527,25 +527,36 @@ export function* eachDraftKey(db: DatabaseSync): Generator<string> {
 }
 
 /**
+ * SQL for a row's stored size in bytes, found without reading its text
+ * (`octet_length` reads the row's header only): a row of more than three
+ * bytes for each of `maxChars` characters is longer than `maxChars` UTF-16
+ * code units, since no code unit takes more than three bytes of UTF-8.
+ */
+const bytesOf = (columns: readonly string[]) =>
+  columns.map((c) => `coalesce(octet_length(${c}), 0)`).join(" + ");
+
+/**
  * The drafts ordered by job, bodies read with {@linkcode storedValue}, one
  * at a time (each walk a statement of its own). The walk ends before the
- * first row whose stored text is longer than `maxChars` characters: such a
- * row is never read into memory (a view passes the most it could show).
+ * first row whose stored text is longer than `maxChars` characters (more
+ * than three bytes for each): such a row is never read into memory, nor is
+ * any after it (a view passes the most it could show).
  */
 export function* eachDraft(
   db: DatabaseSync,
   maxChars: number = Number.MAX_SAFE_INTEGER,
 ): Generator<DraftRow> {
-  const size = "length(job) + length(digest) + length(body)";
+  const size = bytesOf(["job", "digest", "body"]);
   const columns = ["job", "digest", "body"]
     .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const bytes = Math.min(3 * maxChars, Number.MAX_SAFE_INTEGER);
   const rows = db.prepare(
     `SELECT ${size} AS n, ${columns} FROM drafts ORDER BY drafts.job`,
-  ).iterate(maxChars) as Iterable<
+  ).iterate(bytes) as Iterable<
     { n: number; job: string; digest: string; body: string }
   >;
   for (const r of rows) {
-    if (Number(r.n) > maxChars) return;
+    if (Number(r.n) > bytes) return;
     yield { job: r.job, digest: r.digest, body: storedValue(r.body) };
   }
 }
@@ -560,17 +571,18 @@ export function* eachReceipt(
   after?: number,
   maxChars: number = Number.MAX_SAFE_INTEGER,
 ): Generator<ReceiptRow> {
-  const size = "coalesce(length(job), 0) + length(status) + length(events)";
+  const size = bytesOf(["job", "status", "events"]);
   const columns = ["job", "status", "effect_exists", "events"]
     .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const bytes = Math.min(3 * maxChars, Number.MAX_SAFE_INTEGER);
   const rows = db.prepare(
     `SELECT ${size} AS n, attempt, ${columns} FROM receipts
      WHERE attempt > ?2 ORDER BY attempt`,
-  ).iterate(maxChars, after ?? Number.MIN_SAFE_INTEGER) as Iterable<
+  ).iterate(bytes, after ?? Number.MIN_SAFE_INTEGER) as Iterable<
     { n: number }
   >;
   for (const r of rows) {
-    if (Number(r.n) > maxChars) return;
+    if (Number(r.n) > bytes) return;
     yield receiptRow(r);
   }
 }

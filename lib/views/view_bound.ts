@@ -137,7 +137,9 @@ export class ViewBudget {
    * {@linkcode ViewBudget.take} for rows read one at a time (a ledger's
    * rows, walked in order): the rows that fit, from the first, and none
    * read past the first that does not; `total` is how many `rows` holds,
-   * so the rest are counted without being read.
+   * so the rest are counted without being read. A walk that ends before
+   * `total` rows ended at a row too long to read at all (`eachDraft`,
+   * `eachReceipt`): that row does not fit either, and ends the view.
    */
   takeFrom<T>(
     kind: RowKind,
@@ -158,6 +160,7 @@ export class ViewBudget {
         kept.push(row);
       }
     } else this.#left = 0;
+    if (kept.length < total) this.#left = 0;
     const counts = this.#counts.get(kind) ?? { shown: 0, total: 0 };
     counts.shown += kept.length;
     counts.total += total;

@@ -95,7 +95,7 @@ function rowsOf(kind: Kind, n: number): string[] {
       ];
     case "object":
       return [
-        `INSERT INTO drafts VALUES('JOB-001', ${digest}, (${numbers(n)}
+        `INSERT INTO drafts VALUES('JOB-000', ${digest}, (${numbers(n)}
          SELECT '{' || group_concat('"k' || x || '": ' || x, ', ') || '}'
          FROM seq))`,
       ];
