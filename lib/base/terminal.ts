@@ -372,9 +372,9 @@ function cutWide(
 }
 
 /**
- * Where the line `chars[from..]` is cut to fit `width` columns: after as
- * many characters as fit, moved back so closing punctuation stays with the
- * character it follows.
+ * Where `chars[from..]` is cut to fit `width` columns: after as many as fit,
+ * moved back to keep closing punctuation with the character before it, but
+ * never into the line's indent alone (then where the line is full).
  */
 function cutAt(
   chars: readonly string[],
@@ -391,11 +391,7 @@ function cutAt(
   if (cut === chars.length) return cut;
   const full = cut;
   while (cut > from + 1 && CLOSING.has(chars[cut])) cut--;
-  // Moved back into the line's indent: a run of closing punctuation wider
-  // than a line is cut where the line is full, or the next line would
-  // start with the indent again and never get shorter.
-  for (let i = from; i < cut; i++) if (chars[i].trim() !== "") return cut;
-  return full;
+  return chars.slice(from, cut).some((c) => c.trim() !== "") ? cut : full;
 }
 
 /**

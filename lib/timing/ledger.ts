@@ -31,40 +31,44 @@ import {
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 import {
   type CallRow,
-  committedAmong,
   compensationReceiptsOf,
   type CompensationRow,
   compensationStatesOf,
   type DraftRow,
   eachCall,
-  eachCompensation,
   eachDraft,
   eachDraftKey,
   eachReceipt,
   eachSession,
+  type ReceiptRow,
+  receiptsByKey,
+  type SessionRow,
+} from "./_ledger_reads.ts";
+import {
+  committedAmong,
+  eachCompensation,
   type HistoryFacts,
   historyFacts,
   type KeyRange,
   keyRanges,
   type RangeFindings,
-  type ReceiptRow,
-  receiptsByKey,
   reconcileRange,
-  type SessionRow,
-} from "./_ledger_reads.ts";
+} from "./_key_ranges.ts";
 
 export type {
   CallRow,
   CompensationRow,
   DraftRow,
+  ReceiptRow,
+  SessionRow,
+} from "./_ledger_reads.ts";
+export type {
   HistoryFacts,
   KeyRange,
   ListedKey,
   RangeFindings,
-  ReceiptRow,
-  SessionRow,
-} from "./_ledger_reads.ts";
-export { MAX_HELD_KEY_CHARS } from "./_ledger_reads.ts";
+} from "./_key_ranges.ts";
+export { MAX_HELD_KEY_CHARS } from "./_key_ranges.ts";
 import {
   LEDGER_SCHEMA,
   type ReceiptFault,

@@ -10,9 +10,9 @@
 import { COPIES_RANGE, type ToolArgs, TOPICS } from "./args.ts";
 import type { Ledger, ListedKey } from "./ledger.ts";
 import { canonicalJson } from "../base/json.ts";
-import { sha256Hex } from "../store/_sha256.ts";
+import { digestOfCanonical } from "../store/wire.ts";
 import { exitOnSignal } from "../base/exit_hooks.ts";
-import { watchWhenLarge } from "./_ledger_reads.ts";
+import { watchWhenLarge } from "./_key_ranges.ts";
 
 /** One key that needs attention. */
 export interface Pending {
@@ -83,7 +83,9 @@ export function argsForDigest(job: string, digest: string): ToolArgs | null {
   if (!DIGEST.test(digest)) return null;
   const key = canonicalJson(job);
   for (const { topic, copies, head, tail } of CANDIDATES) {
-    if (sha256Hex(head + key + tail) === digest) return { job, topic, copies };
+    if (digestOfCanonical(head + key + tail) === digest) {
+      return { job, topic, copies };
+    }
   }
   return null;
 }

@@ -18,7 +18,7 @@ import {
 import { historyFrom, summaryOf } from "../../lib/views/ledger_history.ts";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "../../lib/timing/ledger.ts";
-import { historyFacts, keyRanges } from "../../lib/timing/_ledger_reads.ts";
+import { historyFacts, keyRanges } from "../../lib/timing/_key_ranges.ts";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
