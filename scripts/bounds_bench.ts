@@ -24,8 +24,8 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import config from "../deno.json" with { type: "json" };
 import { fillLedger, type Kind } from "./bench/big_ledgers.ts";
+import { load, median, taskFlags } from "./speed_bench.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -52,25 +52,6 @@ const VIEWS: readonly string[][] = [
 
 const RUN = ["run", "--job", "JOB-001", "--topic", "river", "--copies", "2"];
 const TIME = "/usr/bin/time";
-
-/** The `guardlab` task's flags, main.ts left out and the config named. */
-function taskFlags(root: string): string[] {
-  const run = config.tasks.guardlab.split(" && ").at(-1)!;
-  const [program, ...words] = run.split(/\s+/);
-  if (program !== "deno" || words.at(-1) !== "main.ts") {
-    throw new Error(`unexpected guardlab task: ${config.tasks.guardlab}`);
-  }
-  return [...words.slice(0, -1), `--config=${join(root, "deno.json")}`];
-}
-
-/** The 1-minute load average, or `null` where the system does not say. */
-function load(): number | null {
-  try {
-    return Deno.loadavg()[0];
-  } catch {
-    return null;
-  }
-}
 
 interface Measured {
   /** Wall time, ms. */
@@ -107,14 +88,6 @@ async function measure(root: string, args: string[]): Promise<Measured> {
   const said = lines.filter((l) => l.startsWith("guardlab:")).at(-1) ?? "";
   // `time` exits with the command's own code.
   return { ms, kib, code, said };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? sorted[mid]
-    : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** `n` busy loops, each a process spinning one core, until stopped. */

@@ -16,7 +16,7 @@ import { LedgerUnusable } from "../../lib/base/errors.ts";
 import { openDatabase } from "../../lib/store/db.ts";
 import { Ledger, LEDGER_SCHEMA } from "../../lib/timing/ledger.ts";
 import { sharedPlace, snapshot } from "../_helpers/sandbox_fixtures.ts";
-import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { CAN_RUN, NEEDS_RUN, signalledAt } from "../_helpers/spawn.ts";
 import {
   ATTACKER,
   inNamespace,
@@ -87,39 +87,10 @@ Deno.test({
   async fn(t) {
     for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
       await t.step(signal, async () => {
-        const dir = await Deno.makeTempDir({ prefix: "guardlab-held-" });
-        try {
-          const mark = join(dir, "mark");
-          const child = new Deno.Command(Deno.execPath(), {
-            args: [
-              "run",
-              "-q",
-              "--allow-read",
-              `--allow-write=${dir}`,
-              HELD,
-              mark,
-            ],
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
-          const reader = child.stdout.getReader();
-          let out = "";
-          while (!out.includes("checking\n")) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            out += new TextDecoder().decode(value);
-          }
-          reader.releaseLock();
-          assert.match(out, /^checking\n$/);
-          child.kill(signal);
-          const { code, stdout } = await child.output();
-          assert.equal(code, exit);
-          assert.equal(new TextDecoder().decode(stdout), "", "no verdict");
-          assert.equal(await Deno.readTextFile(mark), "hooks ran\n");
-        } finally {
-          await Deno.remove(dir, { recursive: true });
-        }
+        const r = await signalledAt(HELD, "checking", signal);
+        assert.equal(r.code, exit);
+        assert.equal(r.after, "", "no verdict");
+        assert.equal(r.mark, "hooks ran\n");
       });
     }
   },

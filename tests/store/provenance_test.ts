@@ -350,63 +350,61 @@ Deno.test({
   },
 });
 
-Deno.test("provenance: a ledger another program made in rollback mode is sealed by its first writer", async () => {
+/**
+ * A ledger of the private folder made by another program, as SQLite makes
+ * a file by default: with a rollback journal, which guardlab's first
+ * writer switches to WAL.
+ */
+async function madeElsewhere(): Promise<
+  { path: string; trusted: string[] } & AsyncDisposable
+> {
   const base = await Deno.makeTempDir({ prefix: "gl-provenance-" });
-  try {
-    const path = ledgerFolder(privateRoot(base)!, "p")!.lab;
-    const trusted = trustedFolders(base);
-    // Made by another program, as SQLite makes a file by default: with a
-    // rollback journal, which guardlab's writer switches to WAL.
-    writeOutside(path, LEDGER_SCHEMA.create);
-    Deno.chmodSync(path, 0o600);
-    const header = (p: string) => Deno.readFileSync(p).subarray(18, 20);
-    assert.deepEqual([...header(path)], [1, 1], "rollback mode");
-    assert.deepEqual(counted(() => openClose(path, { trusted })), {
-      inspected: 1,
-      proven: 0,
+  const path = ledgerFolder(privateRoot(base)!, "p")!.lab;
+  writeOutside(path, LEDGER_SCHEMA.create);
+  Deno.chmodSync(path, 0o600);
+  return {
+    path,
+    trusted: trustedFolders(base),
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(base, { recursive: true });
+    },
+  };
+}
+
+Deno.test("provenance: a ledger another program made in rollback mode is sealed by its first writer", async () => {
+  await using l = await madeElsewhere();
+  const { path, trusted } = l;
+  const header = (p: string) => Deno.readFileSync(p).subarray(18, 20);
+  assert.deepEqual([...header(path)], [1, 1], "rollback mode");
+  assert.deepEqual(counted(() => openClose(path, { trusted })), {
+    inspected: 1,
+    proven: 0,
+  });
+  assert.deepEqual([...header(path)], [2, 2], "switched to WAL");
+  // The switch was the first writer's own: it sealed what it checked.
+  for (const mode of ["read", "write"] as const) {
+    assert.deepEqual(counted(() => openClose(path, { trusted, mode })), {
+      inspected: 0,
+      proven: 1,
     });
-    assert.deepEqual([...header(path)], [2, 2], "switched to WAL");
-    // The switch was the first writer's own: it sealed what it checked.
-    for (const mode of ["read", "write"] as const) {
-      assert.deepEqual(counted(() => openClose(path, { trusted, mode })), {
-        inspected: 0,
-        proven: 1,
-      });
-    }
-  } finally {
-    await Deno.remove(base, { recursive: true });
   }
 });
 
 Deno.test("provenance: a write by another program between the check and the switch to WAL is not sealed", async () => {
-  const base = await Deno.makeTempDir({ prefix: "gl-provenance-" });
-  try {
-    const path = ledgerFolder(privateRoot(base)!, "p")!.lab;
-    const trusted = trustedFolders(base);
-    writeOutside(path, LEDGER_SCHEMA.create);
-    Deno.chmodSync(path, 0o600);
-    // Written once the check has read the file, before guardlab switches
-    // it: a row the check never saw, of the same size.
-    assert.deepEqual(
-      counted(() =>
-        openClose(path, {
-          trusted,
-          beforeSwitch: () =>
-            writeOutside(
-              path,
-              "INSERT INTO drafts VALUES('JOB-009', 'd', 'b')",
-            ),
-        })
-      ),
-      { inspected: 1, proven: 0 },
-    );
-    assert.deepEqual(counted(() => openClose(path, { trusted })), {
-      inspected: 1,
-      proven: 0,
-    });
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using l = await madeElsewhere();
+  const { path, trusted } = l;
+  // Written once the check has read the file, before guardlab switches
+  // it: a row the check never saw, of the same size.
+  const beforeSwitch = () =>
+    writeOutside(path, "INSERT INTO drafts VALUES('JOB-009', 'd', 'b')");
+  assert.deepEqual(
+    counted(() => openClose(path, { trusted, beforeSwitch })),
+    { inspected: 1, proven: 0 },
+  );
+  assert.deepEqual(counted(() => openClose(path, { trusted })), {
+    inspected: 1,
+    proven: 0,
+  });
 });
 
 Deno.test("provenance: a log left beside the file is checked", async () => {

@@ -6,9 +6,8 @@
  * number.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { CAN_RUN, NEEDS_RUN, signalledAt } from "../_helpers/spawn.ts";
 
 const HELD = fileURLToPath(new URL("./held_reconcile.ts", import.meta.url));
 
@@ -18,41 +17,11 @@ Deno.test({
   async fn(t) {
     for (const [signal, exit] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
       await t.step(signal, async () => {
-        const dir = await Deno.makeTempDir({ prefix: "guardlab-walk-" });
-        try {
-          const mark = join(dir, "mark");
-          const child = new Deno.Command(Deno.execPath(), {
-            args: [
-              "run",
-              "-q",
-              "--allow-read",
-              `--allow-write=${dir}`,
-              HELD,
-              mark,
-            ],
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).spawn();
-          const reader = child.stdout.getReader();
-          let out = "";
-          while (!out.includes("walking\n")) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            out += new TextDecoder().decode(value);
-          }
-          reader.releaseLock();
-          assert.equal(out, "walking\n");
-          child.kill(signal);
-          const { code, stdout } = await child.output();
-          assert.equal(code, exit);
-          assert.equal(new TextDecoder().decode(stdout), "", "not done");
-          assert.equal(await Deno.readTextFile(mark), "hooks ran\n");
-          const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-          assert.deepEqual(left, ["lab.sqlite", "mark"], "one file at rest");
-        } finally {
-          await Deno.remove(dir, { recursive: true });
-        }
+        const r = await signalledAt(HELD, "walking", signal);
+        assert.equal(r.code, exit);
+        assert.equal(r.after, "", "not done");
+        assert.equal(r.mark, "hooks ran\n");
+        assert.deepEqual(r.left, ["lab.sqlite", "mark"], "one file at rest");
       });
     }
   },
