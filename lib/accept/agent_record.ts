@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import { canonicalJson } from "../base/json.ts";
+import { jsonLinesIn } from "../base/jsonl.ts";
 import {
   MAX_AGENT_TEXT_CHARS,
   MAX_RECORD_LINES,
@@ -86,8 +87,6 @@ export type AgentLine =
     readonly error: string | null;
   }
   | { readonly kind: "full" | "end"; readonly t: number };
-
-const encoder = new TextEncoder();
 
 /** The largest time from a record's start it may state: about 30 years in ms, either way. */
 const MAX_T = 1e12;
@@ -250,28 +249,20 @@ function checked(value: Record<string, unknown>): AgentLine | null | "skip" {
  */
 export function parseAgentRecord(text: string): AgentLine[] | { bad: number } {
   const out: AgentLine[] = [];
-  const lines = text.split("\n");
-  for (const [i, raw] of lines.entries()) {
-    if (raw.trim() === "") continue;
-    if (
-      out.length >= MAX_RECORD_LINES ||
-      raw.length > MAX_RECORDED_MESSAGE_BYTES ||
-      encoder.encode(raw).length > MAX_RECORDED_MESSAGE_BYTES
-    ) return { bad: i + 1 };
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return { bad: i + 1 };
-    }
-    if (!isPlainRecord(value)) return { bad: i + 1 };
-    const line = checked(value);
-    if (line === null) return { bad: i + 1 };
+  const bounds = {
+    maxLineBytes: MAX_RECORDED_MESSAGE_BYTES,
+    maxLines: MAX_RECORD_LINES,
+  };
+  for (const read of jsonLinesIn(text, bounds)) {
+    const bad = { bad: read.number };
+    if ("problem" in read) return bad;
+    const line = checked(read.value);
+    if (line === null) return bad;
     if (out.length === 0 && (line === "skip" || line.kind !== "start")) {
-      return { bad: i + 1 };
+      return bad;
     }
     if (line === "skip") continue;
-    if (line.kind === "start" && out.length > 0) return { bad: i + 1 };
+    if (line.kind === "start" && out.length > 0) return bad;
     out.push(line);
   }
   return out.length === 0 ? { bad: 1 } : out;

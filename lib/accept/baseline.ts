@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { fill } from "../base/i18n.ts";
-import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import { canonicalJson, deeperThan, isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import {
   CASE_NAMES,
@@ -28,7 +28,7 @@ import {
 } from "./cases.ts";
 import { BASELINE_MESSAGES as B } from "./ci_messages.ts";
 import { MAX_BASELINE_DEPTH, MAX_ORACLE_TOOLS } from "./limits.ts";
-import { jsonDepth, type Oracle } from "./oracle.ts";
+import type { Oracle } from "./oracle.ts";
 import type { AcceptReport, CaseResult } from "./run.ts";
 
 /** A baseline that cannot be used, with the one line that says why. */
@@ -90,7 +90,7 @@ export function oracleDigest(oracle: Oracle): string {
  */
 export function parseBaseline(text: string, file: string): Baseline {
   const at = { file: JSON.stringify(file) };
-  if (jsonDepth(text) > MAX_BASELINE_DEPTH) {
+  if (deeperThan(text, MAX_BASELINE_DEPTH)) {
     throw new BadBaseline(fill(B.tooDeep, { ...at, max: MAX_BASELINE_DEPTH }));
   }
   let raw: unknown;

@@ -17,7 +17,7 @@
  * @module
  */
 import { fill } from "../base/i18n.ts";
-import { isPlainRecord } from "../base/json.ts";
+import { jsonLinesIn } from "../base/jsonl.ts";
 import { TextError } from "../base/text_error.ts";
 import { MAX_DELAY_MS, MAX_FANOUT, MAX_FAULT_LINES } from "./limits.ts";
 import { PROXY_MESSAGES } from "./proxy_messages.ts";
@@ -52,28 +52,21 @@ export interface ProxyFault {
 /** A faults file that cannot be used, with the line that says why. */
 export class BadFaults extends TextError {}
 
-/** Parse a faults file's text. */
+/** Parse a faults file's text (bounded as a whole when it was read). */
 export function parseFaults(text: string): ProxyFault[] {
-  const lines = text.split("\n");
   const faults: ProxyFault[] = [];
-  for (const [i, raw] of lines.entries()) {
-    const line = raw.trim();
-    if (line === "") continue;
-    if (faults.length >= MAX_FAULT_LINES) {
+  for (const line of jsonLinesIn(text, { maxLines: MAX_FAULT_LINES })) {
+    const where = { line: line.number };
+    if ("problem" in line) {
       throw new BadFaults(
-        fill(PROXY_MESSAGES.tooManyFaults, { max: MAX_FAULT_LINES }),
+        line.problem === "tooMany"
+          ? fill(PROXY_MESSAGES.tooManyFaults, { max: MAX_FAULT_LINES })
+          : line.problem === "notJson"
+          ? fill(PROXY_MESSAGES.faultNotJson, where)
+          : fill(PROXY_MESSAGES.faultNotObject, where),
       );
     }
-    const where = { line: i + 1 };
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new BadFaults(fill(PROXY_MESSAGES.faultNotJson, where));
-    }
-    if (!isPlainRecord(value)) {
-      throw new BadFaults(fill(PROXY_MESSAGES.faultNotObject, where));
-    }
+    const { value } = line;
     const fault: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (k === "tool") {

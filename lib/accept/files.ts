@@ -20,6 +20,7 @@ import {
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
+import { readUpTo } from "../sandbox/read_bounded.ts";
 import { ACCEPT_MESSAGES } from "./messages.ts";
 import { CI_MESSAGES } from "./ci_messages.ts";
 
@@ -44,14 +45,9 @@ export async function readBoundedFile(
         }),
       );
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    while (at < size) {
-      const n = await file.read(bytes.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    return new TextDecoder().decode(bytes.subarray(0, at));
+    // What it held when measured: bytes written since are not read.
+    const { bytes } = await readUpTo((b) => file.read(b), size, size);
+    return new TextDecoder().decode(bytes);
   } finally {
     file.close();
   }

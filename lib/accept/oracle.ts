@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { canonicalJson, isPlainRecord } from "../base/json.ts";
+import { canonicalJson, deeperThan, isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import {
@@ -140,26 +140,6 @@ export interface ParseOptions {
 }
 
 /**
- * The deepest nesting in JSON `text`, measured before it is parsed (a
- * recursive reader of a hostile file could run out of stack).
- */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
-
-/**
  * Parse and check an oracle's text: every field spelled as documented,
  * every pointer well formed, `{key}` never inside `call` (it is read from
  * there).
@@ -177,7 +157,7 @@ export function jsonDepth(text: string): number {
  * ```
  */
 export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
-  if (jsonDepth(text) > MAX_ORACLE_DEPTH) {
+  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
     throw new BadOracle(
       fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
     );

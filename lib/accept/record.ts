@@ -9,7 +9,7 @@
  */
 import { setImmediate } from "node:timers";
 import { fill, type Text } from "../base/i18n.ts";
-import { isPlainRecord } from "../base/json.ts";
+import { jsonLinesIn } from "../base/jsonl.ts";
 import {
   MAX_RECORD_BYTES,
   MAX_RECORD_LINES,
@@ -248,31 +248,26 @@ export class RecordWriter {
   }
 }
 
-/** The lines of a record's text; `null` with the line number where it is not one. */
+/**
+ * The lines of a record's text (bounded as a whole when it was read), or
+ * the number of the first line that is not one.
+ */
 export function parseRecord(text: string): RecordLine[] | { bad: number } {
   const out: RecordLine[] = [];
-  const lines = text.split("\n");
-  for (const [i, raw] of lines.entries()) {
-    if (raw.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return { bad: i + 1 };
+  for (const line of jsonLinesIn(text, {})) {
+    const bad = { bad: line.number };
+    if ("problem" in line) return bad;
+    const { value } = line;
+    if (!["start", "msg", "effect", "end"].includes(value.kind as string)) {
+      return bad;
     }
-    if (
-      !isPlainRecord(value) ||
-      !["start", "msg", "effect", "end"].includes(value.kind as string)
-    ) {
-      return { bad: i + 1 };
-    }
-    if (out.length === 0 && value.kind !== "start") return { bad: i + 1 };
+    if (out.length === 0 && value.kind !== "start") return bad;
     if (
       value.kind === "msg" &&
       (typeof value.dir !== "string" || typeof value.action !== "string" ||
         typeof value.t !== "number")
     ) {
-      return { bad: i + 1 };
+      return bad;
     }
     out.push(value as unknown as RecordLine);
   }

@@ -1,8 +1,9 @@
 /**
  * JSON on the ground floor: the shape check every reader of untrusted JSON
- * uses, and the two byte-exact text forms shared with the reference Python
- * lab (canonical JSON for digests, Python's default `json.dumps` for stored
- * bodies), plus a parser that keeps Python's `2` / `2.0` distinction.
+ * uses, the one nesting-depth scanner, and the two byte-exact text forms
+ * shared with the reference Python lab (canonical JSON for digests,
+ * Python's default `json.dumps` for stored bodies), plus a parser that
+ * keeps Python's `2` / `2.0` distinction.
  *
  * @module
  */
@@ -14,6 +15,39 @@ export function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
   }
   const proto = Object.getPrototypeOf(raw);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Whether JSON `text` nests arrays and objects deeper than `limit`,
+ * measured before it is parsed: `JSON.parse` does not recurse, but a
+ * recursive reader of what it returns (a schema check, a walker of a
+ * result) could run out of stack on a hostile text. One pass, no
+ * recursion; brackets inside strings do not count; it stops at the first
+ * level past `limit`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { deeperThan } from "./json.ts";
+ * const text = '{"a": ["[[[[", {"b": 1}]}'; // three levels
+ * assert.equal(deeperThan(text, 2), true);
+ * assert.equal(deeperThan(text, 3), false);
+ * ```
+ */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** JSON with sorted keys and no spaces: the input of the draft digest. */
@@ -106,34 +140,6 @@ export function parseJsonLikePython(text: string): unknown {
       return value;
     } as (this: unknown, key: string, value: unknown) => unknown,
   );
-}
-
-/**
- * Whether the JSON text `text` nests arrays and objects deeper than `limit`
- * (brackets inside strings do not count). One pass, no recursion.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { deeperThan } from "./json.ts";
- * assert.equal(deeperThan('[["[[["]]', 2), false);
- * assert.equal(deeperThan("[[[]]]", 2), true);
- * ```
- */
-export function deeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }
 
 /**

@@ -5,8 +5,9 @@
  * module is loaded only when that command runs (or shows its `--help`).
  *
  * Adding a command is one line here, its summary in `messages/overview.ts`,
- * and one module: `commands/NAME.ts`, or a folder `commands/NAME/` with a
- * `mod.ts`, that exports its {@linkcode Command} under the command's name.
+ * and one folder, `commands/NAME/`: its `mod.ts` exports its
+ * {@linkcode Command} under the command's name, and its texts sit beside it
+ * (`_messages.ts`, imported from that folder only).
  * Each loader is a dynamic import of a literal specifier: `deno compile`
  * embeds exactly the modules it can see, and the binary's grant could not
  * read any other.
@@ -37,21 +38,21 @@ function entry(
 
 /** Every command, in overview order. */
 export const COMMANDS: readonly CommandEntry[] = [
-  entry("demo", () => import("./commands/demo.ts")),
-  entry("verify", () => import("./commands/verify.ts")),
-  entry("run", () => import("./commands/run.ts")),
-  entry("ledger", () => import("./commands/ledger.ts")),
-  entry("reconcile", () => import("./commands/reconcile.ts")),
-  entry("compensate", () => import("./commands/compensate.ts")),
-  entry("reset", () => import("./commands/reset.ts")),
-  entry("script", () => import("./commands/script.ts")),
-  entry("explain", () => import("./commands/explain.ts")),
+  entry("demo", () => import("./commands/demo/mod.ts")),
+  entry("verify", () => import("./commands/verify/mod.ts")),
+  entry("run", () => import("./commands/run/mod.ts")),
+  entry("ledger", () => import("./commands/ledger/mod.ts")),
+  entry("reconcile", () => import("./commands/reconcile/mod.ts")),
+  entry("compensate", () => import("./commands/compensate/mod.ts")),
+  entry("reset", () => import("./commands/reset/mod.ts")),
+  entry("script", () => import("./commands/script/mod.ts")),
+  entry("explain", () => import("./commands/explain/mod.ts")),
   entry("exercise", () => import("./commands/exercise/mod.ts")),
-  entry("mcp", () => import("./commands/mcp.ts")),
+  entry("mcp", () => import("./commands/mcp/mod.ts")),
   entry("accept", () => import("./commands/accept/mod.ts")),
   entry("proxy", () => import("./commands/proxy/mod.ts")),
-  entry("sandbox", () => import("./commands/sandbox.ts")),
-  entry("config", () => import("./commands/config.ts")),
+  entry("sandbox", () => import("./commands/sandbox/mod.ts")),
+  entry("config", () => import("./commands/config/mod.ts")),
 ];
 
 /** The entry called `name`, if there is one (never an inherited property). */

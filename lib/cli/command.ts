@@ -1,7 +1,7 @@
 /**
  * What a command is: its name, usage, options with their help, the exit
- * codes it can return, and its handler. A command lives in one module of
- * `commands/` (or a folder with a `mod.ts`) that exports it under its name;
+ * codes it can return, and its handler. A command lives in a folder of
+ * `commands/` whose `mod.ts` exports it under its name;
  * `_command_registry.ts` lists every command with its summary and loads a
  * command's module only when that command runs.
  *

@@ -8,17 +8,19 @@
  *   `_dispatch.ts` loads only the command a call names, so each call pays
  *   for its own modules only (and `main.ts` answers `--version` before any
  *   of this loads).
- * - `commands/NAME.ts` (or `commands/NAME/mod.ts`): one command each, its
- *   flags, help texts, exit codes and handler, exported under its name.
+ * - `commands/NAME/`: one folder per command: `mod.ts` holds its flags,
+ *   exit codes and handler, exported under its name, and `_messages.ts`
+ *   beside it its help and texts (imported from that folder only).
  * - `command.ts` (what a command is), `parser.ts` (reading a command line),
  *   `_help.ts` (the overview, `--help`, the usage after an error).
  * - `places.ts` (the ledger and format flags several commands share),
  *   `output.ts` (writing a command's result), `settings.ts` (the stored
  *   language, name and course), `io.ts` (stdout, stderr, stdin), `exit.ts`
  *   (the exit codes).
- * - `messages/`: every text the command line shows, in both languages, one
- *   table per command plus `common.ts` and `overview.ts`; no module here
- *   writes a text inline or picks a language.
+ * - `messages/`: the texts several commands share, in both languages
+ *   (`common.ts`, `overview.ts`, `places.ts`; accept's and proxy's until
+ *   their own folders take them); no module here writes a text inline or
+ *   picks a language.
  *
  * @module
  */

@@ -5,18 +5,20 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import type { Lang, Text } from "../base/i18n.ts";
 import { BadOracle, type Oracle } from "../accept/oracle.ts";
 import { loadOracle } from "../accept/start.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 import { ACCEPT_CLI_MESSAGES as M } from "./messages/accept.ts";
 import { UsageError } from "./parser.ts";
+import { orUnreadable } from "./user_file.ts";
 
 /**
  * What `read` returns, or, when `file` is missing or a folder, exit 1 after
- * one line naming `what` it should have held. A bad file is the caller's
- * to judge; a link or a file outside the grant is the sandbox's refusal.
+ * the one line ({@linkcode orUnreadable}) naming `what` it should have
+ * held. A bad file is the caller's to judge; a link or a file outside the
+ * grant is the sandbox's refusal.
  */
 export async function readOrSay<T>(
   read: () => Promise<T>,
@@ -25,19 +27,7 @@ export async function readOrSay<T>(
   io: Io,
   lang: Lang,
 ): Promise<T | ExitCode> {
-  try {
-    return await read();
-  } catch (error) {
-    if (
-      error instanceof Deno.errors.NotFound ||
-      error instanceof Deno.errors.IsADirectory
-    ) {
-      const line = fill(M.notReadable, { what, file: JSON.stringify(file) });
-      io.err(`guardlab: ${say(line, lang)}`);
-      return EXIT.failed;
-    }
-    throw error;
-  }
+  return (await orUnreadable(read, file, what, io, lang)) ?? EXIT.failed;
 }
 
 /** The oracle in `file`, or the exit code after its one line was said. */

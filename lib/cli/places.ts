@@ -1,8 +1,8 @@
 /**
  * Flags several commands share: the output format, and which ledger a
  * command works on (`--ledger NAME` in the private folder, or
- * `--ledger-file PATH`), opened for writing or read-only; and a FILE a
- * command reads, opened only as a plain file of the user's own.
+ * `--ledger-file PATH`), opened for writing or read-only. (A FILE a command
+ * reads: `user_file.ts`.)
  *
  * @module
  */
@@ -13,15 +13,12 @@ import {
   ledgerFolder,
   ledgerPaths,
   privateRoot,
-  refusalLine,
   trustedFolders,
 } from "../sandbox/sandbox.ts";
-import { fill, type Lang, say, type Text } from "../base/i18n.ts";
+import { fill } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import { systemRefusal } from "../sandbox/safe_fs.ts";
-import { openPlainFile } from "../sandbox/plain_file.ts";
 import type { OptionSpecs } from "./command.ts";
-import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
 import { PLACE_FLAGS, PLACE_MESSAGES as M } from "./messages/places.ts";
 import { choice, UsageError } from "./parser.ts";
@@ -157,45 +154,5 @@ function lexists(path: string): boolean {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw systemRefusal(error, path) ?? error;
-  }
-}
-
-/** The one line a command says when a FILE it was given cannot be read. */
-export interface FileRefusal {
-  /** Outside the grant (exit 4); `{refusal}` is the sandbox's own line. */
-  readonly refused: Text;
-  /** Missing, or a folder (exit 1); `{file}` is the name, quoted. */
-  readonly unreadable: Text;
-}
-
-/**
- * Open `file`, which must be a plain file of the user's own under the temp
- * folder. When it cannot be, say why in one line on stderr and return the
- * exit code instead: 4 outside the grant (a link, another user's), 1 for a
- * file that is missing or a folder.
- */
-export async function openUserFile(
-  file: string,
-  io: Io,
-  lang: Lang,
-  lines: FileRefusal,
-): Promise<ReadableStream<Uint8Array> | ExitCode> {
-  try {
-    return (await openPlainFile(file, trustedFolders(io.base))).readable;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) {
-      const refusal = refusalLine(error);
-      io.err(say(fill(lines.refused, { refusal }), lang));
-      return EXIT.refused;
-    }
-    if (
-      error instanceof Deno.errors.NotFound ||
-      error instanceof Deno.errors.IsADirectory
-    ) {
-      const quoted = JSON.stringify(file);
-      io.err(say(fill(lines.unreadable, { file: quoted }), lang));
-      return EXIT.failed;
-    }
-    throw error;
   }
 }

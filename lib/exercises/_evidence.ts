@@ -15,13 +15,17 @@
  */
 import type { Text } from "../base/i18n.ts";
 import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
-import { linesOf } from "../base/lines.ts";
+import { jsonLinesOf } from "../base/jsonl.ts";
 import { labFilesIn } from "../sandbox/sandbox.ts";
 import { type CallRow, Ledger } from "../timing/ledger.ts";
 import { argsForDigest, pendingKeys } from "../timing/reconcile.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import { PolicyLab } from "../policy/policy.ts";
-import { InvalidStep, ScriptSession } from "../experiments/script.ts";
+import {
+  InvalidStep,
+  lineRefusal,
+  ScriptSession,
+} from "../experiments/script.ts";
 import { EVIDENCE_MESSAGES as M } from "./messages.ts";
 
 /** A value a field of the evidence can hold. */
@@ -288,28 +292,35 @@ export async function gather(
   const invalid: Evidence["invalid"] = [];
   const ctx: StepContext = { fixture: "none", snapshots: new Map(), seen };
   let overLimit: Text | null = null;
-  let count = 0;
+  const bounds = {
+    maxLineBytes: maxBytes,
+    maxLines: maxSteps,
+    parse: parseJsonLikePython,
+  };
   try {
     // Leaving the loop early cancels the stream: the rest is never read.
-    for await (const line of linesOf(answer, maxBytes)) {
-      if ("tooLong" in line) {
-        overLimit = M.overBytes(line.number, maxBytes);
-        break;
-      }
-      if (line.text.trim() === "") continue;
-      if (++count > maxSteps) {
-        overLimit = M.overSteps(maxSteps, line.number);
+    for await (const line of jsonLinesOf(answer, bounds)) {
+      if ("problem" in line) {
+        const { problem, number } = line;
+        if (problem === "tooLong") overLimit = M.overBytes(number, maxBytes);
+        else if (problem === "tooMany") {
+          overLimit = M.overSteps(maxSteps, number);
+        } else {
+          const { text: message, snapshot } = lineRefusal(problem, maxBytes);
+          invalid.push({ line: number, message, snapshot });
+          continue;
+        }
         break;
       }
       try {
-        const result = await session.step(line.text);
+        const result = await session.stepObject(line.value);
         // What a step printed is held while it runs: it is capped too.
         if (encoder.encode(JSON.stringify(result.output)).length > maxBytes) {
           overLimit = M.overBytes(line.number, maxBytes);
           break;
         }
         const ran: Ran = {
-          s: parseJsonLikePython(line.text) as Record<string, unknown>,
+          s: line.value,
           output: result.output,
           attempt: result.run?.attempt,
         };

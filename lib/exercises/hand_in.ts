@@ -299,38 +299,3 @@ function checkStudent(student: unknown): void {
     (!Number.isInteger(uid) || (uid as number) < 0 || (uid as number) > MAX_UID)
   ) malformed(M.notUid);
 }
-
-/**
- * Read at most `max` bytes of `stream` (by default
- * {@linkcode MAX_HAND_IN_BYTES}) as text; a longer stream is cancelled there
- * and refused (null), never held whole.
- */
-export async function readBounded(
-  stream: ReadableStream<Uint8Array>,
-  max: number = MAX_HAND_IN_BYTES,
-): Promise<string | null> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const reader = stream.getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > max) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      parts.push(value.slice());
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  const joined = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return new TextDecoder().decode(joined);
-}

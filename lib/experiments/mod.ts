@@ -33,4 +33,4 @@ export * from "./script.ts";
 export * from "./demo.ts";
 export * from "./article_demo.ts";
 export * from "./verify.ts";
-export * from "./messages.ts";
+export * from "./_messages.ts";

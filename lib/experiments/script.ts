@@ -25,7 +25,7 @@ import { type Attempt, raisedOf } from "../timing/attempt.ts";
 import { parseJsonLikePython } from "../base/json.ts";
 import type { Text } from "../base/i18n.ts";
 import { TextError } from "../base/text_error.ts";
-import { STEP_MESSAGES as M } from "./messages.ts";
+import { STEP_MESSAGES as M } from "./_messages.ts";
 
 /**
  * A step that cannot be run: not JSON, unknown op, missing or bad field,
@@ -37,6 +37,23 @@ export class InvalidStep extends TextError {
   constructor(text: Text, readonly snapshot?: string) {
     super(text);
   }
+}
+
+/**
+ * A line the JSON Lines reader could not hand on as an object, refused in
+ * a step's words (`maxBytes`: the bound it was read with).
+ */
+export function lineRefusal(
+  problem: "tooLong" | "notJson" | "notObject",
+  maxBytes: number,
+): InvalidStep {
+  return new InvalidStep(
+    problem === "tooLong"
+      ? M.longLine(maxBytes)
+      : problem === "notJson"
+      ? M.notJson
+      : M.notObject,
+  );
 }
 
 /**
@@ -310,7 +327,14 @@ export class ScriptSession {
     if (!isPlainRecord(step)) {
       throw new InvalidStep(M.notObject);
     }
-    const s: Step = step;
+    return await this.stepObject(step);
+  }
+
+  /**
+   * Run one step already parsed (a line of `jsonLinesOf` read with
+   * {@linkcode parseJsonLikePython}), as {@linkcode step} runs a line.
+   */
+  async stepObject(s: Step): Promise<StepResult> {
     const op = field(s, "op");
     if (typeof op !== "string" || !Object.hasOwn(STEP_FIELDS, op)) {
       const near = typeof op === "string"

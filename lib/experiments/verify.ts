@@ -17,7 +17,7 @@ import { articleDemo } from "./article_demo.ts";
 import { policyDemo, timingDemo } from "./demo.ts";
 import { canonicalJson } from "../base/json.ts";
 import { fill, type Lang, say } from "../base/i18n.ts";
-import { VERIFY_MESSAGES } from "./messages.ts";
+import { VERIFY_MESSAGES } from "./_messages.ts";
 import { POLICY_SCENARIOS } from "./policy_scenarios.ts";
 
 /** The labs whose demos are verified, in the order `demo` runs them. */
@@ -132,7 +132,11 @@ export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
     const label = scenario === c.scenario
       ? `${c.lab}/${scenario}`
       : `${c.lab}/${scenario} · ${c.scenario}`;
-    lines.push(`${c.pass ? "pass" : "FAIL"} ${label}`);
+    const mark = say(
+      c.pass ? VERIFY_MESSAGES.pass : VERIFY_MESSAGES.fail,
+      lang,
+    );
+    lines.push(`${mark} ${label}`);
     if (!c.pass) {
       const m = VERIFY_MESSAGES;
       lines.push(say(fill(m.expected, { value: show(c.expected) }), lang));

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { linesOf, MAX_LINE_BYTES } from "../base/lines.ts";
 import { deeperThan } from "../base/json.ts";
+import { linesOf, MAX_LINE_BYTES } from "../base/lines.ts";
 
 /** The longest message this transport reads: 1 MiB, like a script step. */
 export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;

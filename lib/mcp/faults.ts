@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { linesOf } from "../base/lines.ts";
+import { type JsonLineProblem, jsonLinesOf } from "../base/jsonl.ts";
 import { isPlainRecord } from "../base/json.ts";
 import { JOB_PATTERN } from "../timing/args.ts";
 import {
@@ -138,17 +138,19 @@ function bad(line: number, what: Text): BadFaultsFile {
   return new BadFaultsFile(FAULTS_MESSAGES.badLine(line, what));
 }
 
+/** What a line the JSON Lines reader refused is, in this file's words. */
+const LINE_PROBLEMS: Readonly<Record<JsonLineProblem, Text>> = {
+  tooLong: FAULTS_MESSAGES.tooLong(MAX_FAULT_LINE_BYTES),
+  tooMany: FAULTS_MESSAGES.tooMany(MAX_FAULT_LINES),
+  notJson: FAULTS_MESSAGES.notJson,
+  notObject: FAULTS_MESSAGES.notObject,
+};
+
 /** One line's selector and faults, or {@linkcode BadFaultsFile}. */
-function faultLine(text: string, line: number): ScheduledFaults {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw bad(line, FAULTS_MESSAGES.notJson);
-  }
-  if (!isPlainRecord(raw)) {
-    throw bad(line, FAULTS_MESSAGES.notObject);
-  }
+function faultLine(
+  raw: Record<string, unknown>,
+  line: number,
+): ScheduledFaults {
   const selector: FaultSelector = {};
   if (Object.hasOwn(raw, "call")) {
     const call = raw.call;
@@ -247,16 +249,13 @@ export async function readFaults(
 ): Promise<FaultSchedule> {
   const lines: ScheduledFaults[] = [];
   const seen = new Map<string, FaultSelector>();
-  let count = 0;
-  for await (const line of linesOf(stream, MAX_FAULT_LINE_BYTES)) {
-    if ("tooLong" in line) {
-      throw bad(line.number, FAULTS_MESSAGES.tooLong(MAX_FAULT_LINE_BYTES));
-    }
-    if (line.text.trim() === "") continue;
-    if (++count > MAX_FAULT_LINES) {
-      throw bad(line.number, FAULTS_MESSAGES.tooMany(MAX_FAULT_LINES));
-    }
-    const scheduled = faultLine(line.text, line.number);
+  const bounds = {
+    maxLineBytes: MAX_FAULT_LINE_BYTES,
+    maxLines: MAX_FAULT_LINES,
+  };
+  for await (const line of jsonLinesOf(stream, bounds)) {
+    if ("problem" in line) throw bad(line.number, LINE_PROBLEMS[line.problem]);
+    const scheduled = faultLine(line.value, line.number);
     const key = selectorKey(scheduled.selector);
     if (seen.has(key)) {
       throw bad(

@@ -109,6 +109,11 @@ function isCallTool(name: string): name is CallTool {
  * Serve MCP until the client closes its end, then let every call in flight
  * finish and answer (a call held by a fault has nobody left to cancel it: it
  * is cancelled then, and its receipt says so).
+ *
+ * Long: one session's state (its number, the call count, the gate, the
+ * calls held and running) is shared by every handler as closures over it,
+ * so no handler can reach another session's; the handlers themselves are
+ * short and named (`callTool`, `createDraft`).
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
   const { lab, lang } = options;

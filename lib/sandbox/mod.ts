@@ -16,6 +16,8 @@
  *   the command ends.
  * - `private_file.ts`: small JSON files in the private folder, bounded
  *   before they are read, written whole.
+ * - `read_bounded.ts`: the one bounded reader, for a file however it was
+ *   opened or a stream: to its end, or one byte past its bound.
  * - `_messages.ts`: the sandbox's newer refusals.
  *
  * @module
@@ -23,6 +25,7 @@
 export * from "./grant.ts";
 export * from "./plain_file.ts";
 export * from "./private_file.ts";
+export * from "./read_bounded.ts";
 export * from "./safe_fs.ts";
 export * from "./sandbox.ts";
 export * from "./scratch.ts";

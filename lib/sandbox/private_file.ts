@@ -10,6 +10,7 @@
 import { join } from "../base/path.ts";
 import { Refused } from "../base/errors.ts";
 import type { Text } from "../base/i18n.ts";
+import { readUpToSync } from "./read_bounded.ts";
 import { assertPlainFile, currentUid } from "./safe_fs.ts";
 import { type Place, privateRoot } from "./sandbox.ts";
 
@@ -29,7 +30,7 @@ export function readPrivateJson(
   // The size first: a sparse file of a gigabyte costs nothing on disk, and
   // reading it whole would cost the memory.
   if (info === null || info.size > maxBytes) return undefined;
-  const bytes = readAtMost(path, maxBytes);
+  const bytes = readAtMost(path, maxBytes, info.size);
   if (bytes === null) return undefined;
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
@@ -39,7 +40,11 @@ export function readPrivateJson(
 }
 
 /** The bytes of `path`, or `null` if there are more than `maxBytes` (it grew) or it is gone. */
-function readAtMost(path: string, maxBytes: number): Uint8Array | null {
+function readAtMost(
+  path: string,
+  maxBytes: number,
+  size: number,
+): Uint8Array | null {
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { read: true });
@@ -48,15 +53,12 @@ function readAtMost(path: string, maxBytes: number): Uint8Array | null {
     throw error;
   }
   try {
-    // One byte more than allowed tells a file that grew past the bound.
-    const buffer = new Uint8Array(maxBytes + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
-    return filled > maxBytes ? null : buffer.subarray(0, filled);
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      maxBytes,
+      size,
+    );
+    return more ? null : bytes;
   } finally {
     file.close();
   }

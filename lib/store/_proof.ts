@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import { PROOF_SUFFIX } from "../sandbox/safe_fs.ts";
 import type { InspectSpec } from "./_inspect.ts";
 
@@ -178,15 +179,13 @@ export function readProof(path: string, uid: number): Proof | null {
     using file = Deno.openSync(name, { read: true });
     const opened = file.statSync();
     if (opened.ino !== seen.ino || opened.dev !== seen.dev) return null;
-    const buffer = new Uint8Array(MAX_PROOF_BYTES + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
-    if (filled > MAX_PROOF_BYTES) return null;
-    text = new TextDecoder().decode(buffer.subarray(0, filled));
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      MAX_PROOF_BYTES,
+      opened.size,
+    );
+    if (more) return null;
+    text = new TextDecoder().decode(bytes);
   } catch {
     return null;
   }

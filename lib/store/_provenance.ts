@@ -16,6 +16,7 @@ import { isSqliteWriteFailure } from "../base/errors.ts";
 import type { Text } from "../base/i18n.ts";
 import { dirname, resolve } from "../base/path.ts";
 import { COMPANIONS, currentUid } from "../sandbox/safe_fs.ts";
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import { inPrivateLedgerFolder } from "../sandbox/sandbox.ts";
 import {
   dataVersion,
@@ -242,9 +243,6 @@ const SWITCH_WRITES: readonly [number, number][] = [[18, 20], [24, 28], [
   100,
 ]];
 
-/** How much of a file is compared at a time. */
-const CHUNK = 1 << 20;
-
 /**
  * The state of `path` after this process's own connection switched it from
  * a rollback journal to write-ahead logging, when nothing else has written
@@ -271,18 +269,19 @@ export function stateAfterSwitch(
     using file = Deno.openSync(path, { read: true });
     const before = file.statSync();
     if (!same(before)) return null;
-    const chunk = new Uint8Array(CHUNK);
-    for (let at = 0; at < image.length;) {
-      const n = file.readSync(chunk.subarray(0, image.length - at));
-      if (n === null || n === 0) return null;
-      for (let i = 0; i < n; i++) {
-        const k = at + i;
-        if (
-          chunk[i] !== image[k] &&
-          !SWITCH_WRITES.some(([a, b]) => k >= a && k < b)
-        ) return null;
-      }
-      at += n;
+    // Read whole, as the check read it (no more than it held): compared
+    // with it byte for byte.
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      image.length,
+      image.length,
+    );
+    if (more || bytes.length !== image.length) return null;
+    for (let k = 0; k < bytes.length; k++) {
+      if (
+        bytes[k] !== image[k] &&
+        !SWITCH_WRITES.some(([a, b]) => k >= a && k < b)
+      ) return null;
     }
     const after = file.statSync();
     if (

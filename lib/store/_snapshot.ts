@@ -17,6 +17,7 @@ import {
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { inert } from "../base/terminal.ts";
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import type { Text } from "../base/i18n.ts";
 import { BadImage, databaseImage } from "./_wal.ts";
 
@@ -77,22 +78,18 @@ function readChecked(
     // One byte more than allowed tells a file that grew past the bound.
     // The file itself is read into memory a worker can read (the check's):
     // no second copy of it is made.
-    const size = Math.min(opened.size, maxBytes) + 1;
-    const buffer = shared
-      ? new Uint8Array(new SharedArrayBuffer(size))
-      : new Uint8Array(size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = file.readSync(buffer.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
-    if (filled > maxBytes) throw tooLarge();
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      maxBytes,
+      opened.size,
+      shared,
+    );
+    if (more) throw tooLarge();
     const after = file.statSync();
     const changed = after.size !== opened.size ||
       after.mtime?.getTime() !== opened.mtime?.getTime() ||
-      filled !== opened.size;
-    return { bytes: buffer.subarray(0, filled), changed };
+      bytes.length !== opened.size;
+    return { bytes, changed };
   } finally {
     file.close();
   }
@@ -108,13 +105,11 @@ function isHotJournal(path: string): boolean {
     throw systemRefusal(error, path) ?? error;
   }
   try {
-    const head = new Uint8Array(HOT_JOURNAL.length);
-    let filled = 0;
-    while (filled < head.length) {
-      const n = file.readSync(head.subarray(filled));
-      if (n === null) break;
-      filled += n;
-    }
+    const head = readUpToSync(
+      (b) => file.readSync(b),
+      HOT_JOURNAL.length,
+      HOT_JOURNAL.length,
+    ).bytes;
     return HOT_JOURNAL.every((b, i) => head[i] === b);
   } finally {
     file.close();

@@ -67,7 +67,14 @@ function ruleNote(refusal: string | undefined): Text | null {
   return (refusal !== undefined && ruleOf(refusal)) || null;
 }
 
-/** Build the timeline of `attempt`. */
+/**
+ * Build the timeline of `attempt`.
+ *
+ * Long: it is the timeline, stage by stage in the order `Lab.run` runs them
+ * (arguments, input check, the commit point, output check, receipt), each
+ * mark placed on the stage where it happened; split, a reader would lose
+ * that order, which is the lesson.
+ */
 export function timelineOf(attempt: Attempt): Timeline {
   const seen = new Set<string>(attempt.events);
   const { outcome, stoppedAt } = attempt;
@@ -207,7 +214,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     note: lied
       ? STAGE_NOTES.claimedNoRows(attempt.receiptAttempt)
       : attempt.receiptAttempt !== null
-      ? receipt
+      ? STAGE_NOTES.written(attempt.receiptAttempt, attempt.receiptStatus)
       : cancelled
       ? STAGE_NOTES.receiptFailedWhileCancelling
       : STAGE_NOTES.receiptFailed,

@@ -13,8 +13,11 @@ import type { Oracle } from "../../lib/accept/oracle.ts";
 import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
 import { CAN_RUN } from "./spawn.ts";
 
-/** The repository root. */
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "./root.ts";
+import { callTool, initialize } from "./mcp_wire.ts";
+
+/** The repository root (defined in `root.ts`). */
+export { ROOT };
 
 /** The fixture server's file. */
 export const FIXTURE = fileURLToPath(
@@ -108,22 +111,8 @@ export function startEngineer(
 
 /** A client's initialize and one put_note, as lines a proxy reads on stdin. */
 export const PUT_NOTE_SESSION = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  },
-  {
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name: "put_note", arguments: { id: "a", text: "b" } },
-  },
+  initialize(1, "t"),
+  callTool(2, "put_note", { id: "a", text: "b" }),
 ].map((m) => JSON.stringify(m)).join("\n") + "\n";
 
 /** Run guardlab under the engineer grant to completion; exit code and output lines. `env` is added to its environment. */

@@ -96,8 +96,8 @@ export function installReceiptFault(
   db.exec(receiptFaultTrigger(action));
 }
 
-/** The demo arguments. */
-export const ARGS = { job: "JOB-001", topic: "river", copies: 2 } as const;
+/** The arguments of the article's first run (defined in `lab_flags.ts`). */
+export { ARGS } from "./lab_flags.ts";
 
 /** The full accepted timeline of a new draft. */
 export const ACCEPTED_EVENTS = [

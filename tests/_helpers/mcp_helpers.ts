@@ -8,10 +8,11 @@ import { mcpClientSdk } from "./deps.ts";
 import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { CAN_RUN, sandboxCommand } from "./spawn.ts";
-import { fileURLToPath } from "node:url";
 
-/** The repository root, where `deno.lock` is. */
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "./root.ts";
+
+/** The repository root (defined in `root.ts`). */
+export { ROOT };
 
 /** Whether this test process may read the environment (the SDK's client transport does). */
 export const CAN_ENV =

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Lab } from "../../lib/timing/lab.ts";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { FaultSchedule } from "../../lib/mcp/faults.ts";
+import { INITIALIZED, initializeParams } from "./mcp_wire.ts";
 
 /** One reply, as the server wrote it. */
 export type Reply = {
@@ -91,11 +92,10 @@ export async function startServer(
     }
   };
   await reply(request("initialize", {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
+    ...initializeParams(),
     clientInfo: client,
   }));
-  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send(INITIALIZED);
   return {
     /** The ledger file and its folder. */
     path,

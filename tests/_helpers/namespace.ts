@@ -19,14 +19,9 @@
  * (guardlab under the binary's grant, as that uid), and `step NAME CMD…`,
  * which reports one command for {@linkcode steps} to read.
  */
-import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import { CAN_RUN } from "./spawn.ts";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(
-  /\/$/,
-  "",
-);
+import { ROOT } from "./root.ts";
 
 /** A shell word for `text`. */
 export function sh(text: string): string {
@@ -270,7 +265,7 @@ export async function denoAsUser(
         recursive: true,
         mode: 0o755,
       });
-      Deno.copyFileSync(`${ROOT}/${file}`, to);
+      Deno.copyFileSync(`${ROOT}${file}`, to);
       Deno.chmodSync(to, 0o644);
     }
     const script = 'mount --bind "$1" "$2/deno" && cd "$2/repo" && ' +

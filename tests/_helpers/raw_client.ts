@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { linesOf } from "../../lib/base/lines.ts";
 import { startGuardlab } from "./spawn.ts";
+import { INITIALIZED, initializeParams } from "./mcp_wire.ts";
 
 /** One reply, as the server wrote it. */
 export type Reply = {
@@ -58,16 +59,12 @@ export class RawClient implements AsyncDisposable {
   }
 
   async initialize(): Promise<void> {
-    const id = await this.request("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "hostile", version: "0" },
-    });
-    await this.reply(id);
-    await this.write(
-      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
-        "\n",
+    const id = await this.request(
+      "initialize",
+      initializeParams("hostile", "0"),
     );
+    await this.reply(id);
+    await this.write(JSON.stringify(INITIALIZED) + "\n");
   }
 
   /**

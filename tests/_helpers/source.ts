@@ -7,14 +7,12 @@
  * Parsed, not grepped, so an alias, a line break or a comment cannot hide an
  * import or a call.
  */
-import { dirname, join, normalize, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, relative } from "node:path";
+import { ROOT } from "./root.ts";
 import { babelParse } from "./deps.ts";
 
-/** The repository's root folder. */
-export const ROOT: string = normalize(
-  join(dirname(fileURLToPath(import.meta.url)), "..", ".."),
-);
+/** The repository root (defined in `root.ts`). */
+export { ROOT };
 
 /** Every `.ts` file under `lib/`, as a path relative to `lib/` with `/` separators, sorted. */
 export function libFiles(): string[] {
@@ -57,9 +55,14 @@ export function parse(name: string, source: string): Parsed {
   return { name, program: file.program };
 }
 
+/** The text of the file `lib/<path>`. */
+export function readLib(path: string): string {
+  return Deno.readTextFileSync(join(ROOT, "lib", path));
+}
+
 /** The file `lib/<path>` parsed. */
 export function parseLib(path: string): Parsed {
-  return parse(path, Deno.readTextFileSync(join(ROOT, "lib", path)));
+  return parse(path, readLib(path));
 }
 
 function isNode(value: unknown): value is Node {
@@ -308,4 +311,55 @@ export function inType(located: Located): boolean {
     p.type !== "TSNonNullExpression" && p.type !== "TSSatisfiesExpression" &&
     p.type !== "TSEnumDeclaration"
   );
+}
+
+/**
+ * Whether `node` reads bytes into a buffer: `readSync(fd, …)` (`node:fs`),
+ * `x.read(buffer)` or `x.readSync(buffer)` on an open file, or `r.read()`
+ * on a stream's reader (a name bound to `….getReader()` in the file).
+ */
+function readsBytes(node: Node, readers: ReadonlySet<string>): boolean {
+  if (node.type !== "CallExpression") return false;
+  const callee = node.callee as Node;
+  const args = node.arguments as Node[];
+  if (callee.type === "Identifier") {
+    return callee.name === "readSync" && args.length > 0;
+  }
+  if (callee.type !== "MemberExpression") return false;
+  const method = nameOf(callee.property);
+  if (method === "readSync") return args.length > 0;
+  if (method !== "read") return false;
+  const object = nameOf(callee.object);
+  return args.length > 0 || (object !== undefined && readers.has(object));
+}
+
+const LOOPS = [
+  "WhileStatement",
+  "DoWhileStatement",
+  "ForStatement",
+  "ForOfStatement",
+  "ForInStatement",
+];
+
+/** Where `file` reads bytes in a loop: the read's line. */
+export function readLoops(file: Parsed): number[] {
+  const readers = new Set<string>();
+  for (const { node } of locatedNodesOf(file.program)) {
+    const init = node.init as Node | undefined;
+    if (
+      node.type === "VariableDeclarator" && init?.type === "CallExpression" &&
+      nameOf((init.callee as Node).property) === "getReader"
+    ) {
+      const name = nameOf(node.id);
+      if (name !== undefined) readers.add(name);
+    }
+  }
+  const inLoop = (l: Located) => l.parents.some((p) => LOOPS.includes(p.type));
+  const lines = new Set<number>();
+  for (const located of locatedNodesOf(file.program)) {
+    if (readsBytes(located.node, readers) && inLoop(located)) {
+      lines.add(located.node.loc?.start.line ?? 0);
+    }
+  }
+  return [...lines];
 }

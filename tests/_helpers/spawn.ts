@@ -3,10 +3,8 @@
  * the `guardlab` task in deno.json (the flags the binary is compiled with).
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "./root.ts";
 
 /** Whether this test process may spawn subprocesses. */
 export const CAN_RUN =

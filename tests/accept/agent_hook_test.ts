@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   AGENT_RECORD_LIMITS,
   guardlabAgentRecord,
@@ -24,8 +23,8 @@ import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { IS_ROOT, OTHER_UID } from "../_helpers/sandbox_fixtures.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
 import { namespaceMissing } from "../_helpers/namespace.ts";
+import { ROOT } from "../_helpers/root.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SOURCE = Deno.readTextFileSync(
   join(ROOT, "lib", "accept", "agent_hook.mjs"),
 );

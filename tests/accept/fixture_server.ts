@@ -47,6 +47,7 @@
  * hints of correct, but its tools/list answers an error).
  */
 import { setImmediate } from "node:timers";
+import { PROTOCOL_VERSION } from "../_helpers/mcp_wire.ts";
 
 const mode = Deno.args[0] ?? "correct";
 /** `--store=FILE`: where the notes are kept. */
@@ -247,7 +248,7 @@ async function handle(m: Record<string, unknown>) {
       jsonrpc: "2.0",
       id,
       result: {
-        protocolVersion: "2025-06-18",
+        protocolVersion: PROTOCOL_VERSION,
         capabilities: { tools: {} },
         serverInfo: { name: serverName, version: "1" },
       },

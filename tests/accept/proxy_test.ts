@@ -32,6 +32,7 @@ import { cli } from "../_helpers/helpers.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { proxySteps } from "../../lib/views/proxy_view.ts";
 import { say } from "../../lib/base/i18n.ts";
+import { initialize, INITIALIZED } from "../_helpers/mcp_wire.ts";
 
 /** The steps `proxy show` draws for `record`, one line each (unwrapped). */
 function stepsOf(record: string): string[] {
@@ -53,17 +54,8 @@ const ORACLE = {
 };
 
 const INPUT = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
+  initialize(1, "t"),
+  INITIALIZED,
   { jsonrpc: "2.0", id: 2, method: "tools/list" },
   {
     jsonrpc: "2.0",

@@ -19,6 +19,7 @@ import {
 } from "../_helpers/accept_helpers.ts";
 import { namespaceMissing } from "../_helpers/namespace.ts";
 import { sandboxCommand } from "../_helpers/spawn.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** A file every write of which fails as on a full disk; it counts its closes. */
 function fullDisk(): {
@@ -85,64 +86,61 @@ Deno.test({
     (NEEDS_START || (missing ? ` [ignored: ${missing}]` : "")),
   ignore: !CAN_START || missing !== "",
   async fn() {
-    const base = await Deno.makeTempDir({ prefix: "gl-record-full-" });
-    try {
-      const small = join(base, "small");
-      await Deno.mkdir(small, { mode: 0o700 });
-      const record = join(small, "record.jsonl");
-      const { program, args } = sandboxCommand();
-      const proxy = engineerCommand([
-        "proxy",
-        "--record",
-        record,
-        "--",
-        program,
-        ...args,
-        "mcp",
-      ]);
-      // A tmpfs of 16 KiB, filled, in a mount namespace of its own: only
-      // the record's folder is full.
-      const script = `mount -t tmpfs -o size=16k,mode=700 tmpfs "$1" && ` +
-        `(dd if=/dev/zero of="$1/fill" bs=1k count=64 2>/dev/null; true) && ` +
-        `shift && exec "$@"`;
-      const child = new Deno.Command("unshare", {
-        args: [
-          "-m",
-          "bash",
-          "-c",
-          script,
-          "bash",
-          small,
-          proxy.command,
-          ...proxy.args,
-        ],
-        cwd: ROOT,
-        env: { NO_COLOR: "1" },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(PUT_NOTE_SESSION));
-      await writer.close();
-      const { code, stdout, stderr } = await child.output();
-      const err = new TextDecoder().decode(stderr).trim().split("\n");
-      const out = new TextDecoder().decode(stdout).trim().split("\n");
-      assert.equal(code, 0, err.join("\n"));
-      // Both answers reached the client.
-      assert.deepEqual(out.map((l) => JSON.parse(l).id), [1, 2]);
-      assert.deepEqual(
-        err.filter((l) => /record/.test(l)),
-        [
-          `guardlab proxy: recording to ${record}; the server runs with your own rights`,
-          "guardlab proxy: the record could not be written (no space left on " +
-          "its device; on a shared /tmp, another user may have filled it); " +
-          "later messages are forwarded, not recorded",
-        ],
-      );
-    } finally {
-      await Deno.remove(base, { recursive: true });
-    }
+    await using baseFolder = await tempDir("gl-record-full-");
+    const base = baseFolder.path;
+    const small = join(base, "small");
+    await Deno.mkdir(small, { mode: 0o700 });
+    const record = join(small, "record.jsonl");
+    const { program, args } = sandboxCommand();
+    const proxy = engineerCommand([
+      "proxy",
+      "--record",
+      record,
+      "--",
+      program,
+      ...args,
+      "mcp",
+    ]);
+    // A tmpfs of 16 KiB, filled, in a mount namespace of its own: only
+    // the record's folder is full.
+    const script = `mount -t tmpfs -o size=16k,mode=700 tmpfs "$1" && ` +
+      `(dd if=/dev/zero of="$1/fill" bs=1k count=64 2>/dev/null; true) && ` +
+      `shift && exec "$@"`;
+    const child = new Deno.Command("unshare", {
+      args: [
+        "-m",
+        "bash",
+        "-c",
+        script,
+        "bash",
+        small,
+        proxy.command,
+        ...proxy.args,
+      ],
+      cwd: ROOT,
+      env: { NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(PUT_NOTE_SESSION));
+    await writer.close();
+    const { code, stdout, stderr } = await child.output();
+    const err = new TextDecoder().decode(stderr).trim().split("\n");
+    const out = new TextDecoder().decode(stdout).trim().split("\n");
+    assert.equal(code, 0, err.join("\n"));
+    // Both answers reached the client.
+    assert.deepEqual(out.map((l) => JSON.parse(l).id), [1, 2]);
+    assert.deepEqual(
+      err.filter((l) => /record/.test(l)),
+      [
+        `guardlab proxy: recording to ${record}; the server runs with your own rights`,
+        "guardlab proxy: the record could not be written (no space left on " +
+        "its device; on a shared /tmp, another user may have filled it); " +
+        "later messages are forwarded, not recorded",
+      ],
+    );
   },
 });
 

@@ -8,9 +8,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { importsOf, libFiles, libGraph, parse } from "../_helpers/source.ts";
-import { fileURLToPath } from "node:url";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "../_helpers/root.ts";
 
 /** The files outside `lib/` that use it as a program would: the entry, scripts, examples. */
 function outsideUsers(): string[] {

@@ -191,7 +191,7 @@ Deno.test("one voice: every exported message table is whole in both languages", 
   // Discovery works: tables in several areas are found without a list.
   for (
     const table of [
-      "lib/cli/messages/compensate.ts#COMPENSATE_MESSAGES",
+      "lib/cli/commands/compensate/_messages.ts#COMPENSATE_MESSAGES",
       "lib/views/_messages.ts#STAGE_LABEL",
       "lib/cli/messages/common.ts#EXIT_MEANING",
       "lib/content/explain.ts#EXPLANATIONS.lock_busy.why",

@@ -11,6 +11,7 @@ import {
 } from "../../scripts/compile.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const read = (path: string) =>
   Deno.readTextFileSync(fileURLToPath(new URL(path, import.meta.url)));
@@ -420,12 +421,7 @@ Deno.test("project: the timeline chapter's Chinese screen is what guardlab print
     .map((l) => l.slice(4));
   const r = await cli([
     "run",
-    "--job",
-    "JOB-001",
-    "--topic",
-    "river",
-    "--copies",
-    "2",
+    ...runFlags(),
     "--cancel-at",
     "after_business",
     "--lang",

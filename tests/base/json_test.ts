@@ -2,10 +2,32 @@
  * The JSON forms shared with the reference, at the edges of their fast
  * paths: a number written with a fraction or an exponent stays boxed
  * whatever else the line holds (and only such a number), and keys sort by
- * code point, surrogate pairs included, as Python sorts them.
+ * code point, surrogate pairs included, as Python sorts them. And the one
+ * depth scanner, which every reader of a hostile JSON text (an oracle, a
+ * baseline, a message to guardlab mcp) calls before parsing.
  */
 import assert from "node:assert/strict";
-import { canonicalJson, parseJsonLikePython } from "../../lib/base/json.ts";
+import {
+  canonicalJson,
+  deeperThan,
+  parseJsonLikePython,
+} from "../../lib/base/json.ts";
+
+Deno.test("json: the depth scanner counts levels, not brackets in strings or escapes", () => {
+  const cases: [string, number][] = [
+    ["1", 0],
+    ["[]", 1],
+    ['{"a": ["[[[[", {"b": 1}]}', 3],
+    [String.raw`["\\", ["\"[["]]`, 2],
+    ["[[], [], [[]]]", 3],
+  ];
+  for (const [text, depth] of cases) {
+    assert.equal(deeperThan(text, depth), false, `${text} within ${depth}`);
+    assert.equal(deeperThan(text, depth - 1), depth > 0, `${text}`);
+  }
+  // Far deeper than any stack: answered in one pass, stopped at the limit.
+  assert.equal(deeperThan("[".repeat(10_000_000), 32), true);
+});
 
 Deno.test("json: a float in the text is boxed, an int never; strings change nothing", () => {
   for (

@@ -7,8 +7,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sandboxCommand } from "../_helpers/spawn.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const REFERENCE = fileURLToPath(
   new URL("../../../shared/seed/reference/", import.meta.url),
 );
@@ -66,6 +66,7 @@ async def main():
     lab.close()
 asyncio.run(main())
 `;
+import { ROOT } from "../_helpers/root.ts";
 
 async function pipe(
   program: string,
@@ -109,18 +110,15 @@ Deno.bench({
   n: 5,
   warmup: 1,
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "guardlab-bench-py-" });
-    try {
-      await pipe("python3", [
-        "-B",
-        "-c",
-        PYTHON_DRIVER,
-        REFERENCE,
-        join(dir, "lab.sqlite"),
-      ], steps);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dirFolder = await tempDir("guardlab-bench-py-");
+    const dir = dirFolder.path;
+    await pipe("python3", [
+      "-B",
+      "-c",
+      PYTHON_DRIVER,
+      REFERENCE,
+      join(dir, "lab.sqlite"),
+    ], steps);
   },
 });
 

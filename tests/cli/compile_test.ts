@@ -8,11 +8,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "../_helpers/root.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** deno compile's own words when the runtime download is unreachable. */
 const DENORT_UNREACHABLE =
@@ -32,49 +31,46 @@ Deno.test({
   name: "compile: the binary passes check-binary.sh" + NEEDS_RUN,
   ignore: !CAN_RUN,
   async fn(t) {
-    const dir = await Deno.makeTempDir({ prefix: "guardlab-compile-" });
-    try {
-      const binary = join(
-        dir,
-        Deno.build.os === "windows" ? "guardlab.exe" : "guardlab",
+    await using dirFolder = await tempDir("guardlab-compile-");
+    const dir = dirFolder.path;
+    const binary = join(
+      dir,
+      Deno.build.os === "windows" ? "guardlab.exe" : "guardlab",
+    );
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: compileArgs(binary),
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(built.stderr);
+    if (!built.success) {
+      const reason = stderr.split("\n").find((l) => /dl\.deno\.land/.test(l))
+        ?.trim();
+      assert.match(
+        stderr,
+        DENORT_UNREACHABLE,
+        `deno compile failed:\n${stderr}`,
       );
-      const built = await new Deno.Command(Deno.execPath(), {
-        args: compileArgs(binary),
+      await t.step({
+        name:
+          `build and check the binary [ignored: deno compile could not download denort here: ${reason}]`,
+        ignore: true,
+        fn() {},
+      });
+      return;
+    }
+    await t.step("check-binary.sh on the binary", async () => {
+      const r = await new Deno.Command("bash", {
+        args: [join(ROOT, "scripts", "check-binary.sh"), binary],
         cwd: ROOT,
         stdout: "piped",
         stderr: "piped",
+        env: { NO_COLOR: "1" },
       }).output();
-      const stderr = new TextDecoder().decode(built.stderr);
-      if (!built.success) {
-        const reason = stderr.split("\n").find((l) => /dl\.deno\.land/.test(l))
-          ?.trim();
-        assert.match(
-          stderr,
-          DENORT_UNREACHABLE,
-          `deno compile failed:\n${stderr}`,
-        );
-        await t.step({
-          name:
-            `build and check the binary [ignored: deno compile could not download denort here: ${reason}]`,
-          ignore: true,
-          fn() {},
-        });
-        return;
-      }
-      await t.step("check-binary.sh on the binary", async () => {
-        const r = await new Deno.Command("bash", {
-          args: [join(ROOT, "scripts", "check-binary.sh"), binary],
-          cwd: ROOT,
-          stdout: "piped",
-          stderr: "piped",
-          env: { NO_COLOR: "1" },
-        }).output();
-        const out = new TextDecoder().decode(r.stdout);
-        assert.equal(r.code, 0, out + new TextDecoder().decode(r.stderr));
-        assert.match(out, /all checks passed\n$/);
-      });
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+      const out = new TextDecoder().decode(r.stdout);
+      assert.equal(r.code, 0, out + new TextDecoder().decode(r.stderr));
+      assert.match(out, /all checks passed\n$/);
+    });
   },
 });

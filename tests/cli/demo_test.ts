@@ -14,7 +14,7 @@ import expectedArticle from "../../fixtures/expected-article.json" with {
 };
 import { main } from "../../main.ts";
 import { memoryIo } from "../../lib/cli/io.ts";
-import { runVerify } from "../../lib/cli/commands/verify.ts";
+import { runVerify } from "../../lib/cli/commands/verify/mod.ts";
 import { EXPECTED, scenarioOf } from "../../lib/experiments/verify.ts";
 import { cli, TEST_BASE } from "../_helpers/helpers.ts";
 

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { cli } from "../_helpers/helpers.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 async function both(args: string[], input = "") {
   const [en, zh] = await Promise.all(
@@ -21,12 +22,7 @@ async function both(args: string[], input = "") {
 Deno.test("json: the same in both languages, but for the sentences chapter 1 names", async () => {
   const run = await both([
     "run",
-    "--job",
-    "JOB-001",
-    "--topic",
-    "river",
-    "--copies",
-    "4",
+    ...runFlags({ copies: 4 }),
     "--json",
   ]);
   const [en, zh] = [JSON.parse(run.en[0]), JSON.parse(run.zh[0])];

@@ -6,11 +6,9 @@
  * saves is measured by `scripts/speed_bench.ts` (`deno task bench:speed`).
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { COMMANDS } from "../../lib/cli/_command_registry.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { ROOT } from "../_helpers/root.ts";
 
 interface InfoModule {
   specifier: string;

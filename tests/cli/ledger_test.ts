@@ -11,6 +11,7 @@ import {
 } from "../../lib/sandbox/sandbox.ts";
 import { cli, persistedCounts, TEST_ROOT } from "../_helpers/helpers.ts";
 import { REFERENCE_LEDGER, withLedger } from "../_helpers/cli_fixtures.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 Deno.test(
   "cli: named ledger: output rejected leaves the draft; reconcile finds it; a retry closes it",
@@ -19,12 +20,7 @@ Deno.test(
       const args = [
         "--ledger",
         name,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "2",
+        ...runFlags(),
       ];
       const first = await cli(["run", ...args, "--bad-output"]);
       assert.equal(first.code, 0);
@@ -66,7 +62,7 @@ Deno.test(
         "zh",
       ]);
       assert.deepEqual(pendingZh.out, [
-        "JOB-001：草稿存在，但从未 accepted；回执 #1 output_rejected",
+        "JOB-001：草稿存在，但从未得到 accepted 回执；已有回执 #1 output_rejected",
         // Ten columns more than 80: the command breaks as a shell line.
         `  下一步：guardlab run --ledger ${name} \\`,
         "          --job JOB-001 --topic river --copies 2",
@@ -211,10 +207,10 @@ Deno.test(
           '{"job":"JOB-001","topic":"river","copies":2,"__proto__":{}}',
         ], "shape"],
         [["--args", "null"], "shape"],
-        [["--job", "JOB-01", "--topic", "river", "--copies", "2"], "job"],
-        [["--job", "JOB-001", "--topic", "sea", "--copies", "2"], "topic"],
+        [runFlags({ job: "JOB-01" }), "job"],
+        [runFlags({ topic: "sea" }), "topic"],
         [
-          ["--job", "JOB-001", "--topic", "river", "--copies", "4"],
+          runFlags({ copies: 4 }),
           "batch_limit",
         ],
       ];
@@ -248,12 +244,7 @@ Deno.test(
         "run",
         "--ledger",
         name,
-        "--job",
-        "JOB-002",
-        "--topic",
-        "forest",
-        "--copies",
-        "3",
+        ...runFlags({ job: "JOB-002", topic: "forest", copies: 3 }),
         "--json",
       ]);
       assert.equal(JSON.parse(reuse.out[0]).result.attempt, 3);
@@ -264,12 +255,7 @@ Deno.test(
         "run",
         "--ledger",
         name,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "3",
+        ...runFlags({ copies: 3 }),
         "--json",
       ]);
       assert.equal(JSON.parse(conflict.out[0]).result.status, "key_conflict");

@@ -9,104 +9,88 @@ import { DatabaseSync } from "node:sqlite";
 import { ledgerFolder, removeLedger } from "../../lib/sandbox/sandbox.ts";
 import { cli, persistedCounts, TEST_ROOT } from "../_helpers/helpers.ts";
 import { REFERENCE_LEDGER } from "../_helpers/cli_fixtures.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 Deno.test("cli: ledger files that are not ledgers are refused and left untouched", async (t) => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-foreign-" });
-  try {
-    const sqliteHeader = new TextEncoder().encode("SQLite format 3\0");
-    const cases: [string, Uint8Array | (() => Promise<void>)][] = [
-      [
-        "not sqlite",
-        new TextEncoder().encode("hello, this is a text file\n".repeat(200)),
-      ],
-      ["truncated", (await Deno.readFile(REFERENCE_LEDGER)).slice(0, 1500)],
-      ["header only", sqliteHeader],
-    ];
-    for (const [label, bytes] of cases) {
-      await t.step(label, async () => {
-        const path = join(dir, `${label.replaceAll(" ", "-")}.sqlite`);
-        await Deno.writeFile(path, bytes as Uint8Array);
-        for (const command of ["run", "ledger", "reconcile"]) {
-          const extra = command === "run"
-            ? ["--job", "JOB-001", "--topic", "river", "--copies", "1"]
-            : [];
-          const r = await cli([command, "--ledger-file", path, ...extra]);
-          assert.equal(r.code, 4, `${command}: ${r.err.join(" | ")}`);
-          assert.equal(r.err.length, 1);
-          assert.match(
-            r.err[0],
-            /^guardlab: refused: .* is not a usable SQLite ledger/,
-          );
-        }
-        assert.deepEqual(await Deno.readFile(path), bytes);
-        assert.deepEqual(
-          [...Deno.readDirSync(dir)].map((e) => e.name).sort().filter((n) =>
-            n.startsWith(label.replaceAll(" ", "-"))
-          ),
-          [`${label.replaceAll(" ", "-")}.sqlite`],
+  await using dirFolder = await tempDir("guardlab-foreign-");
+  const dir = dirFolder.path;
+  const sqliteHeader = new TextEncoder().encode("SQLite format 3\0");
+  const cases: [string, Uint8Array | (() => Promise<void>)][] = [
+    [
+      "not sqlite",
+      new TextEncoder().encode("hello, this is a text file\n".repeat(200)),
+    ],
+    ["truncated", (await Deno.readFile(REFERENCE_LEDGER)).slice(0, 1500)],
+    ["header only", sqliteHeader],
+  ];
+  for (const [label, bytes] of cases) {
+    await t.step(label, async () => {
+      const path = join(dir, `${label.replaceAll(" ", "-")}.sqlite`);
+      await Deno.writeFile(path, bytes as Uint8Array);
+      for (const command of ["run", "ledger", "reconcile"]) {
+        const extra = command === "run" ? runFlags({ copies: 1 }) : [];
+        const r = await cli([command, "--ledger-file", path, ...extra]);
+        assert.equal(r.code, 4, `${command}: ${r.err.join(" | ")}`);
+        assert.equal(r.err.length, 1);
+        assert.match(
+          r.err[0],
+          /^guardlab: refused: .* is not a usable SQLite ledger/,
         );
-      });
-    }
-    await t.step("foreign schema", async () => {
-      const path = join(dir, "foreign.sqlite");
-      const db = new DatabaseSync(path);
-      db.exec(
-        "CREATE TABLE accounts(id INTEGER PRIMARY KEY, balance INTEGER); INSERT INTO accounts VALUES(1, 100)",
+      }
+      assert.deepEqual(await Deno.readFile(path), bytes);
+      assert.deepEqual(
+        [...Deno.readDirSync(dir)].map((e) => e.name).sort().filter((n) =>
+          n.startsWith(label.replaceAll(" ", "-"))
+        ),
+        [`${label.replaceAll(" ", "-")}.sqlite`],
       );
-      db.close();
-      const before = await Deno.readFile(path);
-      const r = await cli([
-        "run",
-        "--ledger-file",
-        path,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "1",
-      ]);
-      assert.equal(r.code, 4);
-      assert.match(
-        r.err[0],
-        /not a guardlab ledger \(a foreign table accounts\)/,
-      );
-      assert.deepEqual(await Deno.readFile(path), before);
     });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
+  await t.step("foreign schema", async () => {
+    const path = join(dir, "foreign.sqlite");
+    const db = new DatabaseSync(path);
+    db.exec(
+      "CREATE TABLE accounts(id INTEGER PRIMARY KEY, balance INTEGER); INSERT INTO accounts VALUES(1, 100)",
+    );
+    db.close();
+    const before = await Deno.readFile(path);
+    const r = await cli([
+      "run",
+      "--ledger-file",
+      path,
+      ...runFlags({ copies: 1 }),
+    ]);
+    assert.equal(r.code, 4);
+    assert.match(
+      r.err[0],
+      /not a guardlab ledger \(a foreign table accounts\)/,
+    );
+    assert.deepEqual(await Deno.readFile(path), before);
+  });
 });
 
 Deno.test("cli: a ledger path that cannot be opened is refused in one line", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-open-" });
-  try {
-    const cases: [string, string][] = [
-      [join(dir, "missing", "lab.sqlite"), "which does not exist"],
-      [join(dir, "folder.sqlite"), "is not a regular file"],
-    ];
-    await Deno.mkdir(join(dir, "folder.sqlite"));
-    for (const [path, why] of cases) {
-      const r = await cli([
-        "run",
-        "--ledger-file",
-        path,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "1",
-      ]);
-      assert.equal(r.code, 4);
-      assert.equal(r.err.length, 1);
-      assert.ok(r.err[0].startsWith(`guardlab: refused: ${path} `), r.err[0]);
-      assert.ok(r.err[0].includes(why), r.err[0]);
-    }
-    await assert.rejects(Deno.stat(join(dir, "missing")), Deno.errors.NotFound);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  await using dirFolder = await tempDir("guardlab-open-");
+  const dir = dirFolder.path;
+  const cases: [string, string][] = [
+    [join(dir, "missing", "lab.sqlite"), "which does not exist"],
+    [join(dir, "folder.sqlite"), "is not a regular file"],
+  ];
+  await Deno.mkdir(join(dir, "folder.sqlite"));
+  for (const [path, why] of cases) {
+    const r = await cli([
+      "run",
+      "--ledger-file",
+      path,
+      ...runFlags({ copies: 1 }),
+    ]);
+    assert.equal(r.code, 4);
+    assert.equal(r.err.length, 1);
+    assert.ok(r.err[0].startsWith(`guardlab: refused: ${path} `), r.err[0]);
+    assert.ok(r.err[0].includes(why), r.err[0]);
   }
+  await assert.rejects(Deno.stat(join(dir, "missing")), Deno.errors.NotFound);
 });
 
 Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a crash", async () => {
@@ -116,12 +100,7 @@ Deno.test("cli: a hand-edited ledger is listed, reconciled and retried without a
     const args = [
       "--ledger",
       name,
-      "--job",
-      "JOB-001",
-      "--topic",
-      "river",
-      "--copies",
-      "2",
+      ...runFlags(),
     ];
     assert.equal((await cli(["run", ...args, "--bad-output"])).code, 0);
     const db = new DatabaseSync(lab);

@@ -12,6 +12,8 @@ import { COMMON } from "../../lib/cli/command.ts";
 import { LANGS } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 Deno.test("registry: overview, usage and help agree with the registry", async (t) => {
   const names = COMMANDS.map((c) => c.name);
@@ -104,60 +106,52 @@ Deno.test("registry: mistakes a student makes get a pointed answer", async (t) =
 });
 
 Deno.test("registry: the stored language applies until --lang overrides it", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-lang-" });
-  try {
-    const say = (args: string[]) => cli(args, "", false, base);
-    assert.deepEqual((await say(["config"])).out, [
-      "lang en (not set)",
-      "name (not set)",
-      "course (not set: every student gets the fixed values)",
-    ]);
-    assert.match((await say(["--help"])).out[2], /^Commands:$/);
-    assert.equal((await say(["config", "lang", "zh"])).code, 0);
-    assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
-    assert.match((await say(["--help"])).out[2], /^命令：$/);
-    assert.match((await say(["verify", "--help"])).out[0], /^用法：guardlab/);
-    assert.match(
-      (await say(["verify", "--help", "--lang", "en"])).out[0],
-      /^usage: guardlab/,
-    );
-    // A ledger reset leaves the setting alone.
-    assert.equal(
-      (await say([
-        "run",
-        "--ledger",
-        "x",
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "1",
-      ])).code,
-      0,
-    );
-    assert.equal((await say(["reset", "--ledger", "x"])).code, 0);
-    assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
-    // With Chinese stored, the errors speak Chinese too.
-    assertUsageError(
-      await say(["config", "lang", "fr"]),
-      /lang 只能是 en、zh 之一/,
-    );
-    assertUsageError(await say(["config", "colour"]), /未知设置 "colour"/);
-    assert.deepEqual((await say(["config"])).out, [
-      "lang zh",
-      // No space beside full-width punctuation: no parentheses, then.
-      "name 未设置",
-      "course 未设置：所有学生用同一组固定取值",
-    ]);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-lang-");
+  const base = baseFolder.path;
+  const say = (args: string[]) => cli(args, "", false, base);
+  assert.deepEqual((await say(["config"])).out, [
+    "lang en (not set)",
+    "name (not set)",
+    "course (not set: every student gets the fixed values)",
+  ]);
+  assert.match((await say(["--help"])).out[2], /^Commands:$/);
+  assert.equal((await say(["config", "lang", "zh"])).code, 0);
+  assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
+  assert.match((await say(["--help"])).out[2], /^命令：$/);
+  assert.match((await say(["verify", "--help"])).out[0], /^用法：guardlab/);
+  assert.match(
+    (await say(["verify", "--help", "--lang", "en"])).out[0],
+    /^usage: guardlab/,
+  );
+  // A ledger reset leaves the setting alone.
+  assert.equal(
+    (await say([
+      "run",
+      "--ledger",
+      "x",
+      ...runFlags({ copies: 1 }),
+    ])).code,
+    0,
+  );
+  assert.equal((await say(["reset", "--ledger", "x"])).code, 0);
+  assert.deepEqual((await say(["config", "lang"])).out, ["lang zh"]);
+  // With Chinese stored, the errors speak Chinese too.
+  assertUsageError(
+    await say(["config", "lang", "fr"]),
+    /lang 只能是 en、zh 之一/,
+  );
+  assertUsageError(await say(["config", "colour"]), /未知设置 "colour"/);
+  assert.deepEqual((await say(["config"])).out, [
+    "lang zh",
+    // No space beside full-width punctuation: no parentheses, then.
+    "name 未设置",
+    "course 未设置：所有学生用同一组固定取值",
+  ]);
 });
 
 Deno.test("registry: usage errors and refusals speak the chosen language", async (t) => {
   const cases: [string[], RegExp, number][] = [
-    [["demoo"], /^guardlab: 未知命令 "demoo"（是不是想输入 demo？）$/, 2],
+    [["demoo"], /^guardlab: 未知命令“demoo”（是不是想输入 demo？）$/, 2],
     [
       ["run", "--job", "JOB-001", "--job", "JOB-002"],
       /^guardlab: --job 给了两次$/,
@@ -203,7 +197,7 @@ Deno.test("registry: an entry whose module does not export its command fails lou
   const misnamed = {
     name: "run",
     summary: COMMANDS[0].summary,
-    load: () => import("../../lib/cli/commands/demo.ts"),
+    load: () => import("../../lib/cli/commands/demo/mod.ts"),
   };
   await assert.rejects(
     () => loadCommand(misnamed),

@@ -11,11 +11,10 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
+import { ROOT } from "../_helpers/root.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CAN_ENV = Deno.permissions.querySync({ name: "env" }).state === "granted";
 const NOT_RUN = /^# \(needs (a network|a GUI)\b/;
 const FROM_CHECKOUT = /^# \(from a checkout\)/;

@@ -8,10 +8,9 @@
  * the effect of its key was visible.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { CAN_RUN } from "../_helpers/spawn.ts";
+import { ROOT } from "../_helpers/root.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CAN_ENV = Deno.permissions.querySync({ name: "env" }).state ===
   "granted";
 

@@ -17,14 +17,13 @@ import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
 import { EXERCISE_LINES } from "../../lib/cli/commands/exercise/_messages.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { remoteTimeoutSession } from "../_helpers/mcp_inprocess.ts";
+import { ROOT_URL } from "../_helpers/root.ts";
 
-const ROOT = new URL("../../", import.meta.url);
-
-const read = (name: string) => Deno.readTextFileSync(new URL(name, ROOT));
+const read = (name: string) => Deno.readTextFileSync(new URL(name, ROOT_URL));
 
 const exists = (name: string) => {
   try {
-    Deno.statSync(new URL(name, ROOT));
+    Deno.statSync(new URL(name, ROOT_URL));
     return true;
   } catch {
     return false;
@@ -35,7 +34,7 @@ const exists = (name: string) => {
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
-    for (const entry of Deno.readDirSync(new URL(`${dir}/${rel}`, ROOT))) {
+    for (const entry of Deno.readDirSync(new URL(`${dir}/${rel}`, ROOT_URL))) {
       const path = rel + entry.name;
       if (entry.isDirectory) walk(path + "/");
       else out.push(path);
@@ -77,7 +76,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## As a script", "## 写成 script"],
   ],
   "03-agents-and-mcp.md": [
-    ["# Connect a real agent", "# 接入真实的 agent"],
+    ["# Connect a real agent", "# 接入真实的 Agent"],
     ["## Tools", "## 工具"],
     ["## What the annotations promise", "## 注解承诺了什么"],
     ["## Validation and protocol faults", "## 参数校验与协议错误"],
@@ -98,7 +97,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["# Exercises", "# 练习"],
     ["## Your name, course code and language", "## 你的姓名、课程代码和语言"],
     ["## Answers", "## 答案"],
-    ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 agent 会话"],
+    ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 Agent 会话"],
     [
       "## Exercise 18: an MCP server's verdicts",
       "## 第 18 道练习：一个 MCP 服务器的结论",
@@ -115,6 +114,11 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Names, course code and variants", "## 姓名、课程代码与变体"],
     ["## What a hand-in carries", "## 作业文件里有什么"],
     ["## A whole class at once", "## 一次批改全班"],
+    ["## Grades in a learning system", "## 在学习平台里评分"],
+    [
+      "### Running the judge inside the autograder",
+      "### 在自动评分器里运行判定",
+    ],
     ["## Bounds", "## 上限"],
   ],
   "07-shipping-binaries.md": [
@@ -418,10 +422,10 @@ Deno.test("docs: each file links to the other language on its first line", () =>
     const target = (file: string, label: string) => {
       const m = first(file).match(new RegExp(`\\[${label}\\]\\(([^)]+)\\)`));
       assert.ok(m, `${file}: first line links to [${label}](…)`);
-      return new URL(m[1], new URL(file, ROOT)).href;
+      return new URL(m[1], new URL(file, ROOT_URL)).href;
     };
-    assert.equal(target(en, "中文"), new URL(zh, ROOT).href, en);
-    assert.equal(target(zh, "English"), new URL(en, ROOT).href, zh);
+    assert.equal(target(en, "中文"), new URL(zh, ROOT_URL).href, en);
+    assert.equal(target(zh, "English"), new URL(en, ROOT_URL).href, zh);
   }
 });
 
@@ -431,9 +435,9 @@ Deno.test("docs: every link between the files resolves, anchors included", () =>
     for (const link of links(text(file))) {
       const [path, hash] = link.split("#");
       const url = path === ""
-        ? new URL(file, ROOT)
-        : new URL(path, new URL(file, ROOT));
-      const name = decodeURIComponent(url.href.slice(ROOT.href.length));
+        ? new URL(file, ROOT_URL)
+        : new URL(path, new URL(file, ROOT_URL));
+      const name = decodeURIComponent(url.href.slice(ROOT_URL.href.length));
       if (!exists(name)) {
         broken.push(`${file}: ${link}`);
       } else if (hash !== undefined && name.endsWith(".md")) {
@@ -708,7 +712,7 @@ Deno.test("docs: the architecture chapter names every file of lib/, and nothing 
 Deno.test("docs: the architecture chapter's layers are lib/_layers.ts's, in order", () => {
   const expected = LAYERS.map((layer) =>
     layer.members.map((m) =>
-      Deno.statSync(new URL(`lib/${m}`, ROOT)).isDirectory
+      Deno.statSync(new URL(`lib/${m}`, ROOT_URL)).isDirectory
         ? `lib/${m}/`
         : `lib/${m}`
     )
@@ -724,7 +728,7 @@ Deno.test("docs: the architecture chapter's layers are lib/_layers.ts's, in orde
 });
 
 Deno.test("docs: the architecture chapter names every folder of tests/", () => {
-  const folders = [...Deno.readDirSync(new URL("tests/", ROOT))]
+  const folders = [...Deno.readDirSync(new URL("tests/", ROOT_URL))]
     .filter((e) => e.isDirectory).map((e) => `tests/${e.name}/`).sort();
   for (const file of ARCHITECTURE) {
     const named = new Set(namedPaths(text(file)));

@@ -30,6 +30,7 @@ import {
 } from "../../lib/base/_zh_punctuation.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 import { VERDICTS } from "../../lib/accept/cases.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const TRUSTED = [TEST_BASE, "/tmp"];
 const ANSWERS = fileURLToPath(new URL("./answers/", import.meta.url));
@@ -273,14 +274,17 @@ Deno.test("exercise answers: the engine's work is bounded, and a premise nothing
   assert.equal(v.overLimit, false);
   assert.equal(statuses(v), "ok ok ok no -- --");
   // A cap on the work: past it, "over the limit" with the reason.
-  const failAfterCommit = (job: string) => ({
+  const failAt = (job: string, at: string) => ({
     op: "run",
     args: { job, topic: "river", copies: 2 },
-    faults: { fail_at: "after_commit" },
+    faults: { fail_at: at },
   });
   const capped = await judged(
     2,
-    [failAfterCommit("JOB-001"), failAfterCommit("JOB-002")],
+    [
+      failAt("JOB-001", "inside_transaction"),
+      failAt("JOB-002", "after_commit"),
+    ],
     defaultParams,
     { maxWork: 3 },
   );
@@ -318,8 +322,10 @@ Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept pri
     );
     assert.equal(
       v.reason?.zh,
-      `"${field}" 是 "${bad}"，这不是可能的取值：它应是 guardlab accept ` +
-        `输出的结论之一：${VERDICTS.join("、")}；你唯一的一次预测还没有用掉`,
+      `"${field}" 的值 "${bad}" 不在允许范围内，应为 guardlab accept ` +
+        `输出的结论之一：${
+          VERDICTS.join("、")
+        }（这次不算，你唯一的一次预测仍未用掉）`,
     );
   }
   // Written by hand: the verdicts chapter 8 names, in accept's order.
@@ -332,17 +338,14 @@ Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept pri
     assert.ok(VERDICTS.includes(v as typeof VERDICTS[number]), v);
   }
   // Refused, the guess is not kept: the right one after it still counts.
-  const base = await Deno.makeTempDir({ prefix: "guardlab-ex18-" });
-  try {
-    const say = (args: string[], input = "") => cli(args, input, false, base);
-    const typo = await say(
-      ["exercise", "check", "18"],
-      JSON.stringify({ ...right, lost_reply_retry: "once" }),
-    );
-    assert.equal(typo.code, 1);
-    const now = await say(["exercise", "check", "18"], JSON.stringify(right));
-    assert.equal(now.code, 0, now.out.join("\n"));
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-ex18-");
+  const base = baseFolder.path;
+  const say = (args: string[], input = "") => cli(args, input, false, base);
+  const typo = await say(
+    ["exercise", "check", "18"],
+    JSON.stringify({ ...right, lost_reply_retry: "once" }),
+  );
+  assert.equal(typo.code, 1);
+  const now = await say(["exercise", "check", "18"], JSON.stringify(right));
+  assert.equal(now.code, 0, now.out.join("\n"));
 });

@@ -18,6 +18,7 @@ import {
 } from "../../lib/exercises/mod.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 import { IS_ROOT } from "../_helpers/sandbox_fixtures.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const T = (en: string, zh: string) => ({ en, zh });
 
@@ -298,91 +299,88 @@ Deno.test("course file: the built-in exercises are a course in the same form", (
 });
 
 Deno.test("course file: exercise --course FILE lists, shows and checks; a bad file is one line, exit 2", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-course-" });
-  try {
-    const file = join(base, "course.json");
-    await Deno.writeTextFile(file, COURSE);
-    const list = await cli(
-      ["exercise", "--course", file, "list", "--json"],
+  await using baseFolder = await tempDir("guardlab-course-");
+  const base = baseFolder.path;
+  const file = join(base, "course.json");
+  await Deno.writeTextFile(file, COURSE);
+  const list = await cli(
+    ["exercise", "--course", file, "list", "--json"],
+    "",
+    false,
+    base,
+  );
+  assert.equal(list.code, 0, list.err.join("\n"));
+  assert.deepEqual(
+    JSON.parse(list.out[0]).map((x: { slug: string }) => x.slug),
+    [
+      "second-call-reuses",
+    ],
+  );
+  const show = await cli(
+    ["exercise", "--course", file, "show", "1", "--lang", "zh"],
+    "",
+    false,
+    base,
+  );
+  assert.equal(show.out[0], "1. 第二次调用复用草稿");
+  assert.ok(
+    show.out.includes(
+      "用同样的参数运行 JOB-001 两次；两次都有 accepted 记录。",
+    ),
+  );
+  const check = await cli(
+    ["exercise", "--course", file, "check", "1"],
+    [run("JOB-001"), run("JOB-001")].join("\n"),
+    false,
+    base,
+  );
+  assert.equal(check.code, 0, check.out.join("\n"));
+  // Progress of another course never mixes with the built-in one.
+  const builtin = JSON.parse(
+    (await cli(["exercise", "progress", "--json"], "", false, base)).out[0],
+  );
+  assert.equal(builtin.done, 0);
+  const mine = JSON.parse(
+    (await cli(
+      ["exercise", "--course", file, "progress", "--json"],
       "",
       false,
       base,
-    );
-    assert.equal(list.code, 0, list.err.join("\n"));
-    assert.deepEqual(
-      JSON.parse(list.out[0]).map((x: { slug: string }) => x.slug),
-      [
-        "second-call-reuses",
-      ],
-    );
-    const show = await cli(
-      ["exercise", "--course", file, "show", "1", "--lang", "zh"],
-      "",
-      false,
-      base,
-    );
-    assert.equal(show.out[0], "1. 第二次调用复用草稿");
-    assert.ok(
-      show.out.includes(
-        "用同样的参数运行 JOB-001 两次；两次都有 accepted 记录。",
-      ),
-    );
-    const check = await cli(
-      ["exercise", "--course", file, "check", "1"],
-      [run("JOB-001"), run("JOB-001")].join("\n"),
-      false,
-      base,
-    );
-    assert.equal(check.code, 0, check.out.join("\n"));
-    // Progress of another course never mixes with the built-in one.
-    const builtin = JSON.parse(
-      (await cli(["exercise", "progress", "--json"], "", false, base)).out[0],
-    );
-    assert.equal(builtin.done, 0);
-    const mine = JSON.parse(
-      (await cli(
-        ["exercise", "--course", file, "progress", "--json"],
-        "",
-        false,
-        base,
-      )).out[0],
-    );
-    assert.deepEqual([mine.course, mine.done, mine.of], ["net-101", 1, 1]);
-    await Deno.writeTextFile(
-      file,
-      COURSE.replace('"kind": "script"', '"kind": "essay"'),
-    );
-    const bad = await cli(
-      ["exercise", "--course", file, "list"],
-      "",
-      false,
-      base,
-    );
-    assert.equal(bad.code, 2);
-    assert.deepEqual(bad.out, []);
-    assert.deepEqual(bad.err, [
-      `guardlab: course "${file}": line 6, field exercises[0].kind: must be "script" or "prediction"`,
-    ]);
-    const zh = await cli(
-      ["exercise", "--course", file, "list", "--lang", "zh"],
-      "",
-      false,
-      base,
-    );
-    assert.deepEqual(zh.err, [
-      `guardlab: 课程 "${file}"：第 6 行，字段 exercises[0].kind：必须是 "script" 或 "prediction"`,
-    ]);
-    const missing = await cli(
-      ["exercise", "--course", join(base, "none.json"), "list"],
-      "",
-      false,
-      base,
-    );
-    assert.equal(missing.code, 1);
-    assert.equal(missing.err.length, 1);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+    )).out[0],
+  );
+  assert.deepEqual([mine.course, mine.done, mine.of], ["net-101", 1, 1]);
+  await Deno.writeTextFile(
+    file,
+    COURSE.replace('"kind": "script"', '"kind": "essay"'),
+  );
+  const bad = await cli(
+    ["exercise", "--course", file, "list"],
+    "",
+    false,
+    base,
+  );
+  assert.equal(bad.code, 2);
+  assert.deepEqual(bad.out, []);
+  assert.deepEqual(bad.err, [
+    `guardlab: course "${file}": line 6, field exercises[0].kind: must be "script" or "prediction"`,
+  ]);
+  const zh = await cli(
+    ["exercise", "--course", file, "list", "--lang", "zh"],
+    "",
+    false,
+    base,
+  );
+  assert.deepEqual(zh.err, [
+    `guardlab: 课程 "${file}"：第 6 行，字段 exercises[0].kind：必须是 "script" 或 "prediction"`,
+  ]);
+  const missing = await cli(
+    ["exercise", "--course", join(base, "none.json"), "list"],
+    "",
+    false,
+    base,
+  );
+  assert.equal(missing.code, 1);
+  assert.equal(missing.err.length, 1);
 });
 
 Deno.test("course file: the course chapter's example is a course the reader takes, in both languages", () => {
@@ -419,30 +417,27 @@ Deno.test({
     (IS_ROOT ? "" : " [ignored: giving a file to a second user needs root]"),
   ignore: !IS_ROOT,
   async fn() {
-    const base = await Deno.makeTempDir({ prefix: "guardlab-course-" });
-    try {
-      // The teacher (uid 65534 here) wrote the course file; the student
-      // running guardlab is another account.
-      const teachers = join(base, "net-101.json");
-      await Deno.writeTextFile(teachers, COURSE, { mode: 0o644 });
-      await Deno.chown(teachers, 65534, 65534);
-      const list = (file: string) =>
-        cli(["exercise", "--course", file, "list"], "", false, base);
-      const refused = await list(teachers);
-      assert.equal(refused.code, 4, refused.err.join("\n"));
-      assert.match(
-        refused.err.join(" "),
-        /refused: .*net-101\.json belongs to uid 65534, not to you/,
-      );
-      // The copy a student makes in a folder of their own is theirs.
-      const mine = join(base, "li-lei");
-      await Deno.mkdir(mine, { mode: 0o700 });
-      await Deno.copyFile(teachers, join(mine, "net-101.json"));
-      const read = await list(join(mine, "net-101.json"));
-      assert.equal(read.code, 0, read.err.join("\n"));
-      assert.match(read.out[0], /^ 1\. The second call reuses +not started$/);
-    } finally {
-      await Deno.remove(base, { recursive: true });
-    }
+    await using baseFolder = await tempDir("guardlab-course-");
+    const base = baseFolder.path;
+    // The teacher (uid 65534 here) wrote the course file; the student
+    // running guardlab is another account.
+    const teachers = join(base, "net-101.json");
+    await Deno.writeTextFile(teachers, COURSE, { mode: 0o644 });
+    await Deno.chown(teachers, 65534, 65534);
+    const list = (file: string) =>
+      cli(["exercise", "--course", file, "list"], "", false, base);
+    const refused = await list(teachers);
+    assert.equal(refused.code, 4, refused.err.join("\n"));
+    assert.match(
+      refused.err.join(" "),
+      /refused: .*net-101\.json belongs to uid 65534, not to you/,
+    );
+    // The copy a student makes in a folder of their own is theirs.
+    const mine = join(base, "li-lei");
+    await Deno.mkdir(mine, { mode: 0o700 });
+    await Deno.copyFile(teachers, join(mine, "net-101.json"));
+    const read = await list(join(mine, "net-101.json"));
+    assert.equal(read.code, 0, read.err.join("\n"));
+    assert.match(read.out[0], /^ 1\. The second call reuses +not started$/);
   },
 });

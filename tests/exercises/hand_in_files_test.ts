@@ -19,6 +19,7 @@ import { UnsafePath } from "../../lib/sandbox/safe_fs.ts";
 import { trustedFolders } from "../../lib/sandbox/sandbox.ts";
 import { inNamespace, steps, twoUsersMissing } from "../_helpers/namespace.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const NO_FIFO = Deno.build.os === "windows";
 const FIFO_IGNORED = NO_FIFO
@@ -176,7 +177,9 @@ Deno.test("hand-in read: the file checked is read whole, with its owner and mode
 
 Deno.test("hand-in read: a character cut between two reads is read whole", async () => {
   await using d = await dropFolder();
-  // 李 is three bytes, the first of them the last of the first 64 KiB read.
+  // 李 is three bytes across the first 64 KiB, where a reader in parts
+  // would cut it (the reader's own test cuts every character:
+  // tests/sandbox/read_bounded_test.ts).
   const text = "a".repeat((64 << 10) - 1) + "李雷\n";
   await Deno.writeTextFile(d.hand, text);
   assert.equal(readHandInFile(d.hand, trustedFolders(d.base)).text, text);
@@ -191,32 +194,29 @@ Deno.test("hand-in read: a file over the hand-in bound is not read (text null)",
 });
 
 Deno.test("grade: a folder's listing is read no further than the most hand-ins graded", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-drop-" });
-  try {
-    let pulled = 0;
-    // A folder of endless names: the listing must stop one past the bound.
-    const endless = function* (): Generator<Deno.DirEntry> {
-      while (true) {
-        pulled++;
-        if (pulled > MAX_HAND_INS + 1) throw new Error("read past the bound");
-        yield {
-          name: `s${pulled}.json`,
-          isFile: true,
-          isDirectory: false,
-          isSymlink: false,
-        };
-      }
-    };
-    assert.throws(
-      () => handInSources([base], base, { readDir: endless }),
-      (e) =>
-        e instanceof ExerciseUsageError &&
-        e.message === `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
-    );
-    assert.equal(pulled, MAX_HAND_INS + 1);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-drop-");
+  const base = baseFolder.path;
+  let pulled = 0;
+  // A folder of endless names: the listing must stop one past the bound.
+  const endless = function* (): Generator<Deno.DirEntry> {
+    while (true) {
+      pulled++;
+      if (pulled > MAX_HAND_INS + 1) throw new Error("read past the bound");
+      yield {
+        name: `s${pulled}.json`,
+        isFile: true,
+        isDirectory: false,
+        isSymlink: false,
+      };
+    }
+  };
+  assert.throws(
+    () => handInSources([base], base, { readDir: endless }),
+    (e) =>
+      e instanceof ExerciseUsageError &&
+      e.message === `more than ${MAX_HAND_INS} hand-ins: grade them in parts`,
+  );
+  assert.equal(pulled, MAX_HAND_INS + 1);
 });
 
 const twoUsers = twoUsersMissing();

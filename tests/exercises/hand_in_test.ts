@@ -43,6 +43,7 @@ import { displayWidth } from "../../lib/base/terminal.ts";
 import { privateRootPath } from "../../lib/sandbox/sandbox.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { IS_ROOT } from "../_helpers/sandbox_fixtures.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 Deno.test("names: trimmed, bounded, and never a control or invisible character", () => {
   assert.deepEqual(checkName("  李  雷 "), { name: "李 雷" });
@@ -92,34 +93,31 @@ Deno.test("names: trimmed, bounded, and never a control or invisible character",
 });
 
 Deno.test("names: config name and course refuse bad values, exit 2, and store good ones", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-name-" });
-  try {
-    const say = (args: string[]) => cli(args, "", false, base);
-    assertUsageError(
-      await say(["config", "name", "a\u0007"]),
-      /not a name: a name may not contain control/,
-    );
-    assertUsageError(
-      await say(["config", "name", "x".repeat(41)]),
-      /at most 40 characters/,
-    );
-    assertUsageError(
-      await say(["config", "course", "a b"]),
-      /not a course code/,
-    );
-    assert.equal((await say(["config", "name", " 李雷 "])).code, 0);
-    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
-    assert.deepEqual((await say(["config", "name"])).out, ["name 李雷"]);
-    assert.deepEqual((await say(["config", "course"])).out, [
-      "course NET-2026",
-    ]);
-    assert.match(
-      (await say(["config", "name", "韩梅梅", "--lang", "zh"])).out[0],
-      /^名字已设为 "韩梅梅"：/,
-    );
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-name-");
+  const base = baseFolder.path;
+  const say = (args: string[]) => cli(args, "", false, base);
+  assertUsageError(
+    await say(["config", "name", "a\u0007"]),
+    /not a name: a name may not contain control/,
+  );
+  assertUsageError(
+    await say(["config", "name", "x".repeat(41)]),
+    /at most 40 characters/,
+  );
+  assertUsageError(
+    await say(["config", "course", "a b"]),
+    /not a course code/,
+  );
+  assert.equal((await say(["config", "name", " 李雷 "])).code, 0);
+  assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+  assert.deepEqual((await say(["config", "name"])).out, ["name 李雷"]);
+  assert.deepEqual((await say(["config", "course"])).out, [
+    "course NET-2026",
+  ]);
+  assert.match(
+    (await say(["config", "name", "韩梅梅", "--lang", "zh"])).out[0],
+    /^名字已设为“韩梅梅”：/,
+  );
 });
 
 Deno.test("variants: deterministic, inside the rules, spread over every value", () => {
@@ -511,114 +509,108 @@ Deno.test("hand-in: the digest is SHA-256 over the canonical text written here b
 });
 
 Deno.test("grade: malformed hand-ins are named with their reason, never 'missing'; exit 1", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
-  try {
-    const folder = join(base, "class");
-    await Deno.mkdir(folder, { mode: 0o700 });
-    await Deno.mkdir(join(folder, "sub"));
-    const write = (name: string, value: unknown) =>
-      Deno.writeTextFile(
-        join(folder, name),
-        typeof value === "string" ? value : JSON.stringify(value),
-      );
-    await write("a-good.json", handIn());
-    await write("b-old.json", { guardlab: "0.1.0", answers: { "1": "x" } });
-    await write("c-number.json", {
-      ...handIn(),
-      exercises: {
-        "output-check-cannot-unwrite": {
-          ...handIn().exercises["output-check-cannot-unwrite"],
-          answer: 1,
-        },
+  await using baseFolder = await tempDir("guardlab-grade-");
+  const base = baseFolder.path;
+  const folder = join(base, "class");
+  await Deno.mkdir(folder, { mode: 0o700 });
+  await Deno.mkdir(join(folder, "sub"));
+  const write = (name: string, value: unknown) =>
+    Deno.writeTextFile(
+      join(folder, name),
+      typeof value === "string" ? value : JSON.stringify(value),
+    );
+  await write("a-good.json", handIn());
+  await write("b-old.json", { guardlab: "0.1.0", answers: { "1": "x" } });
+  await write("c-number.json", {
+    ...handIn(),
+    exercises: {
+      "output-check-cannot-unwrite": {
+        ...handIn().exercises["output-check-cannot-unwrite"],
+        answer: 1,
       },
-    });
-    await write(
-      "d-other.json",
-      handIn({
-        guardlab: "0.0.9",
-        course: { id: "other", code: "X" },
-        name: '=HYPERLINK("http://x")',
-      }),
-    );
-    const extra = handIn().exercises["output-check-cannot-unwrite"];
-    await write(
-      "e-strangers.json",
-      handIn({
-        name: "韩梅梅",
-        exercises: Object.fromEntries(
-          Array.from({ length: 7 }, (_, i) => [`other-${i}`, extra]),
-        ),
-      }),
-    );
-    const r = await cli(["exercise", "grade", folder], "", false, base);
-    assert.equal(r.code, 1);
-    const text = r.out.join(" ").replace(/\s+/g, " ");
-    assert.match(
-      text,
-      /b-old\.json: not graded: no "format": a hand-in from an older guardlab/,
-    );
-    assert.match(
-      text,
-      /c-number\.json: not graded: the answer to exercise output-check-cannot-unwrite is not text/,
-    );
-    assert.match(text, /sub: not graded: a folder, not a hand-in/);
-    assert.match(
-      text,
-      /e-strangers\.json\): exercises not in this course, not graded: other-0, other-1, other-2, other-3, other-4 and 2 more/,
-    );
-    assert.match(
-      text,
-      /d-other\.json\): made by guardlab 0\.0\.9 \(graded by this version\)/,
-    );
-    assert.match(text, /d-other\.json\): from course other, code X/);
-    const json = JSON.parse(
-      (await cli(["exercise", "grade", folder, "--json"], "", false, base))
-        .out[0],
-    );
-    const byFile = Object.fromEntries(
-      json.students.map((s: { file: string }) => [s.file, s]),
-    );
-    assert.equal(byFile["a-good.json"].cells["1"], "done");
-    assert.equal(byFile["b-old.json"].graded, false);
-    assert.deepEqual(byFile["b-old.json"].cells, {}, "no cell says missing");
-    assert.equal(byFile["d-other.json"].cells["1"], "done", "graded, flagged");
-    // A spreadsheet never runs a name as a formula.
-    const csv =
-      (await cli(["exercise", "grade", folder, "--csv"], "", false, base)).out;
-    assert.ok(
-      csv.some((l) => l.includes(`"'=HYPERLINK(""http://x"")"`)),
-      csv.join("\n"),
-    );
-    assertUsageError(
-      await cli(
-        ["exercise", "grade", folder, "--csv", "--json"],
-        "",
-        false,
-        base,
+    },
+  });
+  await write(
+    "d-other.json",
+    handIn({
+      guardlab: "0.0.9",
+      course: { id: "other", code: "X" },
+      name: '=HYPERLINK("http://x")',
+    }),
+  );
+  const extra = handIn().exercises["output-check-cannot-unwrite"];
+  await write(
+    "e-strangers.json",
+    handIn({
+      name: "韩梅梅",
+      exercises: Object.fromEntries(
+        Array.from({ length: 7 }, (_, i) => [`other-${i}`, extra]),
       ),
-      /choose one of --json and --csv/,
-    );
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+    }),
+  );
+  const r = await cli(["exercise", "grade", folder], "", false, base);
+  assert.equal(r.code, 1);
+  const text = r.out.join(" ").replace(/\s+/g, " ");
+  assert.match(
+    text,
+    /b-old\.json: not graded: no "format": a hand-in from an older guardlab/,
+  );
+  assert.match(
+    text,
+    /c-number\.json: not graded: the answer to exercise output-check-cannot-unwrite is not text/,
+  );
+  assert.match(text, /sub: not graded: a folder, not a hand-in/);
+  assert.match(
+    text,
+    /e-strangers\.json\): exercises not in this course, not graded: other-0, other-1, other-2, other-3, other-4 and 2 more/,
+  );
+  assert.match(
+    text,
+    /d-other\.json\): made by guardlab 0\.0\.9 \(graded by this version\)/,
+  );
+  assert.match(text, /d-other\.json\): from course other, code X/);
+  const json = JSON.parse(
+    (await cli(["exercise", "grade", folder, "--json"], "", false, base))
+      .out[0],
+  );
+  const byFile = Object.fromEntries(
+    json.students.map((s: { file: string }) => [s.file, s]),
+  );
+  assert.equal(byFile["a-good.json"].cells["1"], "done");
+  assert.equal(byFile["b-old.json"].graded, false);
+  assert.deepEqual(byFile["b-old.json"].cells, {}, "no cell says missing");
+  assert.equal(byFile["d-other.json"].cells["1"], "done", "graded, flagged");
+  // A spreadsheet never runs a name as a formula.
+  const csv =
+    (await cli(["exercise", "grade", folder, "--csv"], "", false, base)).out;
+  assert.ok(
+    csv.some((l) => l.includes(`"'=HYPERLINK(""http://x"")"`)),
+    csv.join("\n"),
+  );
+  assertUsageError(
+    await cli(
+      ["exercise", "grade", folder, "--csv", "--json"],
+      "",
+      false,
+      base,
+    ),
+    /choose one of --json, --csv and --format/,
+  );
 });
 
 Deno.test("grade: a hand-in that is a link is refused (exit 4), unchanged", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
-  try {
-    const folder = join(base, "class");
-    await Deno.mkdir(folder, { mode: 0o700 });
-    const outside = join(base, "outside.json");
-    const text = JSON.stringify(handIn());
-    await Deno.writeTextFile(outside, text);
-    await Deno.symlink(outside, join(folder, "link.json"));
-    const linked = await cli(["exercise", "grade", folder], "", false, base);
-    assert.equal(linked.code, 4);
-    assert.match(linked.err[0], /link\.json is a symbolic link/);
-    await Deno.remove(join(folder, "link.json"));
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("guardlab-grade-");
+  const base = baseFolder.path;
+  const folder = join(base, "class");
+  await Deno.mkdir(folder, { mode: 0o700 });
+  const outside = join(base, "outside.json");
+  const text = JSON.stringify(handIn());
+  await Deno.writeTextFile(outside, text);
+  await Deno.symlink(outside, join(folder, "link.json"));
+  const linked = await cli(["exercise", "grade", folder], "", false, base);
+  assert.equal(linked.code, 4);
+  assert.match(linked.err[0], /link\.json is a symbolic link/);
+  await Deno.remove(join(folder, "link.json"));
 });
 
 Deno.test({
@@ -627,110 +619,19 @@ Deno.test({
     (IS_ROOT ? "" : " [ignored: giving a file to a second user needs root]"),
   ignore: !IS_ROOT,
   async fn() {
-    const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
-    try {
-      const folder = join(base, "class");
-      await Deno.mkdir(folder, { mode: 0o700 });
-      // A student (uid 65534) wrote each file into the teacher's folder.
-      const put = async (file: string, uid: number | null, mode = 0o600) => {
-        const text = JSON.stringify(handIn({
-          name: file,
-          student: { variant: null, uid },
-          exercises: {
-            // Each its own answer: no two are identical.
-            "output-check-cannot-unwrite": {
-              answer: JSON.stringify({ op: "count", note: file }),
-              passed: null,
-              checks: 1,
-              hints: 0,
-              revealed: false,
-              first: null,
-              hints_before_guess: null,
-            },
-          },
-        }));
-        await Deno.writeTextFile(join(folder, file), text, { mode });
-        await Deno.chmod(join(folder, file), mode);
-        await Deno.chown(join(folder, file), 65534, 65534);
-        return text;
-      };
-      const own = await put("own.json", 65534);
-      await put("claims-1001.json", 1001);
-      await put("no-uid.json", null);
-      await put("open.json", 65534, 0o666);
-      const grade = (args: string[]) =>
-        cli(["exercise", "grade", folder, ...args], "", false, base);
-      const table = await grade([]);
-      assert.equal(table.code, 0, table.err.join("\n"));
-      const flags = table.out.slice(table.out.indexOf("Flags:") + 1).join(" ")
-        .replace(/\s+/g, " ").trim();
-      assert.equal(
-        flags,
-        "claims-1001.json (claims-1001.json): the file belongs to uid 65534, " +
-          "but the hand-in names uid 1001: another account created this " +
-          "file (its owner is the account that created it; the uid inside " +
-          "is a claim anyone can edit) " +
-          "no-uid.json (no-uid.json): the file belongs to uid 65534, but the " +
-          "hand-in names no uid: another account created this file (its " +
-          "owner is the account that created it; the uid inside is a claim " +
-          "anyone can edit) " +
-          "open.json (open.json): other users can write the file (mode " +
-          "0666): anyone could have changed what it says",
-      );
-      const json = JSON.parse((await grade(["--json"])).out[0]);
-      const codes = Object.fromEntries(
-        json.students.map((
-          s: { file: string; flags: { code: string }[] },
-        ) => [s.file, s.flags.map((f) => f.code)]),
-      );
-      assert.deepEqual(codes, {
-        "claims-1001.json": ["owner(uid=65534,named=1001)"],
-        "no-uid.json": ["owner(uid=65534,named=none)"],
-        "open.json": ["owner(uid=65534,named=65534,mode=0666)"],
-        "own.json": [],
-      });
-      assert.equal(
-        await Deno.readTextFile(join(folder, "own.json")),
-        own,
-        "read, not changed",
-      );
-      // The teacher's own copy says nothing about who wrote it: no flag.
-      for (const file of ["claims-1001.json", "no-uid.json", "open.json"]) {
-        await Deno.remove(join(folder, file));
-      }
-      await Deno.copyFile(join(folder, "own.json"), join(folder, "mine.json"));
-      await Deno.chown(join(folder, "mine.json"), 0, 0);
-      await Deno.remove(join(folder, "own.json"));
-      const mine = await grade([]);
-      assert.equal(mine.code, 0);
-      assert.ok(mine.out.includes("Flags: none."), mine.out.join("\n"));
-    } finally {
-      await Deno.remove(base, { recursive: true });
-    }
-  },
-});
-
-Deno.test("grade: a name made to look like another with an invisible code point is a duplicate, and shown inert (issue 28, item 9)", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-" });
-  try {
+    await using baseFolder = await tempDir("guardlab-grade-");
+    const base = baseFolder.path;
     const folder = join(base, "class");
     await Deno.mkdir(folder, { mode: 0o700 });
-    const answers = ["JOB-001", "JOB-002"];
-    for (
-      const [file, name, job] of [
-        ["a.json", "李雷", answers[0]],
-        ["b.json", "李\u034f雷", answers[1]],
-        ["c.json", "\u3164李雷\ufe0f", answers[0] + " "],
-      ]
-    ) {
-      const h = handIn({
-        name,
+    // A student (uid 65534) wrote each file into the teacher's folder.
+    const put = async (file: string, uid: number | null, mode = 0o600) => {
+      const text = JSON.stringify(handIn({
+        name: file,
+        student: { variant: null, uid },
         exercises: {
+          // Each its own answer: no two are identical.
           "output-check-cannot-unwrite": {
-            answer: JSON.stringify({
-              op: "run",
-              args: { job, topic: "river", copies: 2 },
-            }),
+            answer: JSON.stringify({ op: "count", note: file }),
             passed: null,
             checks: 1,
             hints: 0,
@@ -739,38 +640,127 @@ Deno.test("grade: a name made to look like another with an invisible code point 
             hints_before_guess: null,
           },
         },
-      });
-      await Deno.writeTextFile(join(folder, file), JSON.stringify(h), {
-        mode: 0o600,
-      });
-    }
-    const r = await cli(["exercise", "grade", folder], "", false, base);
-    assert.equal(r.code, 0, r.err.join("\n"));
-    const rows = r.out.filter((l) => /^\S.*\s0\/19$/.test(l));
-    assert.deepEqual(rows.map((l) => l.split(/\s{2,}/)[0]), [
-      "李雷",
-      "李\\u034f雷",
-      "\\u3164李雷\\ufe0f",
-    ]);
-    const flags = r.out.slice(r.out.indexOf("Flags:") + 1).join(" ")
+      }));
+      await Deno.writeTextFile(join(folder, file), text, { mode });
+      await Deno.chmod(join(folder, file), mode);
+      await Deno.chown(join(folder, file), 65534, 65534);
+      return text;
+    };
+    const own = await put("own.json", 65534);
+    await put("claims-1001.json", 1001);
+    await put("no-uid.json", null);
+    await put("open.json", 65534, 0o666);
+    const grade = (args: string[]) =>
+      cli(["exercise", "grade", folder, ...args], "", false, base);
+    const table = await grade([]);
+    assert.equal(table.code, 0, table.err.join("\n"));
+    const flags = table.out.slice(table.out.indexOf("Flags:") + 1).join(" ")
       .replace(/\s+/g, " ").trim();
     assert.equal(
       flags,
-      "李雷 (a.json): the same name as b.json, c.json (duplicate name; each " +
-        "hand-in has values of its own) " +
-        "李\\u034f雷 (b.json): the same name as a.json, c.json (duplicate " +
-        "name; each hand-in has values of its own) " +
-        "\\u3164李雷\\ufe0f (c.json): the same name as a.json, b.json " +
-        "(duplicate name; each hand-in has values of its own)",
+      "claims-1001.json (claims-1001.json): the file belongs to uid 65534, " +
+        "but the hand-in names uid 1001: another account created this " +
+        "file (its owner is the account that created it; the uid inside " +
+        "is a claim anyone can edit) " +
+        "no-uid.json (no-uid.json): the file belongs to uid 65534, but the " +
+        "hand-in names no uid: another account created this file (its " +
+        "owner is the account that created it; the uid inside is a claim " +
+        "anyone can edit) " +
+        "open.json (open.json): other users can write the file (mode " +
+        "0666): anyone could have changed what it says",
     );
-    const json =
-      (await cli(["exercise", "grade", folder, "--json"], "", false, base))
-        .out[0];
-    assert.ok(json.includes('"name":"李\\u034f雷"'), json);
-    assert.equal(JSON.parse(json).students[1].name, "李\u034f雷");
-  } finally {
-    await Deno.remove(base, { recursive: true });
+    const json = JSON.parse((await grade(["--json"])).out[0]);
+    const codes = Object.fromEntries(
+      json.students.map((
+        s: { file: string; flags: { code: string }[] },
+      ) => [s.file, s.flags.map((f) => f.code)]),
+    );
+    assert.deepEqual(codes, {
+      "claims-1001.json": ["owner(uid=65534,named=1001)"],
+      "no-uid.json": ["owner(uid=65534,named=none)"],
+      "open.json": ["owner(uid=65534,named=65534,mode=0666)"],
+      "own.json": [],
+    });
+    assert.equal(
+      await Deno.readTextFile(join(folder, "own.json")),
+      own,
+      "read, not changed",
+    );
+    // The teacher's own copy says nothing about who wrote it: no flag.
+    for (const file of ["claims-1001.json", "no-uid.json", "open.json"]) {
+      await Deno.remove(join(folder, file));
+    }
+    await Deno.copyFile(join(folder, "own.json"), join(folder, "mine.json"));
+    await Deno.chown(join(folder, "mine.json"), 0, 0);
+    await Deno.remove(join(folder, "own.json"));
+    const mine = await grade([]);
+    assert.equal(mine.code, 0);
+    assert.ok(mine.out.includes("Flags: none."), mine.out.join("\n"));
+  },
+});
+
+Deno.test("grade: a name made to look like another with an invisible code point is flagged as looking the same, with the code points, and shown inert (issue 28, item 9; issue 49)", async () => {
+  await using baseFolder = await tempDir("guardlab-grade-");
+  const base = baseFolder.path;
+  const folder = join(base, "class");
+  await Deno.mkdir(folder, { mode: 0o700 });
+  const answers = ["JOB-001", "JOB-002"];
+  for (
+    const [file, name, job] of [
+      ["a.json", "李雷", answers[0]],
+      ["b.json", "李\u034f雷", answers[1]],
+      ["c.json", "\u3164李雷\ufe0f", answers[0] + " "],
+    ]
+  ) {
+    const h = handIn({
+      name,
+      exercises: {
+        "output-check-cannot-unwrite": {
+          answer: JSON.stringify({
+            op: "run",
+            args: { job, topic: "river", copies: 2 },
+          }),
+          passed: null,
+          checks: 1,
+          hints: 0,
+          revealed: false,
+          first: null,
+          hints_before_guess: null,
+        },
+      },
+    });
+    await Deno.writeTextFile(join(folder, file), JSON.stringify(h), {
+      mode: 0o600,
+    });
   }
+  const r = await cli(["exercise", "grade", folder], "", false, base);
+  assert.equal(r.code, 0, r.err.join("\n"));
+  const rows = r.out.filter((l) => /^\S.*\s0\/19$/.test(l));
+  assert.deepEqual(rows.map((l) => l.split(/\s{2,}/)[0]), [
+    "李雷",
+    "李\\u034f雷",
+    "\\u3164李雷\\ufe0f",
+  ]);
+  const flags = r.out.slice(r.out.indexOf("Flags:") + 1).join(" ")
+    .replace(/\s+/g, " ").trim();
+  assert.equal(
+    flags,
+    "李雷 (a.json): a name that looks the same as b.json, c.json's: they " +
+      "differ only in case, width, invisible characters or look-alike " +
+      "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+      "李\\u034f雷 (b.json): a name that looks the same as a.json, c.json's: " +
+      "they differ only in case, width, invisible characters or look-alike " +
+      "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+      "\\u3164李雷\\ufe0f (c.json): a name that looks the same as a.json, " +
+      "b.json's: they differ only in case, width, invisible characters or " +
+      "look-alike letters (U+3164, U+FE0F, U+034F); each hand-in has values " +
+      "of its own",
+  );
+  const json =
+    (await cli(["exercise", "grade", folder, "--json"], "", false, base))
+      .out[0];
+  assert.ok(json.includes('"name":"李\\u034f雷"'), json);
+  assert.equal(JSON.parse(json).students[1].name, "李\u034f雷");
 });
 
 Deno.test("table: 80 columns, whatever the names and however many exercises", () => {
@@ -940,186 +930,177 @@ Deno.test("csv: a row not graded says why (in English, as the headers), and some
 });
 
 Deno.test("variants through the CLI: show states them, check needs a name, hand-in warns of a changed name", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-variant-" });
-  try {
-    const say = (args: string[], input = "") => cli(args, input, false, base);
-    const plain = (await say(["exercise", "show", "1"])).out.join(" ");
-    assert.doesNotMatch(plain, /Your values/, "no course code: fixed values");
-    assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
-    assertUsageError(
-      await say(["exercise", "check", "1"], "{}"),
-      /derive from your name: set it first/,
-    );
-    assert.equal((await say(["config", "name", "李雷"])).code, 0);
-    // The values come from the code and the student's variant seed, made
-    // once and kept in the progress (issue 29, item 2).
-    const seed = () =>
-      JSON.parse(
-        Deno.readTextFileSync(join(privateRootPath(base), "exercises.json")),
-      )
-        .variant;
-    const shown = (await say(["exercise", "show", "1", "--lang", "zh"])).out
-      .join("").replace(/\s+/g, "");
-    const variant = seed();
-    assert.match(variant, /^[0-9a-f]{16}$/);
-    const p = paramsFor(
-      "NET-2026",
-      "李雷",
-      "output-check-cannot-unwrite",
-      variant,
-    );
-    assert.ok(
-      shown.includes(
-        `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，topic${p.topic}，copies${p.copies}。`,
-      ),
-      shown,
-    );
-    await say(["exercise", "show", "2"]);
-    assert.equal(seed(), variant, "made once");
-    const answer = JSON.stringify({
+  await using baseFolder = await tempDir("guardlab-variant-");
+  const base = baseFolder.path;
+  const say = (args: string[], input = "") => cli(args, input, false, base);
+  const plain = (await say(["exercise", "show", "1"])).out.join(" ");
+  assert.doesNotMatch(plain, /Your values/, "no course code: fixed values");
+  assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
+  assertUsageError(
+    await say(["exercise", "check", "1"], "{}"),
+    /derive from your name: set it first/,
+  );
+  assert.equal((await say(["config", "name", "李雷"])).code, 0);
+  // The values come from the code and the student's variant seed, made
+  // once and kept in the progress (issue 29, item 2).
+  const seed = () =>
+    JSON.parse(
+      Deno.readTextFileSync(join(privateRootPath(base), "exercises.json")),
+    )
+      .variant;
+  const shown = (await say(["exercise", "show", "1", "--lang", "zh"])).out
+    .join("").replace(/\s+/g, "");
+  const variant = seed();
+  assert.match(variant, /^[0-9a-f]{16}$/);
+  const p = paramsFor(
+    "NET-2026",
+    "李雷",
+    "output-check-cannot-unwrite",
+    variant,
+  );
+  assert.ok(
+    shown.includes(
+      `你在练习1的取值（课程NET-2026，李雷）：job${p.job}，topic${p.topic}，copies${p.copies}。`,
+    ),
+    shown,
+  );
+  await say(["exercise", "show", "2"]);
+  assert.equal(seed(), variant, "made once");
+  const answer = JSON.stringify({
+    op: "run",
+    args: { job: p.job, topic: p.topic, copies: p.copies },
+    faults: { bad_output: true },
+  });
+  assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
+  // Exercise 4 makes its key conflict by changing the topic on the
+  // student's own key: the other topic is no sign of a pasted answer.
+  const q = paramsFor("NET-2026", "李雷", "key-conflict", variant);
+  const otherTopic = q.topic === "river" ? "forest" : "river";
+  const conflict = [q.topic, otherTopic].map((topic) =>
+    JSON.stringify({
       op: "run",
-      args: { job: p.job, topic: p.topic, copies: p.copies },
-      faults: { bad_output: true },
-    });
-    assert.equal((await say(["exercise", "check", "1"], answer)).code, 0);
-    // Exercise 4 makes its key conflict by changing the topic on the
-    // student's own key: the other topic is no sign of a pasted answer.
-    const q = paramsFor("NET-2026", "李雷", "key-conflict", variant);
-    const otherTopic = q.topic === "river" ? "forest" : "river";
-    const conflict = [q.topic, otherTopic].map((topic) =>
-      JSON.stringify({
+      args: { job: q.job, topic, copies: q.copies },
+    })
+  ).join("\n");
+  const four = await say(["exercise", "check", "4"], conflict);
+  assert.equal(four.code, 0, four.out.join("\n"));
+  const bundle = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
+  const entry = bundle.exercises["output-check-cannot-unwrite"];
+  assert.equal(entry.answer, answer);
+  assert.equal(entry.checks, 1);
+  assert.equal(entry.hints, 0);
+  assert.equal(entry.revealed, false);
+  assert.ok(Date.parse(entry.passed) > 0);
+  // Format 3: when it was first checked; a script has no guess to hint.
+  assert.equal(bundle.version, 3);
+  assert.ok(Date.parse(entry.first) <= Date.parse(entry.passed));
+  assert.equal(entry.hints_before_guess, null);
+  assert.deepEqual(bundle.course, {
+    id: BUILTIN_COURSE.id,
+    code: "NET-2026",
+  });
+  // A prediction guessed wrong, then revealed: the hand-in says so.
+  assert.equal(
+    (await say(
+      ["exercise", "check", "15", "--reveal"],
+      '{"outcome":"accepted","draft":false,"receipts":0}',
+    )).code,
+    1,
+  );
+  const revealed = JSON.parse((await say(["exercise", "hand-in"])).out[0])
+    .exercises["predict-cancel-after-commit"];
+  assert.equal(revealed.revealed, true);
+  assert.equal(revealed.passed, null);
+  assert.equal(revealed.hints_before_guess, 0, "guessed before any hint");
+  // Work of an older guardlab (format 2: values from the seed alone),
+  // renamed to another student: graded with the seed alone, as that
+  // guardlab did, so the renamed copy passes; the flag says so.
+  const three = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
+  const { format: _, version: __, digest: ___, ...fields } = three;
+  const s = paramsFor(
+    "NET-2026",
+    "李雷",
+    "output-check-cannot-unwrite",
+    fields.student.variant,
+    "seed",
+  );
+  const exercises = {
+    "output-check-cannot-unwrite": {
+      answer: JSON.stringify({
         op: "run",
-        args: { job: q.job, topic, copies: q.copies },
-      })
-    ).join("\n");
-    const four = await say(["exercise", "check", "4"], conflict);
-    assert.equal(four.code, 0, four.out.join("\n"));
-    const bundle = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
-    const entry = bundle.exercises["output-check-cannot-unwrite"];
-    assert.equal(entry.answer, answer);
-    assert.equal(entry.checks, 1);
-    assert.equal(entry.hints, 0);
-    assert.equal(entry.revealed, false);
-    assert.ok(Date.parse(entry.passed) > 0);
-    // Format 3: when it was first checked; a script has no guess to hint.
-    assert.equal(bundle.version, 3);
-    assert.ok(Date.parse(entry.first) <= Date.parse(entry.passed));
-    assert.equal(entry.hints_before_guess, null);
-    assert.deepEqual(bundle.course, {
-      id: BUILTIN_COURSE.id,
-      code: "NET-2026",
-    });
-    // A prediction guessed wrong, then revealed: the hand-in says so.
-    assert.equal(
-      (await say(
-        ["exercise", "check", "15", "--reveal"],
-        '{"outcome":"accepted","draft":false,"receipts":0}',
-      )).code,
-      1,
-    );
-    const revealed = JSON.parse((await say(["exercise", "hand-in"])).out[0])
-      .exercises["predict-cancel-after-commit"];
-    assert.equal(revealed.revealed, true);
-    assert.equal(revealed.passed, null);
-    assert.equal(revealed.hints_before_guess, 0, "guessed before any hint");
-    // Work of an older guardlab (format 2: values from the seed alone),
-    // renamed to another student: graded with the seed alone, as that
-    // guardlab did, so the renamed copy passes; the flag says so.
-    const three = JSON.parse((await say(["exercise", "hand-in"])).out[0]);
-    const { format: _, version: __, digest: ___, ...fields } = three;
-    const s = paramsFor(
-      "NET-2026",
-      "李雷",
-      "output-check-cannot-unwrite",
-      fields.student.variant,
-      "seed",
-    );
-    const exercises = {
-      "output-check-cannot-unwrite": {
-        answer: JSON.stringify({
-          op: "run",
-          args: { job: s.job, topic: s.topic, copies: s.copies },
-          faults: { bad_output: true },
-        }),
-        passed: null,
-        checks: 1,
-        hints: 0,
-        revealed: false,
-      },
-    };
-    const body = {
-      format: "guardlab-hand-in",
-      version: 2,
-      ...fields,
-      name: "刘洋",
-      exercises,
-    };
-    const two = { ...body, digest: digestOf(body as unknown as HandIn) };
-    const teacher = await Deno.makeTempDir({ prefix: "guardlab-v2-" });
-    try {
-      assert.equal(
-        (await cli(["config", "course", "NET-2026"], "", false, teacher)).code,
-        0,
-      );
-      const graded = JSON.parse(
-        (await cli(
-          ["exercise", "grade", "--json"],
-          JSON.stringify(two),
-          false,
-          teacher,
-        )).out[0],
-      );
-      const [row] = graded.students;
-      assert.equal(row.cells["1"], "done");
-      const older = row.flags.find((f: { kind: string }) =>
-        f.kind === "older-format"
-      );
-      assert.equal(older.code, "older-format(2)");
-      assert.equal(
-        older.message.en,
-        "hand-in format 2, from an older guardlab: its values come from the " +
-          "seed alone (a copy renamed to another student keeps passing) and " +
-          "it says neither when each exercise was first checked nor the " +
-          "hints before a prediction",
-      );
-    } finally {
-      await Deno.remove(teacher, { recursive: true });
-    }
-    // Another name, other values: the student is told to check again.
-    assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
-    const again = await say(["exercise", "hand-in"]);
-    assert.equal(again.code, 0);
-    assert.match(again.err[0], /exercise 1 was checked under another name/);
-    // A check an older guardlab kept (values from the seed alone, no
-    // derivation on record): told too, since this guardlab's values differ.
-    assert.equal((await say(["config", "name", "李雷"])).code, 0);
-    const file = join(privateRootPath(base), "exercises.json");
-    const kept = JSON.parse(Deno.readTextFileSync(file));
-    delete kept.exercises["1"].as.derivation;
-    Deno.writeTextFileSync(file, JSON.stringify(kept), { mode: 0o600 });
-    const upgraded = await say(["exercise", "hand-in"]);
-    assert.equal(upgraded.code, 0);
-    assert.deepEqual(upgraded.err, [
-      "guardlab: exercise 1 was checked under another name, course code or " +
-      "variant, or by an older guardlab whose values differ: check it again " +
-      "(guardlab exercise check 1)",
-    ]);
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+        args: { job: s.job, topic: s.topic, copies: s.copies },
+        faults: { bad_output: true },
+      }),
+      passed: null,
+      checks: 1,
+      hints: 0,
+      revealed: false,
+    },
+  };
+  const body = {
+    format: "guardlab-hand-in",
+    version: 2,
+    ...fields,
+    name: "刘洋",
+    exercises,
+  };
+  const two = { ...body, digest: digestOf(body as unknown as HandIn) };
+  await using teacherFolder = await tempDir("guardlab-v2-");
+  const teacher = teacherFolder.path;
+  assert.equal(
+    (await cli(["config", "course", "NET-2026"], "", false, teacher)).code,
+    0,
+  );
+  const graded = JSON.parse(
+    (await cli(
+      ["exercise", "grade", "--json"],
+      JSON.stringify(two),
+      false,
+      teacher,
+    )).out[0],
+  );
+  const [row] = graded.students;
+  assert.equal(row.cells["1"], "done");
+  const older = row.flags.find((f: { kind: string }) =>
+    f.kind === "older-format"
+  );
+  assert.equal(older.code, "older-format(2)");
+  assert.equal(
+    older.message.en,
+    "hand-in format 2, from an older guardlab: its values come from the " +
+      "seed alone (a copy renamed to another student keeps passing) and " +
+      "it says neither when each exercise was first checked nor the " +
+      "hints before a prediction",
+  );
+  // Another name, other values: the student is told to check again.
+  assert.equal((await say(["config", "name", "韩梅梅"])).code, 0);
+  const again = await say(["exercise", "hand-in"]);
+  assert.equal(again.code, 0);
+  assert.match(again.err[0], /exercise 1 was checked under another name/);
+  // A check an older guardlab kept (values from the seed alone, no
+  // derivation on record): told too, since this guardlab's values differ.
+  assert.equal((await say(["config", "name", "李雷"])).code, 0);
+  const file = join(privateRootPath(base), "exercises.json");
+  const kept = JSON.parse(Deno.readTextFileSync(file));
+  delete kept.exercises["1"].as.derivation;
+  Deno.writeTextFileSync(file, JSON.stringify(kept), { mode: 0o600 });
+  const upgraded = await say(["exercise", "hand-in"]);
+  assert.equal(upgraded.code, 0);
+  assert.deepEqual(upgraded.err, [
+    "guardlab: exercise 1 was checked under another name, course code or variant, or",
+    "          by an older guardlab whose values differ: check it again (guardlab",
+    "          exercise check 1)",
+  ]);
 });
 
 Deno.test("grade: an empty stdin is no hand-in (usage error), not a malformed student", async () => {
-  const base = await Deno.makeTempDir({ prefix: "guardlab-grade-empty-" });
-  try {
-    for (const input of ["", "  \n\n"]) {
-      assertUsageError(
-        await cli(["exercise", "grade"], input, false, base),
-        /no hand-in: give FILE or FOLDER, or pipe one on stdin/,
-      );
-    }
-  } finally {
-    await Deno.remove(base, { recursive: true });
+  await using baseFolder = await tempDir("guardlab-grade-empty-");
+  const base = baseFolder.path;
+  for (const input of ["", "  \n\n"]) {
+    assertUsageError(
+      await cli(["exercise", "grade"], input, false, base),
+      /no hand-in: give FILE or FOLDER, or pipe one on stdin/,
+    );
   }
 });
 

@@ -35,6 +35,7 @@ import { scenarioOf } from "../../lib/experiments/verify.ts";
 import { SCENARIOS, stepsOf } from "../../lib/content/explain.ts";
 import { LESSONS } from "../../lib/content/lessons.ts";
 import { labFilesIn } from "../../lib/sandbox/sandbox.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** A `script` step's printed object read as the demo reports that step, written apart from the demo's own reading. */
 function reported(step: PolicyScriptStep, output: Output): unknown {
@@ -126,21 +127,18 @@ Deno.test("scenarios: explain replays the steps as the script lines written here
 });
 
 Deno.test("scenarios: the timing demo draws one attempt per scenario, in one ledger", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-scenarios-" });
-  try {
-    const { result, attempts } = await timingDemoWithAttempts(dir);
-    assert.deepEqual(result, expectedTiming);
-    assert.deepEqual(
-      attempts.map((a) => a.scenario),
-      TIMING_SCENARIOS.map((s) => s.name),
-    );
-    // The attempt drawn is the one reported: the retry's reuse, the cancel's stop.
-    assert.ok(attempts[2].attempt.events.includes("effect_reused"));
-    assert.equal(attempts[3].attempt.stoppedAt, "after_business");
-    assert.equal(attempts[3].attempt.draftExists, true);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dirFolder = await tempDir("guardlab-scenarios-");
+  const dir = dirFolder.path;
+  const { result, attempts } = await timingDemoWithAttempts(dir);
+  assert.deepEqual(result, expectedTiming);
+  assert.deepEqual(
+    attempts.map((a) => a.scenario),
+    TIMING_SCENARIOS.map((s) => s.name),
+  );
+  // The attempt drawn is the one reported: the retry's reuse, the cancel's stop.
+  assert.ok(attempts[2].attempt.events.includes("effect_reused"));
+  assert.equal(attempts[3].attempt.stoppedAt, "after_business");
+  assert.equal(attempts[3].attempt.draftExists, true);
 });
 
 Deno.test("scenarios: the policy steps report the demo's whole result, and replay alike", async (t) => {
@@ -182,81 +180,75 @@ Deno.test("scenarios: the policy steps report the demo's whole result, and repla
   await t.step(
     "a fresh script session, read by hand, reports what the demo reports",
     async () => {
-      const dir = await Deno.makeTempDir({ prefix: "guardlab-scenarios-" });
-      try {
-        const demo: Record<string, unknown> = { ...await policyDemo(dir) };
-        assert.deepEqual(demo, expectedPolicy);
-        // The demo's JSON keeps the fixture's order of keys.
-        assert.deepEqual(Object.keys(demo), Object.keys(expectedPolicy));
-        for (const scenario of POLICY_SCENARIOS) {
-          const lines = scriptLines(scenario);
-          const session = await freshSession(dir, scenario.name);
-          try {
-            for (
-              const [i, { step, reports, rowsAfter }] of scenario.steps
-                .entries()
-            ) {
-              assert.equal(lines[i], JSON.stringify(step));
-              const { output, policy } = await session.step(lines[i]);
-              assert.ok(
-                policy,
-                `${scenario.name} step ${i + 1} is drawn in a lane`,
+      await using dirFolder = await tempDir("guardlab-scenarios-");
+      const dir = dirFolder.path;
+      const demo: Record<string, unknown> = { ...await policyDemo(dir) };
+      assert.deepEqual(demo, expectedPolicy);
+      // The demo's JSON keeps the fixture's order of keys.
+      assert.deepEqual(Object.keys(demo), Object.keys(expectedPolicy));
+      for (const scenario of POLICY_SCENARIOS) {
+        const lines = scriptLines(scenario);
+        const session = await freshSession(dir, scenario.name);
+        try {
+          for (
+            const [i, { step, reports, rowsAfter }] of scenario.steps
+              .entries()
+          ) {
+            assert.equal(lines[i], JSON.stringify(step));
+            const { output, policy } = await session.step(lines[i]);
+            assert.ok(
+              policy,
+              `${scenario.name} step ${i + 1} is drawn in a lane`,
+            );
+            if (reports) {
+              assert.deepEqual(
+                reported(step as PolicyScriptStep, output),
+                demo[reports],
+                `${scenario.name} step ${i + 1} (${reports})`,
               );
-              if (reports) {
-                assert.deepEqual(
-                  reported(step as PolicyScriptStep, output),
-                  demo[reports],
-                  `${scenario.name} step ${i + 1} (${reports})`,
-                );
-              }
-              if (rowsAfter) {
-                const seen = await session.step('{"op":"policy.rows"}');
-                assert.deepEqual(seen.output.rows, demo[rowsAfter], rowsAfter);
-              }
             }
-          } finally {
-            session.close();
+            if (rowsAfter) {
+              const seen = await session.step('{"op":"policy.rows"}');
+              assert.deepEqual(seen.output.rows, demo[rowsAfter], rowsAfter);
+            }
           }
+        } finally {
+          session.close();
         }
-      } finally {
-        await Deno.remove(dir, { recursive: true });
       }
     },
   );
 });
 
 Deno.test("scenarios: the article's steps, replayed as script lines, do what the demo reports", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-scenarios-" });
-  try {
-    const { result, attempts } = await articleDemo(dir);
-    assert.deepEqual(result, expectedArticle);
-    // Only the four attempts are drawn as timelines; the compensations have a view of their own.
-    assert.deepEqual(attempts.map((a) => a.scenario), [
-      "naive_receipt",
-      "checked_receipt",
-      "parallel_input_guardrail",
-      "sequential_input_guardrail",
-    ]);
-    for (const scenario of ARTICLE_SCENARIOS) {
-      const expected: Record<string, unknown> = expectedArticle[scenario.name];
-      const session = await freshSession(dir, scenario.name);
-      try {
-        const lines = stepsOf(scenario.name);
-        const steps: readonly ScenarioStep[] = scenario.steps;
-        for (const [i, { reports }] of steps.entries()) {
-          const { output } = await session.step(lines[i]);
-          if (reports === undefined) continue;
-          assert.deepEqual(
-            output,
-            expected[reports],
-            `${scenario.name} ${reports}`,
-          );
-        }
-      } finally {
-        session.close();
+  await using dirFolder = await tempDir("guardlab-scenarios-");
+  const dir = dirFolder.path;
+  const { result, attempts } = await articleDemo(dir);
+  assert.deepEqual(result, expectedArticle);
+  // Only the four attempts are drawn as timelines; the compensations have a view of their own.
+  assert.deepEqual(attempts.map((a) => a.scenario), [
+    "naive_receipt",
+    "checked_receipt",
+    "parallel_input_guardrail",
+    "sequential_input_guardrail",
+  ]);
+  for (const scenario of ARTICLE_SCENARIOS) {
+    const expected: Record<string, unknown> = expectedArticle[scenario.name];
+    const session = await freshSession(dir, scenario.name);
+    try {
+      const lines = stepsOf(scenario.name);
+      const steps: readonly ScenarioStep[] = scenario.steps;
+      for (const [i, { reports }] of steps.entries()) {
+        const { output } = await session.step(lines[i]);
+        if (reports === undefined) continue;
+        assert.deepEqual(
+          output,
+          expected[reports],
+          `${scenario.name} ${reports}`,
+        );
       }
+    } finally {
+      session.close();
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,6 +1,6 @@
 /**
  * `script` holds its JSON lines while the input has more ready, and writes
- * them when it would wait (lib/cli/commands/script.ts). SIGTERM sent in
+ * them when it would wait (lib/cli/commands/script/mod.ts). SIGTERM sent in
  * the middle of a long piped input must still find every line out: each
  * run whose receipt was committed is said, none that was not. (The runtime
  * reads its signals when the event loop waits, so this one lands at a
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { runSteps } from "../_helpers/cli_fixtures.ts";
 import { NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
 import { persistedCounts } from "../_helpers/helpers.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const STEPS = runSteps(3000);
 
@@ -20,38 +21,35 @@ Deno.test({
     NEEDS_RUN,
   ignore: NEEDS_RUN !== "" || Deno.build.os === "windows",
   async fn() {
-    const home = await Deno.makeTempDir({ prefix: "guardlab-sigterm-" });
-    try {
-      await Deno.chmod(home, 0o700);
-      // The ledger exists before the watch starts: its folder is watched.
-      const first = startGuardlab(["script", "--home", home, "--ledger", "s"]);
-      const w = first.stdin.getWriter();
-      await w.write(new TextEncoder().encode('{"op":"count"}\n'));
-      await w.close();
-      assert.equal((await first.output()).code, 0);
-      const folder = join(home, "s");
-      const watcher = Deno.watchFs(folder);
-      const child = startGuardlab(["script", "--home", home, "--ledger", "s"]);
-      const output = child.output();
-      const writer = child.stdin.getWriter();
-      // Written in full and left open: the script never ends on its own.
-      writer.write(new TextEncoder().encode(STEPS)).catch(() => {});
-      // The first write of the log: runs are being committed.
-      for await (const event of watcher) {
-        if (event.paths.some((p) => p.endsWith("lab.sqlite-wal"))) break;
-      }
-      watcher.close();
-      child.kill("SIGTERM");
-      const { code, stdout } = await output;
-      assert.equal(code, 143);
-      const said = new TextDecoder().decode(stdout).split("\n")
-        .filter((l) => l.includes('"status":"accepted"')).length;
-      const [, receipts] = persistedCounts(join(folder, "lab.sqlite"));
-      assert.ok(receipts < 3000, `the signal came mid-input (${receipts})`);
-
-      assert.equal(said, receipts);
-    } finally {
-      await Deno.remove(home, { recursive: true });
+    await using homeFolder = await tempDir("guardlab-sigterm-");
+    const home = homeFolder.path;
+    await Deno.chmod(home, 0o700);
+    // The ledger exists before the watch starts: its folder is watched.
+    const first = startGuardlab(["script", "--home", home, "--ledger", "s"]);
+    const w = first.stdin.getWriter();
+    await w.write(new TextEncoder().encode('{"op":"count"}\n'));
+    await w.close();
+    assert.equal((await first.output()).code, 0);
+    const folder = join(home, "s");
+    const watcher = Deno.watchFs(folder);
+    const child = startGuardlab(["script", "--home", home, "--ledger", "s"]);
+    const output = child.output();
+    const writer = child.stdin.getWriter();
+    // Written in full and left open: the script never ends on its own.
+    writer.write(new TextEncoder().encode(STEPS)).catch(() => {});
+    // The first write of the log: runs are being committed.
+    for await (const event of watcher) {
+      if (event.paths.some((p) => p.endsWith("lab.sqlite-wal"))) break;
     }
+    watcher.close();
+    child.kill("SIGTERM");
+    const { code, stdout } = await output;
+    assert.equal(code, 143);
+    const said = new TextDecoder().decode(stdout).split("\n")
+      .filter((l) => l.includes('"status":"accepted"')).length;
+    const [, receipts] = persistedCounts(join(folder, "lab.sqlite"));
+    assert.ok(receipts < 3000, `the signal came mid-input (${receipts})`);
+
+    assert.equal(said, receipts);
   },
 });

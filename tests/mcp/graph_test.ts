@@ -12,6 +12,7 @@ import config from "../../deno.json" with { type: "json" };
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 import { ROOT } from "../_helpers/mcp_helpers.ts";
 import { compileArgs, TARGETS } from "../../scripts/compile.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const SDK = "npm:@modelcontextprotocol/sdk@1.32.2";
 const LOCK_FLAGS = "--lock=deno.lock --frozen";
@@ -121,7 +122,7 @@ Deno.test({
       "no package in the graph of any command's own modules",
     );
     assert.ok(
-      [...seen].some((s) => inLib(s) === "cli/commands/mcp.ts"),
+      [...seen].some((s) => inLib(s) === "cli/commands/mcp/mod.ts"),
       "the walk reached the mcp command",
     );
     assert.deepEqual(
@@ -129,7 +130,7 @@ Deno.test({
       [
         ["accept/matrix.ts", "accept/_examples.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
-        ["cli/commands/mcp.ts", "mcp/server.ts"],
+        ["cli/commands/mcp/mod.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
       ],
       "four dynamic imports beside the command line's: the mcp command " +
@@ -169,37 +170,34 @@ Deno.test({
     NEEDS_RUN,
   ignore: !CAN_RUN,
   async fn() {
-    const cache = await Deno.makeTempDir({ prefix: "gl-empty-deno-dir-" });
-    try {
-      const [program, ...args] = (tasks.demo as string).split(" && ").at(-1)!
-        .split(/\s+/);
-      assert.equal(program, "deno");
-      // The registry is unreachable here, so a fetch fails quietly (a dynamic
-      // import's package is optional to the graph) and leaves no package
-      // behind: the debug log's "Download" lines show the attempt itself.
-      const loud = args.slice(1).filter((a) => a !== "-q");
-      const r = await deno(["run", "-L", "debug", ...loud], {
-        DENO_DIR: cache,
-        // Nothing answers here: a download would fail the run.
-        NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
-        DENO_NO_UPDATE_CHECK: "1",
-      });
-      assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /a second connection sees/);
-      const npm = join(cache, "npm");
-      const fetched = (() => {
-        try {
-          return [...Deno.readDirSync(npm)].map((e) => e.name);
-        } catch {
-          return [];
-        }
-      })();
-      assert.deepEqual(fetched, [], "no npm package was fetched");
-      const attempts = r.err.split("\n").filter((l) => l.includes("Download"));
-      assert.deepEqual(attempts, [], "no download was even attempted");
-    } finally {
-      await Deno.remove(cache, { recursive: true });
-    }
+    await using cacheFolder = await tempDir("gl-empty-deno-dir-");
+    const cache = cacheFolder.path;
+    const [program, ...args] = (tasks.demo as string).split(" && ").at(-1)!
+      .split(/\s+/);
+    assert.equal(program, "deno");
+    // The registry is unreachable here, so a fetch fails quietly (a dynamic
+    // import's package is optional to the graph) and leaves no package
+    // behind: the debug log's "Download" lines show the attempt itself.
+    const loud = args.slice(1).filter((a) => a !== "-q");
+    const r = await deno(["run", "-L", "debug", ...loud], {
+      DENO_DIR: cache,
+      // Nothing answers here: a download would fail the run.
+      NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+      DENO_NO_UPDATE_CHECK: "1",
+    });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /a second connection sees/);
+    const npm = join(cache, "npm");
+    const fetched = (() => {
+      try {
+        return [...Deno.readDirSync(npm)].map((e) => e.name);
+      } catch {
+        return [];
+      }
+    })();
+    assert.deepEqual(fetched, [], "no npm package was fetched");
+    const attempts = r.err.split("\n").filter((l) => l.includes("Download"));
+    assert.deepEqual(attempts, [], "no download was even attempted");
   },
 });
 
@@ -212,20 +210,17 @@ Deno.test({
     // What the README tells a newcomer to type. deno task installs the
     // packages of deno.json's "imports" field, and of deno.lock unless
     // "lock" is false, before any task: neither may name a package.
-    const cache = await Deno.makeTempDir({ prefix: "gl-empty-deno-dir-" });
-    try {
-      const r = await deno(["task", "-L", "debug", "demo"], {
-        DENO_DIR: cache,
-        NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
-        DENO_NO_UPDATE_CHECK: "1",
-      });
-      assert.equal(r.code, 0, r.err.split("\n").slice(-20).join("\n"));
-      assert.match(r.out, /a second connection sees/);
-      const attempts = r.err.split("\n").filter((l) => l.includes("Download"));
-      assert.deepEqual(attempts, [], "no download was even attempted");
-    } finally {
-      await Deno.remove(cache, { recursive: true });
-    }
+    await using cacheFolder = await tempDir("gl-empty-deno-dir-");
+    const cache = cacheFolder.path;
+    const r = await deno(["task", "-L", "debug", "demo"], {
+      DENO_DIR: cache,
+      NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/",
+      DENO_NO_UPDATE_CHECK: "1",
+    });
+    assert.equal(r.code, 0, r.err.split("\n").slice(-20).join("\n"));
+    assert.match(r.out, /a second connection sees/);
+    const attempts = r.err.split("\n").filter((l) => l.includes("Download"));
+    assert.deepEqual(attempts, [], "no download was even attempted");
   },
 });
 
@@ -238,30 +233,27 @@ Deno.test({
       w.startsWith("--lock") || w === "--frozen"
     );
     assert.deepEqual(flags, ["--lock=deno.lock", "--frozen"]);
-    const dir = await Deno.makeTempDir({ prefix: "gl-lock-check-" });
-    try {
-      const lock = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.lock")));
-      const cacheWith = async (edit: (l: typeof lock) => void) => {
-        const copy = structuredClone(lock);
-        edit(copy);
-        const path = join(dir, "deno.lock");
-        Deno.writeTextFileSync(path, JSON.stringify(copy, null, 2));
-        return await deno(["cache", `--lock=${path}`, "--frozen", "main.ts"]);
-      };
-      await t.step("the real lock: the graph resolves", async () => {
-        const r = await cacheWith(() => {});
-        assert.equal(r.code, 0, r.err);
-      });
-      await t.step(
-        "the SDK's entry removed: out of date, refused",
-        async () => {
-          const r = await cacheWith((l) => delete l.specifiers[SDK]);
-          assert.notEqual(r.code, 0);
-          assert.match(r.err, /lockfile is out of date/);
-        },
-      );
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dirFolder = await tempDir("gl-lock-check-");
+    const dir = dirFolder.path;
+    const lock = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.lock")));
+    const cacheWith = async (edit: (l: typeof lock) => void) => {
+      const copy = structuredClone(lock);
+      edit(copy);
+      const path = join(dir, "deno.lock");
+      Deno.writeTextFileSync(path, JSON.stringify(copy, null, 2));
+      return await deno(["cache", `--lock=${path}`, "--frozen", "main.ts"]);
+    };
+    await t.step("the real lock: the graph resolves", async () => {
+      const r = await cacheWith(() => {});
+      assert.equal(r.code, 0, r.err);
+    });
+    await t.step(
+      "the SDK's entry removed: out of date, refused",
+      async () => {
+        const r = await cacheWith((l) => delete l.specifiers[SDK]);
+        assert.notEqual(r.code, 0);
+        assert.match(r.err, /lockfile is out of date/);
+      },
+    );
   },
 });

@@ -19,6 +19,7 @@ import {
   observed,
   removeLedger,
 } from "../_helpers/mcp_helpers.ts";
+import { initialize } from "../_helpers/mcp_wire.ts";
 
 const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
 
@@ -390,16 +391,7 @@ Deno.test({
         const name = ledgerName("died");
         try {
           const child = startGuardlab(["mcp", "--ledger", name]);
-          const lines = [JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: {
-              protocolVersion: "2025-06-18",
-              capabilities: {},
-              clientInfo: { name: "dies", version: "0" },
-            },
-          })];
+          const lines = [JSON.stringify(initialize(1, "dies", "0"))];
           for (let i = 1; i <= 5; i++) {
             lines.push(JSON.stringify({
               jsonrpc: "2.0",

@@ -6,6 +6,7 @@ import expectedPolicy from "../../fixtures/expected-policy.json" with {
   type: "json",
 };
 import { InjectedFailure, InputRejected, PolicyLab } from "../../lib/mod.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const REQUEST = { job: "JOB-001", copies: 2 };
 
@@ -184,17 +185,14 @@ Deno.test("policy boundary: the 14 reference scenarios", async (t) => {
   });
 
   await t.step("manual oracle", async () => {
-    const dir = await Deno.makeTempDir({ prefix: "guardlab-policy-demo-" });
-    try {
-      assert.deepEqual(await policyDemo(dir), expectedPolicy);
-      assert.deepEqual(
-        [...Deno.readDirSync(dir)],
-        [],
-        "each fixture database is removed",
-      );
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using dirFolder = await tempDir("guardlab-policy-demo-");
+    const dir = dirFolder.path;
+    assert.deepEqual(await policyDemo(dir), expectedPolicy);
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)],
+      [],
+      "each fixture database is removed",
+    );
   });
 });
 
@@ -226,22 +224,19 @@ Deno.test("policy boundary: changePolicy is trusted setup with its own validatio
 });
 
 Deno.test("policy lab: the ledger's shape, its connection private", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-policy-shape-" });
+  await using dirFolder = await tempDir("guardlab-policy-shape-");
+  const dir = dirFolder.path;
+  const lab = PolicyLab.open(join(dir, "policy.sqlite"), { trusted: [dir] });
   try {
-    const lab = PolicyLab.open(join(dir, "policy.sqlite"), { trusted: [dir] });
-    try {
-      // Every statement is a method; no caller reaches the connection itself.
-      assert.deepEqual(Object.keys(lab), []);
-      assert.equal("db" in lab, false);
-      lab.initialize();
-      assert.deepEqual({ ...lab.currentPolicy() }, {
-        revision: 1,
-        max_copies: 3,
-      });
-    } finally {
-      lab.close();
-    }
+    // Every statement is a method; no caller reaches the connection itself.
+    assert.deepEqual(Object.keys(lab), []);
+    assert.equal("db" in lab, false);
+    lab.initialize();
+    assert.deepEqual({ ...lab.currentPolicy() }, {
+      revision: 1,
+      max_copies: 3,
+    });
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    lab.close();
   }
 });

@@ -23,11 +23,13 @@ import {
   TEST_BASE,
 } from "../_helpers/helpers.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const REFERENCE_LEDGER = fileURLToPath(
   new URL("../../fixtures/reference-ledger.sqlite", import.meta.url),
 );
-const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
+const RUN = runFlags();
 const IS_ROOT = currentUid(TEST_BASE) === 0;
 
 const place = sharedPlace;
@@ -529,44 +531,38 @@ Deno.test("attack: hostile ledgers are refused before any write", async (t) => {
 });
 
 Deno.test("attack: the draft insert is checked like the receipt", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-draft-" });
+  await using dirFolder = await tempDir("guardlab-draft-");
+  const dir = dirFolder.path;
+  const path = join(dir, "lab.sqlite");
+  const lab = Lab.open(path);
   try {
-    const path = join(dir, "lab.sqlite");
-    const lab = Lab.open(path);
-    try {
-      // Installed after the schema check, as a damaged SQLite could behave.
-      // A second connection plants it; the lab's statements see the new schema.
-      const planter = new DatabaseSync(path);
-      planter.exec(
-        "CREATE TRIGGER quiet BEFORE INSERT ON drafts BEGIN SELECT RAISE(IGNORE); END",
-      );
-      planter.close();
-      const r = await lab.run(ARGS);
-      assert.equal(r.status, "error");
-      assert.equal(r.effect_exists, false);
-      assert.equal(r.released, null);
-      assert.ok(!r.events.includes("effect_committed"));
-    } finally {
-      lab.close();
-    }
-    assert.deepEqual(persistedCounts(path), [0, 1]);
-    assert.deepEqual(persistedReceipts(path).map((r) => r.status), ["error"]);
+    // Installed after the schema check, as a damaged SQLite could behave.
+    // A second connection plants it; the lab's statements see the new schema.
+    const planter = new DatabaseSync(path);
+    planter.exec(
+      "CREATE TRIGGER quiet BEFORE INSERT ON drafts BEGIN SELECT RAISE(IGNORE); END",
+    );
+    planter.close();
+    const r = await lab.run(ARGS);
+    assert.equal(r.status, "error");
+    assert.equal(r.effect_exists, false);
+    assert.equal(r.released, null);
+    assert.ok(!r.events.includes("effect_committed"));
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    lab.close();
   }
+  assert.deepEqual(persistedCounts(path), [0, 1]);
+  assert.deepEqual(persistedReceipts(path).map((r) => r.status), ["error"]);
 });
 
 Deno.test("attack: SQLite keeps its temporary storage in memory", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-temp-" });
+  await using dirFolder = await tempDir("guardlab-temp-");
+  const dir = dirFolder.path;
+  const lab = Lab.open(join(dir, "lab.sqlite"));
   try {
-    const lab = Lab.open(join(dir, "lab.sqlite"));
-    try {
-      assert.equal(lab.ledger.connectionSettings().tempStore, 2, "MEMORY");
-    } finally {
-      lab.close();
-    }
+    assert.equal(lab.ledger.connectionSettings().tempStore, 2, "MEMORY");
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    lab.close();
   }
 });
 

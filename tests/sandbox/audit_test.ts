@@ -17,6 +17,7 @@ import {
   TASK_FLAGS,
 } from "../_helpers/namespace.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { initialize, INITIALIZED } from "../_helpers/mcp_wire.ts";
 
 const missing = CAN_RUN ? namespaceMissing() : "";
 
@@ -71,17 +72,8 @@ const ALLOWED: [string, RegExp][] = [
 ];
 
 const MCP_INPUT = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "audit", version: "0" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
+  initialize(1, "audit", "0"),
+  INITIALIZED,
   { jsonrpc: "2.0", id: 2, method: "tools/list" },
 ].map((m) => JSON.stringify(m)).join("\n") + "\n";
 

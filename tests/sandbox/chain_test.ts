@@ -17,16 +17,16 @@ import {
   sharedPlace,
   snapshot,
 } from "../_helpers/sandbox_fixtures.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const REFERENCE_LEDGER = fileURLToPath(
   new URL("../../fixtures/reference-ledger.sqlite", import.meta.url),
 );
-const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
 const POSIX = Deno.build.os !== "windows";
 
 /** Every command that opens a `--ledger-file`, with what it needs besides. */
 const OPENERS: string[][] = [
-  ["run", ...RUN],
+  ["run", ...runFlags()],
   ["ledger"],
   ["reconcile"],
   ["compensate", "--job", "JOB-001"],
@@ -132,7 +132,7 @@ Deno.test({
     assert.deepEqual(await snapshot(above), before, "byte-identical");
     // The refusal never suggests removing what the user cannot remove.
     const r = await cli(
-      ["run", "--ledger-file", ledger, ...RUN],
+      ["run", "--ledger-file", ledger, ...runFlags()],
       "",
       false,
       p.base,

@@ -12,12 +12,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
 import { denoAsUser, twoUsersMissing } from "../_helpers/namespace.ts";
+import { ROOT } from "../_helpers/root.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const [first, rest] = config.tasks.guardlab.split(" && ");
 /** The task's check, as the task runs it, `deno` left out. */
 const CHECK = first.split(/\s+/).slice(1);

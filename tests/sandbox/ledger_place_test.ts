@@ -14,8 +14,8 @@ import {
   snapshot,
 } from "../_helpers/sandbox_fixtures.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
-const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
 const POSIX = Deno.build.os !== "windows";
 
 const OWN_FOLDER = {
@@ -40,7 +40,7 @@ Deno.test({
               "run",
               "--ledger-file",
               join(p.base, name),
-              ...RUN,
+              ...runFlags(),
               "--lang",
               lang,
             ],
@@ -64,7 +64,12 @@ Deno.test({
   ignore: !POSIX || !CAN_RUN,
   async fn() {
     const file = `/tmp/guardlab-place-${crypto.randomUUID()}.sqlite`;
-    const r = await spawnGuardlab(["run", "--ledger-file", file, ...RUN]);
+    const r = await spawnGuardlab([
+      "run",
+      "--ledger-file",
+      file,
+      ...runFlags(),
+    ]);
     assertRefused(r, OWN_FOLDER.en);
     assert.doesNotMatch(r.err[0], /read access/);
     assert.throws(() => Deno.lstatSync(file), Deno.errors.NotFound);
@@ -80,7 +85,7 @@ Deno.test({
     await Deno.mkdir(dir, { mode: 0o700 });
     const ledger = join(dir, "lab.sqlite");
     const made = await cli(
-      ["run", "--ledger-file", ledger, ...RUN],
+      ["run", "--ledger-file", ledger, ...runFlags()],
       "",
       false,
       p.base,

@@ -17,8 +17,8 @@ import {
   sharedPlace,
   snapshot,
 } from "../_helpers/sandbox_fixtures.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
-const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
 const POSIX = Deno.build.os !== "windows";
 const ignored = !POSIX || !IS_ROOT;
 const why = IS_ROOT ? "" : " [ignored: chown to a second user needs root]";
@@ -52,7 +52,7 @@ Deno.test({
       [["explain", "retry_same_request"], 0, ""],
       [["explain", "retry_same_request", "--format", "svg"], 0, ""],
       [["exercise", "show", "1"], 0, ""],
-      [["run", ...RUN], 0, ""],
+      [["run", ...runFlags()], 0, ""],
       [["script"], 0, '{"op":"count"}\n'],
     ];
     for (const [args, code, input] of cases) {
@@ -120,7 +120,7 @@ Deno.test({
     const before = await snapshot(p.base);
     for (
       const args of [
-        ["run", "--ledger", "mine", ...RUN],
+        ["run", "--ledger", "mine", ...runFlags()],
         ["script", "--ledger", "mine"],
         ["ledger", "--ledger", "mine"],
         ["reconcile", "--ledger", "mine"],
@@ -144,7 +144,7 @@ Deno.test({
       /^UNSAFE private folder: .*guardlab-0 belongs to uid 65534.*another user made it, so only they or an administrator can remove it; .*--home DIR/,
     );
     const zh = await cli(
-      ["run", "--ledger", "mine", ...RUN, "--lang", "zh"],
+      ["run", "--ledger", "mine", ...runFlags(), "--lang", "zh"],
       "",
       false,
       p.base,
@@ -164,7 +164,7 @@ Deno.test({
     const h = ["--home", home];
     // Made 0700 on first use, like the private folder.
     let r = await cli(
-      ["run", "--ledger", "mine", ...RUN, ...h],
+      ["run", "--ledger", "mine", ...runFlags(), ...h],
       "",
       false,
       p.base,
@@ -241,7 +241,14 @@ Deno.test({
       await Deno.chmod(above, 0o777);
       assertRefused(
         await cli(
-          ["run", "--ledger", "x", ...RUN, "--home", join(above, "home")],
+          [
+            "run",
+            "--ledger",
+            "x",
+            ...runFlags(),
+            "--home",
+            join(above, "home"),
+          ],
           "",
           false,
           p.base,
@@ -255,7 +262,7 @@ Deno.test({
       await Deno.symlink(p.outside, link);
       assertRefused(
         await cli(
-          ["run", "--ledger", "x", ...RUN, "--home", link],
+          ["run", "--ledger", "x", ...runFlags(), "--home", link],
           "",
           false,
           p.base,
@@ -296,7 +303,7 @@ Deno.test({
       await Deno.mkdir(root);
       await Deno.chmod(root, 0o777);
       assertRefused(
-        await cli(["run", "--ledger", "a", ...RUN], "", false, p.base),
+        await cli(["run", "--ledger", "a", ...runFlags()], "", false, p.base),
         /make it yours alone \(chmod 700 .*guardlab-\d+\), or to keep ledgers, settings and progress, pass --home DIR/,
       );
     });
@@ -304,7 +311,7 @@ Deno.test({
       await using p = await sharedPlace();
       await Deno.symlink(p.outside, privateRootPath(p.base));
       assertRefused(
-        await cli(["run", "--ledger", "a", ...RUN], "", false, p.base),
+        await cli(["run", "--ledger", "a", ...runFlags()], "", false, p.base),
         /remove it \(rm .*guardlab-\d+\), or to keep ledgers, settings and progress, pass --home DIR/,
       );
     });

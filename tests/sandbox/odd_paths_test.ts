@@ -12,12 +12,12 @@ import { fileURLToPath } from "node:url";
 import { cli } from "../_helpers/helpers.ts";
 import { assertRefused, sharedPlace } from "../_helpers/sandbox_fixtures.ts";
 import { NEEDS_RUN, sandboxCommand } from "../_helpers/spawn.ts";
+import { ROOT } from "../_helpers/root.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const REFERENCE_LEDGER = fileURLToPath(
   new URL("../../fixtures/reference-ledger.sqlite", import.meta.url),
 );
-const RUN = ["--job", "JOB-001", "--topic", "river", "--copies", "2"];
 
 /** Each command that takes a path, with the path put where `at` says. */
 function commands(at: (name: string) => string): string[][] {
@@ -25,12 +25,12 @@ function commands(at: (name: string) => string): string[][] {
     ["ledger", "--ledger-file", at("lab.sqlite")],
     ["ledger", "--ledger-file", at("lab.sqlite"), "--json"],
     ["reconcile", "--ledger-file", at("lab.sqlite")],
-    ["run", "--ledger-file", at("lab.sqlite"), ...RUN],
+    ["run", "--ledger-file", at("lab.sqlite"), ...runFlags()],
     ["compensate", "--ledger-file", at("lab.sqlite"), "--job", "JOB-001"],
     ["script", at("steps.jsonl")],
     ["mcp", "--faults", at("faults.jsonl")],
     ["exercise", "check", "1", at("answer.jsonl")],
-    ["run", "--home", at("home"), "--ledger", "x", ...RUN],
+    ["run", "--home", at("home"), "--ledger", "x", ...runFlags()],
     ["ledger", "--home", at("home"), "--ledger", "x"],
   ];
 }
@@ -99,7 +99,7 @@ Deno.test({
         const command of [
           ["ledger", "--ledger-file", ledger],
           ["reconcile", "--ledger-file", ledger],
-          ["run", "--ledger-file", ledger, ...RUN],
+          ["run", "--ledger-file", ledger, ...runFlags()],
         ]
       ) {
         await t.step(`ulimit -n ${limit}: ${command[0]}`, async () => {

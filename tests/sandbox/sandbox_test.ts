@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { assertUsageError } from "../_helpers/helpers.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
 import { SANDBOX_ROOT } from "../../lib/sandbox/sandbox.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const WHY = NEEDS_RUN;
 const OUTSIDE = Deno.build.os === "windows" ? "C:\\" : "/";
@@ -55,12 +56,7 @@ Deno.test({
           "run",
           "--ledger-file",
           outside,
-          "--job",
-          "JOB-001",
-          "--topic",
-          "river",
-          "--copies",
-          "1",
+          ...runFlags({ copies: 1 }),
         ]);
         assert.equal(r.code, 4);
         assert.equal(r.out.length, 0);

@@ -20,6 +20,7 @@ import {
   TASK_FLAGS,
 } from "../_helpers/namespace.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 /** A stand-in for the shared temp folder: root-made, sticky, world-writable. */
 function sharedBase(): { base: string } & Disposable {
@@ -129,11 +130,11 @@ Deno.test("scratch: every command leaves the shared folder as it found it", asyn
     const args of [
       ["demo", "timing"],
       ["verify"],
-      ["run", "--job", "JOB-001", "--topic", "river", "--copies", "2"],
+      ["run", ...runFlags()],
       ["script"],
       ["explain", "idempotency", "--format", "svg"],
       ["exercise", "check", "1", "-"],
-      ["run", "--job", "JOB-001", "--topic", "bad topic", "--copies", "2"],
+      ["run", ...runFlags({ topic: "bad topic" })],
     ]
   ) {
     const r = await cli(args, '{"op":"count"}\n', false, s.base);

@@ -26,10 +26,11 @@ import {
   VICTIM,
 } from "../_helpers/namespace.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const missing = twoUsersMissing();
 const IGNORED = missing ? ` [ignored: ${missing}]` : "";
-const RUN = "--job JOB-001 --topic river --copies 2";
+const RUN = runFlags().join(" ");
 const SWAP_MS = 3000;
 
 /** The victim's home, outside the grant: a tmpfs of its own on /mnt, 0700. */

@@ -18,6 +18,8 @@ import {
 } from "../../lib/store/_wal.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { listing } from "../_helpers/files.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir, tempDirSync } from "../_helpers/tmp.ts";
 
 const REFERENCE_LEDGER = fileURLToPath(
   new URL("../../fixtures/reference-ledger.sqlite", import.meta.url),
@@ -93,19 +95,16 @@ function rowsOf(db: DatabaseSync): string[] {
 
 /** Rows through a connection of SQLite's own, on a copy (which it may change). */
 function sqliteReads(files: Record<string, Uint8Array>): string[] {
-  const dir = Deno.makeTempDirSync({ prefix: "guardlab-sqlite-" });
+  using dirFolder = tempDirSync("guardlab-sqlite-");
+  const dir = dirFolder.path;
+  for (const [name, bytes] of Object.entries(files)) {
+    Deno.writeFileSync(join(dir, name), bytes);
+  }
+  const db = new DatabaseSync(join(dir, "lab.sqlite"));
   try {
-    for (const [name, bytes] of Object.entries(files)) {
-      Deno.writeFileSync(join(dir, name), bytes);
-    }
-    const db = new DatabaseSync(join(dir, "lab.sqlite"));
-    try {
-      return rowsOf(db);
-    } finally {
-      db.close();
-    }
+    return rowsOf(db);
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    db.close();
   }
 }
 
@@ -129,24 +128,21 @@ async function crashLeftover(
   dir: string,
   jobs: string[],
 ): Promise<{ main: Uint8Array; wal: Uint8Array }> {
-  const scratch = await Deno.makeTempDir({ prefix: "guardlab-crash-" });
+  await using scratchFolder = await tempDir("guardlab-crash-");
+  const scratch = scratchFolder.path;
+  const path = join(scratch, "lab.sqlite");
+  const lab = Lab.open(path);
   try {
-    const path = join(scratch, "lab.sqlite");
-    const lab = Lab.open(path);
-    try {
-      for (const job of jobs) {
-        await lab.run({ job, topic: "river", copies: 2 }, { badOutput: true });
-      }
-      const main = await Deno.readFile(path);
-      const wal = await Deno.readFile(path + "-wal");
-      await Deno.writeFile(join(dir, "lab.sqlite"), main, { mode: 0o600 });
-      await Deno.writeFile(join(dir, "lab.sqlite-wal"), wal, { mode: 0o600 });
-      return { main, wal };
-    } finally {
-      lab.close();
+    for (const job of jobs) {
+      await lab.run({ job, topic: "river", copies: 2 }, { badOutput: true });
     }
+    const main = await Deno.readFile(path);
+    const wal = await Deno.readFile(path + "-wal");
+    await Deno.writeFile(join(dir, "lab.sqlite"), main, { mode: 0o600 });
+    await Deno.writeFile(join(dir, "lab.sqlite-wal"), wal, { mode: 0o600 });
+    return { main, wal };
   } finally {
-    await Deno.remove(scratch, { recursive: true });
+    lab.close();
   }
 }
 
@@ -159,12 +155,7 @@ Deno.test("view: a view creates, changes and deletes nothing", async (t) => {
         "run",
         "--ledger-file",
         path,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "2",
+        ...runFlags(),
         "--bad-output",
       ],
       "",

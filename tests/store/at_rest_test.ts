@@ -15,28 +15,27 @@ import {
 import { PROOF_SUFFIX } from "../../lib/sandbox/safe_fs.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { CAN_RUN, NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDirSync } from "../_helpers/tmp.ts";
 
 /** Rows of `lab.sqlite` copied alone into a fresh folder, by table. */
 function rowsOfCopy(lab: string): Record<string, string[]> {
-  const dir = Deno.makeTempDirSync({ prefix: "guardlab-copy-" });
+  using dirFolder = tempDirSync("guardlab-copy-");
+  const dir = dirFolder.path;
+  const copy = join(dir, "lab.sqlite");
+  Deno.copyFileSync(lab, copy);
+  const db = new DatabaseSync(copy, { readOnly: true });
   try {
-    const copy = join(dir, "lab.sqlite");
-    Deno.copyFileSync(lab, copy);
-    const db = new DatabaseSync(copy, { readOnly: true });
-    try {
-      const tables = (db.prepare(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name!='sqlite_sequence' ORDER BY name",
-      ).all() as { name: string }[]).map((t) => t.name);
-      return Object.fromEntries(tables.map((t) => [
-        t,
-        (db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[])
-          .map((r) => JSON.stringify(Object.values(r))),
-      ]));
-    } finally {
-      db.close();
-    }
+    const tables = (db.prepare(
+      "SELECT name FROM sqlite_master WHERE type='table' AND name!='sqlite_sequence' ORDER BY name",
+    ).all() as { name: string }[]).map((t) => t.name);
+    return Object.fromEntries(tables.map((t) => [
+      t,
+      (db.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[])
+        .map((r) => JSON.stringify(Object.values(r))),
+    ]));
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    db.close();
   }
 }
 
@@ -58,8 +57,6 @@ function assertAtRest(dir: string, files: string[]): void {
   );
 }
 
-const RUN = ["--topic", "river", "--copies", "2"];
-
 Deno.test("at rest: every writing command leaves one file", async (t) => {
   const top = await Deno.makeTempDir({ prefix: "guardlab-rest-" });
   const base = join(top, "tmp");
@@ -71,7 +68,7 @@ Deno.test("at rest: every writing command leaves one file", async (t) => {
   try {
     await t.step("run, accepted", async () => {
       const r = await cli(
-        ["run", "--ledger", name, "--job", "JOB-001", ...RUN],
+        ["run", "--ledger", name, ...runFlags()],
         "",
         false,
         base,
@@ -89,9 +86,7 @@ Deno.test("at rest: every writing command leaves one file", async (t) => {
           "run",
           "--ledger",
           name,
-          "--job",
-          "JOB-002",
-          ...RUN,
+          ...runFlags({ job: "JOB-002" }),
           "--audit-failure",
         ],
         "",
@@ -205,9 +200,7 @@ Deno.test({
             "run",
             "--ledger",
             name,
-            "--job",
-            job,
-            ...RUN,
+            ...runFlags({ job }),
             "--pause-at",
             point,
           ]);

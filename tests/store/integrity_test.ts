@@ -12,6 +12,8 @@ import { Lab } from "../../lib/timing/lab.ts";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { listing } from "../_helpers/files.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /**
  * A ledger at rest (one file) with draft JOB-001, whose table row is then
@@ -81,12 +83,7 @@ Deno.test("integrity: an index that disagrees with its table", async (t) => {
         "run",
         "--ledger-file",
         path,
-        "--job",
-        "JOB-777",
-        "--topic",
-        "river",
-        "--copies",
-        "2",
+        ...runFlags({ job: "JOB-777" }),
       ];
       for (const args of [run, ["ledger", "--ledger-file", path]]) {
         for (const lang of ["en", "zh"]) {
@@ -136,25 +133,22 @@ Deno.test("integrity: an index that disagrees with its table", async (t) => {
 });
 
 Deno.test("integrity: a view's connection never writes", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-ro-" });
-  try {
-    const path = join(dir, "lab.sqlite");
-    Lab.open(path).close();
-    for (const mode of ["read", "observe"] as const) {
-      const writer = mode === "observe" ? Ledger.open(path) : undefined;
-      const ledger = Ledger.open(path, { mode });
-      try {
-        assert.throws(
-          () => ledger.setReceiptFault("ignore"),
-          /readonly|read-only|query_only/i,
-          mode,
-        );
-      } finally {
-        ledger.close();
-        writer?.close();
-      }
+  await using dirFolder = await tempDir("guardlab-ro-");
+  const dir = dirFolder.path;
+  const path = join(dir, "lab.sqlite");
+  Lab.open(path).close();
+  for (const mode of ["read", "observe"] as const) {
+    const writer = mode === "observe" ? Ledger.open(path) : undefined;
+    const ledger = Ledger.open(path, { mode });
+    try {
+      assert.throws(
+        () => ledger.setReceiptFault("ignore"),
+        /readonly|read-only|query_only/i,
+        mode,
+      );
+    } finally {
+      ledger.close();
+      writer?.close();
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -34,6 +34,8 @@ import { seal, stateOf } from "../../lib/store/_proof.ts";
 import { TRIPWIRE } from "./hostile_schemas.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { CAN_RUN, NEEDS_RUN } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const ARGS = { job: "JOB-001", topic: "river", copies: 2 };
 
@@ -479,25 +481,22 @@ Deno.test("provenance: a proof that is not guardlab's own proves nothing", async
 });
 
 Deno.test("provenance: a file outside the private folder is checked in full every time", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-provenance-foreign-" });
-  try {
-    const path = join(dir, "lab.sqlite");
-    const lab = Lab.open(path, { trusted: [dir] });
-    await lab.run(ARGS);
-    lab.close();
-    assert.throws(
-      () => Deno.lstatSync(path + PROOF_SUFFIX),
-      Deno.errors.NotFound,
-      "no proof is kept for it",
+  await using dirFolder = await tempDir("gl-provenance-foreign-");
+  const dir = dirFolder.path;
+  const path = join(dir, "lab.sqlite");
+  const lab = Lab.open(path, { trusted: [dir] });
+  await lab.run(ARGS);
+  lab.close();
+  assert.throws(
+    () => Deno.lstatSync(path + PROOF_SUFFIX),
+    Deno.errors.NotFound,
+    "no proof is kept for it",
+  );
+  for (const mode of ["write", "read", "write"] as const) {
+    assert.deepEqual(
+      counted(() => openClose(path, { mode, trusted: [dir] })),
+      { inspected: 1, proven: 0 },
     );
-    for (const mode of ["write", "read", "write"] as const) {
-      assert.deepEqual(
-        counted(() => openClose(path, { mode, trusted: [dir] })),
-        { inspected: 1, proven: 0 },
-      );
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -522,45 +521,39 @@ Deno.test("provenance: a commit waiting in the log when guardlab opens sends it 
 });
 
 Deno.test("provenance: sealing sets the modification time one millisecond back, through the file", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-provenance-seal-" });
-  try {
-    const path = join(dir, "f");
-    Deno.writeTextFileSync(path, "x");
-    const state = stateOf(Deno.statSync(path))!;
-    const proof = seal(path, state, "key")!;
-    assert.equal(proof.mtimeMs, state.mtimeMs - 1);
-    assert.equal(Deno.statSync(path).mtime!.getTime(), state.mtimeMs - 1);
-    assert.equal(proof.schema, "key");
-    // Not the file it was told of (the old one kept aside, so the new one
-    // cannot reuse its inode): nothing is set.
-    Deno.renameSync(path, join(dir, "aside"));
-    Deno.writeTextFileSync(path, "y");
-    const other = Deno.statSync(path).mtime!.getTime();
-    assert.equal(seal(path, state, "key"), null);
-    assert.equal(Deno.statSync(path).mtime!.getTime(), other);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dirFolder = await tempDir("gl-provenance-seal-");
+  const dir = dirFolder.path;
+  const path = join(dir, "f");
+  Deno.writeTextFileSync(path, "x");
+  const state = stateOf(Deno.statSync(path))!;
+  const proof = seal(path, state, "key")!;
+  assert.equal(proof.mtimeMs, state.mtimeMs - 1);
+  assert.equal(Deno.statSync(path).mtime!.getTime(), state.mtimeMs - 1);
+  assert.equal(proof.schema, "key");
+  // Not the file it was told of (the old one kept aside, so the new one
+  // cannot reuse its inode): nothing is set.
+  Deno.renameSync(path, join(dir, "aside"));
+  Deno.writeTextFileSync(path, "y");
+  const other = Deno.statSync(path).mtime!.getTime();
+  assert.equal(seal(path, state, "key"), null);
+  assert.equal(Deno.statSync(path).mtime!.getTime(), other);
 });
 
 Deno.test("provenance: a write between the look at the file and its seal is not sealed", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-provenance-seal-" });
-  try {
-    const path = join(dir, "f");
-    Deno.writeTextFileSync(path, "x");
-    // An old time, so that the write below moves it whatever the clock's grain.
-    Deno.utimeSync(path, new Date(1_000_000), new Date(1_000_000));
-    const seen = stateOf(Deno.statSync(path))!;
-    // Another program writes the file in place, the same size.
-    using file = Deno.openSync(path, { write: true });
-    file.writeSync(new TextEncoder().encode("y"));
-    const written = Deno.statSync(path).mtime!.getTime();
-    assert.notEqual(written, seen.mtimeMs);
-    assert.equal(seal(path, seen, "key"), null);
-    assert.equal(Deno.statSync(path).mtime!.getTime(), written, "not set back");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using dirFolder = await tempDir("gl-provenance-seal-");
+  const dir = dirFolder.path;
+  const path = join(dir, "f");
+  Deno.writeTextFileSync(path, "x");
+  // An old time, so that the write below moves it whatever the clock's grain.
+  Deno.utimeSync(path, new Date(1_000_000), new Date(1_000_000));
+  const seen = stateOf(Deno.statSync(path))!;
+  // Another program writes the file in place, the same size.
+  using file = Deno.openSync(path, { write: true });
+  file.writeSync(new TextEncoder().encode("y"));
+  const written = Deno.statSync(path).mtime!.getTime();
+  assert.notEqual(written, seen.mtimeMs);
+  assert.equal(seal(path, seen, "key"), null);
+  assert.equal(Deno.statSync(path).mtime!.getTime(), written, "not set back");
 });
 
 Deno.test("provenance: the seal leaves a modification time no later write can leave", async () => {
@@ -579,43 +572,35 @@ Deno.test("provenance: the seal leaves a modification time no later write can le
 });
 
 Deno.test("provenance: run and ledger on a named ledger open it on its proof", async () => {
-  const base = await Deno.makeTempDir({ prefix: "gl-provenance-cli-" });
-  try {
-    const run = [
-      "run",
-      "--ledger",
-      "mine",
-      "--job",
-      "JOB-001",
-      "--topic",
-      "river",
-      "--copies",
-      "2",
-      "--json",
-    ];
-    assert.equal((await cli(run, "", false, base)).code, 0);
-    const before = openCounts();
-    const again = await cli(run, "", false, base);
-    assert.equal(again.code, 0, again.err.join("\n"));
-    const shown = await cli(
-      ["ledger", "--ledger", "mine", "--json"],
-      "",
-      false,
-      base,
-    );
-    assert.equal(shown.code, 0, shown.err.join("\n"));
-    assert.equal(JSON.parse(shown.out.join("\n")).receipts.length, 2);
-    const after = openCounts();
-    assert.deepEqual(
-      {
-        inspected: after.inspected - before.inspected,
-        proven: after.proven - before.proven,
-      },
-      { inspected: 0, proven: 2 },
-    );
-  } finally {
-    await Deno.remove(base, { recursive: true });
-  }
+  await using baseFolder = await tempDir("gl-provenance-cli-");
+  const base = baseFolder.path;
+  const run = [
+    "run",
+    "--ledger",
+    "mine",
+    ...runFlags(),
+    "--json",
+  ];
+  assert.equal((await cli(run, "", false, base)).code, 0);
+  const before = openCounts();
+  const again = await cli(run, "", false, base);
+  assert.equal(again.code, 0, again.err.join("\n"));
+  const shown = await cli(
+    ["ledger", "--ledger", "mine", "--json"],
+    "",
+    false,
+    base,
+  );
+  assert.equal(shown.code, 0, shown.err.join("\n"));
+  assert.equal(JSON.parse(shown.out.join("\n")).receipts.length, 2);
+  const after = openCounts();
+  assert.deepEqual(
+    {
+      inspected: after.inspected - before.inspected,
+      proven: after.proven - before.proven,
+    },
+    { inspected: 0, proven: 2 },
+  );
 });
 
 Deno.test({

@@ -17,6 +17,7 @@ import {
   tempLab,
   TEST_ROOT,
 } from "../_helpers/helpers.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 /** Drafts, the compensation state and compensation receipts, from a second connection. */
 function facts(path: string) {
@@ -143,12 +144,7 @@ Deno.test("compensation: reconcile and the command tell the states apart", async
       "run",
       "--ledger",
       name,
-      "--job",
-      job,
-      "--topic",
-      "river",
-      "--copies",
-      "2",
+      ...runFlags({ job }),
       ...extra,
     ]);
   await run("JOB-001", "--bad-output");
@@ -232,12 +228,7 @@ Deno.test("compensation: reconcile and the command tell the states apart", async
     "run",
     "--ledger",
     name,
-    "--job",
-    "JOB-004",
-    "--topic",
-    "river",
-    "--copies",
-    "2",
+    ...runFlags({ job: "JOB-004" }),
     "--bad-output",
   ]);
   const text = (await cli(["reconcile", "--ledger", name])).out.join("\n");

@@ -24,6 +24,7 @@ import {
   spawnGuardlab,
   startGuardlab,
 } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 function uniqueLedger(prefix: string): string {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
@@ -279,12 +280,7 @@ Deno.test({
         const args = [
           "--ledger",
           name,
-          "--job",
-          "JOB-007",
-          "--topic",
-          "forest",
-          "--copies",
-          "3",
+          ...runFlags({ job: "JOB-007", topic: "forest", copies: 3 }),
         ];
         try {
           const child = startGuardlab(["run", ...args, "--pause-at", point]);

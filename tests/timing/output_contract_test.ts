@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Lab, outputCheck, OutputRejected } from "../../lib/mod.ts";
 import { ARGS } from "../_helpers/helpers.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const GOOD = { job: ARGS.job, text: `${ARGS.topic} / copies=${ARGS.copies}` };
 
@@ -38,18 +39,15 @@ Deno.test("output contract: exactly { job, text } for the draft asked for", asyn
 });
 
 Deno.test("output contract: what a run releases is exactly the contract", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "guardlab-contract-" });
+  await using dirFolder = await tempDir("guardlab-contract-");
+  const dir = dirFolder.path;
+  const lab = Lab.open(`${dir}/lab.sqlite`);
   try {
-    const lab = Lab.open(`${dir}/lab.sqlite`);
-    try {
-      const result = await lab.run(ARGS);
-      assert.equal(result.status, "accepted");
-      // Not one key more than the contract: deepEqual on the exact object.
-      assert.deepEqual(result.released, GOOD);
-    } finally {
-      lab.close();
-    }
+    const result = await lab.run(ARGS);
+    assert.equal(result.status, "accepted");
+    // Not one key more than the contract: deepEqual on the exact object.
+    assert.deepEqual(result.released, GOOD);
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    lab.close();
   }
 });

@@ -19,6 +19,7 @@ import { historyFrom, summaryOf } from "../../lib/views/ledger_history.ts";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "../../lib/timing/ledger.ts";
 import { historyFacts, keyRanges } from "../../lib/timing/_key_ranges.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -110,119 +111,113 @@ Deno.test("history: more drafts without a receipt than are drawn", () => {
 });
 
 Deno.test("history: the ledger's summary, read by SQLite, is the one worked out from every row", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-summary-" });
+  await using dirFolder = await tempDir("gl-summary-");
+  const dir = dirFolder.path;
+  const path = `${dir}/lab.sqlite`;
+  Ledger.open(path, { trusted: [dir] }).close();
+  const db = new DatabaseSync(path);
+  const add = db.prepare(
+    "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+  );
+  // Events a crafted ledger may hold: escapes, nesting, not JSON at all.
+  const texts = [
+    '["arguments_valid", "effect_committed"]',
+    '["effect_reused"]',
+    '["\\u0065ffect_committed"]',
+    '[["effect_committed"]]',
+    "effect_committed",
+    '"effect_committed"',
+    '["effect_committed_not"]',
+    "[1, 2]",
+    "{}",
+  ];
+  for (let i = 0; i < 3 * MAX_DRAWN_ATTEMPTS + 7; i++) {
+    const job = i % 11 === 0
+      ? null
+      : `JOB-${String((i * 7) % 40).padStart(3, "0")}`;
+    add.run(job, i % 3 ? "accepted" : "error", texts[i % texts.length]);
+  }
+  // One key for each text alone: whether it shows the draft committed
+  // rests on that text only.
+  texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
+  const drafts = [
+    ...texts.map((_, k) => `KEY-${k}`),
+    "JOB-001",
+    "JOB-039",
+    "JOB-100",
+  ].sort();
+  for (const job of drafts) {
+    db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')").run(job);
+  }
+  db.close();
+  const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
   try {
-    const path = `${dir}/lab.sqlite`;
-    Ledger.open(path, { trusted: [dir] }).close();
-    const db = new DatabaseSync(path);
-    const add = db.prepare(
-      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+    const facts = ledger.historyFacts(MAX_DRAWN_ATTEMPTS);
+    assert.deepEqual(facts, summaryOf(ledger.receipts(), drafts));
+    assert.ok(facts.firstAttempt.size > 0, "some draft is uncommitted");
+    // Whether a key's draft shows committed rests on its text alone.
+    assert.deepEqual(
+      [...ledger.committedAmong(texts.map((_, k) => `KEY-${k}`))].sort(),
+      [0, 2, 3, 4, 5].map((k) => `KEY-${k}`),
     );
-    // Events a crafted ledger may hold: escapes, nesting, not JSON at all.
-    const texts = [
-      '["arguments_valid", "effect_committed"]',
-      '["effect_reused"]',
-      '["\\u0065ffect_committed"]',
-      '[["effect_committed"]]',
-      "effect_committed",
-      '"effect_committed"',
-      '["effect_committed_not"]',
-      "[1, 2]",
-      "{}",
-    ];
-    for (let i = 0; i < 3 * MAX_DRAWN_ATTEMPTS + 7; i++) {
-      const job = i % 11 === 0
-        ? null
-        : `JOB-${String((i * 7) % 40).padStart(3, "0")}`;
-      add.run(job, i % 3 ? "accepted" : "error", texts[i % texts.length]);
-    }
-    // One key for each text alone: whether it shows the draft committed
-    // rests on that text only.
-    texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
-    const drafts = [
-      ...texts.map((_, k) => `KEY-${k}`),
-      "JOB-001",
-      "JOB-039",
-      "JOB-100",
-    ].sort();
-    for (const job of drafts) {
-      db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')").run(job);
-    }
-    db.close();
-    const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
-    try {
-      const facts = ledger.historyFacts(MAX_DRAWN_ATTEMPTS);
-      assert.deepEqual(facts, summaryOf(ledger.receipts(), drafts));
-      assert.ok(facts.firstAttempt.size > 0, "some draft is uncommitted");
-      // Whether a key's draft shows committed rests on its text alone.
-      assert.deepEqual(
-        [...ledger.committedAmong(texts.map((_, k) => `KEY-${k}`))].sort(),
-        [0, 2, 3, 4, 5].map((k) => `KEY-${k}`),
-      );
-    } finally {
-      ledger.close();
-    }
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    ledger.close();
   }
 });
 
 Deno.test("history: facts found a range of keys at a time are the facts of every row", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "gl-ranges-" });
+  await using dirFolder = await tempDir("gl-ranges-");
+  const dir = dirFolder.path;
+  const path = `${dir}/lab.sqlite`;
+  Ledger.open(path, { trusted: [dir] }).close();
+  const db = new DatabaseSync(path);
+  const keys = Array.from(
+    { length: 5000 },
+    (_, k) => `KEY-${String(k).padStart(6, "0")}`,
+  );
+  const next = random(7);
+  db.exec("BEGIN");
+  const draft = db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')");
+  const add = db.prepare(
+    "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+  );
+  for (const job of keys) draft.run(job);
+  for (let i = 0; i < 2000; i++) {
+    // Most keys have no receipt; some a committing one, some only reuses,
+    // and the last keys' receipts come last.
+    const job = i < 1990
+      ? keys[Math.floor(next() * keys.length)]
+      : keys.at(-1 - (i % 3))!;
+    add.run(job, "error", JSON.stringify(EVENTS[Math.floor(next() * 2)]));
+  }
+  db.exec("COMMIT");
+  // A bound of about 770 keys a range: the walk takes several.
+  const bound = 20_000;
+  const ranges = [...keyRanges(db, false, bound)];
+  assert.ok(ranges.length >= 6, `${ranges.length} ranges`);
+  for (const walk of [ranges, [...keyRanges(db, true, bound)].reverse()]) {
+    // The ranges cover the index, each key once, in order.
+    assert.equal(walk.reduce((n, r) => n + r.count, 0), keys.length);
+    assert.equal(walk[0].lo, keys[0]);
+    assert.equal(walk.at(-1)!.hi, keys.at(-1));
+    walk.forEach((r, i) => {
+      assert.ok(r.lo <= r.hi);
+      if (i > 0) assert.ok(walk[i - 1].hi < r.lo, "no key twice");
+    });
+  }
+  const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
   try {
-    const path = `${dir}/lab.sqlite`;
-    Ledger.open(path, { trusted: [dir] }).close();
-    const db = new DatabaseSync(path);
-    const keys = Array.from(
-      { length: 5000 },
-      (_, k) => `KEY-${String(k).padStart(6, "0")}`,
+    assert.deepEqual(
+      historyFacts(db, MAX_DRAWN_ATTEMPTS, bound),
+      summaryOf(ledger.receipts(), keys),
     );
-    const next = random(7);
-    db.exec("BEGIN");
-    const draft = db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')");
-    const add = db.prepare(
-      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+    // And with the bound every view has.
+    assert.deepEqual(
+      ledger.historyFacts(MAX_DRAWN_ATTEMPTS),
+      summaryOf(ledger.receipts(), keys),
     );
-    for (const job of keys) draft.run(job);
-    for (let i = 0; i < 2000; i++) {
-      // Most keys have no receipt; some a committing one, some only reuses,
-      // and the last keys' receipts come last.
-      const job = i < 1990
-        ? keys[Math.floor(next() * keys.length)]
-        : keys.at(-1 - (i % 3))!;
-      add.run(job, "error", JSON.stringify(EVENTS[Math.floor(next() * 2)]));
-    }
-    db.exec("COMMIT");
-    // A bound of about 770 keys a range: the walk takes several.
-    const bound = 20_000;
-    const ranges = [...keyRanges(db, false, bound)];
-    assert.ok(ranges.length >= 6, `${ranges.length} ranges`);
-    for (const walk of [ranges, [...keyRanges(db, true, bound)].reverse()]) {
-      // The ranges cover the index, each key once, in order.
-      assert.equal(walk.reduce((n, r) => n + r.count, 0), keys.length);
-      assert.equal(walk[0].lo, keys[0]);
-      assert.equal(walk.at(-1)!.hi, keys.at(-1));
-      walk.forEach((r, i) => {
-        assert.ok(r.lo <= r.hi);
-        if (i > 0) assert.ok(walk[i - 1].hi < r.lo, "no key twice");
-      });
-    }
-    const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
-    try {
-      assert.deepEqual(
-        historyFacts(db, MAX_DRAWN_ATTEMPTS, bound),
-        summaryOf(ledger.receipts(), keys),
-      );
-      // And with the bound every view has.
-      assert.deepEqual(
-        ledger.historyFacts(MAX_DRAWN_ATTEMPTS),
-        summaryOf(ledger.receipts(), keys),
-      );
-    } finally {
-      ledger.close();
-      db.close();
-    }
   } finally {
-    await Deno.remove(dir, { recursive: true });
+    ledger.close();
+    db.close();
   }
 });

@@ -16,6 +16,8 @@ import { inert, inertOutput } from "../../lib/base/terminal.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
 import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
+import { tempDir } from "../_helpers/tmp.ts";
 
 const FAKE = "nothing to reconcile: every live draft has an accepted receipt";
 
@@ -184,77 +186,64 @@ Deno.test({
   async fn() {
     // A folder whose name is shell syntax: the suggested --ledger-file must
     // carry it as one word.
-    const top = await Deno.makeTempDir({ prefix: "guardlab-paste-" });
-    try {
-      const odd = join(top, "a b;$(touch MARKER)`touch MARKER`'q'");
-      await Deno.mkdir(odd, { mode: 0o700 });
-      const path = join(odd, "lab.sqlite");
-      const made = await cli(
-        [
-          "run",
-          "--ledger-file",
-          path,
-          "--job",
-          "JOB-001",
-          "--topic",
-          "river",
-          "--copies",
-          "2",
-          "--bad-output",
-        ],
-        "",
-        false,
-        top,
-      );
-      assert.equal(made.code, 0, made.err.join("\n"));
-      const r = await cli(["reconcile", "--ledger-file", path], "", false, top);
-      assert.equal(r.code, 3);
-      const at = r.out.findIndex((l) => l.includes("next: guardlab run"));
-      assert.ok(at >= 0, r.out.join("\n"));
-      let pasted = r.out[at].replace(/^\s*next: /, "");
-      // A long suggestion continues on the next line after a backslash.
-      if (pasted.endsWith("\\")) pasted += "\n" + r.out[at + 1];
-      const work = join(top, "work");
-      await Deno.mkdir(work);
-      const shell = await new Deno.Command("sh", {
-        args: [
-          "-c",
-          `guardlab() { for a in "$@"; do printf '%s\\n' "$a"; done; }\n${pasted}`,
-        ],
-        cwd: work,
-        stdout: "piped",
-      }).output();
-      assert.equal(shell.code, 0);
-      const args = new TextDecoder().decode(shell.stdout).trimEnd().split("\n");
-      assert.deepEqual(args, [
+    await using topFolder = await tempDir("guardlab-paste-");
+    const top = topFolder.path;
+    const odd = join(top, "a b;$(touch MARKER)`touch MARKER`'q'");
+    await Deno.mkdir(odd, { mode: 0o700 });
+    const path = join(odd, "lab.sqlite");
+    const made = await cli(
+      [
         "run",
         "--ledger-file",
         path,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "river",
-        "--copies",
-        "2",
-      ]);
-      assert.deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
+        ...runFlags(),
+        "--bad-output",
+      ],
+      "",
+      false,
+      top,
+    );
+    assert.equal(made.code, 0, made.err.join("\n"));
+    const r = await cli(["reconcile", "--ledger-file", path], "", false, top);
+    assert.equal(r.code, 3);
+    const at = r.out.findIndex((l) => l.includes("next: guardlab run"));
+    assert.ok(at >= 0, r.out.join("\n"));
+    let pasted = r.out[at].replace(/^\s*next: /, "");
+    // A long suggestion continues on the next line after a backslash.
+    if (pasted.endsWith("\\")) pasted += "\n" + r.out[at + 1];
+    const work = join(top, "work");
+    await Deno.mkdir(work);
+    const shell = await new Deno.Command("sh", {
+      args: [
+        "-c",
+        `guardlab() { for a in "$@"; do printf '%s\\n' "$a"; done; }\n${pasted}`,
+      ],
+      cwd: work,
+      stdout: "piped",
+    }).output();
+    assert.equal(shell.code, 0);
+    const args = new TextDecoder().decode(shell.stdout).trimEnd().split("\n");
+    assert.deepEqual(args, [
+      "run",
+      "--ledger-file",
+      path,
+      ...runFlags(),
+    ]);
+    assert.deepEqual([...Deno.readDirSync(work)], [], "nothing ran");
 
-      // The real process: not one raw control byte on stdout.
-      const hostile = join(top, "hostile");
-      await Deno.mkdir(hostile, { mode: 0o700 });
-      hostileLedger(join(hostile, "lab.sqlite"));
-      for (const view of VIEWS) {
-        const out = await spawnGuardlab([
-          ...view,
-          "--ledger-file",
-          join(hostile, "lab.sqlite"),
-        ]);
-        for (const line of [...out.out, ...out.err]) {
-          assert.doesNotMatch(line, RAW, `${view.join(" ")}: ${line}`);
-        }
+    // The real process: not one raw control byte on stdout.
+    const hostile = join(top, "hostile");
+    await Deno.mkdir(hostile, { mode: 0o700 });
+    hostileLedger(join(hostile, "lab.sqlite"));
+    for (const view of VIEWS) {
+      const out = await spawnGuardlab([
+        ...view,
+        "--ledger-file",
+        join(hostile, "lab.sqlite"),
+      ]);
+      for (const line of [...out.out, ...out.err]) {
+        assert.doesNotMatch(line, RAW, `${view.join(" ")}: ${line}`);
       }
-    } finally {
-      await Deno.remove(top, { recursive: true });
     }
   },
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { assertUsageError, cli, TEST_ROOT } from "../_helpers/helpers.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
 import { historyOf } from "../../lib/views/ledger_timeline.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 async function session(name: string, runs: string[][]) {
   for (const args of runs) {
@@ -15,19 +16,17 @@ async function session(name: string, runs: string[][]) {
   }
 }
 
-const A = ["--topic", "river", "--copies", "2"];
-
 Deno.test("ledger --timeline: an agent's session, attempt by attempt", async (t) => {
   const name = `t-tl-${crypto.randomUUID().slice(0, 6)}`;
   await session(name, [
-    ["--job", "JOB-001", ...A],
-    ["--job", "JOB-001", ...A],
-    ["--job", "JOB-001", "--topic", "river", "--copies", "3"],
-    ["--job", "JOB-002", "--topic", "river", "--copies", "4"],
-    ["--job", "JOB-003", ...A, "--bad-output"],
-    ["--job", "JOB-004", ...A, "--cancel-at", "after_business"],
-    ["--job", "JOB-005", ...A, "--audit-failure"],
-    ["--job", "JOB-005", ...A],
+    runFlags(),
+    runFlags(),
+    runFlags({ copies: 3 }),
+    runFlags({ job: "JOB-002", copies: 4 }),
+    [...runFlags({ job: "JOB-003" }), "--bad-output"],
+    [...runFlags({ job: "JOB-004" }), "--cancel-at", "after_business"],
+    [...runFlags({ job: "JOB-005" }), "--audit-failure"],
+    runFlags({ job: "JOB-005" }),
   ]);
   const file = join(TEST_ROOT, name, "lab.sqlite");
   const before = Deno.readFileSync(file);
@@ -54,14 +53,14 @@ Deno.test("ledger --timeline: an agent's session, attempt by attempt", async (t)
       "#6  JOB-004  cancelled  committed",
       "    args [ok] > input [ok] > business [ok] | after commit [xx] > output [ ] >",
       "        receipt [ok]",
-      "      after commit cancelled: cancel arrived after commit: draft stays",
+      "      cancel arrived after commit: draft stays",
       // The audit failure left the draft and no receipt: drawn as an
       // attempt, before the retry that reused it.
       "(no receipt)  JOB-005  committed, and no receipt records it",
       "    args [ok] > input [??] > business [ok] | output [??] > receipt [!!]",
       "      input check unknown: no receipt says how it was judged",
       "      output check unknown: no receipt says how it was judged",
-      "      receipt failed: missing: no receipt records this commit",
+      "      receipt missing: no receipt records this commit",
       "#7  JOB-005  accepted  reused",
       "    args [ok] > input [ok] > business [ok] | output [ok] > receipt [ok]",
     ]);
@@ -88,10 +87,10 @@ Deno.test("ledger --timeline: an agent's session, attempt by attempt", async (t)
         "    参数 [ok] > 前检 [??] > 业务写入 [ok] | 后检 [??] > 回执 [!!]",
         "      前检不明：没有回执说明它如何被判定",
         "      后检不明：没有回执说明它如何被判定",
-        "      回执失败：缺失：没有回执记录这次提交",
+        "      回执缺失：没有回执记录这次提交",
       ]);
       assert.ok(
-        r.out.includes("      提交之后取消：取消在提交之后到达：草稿留下"),
+        r.out.includes("      取消在提交之后才到达，草稿留下"),
       );
       for (const line of r.out) {
         assert.doesNotMatch(line, /[\u4e00-\u9fff][:,]/, line);
@@ -224,7 +223,7 @@ Deno.test("ledger --timeline: a receipt status guardlab never writes is drawn as
 
 Deno.test("ledger --timeline: one attempt is one attempt, in both languages", async () => {
   const name = `t-tl-${crypto.randomUUID().slice(0, 6)}`;
-  await session(name, [["--job", "JOB-001", ...A]]);
+  await session(name, [runFlags()]);
   const [en, zh] = await Promise.all(
     ["en", "zh"].map((lang) =>
       cli(["ledger", "--ledger", name, "--timeline", "--lang", lang])

@@ -4,7 +4,7 @@
  * never splits a Chinese word. Expectations are written by hand.
  */
 import assert from "node:assert/strict";
-import { DEMO_MESSAGES } from "../../lib/cli/messages/demo.ts";
+import { DEMO_MESSAGES } from "../../lib/cli/commands/demo/_messages.ts";
 import { TOPICS } from "../../lib/content/explain.ts";
 import type { Lang } from "../../lib/base/i18n.ts";
 import { plainFields, plainValue } from "../../lib/base/plain.ts";
@@ -27,6 +27,7 @@ import {
 import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { exportedTexts, sourceTexts } from "../_helpers/texts.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const LANGS: Lang[] = ["en", "zh"];
 
@@ -247,12 +248,7 @@ Deno.test("views: drafts, arguments and results read as words", async (t) => {
   await t.step("a run's header and result", async () => {
     const r = await cli([
       "run",
-      "--job",
-      "JOB-001",
-      "--topic",
-      "river",
-      "--copies",
-      "2",
+      ...runFlags(),
       "--lang",
       "zh",
     ]);
@@ -426,7 +422,8 @@ Deno.test("wrap: a Chinese word is never split; continuations line up", async (t
       wrap("用 JOB-001（river，2 份）制造一次调用：它的输出被后检拒绝", 22, 0),
       ["用 JOB-001（river，", "2 份）制造一次调用：", "它的输出被后检拒绝"],
     );
-    assert.deepEqual(wrap("它在第 3 行", 10, 0), ["它在第", "3 行"]);
+    // "第 3 行" is one span (zh-screens item 31): never "第" / "3 行".
+    assert.deepEqual(wrap("它在第 3 行", 10, 0), ["它在", "第 3 行"]);
   });
   await t.step(
     "every --help, in Chinese: no word split, no line starts with punctuation (issue 29)",

@@ -7,6 +7,7 @@ const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 import { cli, TEST_ROOT } from "../_helpers/helpers.ts";
 import { removeLedger } from "../../lib/sandbox/sandbox.ts";
 import { displayWidth, wrap } from "../../lib/base/terminal.ts";
+import { runFlags } from "../_helpers/lab_flags.ts";
 
 const EXPECTED_VIEW = Deno.readTextFileSync(
   fileURLToPath(
@@ -61,24 +62,14 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
         "run",
         "--ledger",
         name,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "forest",
-        "--copies",
-        "3",
+        ...runFlags({ topic: "forest", copies: 3 }),
         "--bad-output",
       ],
       [
         "run",
         "--ledger",
         name,
-        "--job",
-        "JOB-001",
-        "--topic",
-        "forest",
-        "--copies",
-        "3",
+        ...runFlags({ topic: "forest", copies: 3 }),
       ],
       ["ledger", "--ledger", name],
       ["reconcile", "--ledger", name],
@@ -100,12 +91,7 @@ Deno.test("view: no line is wider than 80 columns", async (t) => {
       "run",
       "--ledger",
       name,
-      "--job",
-      "JOB-002",
-      "--topic",
-      "river",
-      "--copies",
-      "2",
+      ...runFlags({ job: "JOB-002" }),
       "--cancel-at",
       "after_business",
       "--audit-failure",
@@ -229,12 +215,7 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
   await t.step("run and explain --format svg", async () => {
     const run = await cli([
       "run",
-      "--job",
-      "JOB-001",
-      "--topic",
-      "river",
-      "--copies",
-      "2",
+      ...runFlags(),
       "--cancel-at",
       "after_business",
       "--format",

@@ -187,10 +187,6 @@ export const ACCEPT_CLI_MESSAGES = {
     zh:
       "--url 必须是本机（127.0.0.1、localhost 或 [::1]）的 http:// 或 https://，或你的权限写明的主机的 https://，且不含用户名和密码（收到 {got}）",
   },
-  notReadable: {
-    en: "cannot read {what} from {file}: not a readable file",
-    zh: "无法从 {file} 读取{what}：不是可读的文件",
-  },
   oracleWord: { en: "the oracle", zh: "该 oracle 文件" },
   jsonOrSvg: {
     en: "--json and --format svg: give one",

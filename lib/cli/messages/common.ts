@@ -62,11 +62,11 @@ export const PARSE_MESSAGES = {
   },
   unknownOption: {
     en: "unknown option {option}{hint}",
-    zh: "未知选项 {option}{hint}",
+    zh: "未知选项{option}{hint}",
   },
   unknownCommand: {
     en: "unknown command {command}{hint}",
-    zh: "未知命令 {command}{hint}",
+    zh: "未知命令{command}{hint}",
   },
   needsValue: {
     en: "option {flag} needs a value",
@@ -78,6 +78,8 @@ export const PARSE_MESSAGES = {
   },
   required: { en: "{flag} is required", zh: "需要 {flag}" },
   listSeparator: { en: ", ", zh: "、" },
+  /** User text quoted in each language's quotes. */
+  quoted: { en: '"{text}"', zh: "“{text}”" },
   badNumber: {
     en: "{flag} must be a whole number from {min} to {max} (got {got})",
     zh: "{flag} 必须是 {min} 到 {max} 之间的整数（收到 {got}）",
@@ -94,6 +96,10 @@ export const HELP_LABELS = {
   options: { en: "Options:", zh: "选项：" },
   exits: { en: "Exit codes:", zh: "退出码：" },
   commandList: { en: "commands: ", zh: "命令：" },
+  synopsis: {
+    en: "guardlab <command> [options]",
+    zh: "guardlab <命令> [选项]",
+  },
   moreHelp: {
     en: "guardlab <command> --help  |  guardlab --help",
     zh: "guardlab <命令> --help  |  guardlab --help",
@@ -123,5 +129,14 @@ export const DISPATCH_MESSAGES = {
     zh:
       "失败：SQLite 无法写入（{why}）；guardlab 写入的设备可能已满（在共享的 " +
       "/tmp 上，可能是别的用户把它占满了）；请腾出空间后再运行",
+  },
+} as const satisfies Record<string, Text>;
+
+/** The one line for a FILE the user named that is missing, or a folder. */
+export const USER_FILE_MESSAGES = {
+  /** `{what}` it should have held, `{file}` its name, quoted. */
+  notReadable: {
+    en: "guardlab: cannot read {what} from {file}: not a readable file",
+    zh: "guardlab: 无法从 {file} 读取{what}：不是可读的文件",
   },
 } as const satisfies Record<string, Text>;

@@ -19,13 +19,13 @@ import {
   MAX_COURSE_BYTES,
   MAX_HAND_IN_BYTES,
   type ProgressKeeper,
-  readBounded,
   readCourse,
   type Student,
   variantOf,
   visibleText,
 } from "../../../exercises/mod.ts";
 import { openPlainFile } from "../../../sandbox/plain_file.ts";
+import { readStreamText } from "../../../sandbox/read_bounded.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
@@ -33,6 +33,7 @@ import type { Call, OptionSpecs } from "../../command.ts";
 import { printable, UsageError } from "../../parser.ts";
 import { LEDGER_OPTIONS } from "../../places.ts";
 import { storedSettings } from "../../settings.ts";
+import { orUnreadable } from "../../user_file.ts";
 import {
   EXERCISE_FLAGS as F,
   EXERCISE_LINES as L,
@@ -47,6 +48,7 @@ export const OPTIONS = {
   reveal: { type: "boolean", help: F.reveal },
   csv: { type: "boolean", help: F.csv },
   output: { type: "string", value: "FILE", help: F.output },
+  format: { type: "string", value: "NAME", help: F.format },
   ledger: { ...LEDGER_OPTIONS.ledger, help: F.ledger },
 } as const satisfies OptionSpecs;
 
@@ -151,22 +153,19 @@ export function kept(call: ExerciseCall, code: number): number {
 }
 
 /** Open a FILE under the temp folder, or say in one line why it cannot be read (null). */
-export async function openInput(
+export function openInput(
   io: Io,
   file: string,
   what: Text,
   lang: Lang,
 ): Promise<ReadableStream<Uint8Array> | null> {
-  try {
-    return (await openPlainFile(file, trustedFolders(io.base))).readable;
-  } catch (error) {
-    if (
-      !(error instanceof Deno.errors.NotFound) &&
-      !(error instanceof Deno.errors.IsADirectory)
-    ) throw error;
-    io.err(say(L.unreadable(what, printable(file)), lang));
-    return null;
-  }
+  return orUnreadable(
+    async () => (await openPlainFile(file, trustedFolders(io.base))).readable,
+    file,
+    what,
+    io,
+    lang,
+  );
 }
 
 /** All of `stream` as text; more than `max` bytes is a usage error. */
@@ -174,7 +173,7 @@ export async function readInput(
   stream: ReadableStream<Uint8Array>,
   max = MAX_ANSWER_BYTES,
 ): Promise<string> {
-  const text = await readBounded(stream, max);
+  const text = await readStreamText(stream, max);
   if (text === null) throw usage(U.tooLarge(max));
   return text;
 }
@@ -198,7 +197,7 @@ export async function courseOf(
   const input = await openInput(io, file, L.aCourse, lang);
   if (input === null) return EXIT.failed;
   // One byte over the cap is enough for the reader to refuse it by size.
-  const text = await readBounded(input, MAX_COURSE_BYTES) ??
+  const text = await readStreamText(input, MAX_COURSE_BYTES) ??
     " ".repeat(MAX_COURSE_BYTES + 1);
   try {
     return readCourse(text);

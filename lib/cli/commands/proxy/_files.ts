@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../../../base/i18n.ts";
+import type { Lang, Text } from "../../../base/i18n.ts";
 import { readBoundedFile } from "../../../accept/files.ts";
 import type { Io } from "../../io.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { orUnreadable } from "../../user_file.ts";
 
 /** Reads a file of the user's, bounded; prints one line and returns null when it cannot be read. */
 export type ReadFile = <T>(
@@ -24,22 +24,12 @@ export function fileReader(
   io: Io,
   lang: Lang,
 ): ReadFile {
-  return async (path, max, what, parse) => {
-    try {
-      return parse(await readBoundedFile(path, trusted, max));
-    } catch (error) {
-      if (
-        error instanceof Deno.errors.NotFound ||
-        error instanceof Deno.errors.IsADirectory
-      ) {
-        io.err(
-          `guardlab: ${
-            say(fill(M.notReadable, { what, file: JSON.stringify(path) }), lang)
-          }`,
-        );
-        return null;
-      }
-      throw error;
-    }
-  };
+  return (path, max, what, parse) =>
+    orUnreadable(
+      async () => parse(await readBoundedFile(path, trusted, max)),
+      path,
+      what,
+      io,
+      lang,
+    );
 }
