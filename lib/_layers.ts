@@ -173,6 +173,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "compensation_view.ts",
     "grade_table.ts",
     "ledger_history.ts",
+    "ledger_rows.ts",
     "ledger_timeline.ts",
     "lms_results.ts",
     "policy_demo.ts",

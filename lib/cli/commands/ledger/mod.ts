@@ -12,13 +12,7 @@ import {
 } from "../../../sandbox/sandbox.ts";
 import { inert } from "../../../base/terminal.ts";
 import type { Lang } from "../../../base/i18n.ts";
-import type {
-  CallRow,
-  DraftRow,
-  Ledger,
-  ReceiptRow,
-  SessionRow,
-} from "../../../timing/ledger.ts";
+import type { Ledger } from "../../../timing/ledger.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
@@ -32,9 +26,10 @@ import {
   readExisting,
 } from "../../places.ts";
 import { attemptTitle, renderHistory } from "../../../views/ledger_timeline.ts";
-import { boundHistory, shownHistory } from "../../../views/shown_history.ts";
+import { shownHistory } from "../../../views/shown_history.ts";
 import { ledgerHistory } from "../../../views/ledger_history.ts";
 import { shownAsText, ViewBudget } from "../../../views/view_bound.ts";
+import { type LedgerRows, ledgerRows } from "../../../views/ledger_rows.ts";
 import { timelineSvg } from "../../../views/svg.ts";
 import { PLAIN } from "../../../views/timeline.ts";
 
@@ -63,24 +58,15 @@ export const ledger = command({
     // are made inert.
     const budget = new ViewBudget();
     const { json } = values;
-    const rows = readExisting("ledger", io, values, (book) => {
-      if (format !== undefined) {
-        return showTimeline(book, format, budget, io, lang);
-      }
-      const voids = book.compensations();
-      const [calls, sessions] = [book.countCalls(), book.countSessions()];
-      const [drafts, receipts] = [book.countDrafts(), book.countReceipts()];
-      return {
-        drafts: budget.takeFrom("drafts", book.eachDraft(), drafts),
-        receipts: budget.takeFrom("receipts", book.eachReceipt(), receipts),
-        voids: json ? budget.take("compensations", voids) : [],
-        sessions: json
-          ? budget.takeFrom("sessions", book.eachSession(), sessions)
-          : [],
-        calls: json ? budget.takeFrom("calls", book.eachCall(), calls) : [],
-        all: { drafts, receipts, calls, voids },
-      };
-    });
+    const rows = readExisting(
+      "ledger",
+      io,
+      values,
+      (book) =>
+        format === undefined
+          ? ledgerRows(book, budget, json === true)
+          : showTimeline(book, format, budget, io, lang),
+    );
     if (rows === undefined) return EXIT.ok;
     // A named ledger's policy database, beside it, read-only too.
     const policy = values.ledger === undefined
@@ -94,7 +80,7 @@ export const ledger = command({
       writerFor(io, lang).json({
         drafts: rows.drafts,
         receipts: rows.receipts,
-        ...(rows.all.voids.length > 0 ? { compensations: rows.voids } : {}),
+        ...(rows.all.compensations > 0 ? { compensations: rows.voids } : {}),
         // Who made each attempt, when guardlab mcp did: beside the receipts.
         ...(rows.all.calls > 0
           ? { sessions: rows.sessions, calls: rows.calls }
@@ -112,27 +98,6 @@ export const ledger = command({
   },
 });
 
-/** The rows `ledger` shows of a ledger, and what it counts of all of them. */
-interface Rows {
-  /** The business effect. */
-  drafts: DraftRow[];
-  /** The audit trail. */
-  receipts: ReceiptRow[];
-  /** The compensations, by key. */
-  voids: ReturnType<Ledger["compensations"]>;
-  /** The MCP calls on record, in the order they started. */
-  calls: CallRow[];
-  /** The MCP sessions on record. */
-  sessions: SessionRow[];
-  /** How many drafts, receipts and calls it holds, and every compensation. */
-  all: {
-    drafts: number;
-    receipts: number;
-    calls: number;
-    voids: Rows["voids"];
-  };
-}
-
 /**
  * `--timeline`: every attempt in order, as text, JSON or SVG. The history
  * is worked out from the stored rows; what `budget` lets through is drawn.
@@ -145,8 +110,10 @@ function showTimeline(
   lang: Lang,
 ): void {
   const out = writerFor(io, lang);
-  const { history: whole, byCalls } = ledgerHistory(book);
-  const bounded = boundHistory(whole, budget);
+  const { history: bounded, byCalls, unordered, order } = ledgerHistory(
+    book,
+    budget,
+  );
   if (format === "json") {
     out.json({
       attempts: bounded.attempts.map((a) => ({
@@ -163,6 +130,7 @@ function showTimeline(
       omitted: bounded.omitted,
       compensations: bounded.compensations,
       ...(byCalls ? { reads: bounded.reads, sessions: bounded.sessions } : {}),
+      ...(unordered === null ? {} : { unordered }),
       ...budget.cutJson(),
     });
     return;
@@ -186,10 +154,15 @@ function showTimeline(
         attempt: a.attempt,
         timeline: a.timeline,
       })),
-      [...notes, ...budget.cutLines().map((line) => out.text(line))],
+      [
+        ...order.map((line) => out.text(line)),
+        ...notes,
+        ...budget.cutLines().map((line) => out.text(line)),
+      ],
       lang,
     ));
   } else {
+    for (const line of order) out.wrapped(line);
     out.lines(renderHistory(history, styleFor(io), lang));
     for (const line of budget.cutLines()) out.wrapped(line);
   }
@@ -200,7 +173,7 @@ function showTimeline(
  * rows shown (made inert here), under headings that count every row.
  */
 function showRows(
-  stored: Rows,
+  stored: LedgerRows,
   policyDrafts: number,
   policy: PolicyView | null | undefined,
   io: Io,
@@ -208,10 +181,9 @@ function showRows(
 ): void {
   const out = writerFor(io, lang);
   // The tags are looked up by the stored keys, before they are made inert.
-  const stateOf = new Map(stored.all.voids.map((c) => [c.job, c.state]));
   out.say(M.drafts, { n: stored.all.drafts });
   for (const row of stored.drafts) {
-    const state = stateOf.get(row.job);
+    const state = stored.states.get(row.job);
     const d = shownAsText(row);
     const text = (d.body as { text?: unknown })?.text;
     const tag = state === "voided"
