@@ -32,6 +32,11 @@ export const LAYERS: readonly Layer[] = [
     members: ["_layers.ts", "base"],
   },
   {
+    role: "traces: a timeline as OpenTelemetry's OTLP JSON, its ids and " +
+      "W3C trace context, the attribute names it follows",
+    members: ["otlp"],
+  },
+  {
     role: "sandbox: the private folder and link-safe file access",
     members: ["sandbox"],
   },
@@ -86,8 +91,10 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "terminal.ts",
     "text_error.ts",
   ],
+  otlp: ["ids.ts", "semconv.ts", "trace.ts"],
   sandbox: [
     "grant.ts",
+    "new_file.ts",
     "plain_file.ts",
     "private_file.ts",
     "read_bounded.ts",
@@ -161,6 +168,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "compensation_view.ts",
     "grade_table.ts",
     "ledger_history.ts",
+    "ledger_otlp.ts",
     "ledger_timeline.ts",
     "policy_demo.ts",
     "policy_view.ts",

@@ -8,21 +8,13 @@
  */
 import type { Text } from "../base/i18n.ts";
 
-/** What `accept` says about a host it may not reach, and a file it will not replace. */
+/** What `accept` says about a host it may not reach. */
 export const CI_MESSAGES = {
   hostNotGranted: {
     en:
       "{command} --url {host}: this guardlab's grant reaches this machine's loopback only (127.0.0.1, localhost, [::1]); to test another host on purpose, run guardlab with a grant that names it (see docs/en/08-accept-your-own-tool.md, a staging host)",
     zh:
       "{command} --url {host}：当前 guardlab 的权限只能访问本机回环地址（127.0.0.1、localhost、[::1]）；如果确实要测试其他主机，请用写明该主机的权限运行 guardlab（见 docs/zh/08-accept-your-own-tool.md 的预发布主机一节）",
-  },
-  fileExists: {
-    en: "exists already; guardlab writes a new file and never replaces one",
-    zh: "已经存在；guardlab 只写新文件，从不覆盖已有文件",
-  },
-  fileExistsRemedy: {
-    en: "give a new name (or remove the old file first)",
-    zh: "请换一个新名字（或先删除旧文件）",
   },
 } as const satisfies Record<string, Text>;
 

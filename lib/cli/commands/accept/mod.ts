@@ -48,7 +48,7 @@ import {
 import { casesOf, initText, sourceOf } from "./_args.ts";
 import { assertInitFlags, runInit } from "./_init.ts";
 import { junitXml } from "../../../views/accept_junit.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import {
   assertSameOracle,
   assertSameServer,

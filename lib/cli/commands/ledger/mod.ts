@@ -26,6 +26,7 @@ import { LEDGER_HELP as H, LEDGER_MESSAGES as M } from "./_messages.ts";
 import { styleFor, writerFor } from "../../output.ts";
 import { UsageError } from "../../parser.ts";
 import {
+  existingLedgerPath,
   type Format,
   formatOf,
   LEDGER_OPTIONS,
@@ -37,26 +38,44 @@ import { ledgerHistory } from "../../../views/ledger_history.ts";
 import { shownAsText, ViewBudget } from "../../../views/view_bound.ts";
 import { timelineSvg } from "../../../views/svg.ts";
 import { PLAIN } from "../../../views/timeline.ts";
+import type { LedgerHistory } from "../../../views/ledger_timeline.ts";
+import {
+  callTimes,
+  ledgerTrace,
+  type LedgerTraceInput,
+} from "../../../views/ledger_otlp.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
+import { resolve } from "../../../base/path.ts";
 
 /** The `ledger` command. */
 export const ledger = command({
   name: "ledger",
   usage: `ledger (--ledger NAME | --ledger-file PATH) [--json]
-                    [--timeline [--format text|json|svg]]`,
+                    [--timeline [--format text|json|svg] [--otlp FILE]]`,
   about: H.about,
   options: {
     ...LEDGER_OPTIONS,
     json: { type: "boolean", help: H.json },
     timeline: { type: "boolean", help: H.timeline },
     format: { type: "string", value: "FORMAT", help: H.format },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
   },
   maxPositionals: 0,
   exits: { 0: null, 2: null, 4: null },
-  run({ values, io, lang }) {
+  async run({ values, io, lang }) {
     if (values.format !== undefined && !values.timeline) {
       throw new UsageError(M.formatNeedsTimeline, "ledger");
     }
+    if (values.otlp !== undefined && !values.timeline) {
+      throw new UsageError(M.otlpNeedsTimeline, "ledger");
+    }
     const format = values.timeline ? formatOf("ledger", values) : undefined;
+    // The trace's file is checked before the ledger is read: a name that
+    // is taken costs nothing.
+    const trusted = trustedFolders(io.base);
+    if (values.otlp !== undefined) assertNewFile(values.otlp, trusted);
+    let trace: LedgerTraceInput | undefined;
     // One bound for everything this call shows (see view_bound.ts): rows
     // are read one at a time and taken while they fit, the rest counted, so
     // what this holds does not grow with the ledger; only the rows shown
@@ -65,7 +84,11 @@ export const ledger = command({
     const { json } = values;
     const rows = readExisting("ledger", io, values, (book) => {
       if (format !== undefined) {
-        return showTimeline(book, format, budget, io, lang);
+        const shown = showTimeline(book, format, budget, io, lang);
+        if (values.otlp !== undefined) {
+          trace = traceInput(book, shown, budget, values, io, lang);
+        }
+        return;
       }
       const voids = book.compensations();
       const [calls, sessions] = [book.countCalls(), book.countSessions()];
@@ -81,7 +104,16 @@ export const ledger = command({
         all: { drafts, receipts, calls, voids },
       };
     });
-    if (rows === undefined) return EXIT.ok;
+    if (rows === undefined) {
+      if (trace !== undefined) {
+        writeNewFile(
+          values.otlp!,
+          trusted,
+          encodeTrace(await ledgerTrace(trace)).text,
+        );
+      }
+      return EXIT.ok;
+    }
     // A named ledger's policy database, beside it, read-only too.
     const policy = values.ledger === undefined
       ? undefined
@@ -143,7 +175,7 @@ function showTimeline(
   budget: ViewBudget,
   io: Io,
   lang: Lang,
-): void {
+): LedgerHistory {
   const out = writerFor(io, lang);
   const { history: whole, byCalls } = ledgerHistory(book);
   const bounded = boundHistory(whole, budget);
@@ -165,7 +197,7 @@ function showTimeline(
       ...(byCalls ? { reads: bounded.reads, sessions: bounded.sessions } : {}),
       ...budget.cutJson(),
     });
-    return;
+    return bounded;
   }
   const history = shownHistory(bounded, inert);
   if (format === "svg") {
@@ -193,6 +225,39 @@ function showTimeline(
     out.lines(renderHistory(history, styleFor(io), lang));
     for (const line of budget.cutLines()) out.wrapped(line);
   }
+  return bounded;
+}
+
+/**
+ * What `--otlp` writes of the timeline just shown: the same history within
+ * the same bound, the times of its calls, and what its ids derive from
+ * (the ledger's path, its file's birth time, its first MCP session's start:
+ * see `views/ledger_otlp.ts`).
+ */
+function traceInput(
+  book: Ledger,
+  history: LedgerHistory,
+  budget: ViewBudget,
+  values: { ledger?: string; "ledger-file"?: string },
+  io: Io,
+  lang: Lang,
+): LedgerTraceInput {
+  const path = resolve(existingLedgerPath("ledger", io, values));
+  const born = Deno.lstatSync(path).birthtime?.getTime();
+  let firstSession = "";
+  for (const s of book.eachSession()) {
+    firstSession = String(s.started_us);
+    break;
+  }
+  return {
+    history,
+    leftOut: budget.leftOut,
+    notes: budget.cutLines(),
+    times: callTimes(book.eachCall(), history),
+    seed: [path, String(born ?? ""), firstSession],
+    ledger: values.ledger ?? values["ledger-file"]!,
+    lang,
+  };
 }
 
 /**
