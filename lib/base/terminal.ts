@@ -160,7 +160,6 @@ export const PROTECTED_WORDS: readonly string[] = [
   "对照实现",
   // stage and mark words of the timeline
   "业务写入前",
-  "前检结论",
   "护栏结论",
   "输入护栏",
   "提交之后",
@@ -175,7 +174,6 @@ export const PROTECTED_WORDS: readonly string[] = [
   "账本",
   "规则",
   "上限",
-  "快照",
   "补偿",
   "回滚",
   "事务",
@@ -192,7 +190,6 @@ export const PROTECTED_WORDS: readonly string[] = [
   "审计",
   "作废",
   "请求",
-  "朴素写入",
   "条件",
   "匹配",
   "读者",
@@ -202,12 +199,14 @@ export const PROTECTED_WORDS: readonly string[] = [
   "练习",
   "进度",
   "评分",
-  "提交作业",
   "沙箱",
-  "文件夹",
 ].toSorted((a, b) => b.length - a.length);
 
 const ASCII_WORD = /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]/;
+
+/** Spans never broken, though spaced: "第 8 章", "回执 [ok]". */
+const TOGETHER =
+  /第 \d{1,4} [章行道次节]|\p{Script=Han}{1,8} \[(?:ok|no|!!|xx|\.\.|\?\?| )\]/uy;
 
 /**
  * The smallest pieces of a line: a run of ASCII letters, digits and
@@ -220,7 +219,9 @@ function piecesOf(line: string): string[] {
   const pieces: string[] = [];
   const other = /[A-Za-z0-9_\-./:=@#'"`<>|+*&$^~\\]+| +|[\s\S]/uy;
   for (let at = 0; at < line.length;) {
-    let word = PROTECTED_WORDS.find((w) => line.startsWith(w, at));
+    TOGETHER.lastIndex = at;
+    let word = TOGETHER.exec(line)?.[0] ??
+      PROTECTED_WORDS.find((w) => line.startsWith(w, at));
     if (word === undefined) {
       other.lastIndex = at;
       word = other.exec(line)![0];

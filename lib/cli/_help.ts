@@ -139,7 +139,7 @@ export function usageOf(cmd: Command | undefined, lang: Lang): string[] {
     ];
   }
   return [
-    `${usage}guardlab <command> [options]`,
+    `${usage}${say(HELP_LABELS.synopsis, lang)}`,
     `  ${say(HELP_LABELS.commandList, lang)}${
       COMMANDS.map((c) => c.name).join(" ")
     }`,

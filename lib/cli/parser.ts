@@ -148,6 +148,15 @@ export function printable(text: string): string {
   );
 }
 
+/**
+ * User text quoted for a line in each language: as {@linkcode printable}
+ * (control characters escaped, length capped) between `"…"` in English and
+ * `“…”` in Chinese.
+ */
+export function printableText(text: string): Text {
+  return fill(PARSE_MESSAGES.quoted, { text: printable(text).slice(1, -1) });
+}
+
 /** Require a choice from `allowed`. */
 export function choice<T extends string>(
   command: string,
@@ -238,11 +247,11 @@ export function unknownCommand(
   return new UsageError(
     word.startsWith("-")
       ? fill(PARSE_MESSAGES.unknownOption, {
-        option: printable(word),
+        option: printableText(word),
         hint: same(""),
       })
       : fill(PARSE_MESSAGES.unknownCommand, {
-        command: printable(word),
+        command: printableText(word),
         hint: suggestion(word, names),
       }),
   );

@@ -16,6 +16,26 @@ export const EXPLAIN_LABELS = {
   next: { en: "Safe next step: ", zh: "安全的下一步：" },
 } as const satisfies Record<string, Text>;
 
+/** The group a topic belongs to, as a reader names it. */
+export const LAB_LABELS = {
+  timing: { en: "timing", zh: "时间线实验" },
+  policy: { en: "policy", zh: "规则实验" },
+  article: { en: "article", zh: "文章" },
+  extension: { en: "extension", zh: "guardlab 扩展" },
+} as const satisfies Record<string, Text>;
+
+/** A topic with its group: in a list (indented), and as a heading. */
+export const TOPIC_LINES = {
+  listed: (topic: string, group: Text): Text => ({
+    en: `  ${topic}  (${group.en})`,
+    zh: `  ${topic}（${group.zh}）`,
+  }),
+  heading: (topic: string, group: Text): Text => ({
+    en: `${topic} (${group.en})`,
+    zh: `${topic}（${group.zh}）`,
+  }),
+} as const;
+
 /** The SDK lens's words for the rows' field values. */
 export const SDK_LENS_WORDS = {
   yes: { en: "yes", zh: "是" },

@@ -215,7 +215,7 @@ export const SCENARIO_EXPLANATIONS: Readonly<
         "original receipt code (the last row id, no row count check) " +
         "returned accepted, attempt 1 and the released value.",
       zh: "回执表上装了仅用于测试的 RAISE(IGNORE) 触发器；" +
-        "原始回执代码（只取 lastrowid、不检查行数）" +
+        "修正前的回执代码（只取 lastrowid、不检查行数）" +
         "返回 accepted、attempt 1 和放行的结果。",
     },
     why: {
@@ -265,8 +265,8 @@ export const SCENARIO_EXPLANATIONS: Readonly<
         "Python SDK's scheduling: the guardrail was slower than the first " +
         "turn, and its tripwire arrived after the draft was committed.",
       zh: "JOB-001 请求 4 份，Agent 输入护栏并行运行" +
-        "（run_in_parallel=True " +
-        "／runInParallel: true，两个 SDK 的默认）。" +
+        "（run_in_parallel=True / " +
+        "runInParallel: true，两个 SDK 的默认）。" +
         "guardlab 的 --input-guardrail parallel " +
         "模拟的是 Python SDK 的调度：护栏比第一轮慢，" +
         "tripwire 在草稿提交之后才到。",
@@ -306,7 +306,7 @@ export const SCENARIO_EXPLANATIONS: Readonly<
       en: "The same request with the guardrail blocking " +
         "(run_in_parallel=False / runInParallel: false): it refused before " +
         "the business step.",
-      zh: "同一请求，护栏改为阻塞（run_in_parallel=False／" +
+      zh: "同一请求，护栏改为阻塞（run_in_parallel=False / " +
         "runInParallel: false）：在业务写入之前拒绝。",
     },
     why: {
@@ -333,7 +333,7 @@ export const SCENARIO_EXPLANATIONS: Readonly<
       zh: "guardlab 的扩展，源自文章的提醒“补偿本身也可能失败”。" +
         "JOB-001 的草稿提交后结果被后检拒绝；" +
         "补偿在自己的事务里作废了草稿，并写下自己的回执。随后用同一请求重试，" +
-        "被拒绝为 key_voided。",
+        "被拒绝，状态 key_voided。",
     },
     why: {
       en: "Undoing a commit takes the business's own flow, with its own " +

@@ -61,7 +61,7 @@ export const CANCEL_ROWS: readonly CancelRow[] = [
     what: {
       en: "a call to an MCP server's tool times out (the client's request " +
         "timeout)",
-      zh: "对 MCP server 工具的调用超时（客户端的请求超时）",
+      zh: "对 MCP 服务器工具的调用超时（客户端的请求超时）",
     },
     python: {
       name: "MCPServerStdio client_session_timeout_seconds (default 5)",

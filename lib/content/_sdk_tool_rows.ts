@@ -60,7 +60,7 @@ export const TOOL_TYPE_ROWS: readonly ToolTypeRow[] = [
     id: "mcp_tool",
     what: {
       en: "tool of a local MCP server",
-      zh: "本地 MCP server 暴露的工具",
+      zh: "本地 MCP 服务器暴露的工具",
     },
     python: {
       guarded: "no",
@@ -71,7 +71,7 @@ export const TOOL_TYPE_ROWS: readonly ToolTypeRow[] = [
           "attaches the server's list",
         zh:
           "被包装成函数工具，但此提交的 src/agents/mcp/ 里没有任何护栏列表参数；" +
-          "文章说 v0.23.1 会把 server 配置的列表附上",
+          "文章说 v0.23.1 会把服务器配置的列表附上",
       },
     },
     js: {
@@ -81,7 +81,7 @@ export const TOOL_TYPE_ROWS: readonly ToolTypeRow[] = [
         en: "toolInputGuardrails and toolOutputGuardrails on the server " +
           "attach to every tool it lists",
         zh:
-          "server 上的 toolInputGuardrails 与 toolOutputGuardrails 附到它列出的每个工具",
+          "服务器上的 toolInputGuardrails 与 toolOutputGuardrails 附到它列出的每个工具",
       },
     },
     commit: {

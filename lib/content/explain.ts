@@ -11,7 +11,7 @@ import { POLICY_SCENARIOS } from "../experiments/policy_scenarios.ts";
 import { ARTICLE_SCENARIOS } from "../experiments/article_scenarios.ts";
 import { LESSON_SCENARIOS } from "../experiments/lesson_scenarios.ts";
 import type { Explanation } from "./_explanation.ts";
-import { EXPLAIN_LABELS } from "./_messages.ts";
+import { EXPLAIN_LABELS, LAB_LABELS, TOPIC_LINES } from "./_messages.ts";
 import {
   SCENARIO_EXPLANATIONS,
   type ScenarioName,
@@ -72,5 +72,18 @@ export function explanationLines(topic: Topic, lang: Lang = "en"): string[] {
   const e = EXPLANATIONS[topic];
   const line = (field: keyof typeof EXPLAIN_LABELS) =>
     `  ${say(EXPLAIN_LABELS[field], lang)}${say(e[field], lang)}`;
-  return [`${topic} (${e.lab})`, line("happened"), line("why"), line("next")];
+  return [
+    say(TOPIC_LINES.heading(topic, LAB_LABELS[e.lab]), lang),
+    line("happened"),
+    line("why"),
+    line("next"),
+  ];
+}
+
+/** `topic` as `explain list` lists it, with its group, in `lang`. */
+export function listedTopic(topic: Topic, lang: Lang = "en"): string {
+  return say(
+    TOPIC_LINES.listed(topic, LAB_LABELS[EXPLANATIONS[topic].lab]),
+    lang,
+  );
 }

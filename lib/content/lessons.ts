@@ -208,7 +208,7 @@ export const LESSON_EXPLANATIONS: Readonly<Record<Lesson, Explanation>> = {
       en: "A fresh pre-check now refuses (missing_policy); restore the rule " +
         "through its trusted setup before any write.",
       zh: "重新前检会拒绝（missing_policy）；" +
-        "写入之前先通过可信的布置入口恢复规则。",
+        "写入之前，先经由受控的规则写入口恢复规则。",
     },
   },
   inserted_false_is_not_proof: {
@@ -238,7 +238,8 @@ export const LESSON_EXPLANATIONS: Readonly<Record<Lesson, Explanation>> = {
     },
   },
   compensation_can_fail: {
-    lab: "timing",
+    // guardlab's extension, as the demo and the README call compensation.
+    lab: "extension",
     happened: {
       en: "A committed draft turns out to be unwanted (its output was " +
         "rejected, or its caller was cancelled).",
@@ -272,7 +273,7 @@ export const LESSON_EXPLANATIONS: Readonly<Record<Lesson, Explanation>> = {
         "shell, apply patch, local shell) and an agent used as a tool pass " +
         "through no tool guardrail.",
       zh: "Agent 的工具不是同一种东西。函数工具可以直接挂工具护栏；" +
-        "JS 里本地 MCP server 的护栏列表会附到它暴露的工具上（" +
+        "JS 里本地 MCP 服务器的护栏列表会附到它暴露的工具上（" +
         "读取的 Python 源码里没有这种列表）；handoff、" +
         "托管工具、内建执行工具（computer、shell、" +
         "apply patch、local shell）" +
@@ -306,7 +307,7 @@ export const LESSON_EXPLANATIONS: Readonly<Record<Lesson, Explanation>> = {
         "steps replay the wait in the policy lab: a pre-check, a rule " +
         "change while waiting, then the conditional insert.",
       zh: "需要审批的工具会让运行停下，批准可能很久之后才来。" +
-        "SDK 在批准之后、执行之前运行工具输入护栏；打开审批前检查时，" +
+        "SDK 在批准之后、执行之前运行工具输入护栏；开启“审批之前也检查”（pre_approval_tool_input_guardrails）时，" +
         "还会在审批中断之前先检查一次，批准后再检查一次。" +
         "这些步骤在规则实验里重演这段等待：前检、等待期间规则修改、" +
         "然后条件写入。",

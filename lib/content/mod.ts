@@ -14,7 +14,7 @@
  *
  * assert.equal(
  *   explanationLines("output_rejected", "zh")[0],
- *   "output_rejected (timing)",
+ *   "output_rejected（时间线实验）",
  * );
  * ```
  *

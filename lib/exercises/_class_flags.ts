@@ -2,11 +2,15 @@
  * What only the whole class shows, flagged once every hand-in is graded:
  *
  * - identical hand-ins: the same digest, or the same answers byte for byte
- *   (a file handed in twice, or handed in under another name);
+ *   (a file handed in twice, or handed in under another name); predictions
+ *   aside, since a prediction has one right answer;
  * - one variant seed in two hand-ins that are not identical: one student's
  *   work was the start of the other's;
  * - one name in two hand-ins that are not identical (real namesakes, or a
- *   borrowed name): the table then shows each row's file;
+ *   borrowed name): the table then shows each row's file; and two names
+ *   that only look the same (they differ in case, width, invisible code
+ *   points or look-alike letters of another script, "Li Lei" and "Li Leі"),
+ *   with the code points of the odd letters;
  * - copies: an answer identical to one that passes for its owner, yet fails
  *   for this student (the pasted answer names the owner's values).
  *
@@ -18,7 +22,18 @@
  * @module
  */
 import type { OrderBlock, Row, Seen } from "./class_grade.ts";
-import { nameKey } from "./student.ts";
+import { lookAlikeKey, oddLetters } from "../base/fold.ts";
+
+/** The code points of `name` that show nothing, or pass for another letter. */
+function unseen(name: string): string[] {
+  const hidden = name.match(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+  return [...hidden ?? [], ...oddLetters(name)];
+}
+
+/** A code point as a line names it: `U+0456`. */
+function codePoint(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
 
 /** What the class shows besides each row's flags. */
 export interface ClassFlags {
@@ -69,10 +84,24 @@ export function flagClass(
       }
     }
   });
-  groups(graded, (r) => nameKey(r.name!), (row, group) => {
+  groups(graded, (r) => lookAlikeKey(r.name!), (row, group) => {
     const others = group.filter((o) => o !== row && !same(row, o));
-    if (others.length > 0) {
-      row.flags.push({ kind: "duplicate-name", others: files(others) });
+    // The same name, or one that only looks the same: the odd letters of
+    // each pair named by their code points, as an invisible one is shown.
+    const namesake = others.filter((o) => o.name === row.name);
+    const alike = others.filter((o) => o.name !== row.name);
+    if (namesake.length > 0) {
+      row.flags.push({ kind: "duplicate-name", others: files(namesake) });
+    }
+    if (alike.length > 0) {
+      const letters = new Set(
+        [row, ...alike].flatMap((r) => unseen(r.name!)).map(codePoint),
+      );
+      row.flags.push({
+        kind: "look-alike-name",
+        others: files(alike),
+        letters: [...letters],
+      });
     }
   });
   linked.push(...flagCopies(answers));

@@ -165,12 +165,12 @@ export const HAPPENED_MESSAGES = {
     status: string,
     effect: boolean,
   ): Text => ({
-    en: `receipt ${attempt} ${job === null ? "(no valid key)" : `of ${job}`}` +
+    en: `receipt #${attempt} ${job === null ? "(no valid key)" : `of ${job}`}` +
       `: ${status}, effect ${effect ? "present" : "absent"}`,
     zh: `${
       job === null
-        ? `回执 ${attempt}（没有有效的业务键）`
-        : `${job} 的回执 ${attempt}`
+        ? `回执 #${attempt}（没有有效的业务键）`
+        : `${job} 的回执 #${attempt}`
     }：${status}，效果${effect ? "存在" : "不存在"}`,
   }),
   call: (
@@ -231,3 +231,24 @@ export const LEGEND_MESSAGES = {
     zh: "… 你的答案里没有的那一步的值",
   },
 } as const;
+
+/**
+ * What kind of reason stopped the judging: the answer is no valid answer,
+ * a prediction is malformed, a bound was crossed, it could not be judged,
+ * or a reveal asked too early.
+ */
+export type ReasonKind = "answer" | "guess" | "limit" | "judge" | "reveal";
+
+/**
+ * The line that says why nothing was judged. English says "not yet" for
+ * every kind; Chinese names the kind, since "还没有" would read the same for
+ * a failed verdict, an invalid answer and a malformed guess (zh-screens
+ * item 20).
+ */
+export const NOT_YET: Readonly<Record<ReasonKind, (reason: Text) => Text>> = {
+  answer: (r) => ({ en: `not yet: ${r.en}`, zh: `答案无效：${r.zh}` }),
+  guess: (r) => ({ en: `not yet: ${r.en}`, zh: `预测格式不对：${r.zh}` }),
+  limit: (r) => ({ en: `not yet: ${r.en}`, zh: `超出限制：${r.zh}` }),
+  judge: (r) => ({ en: `not yet: ${r.en}`, zh: `无法判定：${r.zh}` }),
+  reveal: (r) => ({ en: `not yet: ${r.en}`, zh: `还不能揭示：${r.zh}` }),
+};

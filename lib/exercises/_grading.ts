@@ -15,6 +15,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { foldCourseCode } from "../base/fold.ts";
 import { parseJsonLikePython } from "../base/json.ts";
 import { currentUid } from "../sandbox/safe_fs.ts";
 import type { Place } from "../sandbox/sandbox.ts";
@@ -56,6 +57,16 @@ const DERIVATION: Readonly<Record<HandInVersion, Derivation>> = {
   [SEED_HAND_IN_VERSION]: "seed",
   [OLDER_HAND_IN_VERSION]: "name",
 };
+
+/**
+ * Whether two course codes are one: folded, "net-2026" is "NET-2026" (and
+ * its values are NET-2026's); no code is only no code.
+ */
+function sameCode(a: string | null, b: string | null): boolean {
+  return a === null || b === null
+    ? a === b
+    : foldCourseCode(a) === foldCourseCode(b);
+}
 
 /** What `handIn` made: the hand-in, and what the student should hear about it. */
 export interface MadeHandIn {
@@ -108,7 +119,7 @@ export function handIn(
     // derivation on record: this guardlab's values differ, so it is named.
     const derived = as.derivation ??
       ((as.variant ?? null) === null ? "name" : "seed");
-    const sameValues = as.course === code && as.name === name &&
+    const sameValues = sameCode(as.course, code) && as.name === name &&
       (code === null ||
         ((as.variant ?? null) === variant &&
           derived === (variant === null ? "name" : "name+seed")));
@@ -194,6 +205,9 @@ export async function grade(
   // Per exercise: answer key → the rows that handed it in.
   const answers = new Map<number, Map<string, Row[]>>();
   const known = new Set(exercises.map((x) => x.slug));
+  const predictions = new Set(
+    exercises.filter((x) => x.kind === "prediction").map((x) => x.slug),
+  );
   let builtinHandIns = 0;
   for await (const source of sources) {
     const row: Row = {
@@ -252,7 +266,7 @@ export async function grade(
         : j.passed
         ? "done"
         : "not-yet";
-      if (own !== code) {
+      if (!sameCode(own, code)) {
         // What the student did under the code they used, for the teacher to weigh.
         const theirs = values(own, x.slug);
         if ((await judge(x, entry.answer, theirs, own !== null)).passed) {
@@ -266,7 +280,7 @@ export async function grade(
         byKey.set(key, [...(byKey.get(key) ?? []), row]);
       }
     }
-    if (own !== code) {
+    if (!sameCode(own, code)) {
       row.ownTotal = ownDone;
       const flag = row.flags.find((f) => f.kind === "other-course");
       if (flag?.kind === "other-course") flag.done = ownDone;
@@ -278,10 +292,15 @@ export async function grade(
         older: version === OLDER_HAND_IN_VERSION,
       });
     }
-    const handed = Object.entries(handIn.exercises);
+    // A prediction has one right answer: two students who both made it
+    // share nothing but the answer (chapter 6), so only the other answers
+    // make two hand-ins the same work.
+    const handed = Object.entries(handIn.exercises).filter(([slug]) =>
+      !predictions.has(slug)
+    );
     seen.set(row, {
       digest: handIn.digest,
-      // No answers at all is nobody's work to copy.
+      // No answers at all (predictions aside) is nobody's work to copy.
       answers: handed.length === 0 ? null : createHash("sha256").update(
         canonical(Object.fromEntries(handed.map(([k, e]) => [k, e.answer]))),
       ).digest("hex"),
@@ -363,7 +382,7 @@ async function handInOf(
   }
   if (
     handIn.course.id !== request.course.id ||
-    handIn.course.code !== request.code
+    !sameCode(handIn.course.code, request.code)
   ) {
     row.flags.push({ kind: "other-course", ...handIn.course, done: null });
   }

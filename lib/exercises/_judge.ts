@@ -36,7 +36,10 @@ import { evidenceOfCopy, NOT_A_COPY } from "./_ledger_copy.ts";
 import type { Exercise, ValueExpr } from "./_form.ts";
 import { guessOf } from "./_guess.ts";
 import { whatHappened } from "./_happened.ts";
-import { LEGEND_MESSAGES as LEGEND } from "./_feedback_messages.ts";
+import {
+  LEGEND_MESSAGES as LEGEND,
+  type ReasonKind,
+} from "./_feedback_messages.ts";
 import { acceptEvidence } from "./_accept_evidence.ts";
 import {
   FINDING_MARK,
@@ -209,6 +212,7 @@ export async function judgeWithOwnValues(
     : null;
   if (foreign === null) return await judgeAnswer(x, answer, params, options);
   return verdict(x, {
+    kind: "answer",
     reason: foreignValueText(
       foreign,
       params,
@@ -266,7 +270,10 @@ export async function check(
   ) {
     // Nothing to reveal against: a reveal before the first guess would
     // give the answer away, and the next guess would pass.
-    const v = verdict(x, { reason: M.revealFirst(request.command, x.n) });
+    const v = verdict(x, {
+      reason: M.revealFirst(request.command, x.n),
+      kind: "reveal",
+    });
     for (const line of v.feedback) say(line);
     return { verdict: v, answer, revealed: false };
   }
@@ -291,13 +298,15 @@ export async function check(
 
 /** The lines for a ledger that could not be copied: not yet, and why. */
 export function copyRefused(x: Exercise, reason: Text): Text[] {
-  return [M.notYet(reason), M.notDone(x.n)];
+  return [M.notYet(reason, "judge"), M.notDone(x.n)];
 }
 
 function verdict(
   x: Exercise,
   parts: {
     reason?: Text;
+    /** What kind of reason it is (an invalid answer by default). */
+    kind?: ReasonKind;
     overLimit?: boolean;
     findings?: Finding[];
     why?: Text | null;
@@ -311,7 +320,7 @@ function verdict(
   const passed = reason === null && findings.length > 0 &&
     findings.every((f) => f.status === "yes");
   const feedback: Text[] = [];
-  if (reason) feedback.push(M.notYet(reason));
+  if (reason) feedback.push(M.notYet(reason, parts.kind));
   else if (parts.wrongGuess !== undefined) {
     feedback.push(M.finding(FINDING_MARK.no, M.wrongGuess));
     feedback.push(M.notDone(x.n));
@@ -390,7 +399,11 @@ function judged(
     return verdict(x, { findings, why: fill(x.why, bindings, params) });
   } catch (error) {
     if (!(error instanceof TooMuchWork)) throw error;
-    return verdict(x, { reason: M.overWork(maxWork), overLimit: true });
+    return verdict(x, {
+      reason: M.overWork(maxWork),
+      overLimit: true,
+      kind: "limit",
+    });
   }
 }
 
@@ -407,7 +420,7 @@ async function judgeScript(
     maxStepBytes: options.maxStepBytes ?? MAX_STEP_BYTES,
   });
   if (e.overLimit) {
-    return verdict(x, { reason: e.overLimit, overLimit: true });
+    return verdict(x, { reason: e.overLimit, overLimit: true, kind: "limit" });
   }
   if (e.invalid.length > 0) {
     return verdict(x, { reason: invalidReason(e) });
@@ -455,7 +468,11 @@ export function judgeLedgerCopy(
     ? e.reason
     : null;
   const v = "reason" in e
-    ? verdict(x, { reason: reason!, overLimit: e.overLimit })
+    ? verdict(x, {
+      reason: reason!,
+      overLimit: e.overLimit,
+      kind: e.overLimit ? "limit" : "answer",
+    })
     : judged(x, e, params, options);
   return { ...v, feedback: [...v.feedback, LEDGER_NOT_AGENT] };
 }
@@ -508,9 +525,13 @@ async function judgePrediction(
 ): Promise<Verdict> {
   // A malformed guess is no guess: nothing is revealed against it.
   const read = guessOf(x, answer);
-  if ("reason" in read) return verdict(x, { reason: read.reason });
+  if ("reason" in read) {
+    return verdict(x, { reason: read.reason, kind: "guess" });
+  }
   const facts = await actualFacts(x, params, options, folder);
-  if (facts === null) return verdict(x, { reason: M.setupBroken });
+  if (facts === null) {
+    return verdict(x, { reason: M.setupBroken, kind: "judge" });
+  }
   const revealed: Text[] = (x.predict ?? []).map((f) =>
     M.fact(f.field, valueText(facts.actual.get(f.field)))
   );

@@ -26,6 +26,7 @@ export type Flag =
   | { kind: "identical"; of: string[] } // the same digest, or the same answers
   | { kind: "same-variant"; of: string[] } // the same variant seed, another name or answers
   | { kind: "duplicate-name"; others: string[] }
+  | { kind: "look-alike-name"; others: string[]; letters: string[] } // U+0456, ...
   | {
     kind: "owner";
     owner: number; // the file's owner
@@ -52,6 +53,7 @@ export const FLAG_ORDER: readonly Flag["kind"][] = [
   "identical",
   "same-variant",
   "duplicate-name",
+  "look-alike-name",
   "owner",
   "edited",
   "older-format",

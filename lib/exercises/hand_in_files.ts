@@ -19,6 +19,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Text } from "../base/i18n.ts";
+import { oddLetters } from "../base/fold.ts";
 import { inert } from "../base/terminal.ts";
 import {
   assertFolderChain,
@@ -38,11 +39,12 @@ import {
 import { readUpToSync } from "../sandbox/read_bounded.ts";
 import { trustedFolders } from "../sandbox/sandbox.ts";
 import { MAX_HAND_IN_BYTES } from "./hand_in.ts";
-import {
-  GRADING_MESSAGES as M,
-  HAND_IN_FILE_MESSAGES as W,
-} from "./messages.ts";
+import { GRADING_MESSAGES as M } from "./messages.ts";
 import { ExerciseUsageError } from "./student.ts";
+import {
+  HAND_IN_FILE_MESSAGES as W,
+  RESULTS_FILE_MESSAGES,
+} from "./_file_messages.ts";
 
 /** The most hand-ins one `grade` reads: a class, with room to spare. */
 export const MAX_HAND_INS = 500;
@@ -71,21 +73,26 @@ export interface Source {
  * `text` from a file name or a course file as a table or a line shows it:
  * everything {@linkcode inert} makes visible, and every other code point
  * that shows nothing (a zero-width space, a soft hyphen, a BOM, U+034F, a
- * variation selector, a Hangul filler, a tag), so two names never look
- * alike.
+ * variation selector, a Hangul filler, a tag), and every letter that
+ * passes for another in its word (`oddLetters`: a Cyrillic і among Latin
+ * letters), so two names never look alike.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { visibleText } from "./hand_in_files.ts";
  * assert.equal(visibleText("李\u034f雷"), "李\\u034f雷");
+ * assert.equal(visibleText("Li Le\u0456"), "Li Le\\u0456");
  * ```
  */
 export function visibleText(text: string): string {
+  const odd = new Set(oddLetters(text));
+  const shown = (c: string) =>
+    `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`;
   return inert(text).replace(
     /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu,
-    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`,
-  );
+    shown,
+  ).replace(/\p{L}/gu, (c) => odd.has(c) ? shown(c) : c);
 }
 
 /**
@@ -296,6 +303,36 @@ export function writeHandInFile(
   text: string,
   base: string,
 ): string {
+  return writeNewFile(path, text, base, W);
+}
+
+/**
+ * Write `text` as the new results file `path` (`grade --format`), by the
+ * rules of {@linkcode writeHandInFile}: a new file, mode 0600, in a folder
+ * of the user's own; a link, a FIFO or a file that is there is refused.
+ */
+export function writeResultsFile(
+  path: string,
+  text: string,
+  base: string,
+): string {
+  return writeNewFile(path, text, base, RESULTS_FILE_MESSAGES);
+}
+
+/** What a refusal of a new file says: the folder to use, and that the file is there. */
+interface NewFileWords {
+  readonly ownFolder: Text;
+  readonly exists: Text;
+  readonly newName: Text;
+}
+
+function writeNewFile(
+  path: string,
+  text: string,
+  base: string,
+  words: NewFileWords,
+): string {
+  const W = words;
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, true);
   const folder = dirname(abs);

@@ -9,6 +9,7 @@
  * @module
  */
 import { same, type Text } from "../base/i18n.ts";
+import { NOT_YET, type ReasonKind } from "./_feedback_messages.ts";
 
 /** What is wrong with a field of an exercise, as the form's checker says it. */
 export const FORM_MESSAGES = {
@@ -213,10 +214,9 @@ export const VALUE_WORDS = {
 
 /** The lines of a verdict, and the reasons an answer cannot be judged. */
 export const JUDGE_MESSAGES = {
-  notYet: (reason: Text): Text => ({
-    en: `not yet: ${reason.en}`,
-    zh: `还没有：${reason.zh}`,
-  }),
+  /** Why nothing was judged: see {@linkcode NOT_YET}. */
+  notYet: (reason: Text, kind: ReasonKind = "answer"): Text =>
+    NOT_YET[kind](reason),
   finding: (mark: Text, text: Text): Text => ({
     en: `${mark.en} ${text.en}`,
     zh: `${mark.zh} ${text.zh}`,
@@ -227,7 +227,7 @@ export const JUDGE_MESSAGES = {
   }),
   notDone: (n: number): Text => ({
     en: `exercise ${n}: not yet`,
-    zh: `练习 ${n}：还没有`,
+    zh: `练习 ${n}：未通过`,
   }),
   why: (why: Text): Text => ({ en: `Why: ${why.en}`, zh: `原因：${why.zh}` }),
   whatHappened: { en: "What happened:", zh: "实际发生的是：" },
@@ -243,7 +243,7 @@ export const JUDGE_MESSAGES = {
   overWork: (limit: number): Text => ({
     en: `over the limit: judging this answer needs more than ${limit} ` +
       "checks; write fewer steps",
-    zh: `超出限制：判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
+    zh: `判定这个答案需要超过 ${limit} 次检查；请减少步骤`,
   }),
   emptyScript: {
     en: "the answer is empty: write script steps, one JSON object a line",
@@ -289,12 +289,12 @@ export const JUDGE_MESSAGES = {
   badFact: (field: string, said: Text, allowed: Text): Text => ({
     en: `${JSON.stringify(field)} is ${said.en}, which it cannot be: it is ` +
       allowed.en,
-    zh: `${JSON.stringify(field)} 是 ${said.zh}，这不是可能的取值：它应是` +
+    zh: `${JSON.stringify(field)} 的值 ${said.zh} 不在允许范围内，应为` +
       allowed.zh,
   }),
   guessUnused: (reason: Text): Text => ({
     en: `${reason.en}; your one guess is still unused`,
-    zh: `${reason.zh}；你唯一的一次预测还没有用掉`,
+    zh: `${reason.zh}（这次不算，你唯一的一次预测仍未用掉）`,
   }),
   anyValue: {
     en: "a string, a number, true, false or null",
@@ -360,32 +360,32 @@ export const EVIDENCE_MESSAGES = {
   overBytes: (line: number, max: number): Text => ({
     en: `over the limit: line ${line} or what it printed is longer than ` +
       `${max} bytes`,
-    zh: `超出限制：第 ${line} 行或它的输出超过 ${max} 字节`,
+    zh: `第 ${line} 行或它的输出超过 ${max} 字节`,
   }),
   overSteps: (max: number, line: number): Text => ({
     en: `over the limit: more than ${max} steps (stopped at line ${line})`,
-    zh: `超出限制：步骤多于 ${max} 个（在第 ${line} 行停止）`,
+    zh: `步骤多于 ${max} 个（在第 ${line} 行停止）`,
   }),
   tooManyRows: (rows: number, max: number): Text => ({
     en: `over the limit: the ledger has ${rows} rows, more than ` +
       `${max} to judge; use a fresh ledger for this exercise`,
-    zh: `超出限制：账本有 ${rows} 行，超过可判定的 ${max} 行；` +
+    zh: `账本有 ${rows} 行，超过可判定的 ${max} 行；` +
       "请为这个练习用一个新账本",
   }),
   ledgerTooLarge: (bytes: number, max: number): Text => ({
     en: `over the limit: the ledger is ${bytes} bytes, more than ` +
       `${max} to judge; use a fresh ledger`,
-    zh: `超出限制：账本有 ${bytes} 字节，超过可判定的 ` +
+    zh: `账本有 ${bytes} 字节，超过可判定的 ` +
       `${max} 字节；请用一个新账本`,
   }),
   rowsTooLarge: (max: number): Text => ({
     en: `over the limit: the ledger's rows are more than ${max} bytes; ` +
       "use a fresh ledger",
-    zh: `超出限制：账本的行超过 ${max} 字节；请用一个新账本`,
+    zh: `账本的行超过 ${max} 字节；请用一个新账本`,
   }),
   copyTooLarge: (max: number): Text => ({
     en: `over the limit: the ledger copy is more than ${max} bytes`,
-    zh: `超出限制：账本副本超过 ${max} 字节`,
+    zh: `账本副本超过 ${max} 字节`,
   }),
   notACopy: {
     en: "this is not a ledger copy guardlab made",
@@ -398,10 +398,10 @@ export const LEDGER_NOT_AGENT: Text = {
   en: "guardlab judges the ledger, not the agent: it requires the calls to " +
     "have come over MCP (the ledger's mcp_calls rows), but not which client " +
     "sent them, and it does not re-run the session; a ledger written by " +
-    "hand could forge those rows too.",
+    "hand with the same rows, mcp_calls included, passes too.",
   zh: "guardlab 判定的是账本，不是 Agent：它要求这些调用经由 MCP 到达" +
     "（账本的 mcp_calls 行），但不核对是哪个客户端发的，也不重跑会话；" +
-    "手工写出的账本同样可以伪造这些行。",
+    "手工写出的账本只要有同样几行（含 mcp_calls），也能通过。",
 };
 
 /** How grade marks an exercise judged from a ledger copy. */
@@ -555,27 +555,6 @@ export const GRADING_MESSAGES = {
   },
 } as const;
 
-/** Why a hand-in file cannot be written where the student asked. */
-export const HAND_IN_FILE_MESSAGES = {
-  ownFolder: {
-    en: "write the hand-in inside a folder of your own that no one else " +
-      "can write (e.g. mkdir -m 700 /tmp/NAME, then --output " +
-      "/tmp/NAME/NAME.json), never into the shared /tmp itself",
-    zh: "请把作业写进只有你能写的自己的目录（例如 mkdir -m 700 /tmp/NAME，" +
-      "再用 --output /tmp/NAME/NAME.json），不要直接写进共享的 /tmp",
-  },
-  exists: {
-    en: "already exists; a hand-in is always a new file, never written " +
-      "into one that is there (someone may have made it for you)",
-    zh:
-      "已经存在；作业总是写成新文件，从不写进已有的文件（可能是别人替你建的）",
-  },
-  newName: {
-    en: "choose a new name, or remove the old file first",
-    zh: "请换一个新名字，或先删除旧文件",
-  },
-} as const;
-
 /**
  * The fixed lines of an exercise described for a teacher: each reads the
  * same in both languages, English then Chinese, whatever the screen's.
@@ -597,3 +576,8 @@ export const DESCRIBE_LINES = {
       "前提不成立时，依赖它的各项记为 [--] 未检查",
   ),
 } as const;
+
+export {
+  HAND_IN_FILE_MESSAGES,
+  RESULTS_FILE_MESSAGES,
+} from "./_file_messages.ts";

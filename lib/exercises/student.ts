@@ -42,6 +42,7 @@ import {
   TOPICS,
 } from "../timing/args.ts";
 import { STUDENT_MESSAGES as M } from "./messages.ts";
+import { foldCourseCode, foldForms } from "../base/fold.ts";
 
 /**
  * A request the exercises cannot carry out as given (a name not set yet, a
@@ -122,27 +123,31 @@ export function handedName(
   };
 }
 
-/** `raw` as a course code, or the reason it is not one. */
+/**
+ * `raw` as a course code, or the reason it is not one. The code kept is
+ * folded ({@linkcode foldCourseCode}: width and case), so "net-2026" and
+ * "ＮＥＴ－２０２６" are the course NET-2026, with its values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkCourseCode } from "./student.ts";
+ * assert.deepEqual(checkCourseCode("net-2026"), { code: "NET-2026" });
+ * ```
+ */
 export function checkCourseCode(
   raw: string,
 ): { code: string } | { problem: Text } {
-  return COURSE_CODE.test(raw) ? { code: raw } : { problem: M.courseCode };
+  const code = foldCourseCode(raw);
+  return COURSE_CODE.test(code) ? { code } : { problem: M.courseCode };
 }
 
 /**
- * Code points that show nothing (Unicode's Default_Ignorable_Code_Point:
- * U+034F, the variation selectors, the Hangul fillers, zero-width
- * characters, tags, ...): a name that differs from another by them alone
- * looks the same on every screen.
- */
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
-
-/**
- * The form two names are compared in: NFKC (so width and compatibility
- * forms fold: "ｌｉ ｌｅｉ" is "li lei"), with every default-ignorable code
- * point removed (before and after NFKC, which can make one), case folded
- * and spaces made one, so "Li Lei", "li lei" and "李\u034f雷" beside "李雷"
- * are one student for the duplicate-name flag.
+ * A name with its forms folded ({@linkcode foldForms}: width, compatibility
+ * forms, invisible code points), case folded and spaces made one: what a
+ * name was empty by, and what the values of a hand-in of format 1 derived
+ * from. Names are compared by eye with `lookAlikeKey` (look-alike letters
+ * folded too).
  *
  * @example
  * ```ts
@@ -153,8 +158,7 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
  * ```
  */
 export function nameKey(name: string): string {
-  return name.replace(IGNORABLE, "").normalize("NFKC").replace(IGNORABLE, "")
-    .toLowerCase().trim().replace(/\s+/gu, " ");
+  return foldForms(name).toLowerCase().trim().replace(/\s+/gu, " ");
 }
 
 /** A variant seed: 16 hex digits (64 random bits). */
@@ -248,7 +252,9 @@ export type Derivation = "name+seed" | "seed" | "name";
 
 /**
  * The values of exercise `exercise` (its slug keeps them stable if a course
- * is reordered) in course `code` for the student named `name` whose variant
+ * is reordered) in course `code` (folded: "net-2026" is "NET-2026"; older
+ * derivations take it as written, as their guardlab did) for the student
+ * named `name` whose variant
  * seed is `variant`; {@linkcode defaultParams} when there is no course code.
  * With seed `null` (a student of an older guardlab), from the name alone, as
  * that guardlab did: two students of one name then share their values; with
@@ -287,7 +293,9 @@ export function paramsFor(
     ? `guardlab-variant-1\0${code}\0${nameKey(name)}\0${exercise}`
     : derivation === "seed"
     ? `guardlab-variant-2\0${code}\0${variant}\0${exercise}`
-    : `guardlab-variant-3\0${code}\0${name}\0${variant}\0${exercise}`;
+    : `guardlab-variant-3\0${
+      foldCourseCode(code)
+    }\0${name}\0${variant}\0${exercise}`;
   const digest = createHash("sha256").update(seed).digest();
   const word = (i: number) => digest.readUInt32BE(i);
   const job = word(0) % KEYS;

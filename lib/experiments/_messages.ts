@@ -9,6 +9,9 @@ import type { Text } from "../base/i18n.ts";
 
 /** What `verify` reports, beside the scenario names. */
 export const VERIFY_MESSAGES = {
+  /** Each check's mark: the same shape in both languages, words of its own in each. */
+  pass: { en: "pass", zh: "一致" },
+  fail: { en: "FAIL", zh: "不一致" },
   expected: { en: "  expected: {value}", zh: "  预期：{value}" },
   actual: { en: "  actual:   {value}", zh: "  实际：{value}" },
   allMatch: {

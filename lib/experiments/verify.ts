@@ -132,7 +132,11 @@ export function renderChecks(checks: Check[], lang: Lang = "en"): string[] {
     const label = scenario === c.scenario
       ? `${c.lab}/${scenario}`
       : `${c.lab}/${scenario} · ${c.scenario}`;
-    lines.push(`${c.pass ? "pass" : "FAIL"} ${label}`);
+    const mark = say(
+      c.pass ? VERIFY_MESSAGES.pass : VERIFY_MESSAGES.fail,
+      lang,
+    );
+    lines.push(`${mark} ${label}`);
     if (!c.pass) {
       const m = VERIFY_MESSAGES;
       lines.push(say(fill(m.expected, { value: show(c.expected) }), lang));

@@ -9,7 +9,7 @@
 import type { Text } from "../base/i18n.ts";
 import { BATCH_LIMIT, COPIES_RANGE, TOPICS } from "../timing/args.ts";
 
-/** `1 receipt`, `2 receipts`: a count as English says it (Chinese counts with 张 or 份). */
+/** `1 receipt`, `2 receipts`: a count as English says it (Chinese counts with 条 or 份). */
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
@@ -19,7 +19,7 @@ export const INSTRUCTIONS: Text = {
   en:
     "guardlab's timing lab as tools. create_draft has a side effect that is committed before its output check: a refusal after the commit does not take the draft back. Retry with the same job and arguments to reuse a draft; after a timeout, ask ledger by job first.",
   zh:
-    "guardlab 的时序实验工具。create_draft 的副作用在后检之前就已提交：提交之后的拒绝收不回草稿。用同一 job 和同样参数重试即可复用草稿；超时之后，先按 job 调用 ledger 查询。",
+    "guardlab 的时间线实验工具。create_draft 的副作用在后检之前就已提交：提交之后的拒绝收不回草稿。用同一 job 和同样参数重试即可复用草稿；超时之后，先按 job 调用 ledger 查询。",
 };
 
 /** The tools' descriptions, schema notes and titles, as the model reads them. */
@@ -38,8 +38,8 @@ Valid arguments: job JOB-001..JOB-999, topic ${
         COPIES_RANGE[1]
       }; the input check allows at most ${BATCH_LIMIT} copies per call. A refusal is a result with isError true, its rule and the valid values.`,
     zh:
-      `为一个任务创建打印草稿：guardlab 时序实验的一次完整调用，记录在它的 SQLite 账本上（参数校验、前检、带提交点的业务写入、后检、审计回执）。
-业务键是 job。用同一 job、同样的 topic 和 copies 重试，会复用已经提交的草稿：不会有第二份草稿，后检重新运行，并写一张新回执（状态 accepted，事件 effect_reused）。同一 job 配其他参数会被拒绝为 key_conflict，什么也不写。被 compensate 作废的 job 会被拒绝为 key_voided。如果一次调用超时或被取消、你不知道它是否生效，先用同一 job 调用 ledger 工具查询：提交之后才到达的取消会留下草稿。
+      `为一个任务创建打印草稿：guardlab 时间线实验的一次完整调用，记录在它的 SQLite 账本上（参数校验、前检、带提交点的业务写入、后检、审计回执）。
+业务键是 job。用同一 job、同样的 topic 和 copies 重试，会复用已经提交的草稿：不会有第二份草稿，后检重新运行，并写一条新回执（状态 accepted，事件 effect_reused）。同一 job 换了参数会被拒绝（key_conflict），什么也不写。被 compensate 作废的 job 会被拒绝（key_voided）。如果一次调用超时或被取消、你不知道它是否生效，先用同一 job 调用 ledger 工具查询：提交之后才到达的取消会留下草稿。
 有效参数：job 为 JOB-001..JOB-999，topic 为 ${TOPICS.join(" 或 ")}，copies 为 ${
         COPIES_RANGE[0]
       }-${
@@ -96,7 +96,7 @@ Valid arguments: job JOB-001..JOB-999, topic ${
     en:
       "Undo a committed draft the business's own way: record the request, void the draft in its own transaction (the row stays, the void is recorded beside it), write the compensation's receipt. The job is then closed: create_draft refuses it as key_voided. Compensating again writes nothing.",
     zh:
-      "用业务自己的流程撤销已提交的草稿：先记录补偿请求，再在自己的事务里作废草稿（草稿行保留，作废记录在旁边），然后写补偿回执。此后该 job 关闭：create_draft 会拒绝为 key_voided。再次补偿什么也不写。",
+      "用业务自己的流程撤销已提交的草稿：先记录补偿请求，再在自己的事务里作废草稿（草稿行保留，作废记录在旁边），然后写补偿回执。此后该 job 关闭：create_draft 会拒绝它（key_voided）。再次补偿什么也不写。",
   },
   compensateTitle: { en: "Compensate (void) a draft", zh: "补偿（作废）草稿" },
 } as const satisfies Record<string, Text>;
@@ -221,17 +221,17 @@ export const SERVER_MESSAGES = {
   }),
   ledgerAll: (drafts: number, receipts: number): Text => ({
     en: `${count(drafts, "draft")}, ${count(receipts, "receipt")}`,
-    zh: `${drafts} 份草稿，${receipts} 张回执`,
+    zh: `${drafts} 份草稿，${receipts} 条回执`,
   }),
   ledgerNoDraft: (job: string, receipts: number): Text => ({
     en: `no draft ${job}; ${count(receipts, "receipt")} for it`,
-    zh: `草稿 ${job} 不存在；它有 ${receipts} 张回执`,
+    zh: `草稿 ${job} 不存在；它有 ${receipts} 条回执`,
   }),
   ledgerDraft: (job: string, receipts: number, last?: string): Text => ({
     en: `the draft ${job} exists; ${
       count(receipts, "receipt")
     } for it, the last: ${last ?? "none"}`,
-    zh: `草稿 ${job} 存在；它有 ${receipts} 张回执，最后一张：${last ?? "无"}`,
+    zh: `草稿 ${job} 存在；它有 ${receipts} 条回执，最后一条：${last ?? "无"}`,
   }),
   nothingToReconcile: {
     en: "nothing to reconcile: every live draft has an accepted receipt",

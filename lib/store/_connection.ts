@@ -16,7 +16,7 @@ import { onExit } from "../base/exit_hooks.ts";
 import { fill, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import { openProblem } from "../sandbox/safe_fs.ts";
-import { STORE_MESSAGES } from "./_messages.ts";
+import { sqliteWhy, STORE_MESSAGES } from "./_messages.ts";
 
 /** Connections to files that are still open, each with its close-on-signal registration. */
 const live = new Map<DatabaseSync, Disposable>();
@@ -63,7 +63,11 @@ export function sqliteStep<T>(
         ? STORE_MESSAGES.notWritten
         : STORE_MESSAGES.unusable;
       throw new LedgerUnusable(
-        fill(words, { path: inert(path), what, why: firstLine(error) }),
+        fill(words, {
+          path: inert(path),
+          what,
+          why: sqliteWhy(firstLine(error)),
+        }),
       );
     }
     throw error;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
 import type { Problem } from "./_inspect.ts";
 
@@ -26,9 +26,10 @@ export const STORE_MESSAGES = {
     en: "{path} is not a guardlab {what} ({why})",
     zh: "{path} 不是 guardlab 的{what}（{why}）",
   },
+  // `{why}` is SQLite's own message (`sqliteWhy`), named as SQLite's.
   unusable: {
     en: "{path} is not a usable SQLite {what} ({why})",
-    zh: "{path} 不是可用的 SQLite {what}（{why}）",
+    zh: "{path} 不是可用的 SQLite {what}（SQLite：{why}）",
   },
   notWritten: {
     en: "{path} could not be opened to write (SQLite: {why}); the device " +
@@ -106,6 +107,21 @@ export function problemText(problem: Problem): Text {
     case "inexact":
       return m.inexact;
     case "unusable":
-      return same(problem.message);
+      return sqliteWhy(problem.message);
   }
+}
+
+/** SQLite's own messages a reader of Chinese meets most, in Chinese. */
+const SQLITE_WHY: Readonly<Record<string, string>> = {
+  "file is not a database": "文件不是数据库",
+  "database disk image is malformed": "数据库文件已损坏",
+  "database is locked": "数据库被锁住",
+};
+
+/** SQLite's message `why`, in each language: as SQLite said it, or its Chinese. */
+export function sqliteWhy(why: string): Text {
+  return {
+    en: why,
+    zh: Object.hasOwn(SQLITE_WHY, why) ? SQLITE_WHY[why] : why,
+  };
 }

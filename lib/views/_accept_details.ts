@@ -136,7 +136,7 @@ export function sawText(saw: readonly Outcome[]): Text {
     for (const o of saw) counts.set(o, (counts.get(o) ?? 0) + 1);
     return joinTexts(
       [...counts].map(([o, n]) => fill(M.times, { n, what: OUTCOME_WORD[o] })),
-      same(", "),
+      M.sawSep,
     );
   }
   return joinTexts(saw.map((o) => OUTCOME_WORD[o]), M.then);

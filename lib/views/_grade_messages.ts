@@ -47,7 +47,7 @@ export const GRADE_MESSAGES = {
         zh: `练习 ${from}-${to}（续）：`,
       },
   done: { en: "done", zh: "完成" },
-  notYet: { en: "not yet", zh: "还没有" },
+  notYet: { en: "not yet", zh: "未通过" },
   missing: { en: "not handed in", zh: "没有交" },
   overLimit: { en: "over the limit", zh: "超出限制" },
   copy: { en: "a copy (see flags)", zh: "与他人相同（见标记）" },
@@ -121,6 +121,16 @@ export const GRADE_FLAG_MESSAGES = {
     en: `the same name as ${files.join(", ")} (duplicate name; each ` +
       "hand-in has values of its own)",
     zh: `与 ${files.join("、")} 同名（重名；每份作业各有自己的取值）`,
+  }),
+  lookAlikeName: (files: string[], letters: string[]): Text => ({
+    en: `a name that looks the same as ${files.join(", ")}'s: they differ ` +
+      "only in case, width, invisible characters or look-alike letters" +
+      (letters.length > 0 ? ` (${letters.join(", ")})` : "") +
+      "; each hand-in has values of its own",
+    zh: `名字与 ${files.join("、")} 的看起来一样：只差大小写、全角半角、` +
+      "不可见字符或形近字母" +
+      (letters.length > 0 ? `（${letters.join("、")}）` : "") +
+      "；每份作业各有自己的取值",
   }),
   foreignOwner: (owner: number, uid: number | null): Text => ({
     en:

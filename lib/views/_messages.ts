@@ -13,13 +13,14 @@ import type { CommitState, Mark, StageId } from "./_marks.ts";
 
 /** The state lines under a timeline. */
 export const TIMELINE_MESSAGES = {
+  // The Chinese receipt reads "回执 #1 accepted" or "没有回执" (STATE_TEXTS).
   ledgerDraft: {
     en: "  ledger: draft present, receipt {receipt}",
-    zh: "  账本：草稿存在，回执 {receipt}",
+    zh: "  账本：草稿存在，{receipt}",
   },
   ledgerNoDraft: {
     en: "  ledger: draft absent, receipt {receipt}",
-    zh: "  账本：草稿不存在，回执 {receipt}",
+    zh: "  账本：草稿不存在，{receipt}",
   },
   caller: {
     en: "  caller received: {caller}",
@@ -110,11 +111,11 @@ export const STAGE_NOTES = {
   },
   cancelAfterCommit: {
     en: "cancel arrived after commit: draft stays",
-    zh: "取消在提交之后到达：草稿留下",
+    zh: "取消在提交之后才到达，草稿留下",
   },
   errorAfterCommit: {
     en: "an error after commit: draft stays",
-    zh: "提交之后出错：草稿留下",
+    zh: "提交之后出错，草稿留下",
   },
   cancelDuringCheck: {
     en: "cancel during the check: nothing released",
@@ -136,18 +137,23 @@ export const STAGE_NOTES = {
     en: "write failed: this attempt has no receipt",
     zh: "回执写入失败：本次尝试没有回执",
   },
+  /** The receipt row's note: its number and status (the row is the receipt's). */
+  written: (attempt: number, status: string | undefined): Text => ({
+    en: `#${attempt} ${status}`,
+    zh: `#${attempt} ${status}`,
+  }),
 } as const;
 
 /** What the ledger and the caller hold after one attempt, for the state lines. */
 export const STATE_TEXTS = {
-  noReceipt: { en: "none", zh: "无" },
+  noReceipt: { en: "none", zh: "没有回执" },
   claimedReceipt: (attempt: number): Text => ({
     en: `none (the receipt before the fix claimed #${attempt})`,
-    zh: `无（修正前的回执声称 #${attempt}）`,
+    zh: `没有回执（修正前的回执声称 #${attempt}）`,
   }),
   receipt: (attempt: number, status: string | undefined): Text => ({
     en: `#${attempt} ${status}`,
-    zh: `#${attempt} ${status}`,
+    zh: `回执 #${attempt} ${status}`,
   }),
   raisedWhileCancelling: (raised: string): Text => ({
     en: `an exception (${raised}), raised while cancelling`,
@@ -171,7 +177,7 @@ export const SHORT_STAGE_LABEL: Readonly<Record<StageId, Text>> = {
   input: { en: "input", zh: "前检" },
   before_business: { en: "before business", zh: "业务写入前" },
   business: { en: "business", zh: "业务写入" },
-  input_verdict: { en: "input verdict", zh: "前检结论" },
+  input_verdict: { en: "agent verdict", zh: "Agent 护栏结论" },
   after_commit: { en: "after commit", zh: "提交之后" },
   output: { en: "output", zh: "后检" },
   receipt: { en: "receipt", zh: "回执" },
@@ -196,8 +202,8 @@ export const LEDGER_TIMELINE_MESSAGES = {
   }),
   draftRowExists: { en: "the draft row exists", zh: "草稿行存在" },
   receiptMissing: {
-    en: "missing: no receipt records this commit",
-    zh: "缺失：没有回执记录这次提交",
+    en: "receipt missing: no receipt records this commit",
+    zh: "回执缺失：没有回执记录这次提交",
   },
   noJob: { en: "(no job)", zh: "（无业务键）" },
   noReceiptTitle: (job: string, commit: Text): Text => ({
@@ -207,6 +213,11 @@ export const LEDGER_TIMELINE_MESSAGES = {
   note: (stage: Text, mark: Text, note: Text): Text => ({
     en: `      ${stage.en} ${mark.en}: ${note.en}`,
     zh: `      ${stage.zh}${mark.zh}：${note.zh}`,
+  }),
+  /** A note that names its stage and what happened there itself. */
+  noteAlone: (note: Text): Text => ({
+    en: `      ${note.en}`,
+    zh: `      ${note.zh}`,
   }),
   attemptsInOrder: (all: number, receipts: number, without: number): Text => ({
     en: `${all} attempt${
@@ -365,6 +376,11 @@ export const POLICY_DEMO_MESSAGES = {
   inserted: { en: "inserted", zh: "已写入" },
   refused: { en: "refused, nothing written", zh: "拒绝，什么也没写" },
   drafts: { en: "  drafts: {drafts}", zh: "  草稿：{drafts}" },
+  /** A pre-check the current rule refuses: the verdict, then its reason. */
+  currentLimit: {
+    en: "refused (current_limit)",
+    zh: "拒绝（current_limit：超过当前上限）",
+  },
 } as const satisfies Record<string, Text>;
 
 /** The stages of a compensation's timeline. */
@@ -407,16 +423,17 @@ export const COMPENSATION_MESSAGES = {
     zh: "补偿的提交点：未到达，草稿仍然有效",
   },
   receipt: { en: "compensation receipt #{n}", zh: "补偿回执 #{n}" },
-  voidedState: { en: "voided, on record", zh: "已作废，有记录" },
+  // The Chinese state names what was voided: "草稿已被补偿作废", not "补偿已作废".
+  voidedState: { en: "voided, on record", zh: "草稿已被补偿作废，有记录" },
   requestedState: {
     en: "requested, never confirmed",
-    zh: "已请求、未确认",
+    zh: "补偿已请求、未确认",
   },
-  noneState: { en: "none", zh: "无" },
+  noneState: { en: "none", zh: "没有补偿" },
   ledger: {
     en: "  ledger: compensation {state}; drafts {drafts}, compensation " +
       "receipts {receipts}",
-    zh: "  账本：补偿{state}；草稿 {drafts} 条，补偿回执 {receipts} 条",
+    zh: "  账本：{state}；草稿 {drafts} 条，补偿回执 {receipts} 条",
   },
   retry: {
     en: "  retry of the same request: {outcome}",
@@ -430,7 +447,7 @@ export const SVG_MESSAGES = {
   draftAbsent: { en: "draft absent", zh: "无草稿" },
   state: {
     en: "receipt {receipt} · caller: {caller}",
-    zh: "回执 {receipt} · 调用方得到：{caller}",
+    zh: "{receipt} · 调用方得到：{caller}",
   },
 } as const satisfies Record<string, Text>;
 

@@ -89,6 +89,8 @@ export function flagText(flag: Flag, grade: ClassGrade): Text {
       return F.sameVariant(flag.of);
     case "duplicate-name":
       return F.duplicateName(flag.others);
+    case "look-alike-name":
+      return F.lookAlikeName(flag.others, flag.letters);
     case "owner": {
       const parts: Text[] = [];
       if (flag.owner !== flag.uid) {
@@ -141,6 +143,10 @@ export function flagCode(flag: Flag): string {
       return `${flag.kind}(${files(flag.of)})`;
     case "duplicate-name":
       return `duplicate-name(${files(flag.others)})`;
+    case "look-alike-name":
+      return `look-alike-name(${files(flag.others)}${
+        flag.letters.length > 0 ? `,letters=${flag.letters.join("|")}` : ""
+      })`;
     case "owner":
       return `owner(uid=${flag.owner},named=${flag.uid ?? "none"}${
         flag.mode === null ? "" : `,mode=${octal(flag.mode)}`

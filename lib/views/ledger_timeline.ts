@@ -423,8 +423,9 @@ function overlapLines(by: CallPlace | undefined, lang: Lang): string[] {
 
 /** The marks of one attempt on one line (wrapped within 80 columns), the commit point as `|`. */
 function marksLine(t: Timeline, style: Style, lang: Lang): string[] {
+  // A parallel input guardrail is named as the run names it (its label).
   const mark = (r: StageRow) =>
-    `${say(SHORT_STAGE_LABEL[r.stage], lang)} ${
+    `${say(r.label ?? SHORT_STAGE_LABEL[r.stage], lang)} ${
       style.mark(r.mark, SYMBOL[r.mark])
     }`;
   const line = `    ${t.before.map(mark).join(" > ")} ${style.divider("|")} ${
@@ -440,11 +441,16 @@ function notesOf(t: Timeline, lang: Lang): string[] {
     .flatMap((r) =>
       wrap(
         say(
-          LEDGER_TIMELINE_MESSAGES.note(
-            STAGE_LABEL[r.stage],
-            MARK_LABEL[r.mark],
-            r.note!,
-          ),
+          // After the commit, and for a missing receipt, the note says the
+          // stage and what happened itself: no label before it.
+          r.stage === "after_commit" ||
+            r.note === LEDGER_TIMELINE_MESSAGES.receiptMissing
+            ? LEDGER_TIMELINE_MESSAGES.noteAlone(r.note!)
+            : LEDGER_TIMELINE_MESSAGES.note(
+              r.label ?? STAGE_LABEL[r.stage],
+              MARK_LABEL[r.mark],
+              r.note!,
+            ),
           lang,
         ),
         80,

@@ -26,9 +26,12 @@ export function policyLines(r: PolicyDemoResult, lang: Lang = "en"): string[] {
       ),
     });
   // An insert reports whether it wrote; a check or a failure reports words.
+  // A pre-check's refusal is said as a verdict, its code in parentheses.
   const outcome = (value: unknown): string | Text =>
     typeof value === "boolean"
       ? (value ? m.inserted : m.refused)
+      : value === "current_limit"
+      ? m.currentLimit
       : String(value ?? "");
   const lines: (Text | "")[] = [];
   for (const scenario of POLICY_SCENARIOS) {

@@ -214,7 +214,7 @@ export function timelineOf(attempt: Attempt): Timeline {
     note: lied
       ? STAGE_NOTES.claimedNoRows(attempt.receiptAttempt)
       : attempt.receiptAttempt !== null
-      ? receipt
+      ? STAGE_NOTES.written(attempt.receiptAttempt, attempt.receiptStatus)
       : cancelled
       ? STAGE_NOTES.receiptFailedWhileCancelling
       : STAGE_NOTES.receiptFailed,

@@ -157,7 +157,7 @@ Deno.test("accept examples: the screen in Chinese, the matrix row under its head
     "写入工具 put_note",
     "  声明的提示：idempotentHint: true，readOnlyHint: false",
     "  用例                     客户端看到              效果        结论",
-    "  lost-reply-retry         无应答，然后成功        2（之前 1） DUPLICATED",
+    "  lost-reply-retry         无应答，然后成功        2，之前 1   DUPLICATED",
     "      同一业务键出现多个效果：重试、重复投递或其他参数又写了一次，与第一次并存",
     "      文章：仅凭一个超时异常就再次发送，可能造成重复效果",
     "",

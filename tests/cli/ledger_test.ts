@@ -62,7 +62,7 @@ Deno.test(
         "zh",
       ]);
       assert.deepEqual(pendingZh.out, [
-        "JOB-001：草稿存在，但从未 accepted；回执 #1 output_rejected",
+        "JOB-001：草稿存在，但从未得到 accepted 回执；已有回执 #1 output_rejected",
         // Ten columns more than 80: the command breaks as a shell line.
         `  下一步：guardlab run --ledger ${name} \\`,
         "          --job JOB-001 --topic river --copies 2",

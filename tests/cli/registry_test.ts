@@ -151,7 +151,7 @@ Deno.test("registry: the stored language applies until --lang overrides it", asy
 
 Deno.test("registry: usage errors and refusals speak the chosen language", async (t) => {
   const cases: [string[], RegExp, number][] = [
-    [["demoo"], /^guardlab: 未知命令 "demoo"（是不是想输入 demo？）$/, 2],
+    [["demoo"], /^guardlab: 未知命令“demoo”（是不是想输入 demo？）$/, 2],
     [
       ["run", "--job", "JOB-001", "--job", "JOB-002"],
       /^guardlab: --job 给了两次$/,

@@ -76,7 +76,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## As a script", "## 写成 script"],
   ],
   "03-agents-and-mcp.md": [
-    ["# Connect a real agent", "# 接入真实的 agent"],
+    ["# Connect a real agent", "# 接入真实的 Agent"],
     ["## Tools", "## 工具"],
     ["## What the annotations promise", "## 注解承诺了什么"],
     ["## Validation and protocol faults", "## 参数校验与协议错误"],
@@ -97,7 +97,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["# Exercises", "# 练习"],
     ["## Your name, course code and language", "## 你的姓名、课程代码和语言"],
     ["## Answers", "## 答案"],
-    ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 agent 会话"],
+    ["## Exercise 17: an agent's session", "## 第 17 道练习：一次 Agent 会话"],
     [
       "## Exercise 18: an MCP server's verdicts",
       "## 第 18 道练习：一个 MCP 服务器的结论",
@@ -114,6 +114,11 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Names, course code and variants", "## 姓名、课程代码与变体"],
     ["## What a hand-in carries", "## 作业文件里有什么"],
     ["## A whole class at once", "## 一次批改全班"],
+    ["## Grades in a learning system", "## 在学习平台里评分"],
+    [
+      "### Running the judge inside the autograder",
+      "### 在自动评分器里运行判定",
+    ],
     ["## Bounds", "## 上限"],
   ],
   "07-shipping-binaries.md": [

@@ -274,14 +274,17 @@ Deno.test("exercise answers: the engine's work is bounded, and a premise nothing
   assert.equal(v.overLimit, false);
   assert.equal(statuses(v), "ok ok ok no -- --");
   // A cap on the work: past it, "over the limit" with the reason.
-  const failAfterCommit = (job: string) => ({
+  const failAt = (job: string, at: string) => ({
     op: "run",
     args: { job, topic: "river", copies: 2 },
-    faults: { fail_at: "after_commit" },
+    faults: { fail_at: at },
   });
   const capped = await judged(
     2,
-    [failAfterCommit("JOB-001"), failAfterCommit("JOB-002")],
+    [
+      failAt("JOB-001", "inside_transaction"),
+      failAt("JOB-002", "after_commit"),
+    ],
     defaultParams,
     { maxWork: 3 },
   );
@@ -319,8 +322,10 @@ Deno.test("exercise answers: 18 refuses a guess that is not a verdict accept pri
     );
     assert.equal(
       v.reason?.zh,
-      `"${field}" 是 "${bad}"，这不是可能的取值：它应是 guardlab accept ` +
-        `输出的结论之一：${VERDICTS.join("、")}；你唯一的一次预测还没有用掉`,
+      `"${field}" 的值 "${bad}" 不在允许范围内，应为 guardlab accept ` +
+        `输出的结论之一：${
+          VERDICTS.join("、")
+        }（这次不算，你唯一的一次预测仍未用掉）`,
     );
   }
   // Written by hand: the verdicts chapter 8 names, in accept's order.

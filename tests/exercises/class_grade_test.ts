@@ -631,10 +631,15 @@ Deno.test("class: a course file, and a student who forgot --course", async (t) =
         const r = await zhou.say(["exercise", ...course(zhou.base), "hand-in"]);
         assert.equal(r.code, 0);
         const file = join(zhou.base, "course.json");
-        assert.deepEqual(r.err, [
-          `guardlab: exercise 1 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 1)`,
-          `guardlab: exercise 2 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 2)`,
-        ]);
+        // Two notes, each wrapped at 80 columns under its text (issue 48).
+        assert.equal(
+          r.err.join("\n").replace(/\n +/g, " "),
+          [
+            `guardlab: exercise 1 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 1)`,
+            `guardlab: exercise 2 was passed without --course, so it is not in this hand-in: check it again (guardlab exercise --course ${file} check 2)`,
+          ].join("\n"),
+        );
+        assert.ok(r.err.every((l) => l.length <= 80), r.err.join("\n"));
         assert.deepEqual(JSON.parse(r.out[0]).exercises, {});
       },
     );

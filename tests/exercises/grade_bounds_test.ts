@@ -174,7 +174,7 @@ Deno.test("bounds: a line, or a step's output, over the bytes cap stops the answ
   const v = await verdictOf(RUN("JOB-002") + "\n" + long);
   assert.equal(v.overLimit, true);
   assert.match(v.reason!.en, /^over the limit: line 2 /);
-  assert.match(v.reason!.zh, /^超出限制：第 2 行/);
+  assert.match(v.reason!.zh, /^第 2 行/);
   // A line exactly at the cap is held and judged.
   const edge = RUN("JOB-001");
   const ok = await verdictOf(edge + " ".repeat(MAX_STEP_BYTES - edge.length));

@@ -116,7 +116,7 @@ Deno.test("names: config name and course refuse bad values, exit 2, and store go
   ]);
   assert.match(
     (await say(["config", "name", "韩梅梅", "--lang", "zh"])).out[0],
-    /^名字已设为 "韩梅梅"：/,
+    /^名字已设为“韩梅梅”：/,
   );
 });
 
@@ -594,7 +594,7 @@ Deno.test("grade: malformed hand-ins are named with their reason, never 'missing
       false,
       base,
     ),
-    /choose one of --json and --csv/,
+    /choose one of --json, --csv and --format/,
   );
 });
 
@@ -699,7 +699,7 @@ Deno.test({
   },
 });
 
-Deno.test("grade: a name made to look like another with an invisible code point is a duplicate, and shown inert (issue 28, item 9)", async () => {
+Deno.test("grade: a name made to look like another with an invisible code point is flagged as looking the same, with the code points, and shown inert (issue 28, item 9; issue 49)", async () => {
   await using baseFolder = await tempDir("guardlab-grade-");
   const base = baseFolder.path;
   const folder = join(base, "class");
@@ -745,12 +745,16 @@ Deno.test("grade: a name made to look like another with an invisible code point 
     .replace(/\s+/g, " ").trim();
   assert.equal(
     flags,
-    "李雷 (a.json): the same name as b.json, c.json (duplicate name; each " +
-      "hand-in has values of its own) " +
-      "李\\u034f雷 (b.json): the same name as a.json, c.json (duplicate " +
-      "name; each hand-in has values of its own) " +
-      "\\u3164李雷\\ufe0f (c.json): the same name as a.json, b.json " +
-      "(duplicate name; each hand-in has values of its own)",
+    "李雷 (a.json): a name that looks the same as b.json, c.json's: they " +
+      "differ only in case, width, invisible characters or look-alike " +
+      "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+      "李\\u034f雷 (b.json): a name that looks the same as a.json, c.json's: " +
+      "they differ only in case, width, invisible characters or look-alike " +
+      "letters (U+034F, U+3164, U+FE0F); each hand-in has values of its own " +
+      "\\u3164李雷\\ufe0f (c.json): a name that looks the same as a.json, " +
+      "b.json's: they differ only in case, width, invisible characters or " +
+      "look-alike letters (U+3164, U+FE0F, U+034F); each hand-in has values " +
+      "of its own",
   );
   const json =
     (await cli(["exercise", "grade", folder, "--json"], "", false, base))
@@ -1083,9 +1087,9 @@ Deno.test("variants through the CLI: show states them, check needs a name, hand-
   const upgraded = await say(["exercise", "hand-in"]);
   assert.equal(upgraded.code, 0);
   assert.deepEqual(upgraded.err, [
-    "guardlab: exercise 1 was checked under another name, course code or " +
-    "variant, or by an older guardlab whose values differ: check it again " +
-    "(guardlab exercise check 1)",
+    "guardlab: exercise 1 was checked under another name, course code or variant, or",
+    "          by an older guardlab whose values differ: check it again (guardlab",
+    "          exercise check 1)",
   ]);
 });
 

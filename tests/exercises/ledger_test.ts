@@ -95,7 +95,10 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         assert.ok(r.out.includes(`exercise ${N}: done`));
         const text = r.out.join(" ").replace(/\s+/g, " ");
         assert.match(text, /guardlab judges the ledger, not the agent/);
-        assert.match(text, /a ledger written by hand could forge those rows/);
+        assert.match(
+          text,
+          /a ledger written by hand with the same rows, mcp_calls included, passes too/,
+        );
         // Judging reads a snapshot: the ledger file is byte-identical.
         assert.deepEqual(await Deno.readFile(file), before);
       },
@@ -115,7 +118,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         [
           "no retry after the cancel",
           (at) => remoteTimeoutSession(ARGS, { at, then: [] }),
-          "[no] a later call of JOB-001 (after receipt 1) reused the draft, and its receipt says accepted",
+          "[no] a later call of JOB-001 (after receipt #1) reused the draft, and its receipt says accepted",
         ],
         [
           "a new key: two drafts",
@@ -124,7 +127,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
               at,
               then: [{ ...ARGS, job: "JOB-002" }],
             }),
-          "     what the ledger holds: receipt 2 of JOB-002: accepted, effect present",
+          "     what the ledger holds: receipt #2 of JOB-002: accepted, effect present",
         ],
         [
           "a retry under a new key, then the same-key retry (issue 39)",
@@ -142,7 +145,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
               at,
               then: [{ ...ARGS, copies: 3 }],
             }),
-          "     what the ledger holds: receipt 2 of JOB-001: key_conflict, effect present",
+          "     what the ledger holds: receipt #2 of JOB-001: key_conflict, effect present",
         ],
       ];
       for (const [what, made, line] of cases) {
@@ -167,7 +170,7 @@ Deno.test("exercise 17: judged from a named ledger an MCP session made (guardlab
         const said = r.out.join(" ").replace(/\s+/g, " ");
         assert.ok(
           said.includes(
-            "[no] receipt 1 was written by a create_draft call over MCP (a " +
+            "[no] receipt #1 was written by a create_draft call over MCP (a " +
               "row of mcp_calls) what the ledger holds: no row in calls",
           ),
           r.out.join("\n"),
@@ -303,7 +306,10 @@ Deno.test("exercise 17: hand-in carries the ledger copy; grade re-judges it and 
     assert.equal((await say(["config", "course", "NET-2026"])).code, 0);
     const shown = (await say(["exercise", "show", N])).out.join(" ")
       .replace(/\s+/g, " ");
-    assert.match(shown, /a ledger written by hand could forge those rows/);
+    assert.match(
+      shown,
+      /a ledger written by hand with the same rows, mcp_calls included, passes too/,
+    );
     assert.match(shown, new RegExp(`check ${N} --ledger NAME`));
     const m = shown.match(
       /job (JOB-\d{3}), topic (river|forest), copies (\d)\./,
@@ -425,4 +431,67 @@ Deno.test({
     );
     assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
   },
+});
+
+Deno.test("exercise 17: a consistent forgery, written by hand, passes, as the text says (issue 48)", () => {
+  // A ledger copy no session ever made: every row typed by hand, the
+  // mcp_calls rows included, consistent with the remote timeout and the
+  // retry. guardlab cannot tell it from a real one, and says so before the
+  // work starts and after the pass.
+  const forged = JSON.stringify({
+    ledger_copy: 2,
+    drafts: [{ job: "JOB-001", topic: "river", copies: 2 }],
+    receipts: [
+      {
+        attempt: 1,
+        job: "JOB-001",
+        status: "cancelled",
+        effect_exists: true,
+        events: [
+          "arguments_valid",
+          "input_allowed",
+          "business_started",
+          "effect_committed",
+        ],
+      },
+      {
+        attempt: 2,
+        job: "JOB-001",
+        status: "accepted",
+        effect_exists: true,
+        events: [
+          "arguments_valid",
+          "input_allowed",
+          "business_started",
+          "effect_reused",
+          "output_started",
+          "output_allowed",
+        ],
+      },
+    ],
+    compensations: [],
+    calls: [
+      { session: 1, call: 1, tool: "create_draft", job: "JOB-001", receipt: 1 },
+      { session: 2, call: 1, tool: "create_draft", job: "JOB-001", receipt: 2 },
+    ],
+  });
+  const v = judgeLedgerCopy(X, forged, defaultParams);
+  assert.equal(v.passed, true, v.feedback.map((l) => l.en).join("\n"));
+  assert.match(
+    v.why!.en,
+    /a ledger written by hand with the same rows would pass too\.$/,
+  );
+  assert.match(v.why!.zh, /有同样几行的手工账本也会通过。$/);
+  assert.match(
+    v.feedback.at(-1)!.en,
+    /a ledger written by hand with the same rows, mcp_calls included, passes too\.$/,
+  );
+  assert.match(
+    X.task.en,
+    /a ledger \(or its copy\) written by hand with the same rows, mcp_calls included, passes too/,
+  );
+  assert.match(
+    X.task.zh,
+    /手工写出的账本或账本副本只要有同样几行（含 mcp_calls），也能通过/,
+  );
 });

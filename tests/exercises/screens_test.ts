@@ -49,20 +49,20 @@ Deno.test("screens: an invalid step is named in the reader's language, with its 
         RUN({ faults: { bad_ouput: true } }),
         "not yet: line 1 is not a step that can run: unknown fault bad_ouput " +
         "(did you mean bad_output?); an answer with invalid steps proves nothing",
-        "还没有：第 1 行不是能运行的步骤：未知的故障开关 bad_ouput" +
+        "答案无效：第 1 行不是能运行的步骤：未知的故障开关 bad_ouput" +
         "（是不是想写 bad_output？）；含无效步骤的答案什么也证明不了",
       ],
       [
         "not json",
         "not yet: line 1 is not a step that can run: not JSON; an answer " +
         "with invalid steps proves nothing",
-        "还没有：第 1 行不是能运行的步骤：不是 JSON；含无效步骤的答案什么也证明不了",
+        "答案无效：第 1 行不是能运行的步骤：不是 JSON；含无效步骤的答案什么也证明不了",
       ],
       [
         RUN({ input_guardrail: "x" }),
         'not yet: line 1 is not a step that can run: input_guardrail must be "sequential" ' +
         'or "parallel"; an answer with invalid steps proves nothing',
-        '还没有：第 1 行不是能运行的步骤：input_guardrail 必须是 "sequential" ' +
+        '答案无效：第 1 行不是能运行的步骤：input_guardrail 必须是 "sequential" ' +
         '或 "parallel"；含无效步骤的答案什么也证明不了',
       ],
     ];
@@ -82,7 +82,7 @@ Deno.test("screens: an invalid step is named in the reader's language, with its 
     const z = await say(["exercise", "check", "9", "--lang", "zh"], snapshot);
     assert.equal(
       joinedZh(z.out),
-      '还没有：第 1 行不是能运行的步骤：未知的 Snapshot "seen"；' +
+      '答案无效：第 1 行不是能运行的步骤：未知的 Snapshot "seen"；' +
         "含无效步骤的答案什么也证明不了",
     );
   });
@@ -110,7 +110,7 @@ Deno.test("screens: exercise 9 names the pre-check's refusal behind an unknown S
     const zh = await say(["exercise", "check", "9", "--lang", "zh"], answer);
     assert.equal(
       joinedZh(zh.out),
-      '还没有：第 3 行用的 Snapshot "seen" 从未取得：第 2 行的前检被拒绝了' +
+      '答案无效：第 3 行用的 Snapshot "seen" 从未取得：第 2 行的前检被拒绝了' +
         "（current_limit）；含无效步骤的答案什么也证明不了",
     );
   });
@@ -122,23 +122,32 @@ Deno.test("screens: exercise 9's task and hints, in the article's terms, and rig
     const text = joinedZh(shown.out);
     assert.ok(
       text.includes(
-        "对 JOB-001 前检 2 份，然后把规则上限降到 1；证明用这个旧 Snapshot " +
-          "的对照实现 insert_naive 按旧修订号写下了草稿，而同一请求用同一个 " +
-          "Snapshot 的条件写入（insert_checked）被拒绝。",
+        "对 JOB-001 前检 2 份，然后把规则上限降到 1；证明这同一个请求用这个旧 " +
+          "Snapshot 交给对照实现 insert_naive 时，按旧修订号写下了草稿，而用同一个 " +
+          "Snapshot 交给条件写入（insert_checked）时被拒绝。",
       ),
       text,
     );
     assert.doesNotMatch(text, /快照/, "one spelling: Snapshot");
     await say(["exercise", "hint", "9", "--lang", "zh"]);
     const hints = await say(["exercise", "hint", "9", "--lang", "zh"]);
-    // The old hint 2 ("两次写入用同一个 Snapshot，业务键不同") was wrong: the
-    // same key passes too, when the checked insert goes first.
+    // Both inserts take the very request pre-checked (issue 48: the text
+    // says "the same request"; a naive insert of another key or of other
+    // copies is refused), and hint 1 says which steps each connection runs
+    // (zh-screens item 28).
+    const given = joinedZh(hints.out);
     assert.ok(
-      joinedZh(hints.out).includes(
-        "2. 条件写入要发送你前检过的同一个请求，并用同一个 Snapshot；如果对照" +
-          "实现 insert_naive 也用同一个业务键，就让条件写入先执行。",
+      given.includes(
+        "1. 规则实验有两条连接：读者（policy.precheck、policy.insert_*）和" +
+          "编辑者（policy.change）。",
       ),
-      hints.out.join("\n"),
+      given,
+    );
+    assert.ok(
+      given.includes(
+        "2. 两种写入都要发送你前检过的同一个请求，并用同一个 Snapshot。",
+      ),
+      given,
     );
   });
 });
@@ -226,7 +235,7 @@ Deno.test("screens: a wrong guess shows only that it was wrong; --reveal shows e
     // No mark per field: which fields were right would give the answer away.
     assert.deepEqual(r.out, [
       "[no] 你的预测与实际发生的不符",
-      "练习 15：还没有",
+      "练习 15：未通过",
       "只有你的第一次预测算数，也不会显示错在哪一项。要看实际发生的",
       "    （作业文件会记下结果被揭示过）：",
       "  guardlab exercise check 15 --reveal",
@@ -244,7 +253,7 @@ Deno.test("screens: a wrong guess shows only that it was wrong; --reveal shows e
       "[ok] draft（之后草稿是否存在）：你预测 true",
       "[ok] receipts（账本里有几条回执）：你预测 1",
       "标记：[ok] 成立；[no] 不成立",
-      "练习 15：还没有",
+      "练习 15：未通过",
       "实际发生的是：",
       "  outcome：cancelled",
       "  draft：true",
@@ -311,7 +320,7 @@ Deno.test("screens: the values line in one language, and no literal N", async ()
     );
     assert.equal(
       joinedZh(r.out),
-      `还没有：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
+      `答案无效：第 1 行用了业务键 ${theirs}，它不是你的：你的业务键是 ${
         m[1]
       } 和 ` +
         `${m[2]}（guardlab exercise show 2）`,
@@ -466,5 +475,52 @@ Deno.test("screens: in every exercise's show and hints, one parenthesis holds on
         );
       }
     }
+  });
+});
+
+Deno.test("screens: nothing a student reads before predicting exercise 19 says the side; a hint before the guess is said to be recorded (issue 48)", async () => {
+  // What gives the answer away: the server committed before it answered,
+  // the guardrail sees only the answer, the rejection comes after.
+  const giveaway = [
+    /committed (?:before|{job} before) it answered/i,
+    /sees only the (?:server's )?answer/i,
+    /在应答之前已经提交/,
+    /只看到(?:服务器的)?应答/,
+    /(?:after|之后)[^.。]*(?:commit|提交)[^.。]*(?:reject|拒绝)/i,
+  ];
+  const chapter = async (lang: string) => {
+    const text = await Deno.readTextFile(
+      new URL(`../../docs/${lang}/05-exercises.md`, import.meta.url),
+    );
+    const from = text.indexOf(lang === "en" ? "## Exercise 19" : "## 第 19 道");
+    return text.slice(from, text.indexOf("\n## ", from + 3));
+  };
+  await withStudent(async (say) => {
+    for (const lang of ["en", "zh"]) {
+      const before = [
+        await chapter(lang),
+        ...(await say(["exercise", "show", "19", "--lang", lang])).out,
+        ...(await say(["exercise", "hint", "19", "--lang", lang])).out,
+        ...(await say(["exercise", "hint", "19", "--lang", lang])).out,
+      ].join("\n");
+      for (const re of giveaway) assert.doesNotMatch(before, re, lang);
+    }
+    const hint = await say(["exercise", "hint", "19"]);
+    assert.equal(
+      hint.out.at(-1),
+      "(your hand-in records how many hints you saw before your prediction)",
+    );
+    const zh = await say(["exercise", "hint", "19", "--lang", "zh"]);
+    assert.equal(zh.out.at(-1), "（作业会记下你在预测之前看了几条提示）");
+    // A script's hints are not recorded that way: no such line.
+    const script = await say(["exercise", "hint", "1"]);
+    assert.doesNotMatch(script.out.join("\n"), /records how many hints/);
+    // After the guess, the hint is no longer before it.
+    await say(
+      ["exercise", "check", "19"],
+      '{"side":"after","draft":true,"receipts":1}',
+    );
+    const after = await say(["exercise", "hint", "19"]);
+    assert.doesNotMatch(after.out.join("\n"), /records how many hints/);
   });
 });

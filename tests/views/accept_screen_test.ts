@@ -83,10 +83,14 @@ Deno.test("accept screen: a server's and an oracle's names are shown inert, colo
     const text = screen.join("\n");
     assert.ok(text.includes("put\\u001b[8m_hidden\\u001b[0m_note"), text);
     assert.ok(text.includes("\\u202e"), text);
-    // The long verdict still ends by column 80, under its effect.
+    // The long verdict still ends by column 80: on its row when it fits
+    // (the Chinese effect "1，之前 1" is narrower than "1 (1 before)"),
+    // else on the next line, under its column.
     const i = screen.findIndex((l) => l.startsWith("  lost-reply-retry "));
-    assert.ok(i >= 0 && !screen[i].includes("PROTOCOL-VIOLATION"));
-    assert.equal(screen[i + 1], " ".repeat(62) + "PROTOCOL-VIOLATION");
+    assert.ok(i >= 0);
+    if (!screen[i].includes("PROTOCOL-VIOLATION")) {
+      assert.equal(screen[i + 1], " ".repeat(62) + "PROTOCOL-VIOLATION");
+    }
   }
 });
 

@@ -93,7 +93,7 @@ Deno.test("ledger timeline: with calls on record, attempts are drawn by their st
     "#3  JOB-002  cancelled  committed  (session 1, call 1)",
     "    args [ok] > input [ok] > business [ok] | after commit [xx] > output [ ] >",
     "        receipt [ok]",
-    "      after commit cancelled: cancel arrived after commit: draft stays",
+    "      cancel arrived after commit: draft stays",
     "      overlapped: call 2 (ledger), call 3 (#2)",
     "read: ledger JOB-002  (session 1, call 2)",
     "      overlapped: call 1 (#3)",

@@ -53,14 +53,14 @@ Deno.test("ledger --timeline: an agent's session, attempt by attempt", async (t)
       "#6  JOB-004  cancelled  committed",
       "    args [ok] > input [ok] > business [ok] | after commit [xx] > output [ ] >",
       "        receipt [ok]",
-      "      after commit cancelled: cancel arrived after commit: draft stays",
+      "      cancel arrived after commit: draft stays",
       // The audit failure left the draft and no receipt: drawn as an
       // attempt, before the retry that reused it.
       "(no receipt)  JOB-005  committed, and no receipt records it",
       "    args [ok] > input [??] > business [ok] | output [??] > receipt [!!]",
       "      input check unknown: no receipt says how it was judged",
       "      output check unknown: no receipt says how it was judged",
-      "      receipt failed: missing: no receipt records this commit",
+      "      receipt missing: no receipt records this commit",
       "#7  JOB-005  accepted  reused",
       "    args [ok] > input [ok] > business [ok] | output [ok] > receipt [ok]",
     ]);
@@ -87,10 +87,10 @@ Deno.test("ledger --timeline: an agent's session, attempt by attempt", async (t)
         "    参数 [ok] > 前检 [??] > 业务写入 [ok] | 后检 [??] > 回执 [!!]",
         "      前检不明：没有回执说明它如何被判定",
         "      后检不明：没有回执说明它如何被判定",
-        "      回执失败：缺失：没有回执记录这次提交",
+        "      回执缺失：没有回执记录这次提交",
       ]);
       assert.ok(
-        r.out.includes("      提交之后取消：取消在提交之后到达：草稿留下"),
+        r.out.includes("      取消在提交之后才到达，草稿留下"),
       );
       for (const line of r.out) {
         assert.doesNotMatch(line, /[\u4e00-\u9fff][:,]/, line);

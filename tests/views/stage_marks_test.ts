@@ -114,7 +114,7 @@ Deno.test("stage marks: a refusal whose receipt then failed is drawn with its ru
     "  --- 提交点：未到达，本次没有写入草稿 ---------------------------------------",
     "  后检             [ ]  未到达",
     "  回执             [!!] 失败         回执写入失败：本次尝试没有回执",
-    "  账本：草稿不存在，回执 无",
+    "  账本：草稿不存在，没有回执",
     "  调用方得到：异常（audit_unavailable）",
   ]);
 });

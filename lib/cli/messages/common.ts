@@ -62,11 +62,11 @@ export const PARSE_MESSAGES = {
   },
   unknownOption: {
     en: "unknown option {option}{hint}",
-    zh: "未知选项 {option}{hint}",
+    zh: "未知选项{option}{hint}",
   },
   unknownCommand: {
     en: "unknown command {command}{hint}",
-    zh: "未知命令 {command}{hint}",
+    zh: "未知命令{command}{hint}",
   },
   needsValue: {
     en: "option {flag} needs a value",
@@ -78,6 +78,8 @@ export const PARSE_MESSAGES = {
   },
   required: { en: "{flag} is required", zh: "需要 {flag}" },
   listSeparator: { en: ", ", zh: "、" },
+  /** User text quoted in each language's quotes. */
+  quoted: { en: '"{text}"', zh: "“{text}”" },
   badNumber: {
     en: "{flag} must be a whole number from {min} to {max} (got {got})",
     zh: "{flag} 必须是 {min} 到 {max} 之间的整数（收到 {got}）",
@@ -94,6 +96,10 @@ export const HELP_LABELS = {
   options: { en: "Options:", zh: "选项：" },
   exits: { en: "Exit codes:", zh: "退出码：" },
   commandList: { en: "commands: ", zh: "命令：" },
+  synopsis: {
+    en: "guardlab <command> [options]",
+    zh: "guardlab <命令> [选项]",
+  },
   moreHelp: {
     en: "guardlab <command> --help  |  guardlab --help",
     zh: "guardlab <命令> --help  |  guardlab --help",

@@ -15,16 +15,18 @@ screen Chinese from now on; --lang on any command still overrides it.
 "config name NAME" stores the name your hand-ins carry (at most 40 characters,
 no control characters); exercise hand-in refuses without one. "config course
 CODE" stores the code your teacher gives the class (1-32 letters, digits, '.',
-'_' or '-'): with it, each exercise's job keys, topic, copies and limits are
-your own, derived from the code and your name. Settings live in your private
-guardlab folder, so they survive reset.`,
+'_' or '-'; kept in capitals and half width, so net-2026 is NET-2026): with it,
+each exercise's job keys, topic, copies and limits are your own, derived from
+the code and your name. Settings live in your private guardlab folder, so they
+survive reset.`,
     zh:
-      `不带参数时显示已保存的设置。"config lang zh" 之后所有界面都用中文；任何命令
-上的 --lang 仍可临时覆盖。"config name 名字" 保存交作业时带上的名字（最多 40 个
-字符，不能有控制字符）；没有名字时 exercise hand-in 会拒绝。"config course 代码"
-保存老师告诉全班的课程代码（1-32 个字母、数字、“.”、“_”或“-”）：设置之后，每个
-练习的业务键、topic、份数和上限都由代码和你的名字算出，是你自己的一组取值。设置
-保存在你的 guardlab 私有目录里，reset 不会删除它们。`,
+      `不带参数时显示已保存的设置。“config lang zh”之后所有界面都用中文；任何命令
+上的 --lang 仍可临时覆盖。“config name NAME”保存交作业时带上的名字（最多 40 个
+字符，不能有控制字符）；没有名字时 exercise hand-in 会拒绝。“config course CODE”
+保存老师告诉全班的课程代码（1-32 个字母、数字、“.”、“_”或“-”；一律按大写、
+半角保存，net-2026 就是 NET-2026）：设置之后，每个练习的业务键、topic、份数和
+上限都由代码和你的名字算出，是你自己的一组取值。设置保存在你的 guardlab 私有
+目录里，reset 不会删除它们。`,
   },
 } as const satisfies Record<string, Text>;
 
@@ -51,7 +53,7 @@ export const CONFIG_MESSAGES = {
   },
   nameSet: {
     en: "name set to {name}: your hand-ins carry it",
-    zh: "名字已设为 {name}：你交的作业会带上它",
+    zh: "名字已设为{name}：你交的作业会带上它",
   },
   notACourseCode: {
     en: "{value} is not a course code: {problem}",
@@ -60,7 +62,7 @@ export const CONFIG_MESSAGES = {
   courseSet: {
     en: "course code set to {code}: each exercise now has your " +
       "own values (guardlab exercise show N)",
-    zh: "课程代码已设为 {code}：每个练习现在都有你自己的取值" +
+    zh: "课程代码已设为 {code}：每个练习都有你自己的取值" +
       "（guardlab exercise show N）",
   },
 } as const satisfies Record<string, Text>;

@@ -18,7 +18,7 @@ import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import { CONFIG_HELP as H, CONFIG_MESSAGES as M } from "./_messages.ts";
 import { writerFor } from "../../output.ts";
-import { choice, printable, UsageError } from "../../parser.ts";
+import { choice, printable, printableText, UsageError } from "../../parser.ts";
 import {
   readSettings,
   type Settings,
@@ -81,7 +81,7 @@ export const config = command({
     } else if (key === "name") {
       const { name } = accepted(value, checkName(value), M.notAName);
       settings.name = name;
-      done = fill(M.nameSet, { name: printable(name) });
+      done = fill(M.nameSet, { name: printableText(name) });
     } else {
       const { code } = accepted(
         value,

@@ -48,6 +48,7 @@ export const OPTIONS = {
   reveal: { type: "boolean", help: F.reveal },
   csv: { type: "boolean", help: F.csv },
   output: { type: "string", value: "FILE", help: F.output },
+  format: { type: "string", value: "NAME", help: F.format },
   ledger: { ...LEDGER_OPTIONS.ledger, help: F.ledger },
 } as const satisfies OptionSpecs;
 

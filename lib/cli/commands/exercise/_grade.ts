@@ -1,7 +1,9 @@
 /**
  * `exercise grade [FILE|FOLDER…] [--json|--csv]`: a class graded at once,
  * every answer re-run, as a table, JSON or CSV. With no FILE (or `-`), one
- * hand-in on stdin.
+ * hand-in on stdin. With `--format NAME`, one hand-in graded into the
+ * results file a learning system reads, on stdout or `--output FILE` (a new
+ * file in a folder of the user's own, as `hand-in --output` writes).
  *
  * @module
  */
@@ -13,21 +15,35 @@ import {
   NoHandInAt,
   type Source,
   stdinSource,
+  writeResultsFile,
 } from "../../../exercises/mod.ts";
 import { readStreamText } from "../../../sandbox/read_bounded.ts";
+import { say } from "../../../base/i18n.ts";
+import { wrap } from "../../../base/terminal.ts";
 import { gradeCsv, gradeJson, gradeTable } from "../../../views/grade_table.ts";
+import { LMS_FORMATS, lmsResults } from "../../../views/lms_results.ts";
 import { EXIT } from "../../exit.ts";
-import { printable } from "../../parser.ts";
+import { choice, printable } from "../../parser.ts";
 import { storedSettings } from "../../settings.ts";
 import { type Action, type ExerciseCall, usage } from "./_context.ts";
-import { EXERCISE_USAGE as U } from "./_messages.ts";
+import { EXERCISE_LINES as L, EXERCISE_USAGE as U } from "./_messages.ts";
 
 /** Grade the hand-ins. */
 export const grade: Action = async (call) => {
   const { values, io, lang } = call;
   // JSON and CSV read the same in every language: only the table is in words.
-  if (values.json && values.csv) throw usage(U.jsonOrCsv);
+  const format = choice("exercise", "format", values.format, LMS_FORMATS);
+  if ([values.json, values.csv, format].filter(Boolean).length > 1) {
+    throw usage(U.jsonOrCsv);
+  }
+  if (values.output !== undefined && format === undefined) {
+    throw usage(U.outputNeedsFormat);
+  }
   const sources = await sourcesOf(call);
+  // A results file is one student's: a class goes to --csv or --json.
+  if (format !== undefined && sources.length !== 1) {
+    throw usage(U.oneHandIn(sources.length));
+  }
   const code = storedSettings(io).value.course ?? null;
   const graded = await gradeClass(sources, {
     course: call.course,
@@ -35,7 +51,17 @@ export const grade: Action = async (call) => {
     version: config.version,
     base: io.base,
   });
-  if (values.json) io.out(JSON.stringify(gradeJson(graded)));
+  if (format !== undefined) {
+    const text = JSON.stringify(
+      lmsResults(format, graded, call.course, lang, code),
+    );
+    if (values.output === undefined) io.out(text);
+    else {
+      writeResultsFile(values.output, text, io.base);
+      const said = L.resultsWritten(printable(values.output), format);
+      for (const line of wrap(say(said, lang), 80)) io.out(line);
+    }
+  } else if (values.json) io.out(JSON.stringify(gradeJson(graded)));
   else if (values.csv) {
     io.byteOrderMark();
     for (const l of gradeCsv(graded)) io.out(l);

@@ -8,7 +8,8 @@
  * @module
  */
 import config from "../../../../deno.json" with { type: "json" };
-import { say } from "../../../base/i18n.ts";
+import { say, type Text } from "../../../base/i18n.ts";
+import { wrap } from "../../../base/terminal.ts";
 import { handIn as handInOf, writeHandInFile } from "../../../exercises/mod.ts";
 import { currentUid } from "../../../sandbox/safe_fs.ts";
 import { EXIT } from "../../exit.ts";
@@ -28,11 +29,13 @@ export const handIn: Action = (call) => {
     currentUid(io.base),
   );
   const command = commandOf(call);
-  for (const x of made.checkedAsOther) {
-    io.err(say(L.checkedAsOther(command, x.n), lang));
-  }
+  // Notes, not refusals: each wrapped at 80 columns, under its text.
+  const note = (text: Text) => {
+    for (const line of wrap(say(text, lang), 80)) io.err(line);
+  };
+  for (const x of made.checkedAsOther) note(L.checkedAsOther(command, x.n));
   for (const x of made.passedWithoutCourse) {
-    io.err(say(L.passedWithoutCourse(command, x.n), lang));
+    note(L.passedWithoutCourse(command, x.n));
   }
   const text = JSON.stringify(made.handIn);
   const output = call.values.output;
@@ -41,6 +44,8 @@ export const handIn: Action = (call) => {
     return EXIT.ok;
   }
   writeHandInFile(output, text, io.base);
-  io.out(say(L.handInWritten(printable(output)), lang));
+  for (const line of wrap(say(L.handInWritten(printable(output)), lang), 80)) {
+    io.out(line);
+  }
   return EXIT.ok;
 };

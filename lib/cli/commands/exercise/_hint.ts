@@ -1,6 +1,7 @@
 /**
  * `exercise hint N`: one more hint each time, up to all of them, counted in
- * the student's progress.
+ * the student's progress; before a prediction's one guess, a line says the
+ * hand-in records how many hints were seen.
  *
  * @module
  */
@@ -35,6 +36,11 @@ export const hint: Action = (call) => {
     print(io, `${i + 1}. ${say(hints[i], lang)}`);
   }
   if (next.shown === hints.length) io.out(say(L.everyHint, lang));
+  // Before the one guess a hint counts: the hand-in says how many were seen.
+  const record = call.progress.read().exercises[key];
+  if (x.kind === "prediction" && record?.guess === undefined) {
+    io.out(say(L.hintsRecorded, lang));
+  }
   call.progress.keep(next.progress);
   return kept(call, EXIT.ok);
 };

@@ -36,6 +36,9 @@ grade re-runs every answer of each hand-in (files, the files of a FOLDER, or
 stdin) and prints a students × exercises table: results in the files are never
 trusted. An answer is stopped at ${MAX_ANSWER_STEPS} steps or ${MAX_STEP_BYTES} bytes held
 per step ("over the limit"); a hand-in file is read up to ${MAX_HAND_IN_BYTES} bytes.
+grade FILE --format gradescope|prairielearn|exercism grades one hand-in into
+the results file that learning system reads (chapter 6), on stdout or in a new
+--output FILE.
 An exercise judged from a ledger (an agent's session over guardlab mcp) is
 checked with --ledger NAME: a bounded copy of that ledger's rows and MCP calls
 is judged and handed in; grade re-judges the copy and does not re-run the
@@ -56,9 +59,12 @@ docs/zh/06-course-and-grading.md）；不给时，内置练习就是课程。
 grade 重新运行每份作业（文件、FOLDER 里的文件或标准输入）的每个答案，
 输出“学生 × 练习”表：文件里记录的结果从不被信任。一个答案最多运行 ${MAX_ANSWER_STEPS} 步，
 每步最多保留 ${MAX_STEP_BYTES} 字节（否则记为“超出限制”）；作业文件最多读取
-${MAX_HAND_IN_BYTES} 字节。按账本判定的练习（agent 通过 guardlab mcp 进行的会话）用
---ledger NAME 检查：判定并上交的是这个账本各行和 MCP 调用的有界副本；
-grade 重新判定副本，不会重跑会话。`,
+${MAX_HAND_IN_BYTES} 字节。grade FILE --format gradescope|prairielearn|exercism
+把一份作业的评分写成那个学习平台读取的结果文件（第 6 章），输出到标准输出，
+或写进新的 --output FILE。
+按账本判定的练习（Agent 通过 guardlab mcp 进行的会话）用 --ledger NAME 检查：
+判定并上交的是这个账本各行和 MCP 调用的有界副本；grade 重新判定副本，
+不会重跑会话。`,
   },
   done: {
     en: "done (check: every invariant held; grade: every hand-in graded)",
@@ -66,7 +72,7 @@ grade 重新判定副本，不会重跑会话。`,
   },
   notYet: {
     en: "not yet (check), or a hand-in that could not be graded (grade)",
-    zh: "还没有（check），或有作业无法评分（grade）",
+    zh: "未通过（check），或有作业无法评分（grade）",
   },
   usage: {
     en: "usage error, or a malformed course file (its line and field)",
@@ -101,9 +107,16 @@ export const EXERCISE_FLAGS = {
       "以 CSV 输出 grade，便于电子表格（UTF-8 带 BOM，换行为 LF，各语言相同）",
   },
   output: {
-    en: "hand-in: write the hand-in to FILE, a new file in a folder of your " +
-      "own (made with mode 0600)",
-    zh: "hand-in：把作业写进 FILE，它必须是你自己目录里的新文件（权限 0600）",
+    en: "hand-in, or grade with --format: write to FILE, a new file in a " +
+      "folder of your own (made with mode 0600)",
+    zh: "hand-in，或带 --format 的 grade：写进 FILE，它必须是你自己目录里的" +
+      "新文件（权限 0600）",
+  },
+  format: {
+    en: "grade one hand-in into the results file a learning system reads: " +
+      "gradescope, prairielearn or exercism (chapter 6)",
+    zh: "把一份作业的评分写成学习平台读取的结果文件：gradescope、" +
+      "prairielearn 或 exercism（第 6 章）",
   },
   ledger: {
     en: "check an exercise judged from a ledger: the named ledger a " +
@@ -146,8 +159,17 @@ export const EXERCISE_USAGE = {
       "（FILE 或标准输入）",
   }),
   jsonOrCsv: {
-    en: "choose one of --json and --csv",
-    zh: "--json 和 --csv 只能选一个",
+    en: "choose one of --json, --csv and --format",
+    zh: "--json、--csv 和 --format 只能选一个",
+  },
+  oneHandIn: (count: number): Text => ({
+    en: `--format writes one student's results file: give one hand-in, ` +
+      `not ${count}`,
+    zh: `--format 写的是一名学生的结果文件：请只给一份作业，而不是 ${count} 份`,
+  }),
+  outputNeedsFormat: {
+    en: "--output with grade writes a results file: give --format too",
+    zh: "grade 的 --output 用来写结果文件：请同时给出 --format",
   },
   noHandIn: {
     en: "no hand-in: give FILE or FOLDER, or pipe one on stdin",
@@ -240,6 +262,10 @@ export const EXERCISE_LINES = {
     en: "(that is every hint: the rest is yours)",
     zh: "（提示就这些：剩下的交给你）",
   },
+  hintsRecorded: {
+    en: "(your hand-in records how many hints you saw before your prediction)",
+    zh: "（作业会记下你在预测之前看了几条提示）",
+  },
   doneOf: (done: number, of: number): Text => ({
     en: `${done} of ${of} exercises done`,
     zh: `已完成 ${done} / ${of} 个练习`,
@@ -256,6 +282,10 @@ export const EXERCISE_LINES = {
       `in this hand-in: check it again (${command} check ${n})`,
     zh: `guardlab: 练习 ${n} 是在没有 --course 时通过的，所以不在这份作业里：` +
       `请重新检查（${command} check ${n}）`,
+  }),
+  resultsWritten: (shown: string, format: string): Text => ({
+    en: `${format} results written to ${shown} (mode 0600)`,
+    zh: `${format} 结果文件已写入 ${shown}（权限 0600）`,
   }),
   handInWritten: (shown: string): Text => ({
     en: `hand-in written to ${shown} (mode 0600: only you can read it); ` +

@@ -37,7 +37,8 @@ const ONLY = [
   ["reveal", ["check"]],
   ["json", ["list", "progress", "grade"]],
   ["csv", ["grade"]],
-  ["output", ["hand-in"]],
+  ["output", ["hand-in", "grade"]],
+  ["format", ["grade"]],
 ] as const;
 
 /** The `exercise` command. */
@@ -47,7 +48,8 @@ export const exercise: Command = command({
                     | hint N | check N [FILE] [--reveal]
                     | check N --ledger NAME | progress [--json]
                     | hand-in [--output FILE]
-                    | grade [FILE|FOLDER…] [--json|--csv]`,
+                    | grade [FILE|FOLDER…] [--json|--csv]
+                    | grade FILE --format NAME [--output FILE]`,
   about: H.about,
   options: OPTIONS,
   maxPositionals: 1 + MAX_HAND_INS,

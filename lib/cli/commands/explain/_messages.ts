@@ -10,17 +10,19 @@ import type { Text } from "../../../base/i18n.ts";
 export const EXPLAIN_HELP = {
   about: {
     en:
-      `Explains a demo scenario: what happened, why the check could not undo the
-effect (or why the conditional write refused), and the safe next step.
-Without SCENARIO, explains all of them; "list" lists their names.`,
+      `Explains a demo scenario or a lesson: what happened, why the check could not
+undo the effect (or why the conditional write refused), and the safe next
+step. Without TOPIC, explains all of them; "list" lists their names.`,
     zh:
-      `讲解一个演示场景：发生了什么，为什么检查撤销不了效果（或者条件写入为什么
-拒绝），以及安全的下一步。不给 SCENARIO 时讲解全部；"list" 列出场景名。`,
+      `讲解一个演示场景或课题：发生了什么，为什么检查撤销不了效果（或者条件写入
+为什么拒绝），以及安全的下一步。不给 TOPIC 时讲解全部；list 列出它们的名字。`,
   },
   sdk: {
-    en: "also show what an agent framework does with each guardrail " +
-      "behaviour (OpenAI Agents SDK, as documented)",
-    zh: "同时显示 Agent 框架对每种护栏行为的处理（OpenAI Agents SDK，按文档）",
+    en: "also show what the OpenAI Agents SDK does with each guardrail " +
+      "behaviour (each JS row run by conformance tests, each Python row " +
+      "read from source at a commit)",
+    zh: "同时显示 OpenAI Agents SDK 对每种护栏行为的处理（每个 JS 行都经" +
+      "一致性测试实际运行，每个 Python 行都读自某次提交的源码）",
   },
   format: {
     en: "text (default) or svg (the scenario's timeline)",

@@ -6,8 +6,8 @@
 import { timingDemoWithAttempts } from "../../../experiments/demo.ts";
 import { ScriptSession } from "../../../experiments/script.ts";
 import {
-  explanation,
   explanationLines,
+  listedTopic,
   SCENARIOS,
   stepsOf,
   type Topic,
@@ -38,7 +38,7 @@ import { formatOf } from "../../places.ts";
 /** The `explain` command. */
 export const explain = command({
   name: "explain",
-  usage: "explain [TOPIC|list] [--lang en|zh] [--format text|svg]",
+  usage: "explain [TOPIC|list] [--sdk] [--format text|svg]",
   about: H.about,
   options: {
     sdk: { type: "boolean", help: H.sdk },
@@ -55,7 +55,7 @@ export const explain = command({
         throw new UsageError(M.listTextOnly, "explain");
       }
       const listed = (names: readonly Topic[]) =>
-        out.lines(names.map((n) => `  ${n}  (${explanation(n, lang).lab})`));
+        out.lines(names.map((n) => listedTopic(n, lang)));
       out.say(M.scenarios);
       listed(SCENARIOS);
       out.say(M.lessons);

@@ -29,7 +29,7 @@ most hold_ms, default 300000). Faults are never tool arguments. The log goes
 to stderr.`,
     zh: `在标准输入和标准输出上运行 MCP 服务器，供 Agent 框架（Claude Desktop、
 OpenAI Agents SDK、MCP Inspector）连接。工具：
-create_draft（时序实验的一次完整调用）、ledger 和 reconcile（只读）、
+create_draft（时间线实验的一次完整调用）、ledger 和 reconcile（只读）、
 compensate。每次调用都带着回执、会话编号和调用序号落在账本上；事后用
 guardlab ledger --ledger NAME --timeline 查看。不给 --ledger 时在服务器运行期间
 使用一个临时账本（路径输出在标准错误）。同时最多运行 16 个调用，其余的在管道里

@@ -14,15 +14,22 @@ export const RECONCILE_HELP = {
 accepted, including drafts with no receipt at all (the effect is there, the
 receipt is missing), with the safe next step: retry the same key and
 arguments; the draft is reused and the output check runs again. The retry
-arguments are the ones whose digest equals the stored digest. Read-only.`,
+arguments are the ones whose digest equals the stored digest. It also lists
+every compensation requested but never confirmed (next step: compensate
+again), and each key a compensation voided. Read-only.`,
     zh:
-      `列出每个"草稿存在、却没有任何回执写着 accepted"的业务键，包括完全没有回执
+      `列出每个“草稿存在、却没有任何回执写着 accepted”的业务键，包括完全没有回执
 的草稿（效果已发生，回执缺失），并给出安全的下一步：用同一业务键和同样参数
 重试——草稿被复用（幂等），后检重新运行。重试参数是摘要与已存摘要一致的那一组。
-只读。`,
+还列出请求过但从未确认的补偿（下一步：再补偿一次），以及每个已被补偿作废的
+业务键。只读。`,
   },
   json: { en: 'print {"pending": [...]}', zh: '输出 {"pending": [...]}' },
   exitOk: { en: "nothing needs reconciling", zh: "没有需要对账的业务键" },
+  exitPending: {
+    en: "keys need handling: a retry, or a compensation done again",
+    zh: "对账发现需要处理的业务键（重试或再补偿）",
+  },
 } as const satisfies Record<string, Text>;
 
 /** What `reconcile` tells a person. */
@@ -32,7 +39,7 @@ export const RECONCILE_MESSAGES = {
     en: "no receipt at all (effect present, receipt missing)",
     zh: "没有任何回执（效果已发生，回执缺失）",
   },
-  receipts: { en: "receipts {list}", zh: "回执 {list}" },
+  receipts: { en: "receipts {list}", zh: "已有回执 {list}" },
   receiptWritten: { en: "its receipt written", zh: "补偿回执已写" },
   receiptMissing: { en: "its receipt missing", zh: "补偿回执缺失" },
   voided: {
@@ -41,7 +48,7 @@ export const RECONCILE_MESSAGES = {
   },
   keyClosed: {
     en: "        (the key is closed: a retry is refused as key_voided)",
-    zh: "        （该业务键已关闭：重试会被拒绝为 key_voided）",
+    zh: "        （该业务键已关闭：重试会被拒绝，状态 key_voided）",
   },
   requested: {
     en:
@@ -54,7 +61,7 @@ export const RECONCILE_MESSAGES = {
   },
   neverAccepted: {
     en: "{job}: draft present, never accepted; {seen}",
-    zh: "{job}：草稿存在，但从未 accepted；{seen}",
+    zh: "{job}：草稿存在，但从未得到 accepted 回执；{seen}",
   },
   retryOriginal: {
     en: "retry {job} with the arguments that created it",

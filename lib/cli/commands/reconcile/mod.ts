@@ -24,7 +24,7 @@ export const reconcile = command({
     json: { type: "boolean", help: H.json },
   },
   maxPositionals: 0,
-  exits: { 0: H.exitOk, 2: null, 3: null, 4: null },
+  exits: { 0: H.exitOk, 2: null, 3: H.exitPending, 4: null },
   run({ values, io, lang }) {
     const pending = readExisting("reconcile", io, values, pendingKeys);
     const open = pending.filter(needsAttention);

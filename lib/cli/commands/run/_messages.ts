@@ -60,7 +60,7 @@ input_rejected。输出各阶段时间线（提交点之前与之后）和结果
   receipt: {
     en: "checked (default) or naive: the article's original receipt, " +
       "trusting the last row id (teaching switch, never a tool argument)",
-    zh: "checked（默认）或 naive：文章原始的回执写法，只信 lastrowid" +
+    zh: "checked（默认）或 naive：修正前的回执，只信 lastrowid" +
       "（教学开关，从来不是工具参数）",
   },
   inputGuardrail: {
@@ -97,6 +97,11 @@ export const RUN_MESSAGES = {
     en: "attempt with {args}; faults: {faults}",
     zh: "调用参数：{args}；故障：{faults}",
   },
+  // The teaching switches (--receipt, --input-guardrail) are no faults.
+  attemptSwitches: {
+    en: "attempt with {args}; switches: {switches}; faults: {faults}",
+    zh: "调用参数：{args}；开关：{switches}；故障：{faults}",
+  },
   none: { en: "none", zh: "无" },
   listSeparator: { en: ", ", zh: "、" },
   argsReplaces: {
@@ -110,3 +115,18 @@ export const RUN_MESSAGES = {
   svgTitle: { en: "guardlab run", zh: "guardlab 单次调用" },
   result: { en: "result:", zh: "结果：" },
 } as const satisfies Record<string, Text>;
+
+/**
+ * The lab's own messages (the article's exception texts, shown as the lab
+ * gave them), glossed after the quotes for a reader of another language.
+ */
+export const LAB_MESSAGE_GLOSS: Readonly<Record<string, Text>> = {
+  "audit write unavailable": {
+    en: " (the receipt could not be written)",
+    zh: "（回执写入不可用）",
+  },
+  "audit insert did not create one row": {
+    en: " (the receipt's INSERT did not add exactly one row)",
+    zh: "（回执的 INSERT 没有新增恰好一行）",
+  },
+};

@@ -27,7 +27,11 @@ import { wrap } from "../../../base/terminal.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { RUN_HELP as H, RUN_MESSAGES as M } from "./_messages.ts";
+import {
+  LAB_MESSAGE_GLOSS as GLOSS,
+  RUN_HELP as H,
+  RUN_MESSAGES as M,
+} from "./_messages.ts";
 import { styleFor } from "../../output.ts";
 import { UsageError } from "../../parser.ts";
 import {
@@ -116,16 +120,33 @@ function headerOf(raw: unknown, faults: Faults, lang: Lang): string {
     faults.failAt && `fail_at=${faults.failAt}`,
     faults.badOutput && "bad_output",
     faults.auditFailure && "audit_failure",
+  ].filter(Boolean);
+  const switches = [
     faults.receipt === "naive" && "receipt=naive",
     faults.inputGuardrail === "parallel" && "input_guardrail=parallel",
   ].filter(Boolean);
+  const list = (items: unknown[]) =>
+    items.join(say(M.listSeparator, lang)) || say(M.none, lang);
   return say(
-    fill(M.attempt, {
+    fill(switches.length > 0 ? M.attemptSwitches : M.attempt, {
       args: plainValue(raw, lang),
-      faults: set.join(say(M.listSeparator, lang)) || say(M.none, lang),
+      switches: list(switches),
+      faults: list(set),
     }),
     lang,
   );
+}
+
+/** The result's fields, the lab's own message glossed in the reader's language. */
+function resultLines(output: object, lang: Lang): string[] {
+  const lines = plainFields(output, lang);
+  const message = (output as Record<string, unknown>).message;
+  if (typeof message !== "string" || !Object.hasOwn(GLOSS, message)) {
+    return lines;
+  }
+  const at = Object.keys(output).indexOf("message");
+  lines[at] += say(GLOSS[message], lang);
+  return lines;
 }
 
 function holdForever(io: Io, point: PausePoint): Promise<void> {
@@ -190,7 +211,7 @@ export const run = command({
         const rows = renderTimeline(timelineOf(attempt), styleFor(io), lang);
         for (const line of rows) io.out(line);
         io.out(say(M.result, lang));
-        for (const line of plainFields(output, lang)) {
+        for (const line of resultLines(output, lang)) {
           for (const part of wrap(`  ${line}`, 80)) io.out(part);
         }
       }

@@ -19,8 +19,8 @@ Then looks at your private folder without creating or changing anything.
     zh:
       `向运行时询问本进程能读、写、做什么，并与 guardlab 编译时的授权比较：只能读写
 ${SANDBOX_ROOT}；没有网络、环境变量、子进程、FFI、系统信息或动态导入权限。然后
-查看你的私有目录，不创建也不修改任何东西。"prompt" 表示未授权：guardlab 以
---no-prompt 运行，因此会被拒绝。`,
+查看你的私有目录，不创建也不修改任何东西。“未授权”即 Deno 的 prompt 状态：
+guardlab 以 --no-prompt 运行，因此会被拒绝。`,
   },
   json: {
     en: 'print {"narrow", "probes": [...], "root": {...}}',
@@ -43,7 +43,23 @@ export const SANDBOX_MESSAGES = {
   prompt: {
     en:
       "(prompt: not granted; guardlab runs with --no-prompt, so it is refused)",
-    zh: "（prompt：未授权；guardlab 以 --no-prompt 运行，因此会被拒绝）",
+    zh:
+      "（未授权即 Deno 的 prompt 状态：guardlab 以 --no-prompt 运行，因此会被拒绝）",
+  },
+  /** The runtime's answer for one permission, as a reader says it. */
+  state: {
+    granted: { en: "granted", zh: "已授权" },
+    prompt: { en: "prompt", zh: "未授权" },
+    denied: { en: "denied", zh: "已拒绝" },
+  } as Readonly<Record<Deno.PermissionState, Text>>,
+  /** A read or write probe of a folder. */
+  access: {
+    read: { en: "read", zh: "读" },
+    write: { en: "write", zh: "写" },
+  },
+  unsafe: {
+    en: "UNSAFE private folder: {path} {problem}; {remedy}",
+    zh: "私有目录不安全：{path} {problem}；{remedy}",
   },
   narrow: {
     en: "narrow: only {root} can be read and written",
@@ -61,4 +77,4 @@ export const SANDBOX_MESSAGES = {
     en: "private folder: {path} (made with mode 0700 on first use)",
     zh: "私有目录：{path}（首次使用时以 0700 权限创建）",
   },
-} as const satisfies Record<string, Text>;
+} as const;

@@ -16,6 +16,7 @@ import {
   SANDBOX_ROOT,
 } from "../../../sandbox/sandbox.ts";
 import { say, type Text } from "../../../base/i18n.ts";
+import { displayWidth } from "../../../base/terminal.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import { SANDBOX_HELP as H, SANDBOX_MESSAGES as M } from "./_messages.ts";
@@ -80,6 +81,11 @@ export function inspectRoot(place: string | Place): RootReport {
   return { path, state: "unsafe", problem: say(problem, "en") };
 }
 
+/** `text` padded to `width` columns (a CJK character is two). */
+function pad(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
 /** The `sandbox` command. */
 export const sandbox = command({
   name: "sandbox",
@@ -99,17 +105,25 @@ export const sandbox = command({
       for (const p of probes) {
         const intended = (p.state === "granted") === p.needed;
         const verdict = out.text(intended ? M.asIntended : M.notAsIntended);
-        io.out(`${p.what.padEnd(28)} ${p.state.padEnd(8)} ${verdict}`);
+        // "read /tmp" as the reader says it; the JSON keeps the runtime's words.
+        const [kind, ...rest] = p.what.split(" ");
+        const what = Object.hasOwn(M.access, kind)
+          ? [out.text(M.access[kind as keyof typeof M.access]), ...rest]
+            .join(" ")
+          : p.what;
+        io.out(
+          `${pad(what, 28)} ${pad(out.text(M.state[p.state]), 8)} ${verdict}`,
+        );
       }
       out.say(M.prompt);
       out.say(narrow ? M.narrow : M.differentGrant, { root: SANDBOX_ROOT });
       const problem = inspectRootProblem(root, io.base);
       if (root.state === "unsafe") {
-        io.out(
-          `UNSAFE private folder: ${root.path} ${
-            problem ? out.text(problem) : root.problem
-          }; ${out.text(privateRootRemedy(io))}`,
-        );
+        out.say(M.unsafe, {
+          path: root.path,
+          problem: problem ? out.text(problem) : root.problem ?? "",
+          remedy: out.text(privateRootRemedy(io)),
+        });
       } else {
         out.say(root.state === "private" ? M.private : M.absent, {
           path: root.path,
