@@ -80,6 +80,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
   base: [
     "errors.ts",
     "exit_hooks.ts",
+    "fold.ts",
     "i18n.ts",
     "json.ts",
     "jsonl.ts",
@@ -170,6 +171,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "ledger_history.ts",
     "ledger_otlp.ts",
     "ledger_timeline.ts",
+    "lms_results.ts",
     "policy_demo.ts",
     "policy_view.ts",
     "proxy_view.ts",

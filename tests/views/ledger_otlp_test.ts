@@ -306,14 +306,14 @@ Deno.test("ledger --timeline --otlp: each span, event and attribute of a fixture
     const zhSpans = spansOf(decodeOtlpFile(Deno.readTextFileSync(zh)));
     assert.deepEqual(zhSpans[4].status, {
       code: 2,
-      message: "提交之后取消：取消在提交之后到达：草稿留下",
+      message: "提交之后取消：取消在提交之后才到达，草稿留下",
     });
     assert.deepEqual(
       attributesOf(zhSpans[4].events[4].attributes),
       {
         "guardlab.stage": "after_commit",
         "guardlab.mark": "cancelled",
-        "guardlab.note": "取消在提交之后到达：草稿留下",
+        "guardlab.note": "取消在提交之后才到达，草稿留下",
       },
     );
   });
