@@ -85,6 +85,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Wire it up", "## 接上去"],
     ["## What the receipt does not show", "## 回执上看不到的东西"],
     ["## The remote timeout, reproduced", "## 复现远程调用超时"],
+    [
+      "### The same timeline in a tracing backend: `--otlp`",
+      "### 放进 tracing 后端：`--otlp`",
+    ],
     ["## Exercise 17", "## 第 17 道练习"],
   ],
   "04-sdk-lens.md": [

@@ -14,7 +14,7 @@ import { assertUsageError, cli, TEST_ROOT } from "../_helpers/helpers.ts";
 import { withLedger } from "../_helpers/cli_fixtures.ts";
 import { runFlags } from "../_helpers/lab_flags.ts";
 import { tempDir } from "../_helpers/tmp.ts";
-import { CAN_RUN } from "../_helpers/spawn.ts";
+import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
 import {
   attributesOf,
   type DecodedSpan,
@@ -543,4 +543,54 @@ Deno.test("ledger --timeline --otlp: rows past the view's bound are left out as 
     // K, ESC, [, 2, J, 2, 9, 9: eight characters, then 248 of the x.
     assert.equal(last, "K\\u001b[2J299" + "x".repeat(256 - 8) + "…");
   });
+});
+
+Deno.test({
+  name:
+    `ledger --otlp: under the student grant, a FILE outside /tmp is refused (exit 4), nothing written${NEEDS_RUN}`,
+  ignore: !CAN_RUN,
+  fn: async () => {
+    await using dir = await tempDir();
+    const ledger = `${dir.path}/lab.sqlite`;
+    const home = ["--home", dir.path];
+    const made = await spawnGuardlab([
+      "run",
+      ...home,
+      "--ledger-file",
+      ledger,
+      ...runFlags(),
+    ]);
+    assert.equal(made.code, 0, made.err.join("\n"));
+    const outside = `/var/guardlab-otlp-${crypto.randomUUID()}.jsonl`;
+    const r = await spawnGuardlab([
+      "ledger",
+      ...home,
+      "--ledger-file",
+      ledger,
+      "--timeline",
+      "--otlp",
+      outside,
+    ]);
+    assert.equal(r.code, 4, r.err.join("\n"));
+    assert.deepEqual(r.out, []);
+    assert.equal(r.err.length, 1);
+    assert.match(r.err[0], /guardlab-otlp-/);
+    assert.throws(() => Deno.lstatSync(outside), Deno.errors.NotFound);
+    // Under /tmp, the same call writes the file.
+    const inside = `${dir.path}/t.jsonl`;
+    const ok = await spawnGuardlab([
+      "ledger",
+      ...home,
+      "--ledger-file",
+      ledger,
+      "--timeline",
+      "--otlp",
+      inside,
+    ]);
+    assert.equal(ok.code, 0, ok.err.join("\n"));
+    assert.equal(
+      spansOf(decodeOtlpFile(Deno.readTextFileSync(inside))).length,
+      2,
+    );
+  },
 });

@@ -62,7 +62,7 @@ export const ledger = command({
     otlp: { type: "string", value: "FILE", help: H.otlp },
   },
   maxPositionals: 0,
-  exits: { 0: null, 2: null, 4: null },
+  exits: { 0: null, 2: null, 4: H.refused },
   async run({ values, io, lang }) {
     if (values.format !== undefined && !values.timeline) {
       throw new UsageError(M.formatNeedsTimeline, "ledger");
