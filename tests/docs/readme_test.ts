@@ -170,6 +170,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## What the SDK records", "## SDK 记录了什么"],
     ["## The agent hook", "## Agent 钩子"],
     ["## One timeline", "## 一条时间线"],
+    ["## One trace", "## 一条 trace"],
     ["## The example", "## 示例"],
     ["## What this does not show", "## 这里看不到的"],
   ],
