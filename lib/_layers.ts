@@ -170,6 +170,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "grade_table.ts",
     "ledger_history.ts",
     "ledger_otlp.ts",
+    "ledger_rows.ts",
     "ledger_timeline.ts",
     "lms_results.ts",
     "policy_demo.ts",

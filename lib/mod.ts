@@ -70,12 +70,16 @@ export {
 export {
   type CallRow,
   type CallTag,
+  type CompensationRow,
   type DraftRow,
+  type HistoryFacts,
+  type KeyRange,
   Ledger,
   type LedgerOptions,
+  type ListedKey,
+  type RangeFindings,
   type ReceiptFault,
   type ReceiptRow,
-  type ReceiptSummary,
   type SessionRow,
   type StoredDraft,
 } from "./timing/ledger.ts";
@@ -86,7 +90,13 @@ export {
   type PolicyRequest,
   Snapshot,
 } from "./policy/policy.ts";
-export { type Pending, pendingKeys } from "./timing/reconcile.ts";
+export {
+  type Pending,
+  pendingKeys,
+  reconcileLedger,
+  type ReconcileOptions,
+  type Reconciliation,
+} from "./timing/reconcile.ts";
 export { CALL_TOOLS, type CallTool } from "./timing/call_schema.ts";
 export {
   compensate,

@@ -30,10 +30,8 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DatabaseSync } from "node:sqlite";
 import config from "../deno.json" with { type: "json" };
-import { pythonJson } from "../lib/base/json.ts";
-import { fingerprint } from "../lib/store/wire.ts";
+import { fillLedger } from "./bench/big_ledgers.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -56,18 +54,18 @@ const QUIET_LOAD_PER_CORE = 0.5;
 
 const RUN = ["run", "--job", "JOB-001", "--topic", "river", "--copies", "2"];
 
-/** The `guardlab` task's flags, main.ts left out and the config named. */
-function taskFlags(): string[] {
+/** The `guardlab` task's flags, main.ts left out and the config (of `root`) named. */
+export function taskFlags(root: string = ROOT): string[] {
   const run = config.tasks.guardlab.split(" && ").at(-1)!;
   const [program, ...words] = run.split(/\s+/);
   if (program !== "deno" || words.at(-1) !== "main.ts") {
     throw new Error(`unexpected guardlab task: ${config.tasks.guardlab}`);
   }
-  return [...words.slice(0, -1), `--config=${join(ROOT, "deno.json")}`];
+  return [...words.slice(0, -1), `--config=${join(root, "deno.json")}`];
 }
 
 /** The 1-minute load average, or `null` where the system does not say (Windows). */
-function load(): number | null {
+export function load(): number | null {
   try {
     return Deno.loadavg()[0];
   } catch {
@@ -116,7 +114,8 @@ async function timed(
   return { ms, kib };
 }
 
-function median(values: number[]): number {
+/** The median of `values`. */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1
@@ -127,52 +126,11 @@ function median(values: number[]): number {
 /**
  * Fill ledger `name` of `home` (made by one guardlab run) to `receipts`
  * receipts over 1,000 keys, as guardlab writes them, through a connection
- * of this script's own.
+ * of this script's own (`scripts/bench/big_ledgers.ts`).
  */
 function fill(home: string, name: string, receipts: number): number {
-  const path = join(home, name, "lab.sqlite");
-  const db = new DatabaseSync(path);
-  try {
-    db.exec("BEGIN");
-    const draft = db.prepare("INSERT OR IGNORE INTO drafts VALUES(?,?,?)");
-    const receipt = db.prepare(
-      "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
-    );
-    // As guardlab writes them: a key's first attempt commits its draft,
-    // the later ones reuse it.
-    const events = (first: boolean) =>
-      pythonJson([
-        "arguments_valid",
-        "input_allowed",
-        "business_started",
-        first ? "effect_committed" : "effect_reused",
-        "output_started",
-        "output_allowed",
-      ]);
-    const [committed, reused] = [events(true), events(false)];
-    const have = Number(
-      (db.prepare("SELECT COUNT(*) AS n FROM receipts").get() as { n: number })
-        .n,
-    );
-    for (let i = have; i < receipts; i++) {
-      const job = `JOB-${String(i % 1000).padStart(3, "0")}`;
-      const first = i < 1000;
-      if (first) {
-        const args = { job, topic: "river", copies: 2 };
-        draft.run(
-          job,
-          fingerprint(args),
-          pythonJson({ job, text: "river / copies=2" }),
-        );
-      }
-      receipt.run(job, "accepted", first ? committed : reused);
-    }
-    db.exec("COMMIT");
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  } finally {
-    db.close();
-  }
-  return Deno.statSync(path).size;
+  // The run that made it wrote one receipt.
+  return fillLedger(join(home, name, "lab.sqlite"), "receipts", receipts - 1);
 }
 
 interface Options {

@@ -206,6 +206,27 @@ function signalWatcher(): Int32Array | null {
   return watched;
 }
 
+/**
+ * End the process now, as {@linkcode blockUntil} would, if a signal came
+ * since the watcher started: long work on this thread (a view reading a
+ * big ledger) calls it between its steps, so that Ctrl-C stops it there,
+ * not when it is done. Start the watcher ({@linkcode startSignalWatcher})
+ * before such work. Costs one atomic read.
+ */
+export function exitOnSignal(): void {
+  if (signalWaiting()) endOn(...SIGNALS.find(([, n]) => n === watched![0])!);
+}
+
+/**
+ * Whether the watcher has seen a signal that {@linkcode exitOnSignal} will
+ * end the process on: a test's long work waits for it before going on.
+ */
+export function signalWaiting(): boolean {
+  if (watched === null) return false;
+  const number = Atomics.load(watched, 0);
+  return number !== 0 && SIGNALS.some(([, n]) => n === number);
+}
+
 /** How often a blocked wait looks whether a signal came. */
 const SIGNAL_POLL_MS = 50;
 

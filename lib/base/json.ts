@@ -141,3 +141,36 @@ export function parseJsonLikePython(text: string): unknown {
     } as (this: unknown, key: string, value: unknown) => unknown,
   );
 }
+
+/**
+ * The deepest nesting of arrays and objects a stored JSON value (a draft's
+ * body, a receipt's events) is read to. guardlab writes them one or two
+ * levels deep; every reader of a value (what a view shows, makes inert,
+ * measures, prints) may then walk it by recursion without running out of
+ * stack. A value nested deeper is read as its stored text.
+ */
+export const MAX_STORED_DEPTH = 64;
+
+/**
+ * The JSON value the stored text `text` holds, or the text itself when it
+ * is not JSON or is nested deeper than {@linkcode MAX_STORED_DEPTH}: what
+ * the ledger holds, either way, as a value every reader can walk.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { storedValue } from "./json.ts";
+ * assert.deepEqual(storedValue('{"text":"river"}'), { text: "river" });
+ * assert.equal(storedValue("not JSON"), "not JSON");
+ * const deep = "[".repeat(5000) + "]".repeat(5000);
+ * assert.equal(storedValue(deep), deep);
+ * ```
+ */
+export function storedValue(text: string): unknown {
+  if (deeperThan(text, MAX_STORED_DEPTH)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -373,9 +373,9 @@ function cutWide(
 }
 
 /**
- * Where the line `chars[from..]` is cut to fit `width` columns: after as
- * many characters as fit, moved back so closing punctuation stays with the
- * character it follows.
+ * Where `chars[from..]` is cut to fit `width` columns: after as many as fit,
+ * moved back to keep closing punctuation with the character before it, but
+ * never into the line's indent alone (then where the line is full).
  */
 function cutAt(
   chars: readonly string[],
@@ -390,8 +390,9 @@ function cutAt(
     cut++;
   }
   if (cut === chars.length) return cut;
+  const full = cut;
   while (cut > from + 1 && CLOSING.has(chars[cut])) cut--;
-  return cut;
+  return chars.slice(from, cut).some((c) => c.trim() !== "") ? cut : full;
 }
 
 /**

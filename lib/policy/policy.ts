@@ -77,14 +77,12 @@ export const POLICY_SCHEMA: SchemaSpec = {
   tables: { policy: POLICY, drafts: POLICY_DRAFTS },
   autoIndexes: ["sqlite_autoindex_drafts_1"],
   triggers: {},
-  badValues: [
-    `SELECT COUNT(*) AS n FROM policy WHERE typeof(revision)!='integer'
-       OR revision>=${MAX_EXACT} OR typeof(max_copies)!='integer'`,
-    `SELECT COUNT(*) AS n FROM drafts WHERE typeof(job)!='text'
-       OR typeof(copies)!='integer' OR abs(copies)>${MAX_EXACT}
-       OR typeof(checked_revision)!='integer'
-       OR abs(checked_revision)>${MAX_EXACT}`,
-  ],
+  rowChecks: {
+    policy: `revision<${MAX_EXACT}`,
+    drafts: `copies BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}
+      AND checked_revision BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`,
+  },
+  badValues: [],
   create: `${POLICY};\nINSERT INTO policy VALUES(1, 1, 3);\n${POLICY_DRAFTS};`,
 };
 

@@ -35,18 +35,22 @@ const FIRST_PART = 64 << 10;
  * The one loop: a buffer handed out to fill (yielded), the count read into
  * it taken back, until the source ends or one byte past `max` is in. The
  * buffer starts at `sizeHint` (a measured size) and doubles when a source
- * holds more, never past `max + 1`.
+ * holds more, never past `max + 1`; in memory other threads can read when
+ * `shared` (a file a worker then checks, with no second copy made).
  */
 function* filling(
   max: number,
   sizeHint: number,
+  shared = false,
 ): Generator<Uint8Array, BoundedRead, number | null> {
-  let buffer = new Uint8Array(Math.min(max, sizeHint) + 1);
+  const bytes = (size: number) =>
+    shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
+  let buffer = bytes(Math.min(max, sizeHint) + 1);
   let filled = 0;
   while (true) {
     if (filled === buffer.length) {
       if (filled > max) break;
-      const grown = new Uint8Array(Math.min(max + 1, buffer.length * 2));
+      const grown = bytes(Math.min(max + 1, buffer.length * 2));
       grown.set(buffer);
       buffer = grown;
     }
@@ -63,7 +67,8 @@ function* filling(
 /**
  * Read with `read` (an open file's `readSync`, or `node:fs`'s on a
  * descriptor) to the end, or until one byte past `max`. `sizeHint`, the
- * size the file was measured at, sizes the first buffer.
+ * size the file was measured at, sizes the first buffer; `shared` puts the
+ * bytes in a `SharedArrayBuffer`.
  *
  * @example
  * ```ts
@@ -86,8 +91,9 @@ export function readUpToSync(
   read: ReadInto,
   max: number,
   sizeHint: number = FIRST_PART,
+  shared = false,
 ): BoundedRead {
-  const fill = filling(max, sizeHint);
+  const fill = filling(max, sizeHint, shared);
   let step = fill.next();
   while (!step.done) step = fill.next(read(step.value));
   return step.value;

@@ -69,11 +69,14 @@ export const STORE_MESSAGES = {
       "or an integer beyond 2^53)",
     zh: "其中有 guardlab 无法准确显示的值（类型不对，或整数超过 2^53）",
   },
-  tooSlow: {
-    en: "checking it took longer than {seconds} s, so it was stopped; " +
-      "start a new ledger (another --ledger-file or --ledger NAME)",
-    zh: "检查它超过了 {seconds} 秒，已停止检查；" +
-      "请换一个新账本（另一个 --ledger-file 或 --ledger NAME）",
+  checkStopped: {
+    en: "guardlab stopped checking {path} after {seconds} s, before it " +
+      "could tell whether it is a guardlab {what} (the check takes longer " +
+      "on a busy machine); nothing was changed: run the command again when " +
+      "the machine is less busy",
+    zh: "guardlab 检查 {path} {seconds} 秒后停止了，还没能判断它是不是 " +
+      "guardlab 的{what}（机器忙时检查会更慢）；没有改动任何东西：" +
+      "请在机器不那么忙时再运行这条命令",
   },
 } as const satisfies Record<string, Text>;
 

@@ -4,9 +4,13 @@
  * guardlab has written it since guardlab last checked or wrote it.
  *
  * The proof is the file's identity and state as the system reports them
- * (device, inode, size, modification time, change time, mode, owner), kept
- * in `lab.sqlite.checked` beside it, with the digest of the schema it was
- * checked against. When guardlab has written the file, it sets the file's
+ * (device, inode, birth time, size, modification time, change time, mode,
+ * owner), kept in `lab.sqlite.checked` beside it, with the digest of the
+ * schema it was checked against. The birth time binds the proof to the
+ * file itself: a file made later has a later one, even where the system
+ * hands the same inode number to a new file in the same second (ext4 does,
+ * after an unlink), and nobody can set it. Where the system reports no
+ * birth time, nothing is proven: every open checks in full. When guardlab has written the file, it sets the file's
  * modification time one millisecond back before it records the proof: any
  * later write, through any descriptor, sets it to the time of that write,
  * which is later still, so no write after the proof can leave the same
@@ -32,6 +36,8 @@ export interface FileState {
   dev: number;
   /** Its inode on that device. */
   ino: number;
+  /** When it was made, in milliseconds: a new file with a reused inode has a later one. */
+  birthMs: number;
   /** Its size in bytes. */
   size: number;
   /** Its modification time, in milliseconds. */
@@ -59,6 +65,7 @@ const GROUP_OR_OTHER_ANY = 0o077;
 const FIELDS = [
   "dev",
   "ino",
+  "birthMs",
   "size",
   "mtimeMs",
   "ctimeMs",
@@ -68,19 +75,21 @@ const FIELDS = [
 
 /**
  * `info` as a {@linkcode FileState}, or `null` where the system reports no
- * owner, mode, inode or times (Windows): there, nothing is proven.
+ * owner, mode, inode, birth time or times (Windows; a file system with no
+ * birth time): there, nothing is proven.
  */
 export function stateOf(info: Deno.FileInfo): FileState | null {
-  const { dev, ino, size, mtime, ctime, mode, uid } = info;
+  const { dev, ino, size, mtime, ctime, mode, uid, birthtime } = info;
   if (
     ino === null || mode === null || uid === null || mtime === null ||
-    ctime === null || !info.isFile || info.nlink !== 1
+    ctime === null || birthtime === null || !info.isFile || info.nlink !== 1
   ) {
     return null;
   }
   return {
     dev,
     ino,
+    birthMs: birthtime.getTime(),
     size,
     mtimeMs: mtime.getTime(),
     ctimeMs: ctime.getTime(),
@@ -117,10 +126,12 @@ const keys = new WeakMap<InspectSpec, string>();
 export function schemaKey(spec: InspectSpec): string {
   let key = keys.get(spec);
   if (key === undefined) {
-    const { tables, optionalTables, triggers, badValues, create } = spec;
+    const { tables, rowChecks, optionalTables, triggers, badValues, create } =
+      spec;
     const text = JSON.stringify([
-      "guardlab provenance 1",
+      "guardlab provenance 2",
       tables,
+      rowChecks,
       optionalTables ?? {},
       triggers,
       badValues,

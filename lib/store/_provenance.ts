@@ -16,6 +16,7 @@ import { isSqliteWriteFailure } from "../base/errors.ts";
 import type { Text } from "../base/i18n.ts";
 import { dirname, resolve } from "../base/path.ts";
 import { COMPANIONS, currentUid } from "../sandbox/safe_fs.ts";
+import { readUpToSync } from "../sandbox/read_bounded.ts";
 import { inPrivateLedgerFolder } from "../sandbox/sandbox.ts";
 import {
   dataVersion,
@@ -228,6 +229,68 @@ export function follow(
     if (now === null || !sameState(now, known) || !logEmpty(path)) return;
   }
   followed.set(db, { path, schema: schemaKey(spec), version });
+}
+
+/**
+ * The header bytes SQLite rewrites when a connection switches a file from
+ * a rollback journal to write-ahead logging, as [from, to) ranges: the
+ * format's read and write versions (18–19), the change counter (24–27),
+ * the version-valid-for number and the version of SQLite that wrote it
+ * (92–99). https://sqlite.org/fileformat2.html#the_database_header
+ */
+const SWITCH_WRITES: readonly [number, number][] = [[18, 20], [24, 28], [
+  92,
+  100,
+]];
+
+/**
+ * The state of `path` after this process's own connection switched it from
+ * a rollback journal to write-ahead logging, when nothing else has written
+ * it since it was checked: the same file as `known` (device, inode, mode,
+ * owner, size), holding byte for byte the `image` that was checked but for
+ * the header bytes the switch rewrites, and unchanged while it was
+ * compared. Else `null` (then the writer renews no proof). A file another
+ * program made in rollback mode is so sealed by its first writer, not its
+ * second: the switch itself moved its modification time.
+ */
+export function stateAfterSwitch(
+  path: string,
+  image: Uint8Array,
+  known: FileState,
+): FileState | null {
+  const same = (info: Deno.FileInfo) => {
+    const now = stateOf(info);
+    return now !== null && now.dev === known.dev && now.ino === known.ino &&
+      now.birthMs === known.birthMs &&
+      now.mode === known.mode && now.uid === known.uid &&
+      now.size === known.size && now.size === image.length;
+  };
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const before = file.statSync();
+    if (!same(before)) return null;
+    // Read whole, as the check read it (no more than it held): compared
+    // with it byte for byte.
+    const { bytes, more } = readUpToSync(
+      (b) => file.readSync(b),
+      image.length,
+      image.length,
+    );
+    if (more || bytes.length !== image.length) return null;
+    for (let k = 0; k < bytes.length; k++) {
+      if (
+        bytes[k] !== image[k] &&
+        !SWITCH_WRITES.some(([a, b]) => k >= a && k < b)
+      ) return null;
+    }
+    const after = file.statSync();
+    if (
+      !same(after) || after.mtime?.getTime() !== before.mtime?.getTime()
+    ) return null;
+    return stateOf(after);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -89,22 +89,33 @@ const H0 = [
   0x5be0cd19,
 ];
 
-const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+/** The message schedule, reused by every digest (one at a time: this thread's). */
+const W = new Uint32Array(64);
+
+/** Each byte as two lowercase hex digits. */
+const HEX: readonly string[] = Array.from(
+  { length: 256 },
+  (_, i) => i.toString(16).padStart(2, "0"),
+);
+
+const encoder = new TextEncoder();
 
 /**
  * The message padded to whole 64-byte blocks: a 1 bit, zeros, then the
  * length in bits as a 64-bit big-endian number.
  */
-function padded(bytes: Uint8Array): DataView {
-  const blocks = Math.ceil((bytes.length + 9) / 64);
-  const out = new Uint8Array(blocks * 64);
+function padded(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
   out.set(bytes);
   out[bytes.length] = 0x80;
-  const view = new DataView(out.buffer);
   const bits = bytes.length * 8;
-  view.setUint32(out.length - 8, Math.floor(bits / 0x1_0000_0000));
-  view.setUint32(out.length - 4, bits >>> 0);
-  return view;
+  const high = Math.floor(bits / 0x1_0000_0000);
+  const end = out.length;
+  for (let i = 0; i < 4; i++) {
+    out[end - 8 + i] = (high >>> (24 - 8 * i)) & 0xff;
+    out[end - 4 + i] = (bits >>> (24 - 8 * i)) & 0xff;
+  }
+  return out;
 }
 
 /**
@@ -122,24 +133,34 @@ function padded(bytes: Uint8Array): DataView {
  * ```
  */
 export function sha256Hex(text: string): string {
-  const view = padded(new TextEncoder().encode(text));
+  const m = padded(encoder.encode(text));
   let [h0, h1, h2, h3, h4, h5, h6, h7] = H0;
-  const w = new Uint32Array(64);
-  for (let block = 0; block < view.byteLength; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+  for (let block = 0; block < m.length; block += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = block + i * 4;
+      W[i] = (m[j] << 24) | (m[j + 1] << 16) | (m[j + 2] << 8) | m[j + 3];
+    }
+    // The rotations written out: a helper per rotation made a digest about
+    // three times slower (reconcile hashes 18 candidates for a key).
     for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+      const x = W[i - 15];
+      const y = W[i - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^
+        (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^
+        (y >>> 10);
+      W[i] = (W[i - 16] + s0 + W[i - 7] + s1) | 0;
     }
     // The eight working variables as plain locals, shifted by hand: a
     // destructured array per round allocates 64 arrays a block.
     let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, hh = h7;
     for (let i = 0; i < 64; i++) {
-      const s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^
+        ((e >>> 25) | (e << 7));
       const choice = (e & f) ^ (~e & g);
-      const t1 = (hh + s1 + choice + K[i] + w[i]) | 0;
-      const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      const t1 = (hh + s1 + choice + K[i] + W[i]) | 0;
+      const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^
+        ((a >>> 22) | (a << 10));
       const majority = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (s0 + majority) | 0;
       hh = g;
@@ -160,6 +181,10 @@ export function sha256Hex(text: string): string {
     h6 = (h6 + g) | 0;
     h7 = (h7 + hh) | 0;
   }
-  return [h0, h1, h2, h3, h4, h5, h6, h7]
-    .map((x) => (x >>> 0).toString(16).padStart(8, "0")).join("");
+  let hex = "";
+  for (const x of [h0, h1, h2, h3, h4, h5, h6, h7]) {
+    hex += HEX[(x >>> 24) & 0xff] + HEX[(x >>> 16) & 0xff] +
+      HEX[(x >>> 8) & 0xff] + HEX[x & 0xff];
+  }
+  return hex;
 }

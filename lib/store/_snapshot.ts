@@ -54,6 +54,7 @@ function readChecked(
   path: string,
   maxBytes: number,
   tooLarge: () => Error,
+  shared = false,
 ): Read | null {
   const seen = statOrNull(path);
   if (seen === null) return null;
@@ -74,10 +75,14 @@ function readChecked(
         zh: "请重试",
       });
     }
+    // One byte more than allowed tells a file that grew past the bound.
+    // The file itself is read into memory a worker can read (the check's):
+    // no second copy of it is made.
     const { bytes, more } = readUpToSync(
       (b) => file.readSync(b),
       maxBytes,
       opened.size,
+      shared,
     );
     if (more) throw tooLarge();
     const after = file.statSync();
@@ -195,7 +200,7 @@ export function viewImage(
     // it) or one that was cut off (only a writer can roll it back).
     journalHot = isHotJournal(path + "-journal");
     if (journalHot) continue;
-    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge(path));
+    const read = readChecked(path, MAX_VIEW_BYTES, tooLarge(path), true);
     const log = readChecked(
       path + "-wal",
       MAX_VIEW_BYTES,
@@ -228,7 +233,7 @@ export function viewImage(
       throw tooLarge(walAfter === null ? path : path + "-wal")();
     }
     try {
-      return databaseImage(main, walAfter, MAX_VIEW_BYTES);
+      return databaseImage(main, walAfter, MAX_VIEW_BYTES, true);
     } catch (error) {
       if (!(error instanceof BadImage)) throw error;
       if (error.kind === "too_large") {

@@ -128,7 +128,10 @@ function sharedBytes(size: number): Uint8Array {
  * The database as SQLite would read it: `main` with the log's committed
  * pages laid over it, marked as a rollback-journal database (header bytes
  * 18–19 set to 1) so that `deserialize` accepts it, in shared memory.
- * `main` is not changed.
+ * `main` is not changed, unless `mine` says it is the caller's own read
+ * buffer, already in shared memory: then, when no frame of the log
+ * applies, it is marked in place and returned, and a file as large as a
+ * view reads is held once, not twice.
  * Throws {@linkcode BadImage} when the log's page size disagrees with the
  * file's, or the image would exceed `maxBytes`.
  */
@@ -136,11 +139,13 @@ export function databaseImage(
   main: Uint8Array,
   wal: Uint8Array | null,
   maxBytes: number,
+  mine = false,
 ): Uint8Array {
   const frames = wal === null ? null : committedFrames(wal);
   if (frames === null || frames.dbPages === 0) {
-    const image = sharedBytes(main.length);
-    image.set(main);
+    const inPlace = mine && main.buffer instanceof SharedArrayBuffer;
+    const image = inPlace ? main : sharedBytes(main.length);
+    if (!inPlace) image.set(main);
     if (image.length >= 100) image[18] = image[19] = 1;
     return image;
   }

@@ -42,6 +42,7 @@ import {
   openProven,
   ownFile,
   restingState,
+  stateAfterSwitch,
 } from "./_provenance.ts";
 import type { FileState } from "./_proof.ts";
 
@@ -55,12 +56,20 @@ export interface SchemaSpec {
   /** Table name → its CREATE TABLE statement, as guardlab and the reference write it. */
   tables: Readonly<Record<string, string>>;
   /**
+   * Table name → what each of its rows must hold beyond the types its
+   * columns declare, as a SQL condition over the row (`null`: nothing
+   * more). The check holds every table as STRICT (each value of the type
+   * its column declares, exactly) with this condition as its CHECK, in
+   * one pass over the rows (`_inspect.ts`'s `strictForm`).
+   */
+  rowChecks: Readonly<Record<string, string | null>>;
+  /**
    * Tables guardlab adds later, only when first needed (the reference
    * ignores them): checked exactly when present, never required. Each
-   * carries its own value checks.
+   * carries its own row check.
    */
   optionalTables?: Readonly<
-    Record<string, { create: string; badValues: readonly string[] }>
+    Record<string, { create: string; rowCheck: string | null }>
   >;
   /**
    * Indexes SQLite makes by itself for those tables (primary keys on text).
@@ -72,8 +81,9 @@ export interface SchemaSpec {
   triggers: Readonly<Record<string, readonly string[]>>;
   /**
    * Queries that each return a count of rows guardlab could not show
-   * exactly: a value of the wrong kind, or an integer beyond 2^53 that
-   * JavaScript would round.
+   * exactly (a value of the wrong kind, or an integer beyond 2^53 that
+   * JavaScript would round) in a table no row check can hold: SQLite's
+   * own `sqlite_sequence`.
    */
   badValues: readonly string[];
   /** Statements that create the schema in an empty file (one transaction). */
@@ -108,6 +118,12 @@ export interface OpenOptions {
    * there as a racing program would.
    */
   beforeProvenOpen?: () => void;
+  /**
+   * For tests: called when a writer has opened a file it checked, which
+   * another program left with a rollback journal, before it switches the
+   * file to write-ahead logging.
+   */
+  beforeSwitch?: () => void;
 }
 
 /**
@@ -156,6 +172,8 @@ export function openDatabase(
   // The file as the check is about to read it, when nothing lies beside it:
   // a writer that finds it unchanged once open knows what it holds.
   let checkedState: FileState | null = null;
+  // The bytes that were checked, as long as a writer may compare them.
+  let checkedImage: Uint8Array | null = null;
   if (existed && mode !== "observe") {
     if (own && mode === "write") checkedState = restingState(path);
     // The threads the check runs on start while the file is read; a thread
@@ -177,6 +195,7 @@ export function openDatabase(
       if (mode === "read") {
         return sqliteStep(path, spec.what, () => inMemory(image));
       }
+      if (checkedState !== null) checkedImage = image;
     }
   }
   // A new file is this user's alone from its first byte, and so are the
@@ -195,7 +214,16 @@ export function openDatabase(
       // ledger's folder, and TMPDIR is never consulted.
       db.exec("PRAGMA temp_store=MEMORY");
       if (mode === "write") {
+        // A file another program left in rollback mode is switched to WAL
+        // now, which rewrites its header: guardlab's own write, so the
+        // file is still the one checked if nothing else differs.
+        const switching = checkedImage !== null && !inWalMode(db);
+        if (switching) options.beforeSwitch?.();
         useDurableWal(db);
+        if (switching) {
+          checkedState = stateAfterSwitch(path, checkedImage!, checkedState!);
+        }
+        checkedImage = null;
         const version = own ? dataVersion(db) : 0;
         const made = empty && immediate(db, () => createIfEmpty(db, spec));
         if (own && ((created && made) || checkedState !== null)) {
@@ -262,14 +290,15 @@ function inspected(
   countInspection();
   const finding = inspectBounded(WORKER_OPENER, image, spec, bounds);
   if (finding === "timed-out") {
-    const seconds = Math.round(
-      (bounds.timeLimitMs ?? CHECK_TIME_LIMIT_MS) / 1000,
-    );
+    const ms = bounds.timeLimitMs ?? CHECK_TIME_LIMIT_MS;
+    // Whole seconds, or hundredths below ten (a test's short limit).
+    const seconds = Number((ms / 1000).toFixed(ms < 10_000 ? 2 : 0));
+    // Stopped is not found wrong: the line says which.
     throw new LedgerUnusable(
-      fill(STORE_MESSAGES.notGuardlab, {
+      fill(STORE_MESSAGES.checkStopped, {
         path: inert(path),
         what: spec.what,
-        why: fill(STORE_MESSAGES.tooSlow, { seconds }),
+        seconds,
       }),
     );
   }
@@ -283,6 +312,14 @@ function inspected(
       { path: inert(path), what: spec.what, why: problemText(problem) },
     ),
   );
+}
+
+/** Whether `db`'s file logs ahead already (its header says so): reads no schema. */
+function inWalMode(db: DatabaseSync): boolean {
+  const row = db.prepare("PRAGMA journal_mode").get() as {
+    journal_mode: string;
+  };
+  return row.journal_mode === "wal";
 }
 
 /**

@@ -36,6 +36,27 @@ export function fingerprint(args: unknown): string {
 }
 
 /**
+ * SHA-256 hex of `text`, a request already in canonical form: what
+ * {@linkcode fingerprint} hashes, for a caller that puts many such texts
+ * together from parts it made once (reconciliation's candidates), with no
+ * object to make canonical and nothing kept.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { digestOfCanonical, fingerprint } from "./wire.ts";
+ * const args = { job: "JOB-001", topic: "river", copies: 2 };
+ * assert.equal(
+ *   digestOfCanonical('{"copies":2,"job":"JOB-001","topic":"river"}'),
+ *   fingerprint(args),
+ * );
+ * ```
+ */
+export function digestOfCanonical(text: string): string {
+  return sha256Hex(text);
+}
+
+/**
  * The digests of the canonical texts seen last (at most {@linkcode MAX_KNOWN}):
  * a key's attempts and retries hash the same text again, and SHA-256 written
  * in JavaScript is a few microseconds of each `run` step.

@@ -1,14 +1,20 @@
 /**
  * How the ledger's rows are read back (`ledger.ts`'s `Ledger` calls each of
  * these on its own connection): decoded one at a time for a view that
- * takes what it shows, or summed up by SQLite where a view needs a fact
- * about every row (which keys were accepted, each key's first receipt):
- * what a reader holds is what it shows and one fact per key, never the
- * whole ledger.
+ * takes what it shows, no row longer than it could show read at all, or
+ * looked up for the keys a view shows. A fact about every draft is found
+ * a range of keys at a time (`_key_ranges.ts`).
+ *
+ * A stored value (a body, a list of events) is read with
+ * {@linkcode storedValue}: nested deeper than a reader can walk, it is read
+ * as its text.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { storedValue } from "../base/json.ts";
+import { exitOnSignal } from "../base/exit_hooks.ts";
+import type { CompensationState } from "./_compensation_schema.ts";
 
 /** One receipts row, decoded. */
 export interface ReceiptRow {
@@ -62,48 +68,198 @@ export interface SessionRow {
   started_us: number;
 }
 
-/** What {@linkcode receiptSummary} tells of the receipts. */
-export interface ReceiptSummary {
-  /** How many receipts there are. */
-  count: number;
-  /** The first receipt number of each draft's key that no receipt shows committed. */
-  firstAttempt: Map<string, number>;
-  /** The keys some receipt's events show committing their draft. */
-  committedOnRecord: Set<string>;
-  /** The latest receipts, oldest first. */
-  latest: ReceiptRow[];
+/** One compensation, with how many compensation receipts its key has. */
+export interface CompensationRow {
+  /** Business key. */
+  job: string;
+  /** `requested` or `voided`. */
+  state: CompensationState;
+  /** How many compensation receipts name the key. */
+  receipts: number;
 }
 
-/** The drafts ordered by job, bodies parsed, one at a time (each walk a statement of its own). */
-export function* eachDraft(db: DatabaseSync): Generator<DraftRow> {
-  const rows = db.prepare("SELECT job, digest, body FROM drafts ORDER BY job")
-    .iterate() as Iterable<{ job: string; digest: string; body: string }>;
+/** `jobs` as the one parameter of `… IN (SELECT value FROM json_each(?))`. */
+export function listOf(jobs: Iterable<string>): string {
+  return JSON.stringify([...jobs]);
+}
+
+/** SQL for the keys of the list that is the parameter `?1` ({@linkcode listOf}). */
+export const LIST = "(SELECT value FROM json_each(?1))";
+
+/** The keys the rows of `sql` (one column, `job`; parameter `?1` a list) name. */
+export function keysOf(
+  db: DatabaseSync,
+  sql: string,
+  jobs: Iterable<string>,
+): Set<string> {
+  const out = new Set<string>();
+  const rows = db.prepare(sql).iterate(listOf(jobs)) as Iterable<
+    { job: string }
+  >;
+  for (const r of rows) out.add(r.job);
+  return out;
+}
+
+/**
+ * The number and status of each receipt of `jobs`, in order, by key; a
+ * key's list is kept only while the lists together hold at most
+ * `maxHeld` receipts: past that, the lists of the last keys (in the order
+ * of `jobs`) are let go, and those keys are in `dropped`. What a view
+ * cannot show is never held: it shows keys in order and stops at the
+ * first that does not fit, and no key whose list was let go would fit.
+ */
+export function receiptsByKey(
+  db: DatabaseSync,
+  jobs: readonly string[],
+  maxHeld: number = Number.MAX_SAFE_INTEGER,
+): {
+  lists: Map<string, { attempt: number; status: string }[]>;
+  dropped: Set<string>;
+} {
+  const order = new Map(jobs.map((job, i) => [job, i]));
+  const lists = new Map<string, { attempt: number; status: string }[]>();
+  const dropped = new Set<string>();
+  let held = 0;
+  // The last key still held, in the order of `jobs`.
+  let end = jobs.length;
+  const rows = db.prepare(
+    `SELECT attempt, job, status FROM receipts WHERE job IN ${LIST}
+     ORDER BY attempt`,
+  ).iterate(listOf(jobs)) as Iterable<
+    { attempt: number; job: string; status: string }
+  >;
+  let seen = 0;
   for (const r of rows) {
-    yield { job: r.job, digest: r.digest, body: parseOr(r.body) };
+    if (++seen % 65536 === 0) exitOnSignal();
+    const at = order.get(r.job)!;
+    if (at >= end) continue;
+    let list = lists.get(r.job);
+    if (list === undefined) lists.set(r.job, list = []);
+    list.push({ attempt: Number(r.attempt), status: r.status });
+    held++;
+    while (held > maxHeld && end > 0) {
+      end--;
+      const job = jobs[end];
+      held -= lists.get(job)?.length ?? 0;
+      lists.delete(job);
+      dropped.add(job);
+    }
+  }
+  return { lists, dropped };
+}
+
+/** The compensation state of each of `jobs` that has one (through the key index). */
+export function compensationStatesOf(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Map<string, CompensationState> {
+  const rows = db.prepare(
+    `SELECT job, state FROM compensations WHERE job IN ${LIST}`,
+  ).all(listOf(jobs)) as { job: string; state: CompensationState }[];
+  return new Map(rows.map((r) => [r.job, r.state]));
+}
+
+/** How many compensation receipts name each of `jobs` (one pass of SQLite). */
+export function compensationReceiptsOf(
+  db: DatabaseSync,
+  jobs: Iterable<string>,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const rows = db.prepare(
+    `SELECT job FROM compensation_receipts WHERE job IN ${LIST}`,
+  ).iterate(listOf(jobs)) as Iterable<{ job: string }>;
+  for (const r of rows) counts.set(r.job, (counts.get(r.job) ?? 0) + 1);
+  return counts;
+}
+
+/** How many rows `table` (a name of guardlab's own schema) holds. */
+export function countOf(db: DatabaseSync, table: string): number {
+  return Number(
+    (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number })
+      .n,
+  );
+}
+
+/** The drafts' keys in order, one at a time, read through the key index. */
+export function* eachDraftKey(db: DatabaseSync): Generator<string> {
+  const rows = db.prepare("SELECT job FROM drafts ORDER BY job")
+    .iterate() as Iterable<{ job: string }>;
+  for (const r of rows) yield r.job;
+}
+
+/**
+ * SQL for a row's stored size in bytes, found without reading its text
+ * (`octet_length` reads the row's header only): a row of more than three
+ * bytes for each of `maxChars` characters is longer than `maxChars` UTF-16
+ * code units, since no code unit takes more than three bytes of UTF-8.
+ */
+const bytesOf = (columns: readonly string[]) =>
+  columns.map((c) => `coalesce(octet_length(${c}), 0)`).join(" + ");
+
+/**
+ * The drafts ordered by job, bodies read with {@linkcode storedValue}, one
+ * at a time (each walk a statement of its own). The walk ends before the
+ * first row whose stored text is longer than `maxChars` characters (more
+ * than three bytes for each): such a row is never read into memory, nor is
+ * any after it (a view passes the most it could show).
+ */
+export function* eachDraft(
+  db: DatabaseSync,
+  maxChars: number = Number.MAX_SAFE_INTEGER,
+): Generator<DraftRow> {
+  const size = bytesOf(["job", "digest", "body"]);
+  const columns = ["job", "digest", "body"]
+    .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const bytes = Math.min(3 * maxChars, Number.MAX_SAFE_INTEGER);
+  const rows = db.prepare(
+    `SELECT ${size} AS n, ${columns} FROM drafts ORDER BY drafts.job`,
+  ).iterate(bytes) as Iterable<
+    { n: number; job: string; digest: string; body: string }
+  >;
+  for (const r of rows) {
+    if (Number(r.n) > bytes) return;
+    yield { job: r.job, digest: r.digest, body: storedValue(r.body) };
   }
 }
 
-/** The receipts ordered by attempt (those numbered above `after`, when given), one at a time. */
+/**
+ * The receipts ordered by attempt (those numbered above `after`, when
+ * given), one at a time. The walk ends before the first row whose stored
+ * text is longer than `maxChars` characters (see {@linkcode eachDraft}).
+ */
 export function* eachReceipt(
   db: DatabaseSync,
   after?: number,
+  maxChars: number = Number.MAX_SAFE_INTEGER,
 ): Generator<ReceiptRow> {
-  const columns = "attempt, job, status, effect_exists, events";
-  const query = db.prepare(
-    after === undefined
-      ? `SELECT ${columns} FROM receipts ORDER BY attempt`
-      : `SELECT ${columns} FROM receipts WHERE attempt>? ORDER BY attempt`,
-  );
-  const rows = after === undefined ? query.iterate() : query.iterate(after);
-  for (const r of rows) yield receiptRow(r);
+  const size = bytesOf(["job", "status", "events"]);
+  const columns = ["job", "status", "effect_exists", "events"]
+    .map((c) => `CASE WHEN ${size} <= ?1 THEN ${c} END AS ${c}`).join(", ");
+  const bytes = Math.min(3 * maxChars, Number.MAX_SAFE_INTEGER);
+  const rows = db.prepare(
+    `SELECT ${size} AS n, attempt, ${columns} FROM receipts
+     WHERE attempt > ?2 ORDER BY attempt`,
+  ).iterate(bytes, after ?? Number.MIN_SAFE_INTEGER) as Iterable<
+    { n: number }
+  >;
+  for (const r of rows) {
+    if (Number(r.n) > bytes) return;
+    yield receiptRow(r);
+  }
 }
 
-/** The MCP calls on record, in the order they started, one at a time. */
-export function* eachCall(db: DatabaseSync): Generator<CallRow> {
+/**
+ * The MCP calls on record, in the order they started, one at a time: the
+ * first `limit` of them (SQLite then sorts keeping no more than those).
+ */
+export function* eachCall(
+  db: DatabaseSync,
+  limit = -1,
+): Generator<CallRow> {
   const rows = db.prepare(
     `SELECT session, call, tool, job, receipt, started_us, ended_us
-     FROM mcp_calls ORDER BY started_us, session, call`,
-  ).iterate() as Iterable<CallRow>;
+     FROM mcp_calls ORDER BY started_us, session, call LIMIT ?`,
+  ).iterate(limit) as Iterable<CallRow>;
   for (const r of rows) {
     yield {
       session: Number(r.session),
@@ -131,80 +287,9 @@ export function* eachSession(db: DatabaseSync): Generator<SessionRow> {
   }
 }
 
-/** The keys with an accepted receipt, found by SQLite. */
-export function acceptedKeys(db: DatabaseSync): Set<string> {
-  const rows = db.prepare(
-    `SELECT DISTINCT job FROM receipts
-     WHERE status='accepted' AND job IS NOT NULL`,
-  ).all() as { job: string }[];
-  return new Set(rows.map((r) => r.job));
-}
-
-/** The number, key and status of each receipt of `jobs`, in order. */
-export function receiptsOf(
-  db: DatabaseSync,
-  jobs: readonly string[],
-): { attempt: number; job: string; status: string }[] {
-  return (db.prepare(
-    `SELECT attempt, job, status FROM receipts
-     WHERE job IN (SELECT value FROM json_each(?)) ORDER BY attempt`,
-  ).all(JSON.stringify(jobs)) as {
-    attempt: number;
-    job: string;
-    status: string;
-  }[]).map((r) => ({
-    attempt: Number(r.attempt),
-    job: r.job,
-    status: r.status,
-  }));
-}
-
-/**
- * What a history needs of the receipts, without holding them: how many,
- * the keys some receipt shows committing their draft, the first receipt of
- * each of `drafts` that none does, and the latest `last` receipts, in
- * order. SQLite reads the rows, and what it keeps is one entry per key
- * (no sort of every row: temporary storage is memory here). A receipt's
- * events hold `effect_committed` only if their text holds those letters or
- * an escape (a backslash): only such rows are decoded.
- */
-export function receiptSummary(
-  db: DatabaseSync,
-  last: number,
-  drafts: readonly string[],
-): ReceiptSummary {
-  const committedOnRecord = new Set<string>();
-  const maybe = db.prepare(
-    `SELECT DISTINCT job, events FROM receipts WHERE job IS NOT NULL
-     AND (instr(events, 'effect_committed') OR instr(events, char(92)))`,
-  ).all() as { job: string; events: string }[];
-  for (const r of maybe) {
-    if (eventsOf(r.events).includes("effect_committed")) {
-      committedOnRecord.add(r.job);
-    }
-  }
-  // Drafts no receipt shows committed: rare (an attempt that left none).
-  const uncommitted = drafts.filter((job) => !committedOnRecord.has(job));
-  const firstAttempt = new Map<string, number>();
-  const first = db.prepare(
-    `SELECT job, MIN(attempt) AS attempt FROM receipts
-     WHERE job IN (SELECT value FROM json_each(?)) GROUP BY job`,
-  ).all(JSON.stringify(uncommitted)) as { job: string; attempt: number }[];
-  for (const r of first) firstAttempt.set(r.job, Number(r.attempt));
-  const count = Number(
-    (db.prepare("SELECT COUNT(*) AS n FROM receipts").get() as { n: number })
-      .n,
-  );
-  const latest = db.prepare(
-    `SELECT attempt, job, status, effect_exists, events FROM receipts
-     ORDER BY attempt DESC LIMIT ?`,
-  ).all(last).reverse().map(receiptRow);
-  return { count, firstAttempt, committedOnRecord, latest };
-}
-
 /** A receipts row as SQLite gives it, decoded. */
 // deno-lint-ignore no-explicit-any
-function receiptRow(r: any): ReceiptRow {
+export function receiptRow(r: any): ReceiptRow {
   return {
     attempt: Number(r.attempt),
     job: r.job as string | null,
@@ -219,14 +304,15 @@ const decoded = new Map<string, string[]>();
 
 /**
  * Receipt events as a list, even when a hand-edited row holds something
- * else. A ledger guardlab wrote holds a handful of distinct texts: each is
- * decoded once and its list (frozen) shared, so reading a million receipts
- * makes a handful of lists, not a million.
+ * else (read with {@linkcode storedValue}: a list nested deeper than a
+ * reader can walk is one text). A ledger guardlab wrote holds a handful of
+ * distinct texts: each is decoded once and its list (frozen) shared, so
+ * reading a million receipts makes a handful of lists, not a million.
  */
-function eventsOf(text: string): string[] {
+export function eventsOf(text: string): string[] {
   let events = decoded.get(text);
   if (events === undefined) {
-    const parsed = parseOr(text);
+    const parsed = storedValue(text);
     events = Object.freeze(
       Array.isArray(parsed) ? parsed.map(String) : [String(parsed)],
     ) as string[];
@@ -234,12 +320,4 @@ function eventsOf(text: string): string[] {
     decoded.set(text, events);
   }
   return events;
-}
-
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

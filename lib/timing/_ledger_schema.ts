@@ -47,13 +47,12 @@ export const LEDGER_SCHEMA: SchemaSpec = {
       receiptFaultTrigger("abort"),
     ],
   },
+  rowChecks: {
+    drafts: null,
+    receipts: `attempt<=${MAX_EXACT}
+      AND effect_exists BETWEEN -${MAX_EXACT} AND ${MAX_EXACT}`,
+  },
   badValues: [
-    `SELECT COUNT(*) AS n FROM drafts WHERE typeof(job)!='text'
-       OR typeof(digest)!='text' OR typeof(body)!='text'`,
-    `SELECT COUNT(*) AS n FROM receipts WHERE attempt>${MAX_EXACT}
-       OR typeof(job) NOT IN ('text','null') OR typeof(status)!='text'
-       OR typeof(effect_exists)!='integer' OR abs(effect_exists)>${MAX_EXACT}
-       OR typeof(events)!='text'`,
     // The next attempt number must be exact too.
     `SELECT COUNT(*) AS n FROM sqlite_sequence
        WHERE typeof(seq)!='integer' OR seq>=${MAX_EXACT}`,

@@ -50,26 +50,16 @@ const TOOL_LIST = CALL_TOOLS.map((t) => `'${t}'`).join(",");
 export const CALL_TABLES = {
   mcp_sessions: {
     create: SESSIONS,
-    badValues: [
-      `SELECT COUNT(*) AS n FROM mcp_sessions WHERE session<1
-         OR session>${MAX_EXACT} OR typeof(client)!='text'
-         OR length(client)>${MAX_CLIENT_NAME}
-         OR typeof(started_us)!='integer' OR started_us<0
-         OR started_us>${MAX_EXACT}`,
-    ],
+    rowCheck: `session BETWEEN 1 AND ${MAX_EXACT}
+      AND length(client)<=${MAX_CLIENT_NAME}
+      AND started_us BETWEEN 0 AND ${MAX_EXACT}`,
   },
   mcp_calls: {
     create: CALLS,
-    badValues: [
-      `SELECT COUNT(*) AS n FROM mcp_calls WHERE typeof(session)!='integer'
-         OR session<1 OR session>${MAX_EXACT}
-         OR typeof(call)!='integer' OR call<1 OR call>${MAX_EXACT}
-         OR typeof(tool)!='text' OR tool NOT IN (${TOOL_LIST})
-         OR typeof(job) NOT IN ('text','null') OR length(job)>16
-         OR typeof(receipt) NOT IN ('integer','null')
-         OR receipt<1 OR receipt>${MAX_EXACT}
-         OR typeof(started_us)!='integer' OR typeof(ended_us)!='integer'
-         OR started_us<0 OR ended_us<started_us OR ended_us>${MAX_EXACT}`,
-    ],
+    rowCheck: `session BETWEEN 1 AND ${MAX_EXACT}
+      AND call BETWEEN 1 AND ${MAX_EXACT} AND tool IN (${TOOL_LIST})
+      AND (job IS NULL OR length(job)<=16)
+      AND (receipt IS NULL OR receipt BETWEEN 1 AND ${MAX_EXACT})
+      AND started_us>=0 AND ended_us>=started_us AND ended_us<=${MAX_EXACT}`,
   },
 } as const;

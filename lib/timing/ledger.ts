@@ -30,27 +30,45 @@ import {
 } from "./call_schema.ts";
 import { GRANTED_FOLDERS } from "../sandbox/sandbox.ts";
 import {
-  acceptedKeys,
   type CallRow,
+  compensationReceiptsOf,
+  type CompensationRow,
+  compensationStatesOf,
   type DraftRow,
   eachCall,
   eachDraft,
+  eachDraftKey,
   eachReceipt,
   eachSession,
   type ReceiptRow,
-  receiptsOf,
-  type ReceiptSummary,
-  receiptSummary,
+  receiptsByKey,
   type SessionRow,
 } from "./_ledger_reads.ts";
+import {
+  committedAmong,
+  eachCompensation,
+  type HistoryFacts,
+  historyFacts,
+  type KeyRange,
+  keyRanges,
+  type RangeFindings,
+  reconcileRange,
+} from "./_key_ranges.ts";
 
 export type {
   CallRow,
+  CompensationRow,
   DraftRow,
   ReceiptRow,
-  ReceiptSummary,
   SessionRow,
 } from "./_ledger_reads.ts";
+export type {
+  HistoryFacts,
+  KeyRange,
+  ListedKey,
+  RangeFindings,
+} from "./_key_ranges.ts";
+export { MAX_HELD_KEY_CHARS } from "./_key_ranges.ts";
 import {
   LEDGER_SCHEMA,
   type ReceiptFault,
@@ -107,6 +125,12 @@ export interface LedgerOptions {
    * before SQLite opens it (see `store/_provenance.ts`).
    */
   beforeProvenOpen?: () => void;
+  /**
+   * For tests: called when a writer has opened a file it checked that
+   * another program left with a rollback journal, before it switches it to
+   * write-ahead logging (see `store/db.ts`).
+   */
+  beforeSwitch?: () => void;
 }
 
 /**
@@ -152,6 +176,7 @@ export class Ledger {
         trusted: options.trusted ?? GRANTED_FOLDERS,
         busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
         beforeProvenOpen: options.beforeProvenOpen,
+        beforeSwitch: options.beforeSwitch,
       }),
     );
   }
@@ -274,9 +299,14 @@ export class Ledger {
     return [...this.eachCall()];
   }
 
-  /** The MCP calls on record, one at a time, in the order they started. */
-  *eachCall(): Generator<CallRow> {
-    if (this.#hasTables("mcp_sessions", "mcp_calls")) yield* eachCall(this.#db);
+  /**
+   * The MCP calls on record, one at a time, in the order they started: the
+   * first `limit` of them, when given (SQLite keeps no more while it sorts).
+   */
+  *eachCall(limit?: number): Generator<CallRow> {
+    if (this.#hasTables("mcp_sessions", "mcp_calls")) {
+      yield* eachCall(this.#db, limit);
+    }
   }
 
   /** Every MCP session on record, by number. */
@@ -331,34 +361,75 @@ export class Ledger {
   /**
    * The drafts ordered by job, one at a time: a view takes what it shows
    * and reads no further, so what it holds does not grow with the ledger.
+   * The walk ends before the first draft whose stored text is longer than
+   * `maxChars` characters (a view passes the most it could ever show).
    */
-  eachDraft(): Generator<DraftRow> {
-    return eachDraft(this.#db);
-  }
-
-  /** The receipts in order (those above `after`, when given), one at a time. */
-  eachReceipt(after?: number): Generator<ReceiptRow> {
-    return eachReceipt(this.#db, after);
-  }
-
-  /** The keys with an accepted receipt (SQLite reads the receipts). */
-  acceptedKeys(): Set<string> {
-    return acceptedKeys(this.#db);
-  }
-
-  /** The number, key and status of each receipt of `jobs`, in order. */
-  receiptsOf(
-    jobs: readonly string[],
-  ): { attempt: number; job: string; status: string }[] {
-    return receiptsOf(this.#db, jobs);
+  eachDraft(maxChars?: number): Generator<DraftRow> {
+    return eachDraft(this.#db, maxChars);
   }
 
   /**
-   * What a history of `drafts` needs of the receipts without holding them
-   * (counts, facts per key, the latest `last`): see `_ledger_reads.ts`.
+   * The receipts in order (those above `after`, when given), one at a
+   * time; the walk ends before the first longer than `maxChars`.
    */
-  receiptSummary(last: number, drafts: readonly string[]): ReceiptSummary {
-    return receiptSummary(this.#db, last, drafts);
+  eachReceipt(after?: number, maxChars?: number): Generator<ReceiptRow> {
+    return eachReceipt(this.#db, after, maxChars);
+  }
+
+  /** The drafts' keys in order, one at a time (through the key index). */
+  eachDraftKey(): Generator<string> {
+    return eachDraftKey(this.#db);
+  }
+
+  /**
+   * The drafts' key index in ranges of at most `MAX_HELD_KEY_CHARS` (a
+   * test passes a smaller `maxChars`), in order or from the last key back:
+   * what SQLite holds at once to find a fact about every draft.
+   */
+  keyRanges(descending = false, maxChars?: number): Generator<KeyRange> {
+    return keyRanges(this.#db, descending, maxChars);
+  }
+
+  /**
+   * What reconciliation lists in `range` (drafts no receipt accepts, and
+   * compensated ones): how many, how many voided, and the first `limit`.
+   */
+  reconcileRange(range: KeyRange, limit: number): RangeFindings {
+    return reconcileRange(
+      this.#db,
+      range,
+      limit,
+      this.#hasCompensationTables(),
+    );
+  }
+
+  /** Of the keys `jobs`, those some receipt shows committing their draft. */
+  committedAmong(jobs: Iterable<string>): Set<string> {
+    return committedAmong(this.#db, jobs);
+  }
+
+  /**
+   * The number and status of each receipt of `jobs`, in order, by key,
+   * holding at most `maxHeld` receipts (the lists of the last keys let go
+   * past it): see `_ledger_reads.ts`.
+   */
+  receiptsByKey(
+    jobs: readonly string[],
+    maxHeld?: number,
+  ): {
+    lists: Map<string, { attempt: number; status: string }[]>;
+    dropped: Set<string>;
+  } {
+    return receiptsByKey(this.#db, jobs, maxHeld);
+  }
+
+  /**
+   * What a history needs of the ledger without holding it (counts, the
+   * last `last` drafts no receipt names, the latest `last` receipts and
+   * facts of their keys): see `_ledger_reads.ts`.
+   */
+  historyFacts(last: number): HistoryFacts {
+    return historyFacts(this.#db, last);
   }
 
   /** Whether this connection is inside a transaction now (a finished step must leave none open). */
@@ -419,26 +490,35 @@ export class Ledger {
   }
 
   /** Every key with a compensation, its state and its compensation receipts, by job. */
-  compensations(): {
-    job: string;
-    state: CompensationState;
-    receipts: number;
-  }[] {
-    if (!this.#hasCompensationTables()) return [];
-    return (statement(
-      this.#db,
-      // The receipts are counted per key once, then joined: a subquery per
-      // compensation would scan every receipt for each (quadratic).
-      `SELECT c.job AS job, c.state AS state, coalesce(r.n, 0) AS n
-     FROM compensations c LEFT JOIN (SELECT job, COUNT(*) AS n
-       FROM compensation_receipts GROUP BY job) r ON r.job=c.job
-     ORDER BY c.job`,
-    ).all() as unknown as {
-      job: string;
-      state: CompensationState;
-      n: number;
-    }[])
-      .map((r) => ({ job: r.job, state: r.state, receipts: Number(r.n) }));
+  compensations(): CompensationRow[] {
+    return [...this.eachCompensation()];
+  }
+
+  /**
+   * The compensations by key, one at a time, each with how many
+   * compensation receipts name it (a batch of keys at a time: what is held
+   * does not grow with the ledger).
+   */
+  *eachCompensation(): Generator<CompensationRow> {
+    if (this.#hasCompensationTables()) yield* eachCompensation(this.#db);
+  }
+
+  /** Number of compensations (0 when none was ever asked for). */
+  countCompensations(): number {
+    if (!this.#hasCompensationTables()) return 0;
+    return countRows(this.#db, "compensations");
+  }
+
+  /** How many compensation receipts name each of `jobs` (one pass over them). */
+  compensationReceiptsOf(jobs: Iterable<string>): Map<string, number> {
+    if (!this.#hasCompensationTables()) return new Map();
+    return compensationReceiptsOf(this.#db, jobs);
+  }
+
+  /** The compensation state of each of `jobs` that has one. */
+  compensationStatesOf(jobs: Iterable<string>): Map<string, CompensationState> {
+    if (!this.#hasCompensationTables()) return new Map();
+    return compensationStatesOf(this.#db, jobs);
   }
 
   /**

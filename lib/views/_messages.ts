@@ -231,6 +231,14 @@ export const LEDGER_TIMELINE_MESSAGES = {
     en: `(${count} earlier attempt${count === 1 ? "" : "s"} not drawn)`,
     zh: `（更早的 ${count} 次调用未画出）`,
   }),
+  unordered: (calls: number, max: number): Text => ({
+    en: `(drawn in receipt order: this ledger records ${calls} MCP ` +
+      `call${calls === 1 ? "" : "s"}, and a timeline orders attempts by ` +
+      `their calls' start only up to ${max} rows of receipts, calls and ` +
+      "drafts together)",
+    zh: `（按回执顺序画出：这个账本记录了 ${calls} 次 MCP 调用，而时间线` +
+      `只在回执、调用和草稿合计不超过 ${max} 行时按调用开始的顺序排列调用）`,
+  }),
   compensationVoided: (job: string, receiptWritten: boolean): Text => ({
     en: `compensation  ${job}  voided (${
       receiptWritten ? "its receipt written" : "its receipt missing"

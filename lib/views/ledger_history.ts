@@ -1,14 +1,18 @@
 /**
- * A ledger's history without holding the ledger: when no MCP call is on
+ * A ledger's history without holding the ledger. With no MCP call on
  * record, the attempts drawn (the latest {@linkcode MAX_DRAWN_ATTEMPTS})
- * are worked out from a summary of the receipts that SQLite reads
- * (`Ledger.receiptSummary`: one fact per key and the latest receipts), the
- * same history {@linkcode historyOf} works out from every row; calls on
- * record order the attempts by their start, which takes every row.
+ * are worked out from facts SQLite reads a batch of keys at a time
+ * (`Ledger.historyFacts`: counts, the latest receipts, and facts of their
+ * keys), the same history {@linkcode historyOf} works out from every row.
+ * Calls on record order the attempts by their start, which takes every
+ * row: that is done for a ledger of at most {@linkcode MAX_ORDERED_ROWS}
+ * rows; a larger one is drawn in receipt order, and the view says so.
+ * The sessions and the compensations are read one at a time while they
+ * fit in the view's bound.
  *
  * @module
  */
-import type { Ledger } from "../timing/ledger.ts";
+import type { HistoryFacts, Ledger, ReceiptRow } from "../timing/ledger.ts";
 import {
   attemptOfReceipt,
   historyOf,
@@ -18,98 +22,146 @@ import {
   type ReceiptFact,
   receiptlessAttempt,
 } from "./ledger_timeline.ts";
+import { boundHistory } from "./shown_history.ts";
 import { timelineOf } from "./timeline.ts";
+import type { ViewBudget } from "./view_bound.ts";
+import type { Text } from "../base/i18n.ts";
+import { LEDGER_TIMELINE_MESSAGES } from "./_messages.ts";
 
 /**
- * The history of ledger `book`, and whether MCP calls on record ordered
- * it (then the reads among the attempts and the sessions are part of it).
+ * The most rows (receipts, MCP calls and drafts together) whose attempts a
+ * timeline puts in the order their calls started: that order takes every
+ * row in memory at once. A ledger with more is drawn in receipt order.
+ */
+export const MAX_ORDERED_ROWS = 1 << 16;
+
+/** What a view of a ledger's history shows, and how it was ordered. */
+export interface ShownLedgerHistory {
+  /** The part of the history the view's bound lets through. */
+  history: LedgerHistory;
+  /** Whether MCP calls on record ordered it (the reads and sessions are then part of it). */
+  byCalls: boolean;
+  /**
+   * When there were too many rows to order by the calls
+   * ({@linkcode MAX_ORDERED_ROWS}): how many calls are on record, and the
+   * bound (what `--format json` says); `null` otherwise.
+   */
+  unordered: { calls: number; max_rows: number } | null;
+  /** The line that says the attempts are in receipt order, when they are (else none). */
+  order: Text[];
+}
+
+/**
+ * The history of ledger `book` as far as `budget` lets it be shown (see
+ * the module doc): what is held is what is shown, the facts of one batch
+ * of keys, and, for a ledger ordered by its calls, its rows.
  */
 export function ledgerHistory(
   book: Ledger,
-): { history: LedgerHistory; byCalls: boolean } {
-  const drafts = [...book.eachDraft()].map((d) => d.job);
-  const voids = book.compensations();
-  const sessions = book.sessions();
-  const calls = book.calls();
-  return calls.length === 0
-    ? {
-      history: historyFrom(
-        book.receiptSummary(MAX_DRAWN_ATTEMPTS, drafts),
-        drafts,
-        voids,
-        sessions,
+  budget: ViewBudget,
+): ShownLedgerHistory {
+  const calls = book.countCalls();
+  const rows = calls + book.countReceipts() + book.countDrafts();
+  const byCalls = calls > 0 && rows <= MAX_ORDERED_ROWS;
+  const whole = byCalls
+    ? historyOf(
+      book.receipts(),
+      [...book.eachDraftKey()],
+      [],
+      book.calls(),
+    )
+    : historyFrom(book.historyFacts(MAX_DRAWN_ATTEMPTS), []);
+  const bounded = boundHistory(whole, budget);
+  return {
+    history: {
+      ...bounded,
+      sessions: budget.takeFrom(
+        "sessions",
+        sessionsOf(book),
+        book.countSessions(),
       ),
-      byCalls: false,
-    }
-    : {
-      history: historyOf(book.receipts(), drafts, voids, calls, sessions),
-      byCalls: true,
-    };
+      compensations: budget.takeFrom(
+        "compensations",
+        book.eachCompensation(),
+        book.countCompensations(),
+      ),
+    },
+    byCalls,
+    unordered: byCalls || calls === 0
+      ? null
+      : { calls, max_rows: MAX_ORDERED_ROWS },
+    order: byCalls || calls === 0
+      ? []
+      : [LEDGER_TIMELINE_MESSAGES.unordered(calls, MAX_ORDERED_ROWS)],
+  };
+}
+
+/** The sessions of `book`, one at a time, as a history names them. */
+function* sessionsOf(
+  book: Ledger,
+): Generator<{ session: number; client: string }> {
+  for (const s of book.eachSession()) {
+    yield { session: s.session, client: s.client };
+  }
 }
 
 /**
- * What {@linkcode historyFrom} needs of a ledger's receipts: how many there
- * are, the keys whose draft some receipt shows committed, the first receipt
- * number of each draft's key that none does, and the latest receipts (at
- * least {@linkcode MAX_DRAWN_ATTEMPTS} of them, or all), oldest first.
- */
-export interface ReceiptSummary {
-  /** How many receipts there are. */
-  count: number;
-  /** The first receipt number of each draft's key that no receipt shows committed. */
-  firstAttempt: ReadonlyMap<string, number>;
-  /** The keys some receipt's events show committing their draft. */
-  committedOnRecord: ReadonlySet<string>;
-  /** The latest receipts, oldest first. */
-  latest: readonly ReceiptFact[];
-}
-
-/**
- * The {@linkcode ReceiptSummary} of `receipts` (in receipt order) for a
- * ledger of `drafts`, worked out here from every row.
+ * The {@linkcode HistoryFacts} of `receipts` (in receipt order) for a
+ * ledger of `drafts`, worked out here from every row: what
+ * `Ledger.historyFacts` reads with SQLite a batch of keys at a time.
  */
 export function summaryOf(
-  receipts: Iterable<ReceiptFact>,
+  receipts: Iterable<ReceiptRow | ReceiptFact>,
   drafts: readonly string[],
-): ReceiptSummary {
+  last: number = MAX_DRAWN_ATTEMPTS,
+): HistoryFacts {
+  const named = new Set<string>();
   const first = new Map<string, number>();
-  const committedOnRecord = new Set<string>();
-  const latest: ReceiptFact[] = [];
-  let count = 0;
+  const committed = new Set<string>();
+  const all: (ReceiptRow | ReceiptFact)[] = [];
   for (const r of receipts) {
     if (r.job !== null) {
+      named.add(r.job);
       if (!first.has(r.job)) first.set(r.job, r.attempt);
-      if (r.events.includes("effect_committed")) committedOnRecord.add(r.job);
+      if (r.events.includes("effect_committed")) committed.add(r.job);
     }
-    latest.push(r);
-    if (latest.length > MAX_DRAWN_ATTEMPTS) latest.shift();
-    count++;
+    all.push(r);
   }
-  const firstAttempt = new Map(
-    drafts.filter((j) => !committedOnRecord.has(j) && first.has(j))
-      .map((j) => [j, first.get(j)!]),
-  );
-  return { count, firstAttempt, committedOnRecord, latest };
+  const missing = drafts.filter((j) => !committed.has(j));
+  const latest = all.slice(-last).map((r) => ({ ...r, events: [...r.events] }));
+  const drafted = new Set(drafts);
+  const firstAttempt = new Map<string, number>();
+  for (const r of latest) {
+    const job = r.job;
+    if (job !== null && drafted.has(job) && !committed.has(job)) {
+      firstAttempt.set(job, first.get(job)!);
+    }
+  }
+  return {
+    count: all.length,
+    missing: missing.length,
+    trailing: missing.filter((j) => !named.has(j)).sort().slice(-last),
+    latest,
+    firstAttempt,
+  };
 }
 
 /**
  * {@linkcode historyOf} for a ledger with no MCP call on record, from the
- * summary of its receipts (`Ledger.receiptSummary`, read by SQLite): one
- * fact per key and the latest receipts, never the whole ledger. The
- * history is the one `historyOf` works out from every row
- * (`tests/views/history_stream_test.ts` holds the two together).
+ * facts of its rows (`Ledger.historyFacts`, read by SQLite): counts, the
+ * last drafts no receipt names, the latest receipts and facts of their
+ * keys, never the whole ledger. The history is the one `historyOf` works
+ * out from every row (`tests/views/history_stream_test.ts` holds the two
+ * together).
  */
 export function historyFrom(
-  summary: ReceiptSummary,
-  draftJobs: readonly string[],
+  facts: HistoryFacts,
   compensations: { job: string; state: string; receipts: number }[],
   sessions: readonly { session: number; client: string }[] = [],
 ): LedgerHistory {
-  const { count, firstAttempt, committedOnRecord, latest } = summary;
-  const missing = new Set(draftJobs.filter((j) => !committedOnRecord.has(j)));
+  const { count, missing, trailing, latest, firstAttempt } = facts;
   // Drafts with no receipt at all come last, by key; before them, each
   // receipt, with a receipt-less attempt before the first of its key.
-  const trailing = [...missing].filter((j) => !firstAttempt.has(j)).sort();
   const drawn: LedgerAttempt[] = trailing.slice(-MAX_DRAWN_ATTEMPTS).map((
     job,
   ) => ({ receipt: null, job, status: null, ...receiptlessAttempt(job) }));
@@ -126,10 +178,7 @@ export function historyFrom(
       timeline: timelineOf(attempt),
     });
     const job = r.job;
-    if (
-      job !== null && missing.has(job) &&
-      firstAttempt.get(job) === r.attempt && room()
-    ) {
+    if (job !== null && firstAttempt.get(job) === r.attempt && room()) {
       before.push({
         receipt: null,
         job,
@@ -142,7 +191,7 @@ export function historyFrom(
     attempts: [...before.reverse(), ...drawn],
     reads: [],
     sessions: sessions.map((s) => ({ session: s.session, client: s.client })),
-    omitted: Math.max(0, count + missing.size - MAX_DRAWN_ATTEMPTS),
+    omitted: Math.max(0, count + missing - MAX_DRAWN_ATTEMPTS),
     compensations,
   };
 }

@@ -108,7 +108,7 @@ export interface LedgerTraceInput {
   history: LedgerHistory;
   /** What the view's bound left out. */
   leftOut: readonly LeftOut[];
-  /** The view's own lines about what it left out, in the order shown. */
+  /** The view's own lines about its order and what it left out, as shown. */
   notes: readonly Text[];
   /** The times of the calls drawn, by {@linkcode callKey}. */
   times: ReadonlyMap<string, CallTimes>;
@@ -184,7 +184,7 @@ function callAttributes(by: CallPlace | undefined) {
     [OTEL.mcpMethodName]: OTEL_VALUE.toolsCall,
     [GUARDLAB.mcpSession]: by.session,
     [GUARDLAB.call]: by.call,
-    [GUARDLAB.overlaps]: by.overlaps.length,
+    [GUARDLAB.overlaps]: by.overlaps.length + (by.more ?? 0),
   };
 }
 

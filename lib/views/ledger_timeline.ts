@@ -69,14 +69,26 @@ export interface CallPlace {
   session: number;
   /** The call's number in its session. */
   call: number;
-  /** The other calls it overlapped (started before it ended, ended after it started), in order. */
+  /**
+   * The other calls it overlapped (started before it ended, ended after it
+   * started), in order: the first {@linkcode MAX_OVERLAPS_KEPT} of them.
+   */
   overlaps: {
     session: number;
     call: number;
     receipt: number | null;
     tool: string;
   }[];
+  /** How many more it overlapped than are listed, when any. */
+  more?: number;
 }
+
+/**
+ * At most this many overlapping calls are kept beside one call; the rest
+ * are counted ({@linkcode CallPlace.more}). A text view names fewer
+ * ({@linkcode MAX_OVERLAPS_NAMED}).
+ */
+export const MAX_OVERLAPS_KEPT = 64;
 
 /** One attempt on the ledger's timeline. */
 export interface LedgerAttempt {
@@ -208,12 +220,49 @@ export function receiptlessAttempt(
   return { attempt, timeline };
 }
 
+/** An attempt before it is drawn: what places it, and the row it draws from. */
+interface Placed {
+  /** The receipt's number, or null for a draft whose attempt left none. */
+  receipt: number | null;
+  /** Business key. */
+  job: string | null;
+  /** The receipt's row, or null. */
+  row: ReceiptFact | null;
+  /** The MCP call it was, when one is on record. */
+  fact?: CallFact;
+}
+
+/** `p` drawn: its attempt and timeline made now, for an attempt that is kept. */
+function drawn(p: Placed, by?: CallPlace): LedgerAttempt {
+  const place = by === undefined ? {} : { by };
+  if (p.row === null) {
+    return {
+      receipt: null,
+      job: p.job,
+      status: null,
+      ...receiptlessAttempt(p.job!),
+      ...place,
+    };
+  }
+  const attempt = attemptOfReceipt(p.row);
+  return {
+    receipt: p.row.attempt,
+    job: p.row.job,
+    status: p.row.status,
+    attempt,
+    timeline: timelineOf(attempt),
+    ...place,
+  };
+}
+
 /**
  * The history of a ledger from its rows: every receipt as an attempt, and
  * for each draft that no receipt shows being committed, one attempt without
  * a receipt, placed before the first receipt of its key (the commit came
  * before any reuse); then, where `calls` records them, in the order the
- * attempts started, with the reads among them (see the module doc).
+ * attempts started, with the reads among them (see the module doc). Only
+ * the attempts drawn (the latest {@linkcode MAX_DRAWN_ATTEMPTS}) are made
+ * into timelines, and only their calls are placed among the others.
  *
  * @example
  * ```ts
@@ -244,33 +293,35 @@ export function historyOf(
       .map((r) => r.job!),
   );
   const missing = new Set(draftJobs.filter((j) => !committedOnRecord.has(j)));
-  const all: LedgerAttempt[] = [];
+  const all: Placed[] = [];
   const placed = new Set<string>();
   const placeMissing = (job: string) => {
     if (!missing.has(job) || placed.has(job)) return;
     placed.add(job);
-    all.push({ receipt: null, job, status: null, ...receiptlessAttempt(job) });
+    all.push({ receipt: null, job, row: null });
   };
   for (const r of receipts) {
     if (r.job !== null) placeMissing(r.job);
-    const attempt = attemptOfReceipt(r);
-    all.push({
-      receipt: r.attempt,
-      job: r.job,
-      status: r.status,
-      attempt,
-      timeline: timelineOf(attempt),
-    });
+    all.push({ receipt: r.attempt, job: r.job, row: r });
   }
   // Drafts with no receipt at all: their order is unknown, so last.
   for (const job of [...missing].sort()) placeMissing(job);
-  const { attempts, reads } = inOrderStarted(all, calls);
+  const { attempts, reads, placed: order } = inOrderStarted(all, calls);
   const omitted = Math.max(0, attempts.length - MAX_DRAWN_ATTEMPTS);
+  const kept = attempts.slice(omitted);
+  const keptReads = reads.filter((r) => r.after >= omitted);
+  const placeOf = placesOf(order, [
+    ...kept.flatMap((a) => a.fact ? [a.fact] : []),
+    ...keptReads.map((r) => r.fact),
+  ]);
   return {
-    attempts: attempts.slice(omitted),
-    reads: reads
-      .filter((r) => r.after >= omitted)
-      .map((r) => ({ ...r, after: r.after - omitted })),
+    attempts: kept.map((a) => drawn(a, a.fact && placeOf.get(a.fact))),
+    reads: keptReads.map((r) => ({
+      tool: r.fact.tool,
+      job: r.fact.job,
+      by: placeOf.get(r.fact)!,
+      after: r.after - omitted,
+    })),
     sessions: sessions.map((s) => ({ session: s.session, client: s.client })),
     omitted,
     compensations,
@@ -282,13 +333,19 @@ export const MAX_OVERLAPS_NAMED = 5;
 
 /**
  * `base` (in receipt order) reordered by when each attempt started, where
- * `calls` says, with the calls that wrote no receipt placed among them.
+ * `calls` says, each with its call, and the calls that wrote no receipt
+ * placed among them (`after`: how many attempts come before one); `placed`
+ * is every call so placed, in that order.
  */
 function inOrderStarted(
-  base: LedgerAttempt[],
+  base: Placed[],
   calls: readonly CallFact[],
-): { attempts: LedgerAttempt[]; reads: LedgerRead[] } {
-  if (calls.length === 0) return { attempts: base, reads: [] };
+): {
+  attempts: Placed[];
+  reads: { fact: CallFact; after: number }[];
+  placed: CallFact[];
+} {
+  if (calls.length === 0) return { attempts: base, reads: [], placed: [] };
   const byReceipt = new Map<number, CallFact>();
   const receiptless = new Map<string, CallFact>();
   const others: CallFact[] = [];
@@ -303,27 +360,17 @@ function inOrderStarted(
   }
   // Each entry's start: its call's, or (with none on record) the latest end
   // among the recorded calls whose receipts came before it.
-  type Entry = {
-    key: number;
-    rank: number;
-    fact?: CallFact;
-    attempt?: LedgerAttempt;
-  };
+  type Entry = { key: number; rank: number; fact?: CallFact; at?: Placed };
   const entries: Entry[] = [];
   let latestEnd = -Infinity;
-  base.forEach((attempt, rank) => {
-    const fact = attempt.receipt !== null
-      ? byReceipt.get(attempt.receipt)
-      : attempt.job === null
+  base.forEach((at, rank) => {
+    const fact = at.receipt !== null
+      ? byReceipt.get(at.receipt)
+      : at.job === null
       ? undefined
-      : receiptless.get(attempt.job);
+      : receiptless.get(at.job);
     if (fact) latestEnd = Math.max(latestEnd, fact.ended_us);
-    entries.push({
-      key: fact ? fact.started_us : latestEnd,
-      rank,
-      fact,
-      attempt,
-    });
+    entries.push({ key: fact ? fact.started_us : latestEnd, rank, fact, at });
   });
   for (const fact of others) {
     entries.push({ key: fact.started_us, rank: base.length, fact });
@@ -333,50 +380,78 @@ function inOrderStarted(
     (a.fact?.session ?? 0) - (b.fact?.session ?? 0) ||
     (a.fact?.call ?? 0) - (b.fact?.call ?? 0)
   );
-  const placeOf = overlapsOf(entries.flatMap((e) => e.fact ? [e.fact] : []));
-  const attempts: LedgerAttempt[] = [];
-  const reads: LedgerRead[] = [];
+  const attempts: Placed[] = [];
+  const reads: { fact: CallFact; after: number }[] = [];
   for (const e of entries) {
-    const by = e.fact && placeOf.get(e.fact);
-    if (e.attempt) attempts.push(by ? { ...e.attempt, by } : e.attempt);
-    else if (e.fact && by) {
-      reads.push({
-        tool: e.fact.tool,
-        job: e.fact.job,
-        by,
-        after: attempts.length,
-      });
-    }
+    if (e.at) attempts.push(e.fact ? { ...e.at, fact: e.fact } : e.at);
+    else if (e.fact) reads.push({ fact: e.fact, after: attempts.length });
   }
-  return { attempts, reads };
+  return {
+    attempts,
+    reads,
+    placed: entries.flatMap((e) => e.fact ? [e.fact] : []),
+  };
 }
 
-/** Each call's place, with the calls it overlapped; `facts` sorted by start. */
-function overlapsOf(facts: readonly CallFact[]): Map<CallFact, CallPlace> {
-  const places = new Map<CallFact, CallPlace>(
-    facts.map((f) => [f, { session: f.session, call: f.call, overlaps: [] }]),
-  );
-  const sorted = [...facts].sort((a, b) => a.started_us - b.started_us);
-  const named = (f: CallFact) => ({
-    session: f.session,
-    call: f.call,
-    receipt: f.receipt,
-    tool: f.tool,
-  });
-  for (let i = 0; i < sorted.length; i++) {
-    const a = sorted[i];
-    // Those that started later and before `a` ended: they overlapped.
-    for (let j = i + 1; j < sorted.length; j++) {
-      const b = sorted[j];
-      if (b.started_us >= a.ended_us) break;
-      places.get(a)!.overlaps.push(named(b));
-      places.get(b)!.overlaps.push(named(a));
-    }
-  }
-  for (const place of places.values()) {
-    place.overlaps.sort((x, y) => x.session - y.session || x.call - y.call);
+/**
+ * The place of each of `wanted` among the `calls` placed (in the order
+ * they were placed): the calls it overlapped, the first
+ * {@linkcode MAX_OVERLAPS_KEPT} by session and number, and how many more.
+ * One pass over the calls for each call wanted (a view wants the calls of
+ * the attempts it draws): what is held does not grow with the calls, and
+ * however many overlap, the work is bounded.
+ */
+function placesOf(
+  calls: readonly CallFact[],
+  wanted: readonly CallFact[],
+): Map<CallFact, CallPlace> {
+  const sorted = [...calls].sort((a, b) => a.started_us - b.started_us);
+  const rank = new Map(sorted.map((f, i) => [f, i]));
+  const places = new Map<CallFact, CallPlace>();
+  for (const a of wanted) {
+    if (places.has(a)) continue;
+    const at = rank.get(a)!;
+    const overlaps: CallPlace["overlaps"] = [];
+    let count = 0;
+    sorted.forEach((b, i) => {
+      if (i === at) return;
+      // Of two calls, the one sorted first overlaps the other when the
+      // other started before it ended.
+      const [first, second] = i < at ? [b, a] : [a, b];
+      if (second.started_us >= first.ended_us) return;
+      count++;
+      keepFirst(overlaps, {
+        session: b.session,
+        call: b.call,
+        receipt: b.receipt,
+        tool: b.tool,
+      });
+    });
+    const more = count - overlaps.length;
+    places.set(a, {
+      session: a.session,
+      call: a.call,
+      overlaps,
+      ...(more > 0 ? { more } : {}),
+    });
   }
   return places;
+}
+
+/**
+ * Put `o` in `list` (sorted by session, then call) if it is among the first
+ * {@linkcode MAX_OVERLAPS_KEPT}.
+ */
+function keepFirst(
+  list: CallPlace["overlaps"],
+  o: CallPlace["overlaps"][number],
+): void {
+  const before = (x: typeof o) => x.session - o.session || x.call - o.call;
+  let i = list.length;
+  while (i > 0 && before(list[i - 1]) > 0) i--;
+  if (i >= MAX_OVERLAPS_KEPT) return;
+  list.splice(i, 0, o);
+  if (list.length > MAX_OVERLAPS_KEPT) list.pop();
 }
 
 /**
@@ -417,7 +492,7 @@ function overlapLines(by: CallPlace | undefined, lang: Lang): string[] {
       o.receipt === null ? o.tool : `#${o.receipt}`,
     )
   );
-  const more = by.overlaps.length - named.length;
+  const more = by.overlaps.length + (by.more ?? 0) - named.length;
   return wrap(say(M.overlaps(joinTexts(named, M.separator), more), lang), 80);
 }
 

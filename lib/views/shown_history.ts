@@ -20,7 +20,8 @@ import { textCost, type ViewBudget } from "./view_bound.ts";
  * The part of `h` a view shows within `budget`: the latest attempts whose
  * key, status (each counted twice, as they are drawn) and call fit, the
  * older ones of those drawn left out and counted; then the other calls
- * among the attempts kept, the sessions and the compensations that fit.
+ * among the attempts kept, the sessions and the compensations that fit
+ * (`ledger_history.ts` reads a ledger's own one at a time instead).
  */
 export function boundHistory(
   h: LedgerHistory,

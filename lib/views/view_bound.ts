@@ -26,8 +26,19 @@ import { VIEW_BOUND_MESSAGES as M, VIEW_ROW_KINDS } from "./_messages.ts";
  */
 export const MAX_VIEW_CHARS = 1 << 19;
 
+/**
+ * The longest row, in stored characters, that a view could ever show: a
+ * stored escape (`\u0041`) is six characters for one it shows, so no row
+ * longer than six times {@linkcode MAX_VIEW_CHARS} fits. A view reads no
+ * such row into memory at all (`Ledger.eachDraft`, `eachReceipt`).
+ */
+export const MAX_READ_CHARS = 6 * MAX_VIEW_CHARS;
+
 /** What a row costs besides its text, so a ledger of empty rows is bounded too. */
 export const ROW_COST = 64;
+
+/** The most rows one view can show: each costs {@linkcode ROW_COST} at least. */
+export const MAX_VIEW_ROWS = MAX_VIEW_CHARS / ROW_COST;
 
 /** What each value in a row costs besides its characters: quotes, separators. */
 const VALUE_COST = 4;
@@ -126,7 +137,9 @@ export class ViewBudget {
    * {@linkcode ViewBudget.take} for rows read one at a time (a ledger's
    * rows, walked in order): the rows that fit, from the first, and none
    * read past the first that does not; `total` is how many `rows` holds,
-   * so the rest are counted without being read.
+   * so the rest are counted without being read. A walk that ends before
+   * `total` rows ended at a row too long to read at all (`eachDraft`,
+   * `eachReceipt`): that row does not fit either, and ends the view.
    */
   takeFrom<T>(
     kind: RowKind,
@@ -147,6 +160,7 @@ export class ViewBudget {
         kept.push(row);
       }
     } else this.#left = 0;
+    if (kept.length < total) this.#left = 0;
     const counts = this.#counts.get(kind) ?? { shown: 0, total: 0 };
     counts.shown += kept.length;
     counts.total += total;

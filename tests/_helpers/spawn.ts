@@ -52,3 +52,46 @@ export async function spawnGuardlab(args: string[], stdin = "") {
     new TextDecoder().decode(bytes).split("\n").filter((l) => l !== "");
   return { code, out: lines(stdout), err: lines(stderr) };
 }
+
+/**
+ * Run the test script `script` (given a mark file in a folder of its own),
+ * wait for the line `until` on its stdout, send it `signal`, and return its
+ * exit code, what it printed after that line, what it left in the mark
+ * file, and the names left in its folder. The script handles signals as
+ * the entry point does and writes the mark from an exit hook.
+ */
+export async function signalledAt(
+  script: string,
+  until: string,
+  signal: Deno.Signal,
+): Promise<{ code: number; after: string; mark: string; left: string[] }> {
+  const dir = await Deno.makeTempDir({ prefix: "guardlab-held-" });
+  try {
+    const mark = `${dir}/mark`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-q", "--allow-read", `--allow-write=${dir}`, script, mark],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stdout.getReader();
+    let out = "";
+    while (!out.includes(`${until}\n`)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    assert.equal(out, `${until}\n`, "the line it waits for, and nothing else");
+    child.kill(signal);
+    const { code, stdout } = await child.output();
+    return {
+      code,
+      after: new TextDecoder().decode(stdout),
+      mark: await Deno.readTextFile(mark),
+      left: [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
+    };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

@@ -7,7 +7,8 @@
  * it open; the file swapped for another, before the open or between the
  * proof's check and SQLite's open; a hard link written through; a copy with
  * the same size and times, moved into place or written into the same file;
- * a log left beside it; a forged, linked or foreign proof. A file outside
+ * a log left beside it; a new file that reuses its inode in the same
+ * second; a forged, linked or foreign proof. A file outside
  * the private folder is checked in full every time. Which way each open
  * went is read from the store's own counts (`openCounts`), and every
  * refusal is asserted by its words.
@@ -18,7 +19,11 @@ import { DatabaseSync } from "node:sqlite";
 import { LedgerUnusable } from "../../lib/base/errors.ts";
 import { openCounts } from "../../lib/store/db.ts";
 import { Lab } from "../../lib/timing/lab.ts";
-import { Ledger, type LedgerOptions } from "../../lib/timing/ledger.ts";
+import {
+  Ledger,
+  LEDGER_SCHEMA,
+  type LedgerOptions,
+} from "../../lib/timing/ledger.ts";
 import {
   ledgerFolder,
   privateRoot,
@@ -286,6 +291,122 @@ Deno.test("provenance: a copy with the same size and times is checked and refuse
       assertCheckedAndRefused(() => openClose(l.path, { trusted: l.trusted }));
     },
   );
+});
+
+/**
+ * Whether this file system hands a new file the inode just freed (ext4
+ * does): only there can the next test plant a file with the proof's inode.
+ */
+function inodesReused(): boolean {
+  const dir = Deno.makeTempDirSync({ prefix: "gl-inode-" });
+  try {
+    const path = join(dir, "f");
+    Deno.writeFileSync(path, new Uint8Array(1));
+    const { ino } = Deno.statSync(path);
+    Deno.removeSync(path);
+    Deno.writeFileSync(path, new Uint8Array(1));
+    return Deno.statSync(path).ino === ino && ino !== null;
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+const REUSED = inodesReused();
+
+Deno.test({
+  name:
+    "provenance: a new file that reuses the ledger's inode in the same second, with its size and times, is checked and refused" +
+    (REUSED ? "" : " [ignored: this file system does not reuse inodes]"),
+  ignore: !REUSED,
+  async fn() {
+    // The old proof (device, inode, size, times, mode, owner) matched such
+    // a file: unlink the ledger, make a hostile one of the same size in its
+    // place within the second of the seal, set its modification time to the
+    // proof's. Its birth time is later: the proof holds it.
+    let planted = 0;
+    for (let round = 0; round < 20 && planted === 0; round++) {
+      await using l = await written();
+      const copy = hostileCopy(l.path, l.base);
+      const bytes = Deno.readFileSync(copy);
+      const before = Deno.statSync(l.path);
+      Deno.removeSync(l.path);
+      Deno.writeFileSync(l.path, bytes, { mode: 0o600, createNew: true });
+      Deno.utimeSync(l.path, before.atime!, before.mtime!);
+      const after = Deno.statSync(l.path);
+      // The conditions the old proof could not tell apart; else try again.
+      if (
+        after.ino !== before.ino ||
+        after.ctime!.getTime() !== before.ctime!.getTime()
+      ) continue;
+      assert.equal(after.size, before.size);
+      assert.equal(after.mtime!.getTime(), before.mtime!.getTime());
+      assert.equal(after.mode, before.mode);
+      assert.ok(after.birthtime!.getTime() > before.birthtime!.getTime());
+      planted++;
+      assertCheckedAndRefused(() => openClose(l.path, { trusted: l.trusted }));
+      assertCheckedAndRefused(() =>
+        openClose(l.path, { trusted: l.trusted, mode: "read" })
+      );
+    }
+    assert.equal(planted, 1, "the inode was reused within the second");
+  },
+});
+
+/**
+ * A ledger of the private folder made by another program, as SQLite makes
+ * a file by default: with a rollback journal, which guardlab's first
+ * writer switches to WAL.
+ */
+async function madeElsewhere(): Promise<
+  { path: string; trusted: string[] } & AsyncDisposable
+> {
+  const base = await Deno.makeTempDir({ prefix: "gl-provenance-" });
+  const path = ledgerFolder(privateRoot(base)!, "p")!.lab;
+  writeOutside(path, LEDGER_SCHEMA.create);
+  Deno.chmodSync(path, 0o600);
+  return {
+    path,
+    trusted: trustedFolders(base),
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(base, { recursive: true });
+    },
+  };
+}
+
+Deno.test("provenance: a ledger another program made in rollback mode is sealed by its first writer", async () => {
+  await using l = await madeElsewhere();
+  const { path, trusted } = l;
+  const header = (p: string) => Deno.readFileSync(p).subarray(18, 20);
+  assert.deepEqual([...header(path)], [1, 1], "rollback mode");
+  assert.deepEqual(counted(() => openClose(path, { trusted })), {
+    inspected: 1,
+    proven: 0,
+  });
+  assert.deepEqual([...header(path)], [2, 2], "switched to WAL");
+  // The switch was the first writer's own: it sealed what it checked.
+  for (const mode of ["read", "write"] as const) {
+    assert.deepEqual(counted(() => openClose(path, { trusted, mode })), {
+      inspected: 0,
+      proven: 1,
+    });
+  }
+});
+
+Deno.test("provenance: a write by another program between the check and the switch to WAL is not sealed", async () => {
+  await using l = await madeElsewhere();
+  const { path, trusted } = l;
+  // Written once the check has read the file, before guardlab switches
+  // it: a row the check never saw, of the same size.
+  const beforeSwitch = () =>
+    writeOutside(path, "INSERT INTO drafts VALUES('JOB-009', 'd', 'b')");
+  assert.deepEqual(
+    counted(() => openClose(path, { trusted, beforeSwitch })),
+    { inspected: 1, proven: 0 },
+  );
+  assert.deepEqual(counted(() => openClose(path, { trusted })), {
+    inspected: 1,
+    proven: 0,
+  });
 });
 
 Deno.test("provenance: a log left beside the file is checked", async () => {

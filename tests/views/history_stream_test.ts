@@ -1,10 +1,13 @@
 /**
- * A ledger's history read one receipt at a time (`historyFrom`, what
- * `ledger --timeline` uses when no MCP call is on record) is the history
- * worked out from every row at once (`historyOf`): on ledgers made to find
- * where they could part (receipt-less drafts before the first receipt of
- * their key, drafts with no receipt at all, keys with no draft, receipts
- * with no key), from empty to three times the number of attempts drawn.
+ * A ledger's history from facts read a batch of keys at a time
+ * (`historyFrom` of `Ledger.historyFacts`, what `ledger --timeline` uses
+ * when no MCP call is on record) is the history worked out from every row
+ * at once (`historyOf`): on ledgers made to find where they could part
+ * (receipt-less drafts before the first receipt of their key, drafts with
+ * no receipt at all, keys with no draft, receipts with no key), from empty
+ * to three times the number of attempts drawn; and the facts SQLite reads
+ * are the ones worked out from every row, however many batches the keys
+ * take.
  */
 import assert from "node:assert/strict";
 import {
@@ -15,6 +18,7 @@ import {
 import { historyFrom, summaryOf } from "../../lib/views/ledger_history.ts";
 import { DatabaseSync } from "node:sqlite";
 import { Ledger } from "../../lib/timing/ledger.ts";
+import { historyFacts, keyRanges } from "../../lib/timing/_key_ranges.ts";
 import { tempDir } from "../_helpers/tmp.ts";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
@@ -59,7 +63,7 @@ function ledger(seed: number, receipts: number, keys: number) {
   return { rows, drafts };
 }
 
-Deno.test("history: read one receipt at a time, the same history as from every row", () => {
+Deno.test("history: from facts of the latest receipts, the same history as from every row", () => {
   let compared = 0;
   for (let seed = 1; seed <= 60; seed++) {
     const receipts = [
@@ -79,7 +83,7 @@ Deno.test("history: read one receipt at a time, the same history as from every r
     }));
     const sessions = [{ session: 1, client: "c" }];
     assert.deepEqual(
-      historyFrom(summaryOf(rows, drafts), drafts, compensations, sessions),
+      historyFrom(summaryOf(rows, drafts), compensations, sessions),
       historyOf(rows, drafts, compensations, [], sessions),
       `seed ${seed}: ${receipts} receipts, ${keys} keys`,
     );
@@ -101,7 +105,7 @@ Deno.test("history: more drafts without a receipt than are drawn", () => {
     events: [],
   }];
   assert.deepEqual(
-    historyFrom(summaryOf(rows, drafts), drafts, []),
+    historyFrom(summaryOf(rows, drafts), []),
     historyOf(rows, drafts, []),
   );
 });
@@ -136,33 +140,84 @@ Deno.test("history: the ledger's summary, read by SQLite, is the one worked out 
   // One key for each text alone: whether it shows the draft committed
   // rests on that text only.
   texts.forEach((text, k) => add.run(`KEY-${k}`, "error", text));
+  const drafts = [
+    ...texts.map((_, k) => `KEY-${k}`),
+    "JOB-001",
+    "JOB-039",
+    "JOB-100",
+  ].sort();
+  for (const job of drafts) {
+    db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')").run(job);
+  }
   db.close();
   const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
   try {
-    const drafts = [
-      ...texts.map((_, k) => `KEY-${k}`),
-      "JOB-001",
-      "JOB-039",
-      "JOB-100",
-    ];
-    const summary = ledger.receiptSummary(MAX_DRAWN_ATTEMPTS, drafts);
-    assert.deepEqual(summary, summaryOf(ledger.receipts(), drafts));
-    assert.ok(summary.firstAttempt.size > 0, "some draft is uncommitted");
+    const facts = ledger.historyFacts(MAX_DRAWN_ATTEMPTS);
+    assert.deepEqual(facts, summaryOf(ledger.receipts(), drafts));
+    assert.ok(facts.firstAttempt.size > 0, "some draft is uncommitted");
+    // Whether a key's draft shows committed rests on its text alone.
     assert.deepEqual(
-      texts.map((_, k) => summary.committedOnRecord.has(`KEY-${k}`)),
-      [true, false, true, true, true, true, false, false, false],
-    );
-    assert.deepEqual(
-      [...ledger.acceptedKeys()].sort(),
-      [
-        ...new Set(
-          ledger.receipts().filter((r) => r.status === "accepted").map((r) =>
-            r.job
-          ).filter((j) => j !== null),
-        ),
-      ].sort(),
+      [...ledger.committedAmong(texts.map((_, k) => `KEY-${k}`))].sort(),
+      [0, 2, 3, 4, 5].map((k) => `KEY-${k}`),
     );
   } finally {
     ledger.close();
+  }
+});
+
+Deno.test("history: facts found a range of keys at a time are the facts of every row", async () => {
+  await using dirFolder = await tempDir("gl-ranges-");
+  const dir = dirFolder.path;
+  const path = `${dir}/lab.sqlite`;
+  Ledger.open(path, { trusted: [dir] }).close();
+  const db = new DatabaseSync(path);
+  const keys = Array.from(
+    { length: 5000 },
+    (_, k) => `KEY-${String(k).padStart(6, "0")}`,
+  );
+  const next = random(7);
+  db.exec("BEGIN");
+  const draft = db.prepare("INSERT INTO drafts VALUES(?, 'd', '{}')");
+  const add = db.prepare(
+    "INSERT INTO receipts(job,status,effect_exists,events) VALUES(?,?,1,?)",
+  );
+  for (const job of keys) draft.run(job);
+  for (let i = 0; i < 2000; i++) {
+    // Most keys have no receipt; some a committing one, some only reuses,
+    // and the last keys' receipts come last.
+    const job = i < 1990
+      ? keys[Math.floor(next() * keys.length)]
+      : keys.at(-1 - (i % 3))!;
+    add.run(job, "error", JSON.stringify(EVENTS[Math.floor(next() * 2)]));
+  }
+  db.exec("COMMIT");
+  // A bound of about 770 keys a range: the walk takes several.
+  const bound = 20_000;
+  const ranges = [...keyRanges(db, false, bound)];
+  assert.ok(ranges.length >= 6, `${ranges.length} ranges`);
+  for (const walk of [ranges, [...keyRanges(db, true, bound)].reverse()]) {
+    // The ranges cover the index, each key once, in order.
+    assert.equal(walk.reduce((n, r) => n + r.count, 0), keys.length);
+    assert.equal(walk[0].lo, keys[0]);
+    assert.equal(walk.at(-1)!.hi, keys.at(-1));
+    walk.forEach((r, i) => {
+      assert.ok(r.lo <= r.hi);
+      if (i > 0) assert.ok(walk[i - 1].hi < r.lo, "no key twice");
+    });
+  }
+  const ledger = Ledger.open(path, { mode: "read", trusted: [dir] });
+  try {
+    assert.deepEqual(
+      historyFacts(db, MAX_DRAWN_ATTEMPTS, bound),
+      summaryOf(ledger.receipts(), keys),
+    );
+    // And with the bound every view has.
+    assert.deepEqual(
+      ledger.historyFacts(MAX_DRAWN_ATTEMPTS),
+      summaryOf(ledger.receipts(), keys),
+    );
+  } finally {
+    ledger.close();
+    db.close();
   }
 });

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import {
   type CallFact,
   historyOf,
+  MAX_OVERLAPS_KEPT,
   MAX_OVERLAPS_NAMED,
   type ReceiptFact,
   renderHistory,
@@ -137,4 +138,31 @@ Deno.test("ledger timeline: an attempt that wrote no receipt stands at its call'
     /overlapped: call 2 \(reconcile\), call 3 \(reconcile\), call 4 \(reconcile\),\n\s+call 5 \(reconcile\), call 6 \(reconcile\), and 2 more/,
   );
   assert.ok(lines.includes("read: reconcile  (session 1, call 2)"));
+});
+
+Deno.test("ledger timeline: a call overlapped by more calls than are kept lists the first and counts the rest", () => {
+  const receipts = [receipt(1, "JOB-001", "accepted", COMMITTED)];
+  const extra = MAX_OVERLAPS_KEPT + 36;
+  const calls = [
+    call(1, "create_draft", 1, 100, 100_000),
+    // Listed in reverse: the first kept are the lowest numbers all the same.
+    ...Array.from(
+      { length: extra },
+      (_, i) =>
+        call(extra + 1 - i, "ledger", null, 200 + 10 * i, 205 + 10 * i, null),
+    ),
+  ];
+  const h = historyOf(receipts, ["JOB-001"], [], calls);
+  const by = h.attempts[0].by!;
+  assert.deepEqual(
+    by.overlaps.map((o) => o.call),
+    Array.from({ length: MAX_OVERLAPS_KEPT }, (_, i) => i + 2),
+  );
+  assert.equal(by.more, 36);
+  // Each read overlapped the attempt only: one listed, none more.
+  assert.ok(h.reads.every((r) => r.by.overlaps.length === 1 && !r.by.more));
+  assert.match(
+    renderHistory(h).join("\n"),
+    new RegExp(`and ${extra - MAX_OVERLAPS_NAMED} more`),
+  );
 });

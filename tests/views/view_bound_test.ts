@@ -173,3 +173,14 @@ Deno.test("view bound: script --view stops drawing at the bound, runs every step
     } of ${steps} steps (each was run; script without --view prints one JSON line a step))`,
   );
 });
+
+Deno.test("view bound: a walk that ends before its total ended at a row too long to read, and the view ends there", () => {
+  const budget = new ViewBudget(1000);
+  // Two drafts of three were read: the third was too long to read at all.
+  assert.deepEqual(budget.takeFrom("drafts", ["a", "b"], 3), ["a", "b"]);
+  assert.deepEqual(budget.takeFrom("receipts", ["c"], 1), []);
+  assert.deepEqual(budget.leftOut, [
+    { kind: "drafts", shown: 2, total: 3 },
+    { kind: "receipts", shown: 0, total: 1 },
+  ]);
+});

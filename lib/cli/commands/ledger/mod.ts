@@ -11,14 +11,8 @@ import {
   trustedFolders,
 } from "../../../sandbox/sandbox.ts";
 import { inert } from "../../../base/terminal.ts";
-import type { Lang } from "../../../base/i18n.ts";
-import type {
-  CallRow,
-  DraftRow,
-  Ledger,
-  ReceiptRow,
-  SessionRow,
-} from "../../../timing/ledger.ts";
+import type { Lang, Text } from "../../../base/i18n.ts";
+import type { Ledger } from "../../../timing/ledger.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
@@ -33,9 +27,10 @@ import {
   readExisting,
 } from "../../places.ts";
 import { attemptTitle, renderHistory } from "../../../views/ledger_timeline.ts";
-import { boundHistory, shownHistory } from "../../../views/shown_history.ts";
+import { shownHistory } from "../../../views/shown_history.ts";
 import { ledgerHistory } from "../../../views/ledger_history.ts";
 import { shownAsText, ViewBudget } from "../../../views/view_bound.ts";
+import { type LedgerRows, ledgerRows } from "../../../views/ledger_rows.ts";
 import { timelineSvg } from "../../../views/svg.ts";
 import { PLAIN } from "../../../views/timeline.ts";
 import type { LedgerHistory } from "../../../views/ledger_timeline.ts";
@@ -83,26 +78,11 @@ export const ledger = command({
     const budget = new ViewBudget();
     const { json } = values;
     const rows = readExisting("ledger", io, values, (book) => {
-      if (format !== undefined) {
-        const shown = showTimeline(book, format, budget, io, lang);
-        if (values.otlp !== undefined) {
-          trace = traceInput(book, shown, budget, values, io, lang);
-        }
-        return;
+      if (format === undefined) return ledgerRows(book, budget, json === true);
+      const shown = showTimeline(book, format, budget, io, lang);
+      if (values.otlp !== undefined) {
+        trace = traceInput(book, shown, budget, values, io, lang);
       }
-      const voids = book.compensations();
-      const [calls, sessions] = [book.countCalls(), book.countSessions()];
-      const [drafts, receipts] = [book.countDrafts(), book.countReceipts()];
-      return {
-        drafts: budget.takeFrom("drafts", book.eachDraft(), drafts),
-        receipts: budget.takeFrom("receipts", book.eachReceipt(), receipts),
-        voids: json ? budget.take("compensations", voids) : [],
-        sessions: json
-          ? budget.takeFrom("sessions", book.eachSession(), sessions)
-          : [],
-        calls: json ? budget.takeFrom("calls", book.eachCall(), calls) : [],
-        all: { drafts, receipts, calls, voids },
-      };
     });
     if (rows === undefined) {
       if (trace !== undefined) {
@@ -126,7 +106,7 @@ export const ledger = command({
       writerFor(io, lang).json({
         drafts: rows.drafts,
         receipts: rows.receipts,
-        ...(rows.all.voids.length > 0 ? { compensations: rows.voids } : {}),
+        ...(rows.all.compensations > 0 ? { compensations: rows.voids } : {}),
         // Who made each attempt, when guardlab mcp did: beside the receipts.
         ...(rows.all.calls > 0
           ? { sessions: rows.sessions, calls: rows.calls }
@@ -144,27 +124,6 @@ export const ledger = command({
   },
 });
 
-/** The rows `ledger` shows of a ledger, and what it counts of all of them. */
-interface Rows {
-  /** The business effect. */
-  drafts: DraftRow[];
-  /** The audit trail. */
-  receipts: ReceiptRow[];
-  /** The compensations, by key. */
-  voids: ReturnType<Ledger["compensations"]>;
-  /** The MCP calls on record, in the order they started. */
-  calls: CallRow[];
-  /** The MCP sessions on record. */
-  sessions: SessionRow[];
-  /** How many drafts, receipts and calls it holds, and every compensation. */
-  all: {
-    drafts: number;
-    receipts: number;
-    calls: number;
-    voids: Rows["voids"];
-  };
-}
-
 /**
  * `--timeline`: every attempt in order, as text, JSON or SVG. The history
  * is worked out from the stored rows; what `budget` lets through is drawn.
@@ -175,10 +134,12 @@ function showTimeline(
   budget: ViewBudget,
   io: Io,
   lang: Lang,
-): LedgerHistory {
+): { history: LedgerHistory; order: Text[] } {
   const out = writerFor(io, lang);
-  const { history: whole, byCalls } = ledgerHistory(book);
-  const bounded = boundHistory(whole, budget);
+  const { history: bounded, byCalls, unordered, order } = ledgerHistory(
+    book,
+    budget,
+  );
   if (format === "json") {
     out.json({
       attempts: bounded.attempts.map((a) => ({
@@ -195,9 +156,10 @@ function showTimeline(
       omitted: bounded.omitted,
       compensations: bounded.compensations,
       ...(byCalls ? { reads: bounded.reads, sessions: bounded.sessions } : {}),
+      ...(unordered === null ? {} : { unordered }),
       ...budget.cutJson(),
     });
-    return bounded;
+    return { history: bounded, order };
   }
   const history = shownHistory(bounded, inert);
   if (format === "svg") {
@@ -218,14 +180,19 @@ function showTimeline(
         attempt: a.attempt,
         timeline: a.timeline,
       })),
-      [...notes, ...budget.cutLines().map((line) => out.text(line))],
+      [
+        ...order.map((line) => out.text(line)),
+        ...notes,
+        ...budget.cutLines().map((line) => out.text(line)),
+      ],
       lang,
     ));
   } else {
+    for (const line of order) out.wrapped(line);
     out.lines(renderHistory(history, styleFor(io), lang));
     for (const line of budget.cutLines()) out.wrapped(line);
   }
-  return bounded;
+  return { history: bounded, order };
 }
 
 /**
@@ -236,7 +203,7 @@ function showTimeline(
  */
 function traceInput(
   book: Ledger,
-  history: LedgerHistory,
+  { history, order }: { history: LedgerHistory; order: Text[] },
   budget: ViewBudget,
   values: { ledger?: string; "ledger-file"?: string },
   io: Io,
@@ -252,7 +219,7 @@ function traceInput(
   return {
     history,
     leftOut: budget.leftOut,
-    notes: budget.cutLines(),
+    notes: [...order, ...budget.cutLines()],
     times: callTimes(book.eachCall(), history),
     seed: [path, String(born ?? ""), firstSession],
     ledger: values.ledger ?? values["ledger-file"]!,
@@ -265,7 +232,7 @@ function traceInput(
  * rows shown (made inert here), under headings that count every row.
  */
 function showRows(
-  stored: Rows,
+  stored: LedgerRows,
   policyDrafts: number,
   policy: PolicyView | null | undefined,
   io: Io,
@@ -273,10 +240,9 @@ function showRows(
 ): void {
   const out = writerFor(io, lang);
   // The tags are looked up by the stored keys, before they are made inert.
-  const stateOf = new Map(stored.all.voids.map((c) => [c.job, c.state]));
   out.say(M.drafts, { n: stored.all.drafts });
   for (const row of stored.drafts) {
-    const state = stateOf.get(row.job);
+    const state = stored.states.get(row.job);
     const d = shownAsText(row);
     const text = (d.body as { text?: unknown })?.text;
     const tag = state === "voided"

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { needsAttention, pendingKeys } from "../../../timing/reconcile.ts";
+import { reconcileLedger } from "../../../timing/reconcile.ts";
 import { displayWidth, inert, shellQuote } from "../../../base/terminal.ts";
 import { JOB_PATTERN } from "../../../timing/args.ts";
 import { fill } from "../../../base/i18n.ts";
@@ -11,7 +11,11 @@ import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import { RECONCILE_HELP as H, RECONCILE_MESSAGES as M } from "./_messages.ts";
 import { writerFor } from "../../output.ts";
-import { ViewBudget } from "../../../views/view_bound.ts";
+import {
+  MAX_VIEW_ROWS,
+  textCost,
+  ViewBudget,
+} from "../../../views/view_bound.ts";
 import { LEDGER_OPTIONS, readExisting } from "../../places.ts";
 
 /** The `reconcile` command. */
@@ -26,14 +30,28 @@ export const reconcile = command({
   maxPositionals: 0,
   exits: { 0: H.exitOk, 2: null, 3: H.exitPending, 4: null },
   run({ values, io, lang }) {
-    const pending = readExisting("reconcile", io, values, pendingKeys);
-    const open = pending.filter(needsAttention);
-    const done = open.length === 0 ? EXIT.ok : EXIT.reconcile;
-    const out = writerFor(io, lang);
     // The exit code is worked out from every key; what is shown is bounded
-    // (view_bound.ts), and only the keys shown are made inert.
+    // (view_bound.ts): the keys are read in order while they fit, the rest
+    // only counted, and only the keys shown are made inert.
     const budget = new ViewBudget();
-    const shown = budget.take("keys", pending);
+    let asked = 0;
+    const { shown, listed, open } = readExisting(
+      "reconcile",
+      io,
+      values,
+      (book) =>
+        reconcileLedger(book, {
+          show: (p) => (asked++, budget.fits("keys", p)),
+          maxShown: MAX_VIEW_ROWS + 1,
+          // No key a view could show holds more receipts than this.
+          maxHeldReceipts: Math.ceil(
+            budget.max / textCost({ attempt: 0, status: "" }),
+          ),
+        }),
+    );
+    budget.takeFrom("keys", [], listed - asked);
+    const done = open === 0 ? EXIT.ok : EXIT.reconcile;
+    const out = writerFor(io, lang);
     if (values.json) {
       out.json({ pending: shown, ...budget.cutJson() });
       return done;
@@ -103,7 +121,7 @@ export const reconcile = command({
       out.say(M.sameKey);
     }
     for (const line of budget.cutLines()) out.wrapped(line);
-    if (open.length === 0) out.say(M.nothing);
+    if (open === 0) out.say(M.nothing);
     return done;
   },
 });
