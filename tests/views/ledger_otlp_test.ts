@@ -594,3 +594,35 @@ Deno.test({
     );
   },
 });
+
+Deno.test("ledger --timeline --otlp: a ledger too big to order by its calls says so on the root, as the screen does", async () => {
+  await using dir = await tempDir();
+  await withLedger(async (name) => {
+    await bigLedger(name, 65_536, () => "JOB-001");
+    const db = new DatabaseSync(ledgerPaths(TEST_ROOT, name).lab);
+    db.exec(CREATE_CALL_TABLES_IF_MISSING);
+    db.prepare("INSERT INTO mcp_sessions VALUES(1, 'agent-x 1.0', ?)").run(T0);
+    db.prepare(
+      "INSERT INTO mcp_calls VALUES(1, 1, 'create_draft', 'JOB-001', 2, ?, ?)",
+    ).run(T0, T0 + 10);
+    db.close();
+    const file = `${dir.path}/t.jsonl`;
+    const r = await cli([
+      "ledger",
+      "--ledger",
+      name,
+      "--timeline",
+      "--otlp",
+      file,
+    ]);
+    assert.equal(r.code, 0, r.err.join("\n"));
+    const [root] = spansOf(decodeOtlpFile(Deno.readTextFileSync(file)));
+    assert.equal(
+      attributesOf(root.attributes)["guardlab.note"],
+      "(65037 earlier attempts not drawn) (drawn in receipt order: this " +
+        "ledger records 1 MCP call, and a timeline orders attempts by their " +
+        "calls' start only up to 65536 rows of receipts, calls and drafts " +
+        "together)",
+    );
+  });
+});
