@@ -63,6 +63,30 @@ async function fixture(name: string): Promise<string> {
   return path;
 }
 
+/**
+ * `ledger --ledger NAME --timeline --otlp FILE` (and `extra` flags) in
+ * process: the screen, and the file's spans as OpenTelemetry's classes
+ * decode them.
+ */
+async function exported(
+  name: string,
+  file: string,
+  extra: string[] = [],
+): Promise<{ out: string[]; text: string; spans: DecodedSpan[] }> {
+  const r = await cli([
+    "ledger",
+    "--ledger",
+    name,
+    "--timeline",
+    "--otlp",
+    file,
+    ...extra,
+  ]);
+  assert.equal(r.code, 0, r.err.join("\n"));
+  const text = Deno.readTextFileSync(file);
+  return { out: r.out, text, spans: spansOf(decodeOtlpFile(text)) };
+}
+
 /** A span's events as `[name, time, attributes]`. */
 function eventsOf(s: DecodedSpan) {
   return s.events.map((
@@ -70,35 +94,32 @@ function eventsOf(s: DecodedSpan) {
   ) => [e.name, e.timeUnixNano, attributesOf(e.attributes)]);
 }
 
+/** A stage's event as the file should hold it: its mark, and its note when it has one. */
+function stage(id: string, time: string, mark: string, note?: string) {
+  return [`guardlab.stage.${id}`, time, {
+    "guardlab.stage": id,
+    "guardlab.mark": mark,
+    ...(note === undefined ? {} : { "guardlab.note": note }),
+  }];
+}
+
+/** The commit point's event: what it saw, one draft of the key. */
+function commit(seen: "committed" | "reused", time: string) {
+  return [`guardlab.effect_${seen}`, time, {
+    "guardlab.commit": seen,
+    "guardlab.effect.count": 1,
+  }];
+}
+
 /** The stage events of an accepted new draft, at `times`. */
 function acceptedStages(receipt: number, times: string[]) {
   return [
-    ["guardlab.stage.arguments", times[0], {
-      "guardlab.stage": "arguments",
-      "guardlab.mark": "passed",
-    }],
-    ["guardlab.stage.input", times[1], {
-      "guardlab.stage": "input",
-      "guardlab.mark": "passed",
-    }],
-    ["guardlab.stage.business", times[2], {
-      "guardlab.stage": "business",
-      "guardlab.mark": "passed",
-      "guardlab.note": "new draft committed",
-    }],
-    ["guardlab.effect_committed", times[3], {
-      "guardlab.commit": "committed",
-      "guardlab.effect.count": 1,
-    }],
-    ["guardlab.stage.output", times[4], {
-      "guardlab.stage": "output",
-      "guardlab.mark": "passed",
-    }],
-    ["guardlab.stage.receipt", times[5], {
-      "guardlab.stage": "receipt",
-      "guardlab.mark": "passed",
-      "guardlab.note": `#${receipt} accepted`,
-    }],
+    stage("arguments", times[0], "passed"),
+    stage("input", times[1], "passed"),
+    stage("business", times[2], "passed", "new draft committed"),
+    commit("committed", times[3]),
+    stage("output", times[4], "passed"),
+    stage("receipt", times[5], "passed", `#${receipt} accepted`),
   ];
 }
 
@@ -107,21 +128,11 @@ Deno.test("ledger --timeline --otlp: each span, event and attribute of a fixture
   await withLedger(async (name) => {
     await fixture(name);
     const file = `${dir.path}/trace.jsonl`;
-    const shown = await cli([
-      "ledger",
-      "--ledger",
-      name,
-      "--timeline",
-      "--otlp",
-      file,
-    ]);
-    assert.equal(shown.code, 0, shown.err.join("\n"));
+    const { out, text, spans } = await exported(name, file);
     // The screen is the timeline, as without --otlp.
     const plain = await cli(["ledger", "--ledger", name, "--timeline"]);
-    assert.deepEqual(shown.out, plain.out);
+    assert.deepEqual(out, plain.out);
     assert.equal(Deno.statSync(file).mode! & 0o777, 0o600);
-    const text = Deno.readTextFileSync(file);
-    const spans = spansOf(decodeOtlpFile(text));
     assert.equal(spans.length, 5);
     const [root, s1, s2, read, s3] = spans;
 
@@ -243,37 +254,18 @@ Deno.test("ledger --timeline --otlp: each span, event and attribute of a fixture
     });
     const t3 = (k: number) => atNs(7000, 250_000 * k);
     assert.deepEqual(eventsOf(s3), [
-      ["guardlab.stage.arguments", t3(1), {
-        "guardlab.stage": "arguments",
-        "guardlab.mark": "passed",
-      }],
-      ["guardlab.stage.input", t3(2), {
-        "guardlab.stage": "input",
-        "guardlab.mark": "passed",
-      }],
-      ["guardlab.stage.business", t3(3), {
-        "guardlab.stage": "business",
-        "guardlab.mark": "passed",
-        "guardlab.note": "reused: same key, same arguments",
-      }],
-      ["guardlab.effect_reused", t3(4), {
-        "guardlab.commit": "reused",
-        "guardlab.effect.count": 1,
-      }],
-      ["guardlab.stage.after_commit", t3(5), {
-        "guardlab.stage": "after_commit",
-        "guardlab.mark": "cancelled",
-        "guardlab.note": "cancel arrived after commit: draft stays",
-      }],
-      ["guardlab.stage.output", t3(6), {
-        "guardlab.stage": "output",
-        "guardlab.mark": "not reached",
-      }],
-      ["guardlab.stage.receipt", t3(7), {
-        "guardlab.stage": "receipt",
-        "guardlab.mark": "passed",
-        "guardlab.note": "#3 cancelled",
-      }],
+      stage("arguments", t3(1), "passed"),
+      stage("input", t3(2), "passed"),
+      stage("business", t3(3), "passed", "reused: same key, same arguments"),
+      commit("reused", t3(4)),
+      stage(
+        "after_commit",
+        t3(5),
+        "cancelled",
+        "cancel arrived after commit: draft stays",
+      ),
+      stage("output", t3(6), "not reached"),
+      stage("receipt", t3(7), "passed", "#3 cancelled"),
     ]);
     assert.deepEqual(s3.status, {
       code: 2,
@@ -282,28 +274,15 @@ Deno.test("ledger --timeline --otlp: each span, event and attribute of a fixture
     });
 
     // The same ledger again: the same file, byte for byte (derived ids).
-    const again = `${dir.path}/again.jsonl`;
-    assert.equal(
-      (await cli(["ledger", "--ledger", name, "--timeline", "--otlp", again]))
-        .code,
-      0,
-    );
-    assert.equal(Deno.readTextFileSync(again), text);
+    const again = await exported(name, `${dir.path}/again.jsonl`);
+    assert.equal(again.text, text);
 
     // In Chinese, the notes and the error say it in Chinese; names and
     // marks stay as they are.
-    const zh = `${dir.path}/zh.jsonl`;
-    await cli([
-      "ledger",
-      "--ledger",
-      name,
-      "--timeline",
-      "--otlp",
-      zh,
+    const { spans: zhSpans } = await exported(name, `${dir.path}/zh.jsonl`, [
       "--lang",
       "zh",
     ]);
-    const zhSpans = spansOf(decodeOtlpFile(Deno.readTextFileSync(zh)));
     assert.deepEqual(zhSpans[4].status, {
       code: 2,
       message: "提交之后取消：取消在提交之后才到达，草稿留下",
@@ -327,10 +306,7 @@ Deno.test("ledger --timeline --otlp: another ledger is another trace", async () 
       for (const name of [a, b]) {
         await cli(["run", "--ledger", name, ...runFlags()]);
         const file = `${dir.path}/${name}.jsonl`;
-        await cli(["ledger", "--ledger", name, "--timeline", "--otlp", file]);
-        const [root, span] = spansOf(
-          decodeOtlpFile(Deno.readTextFileSync(file)),
-        );
+        const { spans: [root, span] } = await exported(name, file);
         ids.push(root.traceId, span.spanId);
       }
       assert.equal(new Set(ids).size, 4);
@@ -345,9 +321,7 @@ Deno.test("ledger --timeline --otlp: a draft no receipt records is an attempt wh
     const db = new DatabaseSync(ledgerPaths(TEST_ROOT, name).lab);
     db.exec("DELETE FROM receipts");
     db.close();
-    const file = `${dir.path}/t.jsonl`;
-    await cli(["ledger", "--ledger", name, "--timeline", "--otlp", file]);
-    const [, s] = spansOf(decodeOtlpFile(Deno.readTextFileSync(file)));
+    const { spans: [, s] } = await exported(name, `${dir.path}/t.jsonl`);
     assert.deepEqual(attributesOf(s.attributes), {
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": "create_draft",
@@ -490,17 +464,7 @@ Deno.test("ledger --timeline --otlp: a large ledger exports the attempts the vie
   await withLedger(async (name) => {
     // 1 run + 2,999 receipts: the latest 500 are drawn.
     await bigLedger(name, 2_999, () => "JOB-001");
-    const file = `${dir.path}/t.jsonl`;
-    const r = await cli([
-      "ledger",
-      "--ledger",
-      name,
-      "--timeline",
-      "--otlp",
-      file,
-    ]);
-    assert.equal(r.code, 0, r.err.join("\n"));
-    const spans = spansOf(decodeOtlpFile(Deno.readTextFileSync(file)));
+    const { spans } = await exported(name, `${dir.path}/t.jsonl`);
     assert.equal(spans.length, 1 + 500);
     const root = attributesOf(spans[0].attributes);
     assert.equal(root["guardlab.attempts.omitted"], 2_500);
@@ -521,23 +485,13 @@ Deno.test("ledger --timeline --otlp: rows past the view's bound are left out as 
     // the view's 512 Ki characters hold fewer than 300 of them.
     const long = (i: number) => `K\x1b[2J${i}`.padEnd(3_000, "x");
     await bigLedger(name, 300, long);
-    const file = `${dir.path}/t.jsonl`;
-    const r = await cli([
-      "ledger",
-      "--ledger",
-      name,
-      "--timeline",
-      "--otlp",
-      file,
-    ]);
-    assert.equal(r.code, 0, r.err.join("\n"));
-    const spans = spansOf(decodeOtlpFile(Deno.readTextFileSync(file)));
+    const { out, spans } = await exported(name, `${dir.path}/t.jsonl`);
     const root = attributesOf(spans[0].attributes);
     const drawn = spans.length - 1;
     assert.ok(drawn > 0 && drawn < 300, `${drawn} drawn`);
     // As the screen says it: the receipt-less run's key among the rest.
     assert.equal(root["guardlab.left_out.attempts"], 301 - drawn);
-    const screenCut = r.out.slice(-2).join(" ").replace(/\s+/g, " ");
+    const screenCut = out.slice(-2).join(" ").replace(/\s+/g, " ");
     assert.equal(root["guardlab.note"], screenCut);
     const last = attributesOf(spans.at(-1)!.attributes)["guardlab.job"];
     // K, ESC, [, 2, J, 2, 9, 9: eight characters, then 248 of the x.
@@ -606,17 +560,7 @@ Deno.test("ledger --timeline --otlp: a ledger too big to order by its calls says
       "INSERT INTO mcp_calls VALUES(1, 1, 'create_draft', 'JOB-001', 2, ?, ?)",
     ).run(T0, T0 + 10);
     db.close();
-    const file = `${dir.path}/t.jsonl`;
-    const r = await cli([
-      "ledger",
-      "--ledger",
-      name,
-      "--timeline",
-      "--otlp",
-      file,
-    ]);
-    assert.equal(r.code, 0, r.err.join("\n"));
-    const [root] = spansOf(decodeOtlpFile(Deno.readTextFileSync(file)));
+    const { spans: [root] } = await exported(name, `${dir.path}/t.jsonl`);
     assert.equal(
       attributesOf(root.attributes)["guardlab.note"],
       "(65037 earlier attempts not drawn) (drawn in receipt order: this " +
