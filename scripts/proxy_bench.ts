@@ -25,7 +25,7 @@
  */
 import { fileURLToPath } from "node:url";
 import config from "../deno.json" with { type: "json" };
-import { spawnChannel } from "../lib/accept/channel.ts";
+import { spawnChannel } from "../lib/wire/channel.ts";
 import { Session } from "../lib/accept/session.ts";
 
 /** The proxy's goal: at most this many times the direct round trip. */

@@ -1,78 +1,55 @@
 /**
  * Each case of the acceptance test, as the client, guardlab and the read
  * tool act in it, top to bottom: what the client sends, what guardlab does
- * with the answer, when the read tool is asked, and the verdict from what
- * was counted and what the client was told.
+ * with the answer, when the read tool is asked; then, below, what every
+ * case does the same way (the client's call, the read by key, the read a
+ * careful client makes before it retries, the servers a case starts of its
+ * own and their bounded end). A case only acts and records (its history,
+ * its timeline): the verdict is the checker's, from the history alone
+ * (`_checker.ts`).
  *
  * @module
  */
-import type { CaseName, Verdict } from "./cases.ts";
-import { within } from "./_server_process.ts";
-import type { CaseResult } from "./_report.ts";
-import type { Answer, Session } from "./session.ts";
-import { contradictions, promises } from "./_annotations.ts";
+import type { CaseName } from "./cases.ts";
+import type { Channel } from "../wire/channel.ts";
+import { within } from "../wire/server_process.ts";
 import {
-  argsFor,
-  badKey,
-  closeProcess,
-  count,
-  type Ctx,
-  lookThenRetry,
-  measure,
-  NOT_RUN,
-  type Observed,
-  readUntilSeen,
-  send,
-  STARTED_NOT,
-  startProcess,
-} from "./_steps.ts";
+  DEFAULT_CANCEL_AFTER_MS,
+  MAX_RECORDED_MESSAGE_BYTES,
+  POLL_READ_MS,
+} from "./limits.ts";
 import {
-  cancelPlan,
-  keptVerdict,
-  onceVerdict,
-  otherVerdict,
-  toldFailed,
-} from "./_verdicts.ts";
+  callFor,
+  type Count,
+  countIn,
+  type Json,
+  type Placeholders,
+  pointerGet,
+  substitute,
+  type WriteTool,
+} from "./oracle.ts";
+import type { CallRecord } from "./_history.ts";
+import type { AcceptOptions, CancelPlan, NotRunReason } from "./_report.ts";
+import { type Answer, type Pending, Session } from "./session.ts";
+import type { RecordInProgress } from "./_case_log.ts";
 
-/** Each case, as the client, guardlab and the read tool act in it. */
+/** Each case (but annotations, which makes no call), as the client, guardlab and the read tool act in it. */
 export const CASES: Readonly<
-  Record<Exclude<CaseName, "annotations">, (ctx: Ctx) => Promise<Observed>>
+  Record<Exclude<CaseName, "annotations">, (ctx: Ctx) => Promise<void>>
 > = {
   async once(ctx) {
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const answer = await send(ctx, args, { call: 1 }).answer;
-    measure(ctx, answer);
-    const n = await count(ctx);
-    return {
-      client_saw: [answer.outcome],
-      effect: n,
-      verdict: onceVerdict(n, answer),
-      needed: [answer],
-    };
+    measure(ctx, await send(ctx, args, { call: 1 }).answer);
+    await count(ctx);
   },
 
   async rejected(ctx) {
-    if (ctx.tool.bad_call === undefined) return NOT_RUN("no-arguments");
+    if (ctx.tool.bad_call === undefined) return skip(ctx, "no-arguments");
     const { arguments: args } = argsFor(ctx, ctx.tool.bad_call);
+    await send(ctx, args, { call: 1 }).answer;
     // Counted under the key the bad call itself carries: a bad call with a
     // key of its own leaves its effect there, not under call's.
-    const own = badKey(ctx);
-    const answer = await send(ctx, args, { call: 1 }).answer;
-    const n = await count(ctx, { ...ctx.p, key: own ?? ctx.p.key });
-    const accepted = answer.outcome === "success";
-    return {
-      client_saw: [answer.outcome],
-      effect: n,
-      extra: { counted_under: own === undefined ? "call" : "bad_call" },
-      // Answered success: the tool took what it should refuse, whatever
-      // it wrote. Refused: the refusal came before the write, or after it.
-      verdict: accepted
-        ? "ACCEPTED-BAD-CALL"
-        : n === 0
-        ? "NO-EFFECT"
-        : "EFFECT-DESPITE-REJECTION",
-      needed: [answer],
-    };
+    await count(ctx, { key: badKey(ctx) });
   },
 
   async "lost-reply-retry"(ctx) {
@@ -89,14 +66,7 @@ export const CASES: Readonly<
         outcome: "no-answer",
       });
     }
-    const { before, retry, n } = await lookThenRetry(ctx, args);
-    return {
-      client_saw: ["no-answer", retry.outcome],
-      effect: n,
-      extra: { effect_before_retry: before },
-      verdict: onceVerdict(n, retry),
-      needed: [first, retry],
-    };
+    await lookThenRetry(ctx, args);
   },
 
   async "cancel-after-send"(ctx) {
@@ -114,121 +84,70 @@ export const CASES: Readonly<
     }
     // A delay of 0 sends the cancel in the same write as the call.
     const sent = answered === undefined;
+    ctx.session.record({
+      op: "fault",
+      fault: "cancel",
+      call: 1,
+      sent,
+      ...plan,
+    });
     if (sent) ctx.session.cancel(first);
     else {
       ctx.session.note({ lane: "guardlab", kind: "too-late", call: 1 });
     }
-    const { before, retry, n } = await lookThenRetry(ctx, args);
-    return {
-      client_saw: ["no-answer", retry.outcome],
-      effect: n,
-      extra: { effect_before_retry: before, cancel: { ...plan, sent } },
-      verdict: onceVerdict(n, retry),
-      info: !sent
-        ? ["CANCEL-TOO-LATE"]
-        : before !== null && before > 0
-        ? ["EFFECT-DESPITE-CANCEL"]
-        : [],
-      needed: [retry],
-    };
+    await lookThenRetry(ctx, args);
   },
 
   async "concurrent-distinct"(ctx) {
-    const copies = ctx.options.copies;
     const calls = Array.from(
-      { length: copies },
+      { length: ctx.options.copies },
       (_, i) => argsFor(ctx, ctx.tool.call, i + 1),
     );
     const pending = calls.map((c, i) =>
       send(ctx, c.arguments, { call: i + 1 })
     );
-    const answers = await Promise.all(pending.map((p) => p.answer));
-    return await eachKept(ctx, calls, answers, ctx.session);
+    await Promise.all(pending.map((p) => p.answer));
+    await readEach(ctx, calls);
   },
 
   async "concurrent-same"(ctx) {
-    const copies = ctx.options.copies;
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
     const pending = Array.from(
-      { length: copies },
+      { length: ctx.options.copies },
       (_, i) => send(ctx, args, { call: i + 1 }),
     );
-    const answers = await Promise.all(pending.map((p) => p.answer));
-    const n = await count(ctx);
-    const failed = n === 1
-      ? answers.filter((a) =>
-        a.outcome === "tool-error" || a.outcome === "rpc-error"
-      ).length
-      : 0;
-    return {
-      client_saw: answers.map((a) => a.outcome),
-      effect: n,
-      extra: { copies, told_failed: failed },
-      // One effect is ONCE only when every caller was told so: a caller
-      // told "already exists" for an effect that exists got a false failure.
-      verdict: n === null || n === 0
-        ? "NONE"
-        : n > 1
-        ? "DUPLICATED"
-        : failed > 0
-        ? "FALSE-FAILURE"
-        : "ONCE",
-      needed: answers,
-    };
+    await Promise.all(pending.map((p) => p.answer));
+    await count(ctx);
   },
 
   async "same-key-other-arguments"(ctx) {
     if (
       ctx.tool.other_call === undefined || ctx.tool.other_count === undefined
     ) {
-      return NOT_RUN("no-arguments");
+      return skip(ctx, "no-arguments");
     }
-    const other = ctx.tool.other_count;
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
     const first = await send(ctx, args, { call: 1 }).answer;
     const n1 = await count(ctx);
-    const o1 = await count(ctx, ctx.p, other);
-    const firstVerdict = onceVerdict(n1, first);
-    // The other count must not count the first arguments' effect, or the
-    // two cannot be told apart.
-    if (o1 !== null && o1 > 0) ctx.readFailed = true;
-    if (firstVerdict !== "ONCE" || ctx.readFailed) {
-      return {
-        client_saw: [first.outcome],
-        effect: n1,
-        extra: { effect_other: o1 },
-        verdict: firstVerdict,
-        needed: [first],
-      };
-    }
-    const second = await send(
-      ctx,
-      argsFor(ctx, ctx.tool.other_call).arguments,
-      { call: 2 },
-    ).answer;
-    // `count` counts every effect under the key, `other_count` the other
-    // arguments' among them: what is left is the first arguments'.
-    const n = await count(ctx);
-    const o = await count(ctx, ctx.p, other);
-    const old = n === null || o === null ? null : n - o;
-    if (old !== null && old < 0) ctx.readFailed = true;
-    return {
-      client_saw: [first.outcome, second.outcome],
-      effect: n,
-      extra: { effect_other: o, effect_old: old },
-      verdict: otherVerdict(old ?? 0, o ?? 0, second),
-      needed: [first, second],
-    };
+    const o1 = await count(ctx, { other: true });
+    // The other arguments test something only after one clean first
+    // effect: answered success, counted once, and not counted by the
+    // other count (else the two cannot be told apart).
+    if (first.outcome !== "success" || n1 !== 1 || o1 !== 0) return;
+    await send(ctx, argsFor(ctx, ctx.tool.other_call).arguments, { call: 2 })
+      .answer;
+    await count(ctx);
+    await count(ctx, { other: true });
   },
 
   async "two-processes"(ctx) {
-    if (ctx.options.start === undefined) return NOT_RUN("not-started");
+    if (ctx.options.start === undefined) return skip(ctx, "not-started");
     const copies = ctx.options.copies;
     const [a, b] = await Promise.all([
       startProcess(ctx, 1),
       startProcess(ctx, 2),
     ]);
-    if (a === null || b === null) return STARTED_NOT;
+    if (a === null || b === null) return;
     // Two agent sessions, each with a server of its own over one store:
     // the first half of the calls to process 1, the rest to process 2, all
     // sent at once.
@@ -238,133 +157,369 @@ export const CASES: Readonly<
     );
     const half = Math.ceil(copies / 2);
     const pending = calls.map((c, i) =>
-      i < half
-        ? send(ctx, c.arguments, { call: i + 1 }, a, 1)
-        : send(ctx, c.arguments, { call: i + 1 }, b, 2)
+      send(ctx, c.arguments, { call: i + 1 }, i < half ? a : b)
     );
-    const answers = await Promise.all(pending.map((p) => p.answer));
+    await Promise.all(pending.map((p) => p.answer));
     // What the store kept is what a later session finds: both end (each
     // may write on its way out), and a third process reads every key.
     await closeProcess(ctx, a, 1);
     await closeProcess(ctx, b, 2);
     const c = await startProcess(ctx, 3);
-    if (c === null) return STARTED_NOT;
-    return await eachKept(ctx, calls, answers, c);
+    if (c === null) return;
+    await readEach(ctx, calls, c);
   },
 
   async "crash-after-commit"(ctx) {
-    if (ctx.options.start === undefined) return NOT_RUN("not-started");
+    if (ctx.options.start === undefined) return skip(ctx, "not-started");
     const a = await startProcess(ctx, 1);
-    if (a === null) return STARTED_NOT;
+    if (a === null) return;
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
-    const first = send(ctx, args, { call: 1, withhold: true }, a, 1);
+    const first = send(ctx, args, { call: 1, withhold: true }, a);
     // The kill comes once the effect is committed as far as the read tool
     // can tell, or once the answer is in guardlab's hands: the answer is
     // withheld, the client never learns the outcome (Jepsen's
     // indeterminate operation).
-    const seen = await readUntilSeen(ctx, a, first);
-    ctx.session.note({
-      lane: "guardlab",
-      kind: "killed",
-      call: null,
-      process: 1,
-    });
-    await a.kill();
+    await readUntilSeen(ctx, a, first);
+    await killProcess(ctx, a, 1);
     const b = await startProcess(ctx, 2);
-    if (b === null) {
-      return { ...STARTED_NOT, extra: { effect_before_kill: seen } };
-    }
-    const { before, retry, n } = await lookThenRetry(ctx, args, b, 2);
-    const lost = seen !== null && seen > 0 && before === 0;
-    // The read counts 0 only once the answer is in. A success with nothing
-    // under the key then, nor after the restart (nothing of the killed
-    // process can land later), was a call answered success that left no
-    // effect: what the retry made next proves no retry safe.
-    const answeredNothing = seen === 0 && before === 0 &&
-      (await first.answer).outcome === "success";
-    return {
-      client_saw: ["no-answer", retry.outcome],
-      effect: n,
-      extra: { effect_before_kill: seen, effect_before_retry: before },
-      verdict: lost
-        ? "LOST-ON-RESTART"
-        : answeredNothing
-        ? "NONE"
-        : onceVerdict(n, retry),
-      needed: [retry],
-    };
+    if (b === null) return;
+    await lookThenRetry(ctx, args, b);
   },
 };
 
-/**
- * N calls with distinct keys, judged: each key read through `on`, each
- * answer set beside its count (a success with nothing kept is lost, an
- * error with an effect a false failure, an error with nothing an honest
- * refusal).
- */
-async function eachKept(
+/** Each call's key read through `on`, one read per call, in call order. */
+async function readEach(
   ctx: Ctx,
   calls: readonly { key: string }[],
-  answers: readonly Answer[],
-  on: Session,
-): Promise<Observed> {
-  const counts: (number | null)[] = [];
+  on = ctx.session,
+): Promise<void> {
   for (const [i, call] of calls.entries()) {
-    counts.push(
-      await count(
-        ctx,
-        { ...ctx.p, n: i + 1, key: call.key },
-        ctx.tool.count,
-        on,
-      ),
-    );
+    await count(ctx, { key: call.key, n: i + 1, on });
   }
-  const per = answers.map((a, i) => ({ outcome: a.outcome, n: counts[i] }));
+}
+
+/** What every case needs: the session, the tool, the case's placeholders. */
+export interface Ctx {
+  readonly session: Session;
+  readonly tool: WriteTool;
+  readonly p: Placeholders & { key: string };
+  readonly options: AcceptOptions;
+  /** Latencies of this entry's first valid calls measured so far in the run. */
+  readonly measured: number[];
+  /** The sessions this case started, closed (bounded) when it ends. */
+  readonly started: Session[];
+  /** Whether a read in this case has seen the effect yet (the timeline marks the first). */
+  seen: boolean;
+}
+
+/** The case tests nothing: say why in its history, and do nothing more. */
+export function skip(ctx: Ctx, reason: NotRunReason): void {
+  ctx.session.record({ op: "skip", reason });
+}
+
+/** How a read counts: with the oracle's `count`, or its `other_count`. */
+export interface ReadOptions {
+  /** The key to count under (the case's by default). */
+  readonly key?: string;
+  /** The copy number `{n}` stands for in the read's arguments (1 by default). */
+  readonly n?: number;
+  /** Count with `other_count` (the other arguments' effect). */
+  readonly other?: boolean;
+  /** The session to ask (the case's by default, or a process it started). */
+  readonly on?: Session;
+}
+
+/** Ask the read tool by key and count the effect, put on the history and the timeline; `null` when it cannot be counted. */
+export async function count(
+  ctx: Ctx,
+  how: ReadOptions = {},
+  polled = false,
+): Promise<number | null> {
+  const on = how.on ?? ctx.session;
+  const key = how.key ?? ctx.p.key;
+  const at = on.log.now();
+  const n = await readCount(
+    ctx,
+    { key, n: how.n ?? 1 },
+    how.other === true,
+    on,
+  );
+  on.record({
+    op: "read",
+    at_ms: at,
+    tool: ctx.tool.read.tool,
+    key,
+    count: n,
+    ...(how.other ? { other: true } : {}),
+  });
+  noteRead(ctx, on, n, polled);
+  return n;
+}
+
+/** One read by key through `on`, counted; `null` when it cannot be counted. */
+async function readCount(
+  ctx: Ctx,
+  at: { key: string; n: number },
+  other: boolean,
+  on: Session,
+): Promise<number | null> {
+  const p = { ...ctx.p, ...at };
+  const how: Count = other ? ctx.tool.other_count! : ctx.tool.count;
+  const read = substitute(ctx.tool.read, p);
+  const answer = await on.own(read.tool, read.arguments, "read");
+  return answer.outcome === "success" && answer.result
+    ? countIn(how, answer.result, p)
+    : null;
+}
+
+/** Put a read on the timeline; the first that sees the effect is marked. */
+export function noteRead(
+  ctx: Ctx,
+  on: Session,
+  n: number | null,
+  polled = false,
+) {
+  const visible = n !== null && n > 0 && !ctx.seen;
+  if (visible) ctx.seen = true;
+  on.note({
+    lane: "guardlab",
+    kind: "read",
+    call: null,
+    count: n,
+    ...(visible ? { visible } : {}),
+    ...(polled ? { polled } : {}),
+  });
+}
+
+/**
+ * The client sends a call on `on` (the case's session, or a process it
+ * started), on the history: with `withhold`, guardlab keeps the answer
+ * from the client (a fault, recorded as one).
+ */
+export function send(
+  ctx: Ctx,
+  args: Record<string, Json>,
+  opts: { call: number; retry?: boolean; withhold?: boolean },
+  on: Session = ctx.session,
+): Pending {
+  if (opts.withhold) {
+    on.record({ op: "fault", fault: "withhold", call: opts.call });
+  }
+  const found = pointerGet(args, ctx.tool.key);
+  const size = new TextEncoder().encode(JSON.stringify(args)).length;
+  const record = on.record({
+    op: "call",
+    call: opts.call,
+    tool: ctx.tool.tool,
+    ...(size > MAX_RECORDED_MESSAGE_BYTES
+      ? { arguments_bytes: size }
+      : { arguments: structuredClone(args) }),
+    key: found.found &&
+        (typeof found.value === "string" || typeof found.value === "number")
+      ? String(found.value)
+      : null,
+    ...(opts.retry ? { retry: true } : {}),
+  }) as Extract<RecordInProgress, { op: "call" }>;
+  const pending = on.call(ctx.tool.tool, args, opts);
+  pending.answer.then((a) => {
+    (record as { answer?: CallRecord["answer"] }).answer = answerRecord(
+      a,
+      on.log.now(),
+    );
+  });
+  return pending;
+}
+
+/**
+ * What a careful client does after it lost an answer: it reads by key
+ * first, then sends the same call again as call 2; the effect is counted
+ * once more after the retry's answer. The read comes first because a
+ * retry decided without it is the blind resend the article warns of.
+ */
+export async function lookThenRetry(
+  ctx: Ctx,
+  args: Record<string, Json>,
+  on: Session = ctx.session,
+): Promise<void> {
+  await count(ctx, { on });
+  await send(ctx, args, { call: 2, retry: true }, on).answer;
+  await count(ctx, { on });
+}
+
+/** The call's arguments for copy `n`, keyed. */
+export function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
+  return callFor(ctx.tool, args, { ...ctx.p, n });
+}
+
+/** The key the bad call carries at the key pointer, when it carries one (a string or a number): its effect is counted there. */
+export function badKey(ctx: Ctx): string | undefined {
+  if (ctx.tool.bad_call === undefined) return undefined;
+  const found = pointerGet(
+    substitute(ctx.tool.bad_call, ctx.p),
+    ctx.tool.key,
+  );
+  return found.found &&
+      (typeof found.value === "string" || typeof found.value === "number")
+    ? String(found.value)
+    : undefined;
+}
+
+/** Keep the latency of a first valid call that was answered: cancel-after-send places its cancel from these. */
+export function measure(ctx: Ctx, answer: Answer): void {
+  if (
+    answer.ms !== undefined &&
+    (answer.outcome === "success" || answer.outcome === "tool-error" ||
+      answer.outcome === "rpc-error")
+  ) ctx.measured.push(answer.ms);
+}
+
+/** Open a session on a server this case starts (process `n`), on the case's timeline. */
+export async function startProcess(
+  ctx: Ctx,
+  n: number,
+): Promise<Session | null> {
+  ctx.session.record({ op: "process", event: "start", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "started",
+    call: null,
+    process: n,
+  });
+  let channel: Channel | undefined;
+  try {
+    channel = await ctx.options.start!();
+    const s = await Session.open(channel, ctx.options.timeoutMs, {
+      process: n,
+      startTimeoutMs: ctx.options.startTimeoutMs,
+    });
+    s.join(ctx.session.log);
+    ctx.started.push(s);
+    return s;
+  } catch {
+    // It could not be started, or did not get through initialize.
+    await channel?.close();
+    ctx.session.record({ op: "process", event: "start-failed", process: n });
+    ctx.session.note({
+      lane: "server",
+      kind: "exited",
+      call: null,
+      process: n,
+    });
+    return null;
+  }
+}
+
+/** Close process `n` of this case: its input ends, it gets a grace to exit, its group ends. */
+export async function closeProcess(
+  ctx: Ctx,
+  s: Session,
+  n: number,
+): Promise<void> {
+  ctx.session.record({ op: "process", event: "close", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "closed",
+    call: null,
+    process: n,
+  });
+  await s.close();
+}
+
+/** Kill process `n` of this case at once (SIGKILL to its group), as a crash would: a fault. */
+export async function killProcess(
+  ctx: Ctx,
+  s: Session,
+  n: number,
+): Promise<void> {
+  ctx.session.record({ op: "fault", fault: "kill", process: n });
+  ctx.session.note({
+    lane: "guardlab",
+    kind: "killed",
+    call: null,
+    process: n,
+  });
+  await s.kill();
+}
+
+/**
+ * Read by key through `on` until the effect shows or the call's answer is
+ * in; each read waits for the one before, the whole wait is bounded by the
+ * call's own bound. Each read is on the history (those made while the call
+ * was in flight marked so: one that cannot count then means "not yet");
+ * one step on the timeline: the last read.
+ */
+export async function readUntilSeen(
+  ctx: Ctx,
+  on: Session,
+  call: Pending,
+): Promise<void> {
+  let answered = false;
+  call.answer.then(() => (answered = true));
+  for (;;) {
+    // The answer is in: this read is the one that counts.
+    if (answered) return void await count(ctx, { on }, true);
+    const at = on.log.now();
+    const n = await readCount(ctx, { key: ctx.p.key, n: 1 }, false, on);
+    on.record({
+      op: "read",
+      at_ms: at,
+      tool: ctx.tool.read.tool,
+      key: ctx.p.key,
+      count: n,
+      in_flight: true,
+    });
+    if (n !== null && n > 0) return noteRead(ctx, on, n, true);
+    await within(call.answer, POLL_READ_MS, undefined);
+  }
+}
+
+/** Where cancel-after-send places its cancel: the flag; else half the median measured; else the default. */
+export function cancelPlan(
+  flag: number | undefined,
+  measured: readonly number[],
+): Omit<CancelPlan, "sent"> {
+  if (flag !== undefined) return { after_ms: flag, from: "flag" };
+  if (measured.length === 0) {
+    return { after_ms: DEFAULT_CANCEL_AFTER_MS, from: "default" };
+  }
+  const sorted = [...measured].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1
+    ? sorted[mid]
+    : (sorted[mid - 1] + sorted[mid]) / 2;
   return {
-    client_saw: answers.map((a) => a.outcome),
-    effect: counts.includes(null)
-      ? null
-      : counts.filter((n) => n !== null && n > 0).length,
-    extra: { copies: calls.length, told_failed: toldFailed(per) },
-    verdict: keptVerdict(per),
-    needed: [...answers],
+    after_ms: Math.floor(median / 2),
+    from: "measured",
+    median_ms: Math.round(median * 10) / 10,
   };
 }
 
-/** The declared hints of the write tool, checked against the verdicts this run reached for it. */
-export function annotations(ctx: Ctx): Observed {
-  const listed = ctx.session.hints.get(ctx.tool.tool);
-  // A tool guardlab did not see in tools/list (not listed, or the list
-  // could not be read) has hints nobody knows: they promise nothing only
-  // when they were read.
-  if (listed === undefined) return NOT_RUN("not-listed");
-  const hints = listed;
-  const readHints = ctx.session.hints.get(ctx.tool.read.tool);
-  const { found, checked } = contradictions(hints, ctx.earlier);
-  const info: Verdict[] = readHints !== undefined &&
-      readHints.readOnlyHint !== true
-    ? ["READ-HINT-MISSING"]
-    : [];
-  const extra: Partial<CaseResult> = {
-    hints,
-    ...(readHints === undefined ? {} : { read_hints: readHints }),
-    contradicted: found,
+/** An answer as a history keeps it: how it ended, what it said, when it came (`at`). */
+export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
+  const when = {
+    ...(at === undefined ? {} : { at_ms: at }),
+    ...(a.ms === undefined ? {} : { ms: a.ms }),
   };
-  const verdict: Verdict = found.length > 0
-    ? "ANNOTATION-CONTRADICTED"
-    : checked
-    ? "HINTS-HOLD"
-    : promises(hints)
-    ? "NOT-RUN"
-    : "NOTHING-PROMISED";
-  return {
-    client_saw: [],
-    effect: null,
-    verdict,
-    info,
-    extra: verdict === "NOT-RUN"
-      ? { ...extra, not_run: "nothing-to-check" }
-      : extra,
-    needed: [],
-  };
+  const text = a.text === undefined ? {} : { text: a.text };
+  switch (a.outcome) {
+    case "success":
+      return { outcome: "ok", ...text, ...when };
+    case "tool-error":
+    case "rpc-error":
+      return {
+        outcome: "error",
+        error: a.outcome === "tool-error" ? "tool" : "rpc",
+        ...text,
+        ...when,
+      };
+    case "closed":
+      return { outcome: "unknown", ...when };
+    default:
+      return {
+        outcome: "none",
+        ...text,
+        ...(a.refused === undefined ? {} : { refused: a.refused }),
+        ...when,
+      };
+  }
 }

@@ -22,7 +22,7 @@
  * @module
  */
 import { setImmediate } from "node:timers";
-import type { Channel, Message } from "./channel.ts";
+import { type Channel, receiveText } from "../wire/channel.ts";
 import type { ExampleName } from "./cases.ts";
 import {
   CallToolRequestSchema,
@@ -197,8 +197,10 @@ async function exampleOver(name: ExampleName, store: Store): Promise<Channel> {
     send(message) {
       if (closed) return;
       // Each message crosses as on a wire: a copy, delivered after this turn.
-      const copy = JSON.parse(JSON.stringify(message));
-      queueMicrotask(() => ours.send(copy).catch(() => {}));
+      const copy = structuredClone(message);
+      queueMicrotask(() =>
+        ours.send(copy as Parameters<typeof ours.send>[0]).catch(() => {})
+      );
     },
     stderrTail: () => [],
     close,
@@ -206,8 +208,10 @@ async function exampleOver(name: ExampleName, store: Store): Promise<Channel> {
     // like a file, stays.
     kill: close,
   };
+  // What the server says is read as any server's: its text, through the
+  // one message parser and its bounds.
   ours.onmessage = (message: unknown) =>
-    channel.onmessage?.(JSON.parse(JSON.stringify(message)) as Message);
+    receiveText(channel, JSON.stringify(message));
   ours.onclose = () => channel.onclose?.({ kind: "closed" });
   await ours.start();
   return channel;

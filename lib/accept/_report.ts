@@ -7,7 +7,7 @@
  * @module
  */
 import type { CaseName, Verdict, VerdictClass } from "./cases.ts";
-import type { Channel } from "./channel.ts";
+import type { Channel } from "../wire/channel.ts";
 import type { Oracle } from "./oracle.ts";
 import type {
   Notice,
@@ -16,7 +16,9 @@ import type {
   TimelineEvent,
   ToolHints,
 } from "./session.ts";
-import type { Contradiction } from "./_annotations.ts";
+import type { CaseHistory, NotRunReason } from "./_history.ts";
+
+export type { NotRunReason } from "./_history.ts";
 
 /** How one run of the acceptance test is set up. */
 export interface AcceptOptions {
@@ -45,16 +47,19 @@ export interface AcceptOptions {
   readonly startTimeoutMs?: number;
 }
 
-/** Why a case tested nothing. */
-export type NotRunReason =
-  /** The oracle gives no arguments for it (no bad_call, no other_call). */
-  | "no-arguments"
-  /** guardlab did not start this server (`--url`): it cannot start a second one or restart it. */
-  | "not-started"
-  /** The tool declares hints, and no case that checks them ran. */
-  | "nothing-to-check"
-  /** guardlab did not see the tool in tools/list (not listed, or the list could not be read): its hints are unknown. */
-  | "not-listed";
+/** One declared hint a verdict of this run contradicts. */
+export interface Contradiction {
+  /** The hint, by its name in `annotations`. */
+  readonly hint: keyof ToolHints;
+  /** What the tool declared. */
+  readonly declared: boolean;
+  /** The case whose verdict contradicts it. */
+  readonly case: CaseName;
+  /** That verdict. */
+  readonly verdict: Verdict;
+  /** The effect that case counted. */
+  readonly effect: number | null;
+}
 
 /** One answer the client's calls got from a server, whether or not the client was shown it. */
 export interface AnswerSeen {
@@ -137,8 +142,10 @@ export interface CaseResult {
   readonly run: string;
   /** The business key the case counted under. */
   readonly key: string;
-  /** The case's steps, lane by lane. */
+  /** The case's steps, lane by lane (drawn, never judged). */
   readonly timeline: readonly TimelineEvent[];
+  /** What happened, as data: the record the verdict is judged from (`accept judge` judges it again). */
+  readonly history: CaseHistory;
 }
 
 /** What a whole run found. */

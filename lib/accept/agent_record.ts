@@ -380,26 +380,162 @@ export function leftTheAgent(call: AgentCall, watched: boolean): boolean {
 /** Gather an agent record's lines into its turns, agent guardrails and calls. */
 export function agentStory(lines: readonly AgentLine[]): AgentStory {
   const start = lines[0];
-  const story: AgentStory = {
+  const story = new StoryBuilder({
     epochMs: start.kind === "start" ? start.epoch_ms : 0,
     turns: [],
     agentGuardrails: [],
     calls: [],
     full: lines.some((l) => l.kind === "full"),
     traced: lines.some((l) => l.kind === "span_start"),
-  };
-  const bySpan = new Map<string, AgentCall>();
-  const byCallId = new Map<string, AgentCall>();
-  const byMcp = new Map<number, NonNullable<AgentCall["mcp"]>>();
-  // Per tool, the calls that may still go out, latest last (for MCP calls
-  // without a span: the SDK's tracing was off).
-  const outgoing = new Map<string, AgentCall[]>();
-  const mayGoOut = (c: AgentCall) =>
-    c.mcp === null &&
-    !c.guardrails.some((g) => g.stage === "output" || g.decision !== "allow");
-  const newCall = (tool: string): AgentCall => {
+  });
+  for (const [seq, line] of lines.entries()) {
+    switch (line.kind) {
+      case "span_start":
+        story.spanStarted(line, seq);
+        break;
+      case "span_end":
+        story.spanEnded(line, seq);
+        break;
+      case "tool_guardrail":
+        story.guardrailRan(line, seq);
+        break;
+      case "mcp_call":
+        story.mcpCalled(line, seq);
+        break;
+      case "mcp_result":
+        story.mcpAnswered(line, seq);
+        break;
+    }
+  }
+  markRetries(story.story);
+  return story.story;
+}
+
+/** One kind of an agent record's line. */
+type LineOf<K extends AgentLine["kind"]> = Extract<AgentLine, { kind: K }>;
+
+/** A span's start or end line (the two share one shape). */
+type SpanLine = Extract<AgentLine, { kind: "span_start" | "span_end" }>;
+
+/** An agent story as its lines are read: each call found by its span, its call id or its MCP call. */
+class StoryBuilder {
+  readonly story: AgentStory;
+  readonly #bySpan = new Map<string, AgentCall>();
+  readonly #byCallId = new Map<string, AgentCall>();
+  readonly #byMcp = new Map<number, NonNullable<AgentCall["mcp"]>>();
+  /**
+   * Per tool, the calls that may still go out, latest last (for MCP calls
+   * without a span: the SDK's tracing was off).
+   */
+  readonly #outgoing = new Map<string, AgentCall[]>();
+
+  constructor(story: AgentStory) {
+    this.story = story;
+  }
+
+  /** A model turn begins, or a function tool's call does. */
+  spanStarted(line: SpanLine, seq: number): void {
+    if (line.type === "turn") {
+      this.story.turns.push({
+        turn: line.turn ?? this.story.turns.length + 1,
+        t: line.t,
+        seq,
+      });
+    } else if (line.type === "function" && !this.#bySpan.has(line.span)) {
+      const call = this.#newCall(line.name ?? "?");
+      call.start = line.t;
+      call.startSeq = seq;
+      this.#bySpan.set(line.span, call);
+    }
+  }
+
+  /** An agent guardrail ran, or a function tool's call ended (with what the model is told). */
+  spanEnded(line: SpanLine, seq: number): void {
+    if (line.type === "guardrail") {
+      this.story.agentGuardrails.push({
+        name: line.name ?? "?",
+        triggered: line.triggered,
+        t: line.t,
+        seq,
+      });
+    } else if (line.type === "function") {
+      const call = this.#bySpan.get(line.span);
+      if (call === undefined || call.end !== null) return;
+      call.end = line.t;
+      call.endSeq = seq;
+      call.told = line.output;
+      call.error = line.error;
+      call.args ??= line.input === null ? null : argumentsKey(line.input);
+    }
+  }
+
+  /** A tool guardrail decided on a call: found by its span or call id, else a call of its own. */
+  guardrailRan(line: LineOf<"tool_guardrail">, seq: number): void {
+    let call = (line.span !== null ? this.#bySpan.get(line.span) : undefined) ??
+      (line.call_id !== null ? this.#byCallId.get(line.call_id) : undefined);
+    if (call === undefined) {
+      call = this.#newCall(line.tool);
+      if (line.span !== null) this.#bySpan.set(line.span, call);
+    }
+    if (line.call_id !== null && call.callId === null) {
+      call.callId = line.call_id;
+      this.#byCallId.set(line.call_id, call);
+    }
+    call.args ??= line.arguments;
+    call.guardrails.push({
+      stage: line.stage,
+      name: line.name,
+      decision: line.decision,
+      message: line.message,
+      output: line.output,
+      began: line.began,
+      t: line.t,
+      seq,
+    });
+  }
+
+  /** An MCP call left the agent: the call of its span, else the latest of its tool that may still go out. */
+  mcpCalled(line: LineOf<"mcp_call">, seq: number): void {
+    let call = line.span !== null ? this.#bySpan.get(line.span) : undefined;
+    if (call === undefined) {
+      // Without a span: the latest call of that tool that may still go
+      // out (one that cannot any more never can again).
+      const stack = this.#outgoing.get(line.tool) ?? [];
+      while (stack.length > 0 && !mayGoOut(stack.at(-1)!)) stack.pop();
+      call = stack.at(-1);
+    }
+    if (call === undefined || call.mcp !== null) {
+      call = this.#newCall(line.tool);
+    }
+    call.mcp = {
+      n: line.n,
+      t: line.t,
+      seq,
+      server: line.server,
+      tool: line.tool,
+      args: line.arguments,
+      result: null,
+    };
+    call.args ??= line.arguments;
+    this.#byMcp.set(line.n, call.mcp);
+  }
+
+  /** An MCP call's result came back to the agent (the first one counts). */
+  mcpAnswered(line: LineOf<"mcp_result">, seq: number): void {
+    const mcp = this.#byMcp.get(line.n);
+    if (mcp !== undefined && mcp.result === null) {
+      mcp.result = {
+        t: line.t,
+        seq,
+        outcome: line.outcome,
+        error: line.error,
+      };
+    }
+  }
+
+  #newCall(tool: string): AgentCall {
     const call: AgentCall = {
-      n: story.calls.length + 1,
+      n: this.story.calls.length + 1,
       tool,
       callId: null,
       args: null,
@@ -415,111 +551,27 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
       sentWhileOpen: null,
       proxyCall: null,
     };
-    story.calls.push(call);
-    const stack = outgoing.get(tool) ?? [];
+    this.story.calls.push(call);
+    const stack = this.#outgoing.get(tool) ?? [];
     stack.push(call);
-    outgoing.set(tool, stack);
+    this.#outgoing.set(tool, stack);
     return call;
-  };
-  for (const [seq, line] of lines.entries()) {
-    switch (line.kind) {
-      case "span_start":
-        if (line.type === "turn") {
-          story.turns.push({
-            turn: line.turn ?? story.turns.length + 1,
-            t: line.t,
-            seq,
-          });
-        } else if (line.type === "function" && !bySpan.has(line.span)) {
-          const call = newCall(line.name ?? "?");
-          call.start = line.t;
-          call.startSeq = seq;
-          bySpan.set(line.span, call);
-        }
-        break;
-      case "span_end":
-        if (line.type === "guardrail") {
-          story.agentGuardrails.push({
-            name: line.name ?? "?",
-            triggered: line.triggered,
-            t: line.t,
-            seq,
-          });
-        } else if (line.type === "function") {
-          const call = bySpan.get(line.span);
-          if (call === undefined || call.end !== null) break;
-          call.end = line.t;
-          call.endSeq = seq;
-          call.told = line.output;
-          call.error = line.error;
-          call.args ??= line.input === null ? null : argumentsKey(line.input);
-        }
-        break;
-      case "tool_guardrail": {
-        let call = (line.span !== null ? bySpan.get(line.span) : undefined) ??
-          (line.call_id !== null ? byCallId.get(line.call_id) : undefined);
-        if (call === undefined) {
-          call = newCall(line.tool);
-          if (line.span !== null) bySpan.set(line.span, call);
-        }
-        if (line.call_id !== null && call.callId === null) {
-          call.callId = line.call_id;
-          byCallId.set(line.call_id, call);
-        }
-        call.args ??= line.arguments;
-        call.guardrails.push({
-          stage: line.stage,
-          name: line.name,
-          decision: line.decision,
-          message: line.message,
-          output: line.output,
-          began: line.began,
-          t: line.t,
-          seq,
-        });
-        break;
-      }
-      case "mcp_call": {
-        let call = line.span !== null ? bySpan.get(line.span) : undefined;
-        if (call === undefined) {
-          // Without a span: the latest call of that tool that may still go
-          // out (one that cannot any more never can again).
-          const stack = outgoing.get(line.tool) ?? [];
-          while (stack.length > 0 && !mayGoOut(stack.at(-1)!)) stack.pop();
-          call = stack.at(-1);
-        }
-        if (call === undefined || call.mcp !== null) call = newCall(line.tool);
-        call.mcp = {
-          n: line.n,
-          t: line.t,
-          seq,
-          server: line.server,
-          tool: line.tool,
-          args: line.arguments,
-          result: null,
-        };
-        call.args ??= line.arguments;
-        byMcp.set(line.n, call.mcp);
-        break;
-      }
-      case "mcp_result": {
-        const mcp = byMcp.get(line.n);
-        if (mcp !== undefined && mcp.result === null) {
-          mcp.result = {
-            t: line.t,
-            seq,
-            outcome: line.outcome,
-            error: line.error,
-          };
-        }
-        break;
-      }
-    }
   }
-  // A retry repeats a call that went on: one an input guardrail refused
-  // has nothing to retry, so a later call like it is the first. A call
-  // that began before the earlier one ended went beside it (two calls of
-  // one model turn): nothing had failed yet, so it retries nothing.
+}
+
+/** Whether a call may still go out: no MCP call yet, and no output guardrail or refusal seen. */
+function mayGoOut(c: AgentCall): boolean {
+  return c.mcp === null &&
+    !c.guardrails.some((g) => g.stage === "output" || g.decision !== "allow");
+}
+
+/**
+ * A retry repeats a call that went on: one an input guardrail refused has
+ * nothing to retry, so a later call like it is the first. A call that
+ * began before the earlier one ended went beside it (two calls of one
+ * model turn): nothing had failed yet, so it retries nothing.
+ */
+function markRetries(story: AgentStory): void {
   const first = new Map<string, AgentCall>();
   for (const call of story.calls) {
     if (call.args === null) continue;
@@ -530,7 +582,6 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
     } else if (stillOpen(earlier, call)) call.sentWhileOpen = earlier.n;
     else call.retryOf = earlier.n;
   }
-  return story;
 }
 
 /**

@@ -15,7 +15,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { fill } from "../base/i18n.ts";
+import { fill, type Text } from "../base/i18n.ts";
 import { canonicalJson, deeperThan, isPlainRecord } from "../base/json.ts";
 import { TextError } from "../base/text_error.ts";
 import {
@@ -27,7 +27,7 @@ import {
   VERDICTS,
 } from "./cases.ts";
 import { BASELINE_MESSAGES as B } from "./ci_messages.ts";
-import { MAX_BASELINE_DEPTH, MAX_ORACLE_TOOLS } from "./limits.ts";
+import { MAX_ORACLE_TOOLS, MAX_REPORT_DEPTH } from "./limits.ts";
 import type { Oracle } from "./oracle.ts";
 import type { AcceptReport, CaseResult } from "./run.ts";
 
@@ -84,20 +84,29 @@ export function oracleDigest(oracle: Oracle): string {
 }
 
 /**
- * The baseline in `text` (the contents of `file`, already bounded in size),
- * every verdict and case checked against this guardlab's names. Throws
- * {@linkcode BadBaseline}.
+ * The part every `accept --json` report has, read from `text` (the contents
+ * of `file`, already bounded in size): its depth measured before it is
+ * parsed, then an object with a server (name and version) and results.
+ * What is not is refused with `Bad` (a baseline's or a judge's refusal),
+ * in one line.
  */
-export function parseBaseline(text: string, file: string): Baseline {
+export function reportHead(
+  text: string,
+  file: string,
+  Bad: new (text: Text) => TextError,
+): {
+  raw: Record<string, unknown> & { results: unknown[] };
+  server: { name: string; version: string };
+} {
   const at = { file: JSON.stringify(file) };
-  if (deeperThan(text, MAX_BASELINE_DEPTH)) {
-    throw new BadBaseline(fill(B.tooDeep, { ...at, max: MAX_BASELINE_DEPTH }));
+  if (deeperThan(text, MAX_REPORT_DEPTH)) {
+    throw new Bad(fill(B.tooDeep, { ...at, max: MAX_REPORT_DEPTH }));
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new BadBaseline(fill(B.notJson, at));
+    throw new Bad(fill(B.notJson, at));
   }
   const server = isPlainRecord(raw) ? raw.server : undefined;
   if (
@@ -105,8 +114,22 @@ export function parseBaseline(text: string, file: string): Baseline {
     !isPlainRecord(server) || typeof server.name !== "string" ||
     typeof server.version !== "string"
   ) {
-    throw new BadBaseline(fill(B.notJson, at));
+    throw new Bad(fill(B.notJson, at));
   }
+  return {
+    raw: raw as Record<string, unknown> & { results: unknown[] },
+    server: { name: server.name, version: server.version },
+  };
+}
+
+/**
+ * The baseline in `text` (the contents of `file`, already bounded in size),
+ * every verdict and case checked against this guardlab's names. Throws
+ * {@linkcode BadBaseline}.
+ */
+export function parseBaseline(text: string, file: string): Baseline {
+  const at = { file: JSON.stringify(file) };
+  const { raw, server } = reportHead(text, file, BadBaseline);
   if (
     typeof raw.oracle_digest !== "string" ||
     !/^sha256:[0-9a-f]{64}$/.test(raw.oracle_digest)

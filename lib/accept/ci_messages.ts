@@ -8,16 +8,6 @@
  */
 import type { Text } from "../base/i18n.ts";
 
-/** What `accept` says about a host it may not reach. */
-export const CI_MESSAGES = {
-  hostNotGranted: {
-    en:
-      "{command} --url {host}: this guardlab's grant reaches this machine's loopback only (127.0.0.1, localhost, [::1]); to test another host on purpose, run guardlab with a grant that names it (see docs/en/08-accept-your-own-tool.md, a staging host)",
-    zh:
-      "{command} --url {host}：当前 guardlab 的权限只能访问本机回环地址（127.0.0.1、localhost、[::1]）；如果确实要测试其他主机，请用写明该主机的权限运行 guardlab（见 docs/zh/08-accept-your-own-tool.md 的预发布主机一节）",
-  },
-} as const satisfies Record<string, Text>;
-
 /** The notes `accept init` writes into `guesses`, and why a tool was not drafted. */
 export const DRAFT_MESSAGES = {
   beyondMax: {
@@ -206,4 +196,32 @@ export const JUNIT_WORDS = {
     zh: "已被基线豁免：{verdict}",
   },
   notRun: { en: "NOT-RUN: {why}", zh: "NOT-RUN：{why}" },
+} as const satisfies Record<string, Text>;
+
+/** What `accept judge` says: its refusals of a report, and its screen's lines. */
+export const JUDGE_MESSAGES = {
+  badRow: {
+    en: "{file}: results[{n}] cannot be judged: {why}",
+    zh: "{file}：results[{n}] 无法判定：{why}",
+  },
+  noHistory: {
+    en:
+      "{file}: results[{n}] holds no history (a report of a guardlab before histories): run accept --json again",
+    zh:
+      "{file}：results[{n}] 没有历史记录（是引入历史记录之前的 guardlab 写的报告）：请重新运行 accept --json",
+  },
+  note: {
+    en:
+      "judged again from {file}: nothing was started; each verdict comes from its case's history alone",
+    zh:
+      "根据 {file} 重新判定：没有启动任何程序；每个结论只依据该用例的历史记录",
+  },
+  changedHead: {
+    en: "the report states other verdicts than its histories give:",
+    zh: "报告中写的结论与其历史记录得出的不同：",
+  },
+  changed: {
+    en: "{row}: the report says {was}; its history gives {now}",
+    zh: "{row}：报告写的是 {was}；其历史记录得出 {now}",
+  },
 } as const satisfies Record<string, Text>;

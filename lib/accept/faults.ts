@@ -20,7 +20,7 @@ import { fill } from "../base/i18n.ts";
 import { jsonLinesIn } from "../base/jsonl.ts";
 import { TextError } from "../base/text_error.ts";
 import { MAX_DELAY_MS, MAX_FANOUT, MAX_FAULT_LINES } from "./limits.ts";
-import { PROXY_MESSAGES } from "./proxy_messages.ts";
+import { FAULT_MESSAGES } from "./proxy_messages.ts";
 
 /** The fault names, as a faults line spells them. */
 export const FAULT_NAMES = [
@@ -60,10 +60,10 @@ export function parseFaults(text: string): ProxyFault[] {
     if ("problem" in line) {
       throw new BadFaults(
         line.problem === "tooMany"
-          ? fill(PROXY_MESSAGES.tooManyFaults, { max: MAX_FAULT_LINES })
+          ? fill(FAULT_MESSAGES.tooManyFaults, { max: MAX_FAULT_LINES })
           : line.problem === "notJson"
-          ? fill(PROXY_MESSAGES.faultNotJson, where)
-          : fill(PROXY_MESSAGES.faultNotObject, where),
+          ? fill(FAULT_MESSAGES.faultNotJson, where)
+          : fill(FAULT_MESSAGES.faultNotObject, where),
       );
     }
     const { value } = line;
@@ -71,16 +71,16 @@ export function parseFaults(text: string): ProxyFault[] {
     for (const [k, v] of Object.entries(value)) {
       if (k === "tool") {
         if (typeof v !== "string" || v === "") {
-          throw new BadFaults(fill(PROXY_MESSAGES.faultTool, where));
+          throw new BadFaults(fill(FAULT_MESSAGES.faultTool, where));
         }
       } else if (k === "call") {
         if (!Number.isSafeInteger(v) || (v as number) < 1) {
-          throw new BadFaults(fill(PROXY_MESSAGES.faultCall, where));
+          throw new BadFaults(fill(FAULT_MESSAGES.faultCall, where));
         }
       } else if (k === "drop_response" || k === "deliver_twice") {
         if (v !== true) {
           throw new BadFaults(
-            fill(PROXY_MESSAGES.faultTrue, { ...where, field: k }),
+            fill(FAULT_MESSAGES.faultTrue, { ...where, field: k }),
           );
         }
       } else if (k === "delay_response_ms" || k === "cancel_after_ms") {
@@ -89,7 +89,7 @@ export function parseFaults(text: string): ProxyFault[] {
           (v as number) > MAX_DELAY_MS
         ) {
           throw new BadFaults(
-            fill(PROXY_MESSAGES.faultMs, {
+            fill(FAULT_MESSAGES.faultMs, {
               ...where,
               field: k,
               max: MAX_DELAY_MS,
@@ -102,12 +102,12 @@ export function parseFaults(text: string): ProxyFault[] {
           (v as number) > MAX_FANOUT
         ) {
           throw new BadFaults(
-            fill(PROXY_MESSAGES.faultFanout, { ...where, max: MAX_FANOUT }),
+            fill(FAULT_MESSAGES.faultFanout, { ...where, max: MAX_FANOUT }),
           );
         }
       } else {
         throw new BadFaults(
-          fill(PROXY_MESSAGES.faultField, {
+          fill(FAULT_MESSAGES.faultField, {
             ...where,
             field: JSON.stringify(k),
             names: FAULT_NAMES.join(", "),
@@ -117,11 +117,11 @@ export function parseFaults(text: string): ProxyFault[] {
       fault[k] = v;
     }
     if (fault.call === undefined) {
-      throw new BadFaults(fill(PROXY_MESSAGES.faultCall, where));
+      throw new BadFaults(fill(FAULT_MESSAGES.faultCall, where));
     }
     if (!FAULT_NAMES.some((n) => n in fault)) {
       throw new BadFaults(
-        fill(PROXY_MESSAGES.faultNone, {
+        fill(FAULT_MESSAGES.faultNone, {
           ...where,
           names: FAULT_NAMES.join(", "),
         }),

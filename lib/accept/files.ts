@@ -21,7 +21,7 @@ import {
 } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
 import { readUpTo } from "../sandbox/read_bounded.ts";
-import { ACCEPT_MESSAGES } from "./messages.ts";
+import { FILE_MESSAGES } from "./messages.ts";
 
 /**
  * The text of `path`, at most `maxBytes` of it: a link, a file of another
@@ -38,7 +38,7 @@ export async function readBoundedFile(
     const size = (await file.stat()).size;
     if (size > maxBytes) {
       throw new Refused(
-        fill(ACCEPT_MESSAGES.fileTooBig, {
+        fill(FILE_MESSAGES.fileTooBig, {
           file: JSON.stringify(path),
           max: maxBytes,
         }),
@@ -76,8 +76,8 @@ export function createPrivateFile(
   if (problem !== null) {
     throw new UnsafePath(
       path,
-      fill(ACCEPT_MESSAGES.recordFolder, { folder: inert(folder), problem }),
-      ACCEPT_MESSAGES.recordFolderRemedy,
+      fill(FILE_MESSAGES.recordFolder, { folder: inert(folder), problem }),
+      FILE_MESSAGES.recordFolderRemedy,
     );
   }
   const ext = extname(abs);
@@ -100,7 +100,7 @@ export function createPrivateFile(
   }
   throw new UnsafePath(
     path,
-    ACCEPT_MESSAGES.recordExists,
-    ACCEPT_MESSAGES.recordExistsRemedy,
+    FILE_MESSAGES.recordExists,
+    FILE_MESSAGES.recordExistsRemedy,
   );
 }

@@ -1,7 +1,8 @@
 /**
- * Every bound of `accept` and `proxy`, stated once: how much of a file or a
- * server's message is read, how long a wait lasts, how many copies run at
- * once. A server, an oracle or a record may be hostile; each is measured
+ * Every bound of `accept` and `proxy`, stated once: how much of a file is
+ * read, how long a wait lasts, how many copies run at once (a message's
+ * own bounds, and the ends of a server's life, are the wire's:
+ * `lib/wire/limits.ts`). A server, an oracle or a record may be hostile; each is measured
  * against these before it is parsed.
  *
  * @module
@@ -18,9 +19,6 @@ export const MAX_ORACLE_TOOLS = 32;
 
 /** The most setup calls before one case. */
 export const MAX_SETUP_CALLS = 8;
-
-/** The largest message read from a server or a client: 4 MiB (longer ones are discarded as they arrive). */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The most characters of an answer's text guardlab keeps (in `--json` and
@@ -95,31 +93,15 @@ export const MAX_AGENT_TEXT_CHARS = 2000;
 /** The most events `proxy show` draws (the first ones); the rest are counted. */
 export const MAX_DRAWN_EVENTS = 2000;
 
-/**
- * How long a server guardlab started gets to exit after its input closed
- * (`accept` at its end, `proxy` when the client has gone): 5 s. Then its
- * process group is ended.
- */
-export const EXIT_GRACE_MS = 5_000;
+/** The largest `--json` report read (`--baseline FILE`, `accept judge FILE`): 16 MiB. */
+export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
 /**
- * How long guardlab still reads a server's output after the server exited:
- * 1 s. What the server wrote before it went is read; a process it started
- * that holds the pipe open is not waited on.
+ * The deepest nesting of a `--json` report read: a report nests 6 levels
+ * down to a call's arguments in its history, and the arguments as deep
+ * as an oracle may be.
  */
-export const DRAIN_GRACE_MS = 1_000;
-
-/**
- * How long guardlab waits for the end of a session over Streamable HTTP
- * (its DELETE), and for an HTTP body it no longer needs to be cancelled: 2 s.
- */
-export const HTTP_CLOSE_MS = 2_000;
-
-/** The largest baseline (`--baseline FILE`, a previous `--json` report) read: 16 MiB. */
-export const MAX_BASELINE_BYTES = 16 * 1024 * 1024;
-
-/** The deepest nesting of a baseline report (a report nests about 6 levels). */
-export const MAX_BASELINE_DEPTH = 32;
+export const MAX_REPORT_DEPTH = MAX_ORACLE_DEPTH + 8;
 
 /** The most tools `accept init` reads from a server's `tools/list` (all pages together). */
 export const MAX_LISTED_TOOLS = 1000;

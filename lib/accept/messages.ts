@@ -1,8 +1,13 @@
 /**
- * Every human-facing text of `accept` and `proxy`, in both languages: the
- * oracle's refusals, the words of the matrix and the timeline, the
- * one-line failures. The verdicts' texts (what each means, the article's
- * sentence it tests) are in `verdict_messages.ts`. The machine names
+ * The accept wing's texts in both languages, one table per concern: the
+ * oracle's refusals (`ORACLE_MESSAGES`), an answer's outcome and a
+ * server's problems in words, the matrix (`MATRIX_WORDS`) and the
+ * timeline (`TIMELINE_WORDS`), why a server was not started
+ * (`START_MESSAGES`) and why a file was refused (`FILE_MESSAGES`). The
+ * verdicts' texts are in `verdict_messages.ts`, the proxy's in
+ * `proxy_messages.ts`, the agent's lane's in `agent_messages.ts`, CI's
+ * (drafts, baselines, JUnit, judge) in `ci_messages.ts`; a command's own
+ * lines and help are beside it, in `lib/cli/commands/`. The machine names
  * (cases, verdicts, outcomes) are the same in both languages and live in
  * `cases.ts` and `session.ts`.
  *
@@ -119,8 +124,8 @@ export const PROBLEM_WORD = {
   },
 } as const satisfies Record<string, Text>;
 
-/** The words of the matrix and the one-line outcomes of `accept`. */
-export const ACCEPT_MESSAGES = {
+/** The words of the matrix: its title, notes, heads, cells, summary and exit lines. */
+export const MATRIX_WORDS = {
   title: {
     en: "guardlab accept: {server} {version}",
     zh: "guardlab accept：{server} {version}",
@@ -196,39 +201,6 @@ export const ACCEPT_MESSAGES = {
     en: "timeline of {case} ({tool}, key {key})",
     zh: "{case} 的时间线（{tool}，业务键 {key}）",
   },
-  notFound: {
-    en: "cannot start {command}: no such program",
-    zh: "无法启动 {command}：没有这个程序",
-  },
-  cannotStart: {
-    en: "cannot start {command}: {why}",
-    zh: "无法启动 {command}：{why}",
-  },
-  needsGrant: {
-    en:
-      "{command} needs the engineer grant to start a server (-P=guardlab-engineer: run, loopback net, the child's env); this guardlab has the student grant (temp folder only). Try guardlab accept --example NAME",
-    zh:
-      "{command} 需要工程师权限才能启动服务器（-P=guardlab-engineer：run、仅回环网络、子进程所需环境变量）；当前 guardlab 只有学生权限（仅临时目录）。可以先试 guardlab accept --example NAME",
-  },
-  fileTooBig: {
-    en: "{file} is larger than {max} bytes; not read",
-    zh: "{file} 超过 {max} 字节；没有读取",
-  },
-  recordFolder: {
-    en: "is in {folder}, which {problem}",
-    zh: "所在目录 {folder} {problem}",
-  },
-  recordFolderRemedy: {
-    en: "keep a record in a folder of your own (mkdir -m 700 DIR)",
-    zh: "请把记录放在你自己的目录里（mkdir -m 700 DIR）",
-  },
-  recordExists: {
-    en:
-      "and its 99 numbered names exist already (a record is always a new file)",
-    zh: "及其 99 个编号名称都已存在（记录总是写入新文件）",
-  },
-  recordExistsRemedy: { en: "give a new name", zh: "请换一个新名字" },
-  badOracle: { en: "{file}: {why}", zh: "{file}：{why}" },
 } as const satisfies Record<string, Text>;
 
 /** The words of a timeline, lane by lane. */
@@ -300,4 +272,51 @@ export const TIMELINE_WORDS = {
     zh: "--- 至此读取工具已能看到效果：{count} ",
   },
   none: { en: "(no steps)", zh: "（没有步骤）" },
+} as const satisfies Record<string, Text>;
+
+/** Why a server was not started, or an oracle not read: the grant, the program, the file. */
+export const START_MESSAGES = {
+  notFound: {
+    en: "cannot start {command}: no such program",
+    zh: "无法启动 {command}：没有这个程序",
+  },
+  cannotStart: {
+    en: "cannot start {command}: {why}",
+    zh: "无法启动 {command}：{why}",
+  },
+  needsGrant: {
+    en:
+      "{command} needs the engineer grant to start a server (-P=guardlab-engineer: run, loopback net, the child's env); this guardlab has the student grant (temp folder only). Try guardlab accept --example NAME",
+    zh:
+      "{command} 需要工程师权限才能启动服务器（-P=guardlab-engineer：run、仅回环网络、子进程所需环境变量）；当前 guardlab 只有学生权限（仅临时目录）。可以先试 guardlab accept --example NAME",
+  },
+  badOracle: { en: "{file}: {why}", zh: "{file}：{why}" },
+  hostNotGranted: {
+    en:
+      "{command} --url {host}: this guardlab's grant reaches this machine's loopback only (127.0.0.1, localhost, [::1]); to test another host on purpose, run guardlab with a grant that names it (see docs/en/08-accept-your-own-tool.md, a staging host)",
+    zh:
+      "{command} --url {host}：当前 guardlab 的权限只能访问本机回环地址（127.0.0.1、localhost、[::1]）；如果确实要测试其他主机，请用写明该主机的权限运行 guardlab（见 docs/zh/08-accept-your-own-tool.md 的预发布主机一节）",
+  },
+} as const satisfies Record<string, Text>;
+
+/** Why a file accept or proxy reads or writes was refused: its size, its folder, its name (a new file's taken name: `sandbox/new_file.ts`). */
+export const FILE_MESSAGES = {
+  fileTooBig: {
+    en: "{file} is larger than {max} bytes; not read",
+    zh: "{file} 超过 {max} 字节；没有读取",
+  },
+  recordFolder: {
+    en: "is in {folder}, which {problem}",
+    zh: "所在目录 {folder} {problem}",
+  },
+  recordFolderRemedy: {
+    en: "keep a record in a folder of your own (mkdir -m 700 DIR)",
+    zh: "请把记录放在你自己的目录里（mkdir -m 700 DIR）",
+  },
+  recordExists: {
+    en:
+      "and its 99 numbered names exist already (a record is always a new file)",
+    zh: "及其 99 个编号名称都已存在（记录总是写入新文件）",
+  },
+  recordExistsRemedy: { en: "give a new name", zh: "请换一个新名字" },
 } as const satisfies Record<string, Text>;

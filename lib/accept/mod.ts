@@ -1,30 +1,39 @@
 /**
  * The acceptance test of the article, run against any MCP server, and the
- * proxy that puts a real agent's calls to a real server on a timeline.
+ * proxy that puts a real agent's calls to a real server on a timeline: the
+ * accept wing. It imports only the ground floor, the sandbox and the wire
+ * (`lib/wire/`, JSON-RPC for both ends); the lab reaches it only through
+ * this door, and the lab's views know nothing of it.
  *
- * - `oracle.ts`: the oracle format (which tool, its key, how to count its
- *   effect with a read tool), placeholders, JSON Pointers.
  * - `cases.ts`: the case and verdict names, each verdict's class;
  *   `verdict_messages.ts`: what each verdict means and the article's
  *   sentence it tests.
- * - `session.ts`, `run.ts`: the cases, each a timeline in three lanes
- *   (client, guardlab, server), judged by the effect counted by key and
- *   what the client was told; two-processes and crash-after-commit start
- *   servers of their own, annotations checks the tool's declared hints.
- * - `channel.ts`, `http.ts`: a server over stdio or Streamable HTTP, every
- *   message and every wait bounded, a started server ended with its process
- *   group; `start.ts`: where a server comes from, and the grant it needs.
- * - `_examples.ts`, `matrix.ts`: example servers built in, run in process.
+ * - `run.ts`, `_case_runs.ts`, `session.ts`: the cases, each
+ *   a timeline in three lanes (client, guardlab, server) that acts and
+ *   records; `_history.ts`: the history each case records, one record per
+ *   attempt, versioned; `_checker.ts`: every verdict, judged from the
+ *   history alone, one pure function per case; `judge.ts`: a saved
+ *   report's histories judged again (`accept judge`).
+ * - `oracle.ts`: the oracle format (which tool, its key, how to count its
+ *   effect with a read tool), placeholders, JSON Pointers.
+ * - `start.ts`: where a server comes from, and the grant it needs;
+ *   `_examples.ts`, `_matrix.ts`: example servers built in, run in process.
  * - `draft.ts`: `accept init`, an oracle drafted from a server's tool list,
  *   its guesses marked; `baseline.ts`: `--baseline`, a previous report's
  *   verdicts excused, fixed, worse or new.
  * - `proxy.ts`, `faults.ts`, `record.ts`: `guardlab proxy`.
- * - `agent_hook.mjs`, `agent_record.ts`, `agent_match.ts`: the agent record an agent's hook
- *   writes (its tool guardrails, calls and spans), read as hostile input and
- *   matched with the proxy's calls.
+ * - `agent_hook.mjs`, `agent_record.ts`, `agent_match.ts`: the agent record
+ *   an agent's hook writes (its tool guardrails, calls and spans), read as
+ *   hostile input and matched with the proxy's calls.
+ * - `views/`: the wing's screens: the matrix and its timelines, JUnit, the
+ *   proxy's record and the agent's lane beside it.
  *
- * A server guardlab starts runs with the user's own rights: Deno's sandbox
- * covers guardlab, not the child.
+ * The door holds what the lab uses (the names, the built-in oracle, the
+ * example matrix, loaded only when it runs) and the wing's types; the
+ * commands reach the rest through its public files (`PUBLIC_FILES` in
+ * `lib/_layers.ts`). A server guardlab starts
+ * runs with the user's own rights: Deno's sandbox covers guardlab, not the
+ * child.
  *
  * @example
  * ```ts
@@ -36,6 +45,10 @@
  *
  * @module
  */
+import type { CaseName, ExampleName } from "./cases.ts";
+import type { AcceptReport } from "./run.ts";
+import type { MatrixRow } from "./_matrix.ts";
+
 export * from "./cases.ts";
 export {
   type Count,
@@ -44,23 +57,30 @@ export {
   type ToolCall,
   type WriteTool,
 } from "./oracle.ts";
-export {
-  type AcceptOptions,
-  type AcceptReport,
-  type CaseResult,
-  runAccept,
-} from "./run.ts";
-export { InitializeFailed, type TimelineEvent } from "./session.ts";
-export { exampleMatrix, type MatrixRow } from "./matrix.ts";
+export type { AcceptOptions, AcceptReport, CaseResult } from "./run.ts";
+export type { TimelineEvent } from "./session.ts";
+export type { MatrixRow } from "./_matrix.ts";
 export { EXAMPLE_ORACLE } from "./example_oracle.ts";
-export { type Draft, draftOracle } from "./draft.ts";
-export {
-  type Baseline,
-  type BaselineStatus,
-  compareWithBaseline,
-  type Comparison,
-  isFailing,
-  oracleDigest,
-  parseBaseline,
-  statusOf,
-} from "./baseline.ts";
+export type { Draft } from "./draft.ts";
+export type { Baseline, BaselineStatus, Comparison } from "./baseline.ts";
+export type { CaseHistory, HistoryRecord } from "./_history.ts";
+
+/**
+ * Run example server `name` through `cases` in process, on the built-in
+ * oracle, and return its verdict per case and the whole report. The run
+ * (the cases, the checker, the example servers and the MCP SDK) is loaded
+ * only when called: the door itself stays light for the lab, which needs
+ * the names at every start and a run only for exercise 18.
+ */
+export async function exampleMatrix(
+  name: ExampleName,
+  cases?: readonly CaseName[],
+): Promise<
+  {
+    matrix: Partial<Record<CaseName, MatrixRow>>;
+    report: AcceptReport;
+  }
+> {
+  const run = await import("./_matrix.ts");
+  return await run.exampleMatrix(name, cases);
+}

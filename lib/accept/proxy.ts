@@ -16,12 +16,26 @@
  */
 import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { messageOf, pumpLines } from "./channel.ts";
-import { drainAfterExit, startServerProcess } from "./_server_process.ts";
+import { pumpLines } from "../wire/channel.ts";
+import {
+  idKey,
+  isRequest,
+  isResponse,
+  type Message,
+  parseMessage,
+  REQUEST_CANCELLED,
+} from "../wire/message.ts";
+import {
+  drainAfterExit,
+  type ServerProcess,
+  startServerProcess,
+} from "../wire/server_process.ts";
 import { faultsFor, type ProxyFault } from "./faults.ts";
-import { MAX_MESSAGE_BYTES, MAX_RECORD_LINES } from "./limits.ts";
-import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
-import { countIn, type Oracle, pointerGet, substitute } from "./oracle.ts";
+import { MAX_RECORD_LINES } from "./limits.ts";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
+import { PROXY_LOG as P } from "./proxy_messages.ts";
+import { countIn, type Oracle, substitute } from "./oracle.ts";
+import { readEffects, writeKey } from "./_proxy_effects.ts";
 import type { RecordWriter } from "./record.ts";
 
 /** What the proxy needs. */
@@ -72,174 +86,326 @@ interface InFlight {
 
 const encoder = new TextEncoder();
 
-/** JSON-RPC's code for "request cancelled", used when a cancel fault answers the client. */
-export const CANCELLED_CODE = -32800;
-
-/** Run one proxy session: until the client closes its end (or the server exits). */
+/**
+ * Run one proxy session: until the client closes its end (or the server
+ * exits). Read top to bottom, it is the session's timeline: the server
+ * starts; both sides' messages pass (each forwarded first, then recorded,
+ * its faults applied); when the client has gone, the calls still in flight
+ * answer, then each write's effect is read by key; the server ends.
+ */
 export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
   const server = startServerProcess(o.command, o.args, "inherit");
-  const toServer = (text: string) => server.write(encoder.encode(text + "\n"));
-  // The time an answer leaves is taken before it leaves: whatever the
-  // client does with it (an agent's output guardrail) comes after it.
-  const toClient = (text: string): number => {
-    const at = rec.now();
-    o.output(encoder.encode(text + "\n"));
-    return at;
-  };
-  const rec = o.record;
-  rec.onFull = () => o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
-  const note = (...a: Parameters<RecordWriter["message"]>) => rec.message(...a);
+  const session = new ProxySession(o, server);
+  // The server has gone when its output ended, or a bounded grace after it
+  // exited: a process it started may hold its stdout open.
+  const serverDone = session.readServer();
+  // The client's input stops being read once the session is over, so a
+  // client that keeps its end open does not keep the proxy alive.
+  const clientDone = session.readClient();
+  const first = await Promise.race([
+    clientDone.then(() => "client" as const),
+    serverDone.then(() => "server" as const),
+  ]);
+  if (first === "client") {
+    // The client has gone: the calls still in flight answer (bounded),
+    // then each write's effect is read, while the server is still there.
+    await session.settleInFlight();
+    await session.readEffects();
+  }
+  // Bounded, step by step: the server's input closed, a grace to exit, its
+  // process group ended, its pipes and the client's input no longer read.
+  const code = await session.end();
+  // The server went first, or went while calls were still unanswered.
+  const serverFirst = first === "server" ||
+    (session.serverGone && session.unanswered > 0);
+  if (serverFirst) o.log(fill(P.serverExited, { code: code ?? "killed" }));
+  return { serverCode: code, serverFirst };
+}
 
-  let calls = 0;
-  const perTool = new Map<string, number>();
-  const inflight = new Map<string, InFlight>();
-  const seenCalls = new Map<string, InFlight>();
-  const copies = new Map<string, InFlight>();
-  const reads = new Map<string, (m: Record<string, unknown>) => void>();
-  const writes: { call: number; tool: string; args: unknown }[] = [];
-  let copyId = 0;
-  let readId = 0;
+/** One proxy session's state, and what happens to each message that passes. */
+class ProxySession {
+  readonly #o: ProxyOptions;
+  readonly #server: ServerProcess;
+  readonly #rec: RecordWriter;
+  #calls = 0;
+  readonly #perTool = new Map<string, number>();
+  readonly #inflight = new Map<string, InFlight>();
+  /** Every call seen, kept after its answer: a late cancel still names its call. */
+  readonly #seenCalls = new Map<string, InFlight>();
+  readonly #copies = new Map<string, InFlight>();
+  readonly #reads = new Map<string, (m: Message) => void>();
+  readonly #writes: { call: number; tool: string; args: unknown }[] = [];
+  #copyId = 0;
+  #readId = 0;
   /** Answers held back while their effect is read. */
-  let holding = 0;
-  let drained: () => void = () => {};
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  const later = (ms: number, fn: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-      drained();
-    }, ms);
-    timers.add(t);
-  };
+  #holding = 0;
+  /** Called whenever something the end waits for may have happened. */
+  #drained: () => void = () => {};
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #clientInput = new AbortController();
+  /** Set once the server has gone (its output ended, or it exited). */
+  serverGone = false;
 
-  const fromClient = (text: string) => {
-    const m = messageOf(text);
-    if (typeof m === "string" || !isRequest(m, "tools/call")) {
-      // Forwarded unchanged: even a line the server will refuse is the client's to send.
-      const cancel =
-        typeof m !== "string" && m.method === "notifications/cancelled"
-          ? seenCalls.get(
-            idKey((m.params as { requestId?: unknown })?.requestId),
-          )
-          : undefined;
-      toServer(text);
-      note(
-        {
-          dir: "client>server",
-          action: "forwarded",
-          ...(cancel ? { call: cancel.call, tool: cancel.tool } : {}),
-        },
-        text,
-        typeof m === "string" ? undefined : m,
-      );
-      return;
+  constructor(o: ProxyOptions, server: ServerProcess) {
+    this.#o = o;
+    this.#server = server;
+    this.#rec = o.record;
+    this.#rec.onFull = () =>
+      o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
+  }
+
+  /** Calls whose answer never came. */
+  get unanswered(): number {
+    return this.#inflight.size;
+  }
+
+  /** Read the server's output until it has gone; a read still waiting then gets nothing. */
+  readServer(): Promise<void> {
+    const output = pumpLines(
+      this.#server.stdout,
+      (text) => this.#fromServer(text),
+      () => {
+        this.#note({ dir: "server>client", action: "too-long" }, null);
+        this.#o.log(
+          fill(P.tooLong, { side: P.sideServer, max: MAX_MESSAGE_BYTES }),
+        );
+      },
+    );
+    return drainAfterExit(this.#server, output).then(() => {
+      this.serverGone = true;
+      // A read still waiting has no one left to answer it.
+      for (const [key, onAnswer] of [...this.#reads]) {
+        this.#reads.delete(key);
+        onAnswer({});
+      }
+      // A wait for answers ends when nobody is left to give them.
+      this.#drained();
+    });
+  }
+
+  /** Read the client's input until it ends (or the session is over). */
+  readClient(): Promise<void> {
+    return pumpLines(
+      this.#o.input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
+        signal: this.#clientInput.signal,
+      }),
+      (text) => this.#fromClient(text),
+      () => {
+        this.#note({ dir: "client>server", action: "too-long" }, null);
+        this.#o.log(
+          fill(P.tooLong, { side: P.sideClient, max: MAX_MESSAGE_BYTES }),
+        );
+      },
+    );
+  }
+
+  /** Wait, at most the answer bound, until every call in flight has its answer (or the server has gone). */
+  settleInFlight(): Promise<void> {
+    return settle(
+      () =>
+        this.serverGone ||
+        (this.#inflight.size === 0 && this.#timers.size === 0 &&
+          this.#holding === 0),
+      this.#o.timeoutMs,
+      (wake) => (this.#drained = wake),
+    );
+  }
+
+  /** With an oracle, read the effect of every write the session made, by key, through the server itself. */
+  async readEffects(): Promise<void> {
+    if (this.#o.oracle === undefined || this.serverGone) return;
+    const n = await readEffects(
+      this.#o.oracle,
+      this.#writes,
+      this.#rec,
+      (spec, key) => this.#readCount(spec, key),
+    );
+    this.#o.log(fill(P.oracleRead, { n }));
+  }
+
+  /** End the session: no timer left, the server ended (bounded), the client's input no longer read. */
+  async end(): Promise<number | null> {
+    for (const t of this.#timers) clearTimeout(t);
+    const code = await this.#server.end();
+    this.#clientInput.abort();
+    return code;
+  }
+
+  #toServer(text: string): void {
+    this.#server.write(encoder.encode(text + "\n"));
+  }
+
+  /**
+   * Send `text` to the client; the time it left, taken before it leaves:
+   * whatever the client does with it (an agent's output guardrail) comes
+   * after it.
+   */
+  #toClient(text: string): number {
+    const at = this.#rec.now();
+    this.#o.output(encoder.encode(text + "\n"));
+    return at;
+  }
+
+  #note(...a: Parameters<RecordWriter["message"]>): void {
+    this.#rec.message(...a);
+  }
+
+  /** Run `fn` after `ms`, unless the session ends first. */
+  #later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      fn();
+      this.#drained();
+    }, ms);
+    this.#timers.add(t);
+  }
+
+  /** A line from the client: a tools/call is a call; anything else goes on unchanged. */
+  #fromClient(text: string): void {
+    const parsed = parseMessage(text);
+    const m = "message" in parsed ? parsed.message : undefined;
+    if (m !== undefined && isRequest(m, "tools/call")) {
+      return this.#call(m, text);
     }
+    // Forwarded unchanged: even a line the server will refuse (or one
+    // nested past what guardlab reads, recorded by its size) is the
+    // client's to send.
+    const cancel = m?.method === "notifications/cancelled"
+      ? this.#seenCalls.get(
+        idKey((m.params as { requestId?: unknown })?.requestId),
+      )
+      : undefined;
+    this.#toServer(text);
+    this.#note(
+      {
+        dir: "client>server",
+        action: "forwarded",
+        ...(cancel ? { call: cancel.call, tool: cancel.tool } : {}),
+      },
+      text,
+      m,
+    );
+  }
+
+  /** A client's tools/call: sent on at once, then numbered, recorded, and its faults planned. */
+  #call(m: Message, text: string): void {
     // The call leaves first: everything below (the plan, the record) is
     // bookkeeping the server need not wait for.
-    toServer(text);
+    this.#toServer(text);
     const params = m.params as { name?: unknown; arguments?: unknown };
     const tool = typeof params?.name === "string" ? params.name : "";
-    const call = ++calls;
-    const ofTool = (perTool.get(tool) ?? 0) + 1;
-    perTool.set(tool, ofTool);
-    const plan = faultsFor(o.faults, tool, call, ofTool);
+    const call = ++this.#calls;
+    const ofTool = (this.#perTool.get(tool) ?? 0) + 1;
+    this.#perTool.set(tool, ofTool);
     const flight: InFlight = {
       call,
       tool,
       args: params?.arguments,
-      plan,
+      plan: faultsFor(this.#o.faults, tool, call, ofTool),
       answered: false,
     };
-    inflight.set(idKey(m.id), flight);
-    // Kept after the answer, so a late cancel still names its call.
-    if (seenCalls.size < MAX_RECORD_LINES) seenCalls.set(idKey(m.id), flight);
-    writes.push({ call, tool, args: params?.arguments });
-    note({ dir: "client>server", action: "forwarded", call, tool }, text, m);
+    this.#inflight.set(idKey(m.id), flight);
+    if (this.#seenCalls.size < MAX_RECORD_LINES) {
+      this.#seenCalls.set(idKey(m.id), flight);
+    }
+    this.#writes.push({ call, tool, args: params?.arguments });
+    this.#note(
+      { dir: "client>server", action: "forwarded", call, tool },
+      text,
+      m,
+    );
+    this.#sendCopies(m, flight);
+    if (flight.plan.cancel_after_ms !== undefined) {
+      this.#later(flight.plan.cancel_after_ms, () => this.#cancel(m, flight));
+    }
+  }
+
+  /** A deliver_twice or fanout fault: copies of the call, with ids of guardlab's own (their answers are recorded, never delivered). */
+  #sendCopies(m: Message, flight: InFlight): void {
+    const { plan } = flight;
     const extra = plan.fanout !== undefined
       ? plan.fanout - 1
       : plan.deliver_twice
       ? 1
       : 0;
-    if (extra > 0) {
-      for (let k = 0; k < extra; k++) {
-        const id = `guardlab-copy-${++copyId}`;
-        copies.set(idKey(id), flight);
-        toServer(JSON.stringify({ ...m, id }));
-      }
-      note({
-        dir: "guardlab>server",
-        action: "copy",
-        call,
-        tool,
-        copies: extra,
-      }, null);
+    if (extra <= 0) return;
+    for (let k = 0; k < extra; k++) {
+      const id = `guardlab-copy-${++this.#copyId}`;
+      this.#copies.set(idKey(id), flight);
+      this.#toServer(JSON.stringify({ ...m, id }));
     }
-    if (plan.cancel_after_ms !== undefined) {
-      later(plan.cancel_after_ms, () => {
-        if (flight.answered) return;
-        flight.answered = true;
-        const cancel = JSON.stringify({
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: {
-            requestId: m.id,
-            reason: "guardlab proxy: cancel_after_ms fault",
-          },
-        });
-        toServer(cancel);
-        note({
-          dir: "guardlab>server",
-          action: "cancelled",
-          call,
-          tool,
-          ms: plan.cancel_after_ms,
-        }, cancel);
-        const error = JSON.stringify({
-          jsonrpc: "2.0",
-          id: m.id,
-          error: {
-            code: CANCELLED_CODE,
-            message:
-              `guardlab proxy: cancelled after ${plan.cancel_after_ms} ms (a fault)`,
-          },
-        });
-        const at = toClient(error);
-        note(
-          { dir: "guardlab>client", action: "cancelled", call, tool },
-          error,
-          undefined,
-          at,
-        );
-        o.log(fill(P.cancelledByFault, { call, ms: plan.cancel_after_ms! }));
-      });
-    }
-  };
+    this.#note({
+      dir: "guardlab>server",
+      action: "copy",
+      call: flight.call,
+      tool: flight.tool,
+      copies: extra,
+    }, null);
+  }
 
-  const fromServer = (text: string) => {
-    const m = messageOf(text);
-    if (typeof m === "string") {
-      note({ dir: "server>client", action: "not-json" }, text);
-      o.log(P.serverNotJson);
+  /** A cancel_after_ms fault, due: the server is sent notifications/cancelled, the client an error, unless it has its answer. */
+  #cancel(m: Message, flight: InFlight): void {
+    if (flight.answered) return;
+    flight.answered = true;
+    const { call, tool } = flight;
+    const ms = flight.plan.cancel_after_ms!;
+    const cancel = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: {
+        requestId: m.id,
+        reason: "guardlab proxy: cancel_after_ms fault",
+      },
+    });
+    this.#toServer(cancel);
+    this.#note(
+      { dir: "guardlab>server", action: "cancelled", call, tool, ms },
+      cancel,
+    );
+    const error = JSON.stringify({
+      jsonrpc: "2.0",
+      id: m.id,
+      error: {
+        code: REQUEST_CANCELLED,
+        message: `guardlab proxy: cancelled after ${ms} ms (a fault)`,
+      },
+    });
+    const at = this.#toClient(error);
+    this.#note(
+      { dir: "guardlab>client", action: "cancelled", call, tool },
+      error,
+      undefined,
+      at,
+    );
+    this.#o.log(fill(P.cancelledByFault, { call, ms }));
+  }
+
+  /** A line from the server: an answer to one of guardlab's reads, to a copy, or to a call; anything else goes to the client. */
+  #fromServer(text: string): void {
+    const parsed = parseMessage(text);
+    if (!("message" in parsed)) {
+      // Not forwarded: what the server wrote is no message guardlab reads
+      // (not JSON-RPC, or nested past the depth bound).
+      const deep = parsed.refused === "too-deep";
+      this.#note({
+        dir: "server>client",
+        action: deep ? "too-deep" : "not-json",
+      }, text);
+      this.#o.log(deep ? fill(P.tooDeep, { max: MAX_DEPTH }) : P.serverNotJson);
       return;
     }
-    const isAnswer = !("method" in m) && ("result" in m || "error" in m);
-    if (!isAnswer) {
-      const at = toClient(text);
-      note({ dir: "server>client", action: "forwarded" }, text, m, at);
-      return;
-    }
+    const m = parsed.message;
     const key = idKey(m.id);
-    const read = reads.get(key);
+    const read = isResponse(m) ? this.#reads.get(key) : undefined;
+    const copy = isResponse(m) ? this.#copies.get(key) : undefined;
+    const flight = isResponse(m) ? this.#inflight.get(key) : undefined;
     if (read !== undefined) {
-      reads.delete(key);
-      note({ dir: "server>guardlab", action: "delivered" }, text, m);
+      this.#reads.delete(key);
+      this.#note({ dir: "server>guardlab", action: "delivered" }, text, m);
       read(m);
-      return;
-    }
-    const copy = copies.get(key);
-    if (copy !== undefined) {
-      copies.delete(key);
-      note(
+    } else if (copy !== undefined) {
+      this.#copies.delete(key);
+      this.#note(
         {
           dir: "server>guardlab",
           action: "copy",
@@ -249,27 +415,32 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
         text,
         m,
       );
-      return;
+    } else if (flight !== undefined) {
+      this.#inflight.delete(key);
+      this.#answered(flight, text, m);
+    } else {
+      const at = this.#toClient(text);
+      this.#note({ dir: "server>client", action: "forwarded" }, text, m, at);
     }
-    const flight = inflight.get(key);
-    if (flight === undefined) {
-      const at = toClient(text);
-      note({ dir: "server>client", action: "forwarded" }, text, m, at);
-      return;
-    }
-    inflight.delete(key);
-    const target = o.readBeforeDelivery && o.oracle !== undefined
-      ? writeKey(o.oracle, flight.tool, flight.args)
+  }
+
+  /**
+   * A call's answer came: with --read-before-delivery and a key, the
+   * effect is read before the client learns anything (whatever the client
+   * does next, an output guardrail or a retry, comes after this read);
+   * else it goes on at once.
+   */
+  #answered(flight: InFlight, text: string, m: Message): void {
+    const target = this.#o.readBeforeDelivery && this.#o.oracle !== undefined
+      ? writeKey(this.#o.oracle, flight.tool, flight.args)
       : null;
     if (target === null) {
-      answer(flight, text, m, false);
-      drained();
+      this.#deliver(flight, text, m, false);
+      this.#drained();
       return;
     }
-    // The effect is read before the client learns anything: whatever the
-    // client does next (an output guardrail, a retry) comes after this read.
-    holding++;
-    note(
+    this.#holding++;
+    this.#note(
       {
         dir: "server>guardlab",
         action: "held",
@@ -279,96 +450,104 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       text,
       m,
     );
-    readCount(target.spec, target.key).then((count) => {
-      rec.write({
+    this.#readCount(target.spec, target.key).then((count) => {
+      this.#rec.write({
         kind: "effect",
-        t: rec.now(),
+        t: this.#rec.now(),
         tool: flight.tool,
         key: target.key,
         calls: [flight.call],
         count,
         before_delivery: flight.call,
       });
-      holding--;
-      answer(flight, text, m, true);
-      drained();
+      this.#holding--;
+      this.#deliver(flight, text, m, true);
+      this.#drained();
     });
-  };
+  }
 
   /** What becomes of a call's answer: late, dropped, delayed or forwarded. */
-  const answer = (
+  #deliver(
     flight: InFlight,
     text: string,
-    m: Record<string, unknown>,
+    m: Message,
     afterRead: boolean,
-  ) => {
+  ): void {
     const base = {
       call: flight.call,
       tool: flight.tool,
       ...(afterRead ? { after_read: true as const } : {}),
     };
     if (flight.answered) {
-      note({ dir: "server>guardlab", action: "late", ...base }, text, m);
-    } else if (flight.plan.drop_response) {
-      flight.answered = true;
-      note({ dir: "server>guardlab", action: "dropped", ...base }, text, m);
-    } else if (flight.plan.delay_response_ms !== undefined) {
-      flight.answered = true;
-      const ms = flight.plan.delay_response_ms;
-      note({ dir: "server>guardlab", action: "delayed", ms, ...base }, text, m);
-      later(ms, () => {
-        const at = toClient(text);
-        note(
+      this.#note({ dir: "server>guardlab", action: "late", ...base }, text, m);
+      return;
+    }
+    flight.answered = true;
+    const ms = flight.plan.delay_response_ms;
+    if (flight.plan.drop_response) {
+      this.#note(
+        { dir: "server>guardlab", action: "dropped", ...base },
+        text,
+        m,
+      );
+    } else if (ms !== undefined) {
+      this.#note(
+        { dir: "server>guardlab", action: "delayed", ms, ...base },
+        text,
+        m,
+      );
+      this.#later(ms, () => {
+        const at = this.#toClient(text);
+        this.#note(
           { dir: "guardlab>client", action: "delivered", ...base },
           text,
           m,
           at,
         );
       });
-    } else if (afterRead) {
-      flight.answered = true;
-      const at = toClient(text);
-      note(
-        { dir: "guardlab>client", action: "delivered", ...base },
+    } else {
+      // The answer leaves before it is recorded: the client never waits on the record.
+      const at = this.#toClient(text);
+      this.#note(
+        {
+          dir: afterRead ? "guardlab>client" : "server>client",
+          action: afterRead ? "delivered" : "forwarded",
+          ...base,
+        },
         text,
         m,
         at,
       );
-    } else {
-      // The answer leaves before it is recorded: the client never waits on the record.
-      flight.answered = true;
-      const at = toClient(text);
-      note({ dir: "server>client", action: "forwarded", ...base }, text, m, at);
     }
-  };
+  }
 
   /** The effect of `key` as the oracle's read tool counts it, or null (bounded by the timeout). */
-  const readCount = async (
+  async #readCount(
     spec: Oracle["tools"][number],
     key: string,
-  ): Promise<number | null> => {
-    if (serverGone) return null;
+  ): Promise<number | null> {
+    if (this.serverGone) return null;
     const p = { run: "{run}", n: 1, key };
     const read = substitute(spec.read, p);
-    const id = `guardlab-read-${++readId}`;
+    const id = `guardlab-read-${++this.#readId}`;
     const text = JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
       params: { name: read.tool, arguments: read.arguments },
     });
-    const reply = await new Promise<Record<string, unknown> | null>(
+    const reply = await new Promise<Message | null>(
       (resolve) => {
         const t = setTimeout(() => {
-          reads.delete(idKey(id));
+          this.#reads.delete(idKey(id));
           resolve(null);
-        }, o.timeoutMs);
-        reads.set(idKey(id), (m) => {
+        }, this.#o.timeoutMs);
+        this.#reads.set(idKey(id), (m) => {
           clearTimeout(t);
           resolve(m);
         });
-        toServer(text);
-        note({ dir: "guardlab>server", action: "forwarded" }, text);
+        this.#toServer(text);
+        this.#note({ dir: "guardlab>server", action: "forwarded" }, text);
       },
     );
     const result = reply !== null && isPlainRecord(reply.result) &&
@@ -376,76 +555,7 @@ export async function runProxy(o: ProxyOptions): Promise<ProxyEnd> {
       ? reply.result
       : null;
     return result === null ? null : countIn(spec.count, result, p);
-  };
-
-  let serverGone = false;
-  const serverOutput = pumpLines(server.stdout, fromServer, () => {
-    note({ dir: "server>client", action: "too-long" }, null);
-    o.log(fill(P.tooLong, { side: P.sideServer, max: MAX_MESSAGE_BYTES }));
-  });
-  // The server has gone when its output ended, or a bounded grace after it
-  // exited: a process it started may hold its stdout open.
-  const serverDone = drainAfterExit(server, serverOutput).then(() => {
-    serverGone = true;
-    // A read still waiting has no one left to answer it.
-    for (const [key, onAnswer] of [...reads]) {
-      reads.delete(key);
-      onAnswer({});
-    }
-    // A wait for answers ends when nobody is left to give them.
-    drained();
-  });
-  // The client's input stops being read once the session is over, so a
-  // client that keeps its end open does not keep the proxy alive.
-  const clientInput = new AbortController();
-  const clientDone = pumpLines(
-    o.input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
-      signal: clientInput.signal,
-    }),
-    fromClient,
-    () => {
-      note({ dir: "client>server", action: "too-long" }, null);
-      o.log(fill(P.tooLong, { side: P.sideClient, max: MAX_MESSAGE_BYTES }));
-    },
-  );
-  const first = await Promise.race([
-    clientDone.then(() => "client" as const),
-    serverDone.then(() => "server" as const),
-  ]);
-
-  if (first === "client") {
-    // The client has gone: let the calls still in flight answer (bounded), then
-    // read each write's effect, then end the server's input.
-    await settle(
-      () =>
-        serverGone ||
-        (inflight.size === 0 && timers.size === 0 && holding === 0),
-      o.timeoutMs,
-      (f) => (drained = f),
-    );
-    if (o.oracle !== undefined && !serverGone) {
-      const n = await readEffects(o.oracle, writes, rec, readCount);
-      o.log(fill(P.oracleRead, { n }));
-    }
   }
-  for (const t of timers) clearTimeout(t);
-  // Bounded, step by step: the server's input closed, a grace to exit, its
-  // process group ended, its pipes and the client's input no longer read.
-  const code = await server.end();
-  clientInput.abort();
-  // The server went first, or went while calls were still unanswered.
-  const serverFirst = first === "server" || (serverGone && inflight.size > 0);
-  if (serverFirst) o.log(fill(P.serverExited, { code: code ?? "killed" }));
-  return { serverCode: code, serverFirst };
-}
-
-function isRequest(m: Record<string, unknown>, method: string): boolean {
-  return m.method === method && m.id !== undefined && m.id !== null;
-}
-
-/** A JSON-RPC id as a map key: 1 and "1" stay apart. */
-function idKey(id: unknown): string {
-  return typeof id === "string" ? `s:${id}` : `n:${String(id)}`;
 }
 
 /** Wait until `done()` holds (checked whenever `wake` is called), at most `ms`. */
@@ -466,59 +576,4 @@ function settle(
       if (done()) finish();
     });
   });
-}
-
-/** The oracle's entry for a write and its business key, or null when it has none. */
-function writeKey(
-  oracle: Oracle,
-  tool: string,
-  args: unknown,
-): { spec: Oracle["tools"][number]; key: string } | null {
-  const spec = oracle.tools.find((t) => t.tool === tool);
-  if (spec === undefined) return null;
-  const found = pointerGet(args, spec.key);
-  if (
-    !found.found ||
-    (typeof found.value !== "string" && typeof found.value !== "number")
-  ) return null;
-  return { spec, key: String(found.value) };
-}
-
-/**
- * Read the effect of every write the session made, by key: one read per
- * key, through the server itself, after the client has gone.
- */
-async function readEffects(
-  oracle: Oracle,
-  writes: readonly { call: number; tool: string; args: unknown }[],
-  rec: RecordWriter,
-  readCount: (
-    spec: Oracle["tools"][number],
-    key: string,
-  ) => Promise<number | null>,
-): Promise<number> {
-  const keys = new Map<
-    string,
-    { spec: Oracle["tools"][number]; key: string; calls: number[] }
-  >();
-  for (const w of writes) {
-    const target = writeKey(oracle, w.tool, w.args);
-    if (target === null) continue;
-    const at = `${w.tool}\u0000${target.key}`;
-    const entry = keys.get(at) ?? { ...target, calls: [] };
-    entry.calls.push(w.call);
-    keys.set(at, entry);
-  }
-  for (const { spec, key, calls } of keys.values()) {
-    const count = await readCount(spec, key);
-    rec.write({
-      kind: "effect",
-      t: rec.now(),
-      tool: spec.tool,
-      key,
-      calls,
-      count,
-    });
-  }
-  return keys.size;
 }

@@ -1,14 +1,16 @@
 /**
  * The words of `guardlab proxy` and `guardlab proxy show`, in both
- * languages: the faults file's refusals, the proxy's log lines, and the
- * steps of a drawn record.
+ * languages, one table per concern: the faults file's refusals
+ * (`FAULT_MESSAGES`), the proxy's log lines (`PROXY_LOG`), and a drawn
+ * record's steps (`PROXY_WORDS`). The command's own lines are beside it,
+ * in `lib/cli/commands/proxy/`.
  *
  * @module
  */
 import type { Text } from "../base/i18n.ts";
 
-/** The words of `guardlab proxy` and `proxy show`. */
-export const PROXY_MESSAGES = {
+/** Why a faults file cannot be used, naming its line and field. */
+export const FAULT_MESSAGES = {
   tooManyFaults: {
     en: "the faults file has more than {max} lines",
     zh: "故障文件超过 {max} 行",
@@ -49,6 +51,10 @@ export const PROXY_MESSAGES = {
     en: "faults line {line}: names no fault (faults: {names})",
     zh: "故障文件第 {line} 行：没有给出任何故障（可用故障：{names}）",
   },
+} as const satisfies Record<string, Text>;
+
+/** The proxy's log lines (stderr): what it did not forward, a record that filled or failed, a fault that fired, the effects read. */
+export const PROXY_LOG = {
   serverExited: {
     en: "guardlab proxy: the server exited ({code}); the session ends",
     zh: "guardlab proxy：服务器已退出（{code}）；会话结束",
@@ -57,6 +63,11 @@ export const PROXY_MESSAGES = {
     en:
       "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded",
     zh: "guardlab proxy：服务器向标准输出写了一行不是 JSON-RPC 的内容；未转发",
+  },
+  tooDeep: {
+    en:
+      "guardlab proxy: the server sent a message nested deeper than {max} levels; not read, not forwarded",
+    zh: "guardlab proxy：服务器发来一条嵌套超过 {max} 层的消息；未读取，未转发",
   },
   tooLong: {
     en:
@@ -95,6 +106,10 @@ export const PROXY_MESSAGES = {
       "guardlab proxy: read the effect by key from the server at the end of the session (keys: {n})",
     zh: "guardlab proxy：会话结束时从服务器读取了 {n} 个业务键的效果",
   },
+} as const satisfies Record<string, Text>;
+
+/** A drawn record's words: its title, its effects, each step in its lane. */
+export const PROXY_WORDS = {
   showTitle: {
     en: "guardlab proxy show: {file}",
     zh: "guardlab proxy show：{file}",
@@ -148,10 +163,10 @@ export const PROXY_MESSAGES = {
   clientOther: { en: "{method}", zh: "{method}" },
   forwards: { en: "forwards {calls}", zh: "转发{calls}" },
   copies: {
-    // No plural of its own: n may be 1.
     en: "sends copies of {calls}: {n} more (fault)",
     zh: "额外发送{calls}的 {n} 份副本（故障）",
   },
+  // No plural of its own: n may be 1.
   dropped: {
     en: "drops the answer to {calls} (fault)",
     zh: "丢弃{calls}的应答（故障）",

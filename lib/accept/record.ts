@@ -15,7 +15,7 @@ import {
   MAX_RECORD_LINES,
   MAX_RECORDED_MESSAGE_BYTES,
 } from "./limits.ts";
-import { PROXY_MESSAGES as P } from "./proxy_messages.ts";
+import { PROXY_LOG as P } from "./proxy_messages.ts";
 
 /** Which way a message went. */
 export type Direction =
@@ -36,7 +36,8 @@ export type Action =
   | "late"
   | "held"
   | "not-json"
-  | "too-long";
+  | "too-long"
+  | "too-deep";
 
 /** One line of a record. */
 export type RecordLine =

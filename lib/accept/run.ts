@@ -10,18 +10,13 @@
  *
  * @module
  */
-import {
-  type CaseName,
-  CONCURRENT_CASES,
-  type Verdict,
-  VERDICT_CLASS,
-} from "./cases.ts";
-import type { Channel } from "./channel.ts";
+import { type CaseName, CONCURRENT_CASES } from "./cases.ts";
+import type { Channel } from "../wire/channel.ts";
 import { callFor, substitute, type WriteTool } from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";
-import { annotations, CASES } from "./_case_runs.ts";
-import { badKey, type Ctx, type Observed } from "./_steps.ts";
+import { judgeCase, judgedRow } from "./_checker.ts";
+import { answerRecord, badKey, CASES, type Ctx } from "./_case_runs.ts";
 
 export type {
   AcceptOptions,
@@ -107,6 +102,11 @@ export async function runAccept(
   };
 }
 
+/**
+ * One case: driven (the client's calls, guardlab's faults and reads, each
+ * recorded on the case's history), then judged by the checker from that
+ * history alone, and set in its row.
+ */
 async function runCase(
   session: Session,
   tool: WriteTool,
@@ -127,89 +127,61 @@ async function runCase(
     tool,
     p: { run, n: 1, key, case: number },
     options,
-    earlier,
     measured,
-    answers: [],
     started: [],
     seen: false,
-    readFailed: false,
   };
-  let observed: Observed;
+  if (session.closedBy !== null) {
+    session.record({ op: "process", event: "gone" });
+  }
   if (name === "annotations") {
     // Judged on what the run saw: no call, no server state.
-    observed = annotations(ctx);
-  } else if (session.closedBy !== null) {
-    observed = {
-      client_saw: [],
-      effect: null,
-      verdict: "SERVER-EXITED",
-      needed: [],
-    };
-  } else {
-    const setupFailed = await setup(ctx);
+    listHints(ctx);
+  } else if (session.closedBy === null && await setup(ctx)) {
     try {
-      observed = setupFailed
-        ? { client_saw: [], effect: null, verdict: "SETUP-FAILED", needed: [] }
-        : await CASES[name](ctx);
+      await CASES[name](ctx);
     } finally {
       // Whatever the case started ends with it, each end bounded.
       for (const s of ctx.started) await s.close();
     }
   }
-  const verdict = brokenVerdict(ctx, observed) ?? observed.verdict;
-  return {
-    case: name,
-    tool: tool.tool,
-    entry,
-    client_saw: observed.client_saw,
-    answers: [...ctx.answers].sort((a, b) => a.call - b.call),
-    effect: observed.effect,
-    ...observed.extra,
-    verdict,
-    class: VERDICT_CLASS[verdict],
-    info: verdict === observed.verdict ? observed.info ?? [] : [],
-    problems: [...session.log.problems],
+  const history = session.log.history();
+  const judged = judgeCase(name, history, earlier);
+  return judgedRow({ case: name, tool: tool.tool, entry }, judged, {
     notices: [...session.log.notices],
     run,
-    key: observed.extra?.counted_under === "bad_call"
-      ? badKey(ctx) ?? key
-      : key,
+    key: judged.extra.counted_under === "bad_call" ? badKey(ctx) ?? key : key,
     timeline: [...session.log.events],
-  };
+    history,
+  });
 }
 
-/**
- * The verdict of a case whose server broke, checked in this order: it
- * broke the protocol; it exited (or a server the case started could not
- * be started); an answer the case needed never came; the read tool failed.
- * Otherwise the effect's verdict stands.
- */
-function brokenVerdict(ctx: Ctx, o: Observed): Verdict | undefined {
-  if (
-    o.verdict === "SETUP-FAILED" || o.verdict === "SERVER-EXITED" ||
-    o.verdict === "NOT-RUN"
-  ) {
-    return undefined;
+/** The write and read tools' declared hints, as tools/list gave them, on the annotations case's history. */
+function listHints(ctx: Ctx): void {
+  const roles = [["write", ctx.tool.tool], ["read", ctx.tool.read.tool]];
+  for (const [role, tool] of roles as ["write" | "read", string][]) {
+    const hints = ctx.session.hints.get(tool);
+    if (hints !== undefined) {
+      ctx.session.record({ op: "listed", role, tool, hints: { ...hints } });
+    }
   }
-  if (ctx.session.problems.length > 0) return "PROTOCOL-VIOLATION";
-  if (
-    ctx.session.closedBy !== null ||
-    o.needed.some((a) => a.outcome === "closed")
-  ) {
-    return "SERVER-EXITED";
-  }
-  if (o.needed.some((a) => a.outcome === "no-answer")) return "NO-ANSWER";
-  if (ctx.readFailed) return "READ-FAILED";
-  return undefined;
 }
 
+/** Run the oracle's setup calls; false when one was not answered success (the case then makes no call). */
 async function setup(ctx: Ctx): Promise<boolean> {
   for (const step of ctx.tool.setup ?? []) {
     const call = substitute(step, ctx.p);
+    const at = ctx.session.log.now();
     const answer = await ctx.session.own(call.tool, call.arguments, "setup");
-    if (answer.outcome !== "success") return true;
+    ctx.session.record({
+      op: "setup",
+      at_ms: at,
+      tool: call.tool,
+      answer: answerRecord(answer),
+    });
+    if (answer.outcome !== "success") return false;
   }
-  return false;
+  return true;
 }
 
 /** Whether `name` runs N copies. */

@@ -20,101 +20,39 @@ import {
   START_TIMEOUT_MS,
 } from "./limits.ts";
 import { resultText } from "./oracle.ts";
+import {
+  CaseLog,
+  type Outcome,
+  type Problem,
+  type RecordInProgress,
+  type TimelineEvent,
+  type Unstamped,
+} from "./_case_log.ts";
+import { HINT_NAMES, type ToolHints } from "./_history.ts";
+
+export type {
+  EventKind,
+  Lane,
+  Notice,
+  NoticeKind,
+  Outcome,
+  Problem,
+  TimelineEvent,
+} from "./_case_log.ts";
+export { HINT_NAMES, type ProblemKind, type ToolHints } from "./_history.ts";
 import type {
   Channel,
   ChannelNotice,
   ChannelProblem,
   CloseReason,
-  Message,
-} from "./channel.ts";
-
-/** The three lanes of a timeline. */
-export type Lane = "client" | "guardlab" | "server";
-
-/** What one step of a timeline is. */
-export type EventKind =
-  | "sent"
-  | "retried"
-  | "forwarded"
-  | "answered"
-  | "delivered"
-  | "withheld"
-  | "gave-up"
-  | "cancelled"
-  | "too-late"
-  | "read"
-  | "setup"
-  | "started"
-  | "killed"
-  | "closed"
-  | "notice"
-  | "problem"
-  | "exited";
-
-/** How a call ended, as the side that waited for it saw it. */
-export type Outcome =
-  | "success"
-  | "tool-error"
-  | "rpc-error"
-  | "no-answer"
-  | "closed";
-
-/** One step of a case's timeline. */
-export interface TimelineEvent {
-  /** Where it happened. */
-  readonly lane: Lane;
-  /** What happened. */
-  readonly kind: EventKind;
-  /** The case's call number it belongs to (from 1), or null. */
-  readonly call: number | null;
-  /** How an answer ended, for answered/delivered/withheld/gave-up. */
-  readonly outcome?: Outcome;
-  /** What the answer said, for answered: its text, cut and inert. */
-  readonly text?: string;
-  /** The effect counted, for a read. */
-  readonly count?: number | null;
-  /** For a read: the first one in this case that saw the effect. */
-  readonly visible?: boolean;
-  /** For a read: the last of reads repeated until the effect showed (or the answer came). */
-  readonly polled?: boolean;
-  /** What the problem was, for a problem. */
-  readonly problem?: ProblemKind;
-  /** What the notice was, for a notice. */
-  readonly notice?: NoticeKind;
-  /** The JSON-RPC id a problem is about. */
-  readonly id?: number;
-  /** Which server process, in a case that starts its own (from 1). */
-  readonly process?: number;
-  /** Milliseconds since the case started (shown in JSON, never judged on). */
-  readonly at_ms: number;
-}
-
-/** What a server did wrong. */
-export type ProblemKind =
-  | "answered-twice"
-  | "unknown-id"
-  | ChannelProblem["kind"];
-
-/** One thing a server did wrong during a case. */
-export interface Problem {
-  /** What it was. */
-  readonly kind: ProblemKind;
-  /** The id it concerned, when there is one. */
-  readonly id?: number;
-}
-
-/** What a server did that was noted and set aside. */
-export type NoticeKind = ChannelNotice["kind"];
-
-/** One thing noted during a case that decides no verdict. */
-export interface Notice {
-  /** What it was. */
-  readonly kind: NoticeKind;
-  /** The HTTP status it came with. */
-  readonly status: number;
-  /** The notification it answered. */
-  readonly method: string;
-}
+} from "../wire/channel.ts";
+import {
+  errorResponse,
+  isRequest,
+  isResponse,
+  type Message,
+  METHOD_NOT_FOUND,
+} from "../wire/message.ts";
 
 /** An answer as guardlab received it. */
 export interface Answer {
@@ -130,6 +68,8 @@ export interface Answer {
   readonly text?: string;
   /** Milliseconds from the send to the answer (a measure, never a verdict). */
   readonly ms?: number;
+  /** For `no-answer`: an answer came, and was not read (nested past the bound). */
+  readonly refused?: "too-deep";
 }
 
 /** A call in flight. */
@@ -141,23 +81,6 @@ export interface Pending {
   /** Settles when the server answers, the wait runs out, or the server exits. */
   readonly answer: Promise<Answer>;
 }
-
-/** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */
-export interface ToolHints {
-  /** The tool says it changes nothing. */
-  readonly readOnlyHint?: boolean;
-  /** The tool says it may replace or delete what exists (false: only adds). */
-  readonly destructiveHint?: boolean;
-  /** The tool says calling it again with the same arguments has no further effect. */
-  readonly idempotentHint?: boolean;
-}
-
-/** The hint names accept reads, in the order it shows them. */
-export const HINT_NAMES = [
-  "idempotentHint",
-  "readOnlyHint",
-  "destructiveHint",
-] as const;
 
 /** The server did not get through initialize. */
 export class InitializeFailed extends Error {
@@ -171,18 +94,6 @@ export class InitializeFailed extends Error {
 
 /** The protocol version guardlab asks for. */
 export const PROTOCOL_VERSION = "2025-06-18";
-
-/** One case's record: its timeline, its problems, its notices; shared by every session of the case. */
-export class CaseLog {
-  /** The steps so far. */
-  readonly events: TimelineEvent[] = [];
-  /** What a server did wrong so far. */
-  readonly problems: Problem[] = [];
-  /** What was noted and set aside so far. */
-  readonly notices: Notice[] = [];
-  /** When the case started. */
-  readonly started: number = performance.now();
-}
 
 interface Waiting {
   call: number | null;
@@ -340,6 +251,11 @@ export class Session {
     this.log = log;
   }
 
+  /** Add one record to the case's history, at `at_ms` (now when not given), with this session's process. */
+  record(record: Unstamped<RecordInProgress>): RecordInProgress {
+    return this.log.record(record, this.#process);
+  }
+
   /** Note one step on the timeline. */
   note(event: Omit<TimelineEvent, "at_ms">): void {
     this.log.events.push({
@@ -495,20 +411,16 @@ export class Session {
     if ("method" in message) {
       // A request of the server's own (ping, roots, sampling): answered
       // plainly, so a server that asks is not left waiting.
-      if (id !== undefined && id !== null) {
+      if (isRequest(message)) {
         this.#channel.send(
-          message.method === "ping" ? { jsonrpc: "2.0", id, result: {} } : {
-            jsonrpc: "2.0",
-            id,
-            error: { code: -32601, message: "Method not found" },
-          },
+          message.method === "ping"
+            ? { jsonrpc: "2.0", id, result: {} }
+            : errorResponse(id, METHOD_NOT_FOUND, "Method not found"),
         );
       }
       return;
     }
-    if (
-      typeof id !== "number" || !("result" in message || "error" in message)
-    ) {
+    if (typeof id !== "number" || !isResponse(message)) {
       if (typeof id === "string") this.#problemOf({ kind: "unknown-id" });
       else this.#problemOf({ kind: "not-message" });
       return;
@@ -562,7 +474,11 @@ export class Session {
   }
 
   #problemOf(p: Problem): void {
-    this.log.problems.push(p);
+    this.record({
+      op: "problem",
+      problem: p.kind,
+      ...(p.id === undefined ? {} : { id: p.id }),
+    });
     this.note({
       lane: "server",
       kind: "problem",
@@ -573,17 +489,29 @@ export class Session {
   }
 
   #notice(n: ChannelNotice): void {
-    this.log.notices.push({
-      kind: n.kind,
-      status: n.status,
-      method: n.method.slice(0, 64),
-    });
+    this.log.notices.push(
+      n.kind === "too-deep"
+        ? { kind: n.kind, max: n.max }
+        : { kind: n.kind, status: n.status, method: n.method.slice(0, 64) },
+    );
     this.note({ lane: "server", kind: "notice", call: null, notice: n.kind });
+    const id = n.kind === "too-deep" ? n.id : null;
+    const w = typeof id === "number" ? this.#waiting.get(id) : undefined;
+    if (typeof id === "number" && w !== undefined) {
+      // The request's answer came, and guardlab read it no further: for
+      // the case, no answer it could use (never a count or a verdict drawn
+      // from a value it did not read).
+      this.#waiting.delete(id);
+      this.#answered.add(id);
+      clearTimeout(w.timer);
+      w.settle({ outcome: "no-answer", refused: "too-deep" });
+    }
   }
 
   #closed(why: CloseReason): void {
     if (this.closedBy !== null) return;
     this.closedBy = why;
+    this.record({ op: "process", event: "exit" });
     this.note({ lane: "server", kind: "exited", call: null });
     this.#endWaits();
   }

@@ -10,13 +10,12 @@ import { Refused } from "../base/errors.ts";
 import { fill } from "../base/i18n.ts";
 import { TextError } from "../base/text_error.ts";
 import type { ExampleName } from "./cases.ts";
-import { type Channel, spawnChannel } from "./channel.ts";
+import { type Channel, spawnChannel } from "../wire/channel.ts";
 import { mayStartProcesses } from "../sandbox/grant.ts";
 import { readBoundedFile } from "./files.ts";
-import { httpChannel, isLoopback, netHostOf } from "./http.ts";
+import { httpChannel, isLoopback, netHostOf } from "../wire/http.ts";
 import { MAX_ORACLE_BYTES } from "./limits.ts";
-import { ACCEPT_MESSAGES } from "./messages.ts";
-import { CI_MESSAGES } from "./ci_messages.ts";
+import { START_MESSAGES } from "./messages.ts";
 import { BadOracle, type Oracle, parseOracle } from "./oracle.ts";
 
 /** Where the server under test comes from. */
@@ -47,7 +46,7 @@ export function assertGrantFor(source: ServerSource, command: string): void {
     : true;
   if (!granted && source.kind === "url" && !isLoopback(source.url)) {
     throw new Refused(
-      fill(CI_MESSAGES.hostNotGranted, {
+      fill(START_MESSAGES.hostNotGranted, {
         command: `guardlab ${command}`,
         host: netHostOf(source.url),
       }),
@@ -55,7 +54,7 @@ export function assertGrantFor(source: ServerSource, command: string): void {
   }
   if (!granted) {
     throw new Refused(
-      fill(ACCEPT_MESSAGES.needsGrant, { command: `guardlab ${command}` }),
+      fill(START_MESSAGES.needsGrant, { command: `guardlab ${command}` }),
     );
   }
 }
@@ -97,13 +96,13 @@ function spawnOf(command: string, args: readonly string[]): Channel {
   } catch (error) {
     const shown = JSON.stringify(command);
     if (error instanceof Deno.errors.NotFound) {
-      throw new StartFailed(fill(ACCEPT_MESSAGES.notFound, { command: shown }));
+      throw new StartFailed(fill(START_MESSAGES.notFound, { command: shown }));
     }
     const why = error instanceof Error
       ? error.message.split("\n")[0]
       : String(error);
     throw new StartFailed(
-      fill(ACCEPT_MESSAGES.cannotStart, { command: shown, why }),
+      fill(START_MESSAGES.cannotStart, { command: shown, why }),
     );
   }
 }
@@ -123,7 +122,7 @@ export async function loadOracle(
   } catch (error) {
     if (error instanceof BadOracle) {
       throw new BadOracle(
-        fill(ACCEPT_MESSAGES.badOracle, {
+        fill(START_MESSAGES.badOracle, {
           file: JSON.stringify(path),
           why: error.text,
         }),

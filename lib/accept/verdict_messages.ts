@@ -120,8 +120,9 @@ export const VERDICT_MEANING = {
   },
   "NO-ANSWER": {
     en:
-      "the server did not answer within the wait: nothing can be said about the effect",
-    zh: "服务器在等待时限内没有应答：无法判断效果",
+      "the server did not answer within the wait, or its answer was past what guardlab reads: nothing can be said about the effect",
+    zh:
+      "服务器在等待时限内没有应答，或应答超出了 guardlab 读取的上限：无法判断效果",
   },
   "SERVER-EXITED": {
     en:
@@ -351,5 +352,11 @@ export const NOTICE_WORD = {
       "the server answered a notification with HTTP {status} and a body; discarded unread, as the MCP SDK's client does (it decides nothing)",
     zh:
       "服务器对一条通知回了 HTTP {status} 并带有正文；已不读丢弃，与 MCP SDK 的客户端一样（不影响结论）",
+  },
+  "too-deep": {
+    en:
+      "the server sent a message nested deeper than {max} levels; guardlab read it no further (an answer so deep counts as none: the case is not judged on it)",
+    zh:
+      "服务器发来一条嵌套超过 {max} 层的消息；guardlab 不再读取它（这样深的应答视为没有应答：该用例不据此判定）",
   },
 } as const satisfies Record<NoticeKind, Text>;

@@ -10,7 +10,7 @@ import { BadOracle, type Oracle } from "../accept/oracle.ts";
 import { loadOracle } from "../accept/start.ts";
 import { EXIT, type ExitCode } from "./exit.ts";
 import type { Io } from "./io.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "./messages/accept.ts";
+import { ACCEPT_PROXY_MESSAGES as M } from "./messages/common.ts";
 import { UsageError } from "./parser.ts";
 import { orUnreadable } from "./user_file.ts";
 

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { ExampleName } from "../accept/cases.ts";
-import { exampleMatrix } from "../accept/matrix.ts";
+import type { ExampleName } from "../accept/mod.ts";
+import { exampleMatrix } from "../accept/mod.ts";
 import { type Evidence, type Item, LEDGER_TABLES } from "./_evidence.ts";
 
 /** Run example server `name` through every case and hold its matrix as evidence. */

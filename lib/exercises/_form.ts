@@ -33,7 +33,7 @@ import {
   wrong,
 } from "./_schema.ts";
 import { PARAM_NAMES } from "./student.ts";
-import { EXAMPLE_NAMES, type ExampleName, VERDICTS } from "../accept/cases.ts";
+import { EXAMPLE_NAMES, type ExampleName, VERDICTS } from "../accept/mod.ts";
 
 /** A value in a clause: a literal, a bound variable's field, or one of this student's values. */
 export type ValueExpr =

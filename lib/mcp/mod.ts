@@ -12,12 +12,13 @@
  * - `host_config.ts`: the `mcpServers` block `mcp --print-config` prints.
  * - `_tools.ts`: the tools as data (names, JSON Schemas, annotations).
  * - `faults.ts`: the `--faults` schedule, one fault set per call number.
- * - `_transport.ts`: bounded JSON lines on stdin and stdout.
+ * - its stdio transport is the wire's server end,
+ *   `lib/wire/line_transport.ts`: bounded JSON lines on stdin and stdout.
  * - `_messages.ts`: every text the server speaks, in both languages.
  * - `_sdk.ts`: the pinned MCP SDK, imported here and nowhere else.
  *
  * This area sits below the views and imports only the ground floor, the
- * sandbox, the store and the labs. The `mcp` command loads `server.ts` with
+ * sandbox, the wire, the store and the labs. The `mcp` command loads `server.ts` with
  * a dynamic import, so no other command loads the SDK; nothing imports this
  * door, which would load it too.
  *
@@ -44,4 +45,3 @@ export * from "./_read_tools.ts";
 export * from "./_results.ts";
 export * from "./server.ts";
 export * from "./_tools.ts";
-export * from "./_transport.ts";

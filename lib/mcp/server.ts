@@ -41,7 +41,8 @@ import {
   type ToolResult,
   validJob,
 } from "./_results.ts";
-import { INVALID_PARAMS, LineTransport } from "./_transport.ts";
+import { LineTransport } from "../wire/line_transport.ts";
+import { INVALID_PARAMS } from "../wire/message.ts";
 import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./_tools.ts";
 
 /** What the server needs from the command. */

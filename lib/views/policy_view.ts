@@ -10,7 +10,7 @@
 import type { PolicyStep } from "../experiments/script.ts";
 import { fill, joinTexts, type Lang, say, type Text } from "../base/i18n.ts";
 import { plainText } from "../base/plain.ts";
-import { svgStart, xmlEscape } from "./svg.ts";
+import { svgStart, xmlEscape } from "../base/markup.ts";
 import { displayWidth, wrap } from "../base/terminal.ts";
 import {
   DRAFT_ROW_MESSAGES,

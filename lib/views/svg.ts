@@ -1,12 +1,14 @@
 /**
  * A self-contained SVG of one or more timelines, for slides: the same marks
- * as the terminal view, the commit point drawn as a divider.
+ * as the terminal view, the commit point drawn as a divider. (What every
+ * guardlab SVG and XML shares, the escape and the document's opening, is
+ * `lib/base/markup.ts`.)
  *
  * @module
  */
 import { fill, type Lang, say } from "../base/i18n.ts";
 import { COMMIT_WORDS, SVG_MESSAGES } from "./_messages.ts";
-import { inert } from "../base/terminal.ts";
+import { svgStart, xmlEscape } from "../base/markup.ts";
 import type { Attempt } from "../timing/attempt.ts";
 import type { CommitState, Mark } from "./_marks.ts";
 import { MARK_LABEL } from "./_messages.ts";
@@ -38,47 +40,6 @@ const STROKE: Record<Mark, string> = {
   "unknown": "#616161",
 };
 
-/**
- * A character XML 1.0 does not allow in a document (its `Char` production
- * is tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD and
- * U+10000–U+10FFFF): C0 controls, U+FFFE, U+FFFF, unpaired surrogates.
- */
-const NOT_XML_CHAR =
-  /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-
-/**
- * Escape text for XML content and attributes; `@std/html`'s `escape` is
- * the JSR equivalent. The result is always text an XML parser accepts,
- * whatever the ledger held.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { xmlEscape } from "./svg.ts";
- * assert.equal(xmlEscape("<a>\uffff"), "&lt;a&gt;\\uffff");
- * ```
- */
-export function xmlEscape(text: string): string {
-  // Control and invisible characters, and those XML forbids, are written
-  // as \uXXXX first: XML allows no controls, bidirectional overrides would
-  // reorder what a slide shows, and an invisible one would hide a
-  // difference. What `inert` leaves is checked against XML's own rule.
-  return inert(text).replace(
-    NOT_XML_CHAR,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
-  ).replace(
-    /[<>&"']/g,
-    (c) =>
-      ({
-        "<": "&lt;",
-        ">": "&gt;",
-        "&": "&amp;",
-        '"': "&quot;",
-        "'": "&apos;",
-      })[c]!,
-  );
-}
-
 const BOX_W = 138;
 const BOX_H = 44;
 const GAP = 12;
@@ -89,15 +50,6 @@ const BADGE_W = 150;
 /** The most boxes a lane can have: five stages, a late input verdict, a gap row. */
 const MOST_BOXES = 7;
 
-/**
- * Fonts for both languages: the CJK faces first where a machine has them
- * (Linux: Noto Sans CJK or WenQuanYi; macOS: PingFang; Windows: Microsoft
- * YaHei). A machine with none shows empty boxes for Chinese text.
- */
-export const FONT_STACK: string =
-  "'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', " +
-  "'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif";
-
 /** How the commit point is drawn: committed, reused and not reached look different. */
 const COMMIT_LINE: Record<
   CommitState,
@@ -107,27 +59,6 @@ const COMMIT_LINE: Record<
   "reused": { stroke: "#1565c0", dash: "10 4 2 4", width: 3 },
   "not reached": { stroke: "#9e9e9e", dash: "2 5", width: 1.5 },
 };
-
-/**
- * The opening of every guardlab SVG: the document with the CJK-capable font
- * stack, its title, a white page and the title drawn at the top left.
- */
-export function svgStart(
-  title: string,
-  width: number,
-  height: number,
-  fontSize: number,
-): string[] {
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-    `viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="${fontSize}">`,
-    `<title>${xmlEscape(title)}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${LEFT}" y="30" font-size="18" font-weight="bold">${
-      xmlEscape(title)
-    }</text>`,
-  ];
-}
 
 /**
  * Render lanes of attempts plus optional note lines as one SVG document, in

@@ -6,11 +6,13 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
-import { spawnChannel } from "../../lib/accept/channel.ts";
+import { spawnChannel } from "../../lib/wire/channel.ts";
 import { CASE_NAMES, type CaseName } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import type { Oracle } from "../../lib/accept/oracle.ts";
 import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
+import { judgeReport } from "../../lib/accept/judge.ts";
+import assert from "node:assert/strict";
 import { CAN_RUN } from "./spawn.ts";
 
 import { ROOT } from "./root.ts";
@@ -181,7 +183,26 @@ export async function acceptFixture(
     cancelAfterMs: cancelAfterMs === "measured" ? undefined : cancelAfterMs,
     start: () => Promise.resolve(fixtureChannel(mode, store)),
   });
+  assertJudgedAgain(report);
   return { ...report, stored: storedNotes(store) };
+}
+
+/**
+ * Hold a run's report to its histories: judged again from them alone (as
+ * `accept judge` does with the report saved), every row gives the same
+ * verdict and rests on the same counts, answers and information.
+ */
+export function assertJudgedAgain(report: AcceptReport): void {
+  const { report: again, changed } = judgeReport(
+    JSON.stringify(report),
+    "report.json",
+  );
+  assert.deepEqual(changed, []);
+  report.results.forEach((row, i) => {
+    const { timeline: _t, notices: _n, ...saved } = row;
+    const { timeline: _t2, notices: _n2, ...judged } = again.results[i];
+    assert.deepEqual(judged, saved, `${row.case} judged again`);
+  });
 }
 
 /** How many notes with `key` the fixture's own store holds. */

@@ -42,6 +42,7 @@ export function rowOf(
     timeline: more.ms === undefined
       ? []
       : [{ lane: "client", kind: "sent", call: 1, at_ms: more.ms }],
+    history: { version: 1, subject: "mcp-server", records: [] },
   };
 }
 

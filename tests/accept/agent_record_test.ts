@@ -13,12 +13,12 @@ import { matchCalls, proxyCalls } from "../../lib/accept/agent_match.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
+import { mergedTimeline } from "../../lib/accept/views/_agent_merge.ts";
 import {
   mergedJson,
   mergedShowLines,
   mergedSvg,
-} from "../../lib/views/agent_view.ts";
+} from "../../lib/accept/views/agent_view.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
 import { privateDir } from "../_helpers/accept_helpers.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";

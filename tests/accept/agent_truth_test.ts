@@ -16,12 +16,12 @@ import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
+import { mergedTimeline } from "../../lib/accept/views/_agent_merge.ts";
 import {
   mergedJson,
   mergedShowLines,
   mergedSvg,
-} from "../../lib/views/agent_view.ts";
+} from "../../lib/accept/views/agent_view.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { ORACLE } from "../../examples/guardrails_agent.ts";

@@ -128,7 +128,7 @@ Deno.test("baseline: each file that is not a baseline of this guardlab is one li
       re.source,
     );
   refused("{", /"\/tmp\/b.json" is not a guardlab accept --json report/);
-  refused("[".repeat(40) + "]".repeat(40), /nests deeper than 32 levels/);
+  refused("[".repeat(41) + "]".repeat(41), /nests deeper than 40 levels/);
   refused(JSON.stringify({ results: [] }), /is not a guardlab accept/);
   refused(reportText([], { oracle_digest: undefined }), /names no oracle/);
   refused(reportText([], { oracle_digest: "md5:x" }), /names no oracle/);

@@ -11,9 +11,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import { EXIT_GRACE_MS } from "../../lib/accept/limits.ts";
+import { EXIT_GRACE_MS } from "../../lib/wire/limits.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { within } from "../../lib/accept/_server_process.ts";
+import { within } from "../../lib/wire/server_process.ts";
 import {
   CAN_START,
   fixtureChannel,

@@ -14,10 +14,13 @@ import {
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { exampleServer } from "../../lib/accept/_examples.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
+import {
+  acceptScreen,
+  timelineLines,
+} from "../../lib/accept/views/accept_view.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
-import { matrixOf } from "../_helpers/accept_helpers.ts";
+import { assertJudgedAgain, matrixOf } from "../_helpers/accept_helpers.ts";
 
 const EXPECTED: Record<ExampleName, string[]> = {
   "idempotent": [
@@ -103,6 +106,8 @@ for (const name of EXAMPLE_NAMES) {
     const report = await run(name);
     assert.deepEqual(matrixOf(report), EXPECTED[name]);
     assert.equal(report.server.name, `guardlab-example-${name}`);
+    // Its verdicts come from its histories: judged again, the same rows.
+    assertJudgedAgain(report);
   });
 }
 
@@ -121,6 +126,7 @@ Deno.test("accept examples: the CLI's exit code: 0 when every verdict is safe, 5
     "client_saw",
     "effect",
     "entry",
+    "history",
     "info",
     "key",
     "notices",

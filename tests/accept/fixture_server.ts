@@ -30,7 +30,9 @@
  * does not exit when its input ends). The hints each mode
  * declares in tools/list are in TOOLS and HINTS. Modes that break the
  * protocol: never-answers, answers-twice,
- * unknown-ids, exits-mid-call, non-json, huge-message, read-fails, banner,
+ * unknown-ids, exits-mid-call, non-json, huge-message, read-fails,
+ * deep-read (answers get_notes with each note's id nested 100,000 levels
+ * deep), banner,
  * orphan (starts a process that keeps its stdout open after it exits, and
  * writes that process's id to STORE.pid). Over stdio with a STORE, each
  * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
@@ -72,6 +74,7 @@ const BEHAVES_AS: Record<string, string> = {
   "deaf": "correct",
   "paged": "correct",
   "list-fails": "correct",
+  "deep-read": "correct",
   "pages-forever": "correct",
 };
 const behaviour = BEHAVES_AS[mode] ?? mode;
@@ -296,7 +299,17 @@ async function handle(m: Record<string, unknown>) {
       landing = undefined;
       save(memory);
     }
-    if (mode === "read-fails") {
+    if (mode === "deep-read") {
+      // Each note's id nested 100,000 levels deep: a count that compares
+      // ids cannot find the note it wrote.
+      const deep = "[".repeat(100_000) + "]".repeat(100_000);
+      const found = notes().filter((n) => n.id === params.arguments.id);
+      writeLine(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":` +
+          `[{"type":"text","text":"notes"}],"structuredContent":{"notes":[` +
+          found.map(() => `{"id":${deep}}`).join(",") + "]}}}",
+      );
+    } else if (mode === "read-fails") {
       out({
         jsonrpc: "2.0",
         id,

@@ -15,7 +15,10 @@ import {
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { InitializeFailed } from "../../lib/accept/session.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { acceptScreen, timelineLines } from "../../lib/views/accept_view.ts";
+import {
+  acceptScreen,
+  timelineLines,
+} from "../../lib/accept/views/accept_view.ts";
 import {
   acceptFixture as accept,
   CAN_START,

@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { CASE_NAMES } from "../../lib/accept/cases.ts";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import { httpChannel, loopbackUrl } from "../../lib/accept/http.ts";
+import { httpChannel, loopbackUrl } from "../../lib/wire/http.ts";
 import { join } from "node:path";
-import { HTTP_CLOSE_MS } from "../../lib/accept/limits.ts";
+import { HTTP_CLOSE_MS } from "../../lib/wire/limits.ts";
 import { runAccept } from "../../lib/accept/run.ts";
-import { within } from "../../lib/accept/_server_process.ts";
+import { within } from "../../lib/wire/server_process.ts";
 import { InitializeFailed } from "../../lib/accept/session.ts";
 import { type Line, linesOf } from "../../lib/base/lines.ts";
 import {
@@ -152,7 +152,9 @@ Deno.test({
       // The cancel's 202 (the initialized notification's may land here too:
       // its answer comes when it comes).
       assert.deepEqual(
-        cancel.notices.filter((n) => n.method === "notifications/cancelled"),
+        cancel.notices.filter((n) =>
+          n.kind === "discarded-body" && n.method === "notifications/cancelled"
+        ),
         [{
           kind: "discarded-body",
           status: 202,

@@ -24,20 +24,7 @@ import {
 } from "../_helpers/accept_helpers.ts";
 import { SERVER_MEMORY, SERVER_MEMORY_BANK } from "../_helpers/deps.ts";
 import { blockAfter, chapter8 } from "../_helpers/accept_reports.ts";
-
-/** `deno run` of a pinned npm server, offline, with `flags`. */
-function npmServer(pkg: string, flags: string[]): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-q",
-    `--lock=${join(ROOT, "deno.lock")}`,
-    "--frozen",
-    "--cached-only",
-    ...flags,
-    pkg,
-  ];
-}
+import { npmServer } from "../_helpers/reference_servers.ts";
 
 /** The memory bank, its files under `dir`/bank. */
 function memoryBank(dir: string): string[] {

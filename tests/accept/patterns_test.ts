@@ -13,8 +13,11 @@
 import assert from "node:assert/strict";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { MAX_ANSWER_TEXT } from "../../lib/accept/limits.ts";
-import { cancelPlan } from "../../lib/accept/_verdicts.ts";
-import { matrixLines, timelineLines } from "../../lib/views/accept_view.ts";
+import { cancelPlan } from "../../lib/accept/_case_runs.ts";
+import {
+  matrixLines,
+  timelineLines,
+} from "../../lib/accept/views/accept_view.ts";
 import {
   acceptFixture as accept,
   CAN_START,

@@ -16,7 +16,7 @@ import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
-import { mergedTimeline } from "../../lib/views/_agent_merge.ts";
+import { mergedTimeline } from "../../lib/accept/views/_agent_merge.ts";
 import {
   CAN_START,
   engineerCommand,

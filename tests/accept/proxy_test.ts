@@ -30,7 +30,7 @@ import {
 } from "../_helpers/sdk_harness.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
-import { proxySteps } from "../../lib/views/proxy_view.ts";
+import { proxySteps } from "../../lib/accept/views/proxy_view.ts";
 import { say } from "../../lib/base/i18n.ts";
 import { initialize, INITIALIZED } from "../_helpers/mcp_wire.ts";
 

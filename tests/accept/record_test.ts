@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { RecordWriter } from "../../lib/accept/record.ts";
 import { fill, same, say, type Text } from "../../lib/base/i18n.ts";
-import { PROXY_MESSAGES } from "../../lib/accept/proxy_messages.ts";
+import { PROXY_LOG, PROXY_WORDS } from "../../lib/accept/proxy_messages.ts";
 import {
   CAN_START,
   engineerCommand,
@@ -146,11 +146,11 @@ Deno.test({
 
 Deno.test("proxy: a count of one reads right on its log and its timeline (before: '1 more copies', 'the effect of 1 keys')", () => {
   assert.equal(
-    say(fill(PROXY_MESSAGES.copies, { calls: same("call 2"), n: 1 }), "en"),
+    say(fill(PROXY_WORDS.copies, { calls: same("call 2"), n: 1 }), "en"),
     "sends copies of call 2: 1 more (fault)",
   );
   assert.equal(
-    say(fill(PROXY_MESSAGES.oracleRead, { n: 1 }), "en"),
+    say(fill(PROXY_LOG.oracleRead, { n: 1 }), "en"),
     "guardlab proxy: read the effect by key from the server at the end of the session (keys: 1)",
   );
 });

@@ -20,6 +20,11 @@ import {
   runEngineer,
 } from "../_helpers/accept_helpers.ts";
 import { SERVER_FILESYSTEM, SERVER_MEMORY } from "../_helpers/deps.ts";
+import {
+  filesystemOracle,
+  filesystemServer,
+  memoryServer,
+} from "../_helpers/reference_servers.ts";
 
 const ORACLES = join(ROOT, "tests/accept/oracles");
 
@@ -117,24 +122,6 @@ Deno.test({
   },
 });
 
-/** The command that runs the memory server offline, its file in `dir`. */
-function memoryServer(dir: string): string[] {
-  return [
-    "env",
-    `MEMORY_FILE_PATH=${join(dir, "memory.jsonl")}`,
-    Deno.execPath(),
-    "run",
-    "-q",
-    `--lock=${join(ROOT, "deno.lock")}`,
-    "--frozen",
-    "--cached-only",
-    `--allow-read=${dir}`,
-    `--allow-write=${dir}`,
-    "--allow-env",
-    SERVER_MEMORY,
-  ];
-}
-
 Deno.test({
   name:
     "accept servers: @modelcontextprotocol/server-memory 2026.8.31, as found: lost concurrent updates, a silent conflict" +
@@ -148,7 +135,7 @@ Deno.test({
       "--oracle",
       oracleIn(dir.path, "server-memory.json"),
       "--",
-      ...memoryServer(dir.path),
+      ...memoryServer(SERVER_MEMORY, dir.path),
     ]);
     assert.equal(r.code, 5, r.err.join("\n"));
     const report = JSON.parse(r.stdout);
@@ -222,31 +209,14 @@ Deno.test({
     const oracle = join(dir.path, "oracle.json");
     const root = join(dir.path, "root");
     Deno.mkdirSync(root, { mode: 0o700 });
-    Deno.writeTextFileSync(
-      oracle,
-      Deno.readTextFileSync(join(ORACLES, "server-filesystem.json")).replaceAll(
-        "/tmp/fs-demo",
-        root,
-      ),
-    );
+    Deno.writeTextFileSync(oracle, filesystemOracle(root));
     const r = await runEngineer([
       "accept",
       "--json",
       "--oracle",
       oracle,
       "--",
-      Deno.execPath(),
-      "run",
-      "-q",
-      `--lock=${join(ROOT, "deno.lock")}`,
-      "--frozen",
-      "--cached-only",
-      `--allow-read=${root}`,
-      `--allow-write=${root}`,
-      "--allow-env",
-      "--allow-sys",
-      SERVER_FILESYSTEM,
-      root,
+      ...filesystemServer(SERVER_FILESYSTEM, root),
     ]);
     assert.equal(r.code, 5, r.err.join("\n"));
     const report = JSON.parse(r.stdout);

@@ -1,8 +1,11 @@
 /**
  * The boundaries inside `lib/`, beside the layers (`layers_test.ts`) and the
  * `_` rule (`internals_test.ts`): which files another area may import
- * (`PUBLIC_FILES` in `lib/_layers.ts`), which command may import what, and
- * which code lives in one place only. Tests are no area: they may import
+ * (`PUBLIC_FILES` in `lib/_layers.ts`), which command may import what, the
+ * accept wing's walls (it imports only the floor, the sandbox and the wire;
+ * the lab reaches it through its door; the lab's views know nothing of
+ * it), and which code lives in one place only (a byte-capped read loop,
+ * JSON-RPC's parsing). Tests are no area: they may import
  * any file.
  *
  * Each rule is a {@linkcode Rule}: a name, what breaks it, and code planted
@@ -14,8 +17,13 @@ import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { LAYERS, PUBLIC_FILES } from "../../lib/_layers.ts";
 import {
+  isLiteral,
   libFiles,
   libGraph,
+  lineOf,
+  locatedNodesOf,
+  nameOf,
+  type Node,
   parse,
   type Parsed,
   parseLib,
@@ -99,6 +107,68 @@ const at = (i: Import) => `lib/${i.from}:${i.line} imports lib/${i.to}`;
 /** The one bounded reader: the only home of a byte-capped read loop. */
 const BOUNDED_READER = "sandbox/read_bounded.ts";
 
+/** The accept wing's areas: the acceptance test and proxy, and the wire under them. */
+const WING: Readonly<Record<string, readonly string[]>> = {
+  // What each may import beside itself.
+  accept: ["base", "sandbox", "wire"],
+  wire: ["base"],
+};
+
+/** The areas that are neither the accept wing, the floor under it, nor the command line: the lab. */
+function isLab(area: string): boolean {
+  return !["accept", "wire", "base", "sandbox", "cli"].includes(area);
+}
+
+/** Functions that tell JSON-RPC messages apart or key their ids: written once, in the wire's message module. */
+const MESSAGE_FUNCTIONS = [
+  "isRequest",
+  "isResponse",
+  "isNotification",
+  "idKey",
+];
+
+/** The one home of JSON-RPC's parsing. */
+const MESSAGE_MODULE = "wire/message.ts";
+
+/**
+ * Whether `file` speaks JSON-RPC (it names `jsonrpc`, as a key, a member or
+ * a string), and the lines where it calls `JSON.parse`.
+ */
+function jsonRpcParses(file: Parsed): { speaks: boolean; parses: number[] } {
+  let speaks = false;
+  const parses: number[] = [];
+  for (const { node } of locatedNodesOf(file.program)) {
+    if (
+      (node.type === "ObjectProperty" && nameOf(node.key) === "jsonrpc") ||
+      (node.type === "MemberExpression" &&
+        nameOf(node.property) === "jsonrpc") ||
+      isLiteral(node, "jsonrpc")
+    ) speaks = true;
+    const callee = node.callee as Node | undefined;
+    if (
+      node.type === "CallExpression" && callee?.type === "MemberExpression" &&
+      nameOf(callee.object) === "JSON" && nameOf(callee.property) === "parse"
+    ) parses.push(lineOf(node));
+  }
+  return { speaks, parses };
+}
+
+/** The lines where `file` declares one of {@linkcode MESSAGE_FUNCTIONS}, with its name. */
+function messageFunctions(file: Parsed): { name: string; line: number }[] {
+  const found: { name: string; line: number }[] = [];
+  for (const { node } of locatedNodesOf(file.program)) {
+    const name = node.type === "FunctionDeclaration"
+      ? nameOf(node.id)
+      : node.type === "VariableDeclarator"
+      ? nameOf(node.id)
+      : undefined;
+    if (name !== undefined && MESSAGE_FUNCTIONS.includes(name)) {
+      found.push({ name, line: lineOf(node) });
+    }
+  }
+  return found;
+}
+
 /** The boundaries, each with the code planted to break it. */
 const RULES: readonly Rule[] = [
   {
@@ -122,6 +192,78 @@ const RULES: readonly Rule[] = [
         "lib/cli/commands/run/mod.ts:3 imports lib/timing/_ledger_reads.ts, not one of timing's public files",
         "lib/exercises/_judge.ts:4 imports lib/accept/_verdicts.ts, not one of accept's public files",
         "lib/mod.ts:5 imports lib/store/_connection.ts, not one of store's public files",
+      ],
+    },
+  },
+  {
+    name:
+      "(2) the accept wing imports only the ground floor, the sandbox and the wire: accept and wire never import the lab",
+    broken: (code) =>
+      code.imports.filter((i) => {
+        const from = areaOf(i.from);
+        const may = WING[from];
+        return may !== undefined && areaOf(i.to) !== from &&
+          !may.includes(areaOf(i.to));
+      }).map((i) =>
+        `${at(i)}: lib/${areaOf(i.from)}/ imports only ${
+          WING[areaOf(i.from)].join(", ")
+        }`
+      ),
+    planted: {
+      code: importsOnly(
+        ["accept/run.ts", "timing/lab.ts"],
+        ["wire/channel.ts", "accept/cases.ts"],
+        ["accept/views/accept_view.ts", "views/svg.ts"],
+        ["accept/session.ts", "wire/message.ts"],
+        ["wire/http.ts", "base/json.ts"],
+        ["accept/files.ts", "sandbox/safe_fs.ts"],
+        ["wire/server_process.ts", "sandbox/grant.ts"],
+      ),
+      places: [
+        "lib/accept/run.ts:1 imports lib/timing/lab.ts: lib/accept/ imports only base, sandbox, wire",
+        "lib/wire/channel.ts:2 imports lib/accept/cases.ts: lib/wire/ imports only base",
+        "lib/accept/views/accept_view.ts:3 imports lib/views/svg.ts: lib/accept/ imports only base, sandbox, wire",
+        "lib/wire/server_process.ts:7 imports lib/sandbox/grant.ts: lib/wire/ imports only base",
+      ],
+    },
+  },
+  {
+    name: "(3) the lab reaches accept only through its door, accept/mod.ts",
+    broken: (code) =>
+      code.imports.filter((i) =>
+        isLab(areaOf(i.from)) && areaOf(i.to) === "accept" &&
+        i.to !== "accept/mod.ts"
+      ).map((i) =>
+        `${at(i)}: the lab reaches accept through lib/accept/mod.ts`
+      ),
+    planted: {
+      code: importsOnly(
+        ["exercises/_form.ts", "accept/cases.ts"],
+        ["exercises/_accept_evidence.ts", "accept/mod.ts"],
+        ["cli/commands/accept/_run.ts", "accept/run.ts"],
+        ["mod.ts", "accept/_matrix.ts"],
+        ["accept/run.ts", "accept/_checker.ts"],
+      ),
+      places: [
+        "lib/exercises/_form.ts:1 imports lib/accept/cases.ts: the lab reaches accept through lib/accept/mod.ts",
+        "lib/mod.ts:4 imports lib/accept/_matrix.ts: the lab reaches accept through lib/accept/mod.ts",
+      ],
+    },
+  },
+  {
+    name: "(4) the lab's views import nothing of accept",
+    broken: (code) =>
+      code.imports.filter((i) =>
+        areaOf(i.from) === "views" && areaOf(i.to) === "accept"
+      ).map((i) => `${at(i)}: the lab's views know nothing of accept`),
+    planted: {
+      code: importsOnly(
+        ["views/timeline.ts", "accept/mod.ts"],
+        ["views/svg.ts", "base/markup.ts"],
+        ["accept/views/accept_view.ts", "accept/cases.ts"],
+      ),
+      places: [
+        "lib/views/timeline.ts:1 imports lib/accept/mod.ts: the lab's views know nothing of accept",
       ],
     },
   },
@@ -200,8 +342,47 @@ const RULES: readonly Rule[] = [
       ],
     },
   },
+  {
+    name:
+      "(7) JSON-RPC is parsed only in wire/message.ts: no other file that speaks it calls JSON.parse, or tells its messages apart",
+    broken: (code) =>
+      code.files.filter((f) => f !== MESSAGE_MODULE).flatMap((f) => {
+        const file = code.parsed(f);
+        const { speaks, parses } = jsonRpcParses(file);
+        return [
+          ...(speaks ? parses : []).map((line) =>
+            `lib/${f}:${line} parses JSON-RPC: parse it through lib/${MESSAGE_MODULE}`
+          ),
+          ...messageFunctions(file).map(({ name, line }) =>
+            `lib/${f}:${line} declares ${name}: it is lib/${MESSAGE_MODULE}'s`
+          ),
+        ];
+      }),
+    planted: {
+      code: sourcesOnly({
+        "accept/_probe.ts": `
+          const m = JSON.parse(line);
+          if (m.jsonrpc !== "2.0") throw m;`,
+        "mcp/_probe.ts": `
+          function isRequest(m) { return "method" in m; }
+          const idKey = (id) => String(id);`,
+        "accept/record_probe.ts": `
+          const line = JSON.parse(text);`,
+        "views/_probe.ts": `
+          const reply = { jsonrpc: "2.0", id: 1, result: {} };`,
+        [MESSAGE_MODULE]: `
+          const v = JSON.parse(text);
+          if (v.jsonrpc === "2.0") isRequest(v);
+          export function isRequest(m) { return true; }`,
+      }),
+      places: [
+        "lib/accept/_probe.ts:2 parses JSON-RPC: parse it through lib/wire/message.ts",
+        "lib/mcp/_probe.ts:2 declares isRequest: it is lib/wire/message.ts's",
+        "lib/mcp/_probe.ts:3 declares idKey: it is lib/wire/message.ts's",
+      ],
+    },
+  },
 ];
-
 /** `lib/` as the rules read it. */
 function libCode(): Code {
   const imports: Import[] = [];
@@ -261,7 +442,6 @@ Deno.test("boundaries: every area lists its public files, each one that exists, 
   for (const path of files) {
     const name = commandOf(path);
     if (name === undefined || path !== `cli/commands/${name}/mod.ts`) continue;
-    if (name === "accept" || name === "proxy") continue; // issue 44, their own move
     assert.ok(
       files.has(`cli/commands/${name}/_messages.ts`),
       `lib/cli/commands/${name}/ keeps its texts in _messages.ts`,

@@ -26,28 +26,6 @@ const MAX_LINES = { lib: 600, cli: 300, function: 120 } as const;
 /** The mark of a long function's reason, at the start of a comment's line. */
 const LONG = /^\s*(?:\*|\/\/)?\s*Long: \S/m;
 
-/**
- * Functions over the limit that the other half of issue 44 (the accept
- * wing: the history, the checker, the wire, accept's screens moved beside
- * it) splits or gives a reason: named here until then. An entry fails the
- * test once it is stale (the function gone, within the limit, or with its
- * own reason), so the list only shrinks.
- */
-const AWAITING_ACCEPT_WING: Readonly<Record<string, string>> = {
-  "accept/proxy.ts#runProxy":
-    "the proxy's whole session in one closure; the wire step splits it",
-  "accept/http.ts#httpChannel":
-    "the HTTP transport moves to lib/wire/ over the one message module",
-  "accept/agent_record.ts#agentStory":
-    "the agent record's turns and calls: judged from the history next",
-  "cli/commands/accept/mod.ts#run":
-    "accept's command: its folder is the accept wing's own move",
-  "views/_agent_merge.ts#mergedTimeline":
-    "moves to lib/accept/views/ with accept's other screens",
-  "views/proxy_view.ts#proxySteps":
-    "moves to lib/accept/views/ with accept's other screens",
-};
-
 /** The 1-based lines of `text` with code on them: any token that is not a comment. */
 function codeLines(text: string): Set<number> {
   const file = babelParse(text, {
@@ -147,13 +125,10 @@ function functionsOf(path: string, text: string): Measured[] {
   return measured;
 }
 
-/** The functions over the limit with no reason given, and no entry waiting for them. */
+/** The functions over the limit with no reason given. */
 function unexplained(functions: readonly Measured[]): string[] {
   return functions
-    .filter((f) =>
-      f.lines > MAX_LINES.function && !f.reasoned &&
-      !Object.hasOwn(AWAITING_ACCEPT_WING, f.id)
-    )
+    .filter((f) => f.lines > MAX_LINES.function && !f.reasoned)
     .map((f) =>
       `lib/${f.id.replace("#", `:${f.line} `)}: ${f.lines} code lines ` +
       `(over ${MAX_LINES.function}: split it, or say why in a "Long:" comment)`
@@ -226,12 +201,4 @@ Deno.test("size: a function over 120 code lines says why it is long", () => {
     functionsOf(path, readLib(path))
   );
   assert.deepEqual(unexplained(functions), []);
-  // The temporary list only shrinks: an entry whose function is gone, within
-  // the limit or reasoned is removed.
-  const stale = Object.keys(AWAITING_ACCEPT_WING).filter((id) =>
-    !functions.some((f) =>
-      f.id === id && f.lines > MAX_LINES.function && !f.reasoned
-    )
-  );
-  assert.deepEqual(stale, [], "remove these from AWAITING_ACCEPT_WING");
 });

@@ -16,7 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { LEDGER_SCHEMA } from "../../lib/timing/ledger.ts";
 import { fingerprint } from "../../lib/store/wire.ts";
 import { inert, inertOutput } from "../../lib/base/terminal.ts";
-import { xmlEscape } from "../../lib/views/svg.ts";
+import { xmlEscape } from "../../lib/base/markup.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { XMLValidator } from "../_helpers/deps.ts";
 import { sharedPlace } from "../_helpers/sandbox_fixtures.ts";

@@ -1,8 +1,9 @@
 /**
  * The command line's texts live in its message tables: the ones several
  * commands share in `lib/cli/messages/`, each command's own beside it in
- * `lib/cli/commands/NAME/_messages.ts`. No other module of `lib/cli/`, and
- * not `main.ts`, writes a `{ en, zh }` literal.
+ * `lib/cli/commands/NAME/_messages.ts` (and, where its help alone is as long
+ * as its lines, as accept's is, `_help.ts` beside them). No other module of
+ * `lib/cli/`, and not `main.ts`, writes a `{ en, zh }` literal.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -33,7 +34,7 @@ function inlineTexts(file: Parsed, name: string): string[] {
   return found;
 }
 
-const OWN_ROOM = /^cli\/(messages\/|commands\/[^/]+\/_messages\.ts$)/;
+const OWN_ROOM = /^cli\/(messages\/|commands\/[^/]+\/_(messages|help)\.ts$)/;
 
 Deno.test("cli texts: the rule sees a text written inline", () => {
   const probe = (source: string) =>

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { zhPunctuationProblems } from "../../lib/base/_zh_punctuation.ts";
 import { EXAMPLE_NAMES } from "../../lib/accept/cases.ts";
-import { exampleMatrix } from "../../lib/accept/matrix.ts";
+import { exampleMatrix } from "../../lib/accept/_matrix.ts";
 import { cli } from "../_helpers/helpers.ts";
 
 const read = (lang: string) =>

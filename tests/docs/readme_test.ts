@@ -144,6 +144,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## The oracle", "## oracle"],
     ["## The cases and their verdicts", "## 用例与结论"],
     ["### The JSON, for scripts", "### 供脚本使用的 JSON"],
+    ["### The history, and accept judge", "### 历史记录与 accept judge"],
     ["### What changed in issue 36", "### 第 36 号 issue 改了什么"],
     [
       "## A real server: server-memory and server-filesystem",
@@ -179,6 +180,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Layers", "## 分层"],
     ["## One home per fact", "## 每个事实一个家"],
     ["## File by file", "## 逐个文件"],
+    ["## The history of a case", "## 一个用例的历史记录"],
     ["## Tests", "## 测试"],
     ["## Fixtures", "## 夹具"],
     ["## Cancellation", "## 取消"],

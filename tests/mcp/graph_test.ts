@@ -128,14 +128,16 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
-        ["accept/matrix.ts", "accept/_examples.ts"],
+        ["accept/mod.ts", "accept/_matrix.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
+        ["cli/commands/accept/mod.ts", "cli/commands/accept/_judge.ts"],
         ["cli/commands/mcp/mod.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
       ],
-      "four dynamic imports beside the command line's: the mcp command " +
-        "loads the server, accept and exercise 18 the example servers, " +
-        "proxy the proxy",
+      "five dynamic imports beside the command line's: the mcp command " +
+        "loads the server, accept the example servers, accept's door (for " +
+        "exercise 18) the run of an example, accept judge its judge, proxy " +
+        "the proxy",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(

@@ -7,11 +7,8 @@
 import assert from "node:assert/strict";
 import { setImmediate } from "node:timers";
 import { join } from "node:path";
-import {
-  INVALID_REQUEST,
-  LineTransport,
-  PARSE_ERROR,
-} from "../../lib/mcp/_transport.ts";
+import { LineTransport } from "../../lib/wire/line_transport.ts";
+import { INVALID_REQUEST, PARSE_ERROR } from "../../lib/wire/message.ts";
 import { BadFaultsFile, readFaults } from "../../lib/mcp/faults.ts";
 import { assertUsageError, cli, TEST_BASE } from "../_helpers/helpers.ts";
 

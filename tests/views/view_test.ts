@@ -244,7 +244,7 @@ Deno.test("view: SVG is well-formed and carries the same marks", async (t) => {
   await t.step(
     "xmlEscape escapes the five XML special characters",
     async () => {
-      const { xmlEscape } = await import("../../lib/views/svg.ts");
+      const { xmlEscape } = await import("../../lib/base/markup.ts");
       assert.equal(
         xmlEscape(`<a href="x">&'`),
         "&lt;a href=&quot;x&quot;&gt;&amp;&apos;",

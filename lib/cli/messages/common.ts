@@ -140,3 +140,12 @@ export const USER_FILE_MESSAGES = {
     zh: "guardlab: 无法从 {file} 读取{what}：不是可读的文件",
   },
 } as const satisfies Record<string, Text>;
+
+/** What `accept` and `proxy` both say: the oracle file named in a line, and one output at a time. */
+export const ACCEPT_PROXY_MESSAGES = {
+  oracleWord: { en: "the oracle", zh: "该 oracle 文件" },
+  jsonOrSvg: {
+    en: "--json and --format svg: give one",
+    zh: "--json 与 --format svg 只能给一个",
+  },
+} as const satisfies Record<string, Text>;

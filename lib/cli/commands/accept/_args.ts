@@ -12,10 +12,10 @@ import {
   type ExampleName,
   isCaseName,
 } from "../../../accept/cases.ts";
-import { loopbackUrl, remoteUrl } from "../../../accept/http.ts";
+import { loopbackUrl, remoteUrl } from "../../../wire/http.ts";
 import type { InitializeFailed } from "../../../accept/session.ts";
 import type { ServerSource } from "../../../accept/start.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
+import { ACCEPT_MESSAGES as M } from "./_messages.ts";
 import { printable, UsageError } from "../../parser.ts";
 
 /** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
@@ -95,4 +95,16 @@ export function initText(error: InitializeFailed, ms: number): Text {
       tail: error.tail ? fill(M.stderrTail, { line: error.tail }) : "",
     })
     : fill(M.initError, { detail: error.message.replace(/^error: /, "") });
+}
+
+/** Refuse (a usage error, `text` naming it) the first flag of `values` not among `allowed` (a subcommand's own). */
+export function assertFlagsAmong(
+  values: Readonly<Record<string, unknown>>,
+  allowed: readonly string[],
+  text: Text,
+): void {
+  const extra = Object.keys(values).find((k) => !allowed.includes(k));
+  if (extra !== undefined) {
+    throw new UsageError(fill(text, { flag: `--${extra}` }), "accept");
+  }
 }

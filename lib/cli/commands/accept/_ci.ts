@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { fill, type Lang } from "../../../base/i18n.ts";
+import { fill, type Lang, type Text } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
+import type { TextError } from "../../../base/text_error.ts";
 import {
   BadBaseline,
   type Baseline,
@@ -15,17 +16,17 @@ import {
   parseBaseline,
 } from "../../../accept/baseline.ts";
 import { readBoundedFile } from "../../../accept/files.ts";
-import { PROTOCOL_HEADERS } from "../../../accept/http.ts";
+import { PROTOCOL_HEADERS } from "../../../wire/http.ts";
 import {
-  MAX_BASELINE_BYTES,
   MAX_HEADER_BYTES,
   MAX_HEADERS,
+  MAX_REPORT_BYTES,
 } from "../../../accept/limits.ts";
 import type { AcceptReport } from "../../../accept/run.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { readOrSay } from "../../oracle_file.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { ACCEPT_MESSAGES as C } from "./_messages.ts";
 import { printable, UsageError } from "../../parser.ts";
 
 /** An HTTP header name: RFC 9110's token. */
@@ -120,32 +121,46 @@ export function headersOf(
 }
 
 /**
- * The baseline in `file` (bounded, never through a link), or the exit code
- * after its one line: a missing file exit 1; a file that is not a
- * baseline of this guardlab a usage error.
+ * A report in `file` (bounded at 16 MiB, never through a link), read by
+ * `parse`, or the exit code after its one line: a missing file exit 1
+ * (naming `what` it should have held); a file `parse` refuses (with `Bad`)
+ * a usage error.
  */
-export async function readBaseline(
+export async function readReport<T>(
   file: string,
-  trusted: readonly string[],
-  io: Io,
-  lang: Lang,
-): Promise<Baseline | ExitCode> {
+  what: Text,
+  parse: (text: string, file: string) => T,
+  Bad: abstract new (...args: never[]) => TextError,
+  { trusted, io, lang }: { trusted: readonly string[]; io: Io; lang: Lang },
+): Promise<T | ExitCode> {
   const text = await readOrSay(
-    () => readBoundedFile(file, trusted, MAX_BASELINE_BYTES),
+    () => readBoundedFile(file, trusted, MAX_REPORT_BYTES),
     file,
-    C.baselineWord,
+    what,
     io,
     lang,
   );
   if (typeof text === "number") return text;
   try {
-    return parseBaseline(text, file);
+    return parse(text, file);
   } catch (error) {
-    if (error instanceof BadBaseline) {
-      throw new UsageError(error.text, "accept");
-    }
+    if (error instanceof Bad) throw new UsageError(error.text, "accept");
     throw error;
   }
+}
+
+/** The baseline in `file`, or the exit code after its one line ({@linkcode readReport}). */
+export function readBaseline(
+  file: string,
+  trusted: readonly string[],
+  io: Io,
+  lang: Lang,
+): Promise<Baseline | ExitCode> {
+  return readReport(file, C.baselineWord, parseBaseline, BadBaseline, {
+    trusted,
+    io,
+    lang,
+  });
 }
 
 /**
@@ -190,5 +205,26 @@ export function baselineJson(comparison: Comparison) {
         ...(r.before === undefined ? {} : { baseline: r.before }),
       })),
     ]),
+  );
+}
+
+/** A run's report as `--json` prints it: the report, the oracle's digest, the baseline's section when there is one, the exit code. */
+export function reportJson(
+  report: AcceptReport,
+  digest: string | undefined,
+  code: ExitCode,
+  comparison?: Comparison,
+  more: Record<string, unknown> = {},
+): string {
+  return JSON.stringify(
+    {
+      ...report,
+      ...(digest === undefined ? {} : { oracle_digest: digest }),
+      ...(comparison ? { baseline: baselineJson(comparison) } : {}),
+      ...more,
+      exit: code,
+    },
+    null,
+    2,
   );
 }

@@ -20,9 +20,10 @@ import {
 } from "../../../accept/start.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { ACCEPT_CI_MESSAGES as C } from "../../messages/accept_ci.ts";
+import { ACCEPT_MESSAGES as U, INIT_MESSAGES as C } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
-import { ACCEPT_MESSAGES as M } from "../../../accept/messages.ts";
+import { assertFlagsAmong } from "./_args.ts";
+import { MATRIX_WORDS as M } from "../../../accept/messages.ts";
 
 /** What `init` needs: the server, where the draft goes, the bound of each wait. */
 export interface InitCall {
@@ -58,12 +59,9 @@ export function assertInitFlags(
   values: Readonly<Record<string, unknown>>,
   rest: readonly string[],
 ): void {
-  const extra = Object.keys(values).find((k) => !INIT_FLAGS.includes(k));
-  if (extra !== undefined) {
-    throw new UsageError(fill(C.initFlags, { flag: `--${extra}` }), "accept");
-  }
+  assertFlagsAmong(values, INIT_FLAGS, U.initFlags);
   if (rest.length === 0 && values.url === undefined) {
-    throw new UsageError(C.initNeedsServer, "accept");
+    throw new UsageError(U.initNeedsServer, "accept");
   }
 }
 

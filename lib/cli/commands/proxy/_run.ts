@@ -22,13 +22,13 @@ import {
   MAX_FAULTS_BYTES,
   MIN_ANSWER_TIMEOUT_MS,
 } from "../../../accept/limits.ts";
-import { ACCEPT_MESSAGES } from "../../../accept/messages.ts";
+import { START_MESSAGES } from "../../../accept/messages.ts";
 import type { Oracle } from "../../../accept/oracle.ts";
 import { RecordWriter } from "../../../accept/record.ts";
 import { assertGrantFor } from "../../../accept/start.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { PROXY_CLI_MESSAGES as C } from "../../messages/proxy.ts";
+import { PROXY_MESSAGES as C } from "./_messages.ts";
 import { UsageError, wholeFlag } from "../../parser.ts";
 import type { ReadFile } from "./_files.ts";
 
@@ -137,7 +137,7 @@ export async function runSession(o: SessionOptions): Promise<number> {
       io.err(
         `guardlab: ${
           say(
-            fill(ACCEPT_MESSAGES.notFound, {
+            fill(START_MESSAGES.notFound, {
               command: JSON.stringify(server),
             }),
             lang,

@@ -17,15 +17,15 @@ import {
   mergedJson,
   mergedShowLines,
   mergedSvg,
-} from "../../../views/agent_view.ts";
+} from "../../../accept/views/agent_view.ts";
 import {
   proxyJson,
   proxyShowLines,
   proxySvg,
-} from "../../../views/proxy_view.ts";
+} from "../../../accept/views/proxy_view.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { PROXY_CLI_MESSAGES as C } from "../../messages/proxy.ts";
+import { PROXY_MESSAGES as C } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
 import type { ReadFile } from "./_files.ts";
 

@@ -16,11 +16,8 @@ import type { Oracle } from "../../../accept/oracle.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
 import { readOracleFile } from "../../oracle_file.ts";
-import { ACCEPT_CLI_MESSAGES as M } from "../../messages/accept.ts";
-import {
-  PROXY_CLI_MESSAGES as C,
-  PROXY_HELP as H,
-} from "../../messages/proxy.ts";
+import { ACCEPT_PROXY_MESSAGES as M } from "../../messages/common.ts";
+import { PROXY_HELP as H, PROXY_MESSAGES as C } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
 import { fileReader } from "./_files.ts";
 import { runSession } from "./_run.ts";

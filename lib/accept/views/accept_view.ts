@@ -9,21 +9,18 @@
  *
  * @module
  */
-import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
-import { displayWidth, inert, wrap } from "../base/terminal.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import type { Lane, TimelineEvent } from "../accept/session.ts";
-import { VERDICT_CLASS } from "../accept/cases.ts";
-import {
-  ACCEPT_MESSAGES as M,
-  TIMELINE_WORDS as W,
-} from "../accept/messages.ts";
+import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
+import { displayWidth, inert, wrap } from "../../base/terminal.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
+import type { Lane, TimelineEvent } from "../session.ts";
+import { VERDICT_CLASS } from "../cases.ts";
+import { MATRIX_WORDS as M, TIMELINE_WORDS as W } from "../messages.ts";
 import {
   NOT_RUN_WHY,
   NOTICE_WORD,
   VERDICT_ARTICLE,
   VERDICT_MEANING,
-} from "../accept/verdict_messages.ts";
+} from "../verdict_messages.ts";
 import {
   detailTexts,
   effectText,
@@ -33,10 +30,11 @@ import {
   shownReport,
 } from "./_accept_details.ts";
 import { eventText, PROCESS_KINDS } from "./_accept_events.ts";
-import { svgStart, xmlEscape } from "./svg.ts";
-import type { Comparison } from "../accept/baseline.ts";
-import { BASELINE_MESSAGES } from "../accept/ci_messages.ts";
-import { baselineLines } from "./_accept_baseline.ts";
+import { svgStart, xmlEscape } from "../../base/markup.ts";
+import type { Comparison } from "../baseline.ts";
+import { BASELINE_MESSAGES, JUDGE_MESSAGES } from "../ci_messages.ts";
+import type { Changed } from "../judge.ts";
+import { baselineLines, changedLines } from "./_accept_baseline.ts";
 
 const COLS = { case: 25, saw: 24, effect: 12 };
 
@@ -109,10 +107,10 @@ export function matrixLines(report: AcceptReport, lang: Lang): string[] {
       if (r.not_run !== undefined) notes.push(NOT_RUN_WHY[r.not_run]);
       notes.push(...detailTexts(r));
       if (r.problems.length > 0) notes.push(problemsText(r));
-      for (const n of r.notices) {
-        notes.push(
-          fill(NOTICE_WORD[n.kind], { status: n.status, method: n.method }),
-        );
+      // The same notice again says nothing new: it is shown once.
+      const notices = new Map(r.notices.map((n) => [JSON.stringify(n), n]));
+      for (const n of notices.values()) {
+        notes.push(fill(NOTICE_WORD[n.kind], n));
       }
       for (const i of r.info) {
         notes.push(fill(M.info, { verdict: i, meaning: VERDICT_MEANING[i] }));
@@ -504,7 +502,9 @@ export function lanesSvg(
 export interface ScreenOptions {
   /** Where the server came from. */
   readonly source: {
-    readonly kind: "command" | "url" | "example";
+    /** A started server, a URL, an example run in process, or a saved report judged again. */
+    readonly kind: "command" | "url" | "example" | "report";
+    /** The example's name, or the report's file. */
     readonly name?: string;
   };
   /** Whether to draw each case's timeline after the matrix. */
@@ -516,6 +516,8 @@ export interface ScreenOptions {
     readonly file: string;
     readonly comparison: Comparison;
   };
+  /** `accept judge`: the rows whose stated verdict their history does not give. */
+  readonly changed?: readonly Changed[];
 }
 
 /** The title line: which server, which version. */
@@ -541,6 +543,10 @@ export function acceptScreen(
   const notes: Text[] = [
     options.source.kind === "example"
       ? fill(M.exampleNote, { name: options.source.name ?? "" })
+      : options.source.kind === "report"
+      ? fill(JUDGE_MESSAGES.note, {
+        file: JSON.stringify(options.source.name ?? ""),
+      })
       : M.grantNote,
   ];
   if (report.list_failed !== undefined) {
@@ -576,6 +582,7 @@ export function acceptScreen(
       comparison.rows.some((r) => r.status === "excused")
     ) lines.push(say(BASELINE_MESSAGES.exitExcused, lang));
   }
+  lines.push(...changedLines(options.changed ?? [], lang));
   if (options.exit === 5) lines.push(say(M.exitUnsafe, lang));
   if (options.exit === 6) lines.push(say(M.exitInconclusive, lang));
   if (options.timeline) {

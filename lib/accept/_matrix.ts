@@ -31,7 +31,7 @@ export interface MatrixRow {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { exampleMatrix } from "./matrix.ts";
+ * import { exampleMatrix } from "./_matrix.ts";
  * const { matrix } = await exampleMatrix("duplicates-on-retry", ["lost-reply-retry"]);
  * assert.equal(matrix["lost-reply-retry"]?.verdict, "DUPLICATED");
  * ```

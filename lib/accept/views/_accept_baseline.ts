@@ -2,7 +2,8 @@
  * What `accept --baseline FILE` adds to the screen: which failing verdicts
  * the baseline excused, which of its verdicts are fixed, and which failing
  * verdicts are worse than it or new, each row named `tool/case` as the
- * JUnit report names it.
+ * JUnit report names it; and what `accept judge` adds: the rows whose
+ * stated verdict their history does not give.
  *
  * @module
  */
@@ -13,11 +14,12 @@ import {
   same,
   say,
   type Text,
-} from "../base/i18n.ts";
-import { inert, wrap } from "../base/terminal.ts";
-import type { BaselineStatus, Comparison } from "../accept/baseline.ts";
-import { BASELINE_MESSAGES as B } from "../accept/ci_messages.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
+} from "../../base/i18n.ts";
+import { inert, wrap } from "../../base/terminal.ts";
+import type { BaselineStatus, Comparison } from "../baseline.ts";
+import { BASELINE_MESSAGES as B, JUDGE_MESSAGES as J } from "../ci_messages.ts";
+import type { Changed } from "../judge.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
 
 /** The name of a row: `tool/case`, with `#ENTRY` after a tool the oracle names twice. */
 export function rowName(row: CaseResult, report: AcceptReport): string {
@@ -69,6 +71,28 @@ export function baselineLines(
     // Each list indented under its heading, its continuation lines further.
     const text = "  " + say(fill(head, { rows: list }), lang);
     for (const l of wrap(text, 80, 4)) lines.push(l.trimEnd());
+  }
+  return lines;
+}
+
+/** `accept judge`'s lines under the summary: each row whose stated verdict its history does not give (none: no line). */
+export function changedLines(
+  changed: readonly Changed[],
+  lang: Lang,
+): string[] {
+  if (changed.length === 0) return [];
+  const lines: string[] = [say(J.changedHead, lang)];
+  for (const c of changed) {
+    const row = fill(J.changed, {
+      row: inert(`${c.tool}#${c.entry}/${c.case}`),
+      was: c.was,
+      now: c.now,
+    });
+    lines.push(
+      ...wrap(say(row, lang), 78, 0).map((l, i) =>
+        (i === 0 ? "  " : "    ") + l.trim()
+      ),
+    );
   }
   return lines;
 }

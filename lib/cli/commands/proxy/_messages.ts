@@ -1,11 +1,12 @@
 /**
- * What `guardlab proxy` says: its help, and its own lines on stderr (the
- * faults file's refusals and the drawn record are `lib/accept/`'s). Stdout
- * is the client's protocol channel.
+ * What `guardlab proxy` says, beside the command: its help, and its own
+ * lines on stderr (the faults file's refusals, the log of a session and the
+ * drawn record are the accept wing's, in `lib/accept/proxy_messages.ts`).
+ * Stdout is the client's protocol channel.
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
 /** `guardlab proxy --help`. */
 export const PROXY_HELP = {
@@ -117,7 +118,7 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记
 } as const satisfies Record<string, Text>;
 
 /** What `proxy` says on stderr. */
-export const PROXY_CLI_MESSAGES = {
+export const PROXY_MESSAGES = {
   needsServer: {
     en: "give the server to start: -- COMMAND ARGS…, or show FILE",
     zh: "请给出要启动的服务器：-- COMMAND ARGS…，或 show FILE",

@@ -1,80 +1,64 @@
 /**
- * What `guardlab accept` says where engineers run it on every commit: the
- * help of `accept init`, `--junit`, `--baseline`, `--header` and
- * `--header-env`, and their one-line refusals and notes.
+ * What `guardlab accept` says, beside the command: its one-line refusals,
+ * and the screen of `accept init` (its help is `_help.ts`). The matrix, the timelines and the verdicts are
+ * the accept wing's own words, in `lib/accept/` (`MATRIX_WORDS`,
+ * `verdict_messages.ts`); what `accept` and `proxy` both say is in
+ * `lib/cli/messages/common.ts`.
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
-/** The help of the flags for CI, drafts and headers. */
-export const ACCEPT_CI_HELP = {
-  output: {
+/** What `accept` says on stderr: a bad call, a server that did not get through initialize, a header, a variable, a report `judge` cannot read. */
+export const ACCEPT_MESSAGES = {
+  initNoAnswer: {
     en:
-      "init: write the draft oracle to this new file (never over an existing one; default: stdout)",
+      "the server did not answer initialize within {ms} ms; nothing was tested",
+    zh: "服务器在 {ms} 毫秒内没有应答 initialize；没有进行任何测试",
+  },
+  initClosed: {
+    en:
+      "the server exited before initialize was answered; nothing was tested{tail}",
+    zh: "服务器在应答 initialize 之前就退出了；没有进行任何测试{tail}",
+  },
+  initError: {
+    en: "the server refused initialize ({detail}); nothing was tested",
+    zh: "服务器拒绝了 initialize（{detail}）；没有进行任何测试",
+  },
+  stderrTail: {
+    en: " (its last line on stderr: {line})",
+    zh: "（它在标准错误上的最后一行：{line}）",
+  },
+  needsServer: {
+    en:
+      "give the server: -- COMMAND ARGS…, --url http://127.0.0.1:PORT/mcp, or --example NAME",
     zh:
-      "init：把 oracle 草稿写入这个新文件（从不覆盖已有文件；默认：标准输出）",
+      "请给出服务器：-- COMMAND ARGS…、--url http://127.0.0.1:PORT/mcp，或 --example NAME",
   },
-  junit: {
+  oneServer: {
+    en: "give one server: -- COMMAND, --url or --example, not several",
+    zh: "只能给一个服务器：-- COMMAND、--url 或 --example 三选一",
+  },
+  needsOracle: {
     en:
-      "also write the matrix as JUnit XML to this new file: a failure per unsafe verdict, an error per case not judged, skipped for NOT-RUN and for what the baseline excused",
+      "--oracle FILE is needed with -- COMMAND or --url (an --example brings its own)",
     zh:
-      "同时把矩阵以 JUnit XML 写入这个新文件：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
+      "使用 -- COMMAND 或 --url 时必须给出 --oracle FILE（--example 自带 oracle）",
   },
-  baseline: {
+  unknownCase: {
+    en: "--cases: unknown case {got} (cases: {names})",
+    zh: "--cases：未知用例 {got}（可用用例：{names}）",
+  },
+  unknownTool: {
+    en: "--tool: the oracle names no write tool {got}",
+    zh: "--tool：oracle 中没有写入工具 {got}",
+  },
+  urlNotLoopback: {
     en:
-      "a previous --json report of the same server and oracle: the failing verdicts it holds no longer fail the run",
+      "--url must be http:// or https:// on this machine (127.0.0.1, localhost or [::1]), or https:// on a host your grant names, without a user or password (got {got})",
     zh:
-      "同一服务器、同一 oracle 的一份旧 --json 报告：其中已有的失败结论不再使本次运行失败",
+      "--url 必须是本机（127.0.0.1、localhost 或 [::1]）的 http:// 或 https://，或你的权限写明的主机的 https://，且不含用户名和密码（收到 {got}）",
   },
-  header: {
-    en:
-      "with --url: send this header with every request (may be given more than once)",
-    zh: "配合 --url：每个请求都带上这个请求头（可以给多次）",
-  },
-  headerEnv: {
-    en:
-      "with --url: the header's value from this environment variable, never shown or recorded (the engineer grant reads GUARDLAB_HEADER_* only)",
-    zh:
-      "配合 --url：请求头的值取自这个环境变量，从不显示或记录（工程师权限只能读取 GUARDLAB_HEADER_* 变量）",
-  },
-  exit0: {
-    en:
-      "every verdict is safe or information (with --baseline: or a failing one it excused)",
-    zh:
-      "所有结论都安全或仅为提示（用 --baseline 时：也可以是它豁免的失败结论）",
-  },
-  exit5: {
-    en: "an unsafe verdict (with --baseline: one it does not excuse)",
-    zh: "有不安全的结论（用 --baseline 时：基线没有豁免的）",
-  },
-  exit6: {
-    en:
-      "no unsafe verdict, but a case could not be judged (with --baseline: one it does not excuse); or the server did not get through initialize (init: or its tools/list could not be read)",
-    zh:
-      "没有不安全的结论，但有用例无法判断（用 --baseline 时：基线没有豁免的）；或服务器没能完成 initialize（init：或无法读取它的 tools/list）",
-  },
-  exit2: {
-    en:
-      "usage error, a bad oracle, an oracle with unconfirmed guesses, or a baseline of another server or oracle",
-    zh:
-      "用法错误、oracle 有误、oracle 中还有未确认的猜测，或基线来自其他服务器或 oracle",
-  },
-  exit1: {
-    en:
-      "the server could not be started, a file could not be read, or (init) the server lists no tool to draft",
-    zh: "无法启动服务器、读不了文件，或（init）服务器没有可起草的工具",
-  },
-  exit4: {
-    en:
-      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit), a variable or host the grant does not name, or a grant this guardlab lacks",
-    zh:
-      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
-  },
-} as const satisfies Record<string, Text>;
-
-/** The one-line refusals and the screen of `accept init`. */
-export const ACCEPT_CI_MESSAGES = {
   initFlags: {
     en:
       "accept init takes only --output, --timeout-ms and the server (-- COMMAND ARGS… or --url with its headers); got {flag}",
@@ -122,6 +106,22 @@ export const ACCEPT_CI_MESSAGES = {
       "--header-env {variable}：它的值不是最多 {max} 字节的一行（不显示该值）",
   },
   baselineWord: { en: "the baseline", zh: "该基线文件" },
+  judgeFlags: {
+    en: "accept judge takes only REPORT.json and --json; got {flag}",
+    zh: "accept judge 只接受 REPORT.json 和 --json；收到了 {flag}",
+  },
+  judgeNeedsReport: {
+    en: "accept judge needs one report: accept judge REPORT.json",
+    zh: "accept judge 需要一份报告：accept judge REPORT.json",
+  },
+  reportWord: {
+    en: "an accept --json report",
+    zh: "一份 accept --json 报告",
+  },
+} as const satisfies Record<string, Text>;
+
+/** The screen of `accept init`: what was drafted, what was not, and what to confirm. */
+export const INIT_MESSAGES = {
   initTitle: {
     en: "guardlab accept init: {server} {version}, {n} tools listed",
     zh: "guardlab accept init：{server} {version}，列出了 {n} 个工具",

@@ -1,14 +1,12 @@
 /**
- * What `guardlab accept` says: its help, and its lines for a bad call or a
- * server that could not be started (the matrix and timelines are the
- * view's, in `lib/accept/messages.ts`). `proxy` shares the lines about the
- * server and the oracle file.
+ * `guardlab accept --help`, beside the command: what it does, each flag
+ * (`init`'s, `judge`'s and CI's included), each exit code.
  *
  * @module
  */
-import type { Text } from "../../base/i18n.ts";
+import type { Text } from "../../../base/i18n.ts";
 
-/** `guardlab accept --help`. */
+/** `guardlab accept --help`: what it does, each flag, each exit code. */
 export const ACCEPT_HELP = {
   about: {
     en:
@@ -45,7 +43,11 @@ For CI: --junit FILE writes the matrix as JUnit XML (a new file); --baseline
 FILE takes a previous --json report of the same server (by name) and oracle
 (by digest): the failing verdicts it holds no longer fail the run, a new or
 worse one still does, and the screen lists what it excused and what is
-fixed.
+fixed. Each case's history (every call with its arguments and key, every
+answer, fault, read by key and process) is in --json: accept judge
+REPORT.json [--json] judges a saved report again from the histories alone,
+offline (nothing is started: the temp folder's grant is enough), and names
+any verdict the report states that its history does not give.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -81,6 +83,10 @@ schema 给出有效的 call；它猜测的业务键、读取工具和计数方�
 用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件）；--baseline FILE 接受同一
 服务器（按名称）、同一 oracle（按摘要）的一份旧 --json 报告：其中已有的失败结论
 不再使运行失败，新增或变差的仍会失败，屏幕列出被豁免和已修复的结论。
+--json 中含有每个用例的历史记录（每次调用及其参数和业务键、每个应答、故障、
+按业务键的读取和进程）：accept judge REPORT.json [--json] 只依据这些历史记录，
+离线重新判定一份保存的报告（不启动任何程序：临时目录权限即可），并指出报告中
+写的、但其历史记录得不出的结论。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
@@ -135,61 +141,66 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
     en: "text (default) or svg (the timelines)",
     zh: "text（默认）或 svg（时间线）",
   },
-} as const satisfies Record<string, Text>;
-
-/** What `accept` (and `proxy`, for the server and the oracle) says on stderr. */
-export const ACCEPT_CLI_MESSAGES = {
-  initNoAnswer: {
+  output: {
     en:
-      "the server did not answer initialize within {ms} ms; nothing was tested",
-    zh: "服务器在 {ms} 毫秒内没有应答 initialize；没有进行任何测试",
-  },
-  initClosed: {
-    en:
-      "the server exited before initialize was answered; nothing was tested{tail}",
-    zh: "服务器在应答 initialize 之前就退出了；没有进行任何测试{tail}",
-  },
-  initError: {
-    en: "the server refused initialize ({detail}); nothing was tested",
-    zh: "服务器拒绝了 initialize（{detail}）；没有进行任何测试",
-  },
-  stderrTail: {
-    en: " (its last line on stderr: {line})",
-    zh: "（它在标准错误上的最后一行：{line}）",
-  },
-  needsServer: {
-    en:
-      "give the server: -- COMMAND ARGS…, --url http://127.0.0.1:PORT/mcp, or --example NAME",
+      "init: write the draft oracle to this new file (never over an existing one; default: stdout)",
     zh:
-      "请给出服务器：-- COMMAND ARGS…、--url http://127.0.0.1:PORT/mcp，或 --example NAME",
+      "init：把 oracle 草稿写入这个新文件（从不覆盖已有文件；默认：标准输出）",
   },
-  oneServer: {
-    en: "give one server: -- COMMAND, --url or --example, not several",
-    zh: "只能给一个服务器：-- COMMAND、--url 或 --example 三选一",
-  },
-  needsOracle: {
+  junit: {
     en:
-      "--oracle FILE is needed with -- COMMAND or --url (an --example brings its own)",
+      "also write the matrix as JUnit XML to this new file: a failure per unsafe verdict, an error per case not judged, skipped for NOT-RUN and for what the baseline excused",
     zh:
-      "使用 -- COMMAND 或 --url 时必须给出 --oracle FILE（--example 自带 oracle）",
+      "同时把矩阵以 JUnit XML 写入这个新文件：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
   },
-  unknownCase: {
-    en: "--cases: unknown case {got} (cases: {names})",
-    zh: "--cases：未知用例 {got}（可用用例：{names}）",
-  },
-  unknownTool: {
-    en: "--tool: the oracle names no write tool {got}",
-    zh: "--tool：oracle 中没有写入工具 {got}",
-  },
-  urlNotLoopback: {
+  baseline: {
     en:
-      "--url must be http:// or https:// on this machine (127.0.0.1, localhost or [::1]), or https:// on a host your grant names, without a user or password (got {got})",
+      "a previous --json report of the same server and oracle: the failing verdicts it holds no longer fail the run",
     zh:
-      "--url 必须是本机（127.0.0.1、localhost 或 [::1]）的 http:// 或 https://，或你的权限写明的主机的 https://，且不含用户名和密码（收到 {got}）",
+      "同一服务器、同一 oracle 的一份旧 --json 报告：其中已有的失败结论不再使本次运行失败",
   },
-  oracleWord: { en: "the oracle", zh: "该 oracle 文件" },
-  jsonOrSvg: {
-    en: "--json and --format svg: give one",
-    zh: "--json 与 --format svg 只能给一个",
+  header: {
+    en:
+      "with --url: send this header with every request (may be given more than once)",
+    zh: "配合 --url：每个请求都带上这个请求头（可以给多次）",
+  },
+  headerEnv: {
+    en:
+      "with --url: the header's value from this environment variable, never shown or recorded (the engineer grant reads GUARDLAB_HEADER_* only)",
+    zh:
+      "配合 --url：请求头的值取自这个环境变量，从不显示或记录（工程师权限只能读取 GUARDLAB_HEADER_* 变量）",
+  },
+  exit0: {
+    en:
+      "every verdict is safe or information (with --baseline: or a failing one it excused)",
+    zh:
+      "所有结论都安全或仅为提示（用 --baseline 时：也可以是它豁免的失败结论）",
+  },
+  exit5: {
+    en: "an unsafe verdict (with --baseline: one it does not excuse)",
+    zh: "有不安全的结论（用 --baseline 时：基线没有豁免的）",
+  },
+  exit6: {
+    en:
+      "no unsafe verdict, but a case could not be judged (with --baseline: one it does not excuse); or the server did not get through initialize (init: or its tools/list could not be read)",
+    zh:
+      "没有不安全的结论，但有用例无法判断（用 --baseline 时：基线没有豁免的）；或服务器没能完成 initialize（init：或无法读取它的 tools/list）",
+  },
+  exit2: {
+    en:
+      "usage error, a bad oracle, an oracle with unconfirmed guesses, a baseline of another server or oracle, or (judge) a report that cannot be judged",
+    zh:
+      "用法错误、oracle 有误、oracle 中还有未确认的猜测、基线来自其他服务器或 oracle，或（judge）无法判定的报告",
+  },
+  exit1: {
+    en:
+      "the server could not be started, a file could not be read, or (init) the server lists no tool to draft",
+    zh: "无法启动服务器、读不了文件，或（init）服务器没有可起草的工具",
+  },
+  exit4: {
+    en:
+      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit), a variable or host the grant does not name, or a grant this guardlab lacks",
+    zh:
+      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
   },
 } as const satisfies Record<string, Text>;

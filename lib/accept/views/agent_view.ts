@@ -8,21 +8,21 @@
  *
  * @module
  */
-import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
-import { isPlainRecord } from "../base/json.ts";
-import { inert, wrap } from "../base/terminal.ts";
+import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
+import { isPlainRecord } from "../../base/json.ts";
+import { inert, wrap } from "../../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
   refusedBeforeSending,
   shownName,
-} from "../accept/agent_record.ts";
-import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
-import { MAX_DRAWN_EVENTS } from "../accept/limits.ts";
-import { TIMELINE_WORDS as W } from "../accept/messages.ts";
-import { PROXY_MESSAGES as P } from "../accept/proxy_messages.ts";
-import { type Oracle, pointerGet } from "../accept/oracle.ts";
-import type { RecordLine } from "../accept/record.ts";
+} from "../agent_record.ts";
+import { AGENT_MESSAGES as A } from "../agent_messages.ts";
+import { MAX_DRAWN_EVENTS } from "../limits.ts";
+import { TIMELINE_WORDS as W } from "../messages.ts";
+import { PROXY_WORDS as P } from "../proxy_messages.ts";
+import { type Oracle, pointerGet } from "../oracle.ts";
+import type { RecordLine } from "../record.ts";
 import { lanesSvg, laneTable } from "./accept_view.ts";
 import { effectLines } from "./proxy_view.ts";
 import { type Merged, MERGED_LANES, mergedTimeline } from "./_agent_merge.ts";

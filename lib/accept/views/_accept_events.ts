@@ -7,14 +7,14 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../base/i18n.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
+import { fill, same, type Text } from "../../base/i18n.ts";
+import { MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
 import {
   OUTCOME_WORD,
   PROBLEM_WORD,
   TIMELINE_WORDS as W,
-} from "../accept/messages.ts";
-import type { TimelineEvent } from "../accept/session.ts";
+} from "../messages.ts";
+import type { TimelineEvent } from "../session.ts";
 
 /** One event's words, for `calls` (one call number or a run of them), with its process when a case started its own. */
 export function eventText(e: TimelineEvent, calls: Text, n: number): Text {

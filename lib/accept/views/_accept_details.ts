@@ -10,17 +10,13 @@
  *
  * @module
  */
-import { fill, joinTexts, same, type Text } from "../base/i18n.ts";
-import { inert } from "../base/terminal.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
-import { MAX_MESSAGE_BYTES } from "../accept/limits.ts";
-import {
-  ACCEPT_MESSAGES as M,
-  OUTCOME_WORD,
-  PROBLEM_WORD,
-} from "../accept/messages.ts";
-import { HINT_NAMES, type Outcome, type ToolHints } from "../accept/session.ts";
-import { DETAIL_WORDS as D } from "../accept/verdict_messages.ts";
+import { fill, joinTexts, same, type Text } from "../../base/i18n.ts";
+import { inert } from "../../base/terminal.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
+import { MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
+import { MATRIX_WORDS as M, OUTCOME_WORD, PROBLEM_WORD } from "../messages.ts";
+import { HINT_NAMES, type Outcome, type ToolHints } from "../session.ts";
+import { DETAIL_WORDS as D } from "../verdict_messages.ts";
 
 /** A tool's declared hints in one line: `declared hints: idempotentHint: true, …`. */
 export function hintsText(hints: ToolHints): Text {

@@ -15,20 +15,20 @@
  *
  * @module
  */
-import { fill, type Lang, say, type Text } from "../base/i18n.ts";
-import { VERDICT_CLASS } from "../accept/cases.ts";
-import type { Comparison } from "../accept/baseline.ts";
-import type { AcceptReport, CaseResult } from "../accept/run.ts";
+import { fill, type Lang, say, type Text } from "../../base/i18n.ts";
+import { VERDICT_CLASS } from "../cases.ts";
+import type { Comparison } from "../baseline.ts";
+import type { AcceptReport, CaseResult } from "../run.ts";
 import {
   NOT_RUN_WHY,
   VERDICT_ARTICLE,
   VERDICT_MEANING,
-} from "../accept/verdict_messages.ts";
+} from "../verdict_messages.ts";
 import { detailTexts } from "./_accept_details.ts";
-import { JUNIT_WORDS as J } from "../accept/ci_messages.ts";
+import { JUNIT_WORDS as J } from "../ci_messages.ts";
 import { effectText, problemsText, sawText } from "./_accept_details.ts";
 import { rowName } from "./_accept_baseline.ts";
-import { xmlEscape } from "./svg.ts";
+import { xmlEscape } from "../../base/markup.ts";
 
 /** What a testcase holds, by its row's verdict and the baseline. */
 export type JunitOutcome = "passed" | "failure" | "error" | "skipped";

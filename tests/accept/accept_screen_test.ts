@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { displayWidth } from "../../lib/base/terminal.ts";
-import { acceptScreen } from "../../lib/views/accept_view.ts";
+import { acceptScreen } from "../../lib/accept/views/accept_view.ts";
 import { compareWithBaseline } from "../../lib/accept/baseline.ts";
 import { reportOf, rowOf } from "../_helpers/accept_reports.ts";
 

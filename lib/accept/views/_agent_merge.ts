@@ -18,8 +18,8 @@
  *
  * @module
  */
-import { fill, same, type Text } from "../base/i18n.ts";
-import { inert } from "../base/terminal.ts";
+import { fill, same, type Text } from "../../base/i18n.ts";
+import { inert } from "../../base/terminal.ts";
 import {
   type AgentCall,
   type AgentLine,
@@ -28,12 +28,12 @@ import {
   leftTheAgent,
   refusedBeforeSending,
   shownName,
-} from "../accept/agent_record.ts";
-import { matchCalls, proxyCalls } from "../accept/agent_match.ts";
-import { AGENT_MESSAGES as A } from "../accept/agent_messages.ts";
-import { TIMELINE_WORDS as W } from "../accept/messages.ts";
-import type { Oracle } from "../accept/oracle.ts";
-import type { RecordLine } from "../accept/record.ts";
+} from "../agent_record.ts";
+import { matchCalls, proxyCalls } from "../agent_match.ts";
+import { AGENT_MESSAGES as A } from "../agent_messages.ts";
+import { TIMELINE_WORDS as W } from "../messages.ts";
+import type { Oracle } from "../oracle.ts";
+import type { RecordLine } from "../record.ts";
 import type { ViewLane } from "./accept_view.ts";
 import { proxySteps } from "./proxy_view.ts";
 
@@ -326,7 +326,32 @@ export function mergedTimeline(
   const proxyEpoch = start.kind === "start" ? start.epoch_ms ?? 0 : 0;
   const offsetMs = story.epochMs - proxyEpoch;
   const shift = (t: number) => t + offsetMs;
-  const proxy: Node[] = proxySteps(lines, oracle).map((s) =>
+  const proxy = proxyNodes(lines, oracle);
+  const linked = linkCalls(story, shift, hooksOf(proxy));
+  const agentNodes = [...storyNodes(story, shift), ...linked.nodes];
+  markBeside(proxy, linked.besideOf);
+  const least = leastShift(linked.pairs);
+  const shiftMs = least ?? 0;
+  for (const n of agentNodes) {
+    n.t += shiftMs;
+    // (+ 0: no -0 on the screen or in the JSON)
+    n.step = { ...n.step, at_ms: Math.round(n.t) + 0 };
+  }
+  // Each record's own order: the proxy's as written, the agent's by time
+  // (and, for the same time, as written).
+  agentNodes.sort((x, y) => x.t - y.t || x.seq - y.seq);
+  return {
+    steps: merge(agentNodes, proxy),
+    story,
+    offsetMs,
+    shiftMs,
+    contradictory: least === null,
+  };
+}
+
+/** The proxy's steps as nodes of the merged timeline, on the proxy's clock. */
+function proxyNodes(lines: readonly RecordLine[], oracle?: Oracle): Node[] {
+  return proxySteps(lines, oracle).map((s) =>
     node(
       {
         lane: s.lane,
@@ -343,28 +368,46 @@ export function mergedTimeline(
       s.toClient === true,
     )
   );
-  // Per call, the proxy's steps an agent's mark hangs on (found once: a
-  // record may hold 100000 calls).
-  const sentAt = new Map<number, Node>();
-  const deliveredAt = new Map<number, Node>();
-  const cancelledAt = new Map<number, Node>();
+}
+
+/** Per call, the proxy's steps an agent's mark hangs on. */
+interface Hooks {
+  readonly sentAt: Map<number, Node>;
+  readonly deliveredAt: Map<number, Node>;
+  readonly cancelledAt: Map<number, Node>;
+}
+
+/** The proxy's steps an agent's mark hangs on, per call (found once: a record may hold 100000 calls). */
+function hooksOf(proxy: readonly Node[]): Hooks {
+  const hooks: Hooks = {
+    sentAt: new Map(),
+    deliveredAt: new Map(),
+    cancelledAt: new Map(),
+  };
   for (const n of proxy) {
     const k = n.step.call;
     if (k === undefined) continue;
     // An answer delivered after the client cancelled the call is one it
     // no longer waited for: nothing the agent did follows it.
-    if (n.toClient && cancelledAt.has(k)) continue;
+    if (n.toClient && hooks.cancelledAt.has(k)) continue;
     const at = n.step.kind === "sent" || n.step.kind === "retried"
-      ? sentAt
+      ? hooks.sentAt
       : n.toClient
-      ? deliveredAt
+      ? hooks.deliveredAt
       : n.step.lane === "client" && n.step.kind === "cancelled"
-      ? cancelledAt
+      ? hooks.cancelledAt
       : undefined;
     if (at !== undefined && !at.has(k)) at.set(k, n);
   }
-  const watched = story.calls.some((c) => c.mcp !== null);
-  const agentNodes: Node[] = [
+  return hooks;
+}
+
+/** The agent's model turns and agent guardrails, as nodes on its clock moved to the proxy's. */
+function storyNodes(
+  story: AgentStory,
+  shift: (t: number) => number,
+): Node[] {
+  return [
     ...story.turns.map((t) =>
       node(
         {
@@ -393,14 +436,32 @@ export function mergedTimeline(
       )
     ),
   ];
+}
+
+/**
+ * The agent's calls as nodes, each hung on the proxy's steps of its call
+ * (what must come before what), the pairs whose clocks are held to that
+ * order, and the calls the agent sent while an earlier one was open.
+ */
+function linkCalls(
+  story: AgentStory,
+  shift: (t: number) => number,
+  hooks: Hooks,
+): {
+  nodes: Node[];
+  pairs: { agent: Node; proxy: Node; agentLater: boolean }[];
+  besideOf: Map<number, { first: number; tool: string }>;
+} {
+  const watched = story.calls.some((c) => c.mcp !== null);
   const byN = new Map(story.calls.map((c) => [c.n, c]));
+  const nodes: Node[] = [];
   const besideOf = new Map<number, { first: number; tool: string }>();
   const pairs: { agent: Node; proxy: Node; agentLater: boolean }[] = [];
   for (const call of story.calls) {
     const earlier = call.retryOf ?? call.sentWhileOpen;
     const first = earlier === null ? null : byN.get(earlier)?.proxyCall ?? null;
     const made = callNodes(call, watched, shift, first);
-    agentNodes.push(...made.nodes);
+    nodes.push(...made.nodes);
     const k = call.proxyCall;
     if (k === null) continue;
     // The proxy alone calls a second call of a key a retry; the agent's
@@ -409,13 +470,13 @@ export function mergedTimeline(
       besideOf.set(k, { first, tool: call.tool });
     }
     // The call leaves after its input guardrails allowed it.
-    const sent = sentAt.get(k);
+    const sent = hooks.sentAt.get(k);
     if (sent !== undefined && made.beforeSend !== undefined) {
       sent.after.push(made.beforeSend);
       pairs.push({ agent: made.beforeSend, proxy: sent, agentLater: false });
     }
     // What the agent does with an answer comes after the answer reached it.
-    const delivered = deliveredAt.get(k);
+    const delivered = hooks.deliveredAt.get(k);
     if (delivered !== undefined && made.afterAnswer !== undefined) {
       made.afterAnswer.after.push(delivered);
       pairs.push({
@@ -428,12 +489,20 @@ export function mergedTimeline(
     // the failure only once the cancel has left: the timeout, the cancel,
     // then what the agent did next (an order of cause; the proxy notes the
     // cancel when it arrives, so these are not held to the clocks).
-    const cancel = cancelledAt.get(k);
+    const cancel = hooks.cancelledAt.get(k);
     if (cancel !== undefined && made.failed !== undefined) {
       cancel.after.push(made.failed);
       made.afterFailure?.after.push(cancel);
     }
   }
+  return { nodes, pairs, besideOf };
+}
+
+/** A call the proxy alone would call a retry, sent while the first was open: drawn as sent beside it. */
+function markBeside(
+  proxy: readonly Node[],
+  besideOf: ReadonlyMap<number, { first: number; tool: string }>,
+): void {
   for (const n of proxy) {
     const k = n.step.call;
     const beside = k === undefined ? undefined : besideOf.get(k);
@@ -448,21 +517,4 @@ export function mergedTimeline(
       }),
     };
   }
-  const least = leastShift(pairs);
-  const shiftMs = least ?? 0;
-  for (const n of agentNodes) {
-    n.t += shiftMs;
-    // (+ 0: no -0 on the screen or in the JSON)
-    n.step = { ...n.step, at_ms: Math.round(n.t) + 0 };
-  }
-  // Each record's own order: the proxy's as written, the agent's by time
-  // (and, for the same time, as written).
-  agentNodes.sort((x, y) => x.t - y.t || x.seq - y.seq);
-  return {
-    steps: merge(agentNodes, proxy),
-    story,
-    offsetMs,
-    shiftMs,
-    contradictory: least === null,
-  };
 }

@@ -1,17 +1,22 @@
 /**
- * A channel to an MCP server: one JSON-RPC message at a time each way, over
- * a child process's stdin and stdout, read with a bound on every message.
- * What is not a message (a line that is not JSON, a line past the bound)
- * is reported as a problem and goes no further; the child's exit closes the
- * channel. The child runs with the user's own rights: Deno's sandbox covers
- * guardlab, not the process it starts.
+ * The client end of the wire: a channel to an MCP server, one JSON-RPC
+ * message at a time each way, and its stdio transport, over a child
+ * process's stdin and stdout, read with a bound on every message. What is
+ * not a message (a line that is not JSON, a line past the bound) is
+ * reported as a problem and goes no further; a message nested past the
+ * depth bound is read no further and noted (with the id it had, so the
+ * request it answers gets no answer it could use); the child's exit closes
+ * the channel. The child runs with the user's own rights: Deno's sandbox
+ * covers guardlab, not the process it starts.
  *
  * @module
  */
 import { linesOf } from "../base/lines.ts";
-import { isPlainRecord } from "../base/json.ts";
-import { MAX_MESSAGE_BYTES } from "./limits.ts";
-import { drainAfterExit, startServerProcess } from "./_server_process.ts";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "./limits.ts";
+import { type Id, type Message, parseMessage } from "./message.ts";
+import { drainAfterExit, startServerProcess } from "./server_process.ts";
+
+export type { Message } from "./message.ts";
 
 /** Something the server wrote that is not a message. */
 export type ChannelProblem =
@@ -20,25 +25,35 @@ export type ChannelProblem =
   | { readonly kind: "not-message"; readonly line: number };
 
 /**
- * Something a server did that guardlab noted and set aside, which decides
- * no verdict: over Streamable HTTP, a body on the answer to a notification
- * (the MCP SDK's client discards it unread, and so does guardlab).
+ * Something a server did that guardlab noted and set aside, which is no
+ * fault of the protocol's:
+ * - `discarded-body`: over Streamable HTTP, a body on the answer to a
+ *   notification (the MCP SDK's client discards it unread, and so does
+ *   guardlab);
+ * - `too-deep`: a message nested deeper than guardlab reads ({@linkcode MAX_DEPTH}
+ *   levels), read no further; `id` is the id it had, so the request it
+ *   answers is known to have got no answer guardlab could read.
  */
-export type ChannelNotice = {
-  readonly kind: "discarded-body";
-  /** The HTTP status it came with. */
-  readonly status: number;
-  /** The notification it answered (guardlab's own: `notifications/…`). */
-  readonly method: string;
-};
+export type ChannelNotice =
+  | {
+    readonly kind: "discarded-body";
+    /** The HTTP status it came with. */
+    readonly status: number;
+    /** The notification it answered (guardlab's own: `notifications/…`). */
+    readonly method: string;
+  }
+  | {
+    readonly kind: "too-deep";
+    /** The bound it passed. */
+    readonly max: number;
+    /** The id it had, when it had one. */
+    readonly id: Id | null;
+  };
 
 /** Why a channel closed. */
 export type CloseReason =
   | { readonly kind: "exited"; readonly code: number | null }
   | { readonly kind: "closed" };
-
-/** One JSON-RPC message. */
-export type Message = Record<string, unknown>;
 
 /** A message channel to one server. */
 export interface Channel {
@@ -71,18 +86,18 @@ export interface Channel {
   kill(): Promise<void>;
 }
 
-/** Parse one line as a JSON-RPC message, or say what it is instead. */
-export function messageOf(
-  text: string,
-): Message | "not-json" | "not-message" {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return "not-json";
-  }
-  if (!isPlainRecord(value) || value.jsonrpc !== "2.0") return "not-message";
-  return value;
+/**
+ * Hand `text`, one message's text as it came off the wire, to `channel`:
+ * a message to `onmessage`, a message nested past the depth bound to
+ * `onnotice` (read no further), anything else to `onproblem` (`line` is
+ * where it came, 0 when it came otherwise).
+ */
+export function receiveText(channel: Channel, text: string, line = 0): void {
+  const parsed = parseMessage(text);
+  if ("message" in parsed) channel.onmessage?.(parsed.message);
+  else if (parsed.refused === "too-deep") {
+    channel.onnotice?.({ kind: "too-deep", max: MAX_DEPTH, id: parsed.id });
+  } else channel.onproblem?.({ kind: parsed.refused, line });
 }
 
 const encoder = new TextEncoder();
@@ -149,12 +164,7 @@ export function spawnChannel(
   }, () => {});
   const reading = pumpLines(
     server.stdout,
-    (text, line) => {
-      const message = messageOf(text);
-      if (typeof message === "string") {
-        channel.onproblem?.({ kind: message, line });
-      } else channel.onmessage?.(message);
-    },
+    (text, line) => receiveText(channel, text, line),
     (line) => channel.onproblem?.({ kind: "too-long", line }),
   );
   const ended = drainAfterExit(server, reading).then(async () => {

@@ -10,7 +10,10 @@ import assert from "node:assert/strict";
 import { say } from "../../lib/base/i18n.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
 import type { RecordLine } from "../../lib/accept/record.ts";
-import { proxyShowLines, proxySteps } from "../../lib/views/proxy_view.ts";
+import {
+  proxyShowLines,
+  proxySteps,
+} from "../../lib/accept/views/proxy_view.ts";
 
 const call = (
   n: number,

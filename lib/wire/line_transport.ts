@@ -1,5 +1,6 @@
 /**
- * An MCP stdio transport on guardlab's own bounded line reader. The SDK's
+ * The stdio server end of the wire (`guardlab mcp`'s transport), on
+ * guardlab's own bounded line reader and the one message parser. The SDK's
  * `StdioServerTransport` buffers up to 10 MiB and then closes the
  * connection, and it drops a line that is not JSON without a reply. This
  * one answers a line that is not JSON with `-32700`, a line that is JSON but
@@ -12,28 +13,17 @@
  *
  * @module
  */
-import { deeperThan } from "../base/json.ts";
 import { linesOf, MAX_LINE_BYTES } from "../base/lines.ts";
-
-/** The longest message this transport reads: 1 MiB, like a script step. */
-export const MAX_MESSAGE_BYTES = MAX_LINE_BYTES;
-
-/**
- * The deepest nesting of arrays and objects a message may have. An MCP
- * message is a few levels deep; the limit is checked on the line's text
- * right after `JSON.parse` (which does not recurse), so no schema check or
- * second reading ever recurses deeper.
- */
-export const MAX_DEPTH = 64;
-
-/** JSON-RPC's code for a line that is not JSON. */
-export const PARSE_ERROR = -32700;
-
-/** JSON-RPC's code for JSON that is not a valid request. */
-export const INVALID_REQUEST = -32600;
-
-/** JSON-RPC's code for a request whose params are wrong. */
-export const INVALID_PARAMS = -32602;
+import { MAX_DEPTH } from "./limits.ts";
+import {
+  errorResponse,
+  type Id,
+  idOf,
+  INVALID_REQUEST,
+  type Message,
+  PARSE_ERROR,
+  parseJson,
+} from "./message.ts";
 
 /** The part of the SDK's `Transport` interface this transport fills. */
 export interface LineTransportOptions {
@@ -65,16 +55,13 @@ export interface LineTransportOptions {
   admit?(value: unknown): Promise<void> | undefined;
 }
 
-/** A message as the SDK hands it over: a JSON object. */
-type Message = Record<string, unknown>;
-
 /**
  * A `Transport` (in the SDK's sense) over lines of `input`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { LineTransport } from "./_transport.ts";
+ * import { LineTransport } from "./line_transport.ts";
  * const written: string[] = [];
  * const t = new LineTransport({
  *   input: new Blob(["not json\n"]).stream(),
@@ -127,7 +114,7 @@ export class LineTransport {
   }
 
   async #pump(stream: ReadableStream<Uint8Array>): Promise<void> {
-    const limit = this.#options.maxBytes ?? MAX_MESSAGE_BYTES;
+    const limit = this.#options.maxBytes ?? MAX_LINE_BYTES;
     for await (const line of linesOf(stream, limit)) {
       if (this.#closed) return;
       if ("tooLong" in line) {
@@ -139,23 +126,23 @@ export class LineTransport {
         continue;
       }
       if (line.text.trim() === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line.text);
-      } catch {
-        this.#reply(null, PARSE_ERROR, "Parse error: not JSON");
-        continue;
-      }
       // JSON.parse itself does not recurse; the schema check and a second
-      // reading would. Refused here, with the id the message had.
-      if (deeperThan(line.text, MAX_DEPTH)) {
-        this.#reply(
-          idOf(value),
-          INVALID_REQUEST,
-          `Invalid Request: nested deeper than ${MAX_DEPTH}`,
-        );
+      // reading would. A message nested too deep is refused here, with the
+      // id it had.
+      const parsed = parseJson(line.text, MAX_DEPTH);
+      if ("refused" in parsed) {
+        if (parsed.refused === "not-json") {
+          this.#reply(null, PARSE_ERROR, "Parse error: not JSON");
+        } else {
+          this.#reply(
+            parsed.id,
+            INVALID_REQUEST,
+            `Invalid Request: nested deeper than ${MAX_DEPTH}`,
+          );
+        }
         continue;
       }
+      let value = parsed.value;
       if (!this.#options.isMessage(value)) {
         this.#reply(
           idOf(value),
@@ -198,10 +185,8 @@ export class LineTransport {
     }
   }
 
-  #reply(id: string | number | null, code: number, message: string): void {
-    this.#options.write(
-      JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }),
-    );
+  #reply(id: Id | null, code: number, message: string): void {
+    this.#options.write(JSON.stringify(errorResponse(id, code, message)));
   }
 
   /** Write one message as one line. */
@@ -218,13 +203,4 @@ export class LineTransport {
     this.onclose?.();
     return Promise.resolve();
   }
-}
-
-/** The id of a request that was refused, when it has a usable one. */
-function idOf(value: unknown): string | number | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === "string" ||
-      (typeof id === "number" && Number.isFinite(id))
-    ? id
-    : null;
 }
