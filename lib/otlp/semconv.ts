@@ -126,6 +126,42 @@ export const GUARDLAB = {
   guardrail: "guardlab.guardrail",
   /** A guardrail's verdict. */
   verdict: "guardlab.verdict",
+  /** The proxy record a trace shows. */
+  record: "guardlab.record",
+  /** The server's program (its command's first word). */
+  server: "guardlab.server",
+  /** The calls of a key so far. */
+  calls: "guardlab.calls",
+  /** What the model is told of a call (the function span's output). */
+  told: "guardlab.told",
+  /** A model turn's number. */
+  turn: "guardlab.turn",
+  /** How an MCP call ended, as the agent saw it. */
+  outcome: "guardlab.outcome",
+  /** An accept case's name. */
+  case: "guardlab.case",
+  /** A verdict's class: safe, unsafe, info, inconclusive. */
+  verdictClass: "guardlab.verdict.class",
+  /** A call sent again (a retry of an earlier one). */
+  retry: "guardlab.retry",
+  /** Which server process, in a case that starts its own. */
+  process: "guardlab.process",
+  /** A read counted the other arguments' effect. */
+  other: "guardlab.effect.other",
+  /** Whether a cancel was sent. */
+  sent: "guardlab.sent",
+  /** After how many ms a cancel was placed. */
+  afterMs: "guardlab.after_ms",
+  /** Where a cancel's delay came from. */
+  from: "guardlab.from",
+  /** What a server did wrong. */
+  problem: "guardlab.problem",
+  /** Which tool of the oracle: write or read. */
+  role: "guardlab.role",
+  /** How many verdicts were unsafe. */
+  unsafe: "guardlab.unsafe",
+  /** How many cases could not be judged. */
+  inconclusive: "guardlab.inconclusive",
   /** A record's own bound was reached: what followed was not recorded. */
   truncated: "guardlab.record.truncated",
 } as const;

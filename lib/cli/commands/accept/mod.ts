@@ -36,6 +36,7 @@ export const accept = command({
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
                     [--timeout-ms N] [--cancel-after-ms N]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
+                    [--otlp FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]`,
   about: H.about,
@@ -74,6 +75,7 @@ export const accept = command({
       help: H.format,
     },
     junit: { type: "string", value: "FILE", help: H.junit },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
     baseline: { type: "string", value: "FILE", help: H.baseline },
     output: { type: "string", value: "FILE", help: H.output },
   },
