@@ -78,6 +78,18 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记
     zh: "结束时按业务键读取每次写入的效果",
   },
   format: { en: "show: text (default) or svg", zh: "show：text（默认）或 svg" },
+  otlp: {
+    en:
+      "show: also write the timeline to this new file as an OpenTelemetry trace (OTLP JSON, one line; the student grant writes under /tmp only)",
+    zh:
+      "show：同时把时间线以 OpenTelemetry trace（OTLP JSON，一行）写入这个新文件（学生版权限只能写在 /tmp 下）",
+  },
+  traceparent: {
+    en:
+      "the parent of every tools/call that carries no params._meta.traceparent (your agent's run, as W3C trace context): the proxy adds its own span's traceparent to that request",
+    zh:
+      "没有带 params._meta.traceparent 的每次 tools/call 的父 span（你的 Agent 这次运行，W3C trace context 格式）：proxy 会把它自己的 span 的 traceparent 加进这次请求",
+  },
   json: {
     en: "show: the steps, calls and effects as JSON",
     zh: "show：以 JSON 给出步骤、调用和效果",
@@ -131,8 +143,20 @@ export const PROXY_MESSAGES = {
     zh: "--print-agent-hook 不接受其他参数",
   },
   showOnly: {
-    en: "--agent and --json are for proxy show FILE",
-    zh: "--agent 与 --json 只用于 proxy show FILE",
+    en: "--agent, --json and --otlp are for proxy show FILE",
+    zh: "--agent、--json 与 --otlp 只用于 proxy show FILE",
+  },
+  sessionOnly: {
+    en:
+      "--traceparent is for a session: proxy --traceparent VALUE -- COMMAND ARGS…",
+    zh:
+      "--traceparent 用于一次会话：proxy --traceparent VALUE -- COMMAND ARGS…",
+  },
+  badTraceparent: {
+    en:
+      "--traceparent {got}: not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>, ids not all zero)",
+    zh:
+      "--traceparent {got}：不是 W3C traceparent（00-<32 位十六进制>-<16 位十六进制>-<2 位十六进制>，id 不能全为零）",
   },
   readNeedsOracle: {
     en:
