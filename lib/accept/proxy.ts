@@ -3,7 +3,9 @@
  * agent's host and the real server. Every message goes through unchanged,
  * both ways (initialize, lists, calls, notifications, progress,
  * cancellation, resources, prompts), and is recorded with its time,
- * direction and call number. Faults apply by tool name and call number:
+ * direction and call number; only with `--traceparent` does a
+ * `tools/call` that names no parent get the proxy's span as its
+ * `params._meta.traceparent`. Faults apply by tool name and call number:
  * an answer dropped or held back, a cancel sent on the client's behalf, a
  * call delivered twice or fanned out. With an oracle, the effect of each
  * write is read from the server by key once the client has gone: a read

@@ -86,7 +86,7 @@ export const GUARDLAB = {
   note: "guardlab.note",
   /** How many rows of the effect the store held when it was seen. */
   effectCount: "guardlab.effect.count",
-  /** Whether guardlab knows how the call ended for its caller. */
+  /** Whether the caller got an answer that says how the call ended. */
   outcomeKnown: "guardlab.outcome.known",
   /** The MCP session's number on a ledger. */
   mcpSession: "guardlab.mcp.session",
@@ -116,7 +116,7 @@ export const GUARDLAB = {
   copies: "guardlab.copies",
   /** Whether a reply was withheld from the client. */
   replyWithheld: "guardlab.reply.withheld",
-  /** How many replies the client got for one call, past the first. */
+  /** How many answers the server gave one call past the first (to copies, or late): none reached the client. */
   replyDuplicated: "guardlab.reply.duplicates",
   /** Whether the read of the effect came before the reply went on. */
   beforeDelivery: "guardlab.effect.before_delivery",

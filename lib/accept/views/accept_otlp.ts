@@ -10,9 +10,10 @@
  *   that was in flight when it was read (a read made while the call was
  *   out), else on the case. Every other read is `guardlab.effect_read`.
  * - **What the client could not know:** a reply guardlab withheld
- *   (`guardlab.reply.withheld`), and an outcome the history cannot tell
- *   (`guardlab.outcome.known` false: no answer in time, the server gone,
- *   the call cancelled), beside the answer's own `guardlab.outcome`.
+ *   (`guardlab.reply.withheld`), and whether the client got an answer that
+ *   says how the call ended (`guardlab.outcome.known` false: no answer in
+ *   time, the server gone, the call cancelled, or the reply withheld),
+ *   beside the answer as guardlab got it (`guardlab.outcome`).
  * - **What is never written:** the server's command, the oracle, and the
  *   headers of `--header` and `--header-env`, whose values no history
  *   holds; names and texts are cut and made inert by the encoder.
@@ -86,9 +87,10 @@ function endOf(records: readonly HistoryRecord[]): number {
   return end;
 }
 
-/** Whether the client can know how a call ended from its answer. */
-function known(c: CallRecord): boolean {
-  return c.answer.outcome === "ok" || c.answer.outcome === "error";
+/** Whether the client got an answer that says how the call ended: one came, and guardlab did not withhold it. */
+function known(c: CallRecord, withheld: boolean): boolean {
+  return !withheld &&
+    (c.answer.outcome === "ok" || c.answer.outcome === "error");
 }
 
 /**
@@ -196,7 +198,7 @@ function callSpan(
       [GUARDLAB.retry]: r.retry,
       [GUARDLAB.process]: r.process,
       [GUARDLAB.outcome]: r.answer.outcome,
-      [GUARDLAB.outcomeKnown]: known(r),
+      [GUARDLAB.outcomeKnown]: known(r, seen.withheld),
       [GUARDLAB.replyWithheld]: seen.withheld || undefined,
     },
     events: seen.events,

@@ -34,9 +34,8 @@ export const accept = command({
                      --oracle FILE --url URL [--header NAME=VALUE…]
                      [--header-env NAME=VARIABLE…])
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
-                    [--timeout-ms N] [--cancel-after-ms N]
+                    [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
-                    [--otlp FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]`,
   about: H.about,

@@ -14,7 +14,8 @@ export const PROXY_HELP = {
     en:
       `A drop-in mcpServers entry: the agent's host starts guardlab proxy in place
 of the real server, which guardlab starts as -- COMMAND ARGS…. Every message
-is forwarded unchanged both ways, and recorded with its time, direction and
+is forwarded unchanged both ways (but with --traceparent, below), and
+recorded with its time, direction and
 call number as JSON Lines (--record FILE: a new file in a folder of yours
 under the temp folder; else one in your private folder, named on stderr).
 A line from the server that is not JSON-RPC, or a message over 4 MiB, is not
@@ -37,13 +38,18 @@ client knew anything.
 guardlab proxy show FILE [--format svg | --json] [--oracle FILE] draws a
 record; --agent AGENTFILE draws an agent record beside it, on the same
 clock: the agent's model turns, tool guardrails and calls, as written by
-the module guardlab proxy --print-agent-hook prints.
+the module guardlab proxy --print-agent-hook prints. --otlp FILE also
+writes it as an OpenTelemetry trace: a call whose request carried
+params._meta.traceparent is that span's child; --traceparent VALUE gives
+the parent of the calls that carry none, and adds the proxy's own span to
+those requests as their traceparent.
 The server runs with your own rights: Deno's sandbox covers guardlab, not
 the server. Starting it needs the engineer grant (-P=guardlab-engineer).`,
     zh: `可直接写进 mcpServers：Agent 宿主启动 guardlab proxy 来代替真实服务器，
-真实服务器由 guardlab 以 -- COMMAND ARGS… 启动。每条消息双向原样转发，并以
-JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目录下你自己的目录中
-新建的文件；不给时写入你的私有目录，文件名输出到标准错误）。
+真实服务器由 guardlab 以 -- COMMAND ARGS… 启动。每条消息双向原样转发
+（--traceparent 例外，见下文），并以 JSON Lines 记录时间、方向和调用序号
+（--record FILE：在临时目录下你自己的目录中新建的文件；不给时写入你的私有
+目录，文件名输出到标准错误）。
 服务器发出的不是 JSON-RPC 的行，或超过 4 MiB 的消息，不会转发；日志（标准错误）
 会说明。
 --faults FILE（JSON Lines）按工具名和调用序号注入故障：
@@ -62,6 +68,10 @@ JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目�
 guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记录；
 --agent AGENTFILE 把一份 Agent 记录画在旁边，用同一只时钟：Agent 的模型轮次、
 工具护栏和调用，由 guardlab proxy --print-agent-hook 打印的模块写下。
+--otlp FILE 同时把它写成 OpenTelemetry trace：请求里带了
+params._meta.traceparent 的调用是那个 span 的子 span；--traceparent VALUE
+给出没有带的调用的父 span，并把 proxy 自己的 span 作为 traceparent 加进这些
+请求。
 服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。启动它需要
 工程师权限（-P=guardlab-engineer）。`,
   },
