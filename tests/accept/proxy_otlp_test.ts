@@ -11,13 +11,12 @@ import { join } from "node:path";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import {
   CAN_START,
-  engineerCommand,
+  labBehindProxy,
   NEEDS_START,
   privateDir,
   runEngineer,
 } from "../_helpers/accept_helpers.ts";
 import { guardlabAgentRecord } from "../../lib/accept/agent_hook.mjs";
-import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { persistedReceipts } from "../_helpers/helpers.ts";
 import {
   functionCall,
@@ -557,29 +556,9 @@ Deno.test({
       // deno-lint-ignore no-explicit-any
     } as any);
     const F = api.ToolGuardrailFunctionOutputFactory;
-    const server = launchCommand(thisInstall());
-    const proxy = engineerCommand([
-      "proxy",
-      "--record",
-      join(dir.path, "session.jsonl"),
-      "--oracle",
-      oracle,
-      "--read-before-delivery",
-      "--",
-      server.command,
-      ...server.args,
-      "mcp",
-      "--ledger-file",
-      ledger,
-    ]);
     const mcp = hook.watch(
       new api.MCPServerStdio({
-        name: "guardlab",
-        command: proxy.command,
-        args: proxy.args,
-        timeout: 60_000,
-        clientSessionTimeoutSeconds: 60,
-        cacheToolsList: true,
+        ...labBehindProxy(dir.path, oracle, ledger),
         toolInputGuardrails: [api.defineToolInputGuardrail({
           name: "batch_limit",
           run: () => Promise.resolve(F.allow()),
