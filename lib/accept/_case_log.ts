@@ -172,6 +172,7 @@ export class CaseLog {
     return {
       version: HISTORY_VERSION,
       subject: "mcp-server",
+      epoch_ms: Math.round((performance.timeOrigin + this.started) * 10) / 10,
       records: structuredClone(records),
     };
   }

@@ -268,6 +268,12 @@ export interface CaseHistory {
   readonly version: typeof HISTORY_VERSION;
   /** What kind of system it records. */
   readonly subject: HistorySubject;
+  /**
+   * When the case began on the wall clock, Unix ms (where `at_ms` counts
+   * from): shown (a trace's times), never judged on. Absent from a history
+   * recorded before it was kept.
+   */
+  readonly epoch_ms?: number;
   /** What happened, in order. */
   readonly records: readonly HistoryRecord[];
 }

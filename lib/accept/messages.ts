@@ -299,7 +299,7 @@ export const START_MESSAGES = {
   },
 } as const satisfies Record<string, Text>;
 
-/** Why a file accept or proxy reads or writes was refused: its size, its folder, its name. */
+/** Why a file accept or proxy reads or writes was refused: its size, its folder, its name (a new file's taken name: `sandbox/new_file.ts`). */
 export const FILE_MESSAGES = {
   fileTooBig: {
     en: "{file} is larger than {max} bytes; not read",
@@ -319,12 +319,4 @@ export const FILE_MESSAGES = {
     zh: "及其 99 个编号名称都已存在（记录总是写入新文件）",
   },
   recordExistsRemedy: { en: "give a new name", zh: "请换一个新名字" },
-  fileExists: {
-    en: "exists already; guardlab writes a new file and never replaces one",
-    zh: "已经存在；guardlab 只写新文件，从不覆盖已有文件",
-  },
-  fileExistsRemedy: {
-    en: "give a new name (or remove the old file first)",
-    zh: "请换一个新名字（或先删除旧文件）",
-  },
 } as const satisfies Record<string, Text>;

@@ -327,3 +327,31 @@ Deno.test({
     assert.deepEqual(out.changed, []);
   },
 });
+
+Deno.test("accept judge: a history's epoch_ms (its start on the wall clock, for a trace) is kept when it is one, dropped when it is not, and never judged on", () => {
+  const saved = JSON.parse(reportText("guardlab-mcp"));
+  const given = [
+    1_765_000_000_000.5,
+    -5,
+    0,
+    1e15,
+    "1765000000000",
+    Number.MAX_VALUE,
+    null,
+  ];
+  given.forEach((e, n) => saved.results[n].history.epoch_ms = e);
+  const { report, changed } = judgeReport(JSON.stringify(saved), "r.json");
+  assert.deepEqual(
+    report.results.slice(0, given.length).map((r) => r.history.epoch_ms),
+    [
+      1_765_000_000_000.5,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ],
+  );
+  assert.deepEqual(changed, []);
+});

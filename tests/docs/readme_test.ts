@@ -85,6 +85,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Wire it up", "## 接上去"],
     ["## What the receipt does not show", "## 回执上看不到的东西"],
     ["## The remote timeout, reproduced", "## 复现远程调用超时"],
+    [
+      "### The same timeline in a tracing backend: `--otlp`",
+      "### 放进 tracing 后端：`--otlp`",
+    ],
     ["## Exercise 17", "## 第 17 道练习"],
   ],
   "04-sdk-lens.md": [
@@ -167,6 +171,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## What the SDK records", "## SDK 记录了什么"],
     ["## The agent hook", "## Agent 钩子"],
     ["## One timeline", "## 一条时间线"],
+    ["## One trace", "## 一条 trace"],
     ["## The example", "## 示例"],
     ["## What this does not show", "## 这里看不到的"],
   ],

@@ -153,6 +153,12 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
     zh:
       "同时把矩阵以 JUnit XML 写入这个新文件：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
   },
+  otlp: {
+    en:
+      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event; never the command, the oracle or a header's value",
+    zh:
+      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件；从不写入命令、oracle 或任何请求头的值",
+  },
   baseline: {
     en:
       "a previous --json report of the same server and oracle: the failing verdicts it holds no longer fail the run",
@@ -199,8 +205,8 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
   },
   exit4: {
     en:
-      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit), a variable or host the grant does not name, or a grant this guardlab lacks",
+      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit, --otlp), a variable or host the grant does not name, or a grant this guardlab lacks",
     zh:
-      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
+      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit、--otlp），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
   },
 } as const satisfies Record<string, Text>;

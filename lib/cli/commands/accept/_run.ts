@@ -3,7 +3,7 @@
  * the oracle picked, everything that can refuse checked before the server
  * starts (the oracle, `--junit`'s new file, the baseline), the matrix run,
  * then shown (the screen, `--json` or `--format svg`) and written
- * (`--junit`), and its exit code.
+ * (`--junit`, `--otlp`), and its exit code.
  *
  * @module
  */
@@ -33,7 +33,8 @@ import {
   titleText,
 } from "../../../accept/views/accept_view.ts";
 import { junitXml } from "../../../accept/views/accept_junit.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import {
   assertSameOracle,
   assertSameServer,
@@ -93,6 +94,7 @@ export async function runMatrix(
   // Everything that can refuse is checked before the server starts.
   const digest = oracleDigest(oracle);
   if (flag("junit") !== undefined) assertNewFile(flag("junit")!, ctx.trusted);
+  if (flag("otlp") !== undefined) assertNewFile(flag("otlp")!, ctx.trusted);
   const baseline = await baselineFor(flag("baseline"), digest, ctx);
   if (typeof baseline === "number") return baseline;
   const report = await run(
@@ -119,6 +121,17 @@ export async function runMatrix(
         exit: code,
         comparison,
       }),
+    );
+  }
+  if (flag("otlp") !== undefined) {
+    // Random ids: the run is an event, traced once, as it is written.
+    const { acceptTrace, randomIds } = await import(
+      "../../../accept/views/accept_otlp.ts"
+    );
+    writeNewFile(
+      flag("otlp")!,
+      ctx.trusted,
+      encodeTrace(acceptTrace(report, randomIds())).text,
     );
   }
   return code;

@@ -34,7 +34,7 @@ export const accept = command({
                      --oracle FILE --url URL [--header NAME=VALUE…]
                      [--header-env NAME=VARIABLE…])
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
-                    [--timeout-ms N] [--cancel-after-ms N]
+                    [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]`,
@@ -74,6 +74,7 @@ export const accept = command({
       help: H.format,
     },
     junit: { type: "string", value: "FILE", help: H.junit },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
     baseline: { type: "string", value: "FILE", help: H.baseline },
     output: { type: "string", value: "FILE", help: H.output },
   },
