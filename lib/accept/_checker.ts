@@ -17,12 +17,14 @@ import {
   VERDICT_CLASS,
   type VerdictClass,
 } from "./cases.ts";
-import type {
-  CallRecord,
-  CaseHistory,
-  HistoryAnswer,
-  HistoryRecord,
-  ReadRecord,
+import {
+  type CallRecord,
+  type CaseHistory,
+  type ContractRecord,
+  type HistoryAnswer,
+  type HistoryRecord,
+  isConflictAnswer,
+  type ReadRecord,
 } from "./_history.ts";
 import type {
   AnswerSeen,
@@ -117,7 +119,7 @@ export function judgeCase(
   history: CaseHistory,
   earlier: readonly JudgedRow[] = [],
 ): Judgement {
-  const h = new Reading(history.records);
+  const h = new Reading(history.records, history.subject);
   const observed = name === "annotations"
     ? annotations(h, earlier)
     : h.gone()
@@ -273,25 +275,48 @@ const CHECKS: Readonly<
   "concurrent-distinct": (h) => eachKept(h),
 
   "concurrent-same"(h) {
-    const calls = h.clientCalls();
+    const all = h.clientCalls();
+    const calls = all.filter((c) => c.retry !== true);
+    const retry = all.find((c) => c.retry === true);
+    const mark = h.contract()?.conflict;
     const n = h.countAfter(h.lastCallIndex());
+    const conflicts =
+      calls.filter((c) => isConflictAnswer(mark, c.answer)).length;
+    // A copy refused with the conflict the oracle declares retryable was
+    // not told it failed: it was told to retry.
     const failed = n.count === 1
-      ? calls.filter((c) => c.answer.outcome === "error").length
+      ? calls.filter((c) =>
+        c.answer.outcome === "error" && !isConflictAnswer(mark, c.answer)
+      ).length
       : 0;
+    const first = calls.find((c) => c.answer.outcome === "ok")?.answer;
     return {
-      client_saw: calls.map((c) => h.saw(c.call)),
+      client_saw: all.map((c) => h.saw(c.call)),
       effect: n.count,
-      extra: { copies: calls.length, told_failed: failed },
+      extra: {
+        copies: calls.length,
+        told_failed: failed,
+        ...(mark === undefined ? {} : { conflicts }),
+        ...(retry === undefined || first === undefined
+          ? {}
+          : { replayed: sameAnswer(first, retry.answer) }),
+      },
       // One effect is ONCE only when every caller was told so: a caller
-      // told "already exists" for an effect that exists got a false failure.
+      // told "already exists" for an effect that exists got a false
+      // failure; one told the declared conflict, and whose retry got the
+      // result, did not.
       verdict: n.count === null || n.count === 0
         ? "NONE"
         : n.count > 1
         ? "DUPLICATED"
         : failed > 0
         ? "FALSE-FAILURE"
-        : "ONCE",
-      needed: calls.map((c) => c.call),
+        : conflicts === 0
+        ? "ONCE"
+        : retry?.answer.outcome === "ok"
+        ? "ONCE-AFTER-CONFLICT"
+        : "FALSE-FAILURE",
+      needed: all.map((c) => c.call),
       readFailed: n.missing,
     };
   },
@@ -322,13 +347,111 @@ const CHECKS: Readonly<
     const n = h.countAfter(h.callIndex(2));
     const o = h.countAfter(h.callIndex(2), true);
     const old = n.count === null || o.count === null ? null : n.count - o.count;
+    const verdict = otherVerdict(old ?? 0, o.count ?? 0, h.answerOf(2));
     return {
       client_saw: [h.saw(1), h.saw(2)],
       effect: n.count,
       extra: { effect_other: o.count, effect_old: old },
-      verdict: otherVerdict(old ?? 0, o.count ?? 0, h.answerOf(2)),
+      verdict,
+      // The draft answers other arguments under a used key with 422.
+      info: h.otherStatus(2, 422, verdict, ["CONFLICT-REPORTED"]),
       needed: [1, 2],
       readFailed: (old !== null && old < 0) || n.missing || o.missing,
+    };
+  },
+
+  "replay-after-completion"(h) {
+    const { before, n } = h.retried();
+    const first = h.answerOf(1);
+    const again = h.answerOf(2);
+    const replayed = sameAnswer(first, again);
+    const once = onceVerdict(n.count, again);
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: { effect_before_retry: before.count, replayed },
+      // One effect, and the first answer came back as it was: the stored
+      // result, as the draft asks.
+      verdict: once === "ONCE" && first.outcome === "ok" && replayed
+        ? "REPLAYED"
+        : once,
+      needed: [1, 2],
+      readFailed: before.missing || n.missing,
+    };
+  },
+
+  "replay-error"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const first = h.answerOf(1);
+    if (first.outcome === "ok") {
+      return { ...notRun("not-an-error"), client_saw: [h.saw(1)] };
+    }
+    const { before, n } = h.retried();
+    const again = h.answerOf(2);
+    const replayed = sameAnswer(first, again);
+    const e1 = before.count ?? 0;
+    const e2 = n.count ?? 0;
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: { effect_before_retry: before.count, replayed },
+      verdict: errorVerdict(e1, e2, again, replayed),
+      needed: [1, 2],
+      readFailed: e2 < e1 || before.missing || n.missing,
+    };
+  },
+
+  "missing-key"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const a = h.answerOf(1);
+    const n = h.countAfter(h.callIndex(1));
+    // Answered success: the operation takes calls without a key (a retry
+    // of one cannot be told from a new call). Refused: with no effect, as
+    // the draft asks, or after the write.
+    const verdict: Verdict = a.outcome === "ok"
+      ? "KEY-NOT-REQUIRED"
+      : (n.count ?? 0) > 0
+      ? "EFFECT-DESPITE-REJECTION"
+      : "KEY-REQUIRED";
+    return {
+      client_saw: [h.saw(1)],
+      effect: n.count,
+      verdict,
+      // The draft refuses a missing key with 400.
+      info: h.otherStatus(1, 400, verdict, ["KEY-REQUIRED"]),
+      needed: [1],
+      readFailed: n.missing,
+    };
+  },
+
+  "key-lifetime"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const { before, n } = h.retried();
+    const again = h.answerOf(2);
+    const wait = h.records.find((r) => r.op === "fault" && r.fault === "wait");
+    const lifetime = h.contract()?.lifetime_ms;
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: {
+        effect_before_retry: before.count,
+        ...(wait?.op === "fault" && wait.fault === "wait"
+          ? { waited_ms: wait.ms }
+          : {}),
+        ...(lifetime === undefined ? {} : { lifetime_ms: lifetime }),
+      },
+      verdict: n.count === null || n.count === 0
+        ? "NONE"
+        : n.count > 1
+        ? "KEY-FORGOTTEN"
+        : again.outcome === "ok"
+        ? "KEY-KEPT"
+        : "FALSE-FAILURE",
+      needed: [1, 2],
+      readFailed: before.missing || n.missing,
     };
   },
 
@@ -404,6 +527,7 @@ function eachKept(h: Reading): Observed {
 /** The cases that call the tool again with the same arguments: what `idempotentHint: true` promises about. */
 export const REPEAT_CASES: readonly CaseName[] = [
   "lost-reply-retry",
+  "replay-after-completion",
   "cancel-after-send",
   "concurrent-same",
   "crash-after-commit",
@@ -550,13 +674,44 @@ export function otherVerdict(
   return second.outcome === "ok" ? "SILENT-CONFLICT" : "CONFLICT-REPORTED";
 }
 
+/** Whether two answers are the same answer: the same outcome and digest (an HTTP status and body; a result or an error as JSON). */
+export function sameAnswer(a: HistoryAnswer, b: HistoryAnswer): boolean {
+  return a.outcome === b.outcome && a.digest !== undefined &&
+    a.digest === b.digest;
+}
+
+/**
+ * replay-error: the effect `before` the retry and `after` it, the retry's
+ * answer, and whether it was the first answer again. A retry that ran the
+ * call again after an effect is unsafe whatever it said; one that ran
+ * nothing is fine whatever it said, and best when it said the same.
+ */
+export function errorVerdict(
+  before: number,
+  after: number,
+  again: HistoryAnswer,
+  replayed: boolean,
+): Verdict {
+  if (after > before) {
+    if (before > 0) return replayed ? "ERROR-RE-RUN" : "ERROR-NOT-STORED";
+    // The error left nothing: the retry was a new try, and its own answer
+    // says whether it did.
+    return again.outcome === "ok" ? "ERROR-NOT-REPLAYED" : "FALSE-FAILURE";
+  }
+  return replayed ? "ERROR-REPLAYED" : "ERROR-NOT-REPLAYED";
+}
+
 /** An answer's outcome in the words `--json` has always used (`client_saw`, `answers`). */
 function outcomeOf(a: HistoryAnswer): Outcome {
   switch (a.outcome) {
     case "ok":
       return "success";
     case "error":
-      return a.error === "tool" ? "tool-error" : "rpc-error";
+      return a.error === "tool"
+        ? "tool-error"
+        : a.error === "http"
+        ? "http-error"
+        : "rpc-error";
     case "unknown":
       return "closed";
     default:
@@ -573,7 +728,34 @@ interface Counted {
 
 /** The questions every check asks of a history: which call, which answer, which read. */
 class Reading {
-  constructor(readonly records: readonly HistoryRecord[]) {}
+  constructor(
+    readonly records: readonly HistoryRecord[],
+    readonly subject: CaseHistory["subject"] = "mcp-server",
+  ) {}
+
+  /** What the oracle declared of the contract, when it did. */
+  contract(): ContractRecord | undefined {
+    const c = this.records.find((r) => r.op === "contract");
+    return c?.op === "contract" ? c : undefined;
+  }
+
+  /**
+   * OTHER-STATUS, as information, when an HTTP API refused call `n` with
+   * another status than the draft's `want` and the verdict is one of
+   * `when` (the checker sets it beside those only).
+   */
+  otherStatus(
+    n: number,
+    want: number,
+    verdict: Verdict,
+    when: readonly Verdict[],
+  ): Verdict[] {
+    const a = this.answerOf(n);
+    return this.subject === "http-api" && when.includes(verdict) &&
+        a.outcome === "error" && a.status !== undefined && a.status !== want
+      ? ["OTHER-STATUS"]
+      : [];
+  }
 
   /** The client's calls, in call order. */
   clientCalls(): CallRecord[] {
@@ -659,6 +841,8 @@ class Reading {
         ...(c.answer.text === undefined ? {} : { text: c.answer.text }),
         ...(c.answer.ms === undefined ? {} : { ms: c.answer.ms }),
         ...(c.process === undefined ? {} : { process: c.process }),
+        ...(c.answer.status === undefined ? {} : { status: c.answer.status }),
+        ...(c.answer.code === undefined ? {} : { code: c.answer.code }),
       }));
   }
 

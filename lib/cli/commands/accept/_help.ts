@@ -96,6 +96,17 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
 示例见 docs/zh/08-accept-your-own-tool.md。`,
   },
   oracle: { en: "the oracle file (see above)", zh: "oracle 文件（见上文）" },
+  httpOracle: {
+    en:
+      "an HTTP API's oracle (see above): its endpoints are called with the key in a header",
+    zh: "HTTP API 的 oracle（见上文）：调用其端点时业务键放在请求头中",
+  },
+  openapi: {
+    en:
+      "the API's OpenAPI document (JSON): an endpoint may name its operation; accept init drafts an HTTP oracle from it",
+    zh:
+      "该 API 的 OpenAPI 文档（JSON）：端点可以引用其中的操作；accept init 据此起草 HTTP oracle",
+  },
   example: {
     en: "a server built into guardlab, run in process",
     zh: "guardlab 内置的服务器，在进程内运行",

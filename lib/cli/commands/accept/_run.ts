@@ -14,7 +14,16 @@ import {
   MAX_COPIES,
   MAX_DELAY_MS,
 } from "../../../accept/limits.ts";
-import type { Oracle } from "../../../accept/oracle.ts";
+import { declaresContract, type Oracle } from "../../../accept/oracle.ts";
+import type { HttpOracle } from "../../../accept/http_oracle.ts";
+import {
+  ALL_CASE_NAMES,
+  type CaseName,
+  HTTP_CASE_NAMES,
+} from "../../../accept/cases.ts";
+import { loadHttpOracle } from "../../../accept/start.ts";
+import { BadOracle } from "../../../accept/oracle.ts";
+import { readOrSay } from "../../oracle_file.ts";
 import {
   type AcceptOptions,
   type AcceptReport,
@@ -78,7 +87,7 @@ export async function runMatrix(
   if (flag("output") !== undefined) {
     throw new UsageError(fill(M.initFlags, { flag: "--output" }), "accept");
   }
-  const source = sourceOf(
+  let source = sourceOf(
     "accept",
     values,
     positionals,
@@ -88,16 +97,33 @@ export async function runMatrix(
   if (values.json && values.format === "svg") {
     throw new UsageError(S.jsonOrSvg, "accept");
   }
-  const oracle = await oracleFor(source, values, ctx);
+  const http = flag("http-oracle") !== undefined;
+  const oracle = http
+    ? await httpOracleFor(source, values, ctx)
+    : await oracleFor(source, values, ctx);
   if (typeof oracle === "number") return oracle;
+  if (http && source.kind !== "example") {
+    source = {
+      ...source,
+      api: { keyHeader: (oracle as HttpOracle).keyHeader },
+    };
+  }
   // Everything that can refuse is checked before the server starts.
   const digest = oracleDigest(oracle);
   if (flag("junit") !== undefined) assertNewFile(flag("junit")!, ctx.trusted);
   const baseline = await baselineFor(flag("baseline"), digest, ctx);
   if (typeof baseline === "number") return baseline;
+  // An oracle that declares part of the idempotency-key contract runs the
+  // contract's cases too, unless --cases names the cases.
+  const cases = http
+    ? httpCases(flag("cases"), options.cases)
+    : flag("cases") === undefined &&
+        oracle.tools.some((t) => declaresContract(t))
+    ? [...ALL_CASE_NAMES]
+    : options.cases;
   const report = await run(
     source,
-    { ...options, oracle, tool: flag("tool") },
+    { ...options, cases, oracle, tool: flag("tool") },
     ctx,
   );
   if (typeof report === "number") return report;
@@ -167,6 +193,9 @@ async function oracleFor(
 ): Promise<Oracle | ExitCode> {
   const file = values.oracle as string | undefined;
   const tool = values.tool as string | undefined;
+  if (values.openapi !== undefined) {
+    throw new UsageError(M.openapiNeedsHttp, "accept");
+  }
   if ((source.kind === "example") !== (file === undefined)) {
     throw new UsageError(M.needsOracle, "accept");
   }
@@ -190,6 +219,65 @@ async function oracleFor(
     );
   }
   return oracle;
+}
+
+/**
+ * The HTTP oracle `--http-oracle` names (its operations from `--openapi`
+ * when given), read once the grant the API needs is checked; the exit code
+ * after its one line when a file cannot be read.
+ */
+async function httpOracleFor(
+  source: ServerSource,
+  values: Values,
+  ctx: RunContext,
+): Promise<HttpOracle | ExitCode> {
+  const file = values["http-oracle"] as string;
+  const openapi = values.openapi as string | undefined;
+  if (source.kind === "example" || values.oracle !== undefined) {
+    throw new UsageError(M.httpOracleOrOracle, "accept");
+  }
+  assertGrantFor(source, "accept");
+  let oracle: HttpOracle | ExitCode;
+  try {
+    oracle = await readOrSay(
+      () => loadHttpOracle(file, ctx.trusted, openapi),
+      file,
+      S.oracleWord,
+      ctx.io,
+      ctx.lang,
+    );
+  } catch (error) {
+    if (error instanceof BadOracle) throw new UsageError(error.text, "accept");
+    throw error;
+  }
+  if (typeof oracle === "number") return oracle;
+  const tool = values.tool as string | undefined;
+  if (tool !== undefined && !oracle.tools.some((t) => t.tool === tool)) {
+    throw new UsageError(
+      fill(M.unknownTool, { got: printable(tool) }),
+      "accept",
+    );
+  }
+  return oracle;
+}
+
+/** An HTTP API's cases: all of its own by default; a case of MCP alone in `--cases` is refused. */
+function httpCases(
+  list: string | undefined,
+  asked: readonly CaseName[],
+): CaseName[] {
+  if (list === undefined) return [...HTTP_CASE_NAMES];
+  const other = asked.find((c) => !HTTP_CASE_NAMES.includes(c));
+  if (other !== undefined) {
+    throw new UsageError(
+      fill(M.notHttpCase, {
+        got: other,
+        names: HTTP_CASE_NAMES.join(", "),
+      }),
+      "accept",
+    );
+  }
+  return [...asked];
 }
 
 /** The baseline `--baseline` names, checked against the oracle's digest; the exit code after its one line when it cannot be read. */
