@@ -94,3 +94,90 @@ Deno.test({
     assert.equal(storedUnder(report, report.results[0].key), 1);
   },
 });
+
+/** The cases a key beside the arguments is tested with, and their rows by hand. */
+const ASIDE_CASES = [
+  "once",
+  "lost-reply-retry",
+  "concurrent-same",
+  "replay-after-completion",
+  "missing-key",
+] as const;
+const ASIDE_ROWS = [
+  "once: ONCE",
+  "lost-reply-retry: ONCE",
+  "concurrent-same: ONCE",
+  // The stored result, as it was.
+  "replay-after-completion: REPLAYED",
+  // Refused with isError, and no note.
+  "missing-key: KEY-REQUIRED",
+];
+
+for (
+  const [place, more] of [
+    ["_meta", {
+      key_in: "_meta",
+      meta: { idempotencyKey: "k-{run}-{n:3}" },
+      key: "/idempotencyKey",
+    }],
+    ["idempotencyKey", {
+      key_in: "idempotencyKey",
+      idempotency_key: "k-{run}-{n:3}",
+      key: "",
+    }],
+  ] as const
+) {
+  Deno.test({
+    name:
+      `contract: a key in ${place} goes there in every call (none in the missing-key case), and the fixture that reads it there is judged on it` +
+      NEEDS_START,
+    ignore: !CAN_START,
+    async fn() {
+      // The note's id is no longer the key: the read counts by the id.
+      const report = await accept("key-aside", ASIDE_CASES, {
+        oracle: oracleWith({
+          ...more,
+          read: { tool: "get_notes", arguments: { id: "note-{run}-{n:3}" } },
+          count: { json: "/notes", match: { id: "note-{run}-{n:3}" } },
+        } as Partial<WriteTool>),
+      });
+      assert.deepEqual(matrixOf(report), ASIDE_ROWS);
+      for (const row of report.results) {
+        const calls = row.history.records.filter((r) => r.op === "call");
+        for (const c of calls) {
+          assert.ok(c.op === "call");
+          assert.equal(c.key, `k-${row.run}-001`, row.case);
+          if (place === "_meta") {
+            assert.deepEqual(
+              c.meta,
+              c.keyless ? {} : { idempotencyKey: c.key },
+              row.case,
+            );
+          } else assert.equal(c.meta, undefined);
+        }
+        const id = `note-${row.run}-001`;
+        assert.equal(
+          storedUnder(report, id),
+          row.case === "missing-key" ? 0 : 1,
+          row.case,
+        );
+      }
+    },
+  });
+}
+
+Deno.test({
+  name:
+    "contract: the same fixture with the key declared among the arguments: missing-key is NOT-RUN (that call is rejected's), and the calls carry no key beside them, so the fixture refuses them (NONE)" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const report = await accept("key-aside", ["once", "missing-key"]);
+    // Refused for want of the key, nothing written: a valid call that left
+    // no effect.
+    assert.deepEqual(matrixOf(report), [
+      "once: NONE",
+      "missing-key: NOT-RUN",
+    ]);
+  },
+});
