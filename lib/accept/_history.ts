@@ -28,7 +28,7 @@
  * @module
  */
 import type { ChannelProblem } from "../wire/channel.ts";
-import type { Json } from "./oracle.ts";
+import type { ConflictMark, Json } from "./oracle.ts";
 
 /** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */
 export interface ToolHints {
@@ -227,15 +227,6 @@ export type FaultRecord =
     /** How long guardlab waited before the next call (inside the key's stated lifetime). */
     readonly ms: number;
   };
-
-/** How the oracle says a server marks the in-flight conflict a client may retry after. */
-export type ConflictMark =
-  /** An HTTP status (the draft: 409). */
-  | { readonly status: number }
-  /** A JSON-RPC error code. */
-  | { readonly code: number }
-  /** A value at a JSON Pointer into the JSON-RPC error, or into the tool result. */
-  | { readonly json: string; readonly value: string | number | boolean | null };
 
 /**
  * What the oracle declares of the idempotency-key contract, as the case

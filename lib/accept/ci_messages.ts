@@ -113,58 +113,6 @@ export const DRAFT_MESSAGES = {
 } as const;
 
 /** Why a baseline cannot be used, and what it did to the run. */
-/** What `accept init --openapi` says of each guess it marks in an HTTP oracle, and of an operation it left out. */
-export const HTTP_DRAFT_MESSAGES = {
-  beyondMax: {
-    en:
-      "an HTTP oracle holds at most {max} endpoints: draft the rest into a second one",
-    zh: "一个 HTTP oracle 最多列出 {max} 个端点：其余的请放进第二个 oracle",
-  },
-  tooBig: {
-    en:
-      "its request body's schema is larger or deeper than guardlab reads (5000 nodes, 12 levels, 8 items an array)",
-    zh:
-      "它的请求体 schema 超过 guardlab 读取的规模（5000 个节点、12 层、每个数组 8 项）",
-  },
-  notOracle: {
-    en: "the document gives no endpoint accept could read ({why})",
-    zh: "由该文档得不到 accept 能读取的端点（{why}）",
-  },
-  bodyUnchecked: {
-    en: "guardlab did not check these constraints of the body's schema: {what}",
-    zh: "guardlab 没有检查请求体 schema 的这些约束：{what}",
-  },
-  noKeyHeader: {
-    en:
-      "the document declares no idempotency key header: the draft's Idempotency-Key is assumed (set key_header)",
-    zh:
-      "文档没有声明幂等键请求头：按草案假定为 Idempotency-Key（请设置 key_header）",
-  },
-  readNone: {
-    en:
-      "no GET on this path or its parent was found: give the path whose JSON shows the effect",
-    zh: "没有找到该路径或其上级路径上的 GET：请填写 JSON 中能看到效果的路径",
-  },
-  readGet: {
-    en: "GET {path} (query {query}) read as the list that shows the effect",
-    zh: "把 GET {path}（查询参数 {query}）当作能看到效果的列表",
-  },
-  countNone: {
-    en: "nothing to count in yet: give the array and the fields of one effect",
-    zh: "还没有可以计数的地方：请填写数组以及一个效果的字段",
-  },
-  countArray: {
-    en: "the items of {pointer} whose {field} is the body's",
-    zh: "{pointer} 中 {field} 与请求体相同的条目",
-  },
-  conflict409: {
-    en:
-      "the operation documents a 409: confirm it is the conflict of a duplicate sent while the first is in flight (a client may retry after it)",
-    zh:
-      "该操作写明了 409：请确认它就是第一次仍在处理时重复请求得到的冲突（客户端可随后重试）",
-  },
-} as const satisfies Record<string, Text>;
-
 export const BASELINE_MESSAGES = {
   notJson: {
     en: "{file} is not a guardlab accept --json report",

@@ -449,7 +449,7 @@ function keyedArray(
 }
 
 /** A copy of `call` the tool must refuse: a required field beside the key removed, else an unknown field where the schema forbids one. */
-export function badCall(
+function badCall(
   call: Record<string, Json>,
   keyPointer: string,
   root: Schema,
@@ -475,7 +475,7 @@ export function badCall(
 }
 
 /** The same key with another value: the first other free string (a plain one before one named like a key) changed. */
-export function otherCall(
+function otherCall(
   call: Record<string, Json>,
   key: Leaf,
   leaves: readonly Leaf[],

@@ -82,7 +82,7 @@ const ENDPOINT_FIELDS = [
   "guesses",
 ] as const;
 
-/** The fields `accept init --openapi` may mark as a guess. */
+/** The fields an HTTP oracle may mark as a guess in `guesses` (to check, then delete). */
 export const HTTP_GUESSABLE: readonly string[] = [
   "name",
   "operation",

@@ -34,9 +34,15 @@ import {
   MAX_SETUP_CALLS,
 } from "./limits.ts";
 import { ORACLE_MESSAGES } from "./messages.ts";
-import type { ConflictMark } from "./_history.ts";
 
-export type { ConflictMark } from "./_history.ts";
+/** How the oracle says a server marks the in-flight conflict a client may retry after. */
+export type ConflictMark =
+  /** An HTTP status (the draft: 409). */
+  | { readonly status: number }
+  /** A JSON-RPC error code. */
+  | { readonly code: number }
+  /** A value at a JSON Pointer into the JSON-RPC error, or into the tool result. */
+  | { readonly json: string; readonly value: string | number | boolean | null };
 
 /** A JSON value as the oracle holds it. */
 export type Json =

@@ -36,6 +36,7 @@ import {
   METHOD_NOT_FOUND,
 } from "./message.ts";
 import { startServerProcess, within } from "./server_process.ts";
+import { boundedLines, TOO_LONG } from "./http.ts";
 import { isPlainRecord } from "../base/json.ts";
 
 /** Where a tool result this channel hands on carries the response's HTTP status (in `_meta`). */
@@ -339,6 +340,7 @@ class HttpApiChannel implements Channel {
         signal: abort.signal,
       });
       const text = await boundedText(response, abort.signal);
+      if (text === undefined) return;
       if (text === null) {
         abort.abort();
         this.onproblem?.({ kind: "too-long", line: 0 });
@@ -386,30 +388,22 @@ class HttpApiChannel implements Channel {
 /**
  * A response's body as text, read to {@linkcode MAX_MESSAGE_BYTES} and no
  * further (null past it: the body is cancelled), stopping when `signal`
- * is aborted.
+ * is aborted (undefined then: nothing to hand on).
  */
 async function boundedText(
   response: Response,
   signal: AbortSignal,
-): Promise<string | null> {
+): Promise<string | null | undefined> {
   if (response.body === null) return "";
-  const decoder = new TextDecoder();
+  const lines: string[] = [];
   let size = 0;
-  let text = "";
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      if (signal.aborted) throw new Error("aborted");
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      size += value.length;
-      if (size > MAX_MESSAGE_BYTES) {
-        await within(reader.cancel().catch(() => {}), HTTP_CLOSE_MS, undefined);
-        return null;
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.releaseLock();
+  for await (
+    const line of boundedLines(response.body, MAX_MESSAGE_BYTES, signal)
+  ) {
+    if (line === TOO_LONG) return null;
+    size += line.length + 1;
+    if (size > MAX_MESSAGE_BYTES) return null;
+    lines.push(line);
   }
+  return signal.aborted ? undefined : lines.join("\n");
 }

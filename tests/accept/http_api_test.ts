@@ -1,6 +1,6 @@
 /**
  * `accept --http-oracle` against an HTTP API that promises the
- * `Idempotency-Key` contract: the Express fixture (http_api_fixture.ts),
+ * `Idempotency-Key` contract: the Express app examples/http_orders_api.ts,
  * started by guardlab on a loopback port, in the mode that follows the
  * draft and in each mode that breaks one of its rules. Each matrix is
  * written by hand from what the mode does, and each effect is checked in
@@ -18,8 +18,8 @@ import {
   runEngineer,
 } from "../_helpers/accept_helpers.ts";
 
-const FIXTURE = join(ROOT, "tests/accept/http_api_fixture.ts");
-const ORACLE = join(ROOT, "tests/accept/oracles/http-orders.json");
+const FIXTURE = join(ROOT, "examples/http_orders_api.ts");
+const ORACLE = join(ROOT, "examples/http-orders.json");
 
 interface Row {
   case: string;

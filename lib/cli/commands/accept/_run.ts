@@ -16,14 +16,8 @@ import {
 } from "../../../accept/limits.ts";
 import { declaresContract, type Oracle } from "../../../accept/oracle.ts";
 import type { HttpOracle } from "../../../accept/http_oracle.ts";
-import {
-  ALL_CASE_NAMES,
-  type CaseName,
-  HTTP_CASE_NAMES,
-} from "../../../accept/cases.ts";
-import { loadHttpOracle } from "../../../accept/start.ts";
-import { BadOracle } from "../../../accept/oracle.ts";
-import { readOrSay } from "../../oracle_file.ts";
+import { ALL_CASE_NAMES } from "../../../accept/cases.ts";
+import { httpCases, httpOracleFor } from "./_http.ts";
 import {
   type AcceptOptions,
   type AcceptReport,
@@ -219,65 +213,6 @@ async function oracleFor(
     );
   }
   return oracle;
-}
-
-/**
- * The HTTP oracle `--http-oracle` names (its operations from `--openapi`
- * when given), read once the grant the API needs is checked; the exit code
- * after its one line when a file cannot be read.
- */
-async function httpOracleFor(
-  source: ServerSource,
-  values: Values,
-  ctx: RunContext,
-): Promise<HttpOracle | ExitCode> {
-  const file = values["http-oracle"] as string;
-  const openapi = values.openapi as string | undefined;
-  if (source.kind === "example" || values.oracle !== undefined) {
-    throw new UsageError(M.httpOracleOrOracle, "accept");
-  }
-  assertGrantFor(source, "accept");
-  let oracle: HttpOracle | ExitCode;
-  try {
-    oracle = await readOrSay(
-      () => loadHttpOracle(file, ctx.trusted, openapi),
-      file,
-      S.oracleWord,
-      ctx.io,
-      ctx.lang,
-    );
-  } catch (error) {
-    if (error instanceof BadOracle) throw new UsageError(error.text, "accept");
-    throw error;
-  }
-  if (typeof oracle === "number") return oracle;
-  const tool = values.tool as string | undefined;
-  if (tool !== undefined && !oracle.tools.some((t) => t.tool === tool)) {
-    throw new UsageError(
-      fill(M.unknownTool, { got: printable(tool) }),
-      "accept",
-    );
-  }
-  return oracle;
-}
-
-/** An HTTP API's cases: all of its own by default; a case of MCP alone in `--cases` is refused. */
-function httpCases(
-  list: string | undefined,
-  asked: readonly CaseName[],
-): CaseName[] {
-  if (list === undefined) return [...HTTP_CASE_NAMES];
-  const other = asked.find((c) => !HTTP_CASE_NAMES.includes(c));
-  if (other !== undefined) {
-    throw new UsageError(
-      fill(M.notHttpCase, {
-        got: other,
-        names: HTTP_CASE_NAMES.join(", "),
-      }),
-      "accept",
-    );
-  }
-  return [...asked];
 }
 
 /** The baseline `--baseline` names, checked against the oracle's digest; the exit code after its one line when it cannot be read. */

@@ -39,7 +39,6 @@ export const accept = command({
                     [--timeout-ms N] [--cancel-after-ms N]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
-       guardlab accept init --openapi FILE [--output FILE]
        guardlab accept judge REPORT.json [--json]`,
   about: H.about,
   options: {

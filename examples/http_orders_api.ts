@@ -1,10 +1,10 @@
 /**
  * A small HTTP API on Express (npm, pinned in import_map.json) that
- * promises the `Idempotency-Key` contract, for the accept tests: one write
+ * promises the `Idempotency-Key` contract, for `deno task example:http` and the accept tests: one write
  * endpoint, one read, its orders and keys in a SQLite file of its own (the
  * test counts there, the API's own store, through a second connection).
  *
- *   deno run … http_api_fixture.ts MODE --store=FILE   (port: $PORT)
+ *   deno run … http_orders_api.ts MODE --store=FILE   (port: $PORT)
  *
  *   POST /orders  {"ref", "item", "qty"}  with Idempotency-Key
  *   GET  /orders?ref=REF                  → {"orders": […], "count": N}
@@ -37,12 +37,12 @@ const MODES = [
 ];
 const mode = Deno.args[0] ?? "draft";
 if (!MODES.includes(mode)) {
-  console.error(`http_api_fixture: no mode ${mode} (modes: ${MODES})`);
+  console.error(`http_orders_api: no mode ${mode} (modes: ${MODES})`);
   Deno.exit(2);
 }
 const storeFile = Deno.args.find((a) => a.startsWith("--store="))?.slice(8);
 if (storeFile === undefined) {
-  console.error("http_api_fixture: --store=FILE is needed");
+  console.error("http_orders_api: --store=FILE is needed");
   Deno.exit(2);
 }
 /** The longest a first request waits for a copy of it. */
