@@ -34,11 +34,7 @@ import { deeperThan, isPlainRecord } from "../base/json.ts";
 import { fill } from "../base/i18n.ts";
 import { HTTP_METHODS } from "../wire/http_api.ts";
 import { PROTOCOL_HEADERS } from "../wire/http.ts";
-import {
-  MAX_OPENAPI_BYTES,
-  MAX_ORACLE_DEPTH,
-  MAX_ORACLE_TOOLS,
-} from "./limits.ts";
+import { MAX_OPENAPI_BYTES, MAX_ORACLE_TOOLS } from "./limits.ts";
 import { HTTP_ORACLE_MESSAGES as H, ORACLE_MESSAGES } from "./messages.ts";
 import {
   bad,
@@ -49,6 +45,7 @@ import {
   type Json,
   lifetime,
   type Oracle,
+  oracleJson,
   type WriteTool,
 } from "./oracle.ts";
 
@@ -126,17 +123,7 @@ export function parseHttpOracle(
   operations?: Operations,
   options: { draft?: boolean } = {},
 ): HttpOracle {
-  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
-    throw new BadOracle(
-      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new BadOracle(ORACLE_MESSAGES.notJson);
-  }
+  const raw = oracleJson(text);
   if (!isPlainRecord(raw) || !Array.isArray(raw.endpoints)) {
     throw new BadOracle(H.noEndpoints);
   }

@@ -221,17 +221,7 @@ export interface ParseOptions {
  * ```
  */
 export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
-  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
-    throw new BadOracle(
-      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new BadOracle(ORACLE_MESSAGES.notJson);
-  }
+  const raw = oracleJson(text);
   if (!isPlainRecord(raw) || !Array.isArray(raw.tools)) {
     throw new BadOracle(ORACLE_MESSAGES.noTools);
   }
@@ -257,6 +247,20 @@ export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
     }
   }
   return { tools };
+}
+
+/** An oracle file's JSON, its depth measured before it is parsed (an HTTP oracle's too); throws {@linkcode BadOracle}. */
+export function oracleJson(text: string): unknown {
+  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
+    throw new BadOracle(
+      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadOracle(ORACLE_MESSAGES.notJson);
+  }
 }
 
 /** A bad oracle's one line, naming where (an HTTP oracle's fields too). */

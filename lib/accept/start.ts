@@ -197,19 +197,7 @@ export async function loadOracle(
   trusted: readonly string[],
 ): Promise<Oracle> {
   const text = await readBoundedFile(path, trusted, MAX_ORACLE_BYTES);
-  try {
-    return parseOracle(text);
-  } catch (error) {
-    if (error instanceof BadOracle) {
-      throw new BadOracle(
-        fill(START_MESSAGES.badOracle, {
-          file: JSON.stringify(path),
-          why: error.text,
-        }),
-      );
-    }
-    throw error;
-  }
+  return named(path, () => parseOracle(text));
 }
 
 /**

@@ -162,6 +162,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "### 试一试：deno task example:http",
     ],
     [
+      "### An app nobody here wrote: express-idempotency",
+      "### 一个不是我们写的应用：express-idempotency",
+    ],
+    [
       "## In CI: JUnit, a baseline and a workflow",
       "## 在 CI 中：JUnit、基线与工作流",
     ],
