@@ -32,8 +32,9 @@ function api(mode: string, dir: string): string[] {
     "run",
     "-q",
     `--lock=${join(ROOT, "deno.lock")}`,
+    // Not --cached-only: on a first run Deno fetches Express, checked
+    // against the lock's hash.
     "--frozen",
-    "--cached-only",
     "--allow-net=127.0.0.1",
     "--allow-env",
     `--allow-read=${dir}`,

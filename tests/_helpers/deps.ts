@@ -69,3 +69,12 @@ export const pinServerMemoryBank = () => import("@allpepper/memory-bank-mcp");
  * against the schemas CI systems read, offline. Loaded only when called.
  */
 export const loadXmllint = () => import("xmllint-wasm");
+
+/**
+ * Express, and express-idempotency (a middleware nobody here wrote): the
+ * HTTP APIs the accept tests start as child processes
+ * (examples/http_orders_api.ts, docs/examples/idem/), offline, as
+ * {@linkcode SERVER_MEMORY}. Kept in the graph and the lock; never called.
+ */
+export const pinExpress = () =>
+  Promise.all([import("express"), import("express-idempotency")]);
