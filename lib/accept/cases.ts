@@ -80,8 +80,6 @@ export const STARTING_CASES: readonly CaseName[] = [
  */
 export const VERDICTS = [
   "ONCE",
-  "ONCE-AFTER-CONFLICT",
-  "REPLAYED",
   "NONE",
   "DUPLICATED",
   "NO-EFFECT",
@@ -97,6 +95,8 @@ export const VERDICTS = [
   "CONFLICT-REPORTED",
   "SILENT-CONFLICT",
   "OVERWRITTEN",
+  "ONCE-AFTER-CONFLICT",
+  "REPLAYED",
   "ERROR-REPLAYED",
   "ERROR-RE-RUN",
   "ERROR-NOT-STORED",
