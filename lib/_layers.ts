@@ -113,6 +113,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
   wire: [
     "channel.ts",
     "http.ts",
+    "http_api.ts",
     "limits.ts",
     "line_transport.ts",
     "message.ts",
@@ -154,6 +155,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "example_oracle.ts",
     "faults.ts",
     "files.ts",
+    "http_oracle.ts",
     "judge.ts",
     "limits.ts",
     "messages.ts",

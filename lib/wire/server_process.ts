@@ -83,6 +83,12 @@ export interface ServerProcess {
   /** End its process group at once (SIGKILL), then stop reading its pipes. */
   kill(): Promise<void>;
   /**
+   * The end of a server that reads no input (an HTTP API), each step
+   * bounded: SIGTERM to its process group, {@linkcode EXIT_GRACE_MS} to
+   * exit, then SIGKILL, then its pipes are no longer read.
+   */
+  terminate(): Promise<number | null>;
+  /**
    * Stop reading its pipes: after the server exited, a process it started
    * may still hold them open.
    */
@@ -98,6 +104,8 @@ export function startServerProcess(
   command: string,
   args: readonly string[],
   stderr: "piped" | "inherit",
+  /** Variables guardlab itself sets for this server (an HTTP API's `PORT`), beside {@linkcode CHILD_ENV}. */
+  env: Readonly<Record<string, string>> = {},
 ): ServerProcess {
   const child = new Deno.Command(command, {
     args: [...args],
@@ -105,7 +113,7 @@ export function startServerProcess(
     stdout: "piped",
     stderr,
     clearEnv: true,
-    env: childEnv(),
+    env: { ...childEnv(), ...env },
     // A session of its own: its process group is its pid, and ending the
     // group ends what it started.
     detached: GROUPS,
@@ -118,10 +126,10 @@ export function startServerProcess(
   const writer = child.stdin.getWriter();
   let inputOpen = true;
   const exited = child.status.then((s) => s.signal ? null : s.code);
-  const killGroup = () => {
+  const killGroup = (signal: Deno.Signal = "SIGKILL") => {
     try {
-      if (GROUPS) Deno.kill(-child.pid, "SIGKILL");
-      else child.kill("SIGKILL");
+      if (GROUPS) Deno.kill(-child.pid, signal);
+      else child.kill(signal);
     } catch {
       // The group is gone already.
     }
@@ -129,10 +137,21 @@ export function startServerProcess(
   // If guardlab itself ends first (Ctrl-C, an error), the group ends with
   // it: in a session of its own, the server no longer gets the terminal's
   // signals.
-  const atExit = onExit(killGroup);
+  const atExit = onExit(() => killGroup());
   const stopReading = () => {
     stop.abort();
     atExit[Symbol.dispose]();
+  };
+  // The grace to exit, then the group ended and the pipes no longer read:
+  // the server's own code, or null when it had to be killed.
+  const afterGrace = async () => {
+    const code = await within(exited, EXIT_GRACE_MS, "running" as const);
+    killGroup();
+    const final = code === "running"
+      ? await within(exited, EXIT_GRACE_MS, null)
+      : code;
+    stopReading();
+    return code === "running" ? null : final;
   };
   const closeInput = async () => {
     if (!inputOpen) return;
@@ -151,13 +170,7 @@ export function startServerProcess(
     exited,
     async end() {
       await closeInput();
-      const code = await within(exited, EXIT_GRACE_MS, "running" as const);
-      killGroup();
-      const final = code === "running"
-        ? await within(exited, EXIT_GRACE_MS, null)
-        : code;
-      stopReading();
-      return code === "running" ? null : final;
+      return await afterGrace();
     },
     async kill() {
       inputOpen = false;
@@ -165,6 +178,11 @@ export function startServerProcess(
       await within(exited, EXIT_GRACE_MS, null);
       writer.abort().catch(() => {});
       stopReading();
+    },
+    async terminate() {
+      await closeInput();
+      killGroup("SIGTERM");
+      return await afterGrace();
     },
     stopReading,
   };

@@ -86,3 +86,12 @@ export { default as otlpProtoRoot } from "@opentelemetry/otlp-transformer/build/
 export * as semconvStable from "@opentelemetry/semantic-conventions";
 /** The incubating names, beside {@linkcode semconvStable}. */
 export * as semconvIncubating from "@opentelemetry/semantic-conventions/incubating";
+
+/**
+ * Express, and express-idempotency (a middleware nobody here wrote): the
+ * HTTP APIs the accept tests start as child processes
+ * (examples/http_orders_api.ts, docs/examples/idem/), offline, as
+ * {@linkcode SERVER_MEMORY}. Kept in the graph and the lock; never called.
+ */
+export const pinExpress = () =>
+  Promise.all([import("express"), import("express-idempotency")]);

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { judgeReport } from "../../lib/accept/judge.ts";
-import { MAX_REPORT_BYTES } from "../../lib/accept/limits.ts";
+import { MAX_CASE_CALLS, MAX_REPORT_BYTES } from "../../lib/accept/limits.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { privateDir, ROOT } from "../_helpers/accept_helpers.ts";
 import { NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
@@ -216,7 +216,7 @@ Deno.test("accept judge: a report that is not one of this guardlab's is a usage 
   badRecord.results[0].history.records[0].answer.outcome = "maybe";
   const tooManyCalls = structuredClone(saved);
   tooManyCalls.results[0].history.records = Array.from(
-    { length: 65 },
+    { length: MAX_CASE_CALLS + 1 },
     () => saved.results[0].history.records[0],
   );
   const newer = structuredClone(saved);

@@ -156,6 +156,20 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "### 一个从没见过的服务器：memory bank",
     ],
     [
+      "## An HTTP API, and the idempotency-key contract",
+      "## HTTP API 与幂等键契约",
+    ],
+    ["### The draft's cases", "### 草案的用例"],
+    ["### Where the key lives over MCP", "### MCP 中业务键放在哪里"],
+    [
+      "### Try it: deno task example:http",
+      "### 试一试：deno task example:http",
+    ],
+    [
+      "### An app nobody here wrote: express-idempotency",
+      "### 一个不是我们写的应用：express-idempotency",
+    ],
+    [
       "## In CI: JUnit, a baseline and a workflow",
       "## 在 CI 中：JUnit、基线与工作流",
     ],

@@ -245,7 +245,7 @@ function eventsOf(
   return { onCase, onCall, withheld };
 }
 
-/** One record as an event, and the call it belongs on (none: the case); null for a call. */
+/** One record as an event, and the call it belongs on (none: the case); null for a call or the contract. */
 function recordEvent(
   r: HistoryRecord,
   at: (t: number) => Nanos,
@@ -279,6 +279,12 @@ function recordEvent(
       };
     }
     case "fault":
+      if (r.fault === "wait") {
+        // A wait inside the key's stated lifetime: on the case, with its length.
+        return {
+          event: event("guardlab.fault.wait", { [GUARDLAB.afterMs]: r.ms }),
+        };
+      }
       return r.fault === "kill"
         ? {
           event: event("guardlab.fault.kill", {
@@ -324,6 +330,10 @@ function recordEvent(
       return {
         event: event("guardlab.not_run", { [GUARDLAB.note]: r.reason }),
       };
+    case "contract":
+      // What the oracle declared (the key's place, the conflict, the
+      // lifetime) is the case's setting, not a moment on its timeline.
+      return null;
     case "listed":
       return {
         event: event("guardlab.listed", {

@@ -32,7 +32,9 @@ export const accept = command({
   name: "accept",
   usage: `accept (--example NAME | --oracle FILE -- COMMAND ARGS… |
                      --oracle FILE --url URL [--header NAME=VALUE…]
-                     [--header-env NAME=VARIABLE…])
+                     [--header-env NAME=VARIABLE…] |
+                     --http-oracle FILE [--openapi FILE]
+                       (--url URL … | -- COMMAND ARGS…))
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
                     [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
@@ -41,6 +43,8 @@ export const accept = command({
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
+    "http-oracle": { type: "string", value: "FILE", help: H.httpOracle },
+    openapi: { type: "string", value: "FILE", help: H.openapi },
     example: {
       type: "string",
       value: "NAME",
