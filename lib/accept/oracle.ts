@@ -425,8 +425,12 @@ export function countIn(
 ): number | null {
   if ("text" in how) {
     const needle = substitute(how.text, p);
+    // An empty needle is found at every place in any text (and a search
+    // for it never moves on): there is nothing to count by.
+    if (needle === "") return null;
     const text = resultText(result);
     let n = 0;
+    // Each search starts past the last one found: the loop always advances.
     for (
       let at = text.indexOf(needle);
       at >= 0;

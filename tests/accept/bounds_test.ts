@@ -21,6 +21,7 @@ import {
   matrixOf,
   NEEDS_START,
   privateDir,
+  processEnded,
   PUT_NOTE_SESSION,
   runEngineer,
   startEngineer,
@@ -30,27 +31,8 @@ import {
 /** Far past any bound guardlab keeps: reaching it means a wait did not end. */
 const HUNG_MS = 4 * EXIT_GRACE_MS + 30_000;
 
-/**
- * Whether process `pid` has ended (gone, or a zombie nobody reaped yet: its
- * parent, the server, is gone), asked of `ps`, which any user may run (a
- * test cannot read another process's /proc entry under Deno's grant). A
- * killed process takes a moment to die: `ps` is asked again until it has,
- * at most until `HUNG_MS`; a helper nobody killed lives 10 minutes.
- */
-async function ended(pid: number): Promise<boolean> {
-  const until = performance.now() + HUNG_MS;
-  while (performance.now() < until) {
-    const { stdout } = await new Deno.Command("ps", {
-      args: ["-o", "stat=", "-p", String(pid)],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const state = new TextDecoder().decode(stdout).trim();
-    if (state === "" || state.startsWith("Z")) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
+/** Whether process `pid` has ended, asked until {@linkcode HUNG_MS}. */
+const ended = (pid: number) => processEnded(pid, HUNG_MS);
 
 /** The id of the process the orphan fixture started, from the file it wrote. */
 function helperOf(store: string): number {
@@ -212,5 +194,53 @@ Deno.test({
     }
     const server = Number(Deno.readTextFileSync(`${store}.server.pid`));
     assert.ok(await ended(server), "the server was ended with guardlab");
+  },
+});
+
+Deno.test({
+  name:
+    'bounds: an empty key (bad_call\'s id is "", counted by text) cannot be counted: accept ends with READ-FAILED (before: the search for "" never advanced, at 100 % CPU, deaf to SIGTERM)' +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-bounds-empty-key-");
+    const store = join(dir.path, "notes.jsonl");
+    const oracle = join(dir.path, "oracle.json");
+    const [tool] = EXAMPLE_ORACLE.tools;
+    Deno.writeTextFileSync(
+      oracle,
+      JSON.stringify({
+        tools: [{
+          ...tool,
+          count: { text: "{key}" },
+          bad_call: { id: "", text: "" },
+        }],
+      }),
+    );
+    const child = startEngineer([
+      "accept",
+      "--cases",
+      "rejected",
+      "--oracle",
+      oracle,
+      "--",
+      ...fixtureCommand("correct", store),
+    ]);
+    await child.stdin.close();
+    const out = await within(child.output(), HUNG_MS, "hung" as const);
+    if (out === "hung") {
+      child.kill("SIGKILL");
+      await child.status;
+      assert.fail("accept did not end on an empty key");
+    }
+    const lines = new TextDecoder().decode(out.stdout).split("\n");
+    assert.ok(
+      lines.some((l) =>
+        /^ *rejected +error \(isError\) +\? +READ-FAILED$/.test(l)
+      ),
+      lines.join("\n"),
+    );
+    // The server's own store: the bad call was refused, nothing written.
+    assert.deepEqual(storedNotes(store), []);
   },
 });

@@ -47,6 +47,13 @@
  * Listing its tools one a page (behaving as correct): paged, and
  * pages-forever, whose list never ends; list-fails (correct, with the
  * hints of correct, but its tools/list answers an error).
+ * Modes that stop at a phase, for a test that signals guardlab there
+ * (correct until then): hold-initialize, hold-tools/list, hold-put_note,
+ * hold-get_notes (the request of that method, or that tool's call, is never
+ * answered); with a digit N after them (hold-initialize-3), only the Nth
+ * process started over the same STORE holds (a restart). On reaching it, the server
+ * writes STORE.reached (the event the test waits for), and it does not
+ * exit when its input ends: only the end of its process group ends it.
  */
 import { setImmediate } from "node:timers";
 import { PROTOCOL_VERSION } from "../_helpers/mcp_wire.ts";
@@ -77,7 +84,14 @@ const BEHAVES_AS: Record<string, string> = {
   "deep-read": "correct",
   "pages-forever": "correct",
 };
-const behaviour = BEHAVES_AS[mode] ?? mode;
+/** hold-…: the phase it stops at, and in which process over the store (1: the first). */
+const hold = mode.startsWith("hold-")
+  ? {
+    phase: mode.slice("hold-".length).replace(/-\d$/, ""),
+    process: Number(/-(\d)$/.exec(mode)?.[1] ?? 1),
+  }
+  : undefined;
+const behaviour = hold !== undefined ? "correct" : BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
@@ -241,8 +255,21 @@ const HINTS: Record<string, [object, object?]> = {
   "claims-read-only": [{ readOnlyHint: true }],
 };
 
+/** Which process over the store this one is (1: the first), for hold-…-N. */
+let processNumber = 1;
+
 async function handle(m: Record<string, unknown>) {
   const id = m.id;
+  const tool = (m.params as { name?: unknown } | undefined)?.name;
+  if (
+    hold !== undefined && processNumber === hold.process &&
+    (m.method === hold.phase ||
+      (m.method === "tools/call" && tool === hold.phase))
+  ) {
+    // The phase is reached: say so, and never answer.
+    Deno.writeTextFileSync(`${storeFile}.reached`, hold.phase);
+    return;
+  }
   // A cancel: the SDK's way, a cancelled call gets no answer at all (and a
   // held one never had one coming).
   if (m.method === "notifications/cancelled") return;
@@ -479,6 +506,11 @@ if (mode.startsWith("http")) {
 // Its own process id beside its store, for a test that checks it has ended.
 if (storeFile !== undefined) {
   Deno.writeTextFileSync(`${storeFile}.server.pid`, String(Deno.pid));
+  Deno.writeTextFileSync(`${storeFile}.starts`, `${Deno.pid}\n`, {
+    append: true,
+  });
+  processNumber = Deno.readTextFileSync(`${storeFile}.starts`).split("\n")
+    .filter((l) => l !== "").length;
 }
 if (mode === "banner") writeLine("fixture server starting (not JSON)");
 if (mode === "dies-at-start") {
@@ -510,5 +542,5 @@ for await (const chunk of Deno.stdin.readable) {
 // Its input ended: a buffered server writes its store now, and only now.
 if (mode === "buffered" && storeFile !== undefined) save(memory);
 // deaf lives on after its input ends: only a signal ends it.
-if (mode === "deaf") setInterval(() => {}, 60_000);
+if (mode === "deaf" || hold !== undefined) setInterval(() => {}, 60_000);
 else Deno.exit(0);
