@@ -118,6 +118,8 @@ export class CaseLog {
   readonly records: RecordInProgress[] = [];
   /** When the case started. */
   readonly started: number = performance.now();
+  /** How many problem records it holds (counted as they come). */
+  problemCount = 0;
 
   /** What a server did wrong so far (the history's problem records). */
   get problems(): Problem[] {
@@ -146,6 +148,7 @@ export class CaseLog {
       ...(process === undefined || "process" in record ? {} : { process }),
     } as RecordInProgress;
     this.records.push(full);
+    if (op === "problem") this.problemCount++;
     return full;
   }
 

@@ -182,6 +182,7 @@ const PROBLEMS: Record<ProblemKind, true> = {
   "not-json": true,
   "too-long": true,
   "not-message": true,
+  "flood": true,
 };
 const REASONS: Record<NotRunReason, true> = {
   "no-arguments": true,

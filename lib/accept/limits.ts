@@ -130,3 +130,10 @@ export const MAX_HEADERS = 32;
 
 /** The longest header value guardlab sends: 8 KiB. */
 export const MAX_HEADER_BYTES = 8 * 1024;
+
+/**
+ * The most problems one case's history keeps: 100 (a server's flood of
+ * lines that are not messages is kept as its first ones, and the flood
+ * itself; the verdict is the same).
+ */
+export const MAX_CASE_PROBLEMS = 100;

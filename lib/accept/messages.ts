@@ -122,6 +122,12 @@ export const PROBLEM_WORD = {
     en: "sent JSON that is not a JSON-RPC message",
     zh: "发送了不是 JSON-RPC 消息的 JSON",
   },
+  "flood": {
+    en:
+      "sent more than {messages} lines or {mib} MiB while guardlab waited for one answer: read no further, and ended",
+    zh:
+      "在 guardlab 等待一个应答期间发送了超过 {messages} 行或 {mib} MiB：不再读取，并结束了它",
+  },
 } as const satisfies Record<string, Text>;
 
 /** The words of the matrix: its title, notes, heads, cells, summary and exit lines. */

@@ -15,6 +15,7 @@ import { isPlainRecord } from "../base/json.ts";
 import { inert } from "../base/terminal.ts";
 import {
   MAX_ANSWER_TEXT,
+  MAX_CASE_PROBLEMS,
   MAX_LISTED_TOOLS,
   MAX_TOOL_PAGES,
   START_TIMEOUT_MS,
@@ -440,6 +441,8 @@ export class Session {
     this.#waiting.delete(id);
     this.#answered.add(id);
     clearTimeout(w.timer);
+    // The answer waited for: what the server may send counts from zero.
+    this.#channel.answered?.();
     const ms = Math.round((performance.now() - w.sentAt) * 10) / 10;
     const answer: Answer = "error" in message
       ? {
@@ -474,6 +477,12 @@ export class Session {
   }
 
   #problemOf(p: Problem): void {
+    // A flood of problems is kept as its first ones (the flood itself is
+    // always kept): the history stays bounded, the verdict is the same.
+    if (
+      p.kind !== "flood" &&
+      this.log.problemCount >= MAX_CASE_PROBLEMS
+    ) return;
     this.record({
       op: "problem",
       problem: p.kind,

@@ -11,11 +11,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
-import { EXIT_GRACE_MS } from "../../lib/wire/limits.ts";
+import { EXIT_GRACE_MS, MAX_WAIT_MESSAGES } from "../../lib/wire/limits.ts";
 import { runAccept } from "../../lib/accept/run.ts";
 import { within } from "../../lib/wire/server_process.ts";
 import {
   CAN_START,
+  engineerCommand,
   fixtureChannel,
   fixtureCommand,
   matrixOf,
@@ -23,6 +24,7 @@ import {
   privateDir,
   processEnded,
   PUT_NOTE_SESSION,
+  ROOT,
   runEngineer,
   startEngineer,
   storedNotes,
@@ -244,3 +246,81 @@ Deno.test({
     assert.deepEqual(storedNotes(store), []);
   },
 });
+
+/** GNU time, to measure a run's peak memory; absent on some machines. */
+const GNU_TIME = (() => {
+  try {
+    return Deno.statSync("/usr/bin/time").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+/** Well under what the floods took before (255 to 607 MB at a 2 s timeout), well over a run's own (70 to 80 MB). */
+const FLOOD_RSS_KB = 200 * 1024;
+
+for (const mode of ["flood-non-json", "flood-ping", "flood-unknown-ids"]) {
+  Deno.test({
+    name:
+      `bounds: accept against ${mode} (a server that commits, then sends as fast as it is read and never answers) with a 600 s timeout: the flood is cut at ${MAX_WAIT_MESSAGES} lines, the server ended, PROTOCOL-VIOLATION, under ${
+        FLOOD_RSS_KB / 1024
+      } MB (before: it ran 10 to 32 s past a 2 s timeout, up to 607 MB)` +
+      NEEDS_START,
+    ignore: !CAN_START,
+    async fn() {
+      using dir = privateDir("gl-bounds-flood-");
+      const store = join(dir.path, "notes.jsonl");
+      const oracle = join(dir.path, "oracle.json");
+      Deno.writeTextFileSync(oracle, JSON.stringify(EXAMPLE_ORACLE));
+      const { command, args } = engineerCommand([
+        "accept",
+        "--cases",
+        "once",
+        "--timeout-ms",
+        "600000",
+        "--oracle",
+        oracle,
+        "--",
+        ...fixtureCommand(mode, store),
+      ]);
+      const rss = join(dir.path, "rss");
+      const child = new Deno.Command(GNU_TIME ? "/usr/bin/time" : command, {
+        args: GNU_TIME ? ["-o", rss, "-f", "%M", command, ...args] : args,
+        cwd: ROOT,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      }).spawn();
+      const out = await within(child.output(), HUNG_MS, "hung" as const);
+      if (out === "hung") {
+        child.kill("SIGKILL");
+        await child.status;
+        assert.fail(`accept did not end on ${mode}`);
+      }
+      const text = new TextDecoder().decode(out.stdout);
+      assert.equal(out.code, 5, text);
+      assert.match(text, /^ {2}once +server gone +\? +PROTOCOL-VIOLATION$/m);
+      assert.match(
+        text.replace(/\s+/g, " "),
+        /sent more than 10000 lines or 64 MiB while guardlab waited for one answer: read no further, and ended/,
+      );
+      if (mode === "flood-unknown-ids") {
+        // The history keeps the first 100 problems; the screen names 3 ids
+        // and counts the rest.
+        assert.match(
+          text.replace(/\s+/g, " "),
+          /the server answered id 1000000, which was never sent; answered id 1000001, which was never sent; answered id 1000002, which was never sent; 97× answered id …, which was never sent; sent more than/,
+        );
+      }
+      // The server's own store: the note was committed before the flood.
+      assert.equal(storedNotes(store).length, 1);
+      const server = Number(Deno.readTextFileSync(`${store}.server.pid`));
+      assert.ok(await ended(server), "the server was ended");
+      if (GNU_TIME) {
+        const kb = Number(Deno.readTextFileSync(rss).trim().split("\n").at(-1));
+        assert.ok(kb < FLOOD_RSS_KB, `peak ${kb} KB`);
+      }
+    },
+  });
+}

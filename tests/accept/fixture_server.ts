@@ -47,6 +47,10 @@
  * Listing its tools one a page (behaving as correct): paged, and
  * pages-forever, whose list never ends; list-fails (correct, with the
  * hints of correct, but its tools/list answers an error).
+ * Modes that flood (commit put_note's note, then never answer it, and
+ * write as fast as they are read until their stdout is closed): flood-non-json
+ * (lines that are not JSON), flood-ping (ping requests), flood-unknown-ids
+ * (answers to ids nobody asked).
  * Modes that stop at a phase, for a test that signals guardlab there
  * (correct until then): hold-initialize, hold-tools/list, hold-put_note,
  * hold-get_notes (the request of that method, or that tool's call, is never
@@ -362,6 +366,22 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (mode === "exits-mid-call") Deno.exit(3);
+  if (mode.startsWith("flood-")) {
+    // Commits the note, then sends as fast as it is read, forever, and
+    // never answers: lines that are not JSON, pings (each one a request
+    // guardlab answers, on an input this server never reads again), or
+    // answers to ids nobody asked.
+    await put(String(params.arguments.id), String(params.arguments.text));
+    for (let n = 1_000_000;; n++) {
+      writeLine(
+        mode === "flood-non-json"
+          ? `log line ${n}: not JSON`
+          : mode === "flood-ping"
+          ? `{"jsonrpc":"2.0","id":${n},"method":"ping"}`
+          : `{"jsonrpc":"2.0","id":${n},"result":{"content":[]}}`,
+      );
+    }
+  }
   const result = await put(
     String(params.arguments.id),
     String(params.arguments.text ?? ""),
