@@ -37,7 +37,8 @@ export type Action =
   | "held"
   | "not-json"
   | "too-long"
-  | "too-deep";
+  | "too-deep"
+  | "flood";
 
 /** One line of a record. */
 export type RecordLine =

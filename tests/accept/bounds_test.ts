@@ -324,3 +324,115 @@ for (const mode of ["flood-non-json", "flood-ping", "flood-unknown-ids"]) {
     },
   });
 }
+
+/** Run guardlab under the engineer grant with `stdin` written as it is read, measured by GNU time where there is one: its exit, output lines and peak memory in KB (null without GNU time). */
+async function measuredEngineer(
+  dir: string,
+  argv: string[],
+  stdin: (write: (text: string) => Promise<void>) => Promise<void>,
+) {
+  const { command, args } = engineerCommand(argv);
+  const rss = join(dir, "rss");
+  const child = new Deno.Command(GNU_TIME ? "/usr/bin/time" : command, {
+    args: GNU_TIME ? ["-o", rss, "-f", "%M", command, ...args] : args,
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const fed = stdin((text) => writer.write(encoder.encode(text)))
+    .then(() => writer.close()).catch(() => {});
+  const out = await within(child.output(), HUNG_MS, "hung" as const);
+  await fed;
+  if (out === "hung") {
+    child.kill("SIGKILL");
+    await child.status;
+    assert.fail(`guardlab ${argv[0]} did not end`);
+  }
+  const lines = (bytes: Uint8Array) =>
+    new TextDecoder().decode(bytes).split("\n").filter((l) => l !== "");
+  return {
+    code: out.code,
+    out: lines(out.stdout),
+    err: lines(out.stderr),
+    kb: GNU_TIME
+      ? Number(Deno.readTextFileSync(rss).trim().split("\n").at(-1))
+      : null,
+  };
+}
+
+Deno.test({
+  name:
+    "bounds: proxy in front of flood-non-json, the client gone: the flood is cut, the server ended, three lines on stderr, under 200 MB (before: 15.9 s past the client, 184,391 lines on stderr)" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-bounds-proxy-flood-");
+    const store = join(dir.path, "notes.jsonl");
+    const r = await measuredEngineer(dir.path, [
+      "proxy",
+      "--record",
+      join(dir.path, "record.jsonl"),
+      "--",
+      ...fixtureCommand("flood-non-json", store),
+    ], (write) => write(PUT));
+    assert.equal(r.code, 1, r.err.join("\n"));
+    assert.deepEqual(r.err.slice(1), [
+      "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded (the next ones are recorded, not shown here)",
+      "guardlab proxy: the server sent more than 10000 lines or 64 MiB while the proxy waited for one answer: read no further, and ended",
+      "guardlab proxy: the server exited (killed); the session ends",
+    ]);
+    // The client got its initialize answer, never the call's.
+    assert.deepEqual(r.out.map((l) => JSON.parse(l).id), [1]);
+    assert.equal(storedNotes(store).length, 1);
+    const server = Number(Deno.readTextFileSync(`${store}.server.pid`));
+    assert.ok(await ended(server), "the server was ended");
+    if (r.kb !== null) assert.ok(r.kb < FLOOD_RSS_KB, `peak ${r.kb} KB`);
+  },
+});
+
+/** How many calls of {@linkcode BIG_ARGUMENT} bytes each the proxy test sends. */
+const BIG_CALLS = 200;
+const BIG_ARGUMENT = 1 << 20;
+
+Deno.test({
+  name:
+    `bounds: proxy passing ${BIG_CALLS} calls with 1 MiB arguments each stays under 250 MB: it keeps no call's arguments, and reads the client no faster than the server takes them (before: 988 MB at 400 calls, growing with each)` +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-bounds-proxy-big-");
+    const store = join(dir.path, "notes.jsonl");
+    const pad = "x".repeat(BIG_ARGUMENT);
+    const r = await measuredEngineer(dir.path, [
+      "proxy",
+      "--record",
+      join(dir.path, "record.jsonl"),
+      "--",
+      ...fixtureCommand("correct", store),
+    ], async (write) => {
+      await write(PUT.split("\n")[0] + "\n");
+      for (let i = 1; i <= BIG_CALLS; i++) {
+        await write(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: i + 1,
+            method: "tools/call",
+            params: {
+              name: "put_note",
+              arguments: { id: `k${i}`, text: "t", pad },
+            },
+          }) + "\n",
+        );
+      }
+    });
+    assert.equal(r.code, 0, r.err.join("\n"));
+    assert.equal(r.out.length, BIG_CALLS + 1);
+    // The server's own store: every call was written, once.
+    assert.equal(storedNotes(store).length, BIG_CALLS);
+    if (r.kb !== null) assert.ok(r.kb < 250 * 1024, `peak ${r.kb} KB`);
+  },
+});
