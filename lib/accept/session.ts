@@ -12,6 +12,7 @@
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
+import { redact } from "../base/secrets.ts";
 import { inert } from "../base/terminal.ts";
 import {
   MAX_ANSWER_TEXT,
@@ -113,7 +114,8 @@ export function startTimeoutOf(timeoutMs: number): number {
 
 /** What an answer said, cut to {@linkcode MAX_ANSWER_TEXT} characters and inert. */
 export function shownAnswerText(raw: string): string {
-  const chars = [...raw];
+  // Secrets out before the cut: a cut never leaves a piece of one behind.
+  const chars = [...redact(raw)];
   const cut = chars.length > MAX_ANSWER_TEXT
     ? chars.slice(0, MAX_ANSWER_TEXT).join("") + "…"
     : raw;
@@ -205,8 +207,8 @@ export class Session {
     const info = init.result?.serverInfo;
     if (isPlainRecord(info)) {
       s.serverInfo = {
-        name: String(info.name ?? "?").slice(0, 80),
-        version: String(info.version ?? "?").slice(0, 40),
+        name: redact(String(info.name ?? "?")).slice(0, 80),
+        version: redact(String(info.version ?? "?")).slice(0, 40),
       };
     }
     channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });

@@ -12,6 +12,7 @@
  * @module
  */
 import { linesOf } from "../base/lines.ts";
+import { redact } from "../base/secrets.ts";
 import {
   MAX_DEPTH,
   MAX_MESSAGE_BYTES,
@@ -234,7 +235,8 @@ export function spawnChannel(
     },
   };
   pumpLines(server.stderr!, (text) => {
-    tail.push(text.length > 200 ? text.slice(0, 200) + "…" : text);
+    const line = redact(text);
+    tail.push(line.length > 200 ? line.slice(0, 200) + "…" : line);
     if (tail.length > 20) tail.shift();
   }, () => {});
   const reading = pumpLines(

@@ -37,7 +37,10 @@
  * writes that process's id to STORE.pid). Over stdio with a STORE, each
  * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
  * http, http-sse (correct), http-auth (correct, and it answers 401 to a
- * request without its bearer token), http-202-null (false-failure, and a
+ * request without its bearer token), http-echo-auth (correct, and it says
+ * the request's Authorization header back: whole and split across its
+ * serverInfo's name and version, and in put_note's answer, twice, the
+ * second across the 200th character), http-202-null (false-failure, and a
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
  * ends, and never answers the DELETE that ends the session), http-sse-flood
@@ -76,6 +79,7 @@ const BEHAVES_AS: Record<string, string> = {
   "http": "correct",
   "http-sse": "correct",
   "http-auth": "correct",
+  "http-echo-auth": "correct",
   "http-202-null": "false-failure",
   "http-init-stream": "correct",
   "http-sse-flood": "correct",
@@ -97,6 +101,8 @@ const hold = mode.startsWith("hold-")
   : undefined;
 const behaviour = hold !== undefined ? "correct" : BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
+/** http-echo-auth: the Authorization header of the request being answered. */
+let authorization = "";
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
 function writeLine(text: string) {
@@ -284,7 +290,16 @@ async function handle(m: Record<string, unknown>) {
       result: {
         protocolVersion: PROTOCOL_VERSION,
         capabilities: { tools: {} },
-        serverInfo: { name: serverName, version: "1" },
+        // http-echo-auth: the header whole in the name, and split in two
+        // across name and version.
+        serverInfo: mode === "http-echo-auth"
+          ? {
+            name: `echo authorization=${authorization} ${
+              authorization.slice(0, authorization.length >> 1)
+            }`,
+            version: authorization.slice(authorization.length >> 1),
+          }
+          : { name: serverName, version: "1" },
       },
     });
     return;
@@ -387,6 +402,14 @@ async function handle(m: Record<string, unknown>) {
     String(params.arguments.text ?? ""),
   );
   if (mode === "never-answers") return;
+  if (mode === "http-echo-auth") {
+    // The header in the answer's words: twice, the second from the 196th
+    // character on, across the 200th, where guardlab cuts what it shows
+    // (5 of its characters before the cut: fewer than a piece it finds).
+    const head = `seen ${authorization}; `;
+    const words = head + "x".repeat(195 - head.length) + authorization;
+    (result as { content: { text: string }[] }).content[0].text = words;
+  }
   const wrote = (result as { structuredContent?: { written?: unknown } })
     .structuredContent?.written;
   if (
@@ -433,6 +456,7 @@ if (mode.startsWith("http")) {
     onListen: ({ port }) => writeLine(String(port)),
   }, async (request) => {
     // "http-auth": every request, the session's end included, must carry the token.
+    authorization = request.headers.get("authorization") ?? "";
     if (
       mode === "http-auth" &&
       request.headers.get("authorization") !== FIXTURE_TOKEN

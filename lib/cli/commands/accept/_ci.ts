@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { keepSecret } from "../../../base/secrets.ts";
 import { fill, type Lang, type Text } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
 import type { TextError } from "../../../base/text_error.ts";
@@ -120,6 +121,9 @@ export function headersOf(
     }
     entries.push([name, value]);
   }
+  // Every value is a secret from here on: nothing guardlab prints or
+  // writes holds it (lib/base/secrets.ts).
+  for (const [, value] of entries) keepSecret(value);
   // Object.fromEntries defines each name as data: `__proto__` is a name too.
   return Object.fromEntries(entries);
 }
