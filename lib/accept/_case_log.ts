@@ -43,6 +43,8 @@ export type EventKind =
 export type Outcome =
   | "success"
   | "tool-error"
+  /** A result without `isError` that carries the oracle's refusal mark. */
+  | "marked-refusal"
   | "rpc-error"
   | "no-answer"
   | "closed";

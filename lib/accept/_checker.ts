@@ -129,7 +129,8 @@ export function judgeCase(
   return {
     client_saw: observed.client_saw,
     answers: h.answers(),
-    effect: observed.effect,
+    // A count the case could not prove is shown as unknown.
+    effect: verdict === "NOT-JUDGED" ? null : observed.effect,
     extra: observed.extra ?? {},
     verdict,
     class: VERDICT_CLASS[verdict],
@@ -159,6 +160,9 @@ function brokenVerdict(h: Reading, o: Observed): Verdict | undefined {
   if (
     needed.some((a) => a.outcome === "none" || a.outcome === "cancelled")
   ) return "NO-ANSWER";
+  // A read of a key no call had used already counted it: no count in the
+  // case can tell an effect.
+  if (h.freshCounted()) return "NOT-JUDGED";
   if (o.readFailed || h.readFailed()) return "READ-FAILED";
   return undefined;
 }
@@ -209,10 +213,12 @@ const CHECKS: Readonly<
       extra: {
         counted_under: (h.call(1)?.key ?? null) === null ? "call" : "bad_call",
       },
-      // Answered success: the tool took what it should refuse, whatever
-      // it wrote. Refused: the refusal came before the write, or after it.
+      // Answered success with an effect: the tool took what it should
+      // refuse. Answered success with none: whatever its words say, a host
+      // reads a refusal as a success. Refused: the refusal came before the
+      // write, or after it.
       verdict: a.outcome === "ok"
-        ? "ACCEPTED-BAD-CALL"
+        ? n.count === 0 ? "REFUSAL-AS-SUCCESS" : "ACCEPTED-BAD-CALL"
         : n.count === 0
         ? "NO-EFFECT"
         : "EFFECT-DESPITE-REJECTION",
@@ -556,7 +562,11 @@ function outcomeOf(a: HistoryAnswer): Outcome {
     case "ok":
       return "success";
     case "error":
-      return a.error === "tool" ? "tool-error" : "rpc-error";
+      return a.error === "tool"
+        ? "tool-error"
+        : a.error === "marked"
+        ? "marked-refusal"
+        : "rpc-error";
     case "unknown":
       return "closed";
     default:
@@ -609,11 +619,19 @@ class Reading {
     return this.records.findLastIndex((r) => r.op === "call");
   }
 
-  /** The reads from index `from` on (reads made while a call was in flight left out). */
+  /**
+   * The reads from index `from` on (reads made while a call was in flight
+   * left out, and the fresh key's read before any call: it proves the
+   * count or shows it unproven, see `freshCounted`; one that could not
+   * count, as a read tool that errors on a key it has never seen, proves
+   * nothing either way and fails nothing).
+   */
   readsFrom(from: number, to = this.records.length): ReadRecord[] {
     return this.records.slice(Math.max(0, from), to).filter((
       r,
-    ): r is ReadRecord => r.op === "read" && r.in_flight !== true);
+    ): r is ReadRecord =>
+      r.op === "read" && r.in_flight !== true && r.fresh !== true
+    );
   }
 
   /** The first read after index `at` (with `count`, or with `other_count`), up to the next client call. */
@@ -628,7 +646,9 @@ class Reading {
 
   /** The last read before index `at`, in flight or not. */
   countBefore(at: number): Counted {
-    const read = this.records.slice(0, at).findLast((r) => r.op === "read");
+    const read = this.records.slice(0, at).findLast((r) =>
+      r.op === "read" && r.fresh !== true
+    );
     return read?.op === "read"
       ? { count: read.count, missing: false }
       : { count: null, missing: true };
@@ -638,7 +658,8 @@ class Reading {
   retried(from = -1): { before: Counted; n: Counted } {
     const retry = this.callIndex(2);
     const before = this.records.slice(from + 1, retry).findLast((r) =>
-      r.op === "read" && r.in_flight !== true && r.other !== true
+      r.op === "read" && r.in_flight !== true && r.other !== true &&
+      r.fresh !== true
     );
     return {
       before: before?.op === "read"
@@ -692,6 +713,13 @@ class Reading {
   setupFailed(): boolean {
     return this.records.some((r) =>
       r.op === "setup" && r.answer.outcome !== "ok"
+    );
+  }
+
+  /** A read before any call, of a key no call had used, that already counted it. */
+  freshCounted(): boolean {
+    return this.records.some((r) =>
+      r.op === "read" && r.fresh === true && r.count !== null && r.count > 0
     );
   }
 

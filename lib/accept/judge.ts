@@ -244,6 +244,10 @@ function recordProblem(r: unknown): string | null {
       if (r.count !== null && !count(r.count)) return "count";
       if (!optional(r.other, (v) => v === true)) return "other";
       if (!optional(r.in_flight, (v) => v === true)) return "in_flight";
+      if (!optional(r.fresh, (v) => v === true)) return "fresh";
+      if (!optional(r.text, (t) => typeof t === "string" && t.length <= 4096)) {
+        return "text";
+      }
       return processNo(r.process) ? null : "process";
     case "setup":
       return name(r.tool) ? answerProblem(r.answer) : "tool";
@@ -294,7 +298,10 @@ function answerProblem(a: unknown): string | null {
   if (typeof a.outcome !== "string" || !Object.hasOwn(OUTCOMES, a.outcome)) {
     return "answer.outcome";
   }
-  if (a.outcome === "error" && a.error !== "tool" && a.error !== "rpc") {
+  if (
+    a.outcome === "error" && a.error !== "tool" && a.error !== "rpc" &&
+    a.error !== "marked"
+  ) {
     return "answer.error";
   }
   if (!optional(a.text, (t) => typeof t === "string" && t.length <= 4096)) {
@@ -315,7 +322,16 @@ const FIELDS: Readonly<Record<HistoryRecord["op"], readonly string[]>> = {
     "retry",
     "process",
   ],
-  read: ["tool", "key", "count", "other", "in_flight", "process"],
+  read: [
+    "tool",
+    "key",
+    "count",
+    "other",
+    "in_flight",
+    "fresh",
+    "text",
+    "process",
+  ],
   setup: ["tool"],
   fault: ["fault", "call", "sent", "after_ms", "from", "median_ms", "process"],
   process: ["event", "process"],
@@ -335,6 +351,8 @@ function recordOf(r: Record<string, unknown>): HistoryRecord {
   for (const k of FIELDS[op]) if (r[k] !== undefined) kept[k] = r[k];
   if (isPlainRecord(r.answer)) kept.answer = answerOf(r.answer);
   if (isPlainRecord(r.hints)) kept.hints = { ...r.hints };
+  // A read's words, as an answer's: inert again.
+  if (typeof kept.text === "string") kept.text = inert(kept.text);
   return kept as unknown as HistoryRecord;
 }
 
@@ -342,7 +360,9 @@ function recordOf(r: Record<string, unknown>): HistoryRecord {
 function answerOf(a: Record<string, unknown>): HistoryAnswer {
   return {
     outcome: a.outcome as HistoryAnswer["outcome"],
-    ...(a.error === undefined ? {} : { error: a.error as "tool" | "rpc" }),
+    ...(a.error === undefined
+      ? {}
+      : { error: a.error as "tool" | "rpc" | "marked" }),
     ...(a.text === undefined ? {} : { text: inert(a.text as string) }),
     ...(a.refused === undefined ? {} : { refused: "too-deep" as const }),
     ...(a.at_ms === undefined ? {} : { at_ms: a.at_ms as number }),

@@ -69,6 +69,12 @@ export const ORACLE_MESSAGES = {
     en: "{where} must be a list of at most {what} tool calls",
     zh: "{where} 必须是最多 {what} 个工具调用的列表",
   },
+  notRefusal: {
+    en:
+      '{where} must be {"json": POINTER, "value": V}: the field of a result and the value it holds when the server refuses',
+    zh:
+      '{where} 必须是 {"json": POINTER, "value": V}：结果中的一个字段，以及服务器拒绝时它的取值',
+  },
   otherCountNeeded: {
     en:
       "{where} is needed with other_call: it tells whether the other arguments took effect",
@@ -95,6 +101,10 @@ export const ORACLE_MESSAGES = {
 export const OUTCOME_WORD = {
   "success": { en: "success", zh: "成功" },
   "tool-error": { en: "error (isError)", zh: "错误（isError）" },
+  "marked-refusal": {
+    en: "refused (oracle's mark)",
+    zh: "拒绝（oracle 的标记）",
+  },
   "rpc-error": { en: "JSON-RPC error", zh: "JSON-RPC 错误" },
   "no-answer": { en: "no answer", zh: "无应答" },
   "closed": { en: "server gone", zh: "服务器已退出" },

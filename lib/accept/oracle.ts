@@ -57,6 +57,14 @@ export type Count =
   | { readonly text: string }
   | { readonly json: string; readonly match: { [key: string]: Json } };
 
+/** Where a result says "refused": the value at a JSON Pointer into its document (structured content, else its text parsed as JSON). */
+export interface RefusalMark {
+  /** A JSON Pointer into the result's document. */
+  readonly json: string;
+  /** The value it holds when the server refused. */
+  readonly value: Json;
+}
+
 /** One write tool the oracle names. */
 export interface WriteTool {
   /** The write tool's name. */
@@ -77,6 +85,12 @@ export interface WriteTool {
   readonly other_call?: { [key: string]: Json };
   /** How to count the effect of `other_call`'s arguments. */
   readonly other_count?: Count;
+  /**
+   * How this server marks a refusal in a result without `isError` (a
+   * field and the value it holds then, as `{"json": "/success", "value":
+   * false}`): such an answer counts as the refusal it is.
+   */
+  readonly refusal?: RefusalMark;
   /**
    * What `accept init` guessed, by field, each with why: to confirm, an
    * engineer checks the field and deletes its entry. `accept` refuses an
@@ -119,12 +133,13 @@ const TOOL_FIELDS = [
   "bad_call",
   "other_call",
   "other_count",
+  "refusal",
   "guesses",
 ] as const;
 
-/** The fields `accept init` may mark as a guess (every field of an entry but `setup`). */
+/** The fields `accept init` may mark as a guess (every field of an entry but `setup` and `refusal`, which it never drafts). */
 export const GUESSABLE_FIELDS: readonly string[] = TOOL_FIELDS.filter((f) =>
-  f !== "setup" && f !== "guesses"
+  f !== "setup" && f !== "guesses" && f !== "refusal"
 );
 
 /** The longest note a guess may carry. */
@@ -251,6 +266,9 @@ function writeTool(raw: unknown, where: string): WriteTool {
     }
     out.other_count = count(raw.other_count, `${where}.other_count`);
   }
+  if (raw.refusal !== undefined) {
+    out.refusal = refusal(raw.refusal, `${where}.refusal`);
+  }
   if (raw.guesses !== undefined) {
     out.guesses = guesses(raw.guesses, `${where}.guesses`);
   }
@@ -268,6 +286,16 @@ function guesses(raw: unknown, where: string): { [field: string]: string } {
     }
   }
   return raw as { [field: string]: string };
+}
+
+function refusal(raw: unknown, where: string): RefusalMark {
+  if (
+    !isPlainRecord(raw) || Object.keys(raw).length !== 2 ||
+    typeof raw.json !== "string" || !Object.hasOwn(raw, "value")
+  ) {
+    throw bad(where, ORACLE_MESSAGES.notRefusal);
+  }
+  return { json: pointer(raw.json, `${where}.json`), value: raw.value as Json };
 }
 
 function name(raw: unknown, where: string): string {
@@ -438,14 +466,8 @@ export function countIn(
     ) n++;
     return n;
   }
-  let doc: unknown = result.structuredContent;
-  if (doc === undefined) {
-    try {
-      doc = JSON.parse(resultText(result));
-    } catch {
-      return null;
-    }
-  }
+  const doc = resultDoc(result);
+  if (doc === undefined) return null;
   const list = pointerGet(doc, how.json);
   if (!list.found || !Array.isArray(list.value)) return null;
   const match = substitute(how.match, p);
@@ -455,6 +477,37 @@ export function countIn(
       Object.hasOwn(item, field) && sameJson(item[field], want)
     )
   ).length;
+}
+
+/** A result's document: its structured content, else its text parsed as JSON; undefined when it has neither. */
+export function resultDoc(result: ReadResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  try {
+    return JSON.parse(resultText(result));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `result` (answered without `isError`) carries the oracle's
+ * refusal mark: the value at its pointer is the mark's value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refusalMarked } from "./oracle.ts";
+ * const mark = { json: "/success", value: false };
+ * const said = (text: string) => ({ content: [{ type: "text", text }] });
+ * assert.equal(refusalMarked(mark, said('{"success": false, "message": "no"}')), true);
+ * assert.equal(refusalMarked(mark, said('{"success": true}')), false);
+ * ```
+ */
+export function refusalMarked(mark: RefusalMark, result: ReadResult): boolean {
+  const doc = resultDoc(result);
+  if (doc === undefined) return false;
+  const at = pointerGet(doc, mark.json);
+  return at.found && sameJson(at.value, mark.value);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

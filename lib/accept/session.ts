@@ -99,6 +99,8 @@ export const PROTOCOL_VERSION = "2025-06-18";
 
 interface Waiting {
   call: number | null;
+  /** Whether a result without `isError` is a refusal all the same (the oracle's mark). */
+  refused?: (result: Record<string, unknown>) => boolean;
   /** The log of the case the request was made in. */
   log: CaseLog;
   settle(answer: Answer): void;
@@ -278,7 +280,13 @@ export class Session {
   call(
     tool: string,
     args: Record<string, unknown>,
-    opts: { call: number; retry?: boolean; withhold?: boolean },
+    opts: {
+      call: number;
+      retry?: boolean;
+      withhold?: boolean;
+      /** Whether a result without `isError` is a refusal all the same (the oracle's mark). */
+      refused?: (result: Record<string, unknown>) => boolean;
+    },
   ): Pending {
     this.note({
       lane: "client",
@@ -290,6 +298,8 @@ export class Session {
       { name: tool, arguments: args },
       opts.call,
       false,
+      this.#timeoutMs,
+      opts.refused,
     );
     this.note({ lane: "guardlab", kind: "forwarded", call: opts.call });
     const log = this.log;
@@ -382,6 +392,7 @@ export class Session {
     call: number | null,
     quiet: boolean,
     timeoutMs: number = this.#timeoutMs,
+    refused?: (result: Record<string, unknown>) => boolean,
   ): { id: number; answer: Promise<Answer> } {
     const id = this.#nextId++;
     const answer = new Promise<Answer>((settle) => {
@@ -398,6 +409,7 @@ export class Session {
       // Registered before the send: an in-process server may answer at once.
       this.#waiting.set(id, {
         call,
+        refused,
         settle,
         timer,
         quiet,
@@ -456,7 +468,11 @@ export class Session {
       }
       : isPlainRecord(message.result)
       ? {
-        outcome: message.result.isError === true ? "tool-error" : "success",
+        outcome: message.result.isError === true
+          ? "tool-error"
+          : w.refused?.(message.result)
+          ? "marked-refusal"
+          : "success",
         result: message.result,
         text: shownAnswerText(resultText(message.result)),
         ms,

@@ -13,6 +13,10 @@
  * every note), except in the modes that keep them in memory (`cache`,
  * `buffered`). Without it, in memory.
  *
+ * echo-read (correct, but get_notes answers the query it ran, key and
+ * all, before the notes it found, with no structured content),
+ * quiet-refusal (refuses an empty text in its words only, `{"success":
+ * false, …}` with no isError, and writes nothing).
  * Modes that get the effect wrong: correct, none, duplicates,
  * writes-then-rejects, accepts-bad, false-failure, loses-updates,
  * silent-conflict, overwrites, loud-refusal (refuses every put with a long
@@ -21,7 +25,8 @@
  * writes all it holds back at every call: two processes overwrite each
  * other's notes), buffered (writes its store only when its input ends: a
  * kill loses what it answered), late-load (as cache, but what it loads at
- * start lands only when the first get_notes comes, as a load at start that
+ * start lands only when the first get_notes after a put_note comes (a read
+ * before any write sees the store as it is), as a load at start that
  * nothing awaits lands whenever it does, and is written back then: a put
  * answered success before that is undone, in the store too). Modes that
  * hold an answer until an event:
@@ -85,6 +90,7 @@ const BEHAVES_AS: Record<string, string> = {
   "http-sse-flood": "correct",
   "http-json-flood": "correct",
   "claims-read-only": "correct",
+  "echo-read": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
@@ -130,6 +136,9 @@ let memory: Note[] = storeFile !== undefined && inMemory ? load() : [];
 /** late-load: what it loaded at start, not yet landed (it lands at the first get_notes). */
 let landing: Note[] | undefined =
   mode === "late-load" && storeFile !== undefined ? [...memory] : undefined;
+
+/** Whether this process has been sent a put_note (late-load lands at the first get_notes after one). */
+let putSeen = false;
 
 /** The modes that write all they hold back at every put. */
 const writesThrough = mode === "cache" || mode === "late-load";
@@ -204,6 +213,19 @@ const TOOLS = [
 async function put(id: string, text: string) {
   if (behaviour === "loud-refusal") return refused(LOUD);
   const bad = text === "";
+  if (behaviour === "quiet-refusal" && bad) {
+    // A refusal in its words only, with no isError, and nothing written
+    // (as task-orchestrator answers a CHECK constraint).
+    return {
+      content: [{
+        type: "text",
+        text: JSON.stringify({
+          success: false,
+          message: "CHECK constraint failed: length(text) > 0",
+        }),
+      }],
+    };
+  }
   if (
     bad && behaviour !== "writes-then-rejects" && behaviour !== "accepts-bad"
   ) {
@@ -338,7 +360,7 @@ async function handle(m: Record<string, unknown>) {
     arguments: Record<string, string>;
   };
   if (params.name === "get_notes") {
-    if (landing !== undefined) {
+    if (landing !== undefined && putSeen) {
       // The load at start lands: it takes the place of what this process
       // wrote since, and is written back, as a shared state saved whole is.
       memory = landing;
@@ -355,6 +377,21 @@ async function handle(m: Record<string, unknown>) {
           `[{"type":"text","text":"notes"}],"structuredContent":{"notes":[` +
           found.map(() => `{"id":${deep}}`).join(",") + "]}}}",
       );
+    } else if (mode === "echo-read") {
+      // The query it ran, then what it found (as dbhub echoes its SELECT):
+      // a count by text finds the key in the query itself.
+      const found = notes().filter((n) => n.id === params.arguments.id);
+      out({
+        jsonrpc: "2.0",
+        id,
+        result: {
+          content: [{
+            type: "text",
+            text: `SELECT * FROM notes WHERE id = '${params.arguments.id}'\n` +
+              JSON.stringify(found),
+          }],
+        },
+      });
     } else if (mode === "read-fails") {
       out({
         jsonrpc: "2.0",
@@ -380,6 +417,7 @@ async function handle(m: Record<string, unknown>) {
     });
     return;
   }
+  putSeen = true;
   if (mode === "exits-mid-call") Deno.exit(3);
   if (mode.startsWith("flood-")) {
     // Commits the note, then sends as fast as it is read, forever, and

@@ -84,9 +84,26 @@ export function detailTexts(r: CaseResult): Text[] {
       }),
     );
   }
-  // What the server said when it said no: the words to fix the tool by.
+  const fresh = r.history.records.find((h) =>
+    h.op === "read" && h.fresh === true && h.count !== null && h.count > 0
+  );
+  if (fresh?.op === "read") {
+    out.push(
+      fill(D.freshCounted, {
+        key: JSON.stringify(fresh.key),
+        n: fresh.count ?? "?",
+        text: fresh.text ?? "",
+      }),
+    );
+  }
+  // What the server said when it said no (or said yes, where that decided
+  // the verdict): the words to fix the tool by.
+  const decidedBySuccess = r.verdict === "REFUSAL-AS-SUCCESS" ||
+    r.verdict === "ACCEPTED-BAD-CALL";
   const said = r.answers.find((a) =>
-    (a.outcome === "tool-error" || a.outcome === "rpc-error") &&
+    (a.outcome === "tool-error" || a.outcome === "rpc-error" ||
+      a.outcome === "marked-refusal" ||
+      (decidedBySuccess && a.outcome === "success")) &&
     a.text !== undefined && a.text !== ""
   );
   if (said !== undefined) {
