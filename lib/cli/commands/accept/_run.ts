@@ -33,7 +33,7 @@ import {
   titleText,
 } from "../../../accept/views/accept_view.ts";
 import { junitXml } from "../../../accept/views/accept_junit.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { assertOwnFile, writeOwnFile } from "../../../accept/files.ts";
 import {
   assertSameOracle,
   assertSameServer,
@@ -92,7 +92,7 @@ export async function runMatrix(
   if (typeof oracle === "number") return oracle;
   // Everything that can refuse is checked before the server starts.
   const digest = oracleDigest(oracle);
-  if (flag("junit") !== undefined) assertNewFile(flag("junit")!, ctx.trusted);
+  if (flag("junit") !== undefined) assertOwnFile(flag("junit")!, ctx.trusted);
   const baseline = await baselineFor(flag("baseline"), digest, ctx);
   if (typeof baseline === "number") return baseline;
   const report = await run(
@@ -109,7 +109,7 @@ export async function runMatrix(
   const code = exitOf(report, comparison);
   show(report, { source, values, digest, code, comparison }, ctx);
   if (flag("junit") !== undefined) {
-    writeNewFile(
+    writeOwnFile(
       flag("junit")!,
       ctx.trusted,
       junitXml(report, {
