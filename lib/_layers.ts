@@ -96,6 +96,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "node_builtin.ts",
     "path.ts",
     "plain.ts",
+    "secrets.ts",
     "terminal.ts",
     "text_error.ts",
   ],

@@ -45,6 +45,8 @@ export type EventKind =
 export type Outcome =
   | "success"
   | "tool-error"
+  /** A result without `isError` that carries the oracle's refusal mark. */
+  | "marked-refusal"
   | "rpc-error"
   | "http-error"
   | "no-answer"
@@ -123,6 +125,8 @@ export class CaseLog {
   readonly records: RecordInProgress[] = [];
   /** When the case started. */
   readonly started: number = performance.now();
+  /** How many problem records it holds (counted as they come). */
+  problemCount = 0;
 
   /** What kind of system the history records (`http-api` over an HTTP API's channel). */
   constructor(readonly subject: HistorySubject = "mcp-server") {}
@@ -154,6 +158,7 @@ export class CaseLog {
       ...(process === undefined || "process" in record ? {} : { process }),
     } as RecordInProgress;
     this.records.push(full);
+    if (op === "problem") this.problemCount++;
     return full;
   }
 

@@ -31,6 +31,7 @@ import {
   keyParams,
   type Placeholders,
   pointerGet,
+  refusalMarked,
   substitute,
   type WriteTool,
 } from "./oracle.ts";
@@ -342,6 +343,31 @@ async function readCount(
     : null;
 }
 
+/**
+ * Before the case's first call: read `key`, which no call has used yet.
+ * It must count 0, or the count cannot tell an effect from a read tool
+ * that shows the key it was asked for (a query echoed in its result); the
+ * checker then judges nothing (NOT-JUDGED), with what the read answered.
+ */
+export async function readFresh(ctx: Ctx, key: string): Promise<void> {
+  const p = { ...ctx.p, key, n: 1 };
+  const read = substitute(ctx.tool.read, p);
+  const at = ctx.session.log.now();
+  const answer = await ctx.session.own(read.tool, read.arguments, "read");
+  const n = answer.outcome === "success" && answer.result
+    ? countIn(ctx.tool.count, answer.result, p)
+    : null;
+  ctx.session.record({
+    op: "read",
+    at_ms: at,
+    tool: read.tool,
+    key,
+    count: n,
+    fresh: true,
+    ...(n !== 0 && answer.text !== undefined ? { text: answer.text } : {}),
+  });
+}
+
 /** Put a read on the timeline; the first that sees the effect is marked. */
 export function noteRead(
   ctx: Ctx,
@@ -404,7 +430,15 @@ export function send(
     ...(opts.keyless ? { keyless: true } : {}),
     ...(params._meta === undefined ? {} : { meta: params._meta }),
   }) as Extract<RecordInProgress, { op: "call" }>;
-  const pending = on.call(ctx.tool.tool, args, { ...opts, params });
+  const mark = ctx.tool.refusal;
+  const pending = on.call(ctx.tool.tool, args, {
+    ...opts,
+    params,
+    // The oracle's refusal mark: such a result is this server's "no".
+    ...(mark === undefined
+      ? {}
+      : { refused: (result) => refusalMarked(mark, result) }),
+  });
   pending.answer.then((a) => {
     (record as { answer?: CallRecord["answer"] }).answer = answerRecord(
       a,
@@ -456,7 +490,7 @@ export function measure(ctx: Ctx, answer: Answer): void {
   if (
     answer.ms !== undefined &&
     (answer.outcome === "success" || answer.outcome === "tool-error" ||
-      answer.outcome === "rpc-error")
+      answer.outcome === "rpc-error" || answer.outcome === "marked-refusal")
   ) ctx.measured.push(answer.ms);
 }
 
@@ -611,13 +645,16 @@ export function answerRecord(
     case "tool-error":
     case "rpc-error":
     case "http-error":
+    case "marked-refusal":
       return {
         outcome: "error",
         error: a.outcome === "tool-error"
           ? "tool"
           : a.outcome === "rpc-error"
           ? "rpc"
-          : "http",
+          : a.outcome === "http-error"
+          ? "http"
+          : "marked",
         ...seen,
         ...when,
       };

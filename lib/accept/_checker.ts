@@ -128,7 +128,8 @@ export function judgeCase(
   return {
     client_saw: observed.client_saw,
     answers: h.answers(),
-    effect: observed.effect,
+    // A count the case could not prove is shown as unknown.
+    effect: verdict === "NOT-JUDGED" ? null : observed.effect,
     extra: observed.extra ?? {},
     verdict,
     class: VERDICT_CLASS[verdict],
@@ -158,6 +159,9 @@ function brokenVerdict(h: Reading, o: Observed): Verdict | undefined {
   if (
     needed.some((a) => a.outcome === "none" || a.outcome === "cancelled")
   ) return "NO-ANSWER";
+  // A read of a key no call had used already counted it: no count in the
+  // case can tell an effect.
+  if (h.freshCounted()) return "NOT-JUDGED";
   if (o.readFailed || h.readFailed()) return "READ-FAILED";
   return undefined;
 }
@@ -208,10 +212,12 @@ const CHECKS: Readonly<
       extra: {
         counted_under: (h.call(1)?.key ?? null) === null ? "call" : "bad_call",
       },
-      // Answered success: the tool took what it should refuse, whatever
-      // it wrote. Refused: the refusal came before the write, or after it.
+      // Answered success with an effect: the tool took what it should
+      // refuse. Answered success with none: whatever its words say, a host
+      // reads a refusal as a success. Refused: the refusal came before the
+      // write, or after it.
       verdict: a.outcome === "ok"
-        ? "ACCEPTED-BAD-CALL"
+        ? n.count === 0 ? "REFUSAL-AS-SUCCESS" : "ACCEPTED-BAD-CALL"
         : n.count === 0
         ? "NO-EFFECT"
         : "EFFECT-DESPITE-REJECTION",

@@ -88,7 +88,8 @@ export type HistorySubject = "mcp-server" | "http-api";
  * How a call ended, as guardlab saw it:
  * - `ok`: answered, not an error;
  * - `error`: answered an error (`error` says whose: the tool's `isError`,
- *   or JSON-RPC's), with its text;
+ *   JSON-RPC's, or `marked`: a result without `isError` that carries the
+ *   oracle's `refusal` mark, the way this server says no), with its text;
  * - `none`: no answer within the bound (`--timeout-ms`), or an answer
  *   guardlab did not read (`refused` says why: nested past the bound);
  * - `unknown`: the server went away (it exited, or its channel closed)
@@ -102,8 +103,8 @@ export type AnswerOutcome = "ok" | "error" | "none" | "unknown" | "cancelled";
 export interface HistoryAnswer {
   /** How the call ended. */
   readonly outcome: AnswerOutcome;
-  /** For `error`: the tool's own error (`isError`), a JSON-RPC error, or an HTTP status that is not 2xx. */
-  readonly error?: "tool" | "rpc" | "http";
+  /** For `error`: the tool's own error (`isError`), a JSON-RPC error, an HTTP status that is not 2xx, or a result the oracle's `refusal` mark names a refusal. */
+  readonly error?: "tool" | "rpc" | "http" | "marked";
   /** An HTTP API's status. */
   readonly status?: number;
   /** A JSON-RPC error's code. */
@@ -171,6 +172,14 @@ export interface ReadRecord {
   readonly other?: true;
   /** Made while the case's call was in flight, to see when the effect shows: a read that cannot count then means "not yet". */
   readonly in_flight?: true;
+  /**
+   * Made before the case's first call, of a key no call has used yet: it
+   * must count 0, or the count cannot tell an effect (a read tool that
+   * shows the key it was asked for, as a query echoed in its result).
+   */
+  readonly fresh?: true;
+  /** For a fresh read that did not count 0: what the read answered, at most 200 characters, inert. */
+  readonly text?: string;
   /** Which server process it asked, in a case that starts its own. */
   readonly process?: number;
 }

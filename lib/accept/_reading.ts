@@ -27,6 +27,8 @@ export function outcomeOf(a: HistoryAnswer): Outcome {
         ? "tool-error"
         : a.error === "http"
         ? "http-error"
+        : a.error === "marked"
+        ? "marked-refusal"
         : "rpc-error";
     case "unknown":
       return "closed";
@@ -107,11 +109,19 @@ export class Reading {
     return this.records.findLastIndex((r) => r.op === "call");
   }
 
-  /** The reads from index `from` on (reads made while a call was in flight left out). */
+  /**
+   * The reads from index `from` on (reads made while a call was in flight
+   * left out, and the fresh key's read before any call: it proves the
+   * count or shows it unproven, see `freshCounted`; one that could not
+   * count, as a read tool that errors on a key it has never seen, proves
+   * nothing either way and fails nothing).
+   */
   readsFrom(from: number, to = this.records.length): ReadRecord[] {
     return this.records.slice(Math.max(0, from), to).filter((
       r,
-    ): r is ReadRecord => r.op === "read" && r.in_flight !== true);
+    ): r is ReadRecord =>
+      r.op === "read" && r.in_flight !== true && r.fresh !== true
+    );
   }
 
   /** The first read after index `at` (with `count`, or with `other_count`), up to the next client call. */
@@ -126,7 +136,9 @@ export class Reading {
 
   /** The last read before index `at`, in flight or not. */
   countBefore(at: number): Counted {
-    const read = this.records.slice(0, at).findLast((r) => r.op === "read");
+    const read = this.records.slice(0, at).findLast((r) =>
+      r.op === "read" && r.fresh !== true
+    );
     return read?.op === "read"
       ? { count: read.count, missing: false }
       : { count: null, missing: true };
@@ -136,7 +148,8 @@ export class Reading {
   retried(from = -1): { before: Counted; n: Counted } {
     const retry = this.callIndex(2);
     const before = this.records.slice(from + 1, retry).findLast((r) =>
-      r.op === "read" && r.in_flight !== true && r.other !== true
+      r.op === "read" && r.in_flight !== true && r.other !== true &&
+      r.fresh !== true
     );
     return {
       before: before?.op === "read"
@@ -192,6 +205,13 @@ export class Reading {
   setupFailed(): boolean {
     return this.records.some((r) =>
       r.op === "setup" && r.answer.outcome !== "ok"
+    );
+  }
+
+  /** A read before any call, of a key no call had used, that already counted it. */
+  freshCounted(): boolean {
+    return this.records.some((r) =>
+      r.op === "read" && r.fresh === true && r.count !== null && r.count > 0
     );
   }
 

@@ -85,6 +85,7 @@ export const VERDICTS = [
   "NO-EFFECT",
   "EFFECT-DESPITE-REJECTION",
   "ACCEPTED-BAD-CALL",
+  "REFUSAL-AS-SUCCESS",
   "FALSE-FAILURE",
   "EFFECT-DESPITE-CANCEL",
   "CANCEL-TOO-LATE",
@@ -114,6 +115,7 @@ export const VERDICTS = [
   "SERVER-EXITED",
   "PROTOCOL-VIOLATION",
   "READ-FAILED",
+  "NOT-JUDGED",
   "SETUP-FAILED",
   "NOT-RUN",
 ] as const;
@@ -136,6 +138,9 @@ export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
   "NO-EFFECT": "safe",
   "EFFECT-DESPITE-REJECTION": "unsafe",
   "ACCEPTED-BAD-CALL": "unsafe",
+  // Answered without isError, nothing written: a host reads the answer as
+  // a success, whatever its words say.
+  "REFUSAL-AS-SUCCESS": "unsafe",
   "FALSE-FAILURE": "unsafe",
   "EFFECT-DESPITE-CANCEL": "info",
   "CANCEL-TOO-LATE": "info",
@@ -168,6 +173,8 @@ export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
   "SERVER-EXITED": "inconclusive",
   "PROTOCOL-VIOLATION": "unsafe",
   "READ-FAILED": "inconclusive",
+  // The read already counted a key no call had used: its count proves nothing.
+  "NOT-JUDGED": "inconclusive",
   "SETUP-FAILED": "inconclusive",
   // A case that tested nothing (see its reason).
   "NOT-RUN": "info",
@@ -208,6 +215,7 @@ export const CASE_VERDICTS: Readonly<Record<CaseName, readonly Verdict[]>> = {
     "NO-EFFECT",
     "EFFECT-DESPITE-REJECTION",
     "ACCEPTED-BAD-CALL",
+    "REFUSAL-AS-SUCCESS",
     "NOT-RUN",
   ],
   "lost-reply-retry": ["ONCE", "NONE", "DUPLICATED", "FALSE-FAILURE"],
@@ -275,6 +283,7 @@ export const BROKEN_VERDICTS: readonly Verdict[] = [
   "SERVER-EXITED",
   "PROTOCOL-VIOLATION",
   "READ-FAILED",
+  "NOT-JUDGED",
   "SETUP-FAILED",
 ];
 

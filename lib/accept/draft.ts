@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { redact } from "../base/secrets.ts";
 import { fill, type Lang, same, say, type Text } from "../base/i18n.ts";
 import { inertOutput } from "../base/terminal.ts";
 import { MAX_ORACLE_BYTES, MAX_ORACLE_TOOLS } from "./limits.ts";
@@ -234,7 +235,10 @@ function draftEntry(
     }),
   );
   if (drafted.unchecked.length > 0) {
-    const shown = drafted.unchecked.slice(0, 8).map((u) => u.slice(0, 80));
+    // Secrets out before the cut (lib/base/secrets.ts).
+    const shown = drafted.unchecked.slice(0, 8).map((u) =>
+      redact(u).slice(0, 80)
+    );
     const more = drafted.unchecked.length - shown.length;
     note(
       "call",

@@ -2,13 +2,21 @@
  * The files `accept` and `proxy` read and write, inside the sandbox only:
  * a file read is opened without following a link, measured before it is
  * read, and read no further than its bound; a record is created new, in a
- * folder of the user's own, never over an existing name; a draft oracle or
- * a JUnit report is a new file too (`sandbox/new_file.ts`), and an existing
- * name is refused.
+ * folder of the user's own, never over an existing name; a draft oracle is
+ * a new file too (`sandbox/new_file.ts`), and an existing name is refused;
+ * a JUnit report is a new file or replaces the user's own report of an
+ * earlier run.
  *
  * @module
  */
-import { dirname, extname, isAbsolute, resolve } from "node:path";
+import {
+  basename,
+  dirname,
+  extname,
+  isAbsolute,
+  join,
+  resolve,
+} from "node:path";
 import { Refused } from "../base/errors.ts";
 import { fill } from "../base/i18n.ts";
 import { inert } from "../base/terminal.ts";
@@ -17,10 +25,12 @@ import {
   assertGranted,
   currentUid,
   privateFolderProblem,
+  PROBLEM,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
 import { readUpTo } from "../sandbox/read_bounded.ts";
+import { writeNewFile } from "../sandbox/new_file.ts";
 import { FILE_MESSAGES } from "./messages.ts";
 
 /**
@@ -124,4 +134,65 @@ export function nextRecordName(path: string): string | null {
     ? [path, 1]
     : [`${numbered[1]}${ext}`, Number(numbered[2])];
   return n > MAX_RECORD_NAMES ? null : numberedName(first, n + 1);
+}
+
+/**
+ * Refuse (exit 4) unless `path` can be written as the user's own report: a
+ * new name, or a regular file of this user's with no other name (a rerun
+ * replaces its own report). A link, a FIFO or anything else that is not a
+ * plain file, a file of another user, a file with a second hard link, and
+ * a folder on the way that another user may change are refused, and left
+ * as they are. Returns the absolute path.
+ */
+export function assertOwnFile(
+  path: string,
+  trusted: readonly string[],
+): string {
+  const abs = isAbsolute(path) ? path : resolve(path);
+  assertGranted(abs, true);
+  const uid = currentUid(trusted[0]);
+  assertFolderChain(dirname(abs), uid, trusted);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(abs);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return abs;
+    throw error;
+  }
+  if (info.isSymlink) throw new UnsafePath(path, PROBLEM.link);
+  if (!info.isFile) throw new UnsafePath(path, PROBLEM.notFile);
+  if (uid !== null && info.uid !== null && info.uid !== uid) {
+    throw new UnsafePath(path, PROBLEM.owner(info.uid, uid));
+  }
+  if (info.nlink !== null && info.nlink > 1) {
+    throw new UnsafePath(path, PROBLEM.hardLinks(info.nlink));
+  }
+  return abs;
+}
+
+/**
+ * Write `text` to `path`, a new file or the user's own report of an
+ * earlier run ({@linkcode assertOwnFile}'s checks): it is written whole to
+ * a new file beside it ({@linkcode writeNewFile}), which then takes the
+ * name. A rename replaces the name and never writes through it: a link or
+ * a FIFO planted at the name since the check is replaced, not followed;
+ * a write that fails leaves the old report as it was.
+ */
+export function writeOwnFile(
+  path: string,
+  trusted: readonly string[],
+  text: string,
+): void {
+  const abs = assertOwnFile(path, trusted);
+  const beside = join(
+    dirname(abs),
+    `.${basename(abs)}.guardlab-${crypto.randomUUID().slice(0, 8)}`,
+  );
+  writeNewFile(beside, trusted, text);
+  try {
+    Deno.renameSync(beside, abs);
+  } catch (error) {
+    Deno.removeSync(beside);
+    throw error;
+  }
 }

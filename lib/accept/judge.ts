@@ -182,6 +182,7 @@ const PROBLEMS: Record<ProblemKind, true> = {
   "not-json": true,
   "too-long": true,
   "not-message": true,
+  "flood": true,
 };
 const REASONS: Record<NotRunReason, true> = {
   "no-arguments": true,
@@ -261,6 +262,10 @@ function recordProblem(r: unknown): string | null {
       if (r.count !== null && !count(r.count)) return "count";
       if (!optional(r.other, (v) => v === true)) return "other";
       if (!optional(r.in_flight, (v) => v === true)) return "in_flight";
+      if (!optional(r.fresh, (v) => v === true)) return "fresh";
+      if (!optional(r.text, (t) => typeof t === "string" && t.length <= 4096)) {
+        return "text";
+      }
       return processNo(r.process) ? null : "process";
     case "setup":
       return name(r.tool) ? answerProblem(r.answer) : "tool";
@@ -334,7 +339,7 @@ function answerProblem(a: unknown): string | null {
   }
   if (
     a.outcome === "error" && a.error !== "tool" && a.error !== "rpc" &&
-    a.error !== "http"
+    a.error !== "http" && a.error !== "marked"
   ) {
     return "answer.error";
   }
@@ -367,7 +372,16 @@ const FIELDS: Readonly<Record<HistoryRecord["op"], readonly string[]>> = {
     "meta",
     "process",
   ],
-  read: ["tool", "key", "count", "other", "in_flight", "process"],
+  read: [
+    "tool",
+    "key",
+    "count",
+    "other",
+    "in_flight",
+    "fresh",
+    "text",
+    "process",
+  ],
   setup: ["tool"],
   fault: [
     "fault",
@@ -397,6 +411,8 @@ function recordOf(r: Record<string, unknown>): HistoryRecord {
   for (const k of FIELDS[op]) if (r[k] !== undefined) kept[k] = r[k];
   if (isPlainRecord(r.answer)) kept.answer = answerOf(r.answer);
   if (isPlainRecord(r.hints)) kept.hints = { ...r.hints };
+  // A read's words, as an answer's: inert again.
+  if (typeof kept.text === "string") kept.text = inert(kept.text);
   return kept as unknown as HistoryRecord;
 }
 
@@ -406,7 +422,7 @@ function answerOf(a: Record<string, unknown>): HistoryAnswer {
     outcome: a.outcome as HistoryAnswer["outcome"],
     ...(a.error === undefined
       ? {}
-      : { error: a.error as "tool" | "rpc" | "http" }),
+      : { error: a.error as "tool" | "rpc" | "http" | "marked" }),
     ...(a.status === undefined ? {} : { status: a.status as number }),
     ...(a.code === undefined ? {} : { code: a.code as number }),
     ...(a.digest === undefined ? {} : { digest: a.digest as string }),

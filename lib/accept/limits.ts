@@ -143,3 +143,10 @@ export const MAX_CASE_CALLS = MAX_COPIES + 1;
 
 /** The largest OpenAPI document read (`--openapi`): 4 MiB, JSON only. */
 export const MAX_OPENAPI_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most problems one case's history keeps: 100 (a server's flood of
+ * lines that are not messages is kept as its first ones, and the flood
+ * itself; the verdict is the same).
+ */
+export const MAX_CASE_PROBLEMS = 100;

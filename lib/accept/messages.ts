@@ -102,6 +102,12 @@ export const ORACLE_MESSAGES = {
     en: "{where} must be a list of at most {what} tool calls",
     zh: "{where} 必须是最多 {what} 个工具调用的列表",
   },
+  notRefusal: {
+    en:
+      '{where} must be {"json": POINTER, "value": V}: the field of a result and the value it holds when the server refuses',
+    zh:
+      '{where} 必须是 {"json": POINTER, "value": V}：结果中的一个字段，以及服务器拒绝时它的取值',
+  },
   otherCountNeeded: {
     en:
       "{where} is needed with other_call: it tells whether the other arguments took effect",
@@ -199,6 +205,10 @@ export const HTTP_ORACLE_MESSAGES = {
 export const OUTCOME_WORD = {
   "success": { en: "success", zh: "成功" },
   "tool-error": { en: "error (isError)", zh: "错误（isError）" },
+  "marked-refusal": {
+    en: "refused (oracle's mark)",
+    zh: "拒绝（oracle 的标记）",
+  },
   "rpc-error": { en: "JSON-RPC error", zh: "JSON-RPC 错误" },
   "http-error": { en: "HTTP error", zh: "HTTP 错误" },
   "no-answer": { en: "no answer", zh: "无应答" },
@@ -226,6 +236,12 @@ export const PROBLEM_WORD = {
   "not-message": {
     en: "sent JSON that is not a JSON-RPC message",
     zh: "发送了不是 JSON-RPC 消息的 JSON",
+  },
+  "flood": {
+    en:
+      "sent more than {messages} lines or {mib} MiB while guardlab waited for one answer: read no further, and ended",
+    zh:
+      "在 guardlab 等待一个应答期间发送了超过 {messages} 行或 {mib} MiB：不再读取，并结束了它",
   },
 } as const satisfies Record<string, Text>;
 

@@ -84,6 +84,14 @@ export const MCP_KEY_PLACES: readonly KeyPlace[] = [
   "idempotencyKey",
 ];
 
+/** Where a result says "refused": the value at a JSON Pointer into its document (structured content, else its text parsed as JSON). */
+export interface RefusalMark {
+  /** A JSON Pointer into the result's document. */
+  readonly json: string;
+  /** The value it holds when the server refused. */
+  readonly value: Json;
+}
+
 /** One write tool the oracle names. */
 export interface WriteTool {
   /** The write tool's name. */
@@ -116,6 +124,12 @@ export interface WriteTool {
   readonly error_call?: { [key: string]: Json };
   /** How long the server says it keeps a key, in ms. */
   readonly key_lifetime_ms?: number;
+  /**
+   * How this server marks a refusal in a result without `isError` (a
+   * field and the value it holds then, as `{"json": "/success", "value":
+   * false}`): such an answer counts as the refusal it is.
+   */
+  readonly refusal?: RefusalMark;
   /**
    * What `accept init` guessed, by field, each with why: to confirm, an
    * engineer checks the field and deletes its entry. `accept` refuses an
@@ -164,6 +178,7 @@ const TOOL_FIELDS = [
   "conflict",
   "error_call",
   "key_lifetime_ms",
+  "refusal",
   "guesses",
 ] as const;
 
@@ -175,9 +190,9 @@ export const CONTRACT_FIELDS = [
   "key_lifetime_ms",
 ] as const;
 
-/** The fields `accept init` may mark as a guess (every field of an entry but `setup` and the contract's). */
+/** The fields `accept init` may mark as a guess (every field of an entry but `setup`, the contract's and `refusal`, which it never drafts). */
 export const GUESSABLE_FIELDS: readonly string[] = TOOL_FIELDS.filter((f) =>
-  f !== "setup" && f !== "guesses" &&
+  f !== "setup" && f !== "guesses" && f !== "refusal" &&
   !(["meta", "idempotency_key", ...CONTRACT_FIELDS] as string[]).includes(f)
 );
 
@@ -331,6 +346,9 @@ function writeTool(raw: unknown, where: string): WriteTool {
   if (raw.key_lifetime_ms !== undefined) {
     out.key_lifetime_ms = lifetime(raw.key_lifetime_ms, `${where}`);
   }
+  if (raw.refusal !== undefined) {
+    out.refusal = refusal(raw.refusal, `${where}.refusal`);
+  }
   if (raw.guesses !== undefined) {
     out.guesses = guesses(raw.guesses, `${where}.guesses`);
   }
@@ -438,6 +456,16 @@ function guesses(raw: unknown, where: string): { [field: string]: string } {
     }
   }
   return raw as { [field: string]: string };
+}
+
+function refusal(raw: unknown, where: string): RefusalMark {
+  if (
+    !isPlainRecord(raw) || Object.keys(raw).length !== 2 ||
+    typeof raw.json !== "string" || !Object.hasOwn(raw, "value")
+  ) {
+    throw bad(where, ORACLE_MESSAGES.notRefusal);
+  }
+  return { json: pointer(raw.json, `${where}.json`), value: raw.value as Json };
 }
 
 function name(raw: unknown, where: string): string {
@@ -660,8 +688,12 @@ export function countIn(
 ): number | null {
   if ("text" in how) {
     const needle = substitute(how.text, p);
+    // An empty needle is found at every place in any text (and a search
+    // for it never moves on): there is nothing to count by.
+    if (needle === "") return null;
     const text = resultText(result);
     let n = 0;
+    // Each search starts past the last one found: the loop always advances.
     for (
       let at = text.indexOf(needle);
       at >= 0;
@@ -669,14 +701,8 @@ export function countIn(
     ) n++;
     return n;
   }
-  let doc: unknown = result.structuredContent;
-  if (doc === undefined) {
-    try {
-      doc = JSON.parse(resultText(result));
-    } catch {
-      return null;
-    }
-  }
+  const doc = resultDoc(result);
+  if (doc === undefined) return null;
   if ("number" in how) {
     const n = pointerGet(doc, how.number);
     return n.found && Number.isSafeInteger(n.value) && (n.value as number) >= 0
@@ -692,6 +718,37 @@ export function countIn(
       Object.hasOwn(item, field) && sameJson(item[field], want)
     )
   ).length;
+}
+
+/** A result's document: its structured content, else its text parsed as JSON; undefined when it has neither. */
+export function resultDoc(result: ReadResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  try {
+    return JSON.parse(resultText(result));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether `result` (answered without `isError`) carries the oracle's
+ * refusal mark: the value at its pointer is the mark's value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refusalMarked } from "./oracle.ts";
+ * const mark = { json: "/success", value: false };
+ * const said = (text: string) => ({ content: [{ type: "text", text }] });
+ * assert.equal(refusalMarked(mark, said('{"success": false, "message": "no"}')), true);
+ * assert.equal(refusalMarked(mark, said('{"success": true}')), false);
+ * ```
+ */
+export function refusalMarked(mark: RefusalMark, result: ReadResult): boolean {
+  const doc = resultDoc(result);
+  if (doc === undefined) return false;
+  const at = pointerGet(doc, mark.json);
+  return at.found && sameJson(at.value, mark.value);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -19,7 +19,7 @@
  */
 import { fill, type Text } from "../base/i18n.ts";
 import { isPlainRecord } from "../base/json.ts";
-import { pumpLines } from "../wire/channel.ts";
+import { pumpLines, WaitBound } from "../wire/channel.ts";
 import {
   idKey,
   isRequest,
@@ -35,10 +35,20 @@ import {
 } from "../wire/server_process.ts";
 import { faultsFor, type ProxyFault } from "./faults.ts";
 import { MAX_RECORD_LINES } from "./limits.ts";
-import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../wire/limits.ts";
+import {
+  MAX_DEPTH,
+  MAX_MESSAGE_BYTES,
+  MAX_WAIT_BYTES,
+  MAX_WAIT_MESSAGES,
+} from "../wire/limits.ts";
 import { PROXY_LOG as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, substitute } from "./oracle.ts";
-import { readEffects, writeKey } from "./_proxy_effects.ts";
+import {
+  type EffectTarget,
+  MAX_KEPT_NAME,
+  readEffects,
+  writeKey,
+} from "./_proxy_effects.ts";
 import type { RecordWriter } from "./record.ts";
 import {
   parseTraceparent,
@@ -90,10 +100,17 @@ export interface ProxyEnd {
   readonly serverFirst: boolean;
 }
 
+/**
+ * One call, as the proxy keeps it while it is in flight (and after, so a
+ * late cancel still names it): a few numbers and short strings, never its
+ * arguments, so what a call costs the proxy does not grow with them.
+ */
 interface InFlight {
   call: number;
+  /** The tool's name, cut at {@linkcode MAX_KEPT_NAME} characters (no longer name is a tool's). */
   tool: string;
-  args: unknown;
+  /** With an oracle: the entry and business key its effect is read by. */
+  target: EffectTarget | null;
   plan: ReturnType<typeof faultsFor>;
   /** Set once the client has its answer (or the error a cancel fault gave it). */
   answered: boolean;
@@ -155,7 +172,12 @@ class ProxySession {
   readonly #seenCalls = new Map<string, InFlight>();
   readonly #copies = new Map<string, InFlight>();
   readonly #reads = new Map<string, (m: Message) => void>();
-  readonly #writes: { call: number; tool: string; args: unknown }[] = [];
+  /** Each key the session wrote (with an oracle), the calls that wrote it. */
+  readonly #writes = new Map<string, EffectTarget & { calls: number[] }>();
+  /** What the server has sent since its last answer the proxy waited for. */
+  readonly #wait = new WaitBound();
+  /** Whether a line that is not JSON-RPC has been logged (the next ones are only recorded). */
+  #notJsonLogged = false;
   #copyId = 0;
   #readId = 0;
   /** Answers held back while their effect is read. */
@@ -195,6 +217,21 @@ class ProxySession {
           fill(P.tooLong, { side: P.sideServer, max: MAX_MESSAGE_BYTES }),
         );
       },
+      MAX_MESSAGE_BYTES,
+      {
+        wait: this.#wait,
+        onFlood: () => {
+          // Past one wait's bound: read no further, and end the server.
+          this.#note({ dir: "server>client", action: "flood" }, null);
+          this.#o.log(
+            fill(P.serverFlood, {
+              messages: MAX_WAIT_MESSAGES,
+              mib: MAX_WAIT_BYTES / (1024 * 1024),
+            }),
+          );
+          this.#server.kill();
+        },
+      },
     );
     return drainAfterExit(this.#server, output).then(() => {
       this.serverGone = true;
@@ -208,12 +245,22 @@ class ProxySession {
     });
   }
 
-  /** Read the client's input until it ends (or the session is over). */
+  /**
+   * Read the client's input until it ends (or the session is over). Each
+   * piece is read only once what went before is in the server's stdin: a
+   * client that sends faster than the server reads waits in its own pipe,
+   * not in the proxy's memory.
+   */
   readClient(): Promise<void> {
+    const server = this.#server;
+    const paced = new TransformStream<Uint8Array, Uint8Array>({
+      async transform(chunk, controller) {
+        await server.ready();
+        controller.enqueue(chunk);
+      },
+    });
     return pumpLines(
-      this.#o.input.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
-        signal: this.#clientInput.signal,
-      }),
+      this.#o.input.pipeThrough(paced, { signal: this.#clientInput.signal }),
       (text) => this.#fromClient(text),
       () => {
         this.#note({ dir: "client>server", action: "too-long" }, null);
@@ -246,8 +293,7 @@ class ProxySession {
   async readEffects(): Promise<void> {
     if (this.#o.oracle === undefined || this.serverGone) return;
     const n = await readEffects(
-      this.#o.oracle,
-      this.#writes,
+      this.#writes.values(),
       this.#rec,
       (spec, key) => this.#readCount(spec, key),
     );
@@ -328,9 +374,10 @@ class ProxySession {
    */
   #clientCancelled(key: string, flight: InFlight): void {
     this.#markCancelled(key, flight);
-    const target = this.#o.oracle === undefined
-      ? null
-      : writeKey(this.#o.oracle, flight.tool, flight.args);
+    // The entry and key were taken when the call was sent (the call's
+    // arguments are not kept: a client's large arguments would grow the
+    // proxy with every call).
+    const target = flight.target;
     if (target === null) return;
     this.#cancelReads++;
     this.#readNow(flight, target, { after_cancel: flight.call }).then(() => {
@@ -375,14 +422,19 @@ class ProxySession {
     const trace = this.#traceOf(m);
     this.#toServer(trace.text ?? text);
     const params = m.params as { name?: unknown; arguments?: unknown };
-    const tool = typeof params?.name === "string" ? params.name : "";
+    const tool = typeof params?.name === "string"
+      ? params.name.slice(0, MAX_KEPT_NAME)
+      : "";
     const call = ++this.#calls;
     const ofTool = (this.#perTool.get(tool) ?? 0) + 1;
     this.#perTool.set(tool, ofTool);
+    const target = this.#o.oracle === undefined
+      ? null
+      : writeKey(this.#o.oracle, tool, params?.arguments);
     const flight: InFlight = {
       call,
       tool,
-      args: params?.arguments,
+      target,
       plan: faultsFor(this.#o.faults, tool, call, ofTool),
       answered: false,
       cancelled: false,
@@ -391,7 +443,12 @@ class ProxySession {
     if (this.#seenCalls.size < MAX_RECORD_LINES) {
       this.#seenCalls.set(idKey(m.id), flight);
     }
-    this.#writes.push({ call, tool, args: params?.arguments });
+    if (target !== null) {
+      const at = `${tool}\u0000${target.key}`;
+      const wrote = this.#writes.get(at) ?? { ...target, calls: [] };
+      wrote.calls.push(call);
+      this.#writes.set(at, wrote);
+    }
     this.#note(
       { dir: "client>server", action: "forwarded", call, tool, ...trace.line },
       text,
@@ -523,7 +580,12 @@ class ProxySession {
         dir: "server>client",
         action: deep ? "too-deep" : "not-json",
       }, text);
-      this.#o.log(deep ? fill(P.tooDeep, { max: MAX_DEPTH }) : P.serverNotJson);
+      if (deep) this.#o.log(fill(P.tooDeep, { max: MAX_DEPTH }));
+      else if (!this.#notJsonLogged) {
+        // Once: a server that writes its log to stdout would fill stderr.
+        this.#notJsonLogged = true;
+        this.#o.log(P.serverNotJsonFirst);
+      }
       return;
     }
     const m = parsed.message;
@@ -531,6 +593,8 @@ class ProxySession {
     const read = isResponse(m) ? this.#reads.get(key) : undefined;
     const copy = isResponse(m) ? this.#copies.get(key) : undefined;
     const flight = isResponse(m) ? this.#inflight.get(key) : undefined;
+    // An answer the proxy waited for: what the server may send counts from zero.
+    if (read ?? copy ?? flight) this.#wait.answered();
     if (read !== undefined) {
       this.#reads.delete(key);
       this.#note({ dir: "server>guardlab", action: "delivered" }, text, m);
@@ -564,9 +628,7 @@ class ProxySession {
    * else it goes on at once.
    */
   #answered(flight: InFlight, text: string, m: Message): void {
-    const target = this.#o.readBeforeDelivery && this.#o.oracle !== undefined
-      ? writeKey(this.#o.oracle, flight.tool, flight.args)
-      : null;
+    const target = this.#o.readBeforeDelivery ? flight.target : null;
     if (target === null) {
       this.#deliver(flight, text, m, false);
       this.#drained();

@@ -64,6 +64,18 @@ export const PROXY_LOG = {
       "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded",
     zh: "guardlab proxy：服务器向标准输出写了一行不是 JSON-RPC 的内容；未转发",
   },
+  serverNotJsonFirst: {
+    en:
+      "guardlab proxy: the server wrote a line that is not JSON-RPC to stdout; not forwarded (the next ones are recorded, not shown here)",
+    zh:
+      "guardlab proxy：服务器向标准输出写了一行不是 JSON-RPC 的内容；未转发（之后的此类行只记录，不在此显示）",
+  },
+  serverFlood: {
+    en:
+      "guardlab proxy: the server sent more than {messages} lines or {mib} MiB while the proxy waited for one answer: read no further, and ended",
+    zh:
+      "guardlab proxy：服务器在代理等待一个应答期间发送了超过 {messages} 行或 {mib} MiB：不再读取，并结束了它",
+  },
   tooDeep: {
     en:
       "guardlab proxy: the server sent a message nested deeper than {max} levels; not read, not forwarded",

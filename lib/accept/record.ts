@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { redact } from "../base/secrets.ts";
 import { setImmediate } from "node:timers";
 import { fill, type Text } from "../base/i18n.ts";
 import { jsonLinesIn } from "../base/jsonl.ts";
@@ -37,7 +38,8 @@ export type Action =
   | "held"
   | "not-json"
   | "too-long"
-  | "too-deep";
+  | "too-deep"
+  | "flood";
 
 /** One line of a record. */
 export type RecordLine =
@@ -199,7 +201,7 @@ export class RecordWriter {
           : {}),
       };
     }
-    const bytes = encoder.encode(JSON.stringify(line) + "\n");
+    const bytes = encoder.encode(redact(JSON.stringify(line)) + "\n");
     if (
       this.#lines + 2 > MAX_RECORD_LINES ||
       this.#bytes + bytes.length + 200 > MAX_RECORD_BYTES

@@ -21,7 +21,13 @@ import {
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";
 import { judgeCase, judgedRow } from "./_checker.ts";
-import { answerRecord, badKey, CASES, type Ctx } from "./_case_runs.ts";
+import {
+  answerRecord,
+  badKey,
+  CASES,
+  type Ctx,
+  readFresh,
+} from "./_case_runs.ts";
 
 export type {
   AcceptOptions,
@@ -156,6 +162,12 @@ async function runCase(
     listHints(ctx);
   } else if (session.closedBy === null && await setup(ctx)) {
     try {
+      // The count is proved before it is trusted: the key the case counts
+      // first, read before any call, counts 0 (a case with no bad_call
+      // makes no call).
+      if (name !== "rejected" || tool.bad_call !== undefined) {
+        await readFresh(ctx, name === "rejected" ? badKey(ctx) ?? key : key);
+      }
       await CASES[name](ctx);
     } finally {
       // Whatever the case started ends with it, each end bounded.

@@ -12,9 +12,11 @@
  * @module
  */
 import { isPlainRecord } from "../base/json.ts";
+import { redact } from "../base/secrets.ts";
 import { inert } from "../base/terminal.ts";
 import {
   MAX_ANSWER_TEXT,
+  MAX_CASE_PROBLEMS,
   MAX_LISTED_TOOLS,
   MAX_TOOL_PAGES,
   START_TIMEOUT_MS,
@@ -104,6 +106,8 @@ export const PROTOCOL_VERSION = "2025-06-18";
 
 interface Waiting {
   call: number | null;
+  /** Whether a result without `isError` is a refusal all the same (the oracle's mark). */
+  refused?: (result: Record<string, unknown>) => boolean;
   /** The log of the case the request was made in. */
   log: CaseLog;
   settle(answer: Answer): void;
@@ -119,7 +123,8 @@ export function startTimeoutOf(timeoutMs: number): number {
 
 /** What an answer said, cut to {@linkcode MAX_ANSWER_TEXT} characters and inert. */
 export function shownAnswerText(raw: string): string {
-  const chars = [...raw];
+  // Secrets out before the cut: a cut never leaves a piece of one behind.
+  const chars = [...redact(raw)];
   const cut = chars.length > MAX_ANSWER_TEXT
     ? chars.slice(0, MAX_ANSWER_TEXT).join("") + "…"
     : raw;
@@ -212,8 +217,8 @@ export class Session {
     const info = init.result?.serverInfo;
     if (isPlainRecord(info)) {
       s.serverInfo = {
-        name: String(info.name ?? "?").slice(0, 80),
-        version: String(info.version ?? "?").slice(0, 40),
+        name: redact(String(info.name ?? "?")).slice(0, 80),
+        version: redact(String(info.version ?? "?")).slice(0, 40),
       };
     }
     channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -294,6 +299,8 @@ export class Session {
       withhold?: boolean;
       /** Sent beside the arguments: `_meta`, `idempotencyKey` (where the oracle places the key). */
       params?: Record<string, unknown>;
+      /** Whether a result without `isError` is a refusal all the same (the oracle's mark). */
+      refused?: (result: Record<string, unknown>) => boolean;
     },
   ): Pending {
     this.note({
@@ -306,6 +313,8 @@ export class Session {
       { name: tool, arguments: args, ...opts.params },
       opts.call,
       false,
+      this.#timeoutMs,
+      opts.refused,
     );
     this.note({ lane: "guardlab", kind: "forwarded", call: opts.call });
     const log = this.log;
@@ -398,6 +407,7 @@ export class Session {
     call: number | null,
     quiet: boolean,
     timeoutMs: number = this.#timeoutMs,
+    refused?: (result: Record<string, unknown>) => boolean,
   ): { id: number; answer: Promise<Answer> } {
     const id = this.#nextId++;
     const answer = new Promise<Answer>((settle) => {
@@ -414,6 +424,7 @@ export class Session {
       // Registered before the send: an in-process server may answer at once.
       this.#waiting.set(id, {
         call,
+        refused,
         settle,
         timer,
         quiet,
@@ -459,11 +470,13 @@ export class Session {
     this.#waiting.delete(id);
     this.#answered.add(id);
     clearTimeout(w.timer);
+    // The answer waited for: what the server may send counts from zero.
+    this.#channel.answered?.();
     const ms = Math.round((performance.now() - w.sentAt) * 10) / 10;
     const answer: Answer = "error" in message
       ? rpcError(message.error, ms)
       : isPlainRecord(message.result)
-      ? this.#result(message.result, ms)
+      ? this.#result(message.result, ms, w.refused)
       : { outcome: "rpc-error", text: "result is not an object", ms };
     if (!w.quiet && w.log === this.log) {
       this.note({
@@ -477,11 +490,19 @@ export class Session {
     w.settle(answer);
   }
 
-  /** A tool result as an answer; over an HTTP API's channel, with the response's status. */
-  #result(result: Record<string, unknown>, ms: number): Answer {
+  /** A tool result as an answer (a refusal where the oracle's mark says so); over an HTTP API's channel, with the response's status. */
+  #result(
+    result: Record<string, unknown>,
+    ms: number,
+    refused?: (result: Record<string, unknown>) => boolean,
+  ): Answer {
     const error = result.isError === true;
     const answer: Answer = {
-      outcome: error ? "tool-error" : "success",
+      outcome: error
+        ? "tool-error"
+        : refused?.(result)
+        ? "marked-refusal"
+        : "success",
       result,
       text: shownAnswerText(resultText(result)),
       ms,
@@ -493,7 +514,7 @@ export class Session {
       : undefined;
     return {
       ...answer,
-      outcome: error ? "http-error" : "success",
+      outcome: error ? "http-error" : answer.outcome,
       ...(Number.isInteger(status) ? { status: status as number } : {}),
     };
   }
@@ -503,6 +524,12 @@ export class Session {
   }
 
   #problemOf(p: Problem): void {
+    // A flood of problems is kept as its first ones (the flood itself is
+    // always kept): the history stays bounded, the verdict is the same.
+    if (
+      p.kind !== "flood" &&
+      this.log.problemCount >= MAX_CASE_PROBLEMS
+    ) return;
     this.record({
       op: "problem",
       problem: p.kind,

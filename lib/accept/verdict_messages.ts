@@ -54,9 +54,14 @@ export const VERDICT_MEANING = {
   },
   "ACCEPTED-BAD-CALL": {
     en:
-      "the bad call was answered as a success, not refused: the tool takes arguments it should refuse (the effect column says whether it wrote)",
+      "the bad call was answered as a success and took effect: the tool takes arguments it should refuse",
+    zh: "错误调用得到成功应答并产生了效果：工具接受了本应拒绝的参数",
+  },
+  "REFUSAL-AS-SUCCESS": {
+    en:
+      "the bad call left no effect, but its answer has no isError: a host reads it as a success, whatever its words say (the server's words below)",
     zh:
-      "错误调用得到成功应答，没有被拒绝：工具接受了本应拒绝的参数（是否写入见效果一栏）",
+      "错误调用没有留下效果，但它的应答没有 isError：无论文字怎么说，宿主都会把它当作成功（服务器原话见下）",
   },
   "FALSE-FAILURE": {
     en: "the client was told the call failed, yet its effect exists",
@@ -199,6 +204,12 @@ export const VERDICT_MEANING = {
       "the read tool failed, its result had nothing to count, or the oracle's two counts contradict each other: the effect is unknown",
     zh: "读取工具失败、结果中无从计数，或 oracle 的两种计数互相矛盾：效果不明",
   },
+  "NOT-JUDGED": {
+    en:
+      "before any call, the read already counted a key no call had used: its count cannot tell an effect, so nothing is judged",
+    zh:
+      "在任何调用之前，读取就已经数到了一个从未用过的业务键：这个计数分辨不出效果，因此不作判定",
+  },
   "SETUP-FAILED": {
     en: "a setup call failed, so the case was not run",
     zh: "准备调用失败，本用例没有运行",
@@ -244,6 +255,10 @@ export const VERDICT_ARTICLE = {
   "ACCEPTED-BAD-CALL": {
     en: "extra fields in the input, such as skip_checks, are refused outright",
     zh: "输入里的 skip_checks 等额外字段会直接被拒绝",
+  },
+  "REFUSAL-AS-SUCCESS": {
+    en: "a receipt that says it succeeded without a row is a lie",
+    zh: "没有那一行却写着“成功”的回执是在说谎",
   },
   "FALSE-FAILURE": {
     en: "the same error status: once with no row, once with a row",
@@ -362,6 +377,10 @@ export const VERDICT_ARTICLE = {
   "READ-FAILED": {
     en: "a missing receipt is no proof that nothing happened",
     zh: "不能把缺回执解释为没有发生",
+  },
+  "NOT-JUDGED": {
+    en: "check the check first: a read must be able to say 0",
+    zh: "先检验检查本身：读取必须能够给出 0",
   },
   "SETUP-FAILED": {
     en: "mark the commit point of every step first",
@@ -495,6 +514,12 @@ export const DETAIL_WORDS = {
   statuses: {
     en: "HTTP statuses, call by call: {list}",
     zh: "逐个调用的 HTTP 状态码：{list}",
+  },
+  freshCounted: {
+    en:
+      "the read of key {key}, before any call, counted {n}: the read tool shows the key it was asked for (it answered: “{text}”)",
+    zh:
+      "在任何调用之前读取业务键 {key}，数到了 {n}：读取工具会显示它被问到的键（它的应答：“{text}”）",
   },
   hints: {
     en: "declared hints: {hints}",

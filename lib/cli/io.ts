@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { redact } from "../base/secrets.ts";
 import { inertOutput } from "../base/terminal.ts";
 import { SANDBOX_ROOT } from "../sandbox/grant.ts";
 
@@ -66,14 +67,22 @@ function quietly(
   }
 }
 
+/**
+ * A line as it is shown: every secret guardlab was given taken out, then
+ * made inert (the last guard every line of stdout and stderr passes).
+ */
+function shown(line: string, color: boolean): string {
+  return inertOutput(redact(line), color);
+}
+
 /** The real process streams. Colour only on a terminal and never under `NO_COLOR`. */
 export function processIo(): Io {
   const color = !Deno.noColor && Deno.stdout.isTerminal();
   // Every line passes the last guard: text from a ledger, a script or an
   // argument never reaches the terminal as a control sequence.
   return {
-    out: (line) => quietly(Deno.stdout, inertOutput(line, color) + "\n"),
-    err: (line) => quietly(Deno.stderr, inertOutput(line, color) + "\n"),
+    out: (line) => quietly(Deno.stdout, shown(line, color) + "\n"),
+    err: (line) => quietly(Deno.stderr, shown(line, color) + "\n"),
     byteOrderMark: () => quietly(Deno.stdout, BYTE_ORDER_MARK),
     stdin: () => Deno.stdin.readable,
     color,
@@ -99,7 +108,7 @@ export function memoryIo(
     stdout,
     stderr,
     out: (line) => {
-      const lines = inertOutput(line, color).split("\n");
+      const lines = shown(line, color).split("\n");
       lines[0] = mark + lines[0];
       mark = "";
       stdout.push(...lines);
@@ -107,7 +116,7 @@ export function memoryIo(
     byteOrderMark: () => {
       mark = BYTE_ORDER_MARK;
     },
-    err: (line) => stderr.push(...inertOutput(line, color).split("\n")),
+    err: (line) => stderr.push(...shown(line, color).split("\n")),
     stdin: () =>
       new ReadableStream({
         start(controller) {

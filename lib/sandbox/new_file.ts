@@ -15,6 +15,7 @@ import {
   PROBLEM,
   UnsafePath,
 } from "./safe_fs.ts";
+import { redact } from "../base/secrets.ts";
 import { SANDBOX_MESSAGES } from "./_messages.ts";
 
 /**
@@ -79,7 +80,8 @@ export function writeNewFile(
     );
   }
   try {
-    let bytes = new TextEncoder().encode(text);
+    // Every file guardlab writes passes here: no secret it was given in it.
+    let bytes = new TextEncoder().encode(redact(text));
     while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
   } catch (error) {
     file.close();

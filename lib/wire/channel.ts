@@ -12,17 +12,76 @@
  * @module
  */
 import { linesOf } from "../base/lines.ts";
-import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "./limits.ts";
+import { redact } from "../base/secrets.ts";
+import {
+  MAX_DEPTH,
+  MAX_MESSAGE_BYTES,
+  MAX_WAIT_BYTES,
+  MAX_WAIT_MESSAGES,
+} from "./limits.ts";
 import { type Id, type Message, parseMessage } from "./message.ts";
 import { drainAfterExit, startServerProcess } from "./server_process.ts";
 
 export type { Message } from "./message.ts";
 
-/** Something the server wrote that is not a message. */
+/**
+ * Something the server wrote that is not a message, or (`flood`) more than
+ * one wait's bound ({@linkcode MAX_WAIT_MESSAGES}, {@linkcode MAX_WAIT_BYTES})
+ * since guardlab last had an answer it waited for: then it is read no
+ * further and ended.
+ */
 export type ChannelProblem =
   | { readonly kind: "not-json"; readonly line: number }
   | { readonly kind: "too-long"; readonly line: number }
-  | { readonly kind: "not-message"; readonly line: number };
+  | { readonly kind: "not-message"; readonly line: number }
+  | { readonly kind: "flood"; readonly line: number };
+
+/**
+ * What a server has sent since guardlab last had an answer it waited for,
+ * against the bounds of one wait: counted line by line as they are read,
+ * so a flood is cut after the same number of lines however fast the
+ * machine reads them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WaitBound } from "./channel.ts";
+ * const bound = new WaitBound(2, 100);
+ * assert.equal(bound.take(10), false);
+ * assert.equal(bound.take(10), false);
+ * assert.equal(bound.take(10), true);
+ * bound.answered();
+ * assert.equal(bound.take(10), false);
+ * ```
+ */
+export class WaitBound {
+  readonly #maxMessages: number;
+  readonly #maxBytes: number;
+  #messages = 0;
+  #bytes = 0;
+
+  /** A bound of `maxMessages` lines and `maxBytes` bytes a wait. */
+  constructor(
+    maxMessages: number = MAX_WAIT_MESSAGES,
+    maxBytes: number = MAX_WAIT_BYTES,
+  ) {
+    this.#maxMessages = maxMessages;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Count one line of `bytes`; true once this wait is past either bound. */
+  take(bytes: number): boolean {
+    this.#messages++;
+    this.#bytes += bytes;
+    return this.#messages > this.#maxMessages || this.#bytes > this.#maxBytes;
+  }
+
+  /** An answer guardlab waited for came: the next wait counts from zero. */
+  answered(): void {
+    this.#messages = 0;
+    this.#bytes = 0;
+  }
+}
 
 /**
  * Something a server did that guardlab noted and set aside, which is no
@@ -72,6 +131,12 @@ export interface Channel {
    * reads for it (an HTTP body) stops. Optional: stdio has nothing per request.
    */
   forget?(id: number): void;
+  /**
+   * guardlab has an answer it waited for: what the server may send before
+   * the next one counts from zero (see {@linkcode WaitBound}). Optional:
+   * over HTTP each body has bounds of its own.
+   */
+  answered?(): void;
   /** The server's last lines on stderr (bounded), for a one-line diagnosis. */
   stderrTail(): string[];
   /**
@@ -107,15 +172,24 @@ export function receiveText(channel: Channel, text: string, line = 0): void {
 
 const encoder = new TextEncoder();
 
-/** Lines of `stream`, each handed to `onLine`; a line past `maxBytes` to `onTooLong`. */
+/**
+ * Lines of `stream`, each handed to `onLine`; a line past `maxBytes` to
+ * `onTooLong`. With `bound`, each line (blank ones too) is counted against
+ * it first, by its size: the first past it goes to `onFlood`, and nothing
+ * more is read.
+ */
 export async function pumpLines(
   stream: ReadableStream<Uint8Array>,
   onLine: (text: string, number: number) => void,
   onTooLong: (number: number) => void,
   maxBytes: number = MAX_MESSAGE_BYTES,
+  bound?: { readonly wait: WaitBound; onFlood(line: number): void },
 ): Promise<void> {
   try {
     for await (const line of linesOf(stream, maxBytes)) {
+      // A line's size in bytes is at least its length in UTF-16 units.
+      const size = "tooLong" in line ? maxBytes : line.text.length + 1;
+      if (bound?.wait.take(size)) return bound.onFlood(line.number);
       if ("tooLong" in line) onTooLong(line.number);
       else if (line.text.trim() !== "") onLine(line.text, line.number);
     }
@@ -146,7 +220,9 @@ export function spawnChannel(
     batch = [];
     if (!closed) server.write(encoder.encode(text));
   };
+  const wait = new WaitBound();
   const channel: Channel = {
+    answered: () => wait.answered(),
     send(message) {
       if (closed) return;
       if (batch.length === 0) queueMicrotask(flush);
@@ -164,13 +240,25 @@ export function spawnChannel(
     },
   };
   pumpLines(server.stderr!, (text) => {
-    tail.push(text.length > 200 ? text.slice(0, 200) + "…" : text);
+    const line = redact(text);
+    tail.push(line.length > 200 ? line.slice(0, 200) + "…" : line);
     if (tail.length > 20) tail.shift();
   }, () => {});
   const reading = pumpLines(
     server.stdout,
     (text, line) => receiveText(channel, text, line),
     (line) => channel.onproblem?.({ kind: "too-long", line }),
+    MAX_MESSAGE_BYTES,
+    {
+      wait,
+      onFlood(line) {
+        // Past one wait's bound: read no further, and end the server (its
+        // group), as a crash would; the channel then closes.
+        channel.onproblem?.({ kind: "flood", line });
+        closed = true;
+        server.kill();
+      },
+    },
   );
   const ended = drainAfterExit(server, reading).then(async () => {
     closed = true;

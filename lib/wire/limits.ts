@@ -42,3 +42,19 @@ export const DRAIN_GRACE_MS = 1_000;
  * (its DELETE), and for an HTTP body it no longer needs to be cancelled: 2 s.
  */
 export const HTTP_CLOSE_MS = 2_000;
+
+/**
+ * The most messages (lines) a server may send while guardlab waits for one
+ * answer, counted from the last answer it waited for: 10,000. Progress and
+ * log notifications stay far below it; past it the server is flooding, and
+ * guardlab stops reading and ends it. A count, so the bound holds however
+ * fast or slow guardlab reads (a loaded machine reads slower, not more).
+ */
+export const MAX_WAIT_MESSAGES = 10_000;
+
+/**
+ * The most bytes a server may send while guardlab waits for one answer,
+ * counted as {@linkcode MAX_WAIT_MESSAGES} is: 64 MiB (16 messages of the
+ * largest size guardlab reads).
+ */
+export const MAX_WAIT_BYTES = 64 * 1024 * 1024;

@@ -71,6 +71,12 @@ export interface ServerProcess {
   readonly stderr: ReadableStream<Uint8Array> | null;
   /** Write to its stdin; nothing once its input is closed. */
   write(bytes: Uint8Array): void;
+  /**
+   * Settles once what was written has gone into its stdin (or its input is
+   * closed): a writer that waits for it before reading more keeps at most
+   * one write in memory, however slowly the server reads.
+   */
+  ready(): Promise<void>;
   /** Settles when the server itself exits: its code, or null when a signal ended it. */
   readonly exited: Promise<number | null>;
   /**
@@ -166,6 +172,13 @@ export function startServerProcess(
     stderr: stderr === "piped" ? cut(child.stderr) : null,
     write(bytes) {
       if (inputOpen) writer.write(bytes).catch(() => {});
+    },
+    ready() {
+      // A server that has exited or stopped reading ends the wait too: its
+      // end closes the input (kill, end), or the write fails.
+      return inputOpen
+        ? Promise.race([writer.ready.catch(() => {}), exited.then(() => {})])
+        : Promise.resolve();
     },
     exited,
     async end() {

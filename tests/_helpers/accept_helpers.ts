@@ -244,3 +244,28 @@ export function storedUnder(
 ): number {
   return report.stored.filter((n) => n.id === key).length;
 }
+
+/**
+ * Whether process `pid` has ended (gone, or a zombie nobody reaped yet: its
+ * parent, the server, is gone), asked of `ps`, which any user may run (a
+ * test cannot read another process's /proc entry under Deno's grant). A
+ * killed process takes a moment to die: `ps` is asked again until it has,
+ * at most for `boundMs`; a process nobody ended lives on.
+ */
+export async function processEnded(
+  pid: number,
+  boundMs: number,
+): Promise<boolean> {
+  const until = performance.now() + boundMs;
+  while (performance.now() < until) {
+    const { stdout } = await new Deno.Command("ps", {
+      args: ["-o", "stat=", "-p", String(pid)],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const state = new TextDecoder().decode(stdout).trim();
+    if (state === "" || state.startsWith("Z")) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}

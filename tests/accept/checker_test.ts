@@ -213,10 +213,62 @@ const EXAMPLES: readonly Example[] = [
     verdict: "EFFECT-DESPITE-REJECTION",
   },
   {
-    name: "the bad call answered success",
+    name: "the bad call answered success, and written",
     case: "rejected",
-    history: history(call(1), read(0)),
+    history: history(call(1), read(1)),
     verdict: "ACCEPTED-BAD-CALL",
+  },
+  {
+    // task-orchestrator's {"success": false, …} with no isError: before,
+    // ACCEPTED-BAD-CALL, which said it took the arguments.
+    name: "the bad call refused in words only (no isError), nothing written",
+    case: "rejected",
+    history: history(
+      call(1, {
+        outcome: "ok",
+        text: '{"success":false,"message":"CHECK constraint failed"}',
+      }),
+      read(0),
+    ),
+    verdict: "REFUSAL-AS-SUCCESS",
+  },
+  {
+    name: "the same refusal, with the oracle's refusal mark: a refusal",
+    case: "rejected",
+    history: history(
+      call(1, {
+        outcome: "error",
+        error: "marked",
+        text: '{"success":false,"message":"CHECK constraint failed"}',
+      }),
+      read(0),
+    ),
+    verdict: "NO-EFFECT",
+  },
+  {
+    // dbhub echoes its SELECT: before, DUPLICATED on a single write.
+    name: "a read that counts a key no call had used, before any call",
+    case: "once",
+    history: history(
+      { ...read(1), fresh: true, text: "SELECT … WHERE id = 'k-1'" } as Rec,
+      call(1),
+      read(2),
+    ),
+    verdict: "NOT-JUDGED",
+  },
+  {
+    name: "the fresh read counted 0: the count stands",
+    case: "once",
+    history: history({ ...read(0), fresh: true } as Rec, call(1), read(1)),
+    verdict: "ONCE",
+  },
+  {
+    // A read tool that errors on a key it has never seen (memory-bank's
+    // read of a file that does not exist): no echo, nothing to fail.
+    name: "the fresh read could not count: the count stands",
+    case: "once",
+    history: history({ ...read(null), fresh: true } as Rec, call(1), read(1)),
+    verdict: "ONCE",
   },
   {
     name: "no bad call in the oracle",

@@ -18,7 +18,9 @@ import {
   NEEDS_START,
   privateDir,
   runEngineer,
+  storedNotes,
 } from "../_helpers/accept_helpers.ts";
+import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import { listing } from "../_helpers/files.ts";
 import { blockAfter, chapter8 } from "../_helpers/accept_reports.ts";
 
@@ -273,6 +275,23 @@ Deno.test({
     Deno.symlinkSync(target, link);
     const taken = join(dir.path, "taken.xml");
     Deno.writeTextFileSync(taken, "old report\n");
+    // --junit: a FIFO, a file with a second name, another user's file, in
+    // a folder of their own (a listing would wait on the FIFO's reader).
+    using odd = privateDir("gl-accept-odd-");
+    const fifo = join(odd.path, "fifo.xml");
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    const twice = join(odd.path, "twice.xml");
+    Deno.writeTextFileSync(twice, "old report\n");
+    Deno.linkSync(twice, join(odd.path, "second-name.xml"));
+    // Only root can give a file away: elsewhere that refusal is not tried.
+    let others: string | null = join(odd.path, "others.xml");
+    Deno.writeTextFileSync(others, "their report\n");
+    try {
+      Deno.chownSync(others, 65534, null);
+    } catch {
+      Deno.removeSync(others);
+      others = null;
+    }
     const oracle = join(dir.path, "o.json");
     Deno.writeTextFileSync(
       oracle,
@@ -305,9 +324,19 @@ Deno.test({
           "is a symbolic link; guardlab never follows links",
         ],
         [
-          ["accept", "--oracle", oracle, "--junit", taken, "--", ...server],
-          "exists already; guardlab writes a new file and never replaces one; give a new name (or remove the old file first)",
+          ["accept", "--oracle", oracle, "--junit", fifo, "--", ...server],
+          "is not a regular file",
         ],
+        [
+          ["accept", "--oracle", oracle, "--junit", twice, "--", ...server],
+          "has 2 hard links; guardlab refuses a file it may share with another name",
+        ],
+        ...(others === null ? [] : [
+          [
+            ["accept", "--oracle", oracle, "--junit", others, "--", ...server],
+            "belongs to uid 65534, not to you",
+          ] as const,
+        ]),
       ] as const
     ) {
       const r = await runEngineer([...args]);
@@ -318,6 +347,49 @@ Deno.test({
     }
     assert.deepEqual(await listing(dir.path), before);
     assert.equal(Deno.readTextFileSync(target), "mine\n");
+    assert.equal(Deno.readTextFileSync(twice), "old report\n");
+    assert.ok(Deno.lstatSync(fifo).isFifo);
+    if (others !== null) {
+      assert.equal(Deno.readTextFileSync(others), "their report\n");
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "accept ci: --junit over the user's own report of an earlier run replaces it with this run's (a rerun; before: refused, exit 4)" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    using dir = privateDir("gl-accept-rerun-");
+    const store = join(dir.path, "notes.jsonl");
+    const oracle = join(dir.path, "o.json");
+    Deno.writeTextFileSync(oracle, JSON.stringify(EXAMPLE_ORACLE));
+    const junit = join(dir.path, "report.xml");
+    Deno.writeTextFileSync(junit, "old report\n");
+    const r = await runEngineer([
+      "accept",
+      "--cases",
+      "once",
+      "--oracle",
+      oracle,
+      "--junit",
+      junit,
+      "--",
+      ...fixtureCommand("correct", store),
+    ]);
+    assert.equal(r.code, 0, r.err.join("\n"));
+    const xml = Deno.readTextFileSync(junit);
+    assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>'), xml);
+    assert.match(xml, /<testcase [^>]*name="put_note\/once"/);
+    // Nothing beside it: the new report took the old one's name.
+    assert.deepEqual(
+      [...Deno.readDirSync(dir.path)].map((e) => e.name).filter((n) =>
+        n.startsWith(".report.xml")
+      ),
+      [],
+    );
+    assert.equal(storedNotes(store).length, 1);
   },
 });
 

@@ -39,12 +39,13 @@ Deno.test({
     // The write happened: the server's own store has the note.
     assert.equal(storedUnder(report, once.key), 1);
     assert.deepEqual(once.notices, [{ kind: "too-deep", max: MAX_DEPTH }]);
-    // Its history says what came: a read that could not count.
+    // Its history says what came: the fresh key's read before the call
+    // (no note, nothing nested: 0), then a read that could not count.
     assert.deepEqual(
       once.history.records.filter((r) => r.op === "read").map((r) =>
         r.op === "read" ? r.count : "?"
       ),
-      [null],
+      [0, null],
     );
     assert.equal(retry.verdict, "READ-FAILED");
     assert.equal(storedUnder(report, retry.key), 1);

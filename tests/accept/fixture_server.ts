@@ -13,6 +13,10 @@
  * every note), except in the modes that keep them in memory (`cache`,
  * `buffered`). Without it, in memory.
  *
+ * echo-read (correct, but get_notes answers the query it ran, key and
+ * all, before the notes it found, with no structured content),
+ * quiet-refusal (refuses an empty text in its words only, `{"success":
+ * false, …}` with no isError, and writes nothing).
  * Modes that get the effect wrong: correct, none, duplicates,
  * writes-then-rejects, accepts-bad, false-failure, loses-updates,
  * silent-conflict, overwrites, loud-refusal (refuses every put with a long
@@ -21,7 +25,8 @@
  * writes all it holds back at every call: two processes overwrite each
  * other's notes), buffered (writes its store only when its input ends: a
  * kill loses what it answered), late-load (as cache, but what it loads at
- * start lands only when the first get_notes comes, as a load at start that
+ * start lands only when the first get_notes after a put_note comes (a read
+ * before any write sees the store as it is), as a load at start that
  * nothing awaits lands whenever it does, and is written back then: a put
  * answered success before that is undone, in the store too). Modes that
  * hold an answer until an event:
@@ -37,7 +42,10 @@
  * writes that process's id to STORE.pid). Over stdio with a STORE, each
  * writes its own process id to STORE.server.pid. Modes over Streamable HTTP:
  * http, http-sse (correct), http-auth (correct, and it answers 401 to a
- * request without its bearer token), http-202-null (false-failure, and a
+ * request without its bearer token), http-echo-auth (correct, and it says
+ * the request's Authorization header back: whole and split across its
+ * serverInfo's name and version, and in put_note's answer, twice, the
+ * second across the 200th character), http-202-null (false-failure, and a
  * notification's 202 carries the body `null`), http-init-stream (answers
  * initialize with an event stream that never carries the answer and never
  * ends, and never answers the DELETE that ends the session), http-sse-flood
@@ -56,6 +64,17 @@
  * Listing its tools one a page (behaving as correct): paged, and
  * pages-forever, whose list never ends; list-fails (correct, with the
  * hints of correct, but its tools/list answers an error).
+ * Modes that flood (commit put_note's note, then never answer it, and
+ * write as fast as they are read until their stdout is closed): flood-non-json
+ * (lines that are not JSON), flood-ping (ping requests), flood-unknown-ids
+ * (answers to ids nobody asked).
+ * Modes that stop at a phase, for a test that signals guardlab there
+ * (correct until then): hold-initialize, hold-tools/list, hold-put_note,
+ * hold-get_notes (the request of that method, or that tool's call, is never
+ * answered); with a digit N after them (hold-initialize-3), only the Nth
+ * process started over the same STORE holds (a restart). On reaching it, the server
+ * writes STORE.reached (the event the test waits for), and it does not
+ * exit when its input ends: only the end of its process group ends it.
  */
 import { setImmediate } from "node:timers";
 import { PROTOCOL_VERSION } from "../_helpers/mcp_wire.ts";
@@ -74,11 +93,13 @@ const BEHAVES_AS: Record<string, string> = {
   "http": "correct",
   "http-sse": "correct",
   "http-auth": "correct",
+  "http-echo-auth": "correct",
   "http-202-null": "false-failure",
   "http-init-stream": "correct",
   "http-sse-flood": "correct",
   "http-json-flood": "correct",
   "claims-read-only": "correct",
+  "echo-read": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
@@ -96,8 +117,17 @@ const IN_FLIGHT_CODE = -32010;
 const inFlight = new Map<string, () => void>();
 /** in-flight-conflict: the longest a first put waits for a copy of it. */
 const HOLD_MS = 1000;
-const behaviour = BEHAVES_AS[mode] ?? mode;
+/** hold-…: the phase it stops at, and in which process over the store (1: the first). */
+const hold = mode.startsWith("hold-")
+  ? {
+    phase: mode.slice("hold-".length).replace(/-\d$/, ""),
+    process: Number(/-(\d)$/.exec(mode)?.[1] ?? 1),
+  }
+  : undefined;
+const behaviour = hold !== undefined ? "correct" : BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
+/** http-echo-auth: the Authorization header of the request being answered. */
+let authorization = "";
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
 let out = (value: unknown) => writeLine(JSON.stringify(value));
 function writeLine(text: string) {
@@ -125,6 +155,9 @@ let memory: Note[] = storeFile !== undefined && inMemory ? load() : [];
 /** late-load: what it loaded at start, not yet landed (it lands at the first get_notes). */
 let landing: Note[] | undefined =
   mode === "late-load" && storeFile !== undefined ? [...memory] : undefined;
+
+/** Whether this process has been sent a put_note (late-load lands at the first get_notes after one). */
+let putSeen = false;
 
 /** The modes that write all they hold back at every put. */
 const writesThrough = mode === "cache" || mode === "late-load";
@@ -199,6 +232,19 @@ const TOOLS = [
 async function put(id: string, text: string) {
   if (behaviour === "loud-refusal") return refused(LOUD);
   const bad = text === "";
+  if (behaviour === "quiet-refusal" && bad) {
+    // A refusal in its words only, with no isError, and nothing written
+    // (as task-orchestrator answers a CHECK constraint).
+    return {
+      content: [{
+        type: "text",
+        text: JSON.stringify({
+          success: false,
+          message: "CHECK constraint failed: length(text) > 0",
+        }),
+      }],
+    };
+  }
   if (
     bad && behaviour !== "writes-then-rejects" && behaviour !== "accepts-bad"
   ) {
@@ -260,8 +306,21 @@ const HINTS: Record<string, [object, object?]> = {
   "claims-read-only": [{ readOnlyHint: true }],
 };
 
+/** Which process over the store this one is (1: the first), for hold-…-N. */
+let processNumber = 1;
+
 async function handle(m: Record<string, unknown>) {
   const id = m.id;
+  const tool = (m.params as { name?: unknown } | undefined)?.name;
+  if (
+    hold !== undefined && processNumber === hold.process &&
+    (m.method === hold.phase ||
+      (m.method === "tools/call" && tool === hold.phase))
+  ) {
+    // The phase is reached: say so, and never answer.
+    Deno.writeTextFileSync(`${storeFile}.reached`, hold.phase);
+    return;
+  }
   // A cancel: the SDK's way, a cancelled call gets no answer at all (and a
   // held one never had one coming).
   if (m.method === "notifications/cancelled") return;
@@ -272,7 +331,16 @@ async function handle(m: Record<string, unknown>) {
       result: {
         protocolVersion: PROTOCOL_VERSION,
         capabilities: { tools: {} },
-        serverInfo: { name: serverName, version: "1" },
+        // http-echo-auth: the header whole in the name, and split in two
+        // across name and version.
+        serverInfo: mode === "http-echo-auth"
+          ? {
+            name: `echo authorization=${authorization} ${
+              authorization.slice(0, authorization.length >> 1)
+            }`,
+            version: authorization.slice(authorization.length >> 1),
+          }
+          : { name: serverName, version: "1" },
       },
     });
     return;
@@ -311,7 +379,7 @@ async function handle(m: Record<string, unknown>) {
     arguments: Record<string, string>;
   };
   if (params.name === "get_notes") {
-    if (landing !== undefined) {
+    if (landing !== undefined && putSeen) {
       // The load at start lands: it takes the place of what this process
       // wrote since, and is written back, as a shared state saved whole is.
       memory = landing;
@@ -328,6 +396,21 @@ async function handle(m: Record<string, unknown>) {
           `[{"type":"text","text":"notes"}],"structuredContent":{"notes":[` +
           found.map(() => `{"id":${deep}}`).join(",") + "]}}}",
       );
+    } else if (mode === "echo-read") {
+      // The query it ran, then what it found (as dbhub echoes its SELECT):
+      // a count by text finds the key in the query itself.
+      const found = notes().filter((n) => n.id === params.arguments.id);
+      out({
+        jsonrpc: "2.0",
+        id,
+        result: {
+          content: [{
+            type: "text",
+            text: `SELECT * FROM notes WHERE id = '${params.arguments.id}'\n` +
+              JSON.stringify(found),
+          }],
+        },
+      });
     } else if (mode === "read-fails") {
       out({
         jsonrpc: "2.0",
@@ -353,6 +436,7 @@ async function handle(m: Record<string, unknown>) {
     });
     return;
   }
+  putSeen = true;
   if (mode === "exits-mid-call") Deno.exit(3);
   if (mode === "key-aside") {
     const p = m.params as { _meta?: { idempotencyKey?: unknown } } & {
@@ -402,11 +486,35 @@ async function handle(m: Record<string, unknown>) {
     });
     inFlight.delete(noteId);
   }
+  if (mode.startsWith("flood-")) {
+    // Commits the note, then sends as fast as it is read, forever, and
+    // never answers: lines that are not JSON, pings (each one a request
+    // guardlab answers, on an input this server never reads again), or
+    // answers to ids nobody asked.
+    await put(String(params.arguments.id), String(params.arguments.text));
+    for (let n = 1_000_000;; n++) {
+      writeLine(
+        mode === "flood-non-json"
+          ? `log line ${n}: not JSON`
+          : mode === "flood-ping"
+          ? `{"jsonrpc":"2.0","id":${n},"method":"ping"}`
+          : `{"jsonrpc":"2.0","id":${n},"result":{"content":[]}}`,
+      );
+    }
+  }
   const result = await put(
     String(params.arguments.id),
     String(params.arguments.text ?? ""),
   );
   if (mode === "never-answers") return;
+  if (mode === "http-echo-auth") {
+    // The header in the answer's words: twice, the second from the 196th
+    // character on, across the 200th, where guardlab cuts what it shows
+    // (5 of its characters before the cut: fewer than a piece it finds).
+    const head = `seen ${authorization}; `;
+    const words = head + "x".repeat(195 - head.length) + authorization;
+    (result as { content: { text: string }[] }).content[0].text = words;
+  }
   const wrote = (result as { structuredContent?: { written?: unknown } })
     .structuredContent?.written;
   if (
@@ -453,6 +561,7 @@ if (mode.startsWith("http")) {
     onListen: ({ port }) => writeLine(String(port)),
   }, async (request) => {
     // "http-auth": every request, the session's end included, must carry the token.
+    authorization = request.headers.get("authorization") ?? "";
     if (
       mode === "http-auth" &&
       request.headers.get("authorization") !== FIXTURE_TOKEN
@@ -546,6 +655,11 @@ if (mode.startsWith("http")) {
 // Its own process id beside its store, for a test that checks it has ended.
 if (storeFile !== undefined) {
   Deno.writeTextFileSync(`${storeFile}.server.pid`, String(Deno.pid));
+  Deno.writeTextFileSync(`${storeFile}.starts`, `${Deno.pid}\n`, {
+    append: true,
+  });
+  processNumber = Deno.readTextFileSync(`${storeFile}.starts`).split("\n")
+    .filter((l) => l !== "").length;
 }
 if (mode === "banner") writeLine("fixture server starting (not JSON)");
 if (mode === "dies-at-start") {
@@ -577,5 +691,5 @@ for await (const chunk of Deno.stdin.readable) {
 // Its input ended: a buffered server writes its store now, and only now.
 if (mode === "buffered" && storeFile !== undefined) save(memory);
 // deaf lives on after its input ends: only a signal ends it.
-if (mode === "deaf") setInterval(() => {}, 60_000);
+if (mode === "deaf" || hold !== undefined) setInterval(() => {}, 60_000);
 else Deno.exit(0);

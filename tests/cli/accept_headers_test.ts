@@ -43,6 +43,13 @@ Deno.test("accept headers: each bad one is a usage error that never shows the va
     /^--header "authorization": not NAME=VALUE/,
   );
   refused(["Authorization=s3cret\u0000"], /^--header "authorization": not/);
+  // Not a byte string a request can carry: refused here, never found out
+  // when the first request cannot be sent.
+  refused(
+    ["Authorization=tok-秘密-s3cret"],
+    /^--header "authorization": not NAME=VALUE.*visible ASCII/,
+  );
+  refused(["Authorization=s3cret\u00e9"], /^--header "authorization": not/);
   refused(
     ["Authorization=" + "s3cret".repeat(2000)],
     /^--header "authorization": not/,
@@ -72,4 +79,33 @@ Deno.test("accept headers: each bad one is a usage error that never shows the va
       e instanceof UsageError &&
       /^--header-env "A=not a name": not NAME=VALUE/.test(e.text.en),
   );
+});
+
+const CAN_SET_ENV =
+  Deno.permissions.querySync({ name: "env" }).state === "granted";
+
+Deno.test({
+  name:
+    "accept headers: a --header-env value that is not a byte string (tok-秘密-123) is refused in one line at the start, without the value" +
+    (CAN_SET_ENV ? "" : " (ignored: needs --allow-env to set the variable)"),
+  ignore: !CAN_SET_ENV,
+}, () => {
+  const variable = "GUARDLAB_HEADER_TEST_NOT_BYTES";
+  Deno.env.set(variable, "tok-秘密-123");
+  try {
+    assert.throws(
+      () =>
+        headersOf("accept", {
+          url: URL_,
+          "header-env": [`Authorization=${variable}`],
+        }),
+      (e) =>
+        e instanceof UsageError &&
+        e.text.en ===
+          `--header-env ${variable}: its value is not one line of at most 8192 visible ASCII characters and spaces, which a request can carry (the value is not shown)` &&
+        !e.text.zh.includes("秘密"),
+    );
+  } finally {
+    Deno.env.delete(variable);
+  }
 });

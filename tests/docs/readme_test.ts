@@ -146,6 +146,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["### The JSON, for scripts", "### 供脚本使用的 JSON"],
     ["### The history, and accept judge", "### 历史记录与 accept judge"],
     ["### What changed in issue 36", "### 第 36 号 issue 改了什么"],
+    ["### What changed in issue 45", "### 第 45 号 issue 改了什么"],
     [
       "## A real server: server-memory and server-filesystem",
       "## 一个真实的服务器：server-memory 与 server-filesystem",

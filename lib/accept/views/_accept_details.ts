@@ -13,8 +13,8 @@
 import { fill, joinTexts, same, type Text } from "../../base/i18n.ts";
 import { inert } from "../../base/terminal.ts";
 import type { AcceptReport, CaseResult } from "../run.ts";
-import { MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
-import { MATRIX_WORDS as M, OUTCOME_WORD, PROBLEM_WORD } from "../messages.ts";
+import { MATRIX_WORDS as M, OUTCOME_WORD } from "../messages.ts";
+import { problemText } from "./_accept_events.ts";
 import { HINT_NAMES, type Outcome, type ToolHints } from "../session.ts";
 import { DETAIL_WORDS as D } from "../verdict_messages.ts";
 
@@ -85,10 +85,26 @@ export function detailTexts(r: CaseResult): Text[] {
     );
   }
   out.push(...contractTexts(r));
-  // What the server said when it said no: the words to fix the tool by.
+  const fresh = r.history.records.find((h) =>
+    h.op === "read" && h.fresh === true && h.count !== null && h.count > 0
+  );
+  if (fresh?.op === "read") {
+    out.push(
+      fill(D.freshCounted, {
+        key: JSON.stringify(fresh.key),
+        n: fresh.count ?? "?",
+        text: fresh.text ?? "",
+      }),
+    );
+  }
+  // What the server said when it said no (or said yes, where that decided
+  // the verdict): the words to fix the tool by.
+  const decidedBySuccess = r.verdict === "REFUSAL-AS-SUCCESS" ||
+    r.verdict === "ACCEPTED-BAD-CALL";
   const said = r.answers.find((a) =>
     (a.outcome === "tool-error" || a.outcome === "rpc-error" ||
-      a.outcome === "http-error") &&
+      a.outcome === "http-error" || a.outcome === "marked-refusal" ||
+      (decidedBySuccess && a.outcome === "success")) &&
     a.text !== undefined && a.text !== ""
   );
   if (said !== undefined) {
@@ -168,24 +184,31 @@ function statusList(statuses: readonly number[]): Text {
   );
 }
 
+/** How many ids of one kind of problem are named; the rest are counted. */
+const SHOWN_IDS = 3;
+
 /** The problems of a row in words. */
 export function problemsText(r: Pick<CaseResult, "problems">): Text {
   // The same problem again is counted, not repeated: a server that sends
   // 44 messages past the bound is one line, not a screenful.
   const counted = new Map<string, { text: Text; n: number }>();
+  const kinds = new Map<string, number>();
   for (const p of r.problems) {
-    const at = `${p.kind}\u0000${p.id ?? ""}`;
+    // Past a few ids of one kind (a flood of answers to ids never sent),
+    // the rest are counted together, as "id …".
+    let id: number | string | undefined = p.id;
+    let at = `${p.kind}\u0000${id ?? ""}`;
+    if (!counted.has(at)) {
+      const ofKind = kinds.get(p.kind) ?? 0;
+      kinds.set(p.kind, ofKind + 1);
+      if (ofKind >= SHOWN_IDS) {
+        id = "…";
+        at = `${p.kind}\u0000\u0000…`;
+      }
+    }
     const seen = counted.get(at);
     if (seen !== undefined) seen.n++;
-    else {
-      counted.set(at, {
-        text: fill(PROBLEM_WORD[p.kind], {
-          id: p.id ?? "?",
-          max: MAX_MESSAGE_BYTES,
-        }),
-        n: 1,
-      });
-    }
+    else counted.set(at, { text: problemText(p.kind, id), n: 1 });
   }
   return fill(M.problems, {
     problems: joinTexts(

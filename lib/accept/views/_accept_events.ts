@@ -8,13 +8,27 @@
  * @module
  */
 import { fill, same, type Text } from "../../base/i18n.ts";
-import { MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
+import {
+  MAX_MESSAGE_BYTES,
+  MAX_WAIT_BYTES,
+  MAX_WAIT_MESSAGES,
+} from "../../wire/limits.ts";
 import {
   OUTCOME_WORD,
   PROBLEM_WORD,
   TIMELINE_WORDS as W,
 } from "../messages.ts";
-import type { TimelineEvent } from "../session.ts";
+import type { ProblemKind, TimelineEvent } from "../session.ts";
+
+/** What the server did wrong, in words, with the bounds it passed. */
+export function problemText(kind: ProblemKind, id?: number | string): Text {
+  return fill(PROBLEM_WORD[kind], {
+    id: id ?? "?",
+    max: MAX_MESSAGE_BYTES,
+    messages: MAX_WAIT_MESSAGES,
+    mib: MAX_WAIT_BYTES / (1024 * 1024),
+  });
+}
 
 /** One event's words, for `calls` (one call number or a run of them), with its process when a case started its own. */
 export function eventText(e: TimelineEvent, calls: Text, n: number): Text {
@@ -76,9 +90,6 @@ function eventWords(e: TimelineEvent, calls: Text, n: number): Text {
     case "exited":
       return W.exited;
     case "problem":
-      return fill(PROBLEM_WORD[e.problem ?? "not-message"], {
-        id: e.id ?? "?",
-        max: MAX_MESSAGE_BYTES,
-      });
+      return problemText(e.problem ?? "not-message", e.id);
   }
 }

@@ -12,7 +12,12 @@
 import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
 import { isPlainRecord } from "../../base/json.ts";
 import { MAX_DRAWN_EVENTS, MAX_RECORDED_MESSAGE_BYTES } from "../limits.ts";
-import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
+import {
+  MAX_DEPTH,
+  MAX_MESSAGE_BYTES,
+  MAX_WAIT_BYTES,
+  MAX_WAIT_MESSAGES,
+} from "../../wire/limits.ts";
 import { inert } from "../../base/terminal.ts";
 import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../messages.ts";
 import { PROXY_LOG as L, PROXY_WORDS as P } from "../proxy_messages.ts";
@@ -225,6 +230,15 @@ function messageSteps(walk: Walk, line: MsgLine): void {
       return serverSaid(walk, line, msg);
     case "server>client not-json":
       return push("server", "problem", fill(L.serverNotJson, {}));
+    case "server>client flood":
+      return push(
+        "server",
+        "problem",
+        fill(L.serverFlood, {
+          messages: MAX_WAIT_MESSAGES,
+          mib: MAX_WAIT_BYTES / (1024 * 1024),
+        }),
+      );
     case "server>client too-deep":
       return push("server", "problem", fill(L.tooDeep, { max: MAX_DEPTH }));
     case "server>client too-long":

@@ -39,11 +39,12 @@ tools/list and drafts an oracle: every tool not marked readOnlyHint: true,
 with a valid call from its schema; the key, read tool and counts it guesses
 are listed in each entry's "guesses", and accept refuses the oracle until
 each is checked and deleted. --output writes a new file, never over one.
-For CI: --junit FILE writes the matrix as JUnit XML (a new file); --baseline
-FILE takes a previous --json report of the same server (by name) and oracle
-(by digest): the failing verdicts it holds no longer fail the run, a new or
-worse one still does, and the screen lists what it excused and what is
-fixed. Each case's history (every call with its arguments and key, every
+For CI: --junit FILE writes the matrix as JUnit XML (a new file, or your own
+report of an earlier run, replaced; never a link, a FIFO or another's file);
+--baseline FILE takes a previous --json report of the same server (by name)
+and oracle (by digest): the failing verdicts it holds no longer fail the run,
+a new or worse one still does, and the screen lists what it excused and what
+is fixed. Each case's history (every call with its arguments and key, every
 answer, fault, read by key and process) is in --json: accept judge
 REPORT.json [--json] judges a saved report again from the histories alone,
 offline (nothing is started: the temp folder's grant is enough), and names
@@ -92,8 +93,9 @@ tools/list 并起草 oracle：每个没有标注 readOnlyHint: true 的工具都
 schema 给出有效的 call；它猜测的业务键、读取工具和计数方式列在每一项的
 "guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。--output 只写
 新文件，从不覆盖。
-用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件）；--baseline FILE 接受同一
-服务器（按名称）、同一 oracle（按摘要）的一份旧 --json 报告：其中已有的失败结论
+用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件，或替换你自己上次运行的报告；
+从不写入链接、FIFO 或他人的文件）；--baseline FILE 接受同一服务器（按名称）、
+同一 oracle（按摘要）的一份旧 --json 报告：其中已有的失败结论
 不再使运行失败，新增或变差的仍会失败，屏幕列出被豁免和已修复的结论。
 --json 中含有每个用例的历史记录（每次调用及其参数和业务键、每个应答、故障、
 按业务键的读取和进程）：accept judge REPORT.json [--json] 只依据这些历史记录，
@@ -183,9 +185,9 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
   },
   junit: {
     en:
-      "also write the matrix as JUnit XML to this new file: a failure per unsafe verdict, an error per case not judged, skipped for NOT-RUN and for what the baseline excused",
+      "also write the matrix as JUnit XML to this file (new, or your own report of an earlier run, replaced): a failure per unsafe verdict, an error per case not judged, skipped for NOT-RUN and for what the baseline excused",
     zh:
-      "同时把矩阵以 JUnit XML 写入这个新文件：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
+      "同时把矩阵以 JUnit XML 写入这个文件（新文件，或替换你自己上次的报告）：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
   },
   otlp: {
     en:
@@ -239,8 +241,8 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
   },
   exit4: {
     en:
-      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit, --otlp), a variable or host the grant does not name, or a grant this guardlab lacks",
+      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --otlp), a --junit file that is a link, a FIFO or another's, a variable or host the grant does not name, or a grant this guardlab lacks",
     zh:
-      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit、--otlp），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
+      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--otlp）、--junit 的文件是链接、FIFO 或他人的，权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
   },
 } as const satisfies Record<string, Text>;

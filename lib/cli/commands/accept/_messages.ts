@@ -91,9 +91,9 @@ export const ACCEPT_MESSAGES = {
   },
   badHeader: {
     en:
-      "{flag} {got}: not NAME=VALUE, with NAME a header name (letters, digits, -) and a value of one line (a --header's value is never shown)",
+      "{flag} {got}: not NAME=VALUE, with NAME a header name (letters, digits, -) and a value of one line of visible ASCII characters and spaces (a --header's value is never shown)",
     zh:
-      "{flag} {got}：不是 NAME=VALUE 的形式（NAME 为请求头名：字母、数字、-；值只能一行）（--header 的值从不显示）",
+      "{flag} {got}：不是 NAME=VALUE 的形式（NAME 为请求头名：字母、数字、-；值只能是一行可见 ASCII 字符和空格）（--header 的值从不显示）",
   },
   protocolHeader: {
     en: "{flag}: {name} is a header accept sets itself",
@@ -115,9 +115,9 @@ export const ACCEPT_MESSAGES = {
   },
   envBadValue: {
     en:
-      "--header-env {variable}: its value is not one line of at most {max} bytes (the value is not shown)",
+      "--header-env {variable}: its value is not one line of at most {max} visible ASCII characters and spaces, which a request can carry (the value is not shown)",
     zh:
-      "--header-env {variable}：它的值不是最多 {max} 字节的一行（不显示该值）",
+      "--header-env {variable}：它的值不是最多 {max} 个可见 ASCII 字符和空格组成的一行，请求无法携带（不显示该值）",
   },
   baselineWord: { en: "the baseline", zh: "该基线文件" },
   judgeFlags: {

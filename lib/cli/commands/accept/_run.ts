@@ -38,6 +38,7 @@ import {
 import { junitXml } from "../../../accept/views/accept_junit.ts";
 import { encodeTrace } from "../../../otlp/trace.ts";
 import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
+import { assertOwnFile, writeOwnFile } from "../../../accept/files.ts";
 import {
   assertSameOracle,
   assertSameServer,
@@ -105,7 +106,7 @@ export async function runMatrix(
   }
   // Everything that can refuse is checked before the server starts.
   const digest = oracleDigest(oracle);
-  if (flag("junit") !== undefined) assertNewFile(flag("junit")!, ctx.trusted);
+  if (flag("junit") !== undefined) assertOwnFile(flag("junit")!, ctx.trusted);
   if (flag("otlp") !== undefined) assertNewFile(flag("otlp")!, ctx.trusted);
   const baseline = await baselineFor(flag("baseline"), digest, ctx);
   if (typeof baseline === "number") return baseline;
@@ -131,7 +132,7 @@ export async function runMatrix(
   const code = exitOf(report, comparison);
   show(report, { source, values, digest, code, comparison }, ctx);
   if (flag("junit") !== undefined) {
-    writeNewFile(
+    writeOwnFile(
       flag("junit")!,
       ctx.trusted,
       junitXml(report, {
