@@ -619,13 +619,15 @@ function report(r: {
       sameWork.ms.toFixed(0)
     } ms); CPU ${cpuMs(scripted)} ms against ${cpuMs(physical)} / ${
       cpuMs(sameWork)
-    } ms (**${
+    } ms (${
       cpuRatio === null ? "?" : x(cpuRatio)
-    }** the same-work floor's), ${
+    } the same-work floor's); past the start, ${
       cpuPerRun(scripted)
-    } a run beyond the bare start against ${cpuPerRun(sameWork)}; syncs ${
-      scripted.syncs ?? "?"
-    } against ${physical.syncs ?? "?"} / ${sameWork.syncs ?? "?"} |`,
+    } a run against ${cpuPerRun(sameWork)} (**${
+      stepRatio === null ? "?" : x(stepRatio)
+    }**); syncs ${scripted.syncs ?? "?"} against ${physical.syncs ?? "?"} / ${
+      sameWork.syncs ?? "?"
+    } |`,
   );
   for (const v of r.shown) {
     say(
