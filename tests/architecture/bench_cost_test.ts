@@ -1,5 +1,5 @@
 /**
- * What the benches of issue 51 read beside a wall time (`scripts/bench/cost.ts`):
+ * The project's benches: what those of issue 51 read beside a wall time (`scripts/bench/cost.ts`):
  * the syncs in `strace -c`'s summary, the CPU time in a `/proc/PID/stat`
  * line, and the disk's sync rate. Expected values are written by hand from
  * the formats' definitions (strace's summary columns; proc(5)).
