@@ -12,6 +12,16 @@
  * server is spoken to by the same raw JSON-RPC client over its pipes, one
  * request at a time. Run with `deno task bench` (needs --allow-run).
  *
+ * Beside each time, what the disk cannot move (issue 51): each server's CPU
+ * time (user + system, from `/proc/PID/stat`) per call of each kind, from
+ * the start of one call to the start of the server's next, summed over the
+ * rounds; its syncs per call (`strace -c` of a separate short session of
+ * each server: starting and stopping alone, then new keys, then reuses);
+ * and the disk's sync rate, measured before and after
+ * (`scripts/bench/cost.ts`).
+ *
+ *     deno run … scripts/mcp_bench.ts [--quick]   (--quick: 1 run × 60 rounds)
+ *
  * @module
  */
 import { join } from "node:path";
@@ -20,11 +30,19 @@ import config from "../deno.json" with { type: "json" };
 import { linesOf } from "../lib/base/lines.ts";
 import { Lab } from "../lib/mod.ts";
 import { sameWork } from "./bench/same_work.ts";
+import { CpuReader, mean, syncRate, syncsOf } from "./bench/cost.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const RUNS = 3;
-const ROUNDS = 250;
-const WARMUP = 25;
+const QUICK = Deno.args[0] === "--quick";
+if (Deno.args.length > (QUICK ? 1 : 0)) {
+  console.error("usage: mcp_bench.ts [--quick]");
+  Deno.exit(2);
+}
+const RUNS = QUICK ? 1 : 3;
+const ROUNDS = QUICK ? 60 : 250;
+const WARMUP = QUICK ? 10 : 25;
+/** Calls of each kind in the traced session that counts syncs. */
+const TRACED_CALLS = 50;
 const GOAL = 1.3;
 const REUSED = { job: "JOB-999", topic: "river", copies: 2 };
 const jobOf = (n: number) => `JOB-${String(n).padStart(3, "0")}`;
@@ -35,6 +53,11 @@ class PipeServer {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #waiting = new Map<number, () => void>();
   #id = 0;
+
+  /** The server's process id. */
+  get pid(): number {
+    return this.#child.pid;
+  }
 
   constructor(command: string, args: string[]) {
     this.#child = new Deno.Command(command, {
@@ -103,10 +126,12 @@ interface Contender {
   newKey(n: number): Promise<number>;
   reuse(): Promise<number>;
   stop(): Promise<void> | void;
+  /** The CPU time (ms) its own process has used so far; absent in process. */
+  cpu?(): Promise<number | null>;
 }
 
-async function mcpContenders(dir: string, run: number): Promise<Contender[]> {
-  const deno = Deno.execPath();
+/** The three servers' names and their `deno` arguments. */
+function mcpServers(dir: string, run: string): [string, string[]][] {
   // The guardlab task's run of main.ts, after its Deno-cache check.
   const [, ...guardlabFlags] = config.tasks.guardlab.split(" && ").at(-1)!
     .split(/\s+/);
@@ -121,14 +146,22 @@ async function mcpContenders(dir: string, run: number): Promise<Contender[]> {
     join(dir, `peer-${commits}-${run}.sqlite`),
     commits,
   ];
-  const servers: [string, PipeServer][] = [
+  return [
     // guardlab on a scratch ledger of its own, under the binary's grant.
-    ["guardlab mcp", new PipeServer(deno, [...guardlabFlags, "mcp"])],
-    ["peer, one transaction", new PipeServer(deno, peer("one"))],
-    ["peer, two transactions", new PipeServer(deno, peer("two"))],
+    ["guardlab mcp", [...guardlabFlags, "mcp"]],
+    ["peer, one transaction", peer("one")],
+    ["peer, two transactions", peer("two")],
   ];
+}
+
+async function mcpContenders(
+  dir: string,
+  run: number,
+  reader: CpuReader,
+): Promise<Contender[]> {
   const out: Contender[] = [];
-  for (const [name, server] of servers) {
+  for (const [name, args] of mcpServers(dir, String(run))) {
+    const server = new PipeServer(Deno.execPath(), args);
     await server.start();
     await server.call(REUSED);
     out.push({
@@ -136,6 +169,66 @@ async function mcpContenders(dir: string, run: number): Promise<Contender[]> {
       newKey: (n) => server.call({ ...REUSED, job: jobOf(n) }),
       reuse: () => server.call(REUSED),
       stop: () => server.stop(),
+      cpu: () => reader.cpu(server.pid),
+    });
+  }
+  return out;
+}
+
+/**
+ * Each server's syncs per call of each kind: a session of its own under
+ * `strace -c`, three times (no call; new keys; reuses after one new key),
+ * less the first.
+ */
+async function syncsPerCall(
+  dir: string,
+): Promise<Map<string, { new: number; reuse: number }> | null> {
+  try {
+    if (!Deno.statSync("/usr/bin/strace").isFile) return null;
+  } catch {
+    return null;
+  }
+  const out = new Map<string, { new: number; reuse: number }>();
+  const session = async (
+    args: string[],
+    calls: (server: PipeServer) => Promise<void>,
+  ): Promise<number> => {
+    const file = join(dir, `strace-${crypto.randomUUID()}.txt`);
+    const server = new PipeServer("/usr/bin/strace", [
+      "-f",
+      "-c",
+      "-e",
+      "trace=fsync,fdatasync",
+      "-o",
+      file,
+      Deno.execPath(),
+      ...args,
+    ]);
+    await server.start();
+    await calls(server);
+    await server.stop();
+    const n = syncsOf(await Deno.readTextFile(file));
+    await Deno.remove(file);
+    return n;
+  };
+  let k = 0;
+  for (const [name] of mcpServers(dir, "x")) {
+    // A fresh ledger (or scratch ledger) for each session.
+    const args = () =>
+      mcpServers(dir, `traced-${++k}`).find(([n]) => n === name)![1];
+    const none = await session(args(), async () => {});
+    const fresh = await session(args(), async (s) => {
+      for (let i = 0; i < TRACED_CALLS; i++) {
+        await s.call({ ...REUSED, job: jobOf(i) });
+      }
+    });
+    const reused = await session(args(), async (s) => {
+      for (let i = 0; i <= TRACED_CALLS; i++) await s.call(REUSED);
+    });
+    const perNew = (fresh - none) / TRACED_CALLS;
+    out.set(name, {
+      new: perNew,
+      reuse: (reused - none - perNew) / TRACED_CALLS,
     });
   }
   return out;
@@ -188,21 +281,45 @@ async function inProcessContenders(
   ];
 }
 
-/** Interleaved rounds: each round, every contender once per kind, in a rotated order. */
+/**
+ * Interleaved rounds: each round, every contender once per kind, in a
+ * rotated order. A server's CPU time is read at the start of each of its
+ * calls: what it used since its previous call's start is that call's.
+ */
 async function measure(
   contenders: Contender[],
   samples: Map<string, number[]>,
+  cpu: Map<string, number[]>,
 ): Promise<void> {
+  const last = new Map<string, { kind: string; at: number } | null>();
+  const mark = async (
+    c: Contender,
+    kind: string | null,
+    counted: boolean,
+  ) => {
+    const now = (await c.cpu?.()) ?? null;
+    if (now === null) return;
+    const before = last.get(c.name);
+    if (before && counted) {
+      cpu.get(`${c.name}|${before.kind}`)!.push(now - before.at);
+    }
+    last.set(c.name, kind === null ? null : { kind, at: now });
+  };
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const counted = round >= WARMUP;
     for (let i = 0; i < contenders.length; i++) {
       const c = contenders[(round + i) % contenders.length];
+      await mark(c, "new", counted);
       const fresh = await c.newKey(round + 1);
+      await mark(c, "reuse", counted);
       const reused = await c.reuse();
-      if (round < WARMUP) continue;
+      if (!counted) continue;
       samples.get(`${c.name}|new`)!.push(fresh);
       samples.get(`${c.name}|reuse`)!.push(reused);
     }
   }
+  // The last reuse of each server: up to now.
+  for (const c of contenders) await mark(c, null, true);
 }
 
 function quantile(values: number[], q: number): number {
@@ -222,27 +339,39 @@ const names = [
   "same work, two transactions",
 ];
 const samples = new Map<string, number[]>();
+const cpu = new Map<string, number[]>();
 for (const n of names) {
-  samples.set(`${n}|new`, []);
-  samples.set(`${n}|reuse`, []);
+  for (const kind of ["new", "reuse"]) {
+    samples.set(`${n}|${kind}`, []);
+    cpu.set(`${n}|${kind}`, []);
+  }
 }
+const rates: number[] = [];
+let syncs: Awaited<ReturnType<typeof syncsPerCall>> = null;
+const reader = new CpuReader();
 try {
+  rates.push(syncRate(dir));
   for (let run = 1; run <= RUNS; run++) {
     const contenders = [
-      ...await mcpContenders(dir, run),
+      ...await mcpContenders(dir, run, reader),
       ...await inProcessContenders(dir, run),
     ];
     try {
-      await measure(contenders, samples);
+      await measure(contenders, samples, cpu);
     } finally {
       for (const c of contenders) await c.stop();
     }
   }
+  rates.push(syncRate(dir));
+  syncs = await syncsPerCall(dir);
 } finally {
+  await reader.close();
   await Deno.remove(dir, { recursive: true });
 }
 
 const median = (key: string) => quantile(samples.get(key)!, 0.5);
+const cpuPerCall = (key: string) =>
+  cpu.get(key)!.length === 0 ? null : mean(cpu.get(key)!);
 const fmt = (ms: number) => ms.toFixed(2).padStart(7);
 console.log(
   `guardlab mcp and its same-work peers, ${RUNS} runs × ${ROUNDS} interleaved rounds (ms per call)`,
@@ -275,6 +404,43 @@ const ratio = (
     : `  (goal ≤ ${goal}×: NOT MET)`;
   console.log(`  ${what.padEnd(58)} ${r.toFixed(2)}×${verdict}`);
 };
+console.log(
+  `what the disk cannot move: CPU time (user + system) per call of each server's own process (mean, ms), syncs per call (strace), the disk at ${
+    rates.map((r) => r.toFixed(0)).join(" then ")
+  } syncs a second:`,
+);
+for (const n of names.slice(0, 3)) {
+  const [cNew, cReuse] = [cpuPerCall(`${n}|new`), cpuPerCall(`${n}|reuse`)];
+  const s = syncs?.get(n);
+  console.log(
+    `  ${n.padEnd(28)} new: cpu ${cNew?.toFixed(3) ?? "?"} ms, syncs ${
+      s?.new.toFixed(2) ?? "?"
+    }   reuse: cpu ${cReuse?.toFixed(3) ?? "?"} ms, syncs ${
+      s?.reuse.toFixed(2) ?? "?"
+    }`,
+  );
+}
+const cpuRatio = (what: string, a: string, b: string) => {
+  const [x, y] = [cpuPerCall(a), cpuPerCall(b)];
+  if (x === null || y === null) return;
+  const r = x / y;
+  console.log(
+    `  ${what.padEnd(58)} ${r.toFixed(2)}×  (goal ≤ ${GOAL}×: ${
+      r <= GOAL ? "met" : "NOT MET"
+    })`,
+  );
+};
+console.log("ratios of the CPU per call:");
+cpuRatio(
+  "guardlab reuse / peer reuse (one transaction)",
+  "guardlab mcp|reuse",
+  "peer, one transaction|reuse",
+);
+cpuRatio(
+  "guardlab new draft / peer new draft (two transactions)",
+  "guardlab mcp|new",
+  "peer, two transactions|new",
+);
 console.log("ratios of the medians:");
 ratio(
   "guardlab reuse / peer reuse (one transaction)",

@@ -109,11 +109,28 @@ function codePointOrder(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/** A character Python's `json.dumps` escapes and `JSON.stringify` does not. */
+const NOT_ASCII = /[\u007f-\uffff]/;
+const EVERY_NOT_ASCII = /[\u007f-\uffff]/g;
+
 function asciiString(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\uffff]/g,
+  const json = JSON.stringify(text);
+  // Nearly every string guardlab stores is ASCII already (the stage names,
+  // a key, a topic): one scan finds nothing to escape, and no replace runs.
+  if (!NOT_ASCII.test(json)) return json;
+  return json.replace(
+    EVERY_NOT_ASCII,
     (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
   );
+}
+
+/**
+ * Whether `text` may hold a number written with a fraction or an exponent
+ * (a digit followed by `.`, `e` or `E`, in a string or not). Without one,
+ * {@linkcode parseJsonLikePython} is `JSON.parse`.
+ */
+export function hasFloatSyntax(text: string): boolean {
+  return /[0-9][.eE]/.test(text);
 }
 
 /**
@@ -125,7 +142,7 @@ function asciiString(text: string): string {
 export function parseJsonLikePython(text: string): unknown {
   // A fraction or an exponent follows a digit: with none in the text, no
   // number needs boxing, and the plain parse is the same, and faster.
-  if (!/[0-9][.eE]/.test(text)) return JSON.parse(text);
+  if (!hasFloatSyntax(text)) return JSON.parse(text);
   return JSON.parse(
     text,
     function (

@@ -24,7 +24,11 @@ import {
   Server,
 } from "./_sdk.ts";
 import config from "../../deno.json" with { type: "json" };
-import { isPlainRecord, parseJsonLikePython } from "../base/json.ts";
+import {
+  hasFloatSyntax,
+  isPlainRecord,
+  parseJsonLikePython,
+} from "../base/json.ts";
 import { type Lang, say, type Text } from "../base/i18n.ts";
 import type { Attempt, RunOutput } from "../timing/attempt.ts";
 import { CALL_TOOLS, type CallTool } from "../timing/call_schema.ts";
@@ -45,6 +49,8 @@ import { LineTransport } from "../wire/line_transport.ts";
 import { INVALID_PARAMS } from "../wire/message.ts";
 import { CREATE_DRAFT, LEDGER, localized, RECONCILE, TOOLS } from "./_tools.ts";
 
+/** The version member of a JSON-RPC message: its "2.0" is a string, never a number. */
+const VERSION_MEMBER = /"jsonrpc"\s*:\s*"2\.0"/;
 /** What the server needs from the command. */
 export interface McpOptions {
   /** The lab, open on its ledger; the caller closes it. */
@@ -326,6 +332,11 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       if (message.method !== "tools/call" || !isPlainRecord(message.params)) {
         return value;
       }
+      // With no number written with a fraction or an exponent, the
+      // reference's reading is JSON.parse's, which gave `value`: no second
+      // parse. Every message holds "2.0" as its version, a string: left out
+      // of the test (a number elsewhere still counts).
+      if (!hasFloatSyntax(text.replace(VERSION_MEMBER, ""))) return value;
       const again = parseJsonLikePython(text) as {
         params: { arguments?: unknown };
       };

@@ -10,7 +10,9 @@ import assert from "node:assert/strict";
 import {
   canonicalJson,
   deeperThan,
+  hasFloatSyntax,
   parseJsonLikePython,
+  pythonJson,
 } from "../../lib/base/json.ts";
 
 Deno.test("json: the depth scanner counts levels, not brackets in strings or escapes", () => {
@@ -61,4 +63,22 @@ Deno.test("json: canonical keys by code point, as Python sorts them", () => {
     canonicalJson({ "\u{1F600}": 1, "\uff61": 2, b: 3, a: 4, ab: 5 }),
     '{"a":4,"ab":5,"b":3,"\\uff61":2,"\\ud83d\\ude00":1}',
   );
+});
+
+Deno.test("json: Python's escapes of every character past tilde, and plain ASCII as JSON.stringify writes it", () => {
+  // json.dumps(["a\x7fb", "\u00e9", "plain \"q\"", "\u4e2d"]) in Python.
+  assert.equal(
+    pythonJson(["a\u007fb", "\u00e9", 'plain "q"', "\u4e2d"]),
+    '["a\\u007fb", "\\u00e9", "plain \\"q\\"", "\\u4e2d"]',
+  );
+  assert.equal(pythonJson({ "\u00e9": "x" }), '{"\\u00e9": "x"}');
+});
+
+Deno.test("json: float syntax is a digit then a point or an exponent, wherever it stands", () => {
+  for (const text of ['{"c": 2.0}', '{"c": 2e0}', '{"c": 2E1}', '"JOB-1.5"']) {
+    assert.equal(hasFloatSyntax(text), true, text);
+  }
+  for (const text of ['{"c": 2}', '{"jsonrpc": "2x"}', '{"e": ".5"}']) {
+    assert.equal(hasFloatSyntax(text), false, text);
+  }
 });

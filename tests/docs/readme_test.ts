@@ -230,6 +230,13 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## A big ledger", "## 大账本"],
     ["## Bounds on a view", "## 视图的上限"],
     ["## script and the commit floor", "## script 与提交下限"],
+    ["## The cost of one call", "## 一次调用的代价"],
+    ["### Measured here, all under load", "### 这里测得的数字，全部在有负载时"],
+    [
+      "### Where the CPU goes, and what was cut",
+      "### CPU 花在哪里，删掉了什么",
+    ],
+    ["### Start-up", "### 启动"],
     ["## The other benchmarks", "## 其他基准"],
   ],
 };

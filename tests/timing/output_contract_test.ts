@@ -15,12 +15,32 @@ Deno.test("output contract: exactly { job, text } for the draft asked for", asyn
   await t.step("the draft asked for passes", () => {
     outputCheck({ ...GOOD }, ARGS);
   });
+  await t.step("in either order of its keys", () => {
+    outputCheck({ text: GOOD.text, job: GOOD.job }, ARGS);
+  });
   const refused: [string, unknown][] = [
     ["an extra key", { ...GOOD, x: 1 }],
     ["an extra key set to undefined", { ...GOOD, x: undefined }],
     ["an extra key set to null", { ...GOOD, extra: null }],
     ["the job missing", { text: GOOD.text }],
     ["the text missing", { job: GOOD.job }],
+    ["the job and another key", { job: GOOD.job, texts: GOOD.text }],
+    ["the text and another key", { jobs: GOOD.job, text: GOOD.text }],
+    // Only the check of its own keys refuses these: `text` is inherited.
+    [
+      "the text inherited, beside the job and another key",
+      Object.assign(
+        Object.create({ text: GOOD.text }),
+        { job: GOOD.job, x: 1 },
+      ),
+    ],
+    [
+      "the text inherited, after another key and the job",
+      Object.assign(
+        Object.create({ text: GOOD.text }),
+        { x: 1, job: GOOD.job },
+      ),
+    ],
     ["another job", { ...GOOD, job: "JOB-999" }],
     ["other text", { ...GOOD, text: "SYNTHETIC-BAD-OUTPUT" }],
     ["the text with more copies", {
