@@ -91,21 +91,28 @@ export interface ServerProcess {
 
 /**
  * Start `command` with `args` in a process group of its own, with only
- * {@linkcode CHILD_ENV} of this environment; stderr piped (kept by the
- * caller) or inherited.
+ * {@linkcode CHILD_ENV} of this environment (and `options.env`, which
+ * `accept host` hands the host under test); stderr piped (kept by the
+ * caller) or inherited; stdin piped, or (`options.stdin: "null"`, a host
+ * that reads nothing of guardlab's) none.
  */
 export function startServerProcess(
   command: string,
   args: readonly string[],
   stderr: "piped" | "inherit",
+  options: {
+    readonly env?: Readonly<Record<string, string>>;
+    readonly stdin?: "piped" | "null";
+  } = {},
 ): ServerProcess {
+  const piped = options.stdin !== "null";
   const child = new Deno.Command(command, {
     args: [...args],
-    stdin: "piped",
+    stdin: piped ? "piped" : "null",
     stdout: "piped",
     stderr,
     clearEnv: true,
-    env: childEnv(),
+    env: { ...childEnv(), ...options.env },
     // A session of its own: its process group is its pid, and ending the
     // group ends what it started.
     detached: GROUPS,
@@ -115,8 +122,10 @@ export function startServerProcess(
     s.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
       signal: stop.signal,
     });
-  const writer = child.stdin.getWriter();
-  let inputOpen = true;
+  const writer = piped
+    ? child.stdin.getWriter()
+    : new WritableStream<Uint8Array>().getWriter();
+  let inputOpen = piped;
   const exited = child.status.then((s) => s.signal ? null : s.code);
   const killGroup = () => {
     try {

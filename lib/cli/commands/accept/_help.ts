@@ -96,6 +96,16 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
 示例见 docs/zh/08-accept-your-own-tool.md。`,
   },
   oracle: { en: "the oracle file (see above)", zh: "oracle 文件（见上文）" },
+  variant: {
+    en: "host: run each case on this variant of the tool only (default: both)",
+    zh: "host：每个用例只用这个工具变体运行（默认：两个都运行）",
+  },
+  caseMs: {
+    en:
+      "host: the limit of each case, after which the host's process group is ended (default 120000, 1000 to 1800000)",
+    zh:
+      "host：每个用例的时限，到时结束宿主的进程组（默认 120000，1000 到 1800000）",
+  },
   example: {
     en: "a server built into guardlab, run in process",
     zh: "guardlab 内置的服务器，在进程内运行",
