@@ -76,6 +76,11 @@ export interface HostOptions {
   };
   /** Called with each row as it is judged (a screen's progress). */
   readonly onRow?: (row: HostCaseResult) => void;
+  /**
+   * Called with the ledger's path at the end of each case, after the host
+   * is gone and before the case's folder is: a test reads the store itself.
+   */
+  readonly onLedger?: (path: string) => void;
 }
 
 /** Run every case on every variant, one at a time, and return the report. */
@@ -139,7 +144,7 @@ export async function runHostCase(
   const model = new ScriptedModel(log, plan, () => tool.giveUp("told"));
   const apiKey = `guardlab-dummy-${crypto.randomUUID()}`;
   const modelServer = serveModel(model, apiKey, serveLoopback);
-  const toolEnd = await offerTool(tool, folder.path, options);
+  const toolEnd = offerTool(tool, folder.path, options);
   const config = join(folder.path, "mcp.json");
   Deno.writeTextFileSync(
     config,
@@ -177,6 +182,7 @@ export async function runHostCase(
   await host.kill();
   tool.close();
   await Promise.all([toolEnd.close(), modelServer.close()]);
+  options.onLedger?.(tool.ledger.path);
   for (const key of [plan.key, plan.new_key]) {
     log.record({
       op: "read",
@@ -204,11 +210,11 @@ export async function runHostCase(
 }
 
 /** The tool offered over the case's transport: its `mcpServers` entry, and its end. */
-async function offerTool(
+function offerTool(
   tool: HostTool,
   dir: string,
   options: HostOptions,
-): Promise<{ entry: Record<string, unknown>; close(): Promise<void> }> {
+): { entry: Record<string, unknown>; close(): Promise<void> } {
   if (options.transport === "http") {
     const url = options.url ?? new URL("http://127.0.0.1:0/mcp");
     const server: LoopbackServer = serveLoopback(

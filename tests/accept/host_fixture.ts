@@ -10,14 +10,17 @@
  *   attempt got.
  * - `says-unknown`: such a call is never sent again; the model is told its
  *   outcome is unknown. A tool's own error (`isError`) is passed on.
- * Both give the SDK's `callTool` a timeout of `HOST_TIMEOUT_MS` (1500 ms
- * by default), so the SDK sends `notifications/cancelled` when it passes.
+ * Both give the SDK's `callTool` a timeout of TIMEOUT_MS (the second
+ * argument; 1500 ms by default), so the SDK sends `notifications/cancelled` when it passes.
  *
  * Run: deno run --allow-env --allow-read --allow-run --allow-net=127.0.0.1
- *      tests/accept/host_fixture.ts resends|says-unknown
+ *      tests/accept/host_fixture.ts resends|says-unknown [TIMEOUT_MS]
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const mode = Deno.args[0];
@@ -25,7 +28,9 @@ if (mode !== "resends" && mode !== "says-unknown") {
   console.error("usage: host_fixture.ts resends|says-unknown");
   Deno.exit(2);
 }
-const timeout = Number(Deno.env.get("HOST_TIMEOUT_MS") ?? "1500");
+// The SDK's timeout of each call, from the command line (the host's
+// environment is the one accept host gives it).
+const timeout = Number(Deno.args[1] ?? "1500");
 const base = Deno.env.get("OPENAI_BASE_URL")!;
 const key = Deno.env.get("OPENAI_API_KEY")!;
 const config = JSON.parse(
@@ -35,6 +40,12 @@ const [[serverName, entry]] = Object.entries(config.mcpServers) as [
   string,
   { command?: string; args?: string[]; url?: string },
 ][];
+
+/** DENO_DIR, when this host was given one. */
+function denoDir(): Record<string, string> {
+  const dir = Deno.env.get("DENO_DIR");
+  return dir === undefined ? {} : { DENO_DIR: dir };
+}
 
 /** A connected client to the tool's server. */
 async function connect(): Promise<Client> {
