@@ -95,6 +95,14 @@ export const HOST_WORDS = {
     en: "{case} on the {variant} tool: {verdict} ({seconds} s)",
     zh: "{case}（{variant} 工具）：{verdict}（{seconds} 秒）",
   },
+  changed: {
+    en: "{row}: the report said {was}; its history gives {now}",
+    zh: "{row}：报告写的是 {was}；它的历史记录给出的是 {now}",
+  },
+  judgedFrom: {
+    en: "judged again from the histories in {file}",
+    zh: "根据 {file} 中的历史记录重新判定",
+  },
   junitFacts: {
     en: "what the host did: {facts}",
     zh: "宿主做了什么：{facts}",

@@ -25,7 +25,6 @@ type Rec = HostRecord extends infer R
 
 const K1 = "k-abc-1";
 const K2 = "k-abc-2";
-const ARGS = { key: K1, amount: 5 };
 
 /** A history of `case` on the unkeyed tool: the plan, then `records`, each a millisecond after the one before. */
 function history(c: HostCaseName, ...records: Rec[]): HostHistory {

@@ -55,6 +55,9 @@ async function connect(): Promise<Client> {
     : new StdioClientTransport({
       command: entry.command!,
       args: entry.args ?? [],
+      // The test's Deno cache, when it is not the default one, for the
+      // server the entry names (guardlab's relay, a deno run).
+      env: { ...getDefaultEnvironment(), ...denoDir() },
       stderr: "ignore",
     });
   await client.connect(transport);

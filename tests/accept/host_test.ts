@@ -439,11 +439,11 @@ Deno.test({
         [["accept", "host"], "accept host needs the host's command"],
         [
           ["accept", "host", "--cases", "nope", "--", "x"],
-          "--cases: \"nope\" is not a case of accept host over stdio",
+          '--cases: "nope" is not a case of accept host over stdio',
         ],
         [
           ["accept", "host", "--cases", "http-503-after-commit", "--", "x"],
-          "--cases: \"http-503-after-commit\" is not a case",
+          '--cases: "http-503-after-commit" is not a case',
         ],
         [
           ["accept", "host", "--url", "http://example.com/mcp", "--", "x"],
@@ -460,5 +460,74 @@ Deno.test({
       assert.equal(r.code, 2, args.join(" "));
       assert.ok(r.stderr.includes(line), `${args.join(" ")}: ${r.stderr}`);
     }
+  },
+});
+
+Deno.test({
+  name:
+    `accept host: --json and --junit from the command line, and accept judge judges the report again${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    using dir = privateDir("gl-accept-host-cli-");
+    const junit = join(dir.path, "host.xml");
+    const run = await runEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-reply",
+      "--variant",
+      "unkeyed",
+      "--json",
+      "--junit",
+      junit,
+      "--",
+      ...fixtureHost("resends"),
+    ]);
+    assert.equal(run.code, 5, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.equal(report.kind, "accept-host");
+    assert.equal(report.exit, 5);
+    assert.deepEqual(
+      report.results.map((r: HostCaseResult) => [r.case, r.variant, r.verdict]),
+      [["no-reply", "unkeyed", "RESENT-DUPLICATED"]],
+    );
+    // The dummy key guardlab handed the host is in no line of the report.
+    assert.equal(run.stdout.includes("guardlab-dummy-"), false);
+    const xml = Deno.readTextFileSync(junit);
+    assert.ok(xml.includes('tests="1" failures="1" errors="0"'), xml);
+    assert.ok(
+      xml.includes('<testcase name="no-reply/unkeyed"') &&
+        xml.includes('<failure type="RESENT-DUPLICATED"'),
+      xml,
+    );
+    const saved = join(dir.path, "host.json");
+    Deno.writeTextFileSync(saved, run.stdout);
+    const again = await runEngineer(["accept", "judge", saved, "--json"]);
+    assert.equal(again.code, 5, again.stderr);
+    const judged = JSON.parse(again.stdout);
+    assert.equal(judged.results[0].verdict, "RESENT-DUPLICATED");
+    assert.deepEqual(judged.changed, []);
+    // A verdict edited by hand is named; the history decides.
+    report.results[0].verdict = "TOLD-SUCCESS";
+    Deno.writeTextFileSync(saved, JSON.stringify(report));
+    const edited = await runEngineer(["accept", "judge", saved]);
+    assert.equal(edited.code, 5);
+    assert.ok(
+      edited.stdout.includes(
+        "no-reply/unkeyed: the report said TOLD-SUCCESS; its history gives RESENT-DUPLICATED",
+      ),
+      edited.stdout,
+    );
+    // A record no history holds: one line, exit 2.
+    report.results[0].history.records[1].op = "surprise";
+    Deno.writeTextFileSync(saved, JSON.stringify(report));
+    const bad = await runEngineer(["accept", "judge", saved]);
+    assert.equal(bad.code, 2);
+    assert.ok(
+      bad.stderr.includes(
+        "results[0] cannot be judged: history: records[1].op",
+      ),
+      bad.stderr,
+    );
   },
 });
