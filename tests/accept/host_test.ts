@@ -1,6 +1,6 @@
 /**
  * `accept host` against two agent hosts of our own that really behave so
- * (tests/accept/host_fixture.ts, on the MCP SDK's client 1.32.2): one that
+ * (examples/host_fixture.ts, on the MCP SDK's client 1.32.2): one that
  * resends a failed call, one that says the outcome is unknown. Each case
  * runs the real model, tool and faults on loopback; each verdict is
  * checked against the ledger, read here by the test itself (its own parse
@@ -40,7 +40,9 @@ const NEEDS = CAN
   ? ""
   : " [ignored: starts an agent host and listens on 127.0.0.1, which needs --allow-run, --allow-env and --allow-net=127.0.0.1; run `deno task test`]";
 
-const FIXTURE = fileURLToPath(new URL("./host_fixture.ts", import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL("../../examples/host_fixture.ts", import.meta.url),
+);
 
 /** The fixture host in `mode`, its SDK timeout `timeoutMs`, as accept host starts it (with the test's Deno cache). */
 function fixtureHost(mode: string, timeoutMs = 3000): string[] {

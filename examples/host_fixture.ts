@@ -1,5 +1,6 @@
 /**
- * Two agent hosts of our own, for `accept host`'s tests: a model loop over
+ * Two agent hosts of our own, for `accept host`'s tests and `deno task
+ * example:host`: a model loop over
  * OpenAI chat completions (plain fetch to `OPENAI_BASE_URL`) and the MCP
  * SDK's own client (1.32.2: stdio or Streamable HTTP, from the
  * `mcpServers` file in `GUARDLAB_MCP_CONFIG`). They really behave as their
@@ -14,7 +15,7 @@
  * argument; 1500 ms by default), so the SDK sends `notifications/cancelled` when it passes.
  *
  * Run: deno run --allow-env --allow-read --allow-run --allow-net=127.0.0.1
- *      tests/accept/host_fixture.ts resends|says-unknown [TIMEOUT_MS]
+ *      examples/host_fixture.ts resends|says-unknown [TIMEOUT_MS]
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
