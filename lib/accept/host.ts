@@ -38,10 +38,10 @@ import {
 } from "./_host_serve.ts";
 import { hostOutput, tailOf } from "./_host_output.ts";
 import { RELAY_FILE } from "./host_relay.ts";
-import type { HostCaseResult, HostReport } from "./_host_report.ts";
+import type { HostCaseResult, HostReport } from "./host_report.ts";
 import { MAX_HOST_ARGUMENTS_BYTES, MAX_HOST_CALLS } from "./limits.ts";
 
-export type { HostCaseResult, HostReport } from "./_host_report.ts";
+export type { HostCaseResult, HostReport } from "./host_report.ts";
 
 /** The three variables the host is started with: keep these names stable. */
 export const HOST_VARIABLES = [

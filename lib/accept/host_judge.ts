@@ -23,7 +23,7 @@ import {
 import { HISTORY_VERSION } from "./_history.ts";
 import type { HostHistory, HostRecord } from "./_host_history.ts";
 import { judgeHostCase } from "./_host_checker.ts";
-import type { HostCaseResult, HostReport } from "./_host_report.ts";
+import type { HostCaseResult, HostReport } from "./host_report.ts";
 import { BadReport } from "./judge.ts";
 import { MAX_HOST_RECORDS, MAX_REPORT_DEPTH, MAX_TOLD_TEXT } from "./limits.ts";
 import { MAX_BASELINE_RESULTS } from "./baseline.ts";

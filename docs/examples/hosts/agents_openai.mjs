@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-import-prefix -- a host runner of its own, run outside the project: its packages are pinned here, not in import_map.json
 // An agent host for `guardlab accept host`: @openai/agents-core 0.20.0 +
 // @openai/agents-openai 0.20.0, a chat-completions model, the tool from
 // GUARDLAB_MCP_CONFIG (MCPServerStdio for `command`, MCPServerStreamableHttp

@@ -16,7 +16,7 @@ import { xmlEscape } from "../../base/markup.ts";
 import { VERDICT_CLASS } from "../cases.ts";
 import { VERDICT_ARTICLE, VERDICT_MEANING } from "../verdict_messages.ts";
 import { HOST_WORDS as W, TOLD_WORDS } from "../host_messages.ts";
-import type { HostCaseResult, HostReport } from "../_host_report.ts";
+import type { HostCaseResult, HostReport } from "../host_report.ts";
 import type { JunitOutcome } from "./accept_junit.ts";
 
 const WIDTH = 80;

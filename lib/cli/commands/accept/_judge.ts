@@ -24,7 +24,7 @@ import {
   isHostReport,
   judgeHostReport,
 } from "../../../accept/host_judge.ts";
-import type { HostReport } from "../../../accept/_host_report.ts";
+import type { HostReport } from "../../../accept/host_report.ts";
 import { hostScreen } from "../../../accept/views/host_view.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { assertFlagsAmong } from "./_args.ts";
