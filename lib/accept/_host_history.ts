@@ -66,8 +66,8 @@ export type CallEffect = "written" | "reused" | "refused";
  * What guardlab did with the tool's answer: `ok` sent it; `error` sent the
  * tool's own error (`isError`, after the commit); `none` withheld it for
  * good; `late` withheld it until the host gave up on it, then sent it
- * (`late_at_ms`), or never, when the host never gave up or its connection
- * had closed; `killed` ended the tool's process instead; `http-503`
+ * (a `release` fault record says when), or never, when the host never gave
+ * up or its connection had closed; `killed` ended the tool's process instead; `http-503`
  * answered HTTP 503; `expired` forgot the session and answered HTTP 404.
  */
 export type CallReply =
@@ -101,8 +101,6 @@ export interface HostCallRecord {
   readonly effect: CallEffect;
   /** What guardlab did with the answer. */
   readonly reply: CallReply;
-  /** For `late`: when the answer was sent at last. */
-  readonly late_at_ms?: number;
 }
 
 /** One tool result the host handed the model, as the model's request carried it. */

@@ -302,9 +302,3 @@ export const HOST_INFO: readonly Verdict[] = [
   "CANCELLED-AFTER-COMMIT",
   "NEW-KEY-DOUBLED",
 ];
-
-/** The example hosts built into guardlab, run in process (the prediction exercise), by name. */
-export const HOST_EXAMPLE_NAMES = ["retries-once", "says-unknown"] as const;
-
-/** One example host's name. */
-export type HostExampleName = typeof HOST_EXAMPLE_NAMES[number];

@@ -195,7 +195,6 @@ const FIELDS: Readonly<
         "http-503",
         "expired",
       ]),
-    late_at_ms: (v) => optional(v, ms),
   },
   model: {
     request: count,
