@@ -41,6 +41,28 @@ export const STARTING_CASES: readonly CaseName[] = [
 ];
 
 /**
+ * accept host's own verdicts: what an agent host did between the model and
+ * the tool ({@linkcode HOST_VERDICTS} adds accept's READ-FAILED).
+ */
+const HOST_OWN_VERDICTS = [
+  "TOLD-SUCCESS",
+  "RESENT-REUSED",
+  "RESENT-DUPLICATED",
+  "TOLD-UNKNOWN",
+  "TOLD-FAILED",
+  "PASSED-ON-ERROR",
+  "RUN-ABORTED",
+  "STILL-WAITING",
+  "HOST-NOT-REACHED",
+] as const;
+
+/** accept host's information, reported beside a verdict. */
+const HOST_INFO_VERDICTS = [
+  "CANCELLED-AFTER-COMMIT",
+  "NEW-KEY-DOUBLED",
+] as const;
+
+/**
  * Every verdict, by its exact name. The names are stable: scripts and
  * course files match on them; a name is never reused for another meaning
  * (chapter 8 lists the meanings that changed).
@@ -72,19 +94,8 @@ export const VERDICTS = [
   "READ-FAILED",
   "SETUP-FAILED",
   "NOT-RUN",
-  // accept host's: what an agent host did between the model and the tool
-  // (`HOST_CASE_VERDICTS` says which case reaches which).
-  "TOLD-SUCCESS",
-  "RESENT-REUSED",
-  "RESENT-DUPLICATED",
-  "TOLD-UNKNOWN",
-  "TOLD-FAILED",
-  "PASSED-ON-ERROR",
-  "RUN-ABORTED",
-  "STILL-WAITING",
-  "HOST-NOT-REACHED",
-  "CANCELLED-AFTER-COMMIT",
-  "NEW-KEY-DOUBLED",
+  ...HOST_OWN_VERDICTS,
+  ...HOST_INFO_VERDICTS,
 ] as const;
 
 /** One verdict's name. */
@@ -285,20 +296,9 @@ export function isHostCaseName(name: string): name is HostCaseName {
 
 /** The verdicts a case of `accept host` can reach (every case: the host decides which). */
 export const HOST_VERDICTS: readonly Verdict[] = [
-  "TOLD-SUCCESS",
-  "RESENT-REUSED",
-  "RESENT-DUPLICATED",
-  "TOLD-UNKNOWN",
-  "TOLD-FAILED",
-  "PASSED-ON-ERROR",
-  "RUN-ABORTED",
-  "STILL-WAITING",
-  "HOST-NOT-REACHED",
+  ...HOST_OWN_VERDICTS,
   "READ-FAILED",
 ];
 
 /** The verdicts `accept host` reports beside a verdict, as information. */
-export const HOST_INFO: readonly Verdict[] = [
-  "CANCELLED-AFTER-COMMIT",
-  "NEW-KEY-DOUBLED",
-];
+export const HOST_INFO: readonly Verdict[] = HOST_INFO_VERDICTS;

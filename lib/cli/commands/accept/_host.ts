@@ -33,6 +33,7 @@ import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { printable, UsageError, wholeFlag } from "../../parser.ts";
 import { ACCEPT_MESSAGES as M } from "./_messages.ts";
+import { exitOf } from "./_ci.ts";
 import { assertFlagsAmong } from "./_args.ts";
 
 /** The flags `accept host` takes before its `--`. */
@@ -130,11 +131,7 @@ export async function runHostCommand(
     }
     throw error;
   }
-  const code: ExitCode = report.unsafe > 0
-    ? EXIT.unsafe
-    : report.inconclusive > 0
-    ? EXIT.inconclusive
-    : EXIT.ok;
+  const code = exitOf(report);
   if (values.json === true) {
     io.out(JSON.stringify({ ...report, exit: code }, null, 2));
   } else {

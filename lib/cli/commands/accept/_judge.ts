@@ -18,7 +18,6 @@ import type { Io } from "../../io.ts";
 import { UsageError } from "../../parser.ts";
 import { exitOf, readReport, reportJson } from "./_ci.ts";
 import { fill, say } from "../../../base/i18n.ts";
-import { EXIT } from "../../exit.ts";
 import {
   type HostChanged,
   isHostReport,
@@ -91,11 +90,7 @@ function judgedHost(
   io: Io,
   lang: Lang,
 ): ExitCode {
-  const code: ExitCode = report.unsafe > 0
-    ? EXIT.unsafe
-    : report.inconclusive > 0
-    ? EXIT.inconclusive
-    : EXIT.ok;
+  const code = exitOf(report);
   if (values.json === true) {
     io.out(JSON.stringify(
       { ...report, exit: code, judged_from: file, changed },
