@@ -325,17 +325,22 @@ hostTest(
 );
 
 hostTest(
-  "a host that never reaches the tool: HOST-NOT-REACHED, its exit code and last lines kept",
+  "a host that never reaches the tool: HOST-NOT-REACHED, its exit code and last lines kept, the dummy key masked",
   async () => {
     const { row, ledger } = await hostCase(
-      ["/bin/sh", "-c", "echo cannot find the model >&2; exit 3"],
+      [
+        "/bin/sh",
+        "-c",
+        'echo "cannot find the model with $OPENAI_API_KEY" >&2; exit 3',
+      ],
       "no-reply",
       "unkeyed",
     );
     assert.equal(row.verdict, "HOST-NOT-REACHED");
     assert.equal(row.class, "inconclusive");
     assert.equal(row.host_code, 3);
-    assert.deepEqual(row.host_output, ["cannot find the model"]);
+    // The dummy key guardlab handed the host is masked in what is kept.
+    assert.deepEqual(row.host_output, ["cannot find the model with …"]);
     assert.deepEqual([...ledger], []);
   },
 );
