@@ -144,7 +144,14 @@ export async function runHostCase(
   const model = new ScriptedModel(log, plan, () => tool.giveUp("told"));
   const apiKey = `guardlab-dummy-${crypto.randomUUID()}`;
   const modelServer = serveModel(model, apiKey, serveLoopback);
-  const toolEnd = offerTool(tool, folder.path, options);
+  let toolEnd: ReturnType<typeof offerTool>;
+  try {
+    toolEnd = offerTool(tool, folder.path, options);
+  } catch (error) {
+    // A port in use: the model must not keep this process alive.
+    await modelServer.close();
+    throw error;
+  }
   const config = join(folder.path, "mcp.json");
   Deno.writeTextFileSync(
     config,

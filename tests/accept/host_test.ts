@@ -438,6 +438,44 @@ function exists(path: string): boolean {
 }
 
 Deno.test({
+  name:
+    `accept host: a port in use for --url, and a host command that does not exist: one line each, exit 1${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (taken.addr as Deno.NetAddr).port;
+    const busy = await runEngineer([
+      "accept",
+      "host",
+      "--url",
+      `http://127.0.0.1:${port}/mcp`,
+      "--cases",
+      "no-fault",
+      "--",
+      "/bin/true",
+    ]);
+    assert.equal(busy.code, 1);
+    assert.equal(
+      busy.stderr,
+      `guardlab: accept host --url http://127.0.0.1:${port}/mcp: that port is in use; name another, or port 0\n`,
+    );
+    const missing = await runEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-fault",
+      "--",
+      "/nonexistent/host",
+    ]);
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stderr,
+      /^guardlab: the host command "\/nonexistent\/host" cannot be started: [^\n]+\n$/,
+    );
+  },
+});
+
+Deno.test({
   name: `accept host: its flags, checked before anything starts${NEEDS}`,
   ignore: !CAN,
   async fn() {
@@ -464,6 +502,7 @@ Deno.test({
       ] as const
     ) {
       const r = await runEngineer([...args]);
+      assert.equal(r.stdout, "", args.join(" "));
       assert.equal(r.code, 2, args.join(" "));
       assert.ok(r.stderr.includes(line), `${args.join(" ")}: ${r.stderr}`);
     }

@@ -114,6 +114,12 @@ export async function runHostCommand(
         )),
     });
   } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse && url !== undefined) {
+      io.err(
+        `guardlab: ${say(fill(M.hostCannotListen, { url: url.href }), lang)}`,
+      );
+      return EXIT.failed;
+    }
     if (
       error instanceof Deno.errors.NotFound ||
       error instanceof Deno.errors.PermissionDenied

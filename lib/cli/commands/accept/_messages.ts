@@ -157,6 +157,10 @@ export const ACCEPT_MESSAGES = {
     en: "accept host-tool: cannot reach the accept host run of {dir} ({why})",
     zh: "accept host-tool：无法连接 {dir} 所属的 accept host 运行（{why}）",
   },
+  hostCannotListen: {
+    en: "accept host --url {url}: that port is in use; name another, or port 0",
+    zh: "accept host --url {url}：该端口已被占用；请换一个，或使用端口 0",
+  },
   hostCannotStart: {
     en: "the host command {command} cannot be started: {why}",
     zh: "无法启动宿主命令 {command}：{why}",
