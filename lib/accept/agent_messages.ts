@@ -15,24 +15,70 @@ export const AGENT_MESSAGES = {
     zh: "guardlab proxy show：{file}，以及 Agent 记录 {agent}",
   },
   turn: { en: "model turn {turn}", zh: "模型第 {turn} 轮" },
+  sdkTurn: {
+    en: "the SDK's turn {turn} (no model answer used)",
+    zh: "SDK 的第 {turn} 轮（没有用到模型的回答）",
+  },
   agentGuardrailPassed: {
     en: "agent guardrail {name}: passed",
     zh: "Agent 护栏 {name}：通过",
   },
   agentGuardrailTripped: {
-    en: "agent guardrail {name}: tripwire triggered",
-    zh: "Agent 护栏 {name}：触发 tripwire",
+    en: "agent guardrail {name}: tripwire triggered; the run ends",
+    zh: "Agent 护栏 {name}：触发 tripwire；运行结束",
   },
   calls: { en: "calls {tool}: {calls}", zh: "调用 {tool}：{calls}" },
   callsAgain: {
-    en: "calls {tool} again, same arguments as call {first}: {calls}",
-    zh: "再次调用 {tool}，与调用 {first} 参数相同：{calls}",
+    en: "calls {tool} again, {like}{tail}",
+    zh: "再次调用 {tool}，{like}{tail}",
+  },
+  likeArgs: {
+    en: "same arguments as call {n}",
+    zh: "与调用 {n} 参数相同",
+  },
+  likeKey: {
+    en: "same key as call {n}, other arguments",
+    zh: "与调用 {n} 业务键相同、参数不同",
+  },
+  likeArgsRefused: {
+    en: "same arguments as the call its input guardrail refused",
+    zh: "与被工具输入护栏拒绝的那次调用参数相同",
+  },
+  likeKeyRefused: {
+    en: "same key as the call its input guardrail refused, other arguments",
+    zh: "与被工具输入护栏拒绝的那次调用业务键相同、参数不同",
+  },
+  likeArgsUnrecorded: {
+    en: "same arguments as an earlier call not in this record",
+    zh: "与之前一次不在这份记录里的调用参数相同",
+  },
+  likeKeyUnrecorded: {
+    en: "same key as an earlier call not in this record, other arguments",
+    zh: "与之前一次不在这份记录里的调用业务键相同、参数不同",
+  },
+  tailCall: { en: ": {calls}", zh: "：{calls}" },
+  tailElsewhere: {
+    en: " (not in this proxy record)",
+    zh: "（不在这份 proxy 记录里）",
   },
   callsBeside: {
-    en:
-      "calls {tool} again while call {first} is open, same arguments: {calls}",
-    zh: "在调用 {first} 尚未结束时，以相同参数再次调用 {tool}：{calls}",
+    en: "calls {tool} again while call {n} is open, {same}{tail}",
+    zh: "在调用 {n} 尚未结束时，以{same}再次调用 {tool}{tail}",
   },
+  callsBesideOther: {
+    en: "calls {tool} again while {first} is open, {same}{tail}",
+    zh: "在{first}尚未结束时，以{same}再次调用 {tool}{tail}",
+  },
+  theRefusedCall: {
+    en: "the call its input guardrail refused",
+    zh: "被工具输入护栏拒绝的那次调用",
+  },
+  anUnrecordedCall: {
+    en: "an earlier call not in this record",
+    zh: "之前一次不在这份记录里的调用",
+  },
+  sameArgs: { en: "same arguments", zh: "相同参数" },
+  sameKey: { en: "same key, other arguments", zh: "相同业务键、不同参数" },
   sendsBeside: {
     en:
       "sends {calls} {tool}, same key as call {first}, which the agent still had open",
@@ -62,6 +108,21 @@ export const AGENT_MESSAGES = {
   toldUnsent: {
     en: "never sent; the model is told {told}",
     zh: "从未发出；模型收到 {told}",
+  },
+  runEnds: {
+    en: "the run ends here ({decision}): the model is not called again",
+    zh: "运行在此结束（{decision}）：不再调用模型",
+  },
+  runEndsUnsent: {
+    en:
+      "never sent; the run ends here ({decision}): the model is not called again",
+    zh: "从未发出；运行在此结束（{decision}）：不再调用模型",
+  },
+  sdkTurnNote: {
+    en:
+      "the SDK's turn: a turn span the SDK began, in which an agent guardrail tripped and the run ended, so no answer of the model's was used in it (a blocking guardrail trips before any model call; one that runs in parallel, beside it)",
+    zh:
+      "SDK 的轮次：SDK 开始了这一轮的 span，但其中有 Agent 护栏触发了 tripwire，运行随即结束，所以这一轮没有用到模型的回答（阻塞式护栏在调用模型之前触发；并行护栏与模型调用同时进行）",
   },
   clocks: {
     en:
@@ -124,6 +185,32 @@ export const AGENT_MESSAGES = {
     zh:
       "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}：服务器做过的事都留下（录制时加上 --oracle FILE --read-before-delivery 即可看到）",
   },
+  rejectedAfterAnswerUnread: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the server answered: whatever the server did stays ({why})",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}：服务器做过的事都留下（{why}）",
+  },
+  rejectedNoEffect: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the server answered; the read by key {when} found no effect (0)",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}；{when}按业务键读取，没有发现效果（0）",
+  },
+  noReadOfIt: {
+    en: "no read by key of it is in this record",
+    zh: "这份记录里没有按业务键读取它",
+  },
+  readFailed: {
+    en: "the read by key {when} could not count it",
+    zh: "{when}按业务键读取，但没能计数",
+  },
+  whenDelivery: {
+    en: "before its answer went on",
+    zh: "在应答转交之前",
+  },
+  whenCancel: { en: "as it was cancelled", zh: "在它被取消时" },
+  whenEnd: { en: "at the end of the session", zh: "在会话结束时" },
   timedOut: {
     en:
       "  {what} ({calls}): timed out after the effect was visible ({count}): the effect stays; the agent saw only a failure",
@@ -132,9 +219,9 @@ export const AGENT_MESSAGES = {
   },
   timedOutReadLater: {
     en:
-      "  {what} ({calls}): timed out; its effect ({count}) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays",
+      "  {what} ({calls}): timed out; its effect ({count}) was read only at the end of the session, so this record cannot say whether it came before the timeout: the effect stays",
     zh:
-      "  {what}（{calls}）：超时；它的效果（{count}）是之后才读到的，所以这份记录说不出效果是否在超时之前（录制时加上 --oracle FILE --read-before-delivery 即可看到）：效果留下",
+      "  {what}（{calls}）：超时；它的效果（{count}）是会话结束时才读到的，所以这份记录说不出效果是否在超时之前：效果留下",
   },
   rejectedReadLater: {
     en:
@@ -142,10 +229,50 @@ export const AGENT_MESSAGES = {
     zh:
       "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}；它的效果（{count}）是之后才读到的（录制时加上 --oracle FILE --read-before-delivery 即可看到它落在哪里）：效果留下",
   },
+  rejectedReadLaterHeld: {
+    en:
+      "  {what} ({calls}): tool output guardrail {name} decided {decision} after the server answered; its effect ({count}) was read only {when}: the effect stays",
+    zh:
+      "  {what}（{calls}）：工具输出护栏 {name} 在服务器应答之后才作出 {decision}；它的效果（{count}）是{when}才读到的：效果留下",
+  },
   timedOutUnread: {
     en:
       "  {what} ({calls}): timed out; whether it took effect, only a read by key can say",
     zh: "  {what}（{calls}）：超时；它是否生效，只有按业务键读取才能知道",
+  },
+  timedOutNoOracle: {
+    en:
+      "  {what} ({calls}): timed out; whether it took effect, only a read by key can say (record with --oracle FILE: the proxy then reads it as the call is cancelled)",
+    zh:
+      "  {what}（{calls}）：超时；它是否生效，只有按业务键读取才能知道（录制时加上 --oracle FILE：proxy 会在调用被取消时读取）",
+  },
+  timedOutFound: {
+    en:
+      "  {what} ({calls}): timed out; the read by key {when} found the effect ({count}): the effect stays; the agent saw only a failure",
+    zh:
+      "  {what}（{calls}）：超时；{when}按业务键读取，发现了效果（{count}）：效果留下；Agent 只看到一次失败",
+  },
+  timedOutFoundLater: {
+    en:
+      "  {what} ({calls}): timed out; the read by key {first} found no effect (0), the one {when} found it ({count}): the server wrote after the client gave up; the effect stays",
+    zh:
+      "  {what}（{calls}）：超时；{first}按业务键读取没有发现效果（0），{when}读取发现了（{count}）：服务器在客户端放弃之后才写入；效果留下",
+  },
+  timedOutNothing: {
+    en:
+      "  {what} ({calls}): timed out; the read by key {when} found no effect (0): nothing was written by then",
+    zh:
+      "  {what}（{calls}）：超时；{when}按业务键读取，没有发现效果（0）：那时还什么也没写",
+  },
+  timedOutReadFailed: {
+    en:
+      "  {what} ({calls}): timed out; the read by key {when} could not count it: whether it took effect is not known",
+    zh:
+      "  {what}（{calls}）：超时；{when}按业务键读取，但没能计数：不知道它是否生效",
+  },
+  runEnded: {
+    en: "{what}; the run ended there",
+    zh: "{what}；运行就此结束",
   },
   passed: {
     en: "  {what} ({calls}): every tool guardrail allowed it",
@@ -169,6 +296,14 @@ export const AGENT_MESSAGES = {
   retry: {
     en: "{what}; a retry of {calls}",
     zh: "{what}；是{calls} 的重试",
+  },
+  retryKeyOnly: {
+    en: "{what}; a retry of {calls}, same key, other arguments",
+    zh: "{what}；是{calls} 的重试，业务键相同、参数不同",
+  },
+  retryOfRefused: {
+    en: "{what}; a retry of the call its input guardrail refused",
+    zh: "{what}；是被工具输入护栏拒绝的那次调用的重试",
   },
   notInRecord: {
     en:
@@ -196,6 +331,17 @@ export const AGENT_MESSAGES = {
       "{what}; sent while an earlier call with the same arguments, not in this record, was still open: no retry",
     zh:
       "{what}；在之前一次参数相同、不在这份记录里的调用尚未结束时发出：不是重试",
+  },
+  sentWhileOpenKey: {
+    en:
+      "{what}; sent while {calls} was still open, same key, other arguments: no retry",
+    zh: "{what}；在{calls} 尚未结束时以相同业务键、不同参数发出：不是重试",
+  },
+  sentWhileOpenKeyUnrecorded: {
+    en:
+      "{what}; sent while an earlier call with the same key, not in this record, was still open: no retry",
+    zh:
+      "{what}；在之前一次业务键相同、不在这份记录里的调用尚未结束时发出：不是重试",
   },
   retryOfUnrecorded: {
     en: "{what}; the same arguments as an earlier call not in this record",

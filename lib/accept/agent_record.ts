@@ -13,6 +13,8 @@
  */
 import { canonicalJson } from "../base/json.ts";
 import { jsonLinesIn } from "../base/jsonl.ts";
+import type { Oracle } from "./oracle.ts";
+import { retryKey } from "./retry_rule.ts";
 import {
   MAX_AGENT_TEXT_CHARS,
   MAX_RECORD_LINES,
@@ -377,8 +379,15 @@ export function leftTheAgent(call: AgentCall, watched: boolean): boolean {
   return !refusedBeforeSending(call);
 }
 
-/** Gather an agent record's lines into its turns, agent guardrails and calls. */
-export function agentStory(lines: readonly AgentLine[]): AgentStory {
+/**
+ * Gather an agent record's lines into its turns, agent guardrails and
+ * calls; a call's retries are found by `oracle`'s keys (`retry_rule.ts`),
+ * else by the same arguments.
+ */
+export function agentStory(
+  lines: readonly AgentLine[],
+  oracle?: Oracle,
+): AgentStory {
   const start = lines[0];
   const story = new StoryBuilder({
     epochMs: start.kind === "start" ? start.epoch_ms : 0,
@@ -407,7 +416,7 @@ export function agentStory(lines: readonly AgentLine[]): AgentStory {
         break;
     }
   }
-  markRetries(story.story);
+  markRetries(story.story, oracle);
   return story.story;
 }
 
@@ -565,21 +574,34 @@ function mayGoOut(c: AgentCall): boolean {
     !c.guardrails.some((g) => g.stage === "output" || g.decision !== "allow");
 }
 
+/** A call's arguments as recorded (a JSON text); the text itself when it is not JSON (a hostile record's). */
+function argumentsOf(args: string): unknown {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
 /**
- * A retry repeats a call that went on: one an input guardrail refused has
- * nothing to retry, so a later call like it is the first. A call that
- * began before the earlier one ended went beside it (two calls of one
- * model turn): nothing had failed yet, so it retries nothing.
+ * Mark each call that repeats an earlier one, by the one rule of
+ * `retry_rule.ts`: it repeats the last earlier call of the same tool and
+ * key, which its input guardrail may have refused (the agent asked again
+ * all the same).
+ * A call that began before the earlier one ended went beside it (two
+ * calls of one model turn): nothing had failed yet, so it retries nothing.
  */
-function markRetries(story: AgentStory): void {
-  const first = new Map<string, AgentCall>();
+function markRetries(story: AgentStory, oracle: Oracle | undefined): void {
+  const last = new Map<string, AgentCall>();
   for (const call of story.calls) {
-    if (call.args === null) continue;
-    const key = `${call.tool}\u0000${call.args}`;
-    const earlier = first.get(key);
-    if (earlier === undefined) {
-      if (!refusedBeforeSending(call)) first.set(key, call);
-    } else if (stillOpen(earlier, call)) call.sentWhileOpen = earlier.n;
+    const key = call.args === null
+      ? null
+      : retryKey(oracle, call.tool, argumentsOf(call.args));
+    if (key === null) continue;
+    const earlier = last.get(key);
+    last.set(key, call);
+    if (earlier === undefined) continue;
+    if (stillOpen(earlier, call)) call.sentWhileOpen = earlier.n;
     else call.retryOf = earlier.n;
   }
 }

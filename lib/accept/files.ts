@@ -61,12 +61,12 @@ export const MAX_RECORD_NAMES = 99;
  * else is refused, never written through. When `path` exists (a host that
  * starts the proxy again, as MCP clients do after a discovery probe), the
  * next free numbered name is taken (`record-2.jsonl`, …); the new name is
- * returned.
+ * returned, and `taken`, the name asked for, when it was not free.
  */
 export function createPrivateFile(
   path: string,
   trusted: readonly string[],
-): { file: Deno.FsFile; path: string } {
+): { file: Deno.FsFile; path: string; taken: string | null } {
   const abs = isAbsolute(path) ? path : resolve(path);
   assertGranted(abs, true);
   const uid = currentUid(trusted[0]);
@@ -80,10 +80,8 @@ export function createPrivateFile(
       FILE_MESSAGES.recordFolderRemedy,
     );
   }
-  const ext = extname(abs);
-  const stem = abs.slice(0, abs.length - ext.length);
   for (let n = 1; n <= MAX_RECORD_NAMES + 1; n++) {
-    const name = n === 1 ? abs : `${stem}-${n}${ext}`;
+    const name = n === 1 ? abs : numberedName(abs, n);
     try {
       // createNew is O_EXCL: an existing name, a link included, is never opened.
       return {
@@ -93,6 +91,7 @@ export function createPrivateFile(
           mode: 0o600,
         }),
         path: name,
+        taken: n === 1 ? null : abs,
       };
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -103,6 +102,28 @@ export function createPrivateFile(
     FILE_MESSAGES.recordExists,
     FILE_MESSAGES.recordExistsRemedy,
   );
+}
+
+/** The `n`th name a record asked for as `path` may take: `path` itself, then `record-2.jsonl`, …. */
+function numberedName(path: string, n: number): string {
+  if (n === 1) return path;
+  const ext = extname(path);
+  return `${path.slice(0, path.length - ext.length)}-${n}${ext}`;
+}
+
+/**
+ * The name {@linkcode createPrivateFile} takes after `path`, had it found
+ * `path` taken: `record.jsonl` → `record-2.jsonl`, `record-2.jsonl` →
+ * `record-3.jsonl`; null past the last name it tries.
+ */
+export function nextRecordName(path: string): string | null {
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  const numbered = /^(.*)-([1-9][0-9]?)$/.exec(stem);
+  const [first, n] = numbered === null
+    ? [path, 1]
+    : [`${numbered[1]}${ext}`, Number(numbered[2])];
+  return n > MAX_RECORD_NAMES ? null : numberedName(first, n + 1);
 }
 
 /**

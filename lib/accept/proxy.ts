@@ -6,8 +6,9 @@
  * direction and call number. Faults apply by tool name and call number:
  * an answer dropped or held back, a cancel sent on the client's behalf, a
  * call delivered twice or fanned out. With an oracle, the effect of each
- * write is read from the server by key once the client has gone: a read
- * the agent never saw.
+ * write is read from the server by key once the client has gone, and the
+ * effect of a call the client cancels (its timeout) as the cancel passes,
+ * while the server is still there: reads the agent never saw.
  *
  * The server runs with the user's own rights: Deno's sandbox covers
  * guardlab, not the server.
@@ -82,6 +83,12 @@ interface InFlight {
   plan: ReturnType<typeof faultsFor>;
   /** Set once the client has its answer (or the error a cancel fault gave it). */
   answered: boolean;
+  /**
+   * Set once the call was cancelled (by the client, or by a cancel
+   * fault): a server rightly never answers it, so the end waits for it
+   * no more.
+   */
+  cancelled: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -139,6 +146,10 @@ class ProxySession {
   #readId = 0;
   /** Answers held back while their effect is read. */
   #holding = 0;
+  /** Calls in flight that were cancelled: the end does not wait for their answers. */
+  #cancelledInFlight = 0;
+  /** Reads of an effect on a cancel, still waiting for their answer. */
+  #cancelReads = 0;
   /** Called whenever something the end waits for may have happened. */
   #drained: () => void = () => {};
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -154,7 +165,7 @@ class ProxySession {
       o.log(fill(P.recordFull, { max: MAX_RECORD_LINES }));
   }
 
-  /** Calls whose answer never came. */
+  /** Calls whose answer never came (cancelled ones included). */
   get unanswered(): number {
     return this.#inflight.size;
   }
@@ -199,13 +210,19 @@ class ProxySession {
     );
   }
 
-  /** Wait, at most the answer bound, until every call in flight has its answer (or the server has gone). */
+  /**
+   * Wait, at most the answer bound, until every call in flight has its
+   * answer (or the server has gone). A cancelled call is not waited for:
+   * a server rightly never answers it, and a host that closes the
+   * session stops the proxy soon after (agents-core's MCP client: 2 s).
+   */
   settleInFlight(): Promise<void> {
     return settle(
       () =>
         this.serverGone ||
-        (this.#inflight.size === 0 && this.#timers.size === 0 &&
-          this.#holding === 0),
+        (this.#inflight.size === this.#cancelledInFlight &&
+          this.#timers.size === 0 && this.#holding === 0 &&
+          this.#cancelReads === 0),
       this.#o.timeoutMs,
       (wake) => (this.#drained = wake),
     );
@@ -270,11 +287,12 @@ class ProxySession {
     // Forwarded unchanged: even a line the server will refuse (or one
     // nested past what guardlab reads, recorded by its size) is the
     // client's to send.
-    const cancel = m?.method === "notifications/cancelled"
-      ? this.#seenCalls.get(
-        idKey((m.params as { requestId?: unknown })?.requestId),
-      )
+    const cancelKey = m?.method === "notifications/cancelled"
+      ? idKey((m.params as { requestId?: unknown })?.requestId)
       : undefined;
+    const cancel = cancelKey === undefined
+      ? undefined
+      : this.#seenCalls.get(cancelKey);
     this.#toServer(text);
     this.#note(
       {
@@ -285,6 +303,53 @@ class ProxySession {
       text,
       m,
     );
+    if (cancel !== undefined) this.#clientCancelled(cancelKey!, cancel);
+  }
+
+  /**
+   * The client cancelled a call (its timeout): no answer is waited for
+   * any more, and with an oracle the effect of its key is read now, while
+   * the server is still there (a host that closes the session stops the
+   * proxy soon after, before any wait for that answer could end).
+   */
+  #clientCancelled(key: string, flight: InFlight): void {
+    this.#markCancelled(key, flight);
+    const target = this.#o.oracle === undefined
+      ? null
+      : writeKey(this.#o.oracle, flight.tool, flight.args);
+    if (target === null) return;
+    this.#cancelReads++;
+    this.#readNow(flight, target, { after_cancel: flight.call }).then(() => {
+      this.#cancelReads--;
+      this.#drained();
+    });
+  }
+
+  /** Read the effect of a call's key now, and record what was counted and why it was read then. */
+  #readNow(
+    flight: InFlight,
+    target: NonNullable<ReturnType<typeof writeKey>>,
+    when: { before_delivery: number } | { after_cancel: number },
+  ): Promise<void> {
+    return this.#readCount(target.spec, target.key).then((count) => {
+      this.#rec.write({
+        kind: "effect",
+        t: this.#rec.now(),
+        tool: flight.tool,
+        key: target.key,
+        calls: [flight.call],
+        count,
+        ...when,
+      });
+    });
+  }
+
+  /** A call (its id's key) was cancelled: the end no longer waits for its answer. */
+  #markCancelled(key: string, flight: InFlight): void {
+    if (flight.cancelled) return;
+    flight.cancelled = true;
+    if (this.#inflight.get(key) === flight) this.#cancelledInFlight++;
+    this.#drained();
   }
 
   /** A client's tools/call: sent on at once, then numbered, recorded, and its faults planned. */
@@ -303,6 +368,7 @@ class ProxySession {
       args: params?.arguments,
       plan: faultsFor(this.#o.faults, tool, call, ofTool),
       answered: false,
+      cancelled: false,
     };
     this.#inflight.set(idKey(m.id), flight);
     if (this.#seenCalls.size < MAX_RECORD_LINES) {
@@ -347,6 +413,7 @@ class ProxySession {
   #cancel(m: Message, flight: InFlight): void {
     if (flight.answered) return;
     flight.answered = true;
+    this.#markCancelled(idKey(m.id), flight);
     const { call, tool } = flight;
     const ms = flight.plan.cancel_after_ms!;
     const cancel = JSON.stringify({
@@ -417,6 +484,7 @@ class ProxySession {
       );
     } else if (flight !== undefined) {
       this.#inflight.delete(key);
+      if (flight.cancelled) this.#cancelledInFlight--;
       this.#answered(flight, text, m);
     } else {
       const at = this.#toClient(text);
@@ -450,16 +518,7 @@ class ProxySession {
       text,
       m,
     );
-    this.#readCount(target.spec, target.key).then((count) => {
-      this.#rec.write({
-        kind: "effect",
-        t: this.#rec.now(),
-        tool: flight.tool,
-        key: target.key,
-        calls: [flight.call],
-        count,
-        before_delivery: flight.call,
-      });
+    this.#readNow(flight, target, { before_delivery: flight.call }).then(() => {
       this.#holding--;
       this.#deliver(flight, text, m, true);
       this.#drained();

@@ -137,8 +137,42 @@ export const PROXY_WORDS = {
   },
   noEffectsAtEnd: {
     en:
-      "no read at the end of the session is in this record (the reads before delivery are on the timeline)",
-    zh: "这份记录里没有会话结束时的读取（送达之前的读取画在时间线上）",
+      "no read at the end of the session is in this record (the reads made while it ran are on the timeline)",
+    zh: "这份记录里没有会话结束时的读取（会话进行中的读取画在时间线上）",
+  },
+  noEffectsStopped: {
+    en:
+      "no read at the end of the session is in this record: the proxy was stopped before the session's end (the record has no end line)",
+    zh:
+      "这份记录里没有会话结束时的读取：proxy 在会话结束之前就被停止了（记录没有结束行）",
+  },
+  noEffectsNoKey: {
+    en:
+      "no read at the end of the session is in this record: no call had a key the oracle names, or the server had gone",
+    zh:
+      "这份记录里没有会话结束时的读取：没有哪次调用带着 oracle 指定的业务键，或者服务器已经退出",
+  },
+  noEffectsNoCall: {
+    en: "no tools/call in this record: no effect to read",
+    zh: "这份记录里没有 tools/call：没有可读取的效果",
+  },
+  probeOnly: {
+    en:
+      "this record holds only a client's discovery probe (server/discover), no session: a client that probes first (as agents-core 0.20.0's does) stops this guardlab proxy after the probe and starts another for the session, whose record took the next free name: {next}",
+    zh:
+      "这份记录里只有客户端的发现探测（server/discover），没有会话：先探测的客户端（例如 agents-core 0.20.0 的）探测完就停掉这个 guardlab proxy，再为会话另启动一个，它的记录用了下一个空闲的名字：{next}",
+  },
+  probeOnlyMissing: {
+    en:
+      "this record holds only a client's discovery probe (server/discover), no session: a client that probes first (as agents-core 0.20.0's does) starts another guardlab proxy for the session, whose record takes the next free name; {next} is not there, so look for a later number",
+    zh:
+      "这份记录里只有客户端的发现探测（server/discover），没有会话：先探测的客户端（例如 agents-core 0.20.0 的）会为会话另启动一个 guardlab proxy，它的记录用下一个空闲的名字；{next} 不存在，请找编号更大的记录",
+  },
+  probeOnlyNowhere: {
+    en:
+      "this record holds only a client's discovery probe (server/discover), no session: the session is in the record the next guardlab proxy wrote",
+    zh:
+      "这份记录里只有客户端的发现探测（server/discover），没有会话：会话在下一个 guardlab proxy 写下的记录里",
   },
   noEffectsCut: {
     en:
@@ -205,6 +239,10 @@ export const PROXY_WORDS = {
   oracleReadStep: {
     en: "reads {tool} {key}: effect {count}",
     zh: "读取 {tool} {key}：效果 {count}",
+  },
+  oracleReadOnCancel: {
+    en: "reads {tool} {key} as {calls} is cancelled: effect {count}",
+    zh: "在{calls} 被取消时读取 {tool} {key}：效果 {count}",
   },
   serverGone: { en: "exits", zh: "退出" },
 } as const satisfies Record<string, Text>;

@@ -47,6 +47,10 @@ export type RecordLine =
     readonly command: readonly string[];
     /** The wall-clock time of t = 0, in Unix milliseconds (an agent record uses the same clock). */
     readonly epoch_ms?: number;
+    /** Whether the session was recorded with an oracle (absent in records made before it was noted). */
+    readonly oracle?: boolean;
+    /** Whether each write's answer waited for a read of its effect (--read-before-delivery). */
+    readonly read_before_delivery?: boolean;
   }
   | {
     readonly kind: "msg";
@@ -71,6 +75,8 @@ export type RecordLine =
     readonly count: number | null;
     /** Set when the read was made before that call's answer went on (--read-before-delivery). */
     readonly before_delivery?: number;
+    /** Set when the read was made as the client cancelled that call (its timeout): the server is still there. */
+    readonly after_cancel?: number;
   }
   | { readonly kind: "end"; readonly t: number; readonly truncated: boolean };
 
@@ -270,9 +276,27 @@ export function parseRecord(text: string): RecordLine[] | { bad: number } {
     ) {
       return bad;
     }
+    if (value.kind === "effect" && !effectLineHolds(value)) return bad;
+    if (
+      value.kind === "start" &&
+      !["oracle", "read_before_delivery"].every((f) =>
+        value[f] === undefined || typeof value[f] === "boolean"
+      )
+    ) return bad;
     out.push(value as unknown as RecordLine);
   }
   return out.length === 0 ? { bad: 1 } : out;
+}
+
+/** Whether an effect line has the fields a view reads, of their types (a record is hostile input). */
+function effectLineHolds(value: Record<string, unknown>): boolean {
+  const call = (v: unknown) => typeof v === "number" && Number.isInteger(v);
+  return typeof value.t === "number" && typeof value.tool === "string" &&
+    typeof value.key === "string" && Array.isArray(value.calls) &&
+    value.calls.every(call) &&
+    (value.count === null || typeof value.count === "number") &&
+    (value.before_delivery === undefined || call(value.before_delivery)) &&
+    (value.after_cancel === undefined || call(value.after_cancel));
 }
 
 /** Why a write of the record failed, in words: a full disk named as such. */

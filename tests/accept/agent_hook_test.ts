@@ -19,6 +19,7 @@ import {
   MAX_RECORDED_MESSAGE_BYTES,
 } from "../../lib/accept/limits.ts";
 import { privateDir } from "../_helpers/accept_helpers.ts";
+import { nodeModules } from "../_helpers/agent_lane.ts";
 import { assertUsageError, cli } from "../_helpers/helpers.ts";
 import { IS_ROOT, OTHER_UID } from "../_helpers/sandbox_fixtures.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
@@ -252,53 +253,6 @@ Deno.test({
     assert.match(stdout, /\[Exporter\] Export span/);
   },
 });
-
-/**
- * A node_modules for Node, made offline from Deno's cache at the pinned
- * versions (deno.lock), in `dir`; the reason when it cannot be made.
- */
-async function nodeModules(dir: string): Promise<string | null> {
-  try {
-    const v = await new Deno.Command("node", { args: ["--version"] }).output();
-    const major = Number(
-      /^v(\d+)/.exec(new TextDecoder().decode(v.stdout))?.[1],
-    );
-    if (!(major >= 20)) return `node is older than 20 (${major})`;
-  } catch {
-    return "node is not installed";
-  }
-  for (const f of ["import_map.json", "deno.lock"]) {
-    Deno.copyFileSync(join(ROOT, f), join(dir, f));
-  }
-  Deno.writeTextFileSync(
-    join(dir, "deno.json"),
-    JSON.stringify({ nodeModulesDir: "auto", importMap: "./import_map.json" }),
-  );
-  Deno.writeTextFileSync(
-    join(dir, "entry.ts"),
-    'import "@openai/agents-core";\n',
-  );
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "install",
-      "-q",
-      "--cached-only",
-      "--lock=deno.lock",
-      "--frozen",
-      "--entrypoint",
-      "entry.ts",
-    ],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (r.code !== 0) {
-    return `deno install --cached-only could not lay out node_modules: ${
-      new TextDecoder().decode(r.stderr).trim().split("\n")[0]
-    }`;
-  }
-  return null;
-}
 
 Deno.test({
   name:

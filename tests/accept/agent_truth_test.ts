@@ -189,17 +189,29 @@ function order(proxy: unknown[], agent: unknown[]) {
   };
 }
 
-/** The lines under the timeline that say where each call stopped, each wrapped line joined. */
-function stops(proxy: unknown[], agent: unknown[]): string[] {
+/**
+ * The lines under the timeline that say where each call stopped, each
+ * wrapped line joined; in Chinese, with no space at all (a Chinese line
+ * breaks between characters, with no space to join).
+ */
+function stops(
+  proxy: unknown[],
+  agent: unknown[],
+  lang: "en" | "zh" = "en",
+): string[] {
   const { lines, agent: a } = merge(proxy, agent);
   const screen = mergedShowLines(
     lines,
     a,
     { record: "r.jsonl", agent: "a.jsonl" },
-    "en",
+    lang,
     ORACLE,
   );
-  const from = screen.indexOf("where each of the agent's calls stopped:");
+  const from = screen.indexOf(
+    lang === "en"
+      ? "where each of the agent's calls stopped:"
+      : "Agent 的每次调用停在了哪一步：",
+  );
   assert.ok(from >= 0, screen.join("\n"));
   const out: string[] = [];
   for (const line of screen.slice(from + 1)) {
@@ -207,8 +219,11 @@ function stops(proxy: unknown[], agent: unknown[]): string[] {
     if (line.startsWith("    ")) out[out.length - 1] += " " + line.trim();
     else out.push(line.trim());
   }
-  return out;
+  return lang === "en" ? out : out.map(unspaced);
 }
+
+/** A line with no space: how a Chinese line is compared. */
+const unspaced = (line: string) => line.replace(/\s+/g, "");
 
 Deno.test("agent truth: a failure a JSON-RPC error brought comes after the answer that brought it, the agent's clock moved to keep it", () => {
   // The agent's clock runs 1 ms behind: its failure reads 19, the error
@@ -346,7 +361,7 @@ Deno.test("agent truth: a function tool's call ran: it is not drawn as refused, 
   ]);
 });
 
-Deno.test("agent truth: a call refused, then the same call allowed: the second is no retry of a call that never left", () => {
+Deno.test("agent truth: a call refused, then the same call allowed: on the agent's lane the second is a retry of the refused call, on the client's the first call", () => {
   const proxy = ONE_CALL;
   const agent = [
     agentStart,
@@ -359,12 +374,27 @@ Deno.test("agent truth: a call refused, then the same call allowed: the second i
     ...sentCall("approval"),
   ];
   const { merged, steps } = order(proxy, agent);
-  assert.equal(merged.story.calls[1].retryOf, null);
-  assert.ok(steps.includes("agent: calls create_draft: call 1"), steps.join());
+  // Chapter 9's rule (retry_rule.ts): the agent asked again for the same
+  // job; the client's lane saw no earlier call of it.
+  assert.equal(merged.story.calls[1].retryOf, merged.story.calls[0].n);
+  assert.ok(
+    steps.includes(
+      "agent: calls create_draft again, same arguments as the call its input guardrail refused: call 1",
+    ),
+    steps.join("\n"),
+  );
+  assert.ok(steps.includes("client: sends call 1 create_draft"), steps.join());
   assert.deepEqual(stops(proxy, agent), [
     "create_draft JOB-002 (not sent): tool input guardrail approval decided rejectContent before any tools/call: this call wrote nothing",
-    "create_draft JOB-002 (call 1): every tool guardrail allowed it",
+    "create_draft JOB-002 (call 1): every tool guardrail allowed it; a retry of the call its input guardrail refused",
   ]);
+  assert.deepEqual(
+    stops(proxy, agent, "zh"),
+    [
+      "create_draft JOB-002（未发出）：工具输入护栏 approval 在任何 tools/call 之前作出 rejectContent：这次调用什么也没写",
+      "create_draft JOB-002（调用 1）：每个工具护栏都放行了；是被工具输入护栏拒绝的那次调用的重试",
+    ].map(unspaced),
+  );
 });
 
 /**
@@ -412,7 +442,7 @@ const LATE_AGENT = [
 Deno.test("agent truth: an effect read only at the end of the session is not said to have been visible before the agent's mark", () => {
   assert.deepEqual(stops(LATE_PROXY, LATE_AGENT), [
     "create_draft JOB-002 (call 1): tool output guardrail forest_review decided rejectContent after the server answered; its effect (1) was read only later (record with --oracle FILE --read-before-delivery to see where it falls): the effect stays",
-    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only at the end of the session, so this record cannot say whether it came before the timeout: the effect stays",
     "create_draft JOB-003 (call 3): every tool guardrail allowed it; a retry of call 2",
   ]);
 });
@@ -586,7 +616,7 @@ Deno.test("agent truth: a record with --oracle that holds no read of the session
   const ended = [...held, proxyEnd(40)];
   assert.ok(
     screen(ended, "en").includes(
-      "no read at the end of the session is in this record (the reads before delivery are on the timeline)",
+      "no read at the end of the session is in this record (the reads made while it ran are on the timeline)",
     ),
     screen(ended, "en").join("\n"),
   );
@@ -659,7 +689,7 @@ Deno.test("agent truth: two calls with the same arguments in one model turn: the
   assert.equal(merged.story.calls[1].sentWhileOpen, 1);
   assert.deepEqual(stops(proxy, agent), [
     "create_draft JOB-003 (call 1): every tool guardrail allowed it",
-    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only later, so this record cannot say whether it came before the timeout (record with --oracle FILE --read-before-delivery to see it): the effect stays; sent while call 1 was still open, same arguments: no retry",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only at the end of the session, so this record cannot say whether it came before the timeout: the effect stays; sent while call 1 was still open, same arguments: no retry",
   ]);
   const { lines, agent: a } = merge(proxy, agent);
   const json = mergedJson(
@@ -760,4 +790,148 @@ Deno.test("agent truth: an agent record that stops before a call ended says so, 
   assert.deepEqual(stops(ONE_CALL, [agentStart, ...sentCall("b")]), [
     "create_draft JOB-002 (call 1): every tool guardrail allowed it",
   ]);
+});
+
+Deno.test("agent truth: advice to record with --oracle FILE --read-before-delivery is given only where it applies", () => {
+  // JOB-002 refused by the output guardrail, JOB-003 timed out, recorded
+  // with --read-before-delivery; the only reads this record holds are at
+  // the end of the session. Advice to record so would be no help.
+  const held = { ...proxyStart, oracle: true, read_before_delivery: true };
+  const proxy = [
+    held,
+    ...LATE_PROXY.slice(1, -3),
+    effect(5100, "JOB-002", [1]),
+    effect(5101, "JOB-003", [2, 3]),
+    proxyEnd(5102),
+  ];
+  assert.deepEqual(stops(proxy, LATE_AGENT), [
+    "create_draft JOB-002 (call 1): tool output guardrail forest_review decided rejectContent after the server answered; its effect (1) was read only at the end of the session: the effect stays",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only at the end of the session, so this record cannot say whether it came before the timeout: the effect stays",
+    "create_draft JOB-003 (call 3): every tool guardrail allowed it; a retry of call 2",
+  ]);
+  assert.deepEqual(
+    stops(proxy, LATE_AGENT, "zh").slice(0, 1),
+    [
+      "create_draft JOB-002（调用 1）：工具输出护栏 forest_review 在服务器应答之后才作出 rejectContent；它的效果（1）是在会话结束时才读到的：效果留下",
+    ].map(unspaced),
+  );
+  // Recorded with --oracle alone: the advice applies to the refusal, not
+  // to the timeout (no answer is delivered to a timed-out call).
+  const plain = [{ ...held, read_before_delivery: false }, ...proxy.slice(1)];
+  assert.deepEqual(stops(plain, LATE_AGENT).slice(0, 2), [
+    "create_draft JOB-002 (call 1): tool output guardrail forest_review decided rejectContent after the server answered; its effect (1) was read only later (record with --oracle FILE --read-before-delivery to see where it falls): the effect stays",
+    "create_draft JOB-003 (call 2): timed out; its effect (1) was read only at the end of the session, so this record cannot say whether it came before the timeout: the effect stays",
+  ]);
+  // Recorded without an oracle: no read; the timeout's advice is --oracle.
+  const none = [
+    { ...held, oracle: false, read_before_delivery: false },
+    ...LATE_PROXY.slice(1, -3),
+    proxyEnd(5102),
+  ];
+  assert.deepEqual(stops(none, LATE_AGENT).slice(0, 2), [
+    "create_draft JOB-002 (call 1): tool output guardrail forest_review decided rejectContent after the server answered: whatever the server did stays (record with --oracle FILE --read-before-delivery to see it)",
+    "create_draft JOB-003 (call 2): timed out; whether it took effect, only a read by key can say (record with --oracle FILE: the proxy then reads it as the call is cancelled)",
+  ]);
+  assert.deepEqual(
+    stops(none, LATE_AGENT, "zh").slice(1, 2),
+    [
+      "create_draft JOB-003（调用 2）：超时；它是否生效，只有按业务键读取才能知道（录制时加上 --oracle FILE：proxy 会在调用被取消时读取）",
+    ].map(unspaced),
+  );
+});
+
+Deno.test("agent truth: a timed-out call read as it was cancelled: the screen says what each read found, and when", () => {
+  const held = { ...proxyStart, oracle: true, read_before_delivery: false };
+  const onCancel = (t: number, count: number) => ({
+    ...effect(t, "JOB-003", [2]),
+    count,
+    after_cancel: 2,
+  });
+  const late = (cancelCount: number, endCount: number) => [
+    held,
+    ...LATE_PROXY.slice(1, 6),
+    onCancel(5031, cancelCount),
+    ...LATE_PROXY.slice(6, 8),
+    effect(5100, "JOB-002", [1]),
+    { ...effect(5101, "JOB-003", [2, 3]), count: endCount },
+    proxyEnd(5102),
+  ];
+  // The server wrote after the client gave up.
+  assert.equal(
+    stops(late(0, 1), LATE_AGENT)[1],
+    "create_draft JOB-003 (call 2): timed out; the read by key as it was cancelled found no effect (0), the one at the end of the session found it (1): the server wrote after the client gave up; the effect stays",
+  );
+  assert.equal(
+    stops(late(0, 1), LATE_AGENT, "zh")[1],
+    unspaced(
+      "create_draft JOB-003（调用 2）：超时；在它被取消时按业务键读取没有发现效果（0），在会话结束时读取发现了（1）：服务器在客户端放弃之后才写入；效果留下",
+    ),
+  );
+  // Nothing, ever.
+  assert.equal(
+    stops(late(0, 0), LATE_AGENT)[1],
+    "create_draft JOB-003 (call 2): timed out; the read by key at the end of the session found no effect (0): nothing was written by then",
+  );
+  // On the timeline, the read is the proxy's, as the cancel passed.
+  const { steps } = order(late(1, 1), LATE_AGENT);
+  assert.ok(
+    steps.includes(
+      "guardlab: reads create_draft JOB-003 as call 2 is cancelled: effect 1",
+    ),
+    steps.join("\n"),
+  );
+});
+
+Deno.test("agent truth: a record with --oracle and no read says why: stopped before its end, or no call", () => {
+  const withOracle = {
+    ...proxyStart,
+    oracle: true,
+    read_before_delivery: false,
+  };
+  const screen = (proxy: unknown[], agent: unknown[], lang: "en" | "zh") => {
+    const { lines, agent: a } = merge(proxy, agent);
+    return mergedShowLines(
+      lines,
+      a,
+      { record: "r.jsonl", agent: "a.jsonl" },
+      lang,
+      ORACLE,
+    );
+  };
+  const stopped = [withOracle, ...ONE_CALL.slice(1, -1)];
+  assert.ok(
+    screen(stopped, [agentStart, ...sentCall("b")], "en").includes(
+      "no read at the end of the session is in this record: the proxy was stopped before the session's end (the record has no end line)",
+    ),
+  );
+  assert.ok(
+    screen(stopped, [agentStart, ...sentCall("b")], "zh").includes(
+      "这份记录里没有会话结束时的读取：proxy 在会话结束之前就被停止了（记录没有结束行）",
+    ),
+  );
+  const noCall = [withOracle, proxyEnd(5)];
+  assert.ok(
+    screen(noCall, [agentStart], "en").includes(
+      "no tools/call in this record: no effect to read",
+    ),
+  );
+});
+
+Deno.test("agent truth: a record whose effect or start line lies about its fields' types is refused, never drawn", () => {
+  const ok = [proxyStart, ...LATE_PROXY.slice(1)];
+  assert.ok(Array.isArray(parseRecord(jsonl(ok))));
+  for (
+    const [line, bad] of [
+      [9, { ...effect(5101, "JOB-003", [2, 3]), calls: 5 }],
+      [9, { ...effect(5101, "JOB-003", [2, 3]), calls: ["2"] }],
+      [9, { ...effect(5101, "JOB-003", [2, 3]), count: "1" }],
+      [9, { ...effect(5101, "JOB-003", [2, 3]), after_cancel: "2" }],
+      [9, { ...effect(5101, "JOB-003", [2, 3]), key: 3 }],
+      [0, { ...proxyStart, oracle: "yes" }],
+    ] as const
+  ) {
+    const lines: unknown[] = [...ok];
+    lines[line] = bad;
+    assert.deepEqual(parseRecord(jsonl(lines)), { bad: line + 1 });
+  }
 });

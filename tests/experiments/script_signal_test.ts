@@ -13,7 +13,8 @@ import { NEEDS_RUN, startGuardlab } from "../_helpers/spawn.ts";
 import { persistedCounts } from "../_helpers/helpers.ts";
 import { tempDir } from "../_helpers/tmp.ts";
 
-const STEPS = runSteps(3000);
+/** One block of the input; the feeder writes it again and again. */
+const BLOCK = new TextEncoder().encode(runSteps(500));
 
 Deno.test({
   name:
@@ -35,8 +36,21 @@ Deno.test({
     const child = startGuardlab(["script", "--home", home, "--ledger", "s"]);
     const output = child.output();
     const writer = child.stdin.getWriter();
-    // Written in full and left open: the script never ends on its own.
-    writer.write(new TextEncoder().encode(STEPS)).catch(() => {});
+    // The input never ends: blocks are written until the child is gone, so
+    // the signal comes in the middle of it however fast the runs go (a
+    // fixed input of 3,000 runs could all be committed before a loaded
+    // machine delivered the watch's event).
+    let fed = 0;
+    const feeding = (async () => {
+      try {
+        for (;;) {
+          await writer.write(BLOCK);
+          fed += 500;
+        }
+      } catch {
+        // The child is gone: its input is closed.
+      }
+    })();
     // The first write of the log: runs are being committed.
     for await (const event of watcher) {
       if (event.paths.some((p) => p.endsWith("lab.sqlite-wal"))) break;
@@ -44,11 +58,15 @@ Deno.test({
     watcher.close();
     child.kill("SIGTERM");
     const { code, stdout } = await output;
+    await feeding;
     assert.equal(code, 143);
     const said = new TextDecoder().decode(stdout).split("\n")
       .filter((l) => l.includes('"status":"accepted"')).length;
     const [, receipts] = persistedCounts(join(folder, "lab.sqlite"));
-    assert.ok(receipts < 3000, `the signal came mid-input (${receipts})`);
+    assert.ok(
+      receipts < fed + 500,
+      `the signal came mid-input (${receipts} of ${fed} fed)`,
+    );
 
     assert.equal(said, receipts);
   },

@@ -35,7 +35,7 @@ import { TIMELINE_WORDS as W } from "../messages.ts";
 import type { Oracle } from "../oracle.ts";
 import type { RecordLine } from "../record.ts";
 import type { ViewLane } from "./accept_view.ts";
-import { proxySteps } from "./proxy_view.ts";
+import { type EffectRead, proxySteps } from "./proxy_view.ts";
 
 /** One step of the merged timeline. */
 export interface MergedStep {
@@ -55,12 +55,8 @@ export interface MergedStep {
   readonly visible?: number;
   /** The divider's words, with the key. */
   readonly divider?: Text;
-  /** A read by key: the calls of that key so far, and the count it saw. */
-  readonly effect?: {
-    readonly key: string;
-    readonly calls: readonly number[];
-    readonly count: number | null;
-  };
+  /** A read by key: the calls of that key so far, the count it saw, and when. */
+  readonly effect?: EffectRead;
 }
 
 /** The merged timeline and what the screen says under it. */
@@ -131,12 +127,60 @@ function callsWord(call: number | null): Text {
   return call === null ? same("?") : fill(W.one, { n: call });
 }
 
+/**
+ * The words of a call's first mark: it calls the tool, where the call went
+ * (a proxy call, or not in this record, or nowhere: refused), and, for a
+ * retry or a call beside an open one, which earlier call it repeats and
+ * whether with the same arguments or only the same key.
+ */
+function callWords(call: AgentCall, earlier: AgentCall | undefined): Text {
+  const tool = shownName(call.tool);
+  const calls = callsWord(call.proxyCall);
+  const tail = refusedBeforeSending(call)
+    ? same("")
+    : call.proxyCall === null
+    ? A.tailElsewhere
+    : fill(A.tailCall, { calls });
+  if (earlier === undefined) {
+    return refusedBeforeSending(call)
+      ? fill(A.callsUnsent, { tool })
+      : call.proxyCall === null
+      ? fill(A.callsElsewhere, { tool })
+      : fill(A.calls, { tool, calls });
+  }
+  const sameArgs = earlier.args === call.args;
+  const refused = refusedBeforeSending(earlier);
+  const n = earlier.proxyCall;
+  if (call.sentWhileOpen !== null) {
+    const same = sameArgs ? A.sameArgs : A.sameKey;
+    return n !== null && !refused
+      ? fill(A.callsBeside, { tool, n, same, tail })
+      : fill(A.callsBesideOther, {
+        tool,
+        first: refused ? A.theRefusedCall : A.anUnrecordedCall,
+        same,
+        tail,
+      });
+  }
+  const like = refused
+    ? (sameArgs ? A.likeArgsRefused : A.likeKeyRefused)
+    : n === null
+    ? (sameArgs ? A.likeArgsUnrecorded : A.likeKeyUnrecorded)
+    : fill(sameArgs ? A.likeArgs : A.likeKey, { n });
+  return fill(A.callsAgain, { tool, like, tail });
+}
+
+/** Whether a guardrail's decision ends the run: it tripped (throwException) or threw. */
+export function endsTheRun(decision: string): boolean {
+  return decision === "throwException" || decision === "error";
+}
+
 /** The agent's nodes for one call, and the ones the proxy's steps hang on. */
 function callNodes(
   call: AgentCall,
   watched: boolean,
   shift: (t: number) => number,
-  first: number | null,
+  earlier: AgentCall | undefined,
 ) {
   const nodes: Node[] = [];
   const add = (t: number, seq: number, kind: string, text: Text) => {
@@ -160,23 +204,13 @@ function callNodes(
   // refused and reached no proxy (a function tool's, another server's)
   // still ran.
   const refused = refusedBeforeSending(call);
-  const calls = callsWord(call.proxyCall);
   let beforeSend: Node | undefined;
   if (call.start !== null) {
-    const words = { tool: shownName(call.tool), calls, first: first ?? "?" };
     beforeSend = add(
       call.start,
       call.startSeq,
       call.retryOf !== null ? "retry" : "call",
-      refused
-        ? fill(A.callsUnsent, words)
-        : call.proxyCall === null
-        ? fill(A.callsElsewhere, words)
-        : call.retryOf !== null
-        ? fill(A.callsAgain, words)
-        : call.sentWhileOpen !== null
-        ? fill(A.callsBeside, words)
-        : fill(A.calls, words),
+      callWords(call, earlier),
     );
   }
   let afterAnswer: Node | undefined;
@@ -200,7 +234,20 @@ function callNodes(
     else afterAnswer ??= n;
   }
   failed ??= failureNode(call, add);
-  if (call.end !== null && call.told !== null) {
+  // A guardrail that tripped (throwException) or threw ends the run: the
+  // model is told nothing, and is not called again in this run.
+  const ender = call.guardrails.find((g) => endsTheRun(g.decision));
+  if (ender !== undefined) {
+    const n = add(
+      call.end ?? ender.t,
+      call.end !== null ? call.endSeq : ender.seq,
+      "run-ended",
+      fill(refused ? A.runEndsUnsent : A.runEnds, {
+        decision: ender.decision,
+      }),
+    );
+    afterAnswer ??= n;
+  } else if (call.end !== null && call.told !== null) {
     const n = add(
       call.end,
       call.endSeq,
@@ -321,7 +368,7 @@ export function mergedTimeline(
   oracle?: Oracle,
 ): Merged {
   const start = lines[0];
-  const story = agentStory(agent);
+  const story = agentStory(agent, oracle);
   matchCalls(story, proxyCalls(lines));
   const proxyEpoch = start.kind === "start" ? start.epoch_ms ?? 0 : 0;
   const offsetMs = story.epochMs - proxyEpoch;
@@ -402,18 +449,37 @@ function hooksOf(proxy: readonly Node[]): Hooks {
   return hooks;
 }
 
+/**
+ * The turns in which an agent guardrail tripped (by their line in the
+ * agent record): the run ended in them, so no answer of the model's was
+ * used there, and a blocking guardrail stopped the turn before any model
+ * call. The SDK began the turn all the same.
+ */
+export function trippedTurns(story: AgentStory): Set<number> {
+  const out = new Set<number>();
+  for (const g of story.agentGuardrails) {
+    if (g.triggered !== true) continue;
+    const turn = story.turns.findLast((t) => t.seq < g.seq);
+    if (turn !== undefined) out.add(turn.seq);
+  }
+  return out;
+}
+
 /** The agent's model turns and agent guardrails, as nodes on its clock moved to the proxy's. */
 function storyNodes(
   story: AgentStory,
   shift: (t: number) => number,
 ): Node[] {
+  const tripped = trippedTurns(story);
   return [
     ...story.turns.map((t) =>
       node(
         {
           lane: "agent",
-          kind: "turn",
-          text: fill(A.turn, { turn: t.turn }),
+          kind: tripped.has(t.seq) ? "sdk-turn" : "turn",
+          text: fill(tripped.has(t.seq) ? A.sdkTurn : A.turn, {
+            turn: t.turn,
+          }),
           at_ms: 0,
         },
         shift(t.t),
@@ -458,9 +524,10 @@ function linkCalls(
   const besideOf = new Map<number, { first: number; tool: string }>();
   const pairs: { agent: Node; proxy: Node; agentLater: boolean }[] = [];
   for (const call of story.calls) {
-    const earlier = call.retryOf ?? call.sentWhileOpen;
-    const first = earlier === null ? null : byN.get(earlier)?.proxyCall ?? null;
-    const made = callNodes(call, watched, shift, first);
+    const n = call.retryOf ?? call.sentWhileOpen;
+    const earlier = n === null ? undefined : byN.get(n);
+    const first = earlier?.proxyCall ?? null;
+    const made = callNodes(call, watched, shift, earlier);
     nodes.push(...made.nodes);
     const k = call.proxyCall;
     if (k === null) continue;

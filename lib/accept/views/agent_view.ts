@@ -24,8 +24,14 @@ import { PROXY_WORDS as P } from "../proxy_messages.ts";
 import { type Oracle, pointerGet } from "../oracle.ts";
 import type { RecordLine } from "../record.ts";
 import { lanesSvg, laneTable } from "./accept_view.ts";
-import { effectLines } from "./proxy_view.ts";
-import { type Merged, MERGED_LANES, mergedTimeline } from "./_agent_merge.ts";
+import { effectLines, probeNote, type SessionPointer } from "./proxy_view.ts";
+import {
+  endsTheRun,
+  type Merged,
+  MERGED_LANES,
+  mergedTimeline,
+  trippedTurns,
+} from "./_agent_merge.ts";
 
 /** The merged table's columns: a narrower time, a wider agent lane (79 columns in all). */
 const LAYOUT = { timeW: 9, widths: [20, 14, 14, 14] } as const;
@@ -50,20 +56,167 @@ function label(call: AgentCall, oracle: Oracle | undefined): string {
   }
 }
 
-/**
- * Per proxy call, where (in the merged order) the first read that saw its
- * key's effect was drawn, and what it saw.
- */
-function effectsSeen(merged: Merged) {
-  const seen = new Map<number, { at: number; key: string; count: number }>();
+/** A read of a call's key as drawn: where in the merged order, when the proxy made it, what it counted. */
+interface DrawnRead {
+  readonly at: number;
+  readonly when: "delivery" | "cancel" | "end";
+  readonly count: number | null;
+}
+
+/** Per proxy call, every read of its key's effect, in the merged order. */
+function readsByCall(merged: Merged): Map<number, DrawnRead[]> {
+  const reads = new Map<number, DrawnRead[]>();
   merged.steps.forEach((s, at) => {
-    const count = s.effect?.count;
-    if (typeof count !== "number" || count <= 0) return;
-    for (const call of s.effect!.calls) {
-      if (!seen.has(call)) seen.set(call, { at, key: s.effect!.key, count });
+    if (s.effect === undefined) return;
+    const read = { at, when: s.effect.when, count: s.effect.count };
+    for (const call of s.effect.calls) {
+      const list = reads.get(call);
+      if (list === undefined) reads.set(call, [read]);
+      else list.push(read);
     }
   });
-  return seen;
+  return reads;
+}
+
+/** When a read was made, in words. */
+const WHEN: Record<DrawnRead["when"], Text> = {
+  delivery: A.whenDelivery,
+  cancel: A.whenCancel,
+  end: A.whenEnd,
+};
+
+/**
+ * How the session was recorded, from its start line: with an oracle,
+ * with --read-before-delivery (undefined: a record made before its start
+ * line said so).
+ */
+function recordedWith(lines: readonly RecordLine[]) {
+  const start = lines[0];
+  return start.kind === "start"
+    ? { oracle: start.oracle, held: start.read_before_delivery }
+    : { oracle: undefined, held: undefined };
+}
+
+/**
+ * A timed-out call's line: what the reads of its key found, and when. A
+ * read on the cancel was made as the client gave up, so its count says
+ * what was there at the timeout. No answer is delivered to a timed-out
+ * call, so no advice about reading before delivery applies.
+ */
+function timedOutText(
+  words: { what: string; calls: Text },
+  reads: readonly DrawnRead[],
+  timeoutAt: number | undefined,
+  oracle: boolean | undefined,
+): Text {
+  const found = reads.find((r) => r.count !== null && r.count > 0);
+  const zero = reads.filter((r) => r.count === 0);
+  if (found !== undefined) {
+    const count = found.count!;
+    if (timeoutAt !== undefined && found.at < timeoutAt) {
+      return fill(A.timedOut, { ...words, count });
+    }
+    const before = zero.find((r) => r.at < found.at);
+    if (before !== undefined) {
+      return fill(A.timedOutFoundLater, {
+        ...words,
+        count,
+        first: WHEN[before.when],
+        when: WHEN[found.when],
+      });
+    }
+    return found.when === "end"
+      ? fill(A.timedOutReadLater, { ...words, count })
+      : fill(A.timedOutFound, { ...words, count, when: WHEN[found.when] });
+  }
+  const last = zero.at(-1);
+  if (last !== undefined) {
+    return fill(A.timedOutNothing, { ...words, when: WHEN[last.when] });
+  }
+  const failed = reads.at(-1);
+  if (failed !== undefined) {
+    return fill(A.timedOutReadFailed, { ...words, when: WHEN[failed.when] });
+  }
+  return fill(oracle === false ? A.timedOutNoOracle : A.timedOutUnread, words);
+}
+
+/**
+ * The line of a call an output guardrail refused after the server
+ * answered: where the read of its key fell. The advice to record with
+ * --oracle FILE --read-before-delivery is given only to a record made
+ * without them.
+ */
+function rejectedText(
+  words: { what: string; calls: Text; name: string; decision: string },
+  reads: readonly DrawnRead[],
+  markAt: number | undefined,
+  how: ReturnType<typeof recordedWith>,
+): Text {
+  const found = reads.find((r) => r.count !== null && r.count > 0);
+  if (found !== undefined) {
+    const count = found.count!;
+    if (markAt !== undefined && found.at < markAt) {
+      return fill(A.rejectedAfterEffect, { ...words, count });
+    }
+    return how.held === true
+      ? fill(A.rejectedReadLaterHeld, {
+        ...words,
+        count,
+        when: WHEN[found.when],
+      })
+      : fill(A.rejectedReadLater, { ...words, count });
+  }
+  const last = reads.filter((r) => r.count === 0).at(-1);
+  if (last !== undefined) {
+    return fill(A.rejectedNoEffect, { ...words, when: WHEN[last.when] });
+  }
+  const failed = reads.at(-1);
+  if (failed !== undefined) {
+    return fill(A.rejectedAfterAnswerUnread, {
+      ...words,
+      why: fill(A.readFailed, { when: WHEN[failed.when] }),
+    });
+  }
+  return how.oracle === true && how.held === true
+    ? fill(A.rejectedAfterAnswerUnread, { ...words, why: A.noReadOfIt })
+    : fill(A.rejectedAfterAnswer, words);
+}
+
+/**
+ * What a call's line adds about the earlier call it repeats (the one rule
+ * of `retry_rule.ts`): a retry of it, with the same arguments or only the
+ * same key, or of the call an input guardrail refused; or a call sent
+ * beside it while it was open, which retries nothing.
+ */
+function repeatText(
+  text: Text,
+  call: AgentCall,
+  byN: ReadonlyMap<number, AgentCall>,
+): Text {
+  const n = call.retryOf ?? call.sentWhileOpen;
+  const earlier = n === null ? undefined : byN.get(n);
+  if (earlier === undefined) return text;
+  const first = earlier.proxyCall;
+  const sameArgs = earlier.args === call.args;
+  if (call.retryOf !== null) {
+    return refusedBeforeSending(earlier)
+      ? fill(A.retryOfRefused, { what: text })
+      : first === null
+      ? fill(A.retryOfUnrecorded, { what: text })
+      : fill(sameArgs ? A.retry : A.retryKeyOnly, {
+        what: text,
+        calls: callsWord(first),
+      });
+  }
+  return first === null
+    ? fill(
+      sameArgs ? A.sentWhileOpenUnrecorded : A.sentWhileOpenKeyUnrecorded,
+      { what: text },
+    )
+    : fill(sameArgs ? A.sentWhileOpen : A.sentWhileOpenKey, {
+      what: text,
+      calls: callsWord(first),
+    });
 }
 
 /** Where each of the agent's calls stopped, relative to the effect, one line each (within 80 columns). */
@@ -75,7 +228,8 @@ function callLines(
 ): string[] {
   const { story } = merged;
   if (story.calls.length === 0) return [];
-  const seen = effectsSeen(merged);
+  const reads = readsByCall(merged);
+  const how = recordedWith(lines);
   const cut = lines.some((l) => l.kind === "end" && l.truncated);
   // Where each agent call's marks were drawn, by kind.
   const marks = new Map<string, number[]>();
@@ -94,12 +248,9 @@ function callLines(
       ? A.notSent
       : callsWord(call.proxyCall);
     const stop = call.guardrails.find((g) => g.decision !== "allow");
-    const read = call.proxyCall === null ? undefined : seen.get(call.proxyCall);
-    // The effect counts as visible before a mark only where the timeline
-    // drew its read before that mark; a read at the end of the session
-    // cannot say when the effect came.
-    const visibleBefore = (at: number | undefined) =>
-      read !== undefined && at !== undefined && read.at < at;
+    const drawn = call.proxyCall === null
+      ? []
+      : reads.get(call.proxyCall) ?? [];
     const outcome = call.mcp?.result?.outcome;
     let text: Text;
     if (refusedBeforeSending(call)) {
@@ -116,28 +267,25 @@ function callLines(
         { what, server: shownName(call.mcp.server ?? "?") },
       );
     } else if (outcome === "timeout") {
-      const at = marks.get(`${call.n} timeout`)?.[0];
-      text = read === undefined
-        ? fill(A.timedOutUnread, { what, calls })
-        : visibleBefore(at)
-        ? fill(A.timedOut, { what, calls, ...read })
-        : fill(A.timedOutReadLater, { what, calls, count: read.count });
+      text = timedOutText(
+        { what, calls },
+        drawn,
+        marks.get(`${call.n} timeout`)?.[0],
+        how.oracle,
+      );
     } else if (stop !== undefined && stop.stage === "output") {
       const outputs = call.guardrails.filter((g) => g.stage === "output");
-      const at = marks.get(`${call.n} output-guardrail`)?.[
-        outputs.indexOf(stop)
-      ];
-      const args = {
-        what,
-        calls,
-        name: shownName(stop.name),
-        decision: stop.decision,
-      };
-      text = read === undefined
-        ? fill(A.rejectedAfterAnswer, args)
-        : visibleBefore(at)
-        ? fill(A.rejectedAfterEffect, { ...args, ...read })
-        : fill(A.rejectedReadLater, { ...args, count: read.count });
+      text = rejectedText(
+        {
+          what,
+          calls,
+          name: shownName(stop.name),
+          decision: stop.decision,
+        },
+        drawn,
+        marks.get(`${call.n} output-guardrail`)?.[outputs.indexOf(stop)],
+        how,
+      );
     } else if (
       outcome === "error" || outcome === "aborted" ||
       (call.mcp === null && call.error !== null)
@@ -152,17 +300,11 @@ function callLines(
     } else {
       text = fill(A.passed, { what, calls });
     }
-    if (call.retryOf !== null) {
-      const first = byN.get(call.retryOf)?.proxyCall ?? null;
-      text = first === null
-        ? fill(A.retryOfUnrecorded, { what: text })
-        : fill(A.retry, { what: text, calls: callsWord(first) });
-    } else if (call.sentWhileOpen !== null) {
-      const first = byN.get(call.sentWhileOpen)?.proxyCall ?? null;
-      text = first === null
-        ? fill(A.sentWhileOpenUnrecorded, { what: text })
-        : fill(A.sentWhileOpen, { what: text, calls: callsWord(first) });
+    // A guardrail that tripped (throwException) or threw ended the run.
+    if (call.guardrails.some((g) => endsTheRun(g.decision))) {
+      text = fill(A.runEnded, { what: text });
     }
+    text = repeatText(text, call, byN);
     // Made visible first, so an escape in a name takes the room it shows in.
     out.push(...wrap(inert(say(text, lang)), 78, 4));
   }
@@ -206,6 +348,7 @@ function notes(merged: Merged, lang: Lang): string[] {
       lang,
     ),
   ];
+  if (trippedTurns(merged.story).size > 0) out.push(say(A.sdkTurnNote, lang));
   if (!merged.story.traced) out.push(say(A.untraced, lang));
   if (merged.story.full) out.push(say(A.agentFull, lang));
   return out.flatMap((l) => wrap(l, 78, 0));
@@ -220,7 +363,12 @@ function titleOf(files: { record: string; agent: string }): Text {
 export function mergedShowLines(
   lines: readonly RecordLine[],
   agent: readonly AgentLine[],
-  files: { readonly record: string; readonly agent: string },
+  files: {
+    readonly record: string;
+    readonly agent: string;
+    /** Where a probe record's session is. */
+    readonly next?: SessionPointer;
+  },
   lang: Lang,
   oracle?: Oracle,
 ): string[] {
@@ -232,6 +380,7 @@ export function mergedShowLines(
       say(fill(P.showServer, { command: start.command.join(" ") }), lang),
     );
   }
+  out.push(...probeNote(lines, lang, files.next));
   out.push(
     "",
     ...laneTable(

@@ -3,20 +3,21 @@
  * client (the agent's host), guardlab (the proxy, with each fault it
  * applied) and the server, one message a row with its time, so an engineer
  * sees where their agent's retries, timeouts and cancels fell. A call with
- * the same key as an earlier one (by the oracle's key, else the same
- * arguments) is drawn as a retry; the effect read by key at the end of the
- * session closes the timeline.
+ * the same key as an earlier one (`retry_rule.ts`: by the oracle's key,
+ * else the same arguments) is drawn as a retry; the effect read by key at
+ * the end of the session closes the timeline.
  *
  * @module
  */
 import { fill, type Lang, same, say, type Text } from "../../base/i18n.ts";
-import { canonicalJson, isPlainRecord } from "../../base/json.ts";
+import { isPlainRecord } from "../../base/json.ts";
 import { MAX_DRAWN_EVENTS, MAX_RECORDED_MESSAGE_BYTES } from "../limits.ts";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../../wire/limits.ts";
 import { inert } from "../../base/terminal.ts";
 import { OUTCOME_WORD, TIMELINE_WORDS as W } from "../messages.ts";
 import { PROXY_LOG as L, PROXY_WORDS as P } from "../proxy_messages.ts";
-import { type Oracle, pointerGet } from "../oracle.ts";
+import type { Oracle } from "../oracle.ts";
+import { retryKey } from "../retry_rule.ts";
 import type { RecordLine } from "../record.ts";
 import type { Outcome } from "../session.ts";
 import { lanesSvg, type LaneStep, laneTable } from "./accept_view.ts";
@@ -32,13 +33,21 @@ export type ProxyStep = LaneStep & {
   readonly toClient?: true;
   /** The record's own time, unrounded. */
   readonly t?: number;
-  /** A read by key: the calls of that key so far, and the count it saw. */
-  readonly effect?: {
-    readonly key: string;
-    readonly calls: readonly number[];
-    readonly count: number | null;
-  };
+  /** A read by key: the calls of that key so far, the count it saw, and when it was made. */
+  readonly effect?: EffectRead;
 };
+
+/** A read of an effect by key, as drawn: its key, the calls it is about, its count, and when the proxy made it. */
+export interface EffectRead {
+  /** The business key. */
+  readonly key: string;
+  /** The calls it is about (every call of the key at the session's end). */
+  readonly calls: readonly number[];
+  /** What it counted, or null when the read failed. */
+  readonly count: number | null;
+  /** Before a call's answer went on, as the client cancelled a call, or at the session's end. */
+  readonly when: "delivery" | "cancel" | "end";
+}
 type Step = ProxyStep;
 
 /**
@@ -66,23 +75,6 @@ function callsText(call: number | undefined): Text {
   return call === undefined ? same("") : fill(W.one, { n: call });
 }
 
-/** The business key of a call's arguments, by the oracle's pointer, else its arguments. */
-function keyOf(oracle: Oracle | undefined, tool: string, msg: unknown): string {
-  const args = isPlainRecord(msg) && isPlainRecord(msg.params)
-    ? msg.params.arguments
-    : undefined;
-  const spec = oracle?.tools.find((t) => t.tool === tool);
-  if (spec !== undefined) {
-    const found = pointerGet(args, spec.key);
-    if (found.found) return `key:${String(found.value)}`;
-  }
-  try {
-    return `args:${canonicalJson(args ?? null)}`;
-  } catch {
-    return "";
-  }
-}
-
 /** The steps of a record, lane by lane: each line of it drawn where it happened. */
 export function proxySteps(
   lines: readonly RecordLine[],
@@ -91,7 +83,7 @@ export function proxySteps(
   const walk: Walk = {
     steps: [],
     methods: new Map(),
-    firstOfKey: new Map(),
+    lastOfKey: new Map(),
     seen: new Set(),
     oracle,
   };
@@ -108,8 +100,8 @@ interface Walk {
   readonly steps: Step[];
   /** Each request's method, by its id: an answer is named by what it answers. */
   readonly methods: Map<string, string>;
-  /** The first call of each key: a later one is a retry. */
-  readonly firstOfKey: Map<string, number>;
+  /** The last call of each key so far: a later one is its retry. */
+  readonly lastOfKey: Map<string, number>;
   /** The keys whose effect a read has seen. */
   readonly seen: Set<string>;
   /** The oracle, for the keys of calls. */
@@ -132,12 +124,25 @@ function effectStep(
     kind: "read",
     at_ms: Math.round(line.t),
     t: line.t,
-    text: fill(P.oracleReadStep, {
-      tool: inert(line.tool),
-      key: inert(line.key),
-      count: line.count ?? "?",
-    }),
-    effect: { key: line.key, calls: line.calls, count: line.count },
+    text: fill(
+      line.after_cancel !== undefined ? P.oracleReadOnCancel : P.oracleReadStep,
+      {
+        tool: inert(line.tool),
+        key: inert(line.key),
+        count: line.count ?? "?",
+        calls: callsText(line.after_cancel),
+      },
+    ),
+    effect: {
+      key: line.key,
+      calls: line.calls,
+      count: line.count,
+      when: line.before_delivery !== undefined
+        ? "delivery"
+        : line.after_cancel !== undefined
+        ? "cancel"
+        : "end",
+    },
     ...(first
       ? {
         visible: line.count!,
@@ -276,12 +281,15 @@ function clientSent(
       fill(P.sendsNotKept, { calls, tool, bytes: line.bytes }),
     );
   } else if (line.call !== undefined && msg?.method === "tools/call") {
-    const key = `${line.tool ?? ""}\u0000${
-      keyOf(walk.oracle, line.tool ?? "", msg)
-    }`;
-    const first = walk.firstOfKey.get(key);
+    // One rule for every lane (retry_rule.ts).
+    const key = retryKey(
+      walk.oracle,
+      line.tool ?? "",
+      isPlainRecord(msg.params) ? msg.params.arguments ?? null : null,
+    );
+    const first = key === null ? undefined : walk.lastOfKey.get(key);
+    if (key !== null) walk.lastOfKey.set(key, line.call);
     if (first === undefined) {
-      walk.firstOfKey.set(key, line.call);
       push("client", "sent", fill(P.sends, { calls, tool }));
     } else {
       push("client", "retried", fill(P.retries, { calls, tool, first }));
@@ -319,27 +327,78 @@ function serverSaid(
   }
 }
 
+/**
+ * Whether a record holds a client's discovery probe and nothing more: a
+ * `server/discover` from the client, and no initialize and no call (a
+ * client that probes first, as agents-core 0.20.0's MCP client does, runs
+ * the probe on a server process of its own, then starts another for the
+ * session).
+ */
+export function probeOnly(lines: readonly RecordLine[]): boolean {
+  let probe = false;
+  for (const l of lines) {
+    if (l.kind !== "msg" || l.dir !== "client>server") continue;
+    if (l.call !== undefined) return false;
+    const method = isPlainRecord(l.msg) ? l.msg.method : undefined;
+    if (method === "initialize") return false;
+    if (method === "server/discover") probe = true;
+  }
+  return probe;
+}
+
+/** Where the session a probe record was made for is: the next free name the proxy took, and whether it is there. */
+export interface SessionPointer {
+  /** The record's next numbered name. */
+  readonly path: string;
+  /** Whether a file of that name is there. */
+  readonly found: boolean;
+}
+
+/** The line that says a record holds a probe only, and where the session's record is. */
+function probeLines(next: SessionPointer | undefined, lang: Lang): string[] {
+  if (next === undefined) return [say(P.probeOnlyNowhere, lang)];
+  return [
+    say(
+      fill(next.found ? P.probeOnly : P.probeOnlyMissing, {
+        next: inert(next.path),
+      }),
+      lang,
+    ),
+  ];
+}
+
+/** Why a record holds no read of the session's end, from what its start and end lines say. */
+function noEffectsWhy(lines: readonly RecordLine[]): Text {
+  const start = lines[0];
+  const end = lines.at(-1);
+  if (end?.kind === "end" && end.truncated) return P.noEffectsCut;
+  const during = lines.some((l) => l.kind === "effect");
+  // A record made before its start line said whether an oracle was given.
+  const oracle = start.kind === "start" ? start.oracle : undefined;
+  if (oracle === undefined) return during ? P.noEffectsAtEnd : P.noEffects;
+  if (!oracle) return P.noEffects;
+  if (end?.kind !== "end") return P.noEffectsStopped;
+  if (during) return P.noEffectsAtEnd;
+  const called = lines.some((l) =>
+    l.kind === "msg" && l.dir === "client>server" && l.call !== undefined
+  );
+  return called ? P.noEffectsNoKey : P.noEffectsNoCall;
+}
+
 /** The effect lines under a drawn record. */
 export function effectLines(
   lines: readonly RecordLine[],
   lang: Lang,
 ): string[] {
-  // The reads at the end of the session: the ones before a delivery are on the timeline.
+  // The reads at the end of the session: the ones made while it ran
+  // (before a delivery, on a cancel) are on the timeline.
   const effects = lines.filter((l): l is Extract<RecordLine, {
     kind: "effect";
-  }> => l.kind === "effect" && l.before_delivery === undefined);
-  if (effects.length === 0) {
-    // Recorded with --oracle all the same: a record cut at its bound holds
-    // no read of the session's end, one before a delivery is drawn above.
-    const cut = lines.some((l) => l.kind === "end" && l.truncated);
-    const before = lines.some((l) => l.kind === "effect");
-    return [
-      say(
-        cut ? P.noEffectsCut : before ? P.noEffectsAtEnd : P.noEffects,
-        lang,
-      ),
-    ];
-  }
+  }> =>
+    l.kind === "effect" && l.before_delivery === undefined &&
+    l.after_cancel === undefined
+  );
+  if (effects.length === 0) return [say(noEffectsWhy(lines), lang)];
   return [
     say(P.effectsTitle, lang),
     ...effects.map((e) =>
@@ -362,6 +421,7 @@ export function proxyShowLines(
   file: string,
   lang: Lang,
   oracle?: Oracle,
+  next?: SessionPointer,
 ): string[] {
   const start = lines[0];
   const out = [say(fill(P.showTitle, { file }), lang)];
@@ -373,6 +433,7 @@ export function proxyShowLines(
       ),
     );
   }
+  if (probeOnly(lines)) out.push(...probeLines(next, lang));
   const steps = proxySteps(lines, oracle);
   out.push("", ...laneTable(steps.slice(0, MAX_DRAWN_EVENTS), lang, true));
   if (steps.length > MAX_DRAWN_EVENTS) {
@@ -383,8 +444,17 @@ export function proxyShowLines(
   if (lines.some((l) => l.kind === "end" && l.truncated)) {
     out.push(say(P.showTruncated, lang));
   }
-  out.push("", ...effectLines(lines, lang));
+  if (!probeOnly(lines)) out.push("", ...effectLines(lines, lang));
   return out;
+}
+
+/** What a screen says above its timeline of a probe record: that it is one, and where the session is (nothing for any other record). */
+export function probeNote(
+  lines: readonly RecordLine[],
+  lang: Lang,
+  next?: SessionPointer,
+): string[] {
+  return probeOnly(lines) ? probeLines(next, lang) : [];
 }
 
 /** The SVG of `guardlab proxy show FILE --format svg`. */
@@ -393,11 +463,15 @@ export function proxySvg(
   file: string,
   lang: Lang,
   oracle?: Oracle,
+  next?: SessionPointer,
 ): string {
   const steps = proxySteps(lines, oracle).slice(0, MAX_DRAWN_EVENTS);
   const title = say(fill(P.showTitle, { file }), lang);
   return lanesSvg(title, [{
-    title: same(effectLines(lines, lang).join(" ")),
+    title: same(
+      (probeOnly(lines) ? probeLines(next, lang) : effectLines(lines, lang))
+        .join(" "),
+    ),
     steps,
   }], lang);
 }
@@ -408,12 +482,14 @@ export function proxyJson(
   file: string,
   lang: Lang,
   oracle?: Oracle,
+  next?: SessionPointer,
 ) {
   const steps = proxySteps(lines, oracle);
   const start = lines[0];
   return {
     record: file,
     command: start.kind === "start" ? start.command : [],
+    ...probeJson(lines, next),
     steps: steps.slice(0, MAX_DRAWN_EVENTS).map((s) => ({
       lane: s.lane,
       kind: s.kind,
@@ -425,5 +501,17 @@ export function proxyJson(
     steps_not_shown: Math.max(0, steps.length - MAX_DRAWN_EVENTS),
     truncated: lines.some((l) => l.kind === "end" && l.truncated),
     effects: lines.filter((l) => l.kind === "effect"),
+  };
+}
+
+/** A probe record's fields in `--json`: that it holds the probe only, and the session's record (null when none was found). */
+export function probeJson(
+  lines: readonly RecordLine[],
+  next?: SessionPointer,
+): { probe_only: boolean; session_record?: string | null } {
+  if (!probeOnly(lines)) return { probe_only: false };
+  return {
+    probe_only: true,
+    session_record: next?.found ? next.path : null,
   };
 }

@@ -30,7 +30,9 @@ fault sends notifications/cancelled to the server and answers the client
 with a JSON-RPC error (-32800). Copies of a call get ids of guardlab's own;
 their answers are recorded, never delivered.
 --oracle FILE (as for accept): once the client has gone, each write's effect
-is read from the server by key and recorded (a read the agent never saw).
+is read from the server by key and recorded (a read the agent never saw); a
+call the client cancels (its timeout) is read as the cancel passes, while the
+server is still there.
 With --read-before-delivery, each write's answer waits while its effect is
 read, so the record shows where the effect became visible before the
 client knew anything.
@@ -38,6 +40,9 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] draws a
 record; --agent AGENTFILE draws an agent record beside it, on the same
 clock: the agent's model turns, tool guardrails and calls, as written by
 the module guardlab proxy --print-agent-hook prints.
+A client that probes first (agents-core 0.20.0's) starts guardlab proxy twice:
+the record asked for then holds the probe alone, and the session takes the
+next free name (record-2.jsonl), which stderr names at the start.
 The server runs with your own rights: Deno's sandbox covers guardlab, not
 the server. Starting it needs the engineer grant (-P=guardlab-engineer).`,
     zh: `可直接写进 mcpServers：Agent 宿主启动 guardlab proxy 来代替真实服务器，
@@ -56,12 +61,15 @@ JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目�
 发送 notifications/cancelled，并以 JSON-RPC 错误（-32800）应答客户端。调用的
 副本使用 guardlab 自己的 id；副本的应答只记录，从不交付。
 --oracle FILE（同 accept）：客户端离开后，按业务键从服务器读取每次写入的效果
-并记录（这是 Agent 从未看到的读取）。
+并记录（这是 Agent 从未看到的读取）；客户端取消的调用（它的超时）在取消经过时
+就读取，那时服务器还在。
 加上 --read-before-delivery 时，每次写入的应答先等它的效果读完再转交，记录里就能
 看到：客户端知道任何事之前，效果已经可见。
 guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记录；
 --agent AGENTFILE 把一份 Agent 记录画在旁边，用同一只时钟：Agent 的模型轮次、
 工具护栏和调用，由 guardlab proxy --print-agent-hook 打印的模块写下。
+先探测的客户端（agents-core 0.20.0 的）会启动两次 guardlab proxy：指定的记录里
+只有探测，会话用下一个空闲的名字（record-2.jsonl），启动时标准错误会说出它。
 服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。启动它需要
 工程师权限（-P=guardlab-engineer）。`,
   },
@@ -144,6 +152,12 @@ export const PROXY_MESSAGES = {
     en:
       "guardlab proxy: recording to {path}; the server runs with your own rights",
     zh: "guardlab proxy：记录写入 {path}；服务器以你自己的权限运行",
+  },
+  recordingNext: {
+    en:
+      "guardlab proxy: {taken} exists (an earlier record: a client that probes first, as agents-core 0.20.0's does, starts guardlab proxy once for the probe alone), so this session is recorded in {path}; the server runs with your own rights",
+    zh:
+      "guardlab proxy：{taken} 已存在（是之前的记录：先探测的客户端，例如 agents-core 0.20.0 的，会为探测单独启动一次 guardlab proxy），所以这次会话记录在 {path}；服务器以你自己的权限运行",
   },
   badRecord: {
     en: "{file} is not a guardlab proxy record (line {line})",

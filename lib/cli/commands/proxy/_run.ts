@@ -115,8 +115,20 @@ export async function runSession(o: SessionOptions): Promise<number> {
     guardlab_proxy: 1,
     command: [...positionals],
     epoch_ms: record.origin,
+    oracle: o.oracle !== undefined,
+    read_before_delivery: o.readBeforeDelivery,
   });
-  io.err(say(fill(C.recording, { path }), lang));
+  // A host that probes first (agents-core's MCP client) starts guardlab
+  // proxy twice, the first time for the probe alone: the session is then
+  // in the next free name, which this line names beside the one asked for.
+  io.err(
+    say(
+      created.taken === null
+        ? fill(C.recording, { path })
+        : fill(C.recordingNext, { path, taken: created.taken }),
+      lang,
+    ),
+  );
   const { runProxy } = await import("../../../accept/proxy.ts");
   let end;
   try {

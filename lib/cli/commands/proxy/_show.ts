@@ -19,10 +19,13 @@ import {
   mergedSvg,
 } from "../../../accept/views/agent_view.ts";
 import {
+  probeOnly,
   proxyJson,
   proxyShowLines,
   proxySvg,
+  type SessionPointer,
 } from "../../../accept/views/proxy_view.ts";
+import { nextRecordName } from "../../../accept/files.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { PROXY_MESSAGES as C } from "./_messages.ts";
@@ -47,6 +50,24 @@ export interface ShowOptions {
   readonly lang: Lang;
 }
 
+/**
+ * Where the session of a probe record is: the next name the proxy takes
+ * when a name is taken (a client that probes first starts it again for
+ * the session), and whether a file is there. Only looked at, never read
+ * or followed.
+ */
+function sessionPointer(file: string): SessionPointer | undefined {
+  const path = nextRecordName(file);
+  if (path === null) return undefined;
+  let found = false;
+  try {
+    found = Deno.lstatSync(path).isFile;
+  } catch {
+    // Not there, or not ours to look at: the screen says it is not there.
+  }
+  return { path, found };
+}
+
 /** Draw a record (with its agent record); returns the exit code. */
 export async function showRecord(o: ShowOptions): Promise<number> {
   const { io, lang, file, oracle } = o;
@@ -63,13 +84,19 @@ export async function showRecord(o: ShowOptions): Promise<number> {
       "proxy",
     );
   }
+  const next = probeOnly(lines) ? sessionPointer(file) : undefined;
   if (o.agentFile === undefined) {
     if (o.format === "json") {
-      io.out(JSON.stringify(proxyJson(lines, file, lang, oracle), null, 2));
-    } else if (o.format === "svg") io.out(proxySvg(lines, file, lang, oracle));
-    else {for (const line of proxyShowLines(lines, file, lang, oracle)) {
+      io.out(
+        JSON.stringify(proxyJson(lines, file, lang, oracle, next), null, 2),
+      );
+    } else if (o.format === "svg") {
+      io.out(proxySvg(lines, file, lang, oracle, next));
+    } else {
+      for (const line of proxyShowLines(lines, file, lang, oracle, next)) {
         io.out(line);
-      }}
+      }
+    }
     return EXIT.ok;
   }
   const agentFile = o.agentFile;
@@ -96,7 +123,7 @@ export async function showRecord(o: ShowOptions): Promise<number> {
       "proxy",
     );
   }
-  const files = { record: file, agent: agentFile };
+  const files = { record: file, agent: agentFile, next };
   if (o.format === "json") {
     io.out(
       JSON.stringify(mergedJson(lines, agent, files, lang, oracle), null, 2),
