@@ -32,6 +32,11 @@ export const LAYERS: readonly Layer[] = [
     members: ["_layers.ts", "base"],
   },
   {
+    role: "traces: a timeline as OpenTelemetry's OTLP JSON, its ids and " +
+      "W3C trace context, the attribute names it follows",
+    members: ["otlp"],
+  },
+  {
     role: "sandbox: the private folder and link-safe file access",
     members: ["sandbox"],
   },
@@ -94,8 +99,10 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "terminal.ts",
     "text_error.ts",
   ],
+  otlp: ["ids.ts", "semconv.ts", "trace.ts"],
   sandbox: [
     "grant.ts",
+    "new_file.ts",
     "plain_file.ts",
     "private_file.ts",
     "read_bounded.ts",
@@ -106,6 +113,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
   wire: [
     "channel.ts",
     "http.ts",
+    "http_api.ts",
     "limits.ts",
     "line_transport.ts",
     "message.ts",
@@ -152,6 +160,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "host_messages.ts",
     "host_relay.ts",
     "host_report.ts",
+    "http_oracle.ts",
     "judge.ts",
     "limits.ts",
     "messages.ts",
@@ -162,9 +171,11 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "session.ts",
     "start.ts",
     "views/accept_junit.ts",
+    "views/accept_otlp.ts",
     "views/accept_view.ts",
     "views/agent_view.ts",
     "views/host_view.ts",
+    "views/proxy_otlp.ts",
     "views/proxy_view.ts",
   ],
   content: ["explain.ts", "lessons.ts", "sdk_lens.ts", "sdk_sources.ts"],
@@ -179,6 +190,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "compensation_view.ts",
     "grade_table.ts",
     "ledger_history.ts",
+    "ledger_otlp.ts",
     "ledger_rows.ts",
     "ledger_timeline.ts",
     "lms_results.ts",

@@ -12,6 +12,7 @@ import {
   type CaseHistory,
   HISTORY_VERSION,
   type HistoryRecord,
+  type HistorySubject,
   type ProblemKind,
   tenths,
 } from "./_history.ts";
@@ -31,6 +32,7 @@ export type EventKind =
   | "cancelled"
   | "too-late"
   | "read"
+  | "waited"
   | "setup"
   | "started"
   | "killed"
@@ -44,6 +46,7 @@ export type Outcome =
   | "success"
   | "tool-error"
   | "rpc-error"
+  | "http-error"
   | "no-answer"
   | "closed";
 
@@ -61,6 +64,8 @@ export interface TimelineEvent {
   readonly text?: string;
   /** The effect counted, for a read. */
   readonly count?: number | null;
+  /** How long guardlab waited, for waited. */
+  readonly ms?: number;
   /** For a read: the first one in this case that saw the effect. */
   readonly visible?: boolean;
   /** For a read: the last of reads repeated until the effect showed (or the answer came). */
@@ -119,6 +124,9 @@ export class CaseLog {
   /** When the case started. */
   readonly started: number = performance.now();
 
+  /** What kind of system the history records (`http-api` over an HTTP API's channel). */
+  constructor(readonly subject: HistorySubject = "mcp-server") {}
+
   /** What a server did wrong so far (the history's problem records). */
   get problems(): Problem[] {
     return this.records.flatMap((r) =>
@@ -171,7 +179,8 @@ export class CaseLog {
     );
     return {
       version: HISTORY_VERSION,
-      subject: "mcp-server",
+      subject: this.subject,
+      epoch_ms: Math.round((performance.timeOrigin + this.started) * 10) / 10,
       records: structuredClone(records),
     };
   }

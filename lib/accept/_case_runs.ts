@@ -13,22 +13,32 @@
 import type { CaseName } from "./cases.ts";
 import type { Channel } from "../wire/channel.ts";
 import { within } from "../wire/server_process.ts";
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../base/json.ts";
 import {
   DEFAULT_CANCEL_AFTER_MS,
+  MAX_LIFETIME_WAIT_MS,
   MAX_RECORDED_MESSAGE_BYTES,
   POLL_READ_MS,
 } from "./limits.ts";
 import {
   callFor,
+  type ConflictMark,
   type Count,
   countIn,
   type Json,
+  keyOf,
+  keyParams,
   type Placeholders,
   pointerGet,
   substitute,
   type WriteTool,
 } from "./oracle.ts";
-import type { CallRecord } from "./_history.ts";
+import {
+  type CallRecord,
+  isConflictAnswer,
+  type NotRunReason as Reason,
+} from "./_history.ts";
 import type { AcceptOptions, CancelPlan, NotRunReason } from "./_report.ts";
 import { type Answer, type Pending, Session } from "./session.ts";
 import type { RecordInProgress } from "./_case_log.ts";
@@ -104,7 +114,7 @@ export const CASES: Readonly<
       (_, i) => argsFor(ctx, ctx.tool.call, i + 1),
     );
     const pending = calls.map((c, i) =>
-      send(ctx, c.arguments, { call: i + 1 })
+      send(ctx, c.arguments, { call: i + 1, n: i + 1 })
     );
     await Promise.all(pending.map((p) => p.answer));
     await readEach(ctx, calls);
@@ -112,11 +122,21 @@ export const CASES: Readonly<
 
   async "concurrent-same"(ctx) {
     const { arguments: args } = argsFor(ctx, ctx.tool.call);
+    const copies = ctx.options.copies;
     const pending = Array.from(
-      { length: ctx.options.copies },
+      { length: copies },
       (_, i) => send(ctx, args, { call: i + 1 }),
     );
-    await Promise.all(pending.map((p) => p.answer));
+    const answers = await Promise.all(pending.map((p) => p.answer));
+    // A client that follows the draft sends a copy refused with the
+    // conflict the oracle declares retryable again, once every copy has
+    // its answer: the retry should get the stored result.
+    const mark = ctx.tool.conflict;
+    if (
+      answers.some((a) => isConflictAnswer(mark, answerRecord(a, 0, mark)))
+    ) {
+      await send(ctx, args, { call: copies + 1, retry: true }).answer;
+    }
     await count(ctx);
   },
 
@@ -140,6 +160,44 @@ export const CASES: Readonly<
     await count(ctx, { other: true });
   },
 
+  async "replay-after-completion"(ctx) {
+    // The client gets the first answer, then sends the same call again.
+    const { arguments: args } = argsFor(ctx, ctx.tool.call);
+    measure(ctx, await send(ctx, args, { call: 1 }).answer);
+    await lookThenRetry(ctx, args);
+  },
+
+  async "replay-error"(ctx) {
+    if (ctx.tool.error_call === undefined) return skip(ctx, "no-arguments");
+    // A call the server answers with an error after its write, then the
+    // same call again: the stored error should come back, and run nothing.
+    const { arguments: args } = argsFor(ctx, ctx.tool.error_call);
+    await send(ctx, args, { call: 1 }).answer;
+    await lookThenRetry(ctx, args);
+  },
+
+  async "missing-key"(ctx) {
+    const why = keylessSkip(ctx.tool);
+    if (why !== undefined) return skip(ctx, why);
+    const { arguments: args } = argsFor(ctx, ctx.tool.call);
+    await send(ctx, args, { call: 1, keyless: true }).answer;
+    await count(ctx);
+  },
+
+  async "key-lifetime"(ctx) {
+    const lifetime = ctx.tool.key_lifetime_ms;
+    if (lifetime === undefined) return skip(ctx, "no-lifetime");
+    const { arguments: args } = argsFor(ctx, ctx.tool.call);
+    await send(ctx, args, { call: 1 }).answer;
+    // Well inside the stated lifetime: half of it, at most a minute. The
+    // wait is the case's point, never a verdict's margin.
+    const ms = Math.min(Math.floor(lifetime / 2), MAX_LIFETIME_WAIT_MS);
+    ctx.session.record({ op: "fault", fault: "wait", ms });
+    ctx.session.note({ lane: "guardlab", kind: "waited", call: null, ms });
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await lookThenRetry(ctx, args);
+  },
+
   async "two-processes"(ctx) {
     if (ctx.options.start === undefined) return skip(ctx, "not-started");
     const copies = ctx.options.copies;
@@ -157,7 +215,7 @@ export const CASES: Readonly<
     );
     const half = Math.ceil(copies / 2);
     const pending = calls.map((c, i) =>
-      send(ctx, c.arguments, { call: i + 1 }, i < half ? a : b)
+      send(ctx, c.arguments, { call: i + 1, n: i + 1 }, i < half ? a : b)
     );
     await Promise.all(pending.map((p) => p.answer));
     // What the store kept is what a later session finds: both end (each
@@ -186,6 +244,18 @@ export const CASES: Readonly<
     await lookThenRetry(ctx, args, b);
   },
 };
+
+/**
+ * Why a call cannot be tested without its key: the key is an argument
+ * (that call is the rejected case's bad call), or the read counts by the
+ * key itself (an effect stored under no key would not be seen); else
+ * undefined.
+ */
+export function keylessSkip(tool: WriteTool): Reason | undefined {
+  if ((tool.key_in ?? "arguments") === "arguments") return "key-is-argument";
+  const uses = JSON.stringify([tool.read, tool.count]).includes("{key}");
+  return uses ? "read-needs-key" : undefined;
+}
 
 /** Each call's key read through `on`, one read per call, in call order. */
 async function readEach(
@@ -299,13 +369,28 @@ export function noteRead(
 export function send(
   ctx: Ctx,
   args: Record<string, Json>,
-  opts: { call: number; retry?: boolean; withhold?: boolean },
+  opts: {
+    call: number;
+    retry?: boolean;
+    withhold?: boolean;
+    /** The copy whose key goes beside the arguments (1 by default). */
+    n?: number;
+    /** Leave the key out (the missing-key case). */
+    keyless?: boolean;
+  },
   on: Session = ctx.session,
 ): Pending {
   if (opts.withhold) {
     on.record({ op: "fault", fault: "withhold", call: opts.call });
   }
-  const found = pointerGet(args, ctx.tool.key);
+  const p = { ...ctx.p, n: opts.n ?? 1 };
+  const params = keyParams(ctx.tool, p, opts.keyless);
+  const inArguments = (ctx.tool.key_in ?? "arguments") === "arguments";
+  const found = inArguments ? pointerGet(args, ctx.tool.key) : undefined;
+  const key = found === undefined ? keyOf(ctx.tool, p) : found.found &&
+      (typeof found.value === "string" || typeof found.value === "number")
+    ? String(found.value)
+    : undefined;
   const size = new TextEncoder().encode(JSON.stringify(args)).length;
   const record = on.record({
     op: "call",
@@ -314,17 +399,17 @@ export function send(
     ...(size > MAX_RECORDED_MESSAGE_BYTES
       ? { arguments_bytes: size }
       : { arguments: structuredClone(args) }),
-    key: found.found &&
-        (typeof found.value === "string" || typeof found.value === "number")
-      ? String(found.value)
-      : null,
+    key: key ?? null,
     ...(opts.retry ? { retry: true } : {}),
+    ...(opts.keyless ? { keyless: true } : {}),
+    ...(params._meta === undefined ? {} : { meta: params._meta }),
   }) as Extract<RecordInProgress, { op: "call" }>;
-  const pending = on.call(ctx.tool.tool, args, opts);
+  const pending = on.call(ctx.tool.tool, args, { ...opts, params });
   pending.answer.then((a) => {
     (record as { answer?: CallRecord["answer"] }).answer = answerRecord(
       a,
       on.log.now(),
+      ctx.tool.conflict,
     );
   });
   return pending;
@@ -354,6 +439,8 @@ export function argsFor(ctx: Ctx, args: WriteTool["call"], n = 1) {
 /** The key the bad call carries at the key pointer, when it carries one (a string or a number): its effect is counted there. */
 export function badKey(ctx: Ctx): string | undefined {
   if (ctx.tool.bad_call === undefined) return undefined;
+  // A key beside the arguments: the bad call carries the case's.
+  if ((ctx.tool.key_in ?? "arguments") !== "arguments") return ctx.p.key;
   const found = pointerGet(
     substitute(ctx.tool.bad_call, ctx.p),
     ctx.tool.key,
@@ -494,22 +581,44 @@ export function cancelPlan(
   };
 }
 
-/** An answer as a history keeps it: how it ended, what it said, when it came (`at`). */
-export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
+/**
+ * An answer as a history keeps it: how it ended, what it said, when it
+ * came (`at`); an HTTP status, a JSON-RPC code, the answer's digest, and
+ * the value at the `conflict` mark's pointer when it declares one.
+ */
+export function answerRecord(
+  a: Answer,
+  at?: number,
+  conflict?: ConflictMark,
+): CallRecord["answer"] {
   const when = {
     ...(at === undefined ? {} : { at_ms: at }),
     ...(a.ms === undefined ? {} : { ms: a.ms }),
   };
-  const text = a.text === undefined ? {} : { text: a.text };
+  const doc = a.error ?? a.result;
+  const seen = {
+    ...(a.text === undefined ? {} : { text: a.text }),
+    ...(a.status === undefined ? {} : { status: a.status }),
+    ...(a.code === undefined ? {} : { code: a.code }),
+    ...(doc === undefined ? {} : { digest: digestOf(doc) }),
+    ...(conflict !== undefined && "json" in conflict && doc !== undefined
+      ? pointedAt(doc, conflict.json)
+      : {}),
+  };
   switch (a.outcome) {
     case "success":
-      return { outcome: "ok", ...text, ...when };
+      return { outcome: "ok", ...seen, ...when };
     case "tool-error":
     case "rpc-error":
+    case "http-error":
       return {
         outcome: "error",
-        error: a.outcome === "tool-error" ? "tool" : "rpc",
-        ...text,
+        error: a.outcome === "tool-error"
+          ? "tool"
+          : a.outcome === "rpc-error"
+          ? "rpc"
+          : "http",
+        ...seen,
         ...when,
       };
     case "closed":
@@ -517,9 +626,34 @@ export function answerRecord(a: Answer, at?: number): CallRecord["answer"] {
     default:
       return {
         outcome: "none",
-        ...text,
+        ...(a.text === undefined ? {} : { text: a.text }),
         ...(a.refused === undefined ? {} : { refused: a.refused }),
         ...when,
       };
   }
+}
+
+/** An answer's digest: SHA-256 of its canonical JSON (`sha256:` and hex); a value that cannot be put so, none. */
+function digestOf(value: unknown): string {
+  let text: string;
+  try {
+    text = canonicalJson(value);
+  } catch {
+    text = "";
+  }
+  return "sha256:" + createHash("sha256").update(text).digest("hex");
+}
+
+/** The scalar at `pointer` in an answer, as `pointed`; nothing when there is none. */
+function pointedAt(
+  doc: unknown,
+  pointer: string,
+): { pointed?: string | number | boolean | null } {
+  const found = pointerGet(doc, pointer);
+  if (!found.found) return {};
+  const v = found.value;
+  return v === null || typeof v === "number" || typeof v === "boolean" ||
+      (typeof v === "string" && v.length <= 200)
+    ? { pointed: v }
+    : {};
 }

@@ -17,13 +17,12 @@ import {
   VERDICT_CLASS,
   type VerdictClass,
 } from "./cases.ts";
-import type {
-  CallRecord,
-  CaseHistory,
-  HistoryAnswer,
-  HistoryRecord,
-  ReadRecord,
+import {
+  type CaseHistory,
+  type HistoryAnswer,
+  isConflictAnswer,
 } from "./_history.ts";
+import { Reading } from "./_reading.ts";
 import type {
   AnswerSeen,
   CaseResult,
@@ -117,7 +116,7 @@ export function judgeCase(
   history: CaseHistory,
   earlier: readonly JudgedRow[] = [],
 ): Judgement {
-  const h = new Reading(history.records);
+  const h = new Reading(history.records, history.subject);
   const observed = name === "annotations"
     ? annotations(h, earlier)
     : h.gone()
@@ -273,25 +272,48 @@ const CHECKS: Readonly<
   "concurrent-distinct": (h) => eachKept(h),
 
   "concurrent-same"(h) {
-    const calls = h.clientCalls();
+    const all = h.clientCalls();
+    const calls = all.filter((c) => c.retry !== true);
+    const retry = all.find((c) => c.retry === true);
+    const mark = h.contract()?.conflict;
     const n = h.countAfter(h.lastCallIndex());
+    const conflicts =
+      calls.filter((c) => isConflictAnswer(mark, c.answer)).length;
+    // A copy refused with the conflict the oracle declares retryable was
+    // not told it failed: it was told to retry.
     const failed = n.count === 1
-      ? calls.filter((c) => c.answer.outcome === "error").length
+      ? calls.filter((c) =>
+        c.answer.outcome === "error" && !isConflictAnswer(mark, c.answer)
+      ).length
       : 0;
+    const first = calls.find((c) => c.answer.outcome === "ok")?.answer;
     return {
-      client_saw: calls.map((c) => h.saw(c.call)),
+      client_saw: all.map((c) => h.saw(c.call)),
       effect: n.count,
-      extra: { copies: calls.length, told_failed: failed },
+      extra: {
+        copies: calls.length,
+        told_failed: failed,
+        ...(mark === undefined ? {} : { conflicts }),
+        ...(retry === undefined || first === undefined
+          ? {}
+          : { replayed: sameAnswer(first, retry.answer) }),
+      },
       // One effect is ONCE only when every caller was told so: a caller
-      // told "already exists" for an effect that exists got a false failure.
+      // told "already exists" for an effect that exists got a false
+      // failure; one told the declared conflict, and whose retry got the
+      // result, did not.
       verdict: n.count === null || n.count === 0
         ? "NONE"
         : n.count > 1
         ? "DUPLICATED"
         : failed > 0
         ? "FALSE-FAILURE"
-        : "ONCE",
-      needed: calls.map((c) => c.call),
+        : conflicts === 0
+        ? "ONCE"
+        : retry?.answer.outcome === "ok"
+        ? "ONCE-AFTER-CONFLICT"
+        : "FALSE-FAILURE",
+      needed: all.map((c) => c.call),
       readFailed: n.missing,
     };
   },
@@ -322,13 +344,111 @@ const CHECKS: Readonly<
     const n = h.countAfter(h.callIndex(2));
     const o = h.countAfter(h.callIndex(2), true);
     const old = n.count === null || o.count === null ? null : n.count - o.count;
+    const verdict = otherVerdict(old ?? 0, o.count ?? 0, h.answerOf(2));
     return {
       client_saw: [h.saw(1), h.saw(2)],
       effect: n.count,
       extra: { effect_other: o.count, effect_old: old },
-      verdict: otherVerdict(old ?? 0, o.count ?? 0, h.answerOf(2)),
+      verdict,
+      // The draft answers other arguments under a used key with 422.
+      info: h.otherStatus(2, 422, verdict, ["CONFLICT-REPORTED"]),
       needed: [1, 2],
       readFailed: (old !== null && old < 0) || n.missing || o.missing,
+    };
+  },
+
+  "replay-after-completion"(h) {
+    const { before, n } = h.retried();
+    const first = h.answerOf(1);
+    const again = h.answerOf(2);
+    const replayed = sameAnswer(first, again);
+    const once = onceVerdict(n.count, again);
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: { effect_before_retry: before.count, replayed },
+      // One effect, and the first answer came back as it was: the stored
+      // result, as the draft asks.
+      verdict: once === "ONCE" && first.outcome === "ok" && replayed
+        ? "REPLAYED"
+        : once,
+      needed: [1, 2],
+      readFailed: before.missing || n.missing,
+    };
+  },
+
+  "replay-error"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const first = h.answerOf(1);
+    if (first.outcome === "ok") {
+      return { ...notRun("not-an-error"), client_saw: [h.saw(1)] };
+    }
+    const { before, n } = h.retried();
+    const again = h.answerOf(2);
+    const replayed = sameAnswer(first, again);
+    const e1 = before.count ?? 0;
+    const e2 = n.count ?? 0;
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: { effect_before_retry: before.count, replayed },
+      verdict: errorVerdict(e1, e2, again, replayed),
+      needed: [1, 2],
+      readFailed: e2 < e1 || before.missing || n.missing,
+    };
+  },
+
+  "missing-key"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const a = h.answerOf(1);
+    const n = h.countAfter(h.callIndex(1));
+    // Answered success: the operation takes calls without a key (a retry
+    // of one cannot be told from a new call). Refused: with no effect, as
+    // the draft asks, or after the write.
+    const verdict: Verdict = a.outcome === "ok"
+      ? "KEY-NOT-REQUIRED"
+      : (n.count ?? 0) > 0
+      ? "EFFECT-DESPITE-REJECTION"
+      : "KEY-REQUIRED";
+    return {
+      client_saw: [h.saw(1)],
+      effect: n.count,
+      verdict,
+      // The draft refuses a missing key with 400.
+      info: h.otherStatus(1, 400, verdict, ["KEY-REQUIRED"]),
+      needed: [1],
+      readFailed: n.missing,
+    };
+  },
+
+  "key-lifetime"(h) {
+    const skip = h.skipped();
+    if (skip !== undefined) return notRun(skip);
+    const { before, n } = h.retried();
+    const again = h.answerOf(2);
+    const wait = h.records.find((r) => r.op === "fault" && r.fault === "wait");
+    const lifetime = h.contract()?.lifetime_ms;
+    return {
+      client_saw: [h.saw(1), h.saw(2)],
+      effect: n.count,
+      extra: {
+        effect_before_retry: before.count,
+        ...(wait?.op === "fault" && wait.fault === "wait"
+          ? { waited_ms: wait.ms }
+          : {}),
+        ...(lifetime === undefined ? {} : { lifetime_ms: lifetime }),
+      },
+      verdict: n.count === null || n.count === 0
+        ? "NONE"
+        : n.count > 1
+        ? "KEY-FORGOTTEN"
+        : again.outcome === "ok"
+        ? "KEY-KEPT"
+        : "FALSE-FAILURE",
+      needed: [1, 2],
+      readFailed: before.missing || n.missing,
     };
   },
 
@@ -404,6 +524,7 @@ function eachKept(h: Reading): Observed {
 /** The cases that call the tool again with the same arguments: what `idempotentHint: true` promises about. */
 export const REPEAT_CASES: readonly CaseName[] = [
   "lost-reply-retry",
+  "replay-after-completion",
   "cancel-after-send",
   "concurrent-same",
   "crash-after-commit",
@@ -550,161 +671,29 @@ export function otherVerdict(
   return second.outcome === "ok" ? "SILENT-CONFLICT" : "CONFLICT-REPORTED";
 }
 
-/** An answer's outcome in the words `--json` has always used (`client_saw`, `answers`). */
-function outcomeOf(a: HistoryAnswer): Outcome {
-  switch (a.outcome) {
-    case "ok":
-      return "success";
-    case "error":
-      return a.error === "tool" ? "tool-error" : "rpc-error";
-    case "unknown":
-      return "closed";
-    default:
-      return "no-answer";
-  }
+/** Whether two answers are the same answer: the same outcome and digest (an HTTP status and body; a result or an error as JSON). */
+export function sameAnswer(a: HistoryAnswer, b: HistoryAnswer): boolean {
+  return a.outcome === b.outcome && a.digest !== undefined &&
+    a.digest === b.digest;
 }
 
-/** A count the case needed, and whether the read was there at all. */
-interface Counted {
-  readonly count: number | null;
-  /** No such read in the history: nothing was counted. */
-  readonly missing: boolean;
-}
-
-/** The questions every check asks of a history: which call, which answer, which read. */
-class Reading {
-  constructor(readonly records: readonly HistoryRecord[]) {}
-
-  /** The client's calls, in call order. */
-  clientCalls(): CallRecord[] {
-    return this.records.filter((r): r is CallRecord => r.op === "call");
+/**
+ * replay-error: the effect `before` the retry and `after` it, the retry's
+ * answer, and whether it was the first answer again. A retry that ran the
+ * call again after an effect is unsafe whatever it said; one that ran
+ * nothing is fine whatever it said, and best when it said the same.
+ */
+export function errorVerdict(
+  before: number,
+  after: number,
+  again: HistoryAnswer,
+  replayed: boolean,
+): Verdict {
+  if (after > before) {
+    if (before > 0) return replayed ? "ERROR-RE-RUN" : "ERROR-NOT-STORED";
+    // The error left nothing: the retry was a new try, and its own answer
+    // says whether it did.
+    return again.outcome === "ok" ? "ERROR-NOT-REPLAYED" : "FALSE-FAILURE";
   }
-
-  /** Client call `n`, when the history has it. */
-  call(n: number): CallRecord | undefined {
-    return this.clientCalls().find((c) => c.call === n);
-  }
-
-  /** The answer to call `n`; a call not in the history got none. */
-  answerOf(n: number): HistoryAnswer {
-    return this.call(n)?.answer ?? { outcome: "none" };
-  }
-
-  /** What the client saw of call `n`: nothing when guardlab withheld the answer. */
-  saw(n: number): Outcome {
-    const withheld = this.records.some((r) =>
-      r.op === "fault" && r.fault === "withhold" && r.call === n
-    );
-    return withheld ? "no-answer" : outcomeOf(this.answerOf(n));
-  }
-
-  /** The index of call `n`'s record (the end of the history when it has none). */
-  callIndex(n: number): number {
-    const at = this.records.findIndex((r) => r.op === "call" && r.call === n);
-    return at < 0 ? this.records.length : at;
-  }
-
-  /** The index of the last client call's record. */
-  lastCallIndex(): number {
-    return this.records.findLastIndex((r) => r.op === "call");
-  }
-
-  /** The reads from index `from` on (reads made while a call was in flight left out). */
-  readsFrom(from: number, to = this.records.length): ReadRecord[] {
-    return this.records.slice(Math.max(0, from), to).filter((
-      r,
-    ): r is ReadRecord => r.op === "read" && r.in_flight !== true);
-  }
-
-  /** The first read after index `at` (with `count`, or with `other_count`), up to the next client call. */
-  countAfter(at: number, other = false): Counted {
-    const next = this.records.findIndex((r, i) => i > at && r.op === "call");
-    const read = this.readsFrom(at + 1, next < 0 ? undefined : next)
-      .find((r) => (r.other === true) === other);
-    return read === undefined
-      ? { count: null, missing: true }
-      : { count: read.count, missing: false };
-  }
-
-  /** The last read before index `at`, in flight or not. */
-  countBefore(at: number): Counted {
-    const read = this.records.slice(0, at).findLast((r) => r.op === "read");
-    return read?.op === "read"
-      ? { count: read.count, missing: false }
-      : { count: null, missing: true };
-  }
-
-  /** A lost answer's two reads: before the retry (call 2, after index `from`), and after it. */
-  retried(from = -1): { before: Counted; n: Counted } {
-    const retry = this.callIndex(2);
-    const before = this.records.slice(from + 1, retry).findLast((r) =>
-      r.op === "read" && r.in_flight !== true && r.other !== true
-    );
-    return {
-      before: before?.op === "read"
-        ? { count: before.count, missing: false }
-        : { count: null, missing: true },
-      n: this.countAfter(retry),
-    };
-  }
-
-  /** What the server answered each client call (a call the client cancelled, unanswered, left out), in call order. */
-  answers(): AnswerSeen[] {
-    return this.clientCalls()
-      .filter((c) => c.answer.outcome !== "cancelled")
-      .sort((a, b) => a.call - b.call)
-      .map((c) => ({
-        call: c.call,
-        outcome: outcomeOf(c.answer),
-        ...(c.answer.text === undefined ? {} : { text: c.answer.text }),
-        ...(c.answer.ms === undefined ? {} : { ms: c.answer.ms }),
-        ...(c.process === undefined ? {} : { process: c.process }),
-      }));
-  }
-
-  /** Why the case was not run, when it was not. */
-  skipped(): NotRunReason | undefined {
-    const skip = this.records.find((r) => r.op === "skip");
-    return skip?.op === "skip" ? skip.reason : undefined;
-  }
-
-  /** The first process of the case's own that could not be started. */
-  startFailed(): number | undefined {
-    const failed = this.records.find((r) =>
-      r.op === "process" && r.event === "start-failed"
-    );
-    return failed?.op === "process" ? failed.process ?? 0 : undefined;
-  }
-
-  /** The run's server had exited before the case began. */
-  gone(): boolean {
-    return this.records.some((r) => r.op === "process" && r.event === "gone");
-  }
-
-  /** The run's server exited during the case. */
-  exited(): boolean {
-    return this.records.some((r) =>
-      r.op === "process" && r.event === "exit" && r.process === undefined
-    );
-  }
-
-  /** A setup call was not answered success. */
-  setupFailed(): boolean {
-    return this.records.some((r) =>
-      r.op === "setup" && r.answer.outcome !== "ok"
-    );
-  }
-
-  /** A read that could not count (not one made while a call was in flight). */
-  readFailed(): boolean {
-    return this.readsFrom(0).some((r) => r.count === null);
-  }
-
-  /** The hints the write or read tool declared, when it was listed. */
-  hints(role: "write" | "read"): ToolHints | undefined {
-    const listed = this.records.find((r) =>
-      r.op === "listed" && r.role === role
-    );
-    return listed?.op === "listed" ? listed.hints : undefined;
-  }
+  return replayed ? "ERROR-REPLAYED" : "ERROR-NOT-REPLAYED";
 }

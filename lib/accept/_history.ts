@@ -28,7 +28,7 @@
  * @module
  */
 import type { ChannelProblem } from "../wire/channel.ts";
-import type { Json } from "./oracle.ts";
+import type { ConflictMark, Json } from "./oracle.ts";
 
 /** The declared hints of one tool, as its `annotations` in tools/list give them (booleans only). */
 export interface ToolHints {
@@ -62,17 +62,27 @@ export type NotRunReason =
   /** The tool declares hints, and no case that checks them ran. */
   | "nothing-to-check"
   /** guardlab did not see the tool in tools/list (not listed, or the list could not be read): its hints are unknown. */
-  | "not-listed";
+  | "not-listed"
+  /** The oracle states no key lifetime (`key_lifetime_ms`). */
+  | "no-lifetime"
+  /** The key is one of the call's arguments: a call without it is the rejected case's. */
+  | "key-is-argument"
+  /** The read counts by the key itself: an effect stored under no key could not be seen. */
+  | "read-needs-key"
+  /** The oracle's `error_call` was answered success: there was no error to replay. */
+  | "not-an-error";
 
 /** The version of the history format this guardlab writes and judges. */
 export const HISTORY_VERSION = 1;
 
 /**
  * What a history records: `mcp-server`, a server's write tool under
- * `accept`'s cases. Another kind of system (an agent host, an HTTP API)
- * records a history of its own subject, in the same shape.
+ * `accept`'s cases; `http-api`, one write endpoint of an HTTP API under the
+ * same cases (a call is a request, its answer the response: `status`, and
+ * the body's digest). Another kind of system (an agent host) records a
+ * history of its own subject, in the same shape.
  */
-export type HistorySubject = "mcp-server";
+export type HistorySubject = "mcp-server" | "http-api";
 
 /**
  * How a call ended, as guardlab saw it:
@@ -92,8 +102,21 @@ export type AnswerOutcome = "ok" | "error" | "none" | "unknown" | "cancelled";
 export interface HistoryAnswer {
   /** How the call ended. */
   readonly outcome: AnswerOutcome;
-  /** For `error`: the tool's own error (`isError`) or a JSON-RPC error. */
-  readonly error?: "tool" | "rpc";
+  /** For `error`: the tool's own error (`isError`), a JSON-RPC error, or an HTTP status that is not 2xx. */
+  readonly error?: "tool" | "rpc" | "http";
+  /** An HTTP API's status. */
+  readonly status?: number;
+  /** A JSON-RPC error's code. */
+  readonly code?: number;
+  /**
+   * What the answer was, as a digest (`sha256:` and hex): of an HTTP
+   * response's status and body, of a tool result or a JSON-RPC error as
+   * canonical JSON. Two answers with one digest are the same answer: the
+   * stored result came back.
+   */
+  readonly digest?: string;
+  /** The value at the oracle's conflict pointer, when it declares one and the answer has a scalar there. */
+  readonly pointed?: string | number | boolean | null;
   /** What the answer said: at most 200 characters, inert. */
   readonly text?: string;
   /** For `none`: the answer came, and was not read. */
@@ -122,6 +145,10 @@ export interface CallRecord {
   readonly key: string | null;
   /** The client sends it again (a retry of an earlier call). */
   readonly retry?: true;
+  /** Sent without its key (the missing-key case): `key` is the one it would have carried. */
+  readonly keyless?: true;
+  /** What it carried in `params._meta`, when the oracle puts the key there. */
+  readonly meta?: Json;
   /** Which server process it went to, in a case that starts its own. */
   readonly process?: number;
   /** Its answer. */
@@ -192,7 +219,32 @@ export type FaultRecord =
     readonly at_ms: number;
     readonly fault: "kill";
     readonly process: number;
+  }
+  | {
+    readonly op: "fault";
+    readonly at_ms: number;
+    readonly fault: "wait";
+    /** How long guardlab waited before the next call (inside the key's stated lifetime). */
+    readonly ms: number;
   };
+
+/**
+ * What the oracle declares of the idempotency-key contract, as the case
+ * used it (a history is judged without its oracle): where the key goes,
+ * how a retryable in-flight conflict looks, how long a key is kept.
+ */
+export interface ContractRecord {
+  /** What it is. */
+  readonly op: "contract";
+  /** When. */
+  readonly at_ms: number;
+  /** Where the call carries its key: among its arguments, in `params._meta`, as `params.idempotencyKey`, or (HTTP) in a request header. */
+  readonly key_in?: "arguments" | "_meta" | "idempotencyKey" | "header";
+  /** The conflict a client may retry after, as the server marks it. */
+  readonly conflict?: ConflictMark;
+  /** The key's lifetime the server publishes, in ms. */
+  readonly lifetime_ms?: number;
+}
 
 /**
  * A server process's life, as guardlab saw it: `start` (a process of the
@@ -260,7 +312,8 @@ export type HistoryRecord =
   | ProcessRecord
   | ProblemRecord
   | SkipRecord
-  | ListedRecord;
+  | ListedRecord
+  | ContractRecord;
 
 /** The history of one case. */
 export interface CaseHistory {
@@ -268,6 +321,12 @@ export interface CaseHistory {
   readonly version: typeof HISTORY_VERSION;
   /** What kind of system it records. */
   readonly subject: HistorySubject;
+  /**
+   * When the case began on the wall clock, Unix ms (where `at_ms` counts
+   * from): shown (a trace's times), never judged on. Absent from a history
+   * recorded before it was kept.
+   */
+  readonly epoch_ms?: number;
   /** What happened, in order. */
   readonly records: readonly HistoryRecord[];
 }
@@ -275,4 +334,19 @@ export interface CaseHistory {
 /** Milliseconds as a history keeps them: a tenth of a millisecond. */
 export function tenths(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/**
+ * Whether answer `a` is the conflict `mark` declares retryable: an error
+ * with that HTTP status, that JSON-RPC code, or that value at the
+ * oracle's pointer (`pointed`, recorded when the answer came).
+ */
+export function isConflictAnswer(
+  mark: ConflictMark | undefined,
+  a: HistoryAnswer,
+): boolean {
+  if (mark === undefined || a.outcome !== "error") return false;
+  if ("status" in mark) return a.status === mark.status;
+  if ("code" in mark) return a.error === "rpc" && a.code === mark.code;
+  return a.pointed !== undefined && a.pointed === mark.value;
 }

@@ -73,6 +73,10 @@ export interface AnswerSeen {
   readonly ms?: number;
   /** Which server process answered, in a case that starts its own. */
   readonly process?: number;
+  /** An HTTP API's status. */
+  readonly status?: number;
+  /** A JSON-RPC error's code. */
+  readonly code?: number;
 }
 
 /** Where `cancel-after-send` placed its cancel, and why there. */
@@ -126,6 +130,14 @@ export interface CaseResult {
   readonly read_hints?: ToolHints;
   /** annotations: each declared hint a verdict of this run contradicts. */
   readonly contradicted?: readonly Contradiction[];
+  /** concurrent-same, with a conflict the oracle declares: how many copies got it. */
+  readonly conflicts?: number;
+  /** Whether the repeat got the first answer back, the same (its digest): the stored result. */
+  readonly replayed?: boolean;
+  /** key-lifetime: how long guardlab waited before the retry, and the lifetime the oracle states. */
+  readonly waited_ms?: number;
+  /** key-lifetime: the lifetime the oracle states, in ms. */
+  readonly lifetime_ms?: number;
   /** NOT-RUN: why the case tested nothing. */
   readonly not_run?: NotRunReason;
   /** The verdict. */

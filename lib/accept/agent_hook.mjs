@@ -28,6 +28,15 @@
  * Spans are only made while the SDK's tracing is on (not under
  * NODE_ENV=test, OPENAI_AGENTS_DISABLE_TRACING or tracingDisabled).
  *
+ * Each MCP call also carries the agent's trace context, as OpenTelemetry's
+ * MCP conventions ask of a client: a `traceparent` in the request's
+ * `params._meta` (unless it has one), built from the SDK's own ids: its
+ * trace id without `trace_` (32 hex digits) and the first 16 of the 24 hex
+ * digits of the function span's id. guardlab proxy records it, so its
+ * spans of the call become that span's children in one trace
+ * (`guardlab proxy show RECORD --otlp FILE`). `{ traceparent: false }`
+ * leaves the requests as they are.
+ *
  * Printed by `guardlab proxy --print-agent-hook`; the format is in
  * guardlab's docs, chapter 9.
  *
@@ -61,8 +70,10 @@ const MAX_NAMES = 99;
  *
  * @param {any} agents The @openai/agents-core module.
  * @param {string} path The record to create.
- * @param {{ replaceProcessors?: boolean }} [options] `replaceProcessors`:
- *   use setTraceProcessors (this processor only) instead of addTraceProcessor.
+ * @param {{ replaceProcessors?: boolean, traceparent?: boolean }} [options]
+ *   `replaceProcessors`: use setTraceProcessors (this processor only)
+ *   instead of addTraceProcessor; `traceparent: false`: add no trace
+ *   context to an MCP call.
  * @returns {Promise<AgentRecord>}
  */
 export async function guardlabAgentRecord(agents, path, options = {}) {
@@ -132,6 +143,27 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
     }
   };
 
+  /**
+   * The W3C traceparent of the span the caller runs in: the SDK's trace id
+   * without its prefix, the first 16 hex digits of its 24-digit span id;
+   * null when there is none, or an id generator of the engineer's own made
+   * ids of another shape.
+   */
+  const currentTraceparent = () => {
+    if (options.traceparent === false) return null;
+    try {
+      const trace = /^trace_([0-9a-f]{32})$/.exec(
+        String(agents.getCurrentTrace?.()?.traceId),
+      );
+      const span = /^span_([0-9a-f]{16})[0-9a-f]*$/.exec(
+        String(agents.getCurrentSpan?.()?.spanId),
+      );
+      return trace && span ? `00-${trace[1]}-${span[1]}-01` : null;
+    } catch {
+      return null;
+    }
+  };
+
   const SPAN_TYPES = ["function", "guardrail", "turn"];
   const processor = {
     /** @param {any} span */
@@ -143,6 +175,8 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
         t: now(),
         type: data.type,
         span: String(span.spanId),
+        trace: text(span.traceId),
+        parent: text(span.parentId),
         ...(data.type === "turn"
           ? { turn: data.turn, agent: text(data.agent_name) }
           : { name: text(data.name) }),
@@ -248,6 +282,14 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
     /** @param {any[]} args */
     const wrapped = async function (...args) {
       const n = ++mcpCalls;
+      // callTool(name, args, meta, options): meta becomes params._meta.
+      const meta = args[2];
+      const given = meta !== null && typeof meta === "object" &&
+        typeof meta.traceparent === "string";
+      const traceparent = given ? null : currentTraceparent();
+      if (traceparent !== null) {
+        args[2] = { ...(meta ?? {}), traceparent };
+      }
       write({
         kind: "mcp_call",
         t: now(),
@@ -256,6 +298,7 @@ export async function guardlabAgentRecord(agents, path, options = {}) {
         tool: text(args[0]),
         arguments: args[1] ?? {},
         span: currentSpan(),
+        traceparent: given ? text(meta.traceparent) : traceparent,
       });
       try {
         const result = await original.apply(server, args);

@@ -47,6 +47,9 @@ export type AgentLine =
     readonly t: number;
     readonly type: SpanKind;
     readonly span: string;
+    /** The SDK's trace id (`trace_` and 32 hex) and its parent span's id, as the hook noted them. */
+    readonly trace: string | null;
+    readonly parent: string | null;
     readonly name: string | null;
     readonly turn: number | null;
     /** span_end of a function: its input, what the model is told, its MCP server. */
@@ -169,6 +172,8 @@ function checked(value: Record<string, unknown>): AgentLine | null | "skip" {
         t,
         type: value.type as SpanKind,
         span,
+        trace: str(value.trace),
+        parent: str(value.parent),
         name: str(value.name),
         turn: num(value.turn),
         input: str(value.input),

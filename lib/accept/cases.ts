@@ -9,7 +9,11 @@
  * @module
  */
 
-/** The cases, in the order `accept` runs them. */
+/**
+ * The cases an MCP oracle runs by default, in the order `accept` runs them
+ * (an oracle that declares part of the idempotency-key contract runs
+ * {@linkcode ALL_CASE_NAMES}).
+ */
 export const CASE_NAMES = [
   "once",
   "rejected",
@@ -24,8 +28,37 @@ export const CASE_NAMES = [
   "annotations",
 ] as const;
 
+/**
+ * The cases of the idempotency-key contract (draft-ietf-httpapi-idempotency-key-header
+ * and Stripe's documented behaviour) beyond the ones above: the stored
+ * result after completion, a stored error, a missing key, the key's stated
+ * lifetime. They run for every HTTP API, and for an MCP oracle that
+ * declares part of the contract (a key place, a conflict, an error call, a
+ * lifetime).
+ */
+export const CONTRACT_CASES = [
+  "replay-after-completion",
+  "replay-error",
+  "missing-key",
+  "key-lifetime",
+] as const;
+
 /** One case's name. */
-export type CaseName = typeof CASE_NAMES[number];
+export type CaseName =
+  | typeof CASE_NAMES[number]
+  | typeof CONTRACT_CASES[number];
+
+/** Every case, in the order `accept` runs them: the contract's before the cases that start servers of their own. */
+export const ALL_CASE_NAMES: readonly CaseName[] = [
+  ...CASE_NAMES.slice(0, CASE_NAMES.indexOf("two-processes")),
+  ...CONTRACT_CASES,
+  ...CASE_NAMES.slice(CASE_NAMES.indexOf("two-processes")),
+];
+
+/** The cases an HTTP API runs: every case but the ones MCP alone has (a cancel notification, tools/list's hints). */
+export const HTTP_CASE_NAMES: readonly CaseName[] = ALL_CASE_NAMES.filter((
+  c,
+) => c !== "cancel-after-send" && c !== "annotations");
 
 /** The cases that run N copies at once (`--copies N`). */
 export const CONCURRENT_CASES: readonly CaseName[] = [
@@ -84,6 +117,17 @@ export const VERDICTS = [
   "CONFLICT-REPORTED",
   "SILENT-CONFLICT",
   "OVERWRITTEN",
+  "ONCE-AFTER-CONFLICT",
+  "REPLAYED",
+  "ERROR-REPLAYED",
+  "ERROR-RE-RUN",
+  "ERROR-NOT-STORED",
+  "ERROR-NOT-REPLAYED",
+  "KEY-REQUIRED",
+  "KEY-NOT-REQUIRED",
+  "KEY-KEPT",
+  "KEY-FORGOTTEN",
+  "OTHER-STATUS",
   "ANNOTATION-CONTRADICTED",
   "HINTS-HOLD",
   "NOTHING-PROMISED",
@@ -107,6 +151,10 @@ export type VerdictClass = "safe" | "unsafe" | "info" | "inconclusive";
 /** The class of each verdict: the one place it is stated (exit codes, the summary, reports are derived from it). */
 export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
   "ONCE": "safe",
+  // The copies sent while the first was in flight got the conflict the
+  // oracle declares retryable, and a retry after it got the stored result.
+  "ONCE-AFTER-CONFLICT": "safe",
+  "REPLAYED": "safe",
   "NONE": "unsafe",
   "DUPLICATED": "unsafe",
   "NO-EFFECT": "safe",
@@ -124,6 +172,18 @@ export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
   "CONFLICT-REPORTED": "safe",
   "SILENT-CONFLICT": "unsafe",
   "OVERWRITTEN": "info",
+  "ERROR-REPLAYED": "safe",
+  "ERROR-RE-RUN": "unsafe",
+  "ERROR-NOT-STORED": "unsafe",
+  // The error was not stored, but the retry left no second effect.
+  "ERROR-NOT-REPLAYED": "info",
+  "KEY-REQUIRED": "safe",
+  // A call without a key is processed: the draft lets an operation say so.
+  "KEY-NOT-REQUIRED": "info",
+  "KEY-KEPT": "safe",
+  "KEY-FORGOTTEN": "unsafe",
+  // Refused as the draft asks, with another status than the draft's.
+  "OTHER-STATUS": "info",
   "ANNOTATION-CONTRADICTED": "unsafe",
   "HINTS-HOLD": "safe",
   "NOTHING-PROMISED": "info",
@@ -153,6 +213,34 @@ export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
 
 /** The verdicts each case can reach, plus the broken-server ones. */
 export const CASE_VERDICTS: Readonly<Record<CaseName, readonly Verdict[]>> = {
+  "replay-after-completion": [
+    "REPLAYED",
+    "ONCE",
+    "NONE",
+    "DUPLICATED",
+    "FALSE-FAILURE",
+  ],
+  "replay-error": [
+    "ERROR-REPLAYED",
+    "ERROR-RE-RUN",
+    "ERROR-NOT-STORED",
+    "ERROR-NOT-REPLAYED",
+    "FALSE-FAILURE",
+    "NOT-RUN",
+  ],
+  "missing-key": [
+    "KEY-REQUIRED",
+    "KEY-NOT-REQUIRED",
+    "EFFECT-DESPITE-REJECTION",
+    "NOT-RUN",
+  ],
+  "key-lifetime": [
+    "KEY-KEPT",
+    "KEY-FORGOTTEN",
+    "NONE",
+    "FALSE-FAILURE",
+    "NOT-RUN",
+  ],
   "once": ["ONCE", "NONE", "DUPLICATED", "FALSE-FAILURE"],
   "rejected": [
     "NO-EFFECT",
@@ -169,7 +257,13 @@ export const CASE_VERDICTS: Readonly<Record<CaseName, readonly Verdict[]>> = {
     "DUPLICATED",
     "FALSE-FAILURE",
   ],
-  "concurrent-same": ["ONCE", "NONE", "DUPLICATED", "FALSE-FAILURE"],
+  "concurrent-same": [
+    "ONCE",
+    "ONCE-AFTER-CONFLICT",
+    "NONE",
+    "DUPLICATED",
+    "FALSE-FAILURE",
+  ],
   "same-key-other-arguments": [
     "CONFLICT-REPORTED",
     "SILENT-CONFLICT",
@@ -209,6 +303,8 @@ export const CASE_INFO: Readonly<
 > = {
   "cancel-after-send": ["EFFECT-DESPITE-CANCEL", "CANCEL-TOO-LATE"],
   "annotations": ["READ-HINT-MISSING"],
+  "same-key-other-arguments": ["OTHER-STATUS"],
+  "missing-key": ["OTHER-STATUS"],
 };
 
 /** The verdicts any case can reach when the server or its read tool breaks. */
@@ -222,7 +318,7 @@ export const BROKEN_VERDICTS: readonly Verdict[] = [
 
 /** Whether `name` is a case name. */
 export function isCaseName(name: string): name is CaseName {
-  return (CASE_NAMES as readonly string[]).includes(name);
+  return (ALL_CASE_NAMES as readonly string[]).includes(name);
 }
 
 /** The example servers built into guardlab (`accept --example NAME`), by name. */

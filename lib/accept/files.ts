@@ -3,7 +3,8 @@
  * a file read is opened without following a link, measured before it is
  * read, and read no further than its bound; a record is created new, in a
  * folder of the user's own, never over an existing name; a draft oracle or
- * a JUnit report is a new file too, and an existing name is refused.
+ * a JUnit report is a new file too (`sandbox/new_file.ts`), and an existing
+ * name is refused.
  *
  * @module
  */
@@ -16,7 +17,6 @@ import {
   assertGranted,
   currentUid,
   privateFolderProblem,
-  PROBLEM,
   UnsafePath,
 } from "../sandbox/safe_fs.ts";
 import { openPlainFile } from "../sandbox/plain_file.ts";
@@ -124,77 +124,4 @@ export function nextRecordName(path: string): string | null {
     ? [path, 1]
     : [`${numbered[1]}${ext}`, Number(numbered[2])];
   return n > MAX_RECORD_NAMES ? null : numberedName(first, n + 1);
-}
-
-/**
- * Refuse (exit 4) unless `path` can be created as a new file under the
- * grant: a link is refused as a link, any other existing name as taken,
- * and no folder on the way may be another user's to change. Checked before
- * the work that will write it, so a refusal costs nothing; the write
- * itself ({@linkcode writeNewFile}) never opens an existing name.
- */
-export function assertNewFile(
-  path: string,
-  trusted: readonly string[],
-): string {
-  const abs = isAbsolute(path) ? path : resolve(path);
-  assertGranted(abs, true);
-  assertFolderChain(dirname(abs), currentUid(trusted[0]), trusted);
-  const taken = takenProblem(abs);
-  if (taken !== null) {
-    throw new UnsafePath(
-      path,
-      taken,
-      taken === PROBLEM.link ? undefined : FILE_MESSAGES.fileExistsRemedy,
-    );
-  }
-  return abs;
-}
-
-/** Why the name `abs` is taken, or null when nothing is there. */
-function takenProblem(abs: string) {
-  try {
-    return Deno.lstatSync(abs).isSymlink
-      ? PROBLEM.link
-      : FILE_MESSAGES.fileExists;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
-}
-
-/**
- * Write `text` to `path` as a new file of this user's (mode 0600), after
- * {@linkcode assertNewFile}'s checks. The open is O_EXCL: a name that
- * appeared since (a link planted meanwhile included) is refused, never
- * written through; a write that fails removes the part written, so no
- * half file is left.
- */
-export function writeNewFile(
-  path: string,
-  trusted: readonly string[],
-  text: string,
-): void {
-  const abs = assertNewFile(path, trusted);
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(abs, { write: true, createNew: true, mode: 0o600 });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    throw new UnsafePath(
-      path,
-      takenProblem(abs) ?? FILE_MESSAGES.fileExists,
-      FILE_MESSAGES.fileExistsRemedy,
-    );
-  }
-  try {
-    let bytes = new TextEncoder().encode(text);
-    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-  } catch (error) {
-    file.close();
-    // The name is this user's own new file: nobody else can have swapped it.
-    Deno.removeSync(abs);
-    throw error;
-  }
-  file.close();
 }

@@ -164,14 +164,17 @@ export async function runHostCase(
   );
   let host: ServerProcess;
   try {
-    host = startServerProcess(options.argv[0], options.argv.slice(1), "piped", {
-      stdin: "null",
-      env: {
+    host = startServerProcess(
+      options.argv[0],
+      options.argv.slice(1),
+      "piped",
+      {
         OPENAI_BASE_URL: modelServer.baseUrl,
         OPENAI_API_KEY: apiKey,
         GUARDLAB_MCP_CONFIG: config,
       },
-    });
+      { stdin: "null" },
+    );
   } catch (error) {
     await Promise.all([toolEnd.close(), modelServer.close()]);
     throw error;

@@ -22,7 +22,7 @@ import {
   type HistoryAnswer,
   type HistoryRecord,
 } from "./_history.ts";
-import { MAX_COPIES, MAX_ORACLE_TOOLS } from "./limits.ts";
+import { MAX_CASE_CALLS, MAX_ORACLE_TOOLS } from "./limits.ts";
 import { MAX_BASELINE_RESULTS, reportHead } from "./baseline.ts";
 import { BASELINE_MESSAGES, JUDGE_MESSAGES as J } from "./ci_messages.ts";
 import type { AcceptReport, CaseResult, NotRunReason } from "./_report.ts";
@@ -188,7 +188,12 @@ const REASONS: Record<NotRunReason, true> = {
   "not-started": true,
   "nothing-to-check": true,
   "not-listed": true,
+  "no-lifetime": true,
+  "key-is-argument": true,
+  "read-needs-key": true,
+  "not-an-error": true,
 };
+const KEY_PLACES = ["arguments", "_meta", "idempotencyKey", "header"];
 const PROCESS_EVENTS = ["start", "start-failed", "close", "exit", "gone"];
 const CANCEL_FROM = ["flag", "measured", "default"];
 
@@ -199,7 +204,9 @@ function historyOf(h: unknown, bad: (why: string) => Text): CaseHistory {
       bad(`version (this guardlab reads ${HISTORY_VERSION})`),
     );
   }
-  if (h.subject !== "mcp-server") throw new BadReport(bad("subject"));
+  if (h.subject !== "mcp-server" && h.subject !== "http-api") {
+    throw new BadReport(bad("subject"));
+  }
   if (!Array.isArray(h.records) || h.records.length > MAX_HISTORY_RECORDS) {
     throw new BadReport(bad("records"));
   }
@@ -208,11 +215,20 @@ function historyOf(h: unknown, bad: (why: string) => Text): CaseHistory {
     if (why !== null) throw new BadReport(bad(`records[${i}].${why}`));
     return recordOf(r as Record<string, unknown>);
   });
-  if (records.filter((r) => r.op === "call").length > MAX_COPIES) {
+  if (records.filter((r) => r.op === "call").length > MAX_CASE_CALLS) {
     throw new BadReport(bad("records (more calls than any case makes)"));
   }
-  return { version: HISTORY_VERSION, subject: "mcp-server", records };
+  // When the case began on the wall clock: kept as given, when it is one
+  // (a trace's times), never judged on.
+  const epoch = typeof h.epoch_ms === "number" && Number.isFinite(h.epoch_ms) &&
+      h.epoch_ms > 0 && h.epoch_ms < MAX_EPOCH_MS
+    ? { epoch_ms: h.epoch_ms }
+    : {};
+  return { version: HISTORY_VERSION, subject: h.subject, ...epoch, records };
 }
+
+/** The latest wall-clock start a history may state (Unix ms: the year 5138). */
+const MAX_EPOCH_MS = 1e14;
 
 const count = (v: unknown, max = Number.MAX_SAFE_INTEGER) =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;
@@ -228,12 +244,14 @@ function recordProblem(r: unknown): string | null {
   if (!ms(r.at_ms)) return "at_ms";
   switch (r.op) {
     case "call":
-      if (!count(r.call, MAX_COPIES)) return "call";
+      if (!count(r.call, MAX_CASE_CALLS)) return "call";
       if (!name(r.tool)) return "tool";
       if (
         r.key !== null && !(typeof r.key === "string" && r.key.length <= 4096)
       ) return "key";
       if (!optional(r.retry, (v) => v === true)) return "retry";
+      if (!optional(r.keyless, (v) => v === true)) return "keyless";
+      if (!optional(r.meta, isPlainRecord)) return "meta";
       if (!optional(r.arguments_bytes, count)) return "arguments_bytes";
       if (!processNo(r.process)) return "process";
       return answerProblem(r.answer);
@@ -248,11 +266,12 @@ function recordProblem(r: unknown): string | null {
       return name(r.tool) ? answerProblem(r.answer) : "tool";
     case "fault":
       if (r.fault === "withhold") {
-        return count(r.call, MAX_COPIES) ? null : "call";
+        return count(r.call, MAX_CASE_CALLS) ? null : "call";
       }
       if (r.fault === "kill") return count(r.process, 64) ? null : "process";
+      if (r.fault === "wait") return count(r.ms) ? null : "ms";
       if (r.fault !== "cancel") return "fault";
-      if (!count(r.call, MAX_COPIES)) return "call";
+      if (!count(r.call, MAX_CASE_CALLS)) return "call";
       if (typeof r.sent !== "boolean") return "sent";
       if (!count(r.after_ms)) return "after_ms";
       if (!CANCEL_FROM.includes(r.from as string)) return "from";
@@ -272,6 +291,12 @@ function recordProblem(r: unknown): string | null {
       return typeof r.reason === "string" && Object.hasOwn(REASONS, r.reason)
         ? null
         : "reason";
+    case "contract":
+      if (!optional(r.key_in, (v) => KEY_PLACES.includes(v as string))) {
+        return "key_in";
+      }
+      if (!optional(r.lifetime_ms, count)) return "lifetime_ms";
+      return optional(r.conflict, conflictOk) ? null : "conflict";
     case "listed":
       if (r.role !== "write" && r.role !== "read") return "role";
       if (!name(r.tool)) return "tool";
@@ -287,15 +312,41 @@ function recordProblem(r: unknown): string | null {
   }
 }
 
+/** Whether a recorded conflict mark is one guardlab writes: a status, a code, or a pointer and a scalar. */
+function conflictOk(c: unknown): boolean {
+  if (!isPlainRecord(c)) return false;
+  const keys = Object.keys(c).sort().join(",");
+  return (keys === "status" && count(c.status, 599)) ||
+    (keys === "code" && Number.isInteger(c.code)) ||
+    (keys === "json,value" && typeof c.json === "string" &&
+      c.json.length <= 1024 && scalar(c.value));
+}
+
+const scalar = (v: unknown) =>
+  v === null || typeof v === "number" || typeof v === "boolean" ||
+  (typeof v === "string" && v.length <= 1024);
+
 /** What is wrong with a call's answer, or null. */
 function answerProblem(a: unknown): string | null {
   if (!isPlainRecord(a)) return "answer";
   if (typeof a.outcome !== "string" || !Object.hasOwn(OUTCOMES, a.outcome)) {
     return "answer.outcome";
   }
-  if (a.outcome === "error" && a.error !== "tool" && a.error !== "rpc") {
+  if (
+    a.outcome === "error" && a.error !== "tool" && a.error !== "rpc" &&
+    a.error !== "http"
+  ) {
     return "answer.error";
   }
+  if (!optional(a.status, (v) => count(v, 999))) return "answer.status";
+  if (!optional(a.code, Number.isInteger)) return "answer.code";
+  if (
+    !optional(
+      a.digest,
+      (v) => typeof v === "string" && /^sha256:[0-9a-f]{64}$/.test(v),
+    )
+  ) return "answer.digest";
+  if (!optional(a.pointed, scalar)) return "answer.pointed";
   if (!optional(a.text, (t) => typeof t === "string" && t.length <= 4096)) {
     return "answer.text";
   }
@@ -312,11 +363,23 @@ const FIELDS: Readonly<Record<HistoryRecord["op"], readonly string[]>> = {
     "arguments_bytes",
     "key",
     "retry",
+    "keyless",
+    "meta",
     "process",
   ],
   read: ["tool", "key", "count", "other", "in_flight", "process"],
   setup: ["tool"],
-  fault: ["fault", "call", "sent", "after_ms", "from", "median_ms", "process"],
+  fault: [
+    "fault",
+    "call",
+    "sent",
+    "after_ms",
+    "from",
+    "median_ms",
+    "process",
+    "ms",
+  ],
+  contract: ["key_in", "conflict", "lifetime_ms"],
   process: ["event", "process"],
   problem: ["problem", "id", "process"],
   skip: ["reason"],
@@ -341,7 +404,15 @@ function recordOf(r: Record<string, unknown>): HistoryRecord {
 function answerOf(a: Record<string, unknown>): HistoryAnswer {
   return {
     outcome: a.outcome as HistoryAnswer["outcome"],
-    ...(a.error === undefined ? {} : { error: a.error as "tool" | "rpc" }),
+    ...(a.error === undefined
+      ? {}
+      : { error: a.error as "tool" | "rpc" | "http" }),
+    ...(a.status === undefined ? {} : { status: a.status as number }),
+    ...(a.code === undefined ? {} : { code: a.code as number }),
+    ...(a.digest === undefined ? {} : { digest: a.digest as string }),
+    ...(a.pointed === undefined
+      ? {}
+      : { pointed: a.pointed as string | number | boolean | null }),
     ...(a.text === undefined ? {} : { text: inert(a.text as string) }),
     ...(a.refused === undefined ? {} : { refused: "too-deep" as const }),
     ...(a.at_ms === undefined ? {} : { at_ms: a.at_ms as number }),

@@ -175,3 +175,16 @@ export const MAX_HOST_ARGUMENTS_BYTES = 64 * 1024;
 
 /** How long a relay started by the host gets to say who it is once connected: 10 s. */
 export const RELAY_HELLO_MS = 10_000;
+
+/**
+ * The longest key-lifetime waits before its retry: half the lifetime the
+ * oracle states, and at most 60 s. A key kept a day is tested for the
+ * first minute of it; the row says how long guardlab waited.
+ */
+export const MAX_LIFETIME_WAIT_MS = 60_000;
+
+/** The most calls one case makes: N copies and a retry after a declared conflict. */
+export const MAX_CASE_CALLS = MAX_COPIES + 1;
+
+/** The largest OpenAPI document read (`--openapi`): 4 MiB, JSON only. */
+export const MAX_OPENAPI_BYTES = 4 * 1024 * 1024;

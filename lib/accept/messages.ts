@@ -50,8 +50,39 @@ export const ORACLE_MESSAGES = {
     zh: '{where} 必须是 {"tool": NAME, "arguments": {…}}',
   },
   notCount: {
-    en: '{where} must be {"text": S} or {"json": POINTER, "match": {…}}',
-    zh: '{where} 必须是 {"text": S} 或 {"json": POINTER, "match": {…}}',
+    en:
+      '{where} must be {"text": S}, {"json": POINTER, "match": {…}} or {"number": POINTER}',
+    zh:
+      '{where} 必须是 {"text": S}、{"json": POINTER, "match": {…}} 或 {"number": POINTER}',
+  },
+  notKeyPlace: {
+    en: '{where} must be "arguments", "_meta" or "idempotencyKey"',
+    zh: '{where} 必须是 "arguments"、"_meta" 或 "idempotencyKey"',
+  },
+  placeField: {
+    en: '{where} is read only with "key_in": "{what}"',
+    zh: '只有 "key_in": "{what}" 时才读取 {where}',
+  },
+  notKeyTemplate: {
+    en:
+      "{where} must be the key to send: a non-empty string of at most 256 characters, without {key} (placeholders such as {run} and {n:3} are filled in)",
+    zh:
+      "{where} 必须是要发送的业务键：不超过 256 个字符的非空字符串，不含 {key}（其中的 {run}、{n:3} 等占位符会被填入）",
+  },
+  notConflict: {
+    en:
+      '{where} must be {"code": N} (a JSON-RPC error code) or {"json": POINTER, "value": V} (a value in the error or the tool result)',
+    zh:
+      '{where} 必须是 {"code": N}（JSON-RPC 错误码）或 {"json": POINTER, "value": V}（错误或工具结果中的一个值）',
+  },
+  notHttpConflict: {
+    en: '{where} must be {"status": N}, an HTTP status from 400 to 599',
+    zh: '{where} 必须是 {"status": N}，400 到 599 之间的 HTTP 状态码',
+  },
+  notLifetime: {
+    en:
+      "{where} must be the key's lifetime in ms: a whole number from 1 to a year",
+    zh: "{where} 必须是业务键的保留时长（毫秒）：1 到一年之间的整数",
   },
   notPointer: {
     en: '{where} must be a JSON Pointer ("" or starting with /)',
@@ -62,8 +93,10 @@ export const ORACLE_MESSAGES = {
     zh: "{where} 里不能出现 {key}：业务键正是从 call 中读出的",
   },
   keyNotInCall: {
-    en: "{where}: {what} does not point at a string or number in call",
-    zh: "{where}：{what} 没有指向 call 中的字符串或数字",
+    en:
+      '{where}: {what} does not point at a string or number in call (in meta with key_in _meta; "" with key_in idempotencyKey)',
+    zh:
+      '{where}：{what} 没有指向 call 中的字符串或数字（key_in 为 _meta 时指向 meta；为 idempotencyKey 时为 ""）',
   },
   setupList: {
     en: "{where} must be a list of at most {what} tool calls",
@@ -91,11 +124,83 @@ export const ORACLE_MESSAGES = {
   },
 } as const satisfies Record<string, Text>;
 
+/** Why an HTTP oracle, or the OpenAPI document beside it, cannot be used. */
+export const HTTP_ORACLE_MESSAGES = {
+  noEndpoints: {
+    en: 'the HTTP oracle must be an object {"endpoints": [ … ]}',
+    zh: 'HTTP oracle 必须是对象 {"endpoints": [ … ]}',
+  },
+  endpointCount: {
+    en: "the HTTP oracle must name from 1 to {max} endpoints",
+    zh: "HTTP oracle 必须列出 1 到 {max} 个端点",
+  },
+  notHeader: {
+    en:
+      "{where} must be a header name (letters, digits, -; at most 64) that guardlab does not send itself",
+    zh:
+      "{where} 必须是 guardlab 自己不发送的请求头名称（字母、数字、-；最多 64 个字符）",
+  },
+  methodOrOperation: {
+    en:
+      '{where} needs either "method" and "path", or "operation" (with --openapi)',
+    zh: '{where} 需要 "method" 与 "path"，或者 "operation"（配合 --openapi）',
+  },
+  noOpenapi: {
+    en:
+      "{where} names an OpenAPI operation: give the document with --openapi FILE",
+    zh: "{where} 引用了 OpenAPI 操作：请用 --openapi FILE 给出该文档",
+  },
+  unknownOperation: {
+    en:
+      '{where}: the OpenAPI document has no operation {what} (an operationId, or "METHOD /path")',
+    zh:
+      '{where}：OpenAPI 文档中没有操作 {what}（operationId，或 "METHOD /path"）',
+  },
+  pathParamsNeedOperation: {
+    en: "{where} is read only with an OpenAPI operation",
+    zh: "只有引用 OpenAPI 操作时才读取 {where}",
+  },
+  pathParamMissing: {
+    en: "{where} must give the path parameter {what} (a string or a number)",
+    zh: "{where} 必须给出路径参数 {what}（字符串或数字）",
+  },
+  notMethod: {
+    en: "{where} must be POST, PUT, PATCH or DELETE",
+    zh: "{where} 必须是 POST、PUT、PATCH 或 DELETE",
+  },
+  notPath: {
+    en:
+      "{where} must be a path on the API's own origin: it starts with one /, holds no space or backslash, at most 2048 characters",
+    zh:
+      "{where} 必须是 API 自身源上的路径：以一个 / 开头，不含空白或反斜杠，最多 2048 个字符",
+  },
+  notRead: {
+    en: '{where} must be {"path": PATH, "count": COUNT}, a GET on the API',
+    zh: '{where} 必须是 {"path": PATH, "count": COUNT}，即对 API 的一次 GET',
+  },
+  otherPair: {
+    en: "{where} is needed too: other_body and other_count go together",
+    zh: "还需要 {where}：other_body 与 other_count 必须同时给出",
+  },
+  notOpenapi: {
+    en:
+      'the OpenAPI document must be JSON with "paths", at most 4 MiB and 64 levels deep',
+    zh: 'OpenAPI 文档必须是带有 "paths" 的 JSON，最多 4 MiB、64 层',
+  },
+  openapiNotJson: {
+    en:
+      "the OpenAPI document is not JSON (guardlab reads JSON only: convert a YAML document first)",
+    zh:
+      "OpenAPI 文档不是 JSON（guardlab 只读取 JSON：请先把 YAML 文档转换过来）",
+  },
+} as const satisfies Record<string, Text>;
+
 /** What the client saw, per outcome. */
 export const OUTCOME_WORD = {
   "success": { en: "success", zh: "成功" },
   "tool-error": { en: "error (isError)", zh: "错误（isError）" },
   "rpc-error": { en: "JSON-RPC error", zh: "JSON-RPC 错误" },
+  "http-error": { en: "HTTP error", zh: "HTTP 错误" },
   "no-answer": { en: "no answer", zh: "无应答" },
   "closed": { en: "server gone", zh: "服务器已退出" },
 } as const satisfies Record<string, Text>;
@@ -236,6 +341,10 @@ export const TIMELINE_WORDS = {
     en: "asks the read tool for {n} keys: effect {count} each",
     zh: "按 {n} 个业务键询问读取工具：各为 {count}",
   },
+  waited: {
+    en: "waits {ms} ms, inside the key's stated lifetime",
+    zh: "等待 {ms} ms，仍在业务键声明的保留期内",
+  },
   readFailed: {
     en: "asks the read tool: cannot count",
     zh: "询问读取工具：无从计数",
@@ -291,6 +400,17 @@ export const START_MESSAGES = {
       "{command} 需要工程师权限才能启动服务器（-P=guardlab-engineer：run、仅回环网络、子进程所需环境变量）；当前 guardlab 只有学生权限（仅临时目录）。可以先试 guardlab accept --example NAME",
   },
   badOracle: { en: "{file}: {why}", zh: "{file}：{why}" },
+  apiExited: {
+    en: "the HTTP API {command} exited before its port took a connection{tail}",
+    zh: "HTTP API {command} 在其端口接受连接之前就退出了{tail}",
+  },
+  apiNoPort: {
+    en:
+      "the HTTP API {command} took no connection on the port guardlab gave it (PORT, or {port} in its arguments) within {ms} ms{tail}",
+    zh:
+      "HTTP API {command} 在 {ms} ms 内没有在 guardlab 分配的端口（PORT 环境变量，或参数中的 {port}）上接受连接{tail}",
+  },
+  apiTail: { en: "; its last line: {line}", zh: "；它的最后一行输出：{line}" },
   hostNotGranted: {
     en:
       "{command} --url {host}: this guardlab's grant reaches this machine's loopback only (127.0.0.1, localhost, [::1]); to test another host on purpose, run guardlab with a grant that names it (see docs/en/08-accept-your-own-tool.md, a staging host)",
@@ -299,7 +419,7 @@ export const START_MESSAGES = {
   },
 } as const satisfies Record<string, Text>;
 
-/** Why a file accept or proxy reads or writes was refused: its size, its folder, its name. */
+/** Why a file accept or proxy reads or writes was refused: its size, its folder, its name (a new file's taken name: `sandbox/new_file.ts`). */
 export const FILE_MESSAGES = {
   fileTooBig: {
     en: "{file} is larger than {max} bytes; not read",
@@ -319,12 +439,4 @@ export const FILE_MESSAGES = {
     zh: "及其 99 个编号名称都已存在（记录总是写入新文件）",
   },
   recordExistsRemedy: { en: "give a new name", zh: "请换一个新名字" },
-  fileExists: {
-    en: "exists already; guardlab writes a new file and never replaces one",
-    zh: "已经存在；guardlab 只写新文件，从不覆盖已有文件",
-  },
-  fileExistsRemedy: {
-    en: "give a new name (or remove the old file first)",
-    zh: "请换一个新名字（或先删除旧文件）",
-  },
 } as const satisfies Record<string, Text>;

@@ -35,6 +35,15 @@ import {
 } from "./limits.ts";
 import { ORACLE_MESSAGES } from "./messages.ts";
 
+/** How the oracle says a server marks the in-flight conflict a client may retry after. */
+export type ConflictMark =
+  /** An HTTP status (the draft: 409). */
+  | { readonly status: number }
+  /** A JSON-RPC error code. */
+  | { readonly code: number }
+  /** A value at a JSON Pointer into the JSON-RPC error, or into the tool result. */
+  | { readonly json: string; readonly value: string | number | boolean | null };
+
 /** A JSON value as the oracle holds it. */
 export type Json =
   | null
@@ -55,7 +64,25 @@ export interface ToolCall {
 /** How the effect is counted in a read tool's result. */
 export type Count =
   | { readonly text: string }
-  | { readonly json: string; readonly match: { [key: string]: Json } };
+  | { readonly json: string; readonly match: { [key: string]: Json } }
+  /** The number at a JSON Pointer is the count (an HTTP API's `{"count": 1}`). */
+  | { readonly number: string };
+
+/**
+ * Where a call carries its key: among its `arguments` (`key` points into
+ * `call`), in `params._meta` (`key` points into `meta`, the commerce
+ * protocols' way), or as `params.idempotencyKey` beside the arguments
+ * (`idempotency_key`, MCP's proposal SEP-3182); `header` is an HTTP API's
+ * key header (its oracle's own form, compiled to this one).
+ */
+export type KeyPlace = "arguments" | "_meta" | "idempotencyKey" | "header";
+
+/** The places an MCP oracle may name (`header` is an HTTP oracle's). */
+export const MCP_KEY_PLACES: readonly KeyPlace[] = [
+  "arguments",
+  "_meta",
+  "idempotencyKey",
+];
 
 /** One write tool the oracle names. */
 export interface WriteTool {
@@ -77,6 +104,18 @@ export interface WriteTool {
   readonly other_call?: { [key: string]: Json };
   /** How to count the effect of `other_call`'s arguments. */
   readonly other_count?: Count;
+  /** Where the call carries its key (`arguments` when absent). */
+  readonly key_in?: KeyPlace;
+  /** What the call carries in `params._meta` (the key's place when `key_in` is `_meta`). */
+  readonly meta?: { [key: string]: Json };
+  /** The key sent as `params.idempotencyKey` (or an HTTP API's key header), when `key_in` says so; `key` is then `""`. */
+  readonly idempotency_key?: string;
+  /** How the server marks a conflict a client may retry after (a duplicate sent while the first is in flight). */
+  readonly conflict?: ConflictMark;
+  /** Arguments the tool answers with an error after its write (a test hook of the server's): a stored error's replay is tested with them. */
+  readonly error_call?: { [key: string]: Json };
+  /** How long the server says it keeps a key, in ms. */
+  readonly key_lifetime_ms?: number;
   /**
    * What `accept init` guessed, by field, each with why: to confirm, an
    * engineer checks the field and deletes its entry. `accept` refuses an
@@ -119,13 +158,38 @@ const TOOL_FIELDS = [
   "bad_call",
   "other_call",
   "other_count",
+  "key_in",
+  "meta",
+  "idempotency_key",
+  "conflict",
+  "error_call",
+  "key_lifetime_ms",
   "guesses",
 ] as const;
 
-/** The fields `accept init` may mark as a guess (every field of an entry but `setup`). */
+/** The fields of the idempotency-key contract: an entry with any of them runs the contract's cases too. */
+export const CONTRACT_FIELDS = [
+  "key_in",
+  "conflict",
+  "error_call",
+  "key_lifetime_ms",
+] as const;
+
+/** The fields `accept init` may mark as a guess (every field of an entry but `setup` and the contract's). */
 export const GUESSABLE_FIELDS: readonly string[] = TOOL_FIELDS.filter((f) =>
-  f !== "setup" && f !== "guesses"
+  f !== "setup" && f !== "guesses" &&
+  !(["meta", "idempotency_key", ...CONTRACT_FIELDS] as string[]).includes(f)
 );
+
+/** The longest key lifetime an oracle may state: a year, in ms. */
+const MAX_LIFETIME_MS = 366 * 24 * 3600 * 1000;
+
+/** Whether an oracle entry declares any part of the idempotency-key contract. */
+export function declaresContract(tool: WriteTool): boolean {
+  return (tool.key_in !== undefined && tool.key_in !== "arguments") ||
+    tool.conflict !== undefined || tool.error_call !== undefined ||
+    tool.key_lifetime_ms !== undefined;
+}
 
 /** The longest note a guess may carry. */
 const MAX_GUESS_NOTE = 1000;
@@ -157,17 +221,7 @@ export interface ParseOptions {
  * ```
  */
 export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
-  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
-    throw new BadOracle(
-      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new BadOracle(ORACLE_MESSAGES.notJson);
-  }
+  const raw = oracleJson(text);
   if (!isPlainRecord(raw) || !Array.isArray(raw.tools)) {
     throw new BadOracle(ORACLE_MESSAGES.noTools);
   }
@@ -195,7 +249,22 @@ export function parseOracle(text: string, options: ParseOptions = {}): Oracle {
   return { tools };
 }
 
-function bad(where: string, text: Text, what = "") {
+/** An oracle file's JSON, its depth measured before it is parsed (an HTTP oracle's too); throws {@linkcode BadOracle}. */
+export function oracleJson(text: string): unknown {
+  if (deeperThan(text, MAX_ORACLE_DEPTH)) {
+    throw new BadOracle(
+      fill(ORACLE_MESSAGES.tooDeep, { max: MAX_ORACLE_DEPTH }),
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadOracle(ORACLE_MESSAGES.notJson);
+  }
+}
+
+/** A bad oracle's one line, naming where (an HTTP oracle's fields too). */
+export function bad(where: string, text: Text, what = ""): BadOracle {
   return new BadOracle(fill(text, { where: where || "oracle", what }));
 }
 
@@ -212,7 +281,8 @@ function writeTool(raw: unknown, where: string): WriteTool {
     throw bad(`${where}.call`, ORACLE_MESSAGES.keyInCall);
   }
   const key = pointer(raw.key, `${where}.key`);
-  const found = pointerGet(call, key);
+  const place = keyPlace(raw, where);
+  const found = pointerGet(place.doc, key);
   if (
     !found.found ||
     (typeof found.value !== "string" && typeof found.value !== "number")
@@ -223,6 +293,7 @@ function writeTool(raw: unknown, where: string): WriteTool {
     tool,
     call,
     key,
+    ...place.fields,
     read: toolCall(raw.read, `${where}.read`),
     count: count(raw.count, `${where}.count`),
   };
@@ -251,10 +322,109 @@ function writeTool(raw: unknown, where: string): WriteTool {
     }
     out.other_count = count(raw.other_count, `${where}.other_count`);
   }
+  if (raw.conflict !== undefined) {
+    out.conflict = conflictMark(raw.conflict, `${where}.conflict`, false);
+  }
+  if (raw.error_call !== undefined) {
+    out.error_call = args(raw.error_call, `${where}.error_call`);
+  }
+  if (raw.key_lifetime_ms !== undefined) {
+    out.key_lifetime_ms = lifetime(raw.key_lifetime_ms, `${where}`);
+  }
   if (raw.guesses !== undefined) {
     out.guesses = guesses(raw.guesses, `${where}.guesses`);
   }
   return out as unknown as WriteTool;
+}
+
+/**
+ * Where an entry's key lives, checked: `key_in` one of the MCP places, the
+ * document `key` points into (`call`, `meta`, or the `idempotency_key`
+ * string itself), and the fields to keep.
+ */
+function keyPlace(
+  raw: Record<string, unknown>,
+  where: string,
+): { doc: unknown; fields: Record<string, unknown> } {
+  const place = raw.key_in ?? "arguments";
+  if (!MCP_KEY_PLACES.includes(place as KeyPlace)) {
+    throw bad(`${where}.key_in`, ORACLE_MESSAGES.notKeyPlace);
+  }
+  if (place !== "_meta" && raw.meta !== undefined) {
+    throw bad(`${where}.meta`, ORACLE_MESSAGES.placeField, "_meta");
+  }
+  if (place !== "idempotencyKey" && raw.idempotency_key !== undefined) {
+    throw bad(
+      `${where}.idempotency_key`,
+      ORACLE_MESSAGES.placeField,
+      "idempotencyKey",
+    );
+  }
+  if (place === "_meta") {
+    const meta = args(raw.meta, `${where}.meta`);
+    if (JSON.stringify(meta).includes("{key}")) {
+      throw bad(`${where}.meta`, ORACLE_MESSAGES.keyInCall);
+    }
+    return { doc: meta, fields: { key_in: place, meta } };
+  }
+  if (place === "idempotencyKey") {
+    const value = raw.idempotency_key;
+    if (
+      typeof value !== "string" || value === "" || value.length > 256 ||
+      value.includes("{key}")
+    ) {
+      throw bad(`${where}.idempotency_key`, ORACLE_MESSAGES.notKeyTemplate);
+    }
+    return { doc: value, fields: { key_in: place, idempotency_key: value } };
+  }
+  return {
+    doc: raw.call,
+    fields: raw.key_in === undefined ? {} : { key_in: "arguments" },
+  };
+}
+
+/** A conflict mark, checked: `{status}` for HTTP (when `http`), `{code}` or `{json, value}` for MCP. */
+export function conflictMark(
+  raw: unknown,
+  where: string,
+  http: boolean,
+): ConflictMark {
+  const whole = (v: unknown) => Number.isInteger(v);
+  if (isPlainRecord(raw)) {
+    const keys = Object.keys(raw).sort().join(",");
+    if (http && keys === "status" && whole(raw.status)) {
+      const status = raw.status as number;
+      if (status >= 400 && status <= 599) return { status };
+    }
+    if (!http && keys === "code" && whole(raw.code)) {
+      return { code: raw.code as number };
+    }
+    if (
+      !http && keys === "json,value" &&
+      (raw.value === null ||
+        ["string", "number", "boolean"].includes(typeof raw.value))
+    ) {
+      return {
+        json: pointer(raw.json, `${where}.json`),
+        value: raw.value as string | number | boolean | null,
+      };
+    }
+  }
+  throw bad(
+    where,
+    http ? ORACLE_MESSAGES.notHttpConflict : ORACLE_MESSAGES.notConflict,
+  );
+}
+
+/** A stated key lifetime, checked: a whole number of ms, above 0, at most a year. */
+export function lifetime(raw: unknown, where: string): number {
+  if (
+    !Number.isInteger(raw) || (raw as number) < 1 ||
+    (raw as number) > MAX_LIFETIME_MS
+  ) {
+    throw bad(`${where}.key_lifetime_ms`, ORACLE_MESSAGES.notLifetime);
+  }
+  return raw as number;
 }
 
 function guesses(raw: unknown, where: string): { [field: string]: string } {
@@ -296,12 +466,19 @@ function toolCall(raw: unknown, where: string): ToolCall {
   };
 }
 
-function count(raw: unknown, where: string): Count {
+/** A count, checked (an HTTP oracle's read counts the same ways). */
+export function count(raw: unknown, where: string): Count {
   if (
     isPlainRecord(raw) && Object.keys(raw).length === 1 &&
     typeof raw.text === "string" && raw.text !== ""
   ) {
     return { text: raw.text };
+  }
+  if (
+    isPlainRecord(raw) && Object.keys(raw).length === 1 &&
+    typeof raw.number === "string"
+  ) {
+    return { number: pointer(raw.number, `${where}.number`) };
   }
   if (
     isPlainRecord(raw) && Object.keys(raw).length === 2 &&
@@ -315,7 +492,8 @@ function count(raw: unknown, where: string): Count {
   throw bad(where, ORACLE_MESSAGES.notCount);
 }
 
-function pointer(raw: unknown, where: string): string {
+/** A JSON Pointer, checked. */
+export function pointer(raw: unknown, where: string): string {
   if (
     typeof raw !== "string" || (raw !== "" && !raw.startsWith("/")) ||
     /~[^01]|~$/.test(raw)
@@ -387,12 +565,69 @@ export function callFor(
   args: { [key: string]: Json },
   p: Placeholders,
 ): { arguments: { [key: string]: Json }; key: string } {
-  const filled = substitute(args, p);
-  const keyed = pointerGet(substitute(tool.call, p), tool.key);
-  return {
-    arguments: filled,
-    key: keyed.found ? String(keyed.value) : "",
-  };
+  return { arguments: substitute(args, p), key: keyOf(tool, p) ?? "" };
+}
+
+/** The document `tool.key` points into, for copy `p`: the call, its `_meta`, or the idempotency key itself. */
+function keyDocument(tool: WriteTool, p: Placeholders): unknown {
+  if (tool.key_in === "_meta") return substitute(tool.meta, p);
+  if (tool.key_in === "idempotencyKey" || tool.key_in === "header") {
+    return substitute(tool.idempotency_key, p);
+  }
+  return substitute(tool.call, p);
+}
+
+/** The key copy `p` of a call carries at its place (a string or a number), or undefined. */
+export function keyOf(tool: WriteTool, p: Placeholders): string | undefined {
+  const found = pointerGet(keyDocument(tool, p), tool.key);
+  return found.found &&
+      (typeof found.value === "string" || typeof found.value === "number")
+    ? String(found.value)
+    : undefined;
+}
+
+/**
+ * What a call sends beside its arguments, for copy `p`: `_meta` and
+ * `idempotencyKey` as the oracle places the key; `keyless` leaves the key
+ * out (the missing-key case).
+ */
+export function keyParams(
+  tool: WriteTool,
+  p: Placeholders,
+  keyless = false,
+): { _meta?: { [key: string]: Json }; idempotencyKey?: string } {
+  if (tool.key_in === "_meta") {
+    const meta = substitute(tool.meta!, p);
+    if (!keyless) return { _meta: meta };
+    return { _meta: withoutPointer(meta, tool.key) as { [key: string]: Json } };
+  }
+  if (tool.key_in === "idempotencyKey" || tool.key_in === "header") {
+    return keyless ? {} : { idempotencyKey: keyOf(tool, p) ?? "" };
+  }
+  return {};
+}
+
+/** `value` with the member at JSON Pointer `pointer` removed (a copy; `value` as it is when there is none). */
+export function withoutPointer(value: Json, pointer: string): Json {
+  if (pointer === "") return null;
+  const copy = structuredClone(value);
+  const tokens = pointer.slice(1).split("/").map((t) =>
+    t.replaceAll("~1", "/").replaceAll("~0", "~")
+  );
+  const last = tokens.pop()!;
+  const parent = pointerGet(
+    copy,
+    tokens.length === 0 ? "" : "/" +
+      tokens.map((t) => t.replaceAll("~", "~0").replaceAll("/", "~1")).join(
+        "/",
+      ),
+  );
+  if (parent.found && isPlainRecord(parent.value)) delete parent.value[last];
+  else if (parent.found && Array.isArray(parent.value)) {
+    const at = Number(last);
+    if (Number.isInteger(at)) parent.value.splice(at, 1);
+  }
+  return copy;
 }
 
 /** What a read tool answered, as far as counting needs it. */
@@ -441,6 +676,12 @@ export function countIn(
     } catch {
       return null;
     }
+  }
+  if ("number" in how) {
+    const n = pointerGet(doc, how.number);
+    return n.found && Number.isSafeInteger(n.value) && (n.value as number) >= 0
+      ? n.value as number
+      : null;
   }
   const list = pointerGet(doc, how.json);
   if (!list.found || !Array.isArray(list.value)) return null;

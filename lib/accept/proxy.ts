@@ -3,7 +3,9 @@
  * agent's host and the real server. Every message goes through unchanged,
  * both ways (initialize, lists, calls, notifications, progress,
  * cancellation, resources, prompts), and is recorded with its time,
- * direction and call number. Faults apply by tool name and call number:
+ * direction and call number; only with `--traceparent` does a
+ * `tools/call` that names no parent get the proxy's span as its
+ * `params._meta.traceparent`. Faults apply by tool name and call number:
  * an answer dropped or held back, a cancel sent on the client's behalf, a
  * call delivered twice or fanned out. With an oracle, the effect of each
  * write is read from the server by key once the client has gone, and the
@@ -38,6 +40,12 @@ import { PROXY_LOG as P } from "./proxy_messages.ts";
 import { countIn, type Oracle, substitute } from "./oracle.ts";
 import { readEffects, writeKey } from "./_proxy_effects.ts";
 import type { RecordWriter } from "./record.ts";
+import {
+  parseTraceparent,
+  randomSpanId,
+  type TraceContext,
+  traceparentOf,
+} from "../otlp/ids.ts";
 
 /** What the proxy needs. */
 export interface ProxyOptions {
@@ -66,6 +74,12 @@ export interface ProxyOptions {
   readonly readBeforeDelivery?: boolean;
   /** One line of the proxy's log (stderr). */
   readonly log: (line: Text) => void;
+  /**
+   * `--traceparent`: the parent of a call that names none; the proxy then
+   * adds its own span's traceparent to that request's `params._meta`, so
+   * the server's spans are the proxy's children.
+   */
+  readonly traceparent?: TraceContext;
 }
 
 /** How a proxy session ended. */
@@ -355,8 +369,11 @@ class ProxySession {
   /** A client's tools/call: sent on at once, then numbered, recorded, and its faults planned. */
   #call(m: Message, text: string): void {
     // The call leaves first: everything below (the plan, the record) is
-    // bookkeeping the server need not wait for.
-    this.#toServer(text);
+    // bookkeeping the server need not wait for. Only its trace context is
+    // worked out before: with --traceparent, what leaves carries the
+    // proxy's span as its parent.
+    const trace = this.#traceOf(m);
+    this.#toServer(trace.text ?? text);
     const params = m.params as { name?: unknown; arguments?: unknown };
     const tool = typeof params?.name === "string" ? params.name : "";
     const call = ++this.#calls;
@@ -376,7 +393,7 @@ class ProxySession {
     }
     this.#writes.push({ call, tool, args: params?.arguments });
     this.#note(
-      { dir: "client>server", action: "forwarded", call, tool },
+      { dir: "client>server", action: "forwarded", call, tool, ...trace.line },
       text,
       m,
     );
@@ -384,6 +401,54 @@ class ProxySession {
     if (flight.plan.cancel_after_ms !== undefined) {
       this.#later(flight.plan.cancel_after_ms, () => this.#cancel(m, flight));
     }
+  }
+
+  /**
+   * A call's trace context: the proxy's own span for it, and its parent,
+   * the client's `params._meta.traceparent` or else `--traceparent`; with
+   * the flag's, the request to send with the proxy's span added as its
+   * traceparent (`text`, else the client's bytes go on unchanged).
+   */
+  #traceOf(m: Message): {
+    line: {
+      span: string;
+      traceparent?: string;
+      traceparent_from?: "client" | "flag";
+    };
+    text?: string;
+  } {
+    const span = randomSpanId();
+    const params = m.params as { _meta?: unknown } | undefined;
+    const meta = params?._meta !== null && typeof params?._meta === "object"
+      ? params._meta as Record<string, unknown>
+      : undefined;
+    const given = parseTraceparent(meta?.traceparent);
+    if (given !== null) {
+      return {
+        line: {
+          span,
+          traceparent: meta!.traceparent as string,
+          traceparent_from: "client",
+        },
+      };
+    }
+    const flag = this.#o.traceparent;
+    if (flag === undefined) return { line: { span } };
+    const added = {
+      ...m,
+      params: {
+        ...params,
+        _meta: { ...meta, traceparent: traceparentOf(flag.traceId, span) },
+      },
+    };
+    return {
+      line: {
+        span,
+        traceparent: traceparentOf(flag.traceId, flag.parentId),
+        traceparent_from: "flag",
+      },
+      text: JSON.stringify(added),
+    };
   }
 
   /** A deliver_twice or fanout fault: copies of the call, with ids of guardlab's own (their answers are recorded, never delivered). */

@@ -51,6 +51,10 @@ export type RecordLine =
     readonly oracle?: boolean;
     /** Whether each write's answer waited for a read of its effect (--read-before-delivery). */
     readonly read_before_delivery?: boolean;
+    /** The session's trace id (32 hex, random): the trace of calls that name no parent. */
+    readonly trace?: string;
+    /** `proxy --traceparent`: the parent of every call that names none. */
+    readonly traceparent?: string;
   }
   | {
     readonly kind: "msg";
@@ -63,6 +67,12 @@ export type RecordLine =
     readonly copies?: number;
     /** Set on what became of an answer that was held while its effect was read. */
     readonly after_read?: true;
+    /** A call's span of the proxy's (16 hex, random), on its request's line. */
+    readonly span?: string;
+    /** The call's parent: the client's `params._meta.traceparent`, or the proxy's `--traceparent`. */
+    readonly traceparent?: string;
+    /** Whose the parent is: `client`, or `flag` (then the proxy added one to the request). */
+    readonly traceparent_from?: "client" | "flag";
     readonly bytes: number;
     readonly msg?: unknown;
   }

@@ -12,7 +12,12 @@
  */
 import { type CaseName, CONCURRENT_CASES } from "./cases.ts";
 import type { Channel } from "../wire/channel.ts";
-import { callFor, substitute, type WriteTool } from "./oracle.ts";
+import {
+  callFor,
+  declaresContract,
+  substitute,
+  type WriteTool,
+} from "./oracle.ts";
 import type { AcceptOptions, AcceptReport, CaseResult } from "./_report.ts";
 import { InitializeFailed, Session, type ToolHints } from "./session.ts";
 import { judgeCase, judgedRow } from "./_checker.ts";
@@ -133,6 +138,18 @@ async function runCase(
   };
   if (session.closedBy !== null) {
     session.record({ op: "process", event: "gone" });
+  }
+  // What the oracle declares of the contract goes on the history: the
+  // checker judges a history without its oracle.
+  if (declaresContract(tool)) {
+    session.record({
+      op: "contract",
+      key_in: tool.key_in ?? "arguments",
+      ...(tool.conflict === undefined ? {} : { conflict: tool.conflict }),
+      ...(tool.key_lifetime_ms === undefined
+        ? {}
+        : { lifetime_ms: tool.key_lifetime_ms }),
+    });
   }
   if (name === "annotations") {
     // Judged on what the run saw: no call, no server state.

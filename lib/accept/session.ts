@@ -46,6 +46,7 @@ import type {
   ChannelProblem,
   CloseReason,
 } from "../wire/channel.ts";
+import { HTTP_STATUS_META } from "../wire/http_api.ts";
 import {
   errorResponse,
   isRequest,
@@ -70,6 +71,12 @@ export interface Answer {
   readonly ms?: number;
   /** For `no-answer`: an answer came, and was not read (nested past the bound). */
   readonly refused?: "too-deep";
+  /** For `rpc-error`: the JSON-RPC error object, as it came (input, unchecked). */
+  readonly error?: Record<string, unknown>;
+  /** For `rpc-error`: its code, when it is a whole number. */
+  readonly code?: number;
+  /** Over an HTTP API's channel: the response's status. */
+  readonly status?: number;
 }
 
 /** A call in flight. */
@@ -140,7 +147,7 @@ export class Session {
   /** Why `tools/list` could not be read to its end (no answer, an error, no list): the hints of a tool it did not name are unseen. */
   listFailed?: "no-answer" | "error" | "not-a-list";
   /** The current case's record (before the first case: the start's). */
-  log: CaseLog = new CaseLog();
+  log: CaseLog;
   /** Set once the server exited or the channel closed. */
   closedBy: CloseReason | null = null;
   readonly #channel: Channel;
@@ -158,6 +165,7 @@ export class Session {
     this.#channel = channel;
     this.#timeoutMs = timeoutMs;
     this.#process = process;
+    this.log = new CaseLog(this.subject);
     channel.onmessage = (m) => this.#receive(m);
     channel.onproblem = (p) => this.#problem(p);
     channel.onnotice = (n) => this.#notice(n);
@@ -241,9 +249,14 @@ export class Session {
     return s;
   }
 
+  /** What the history of a case on this session records: an MCP server, or an HTTP API behind its channel. */
+  get subject(): "mcp-server" | "http-api" {
+    return this.#channel.speaks === "http-api" ? "http-api" : "mcp-server";
+  }
+
   /** Start a new case: a fresh timeline, problem and notice list. */
   beginCase(): void {
-    this.log = new CaseLog();
+    this.log = new CaseLog(this.subject);
   }
 
   /** Record on `log` from now on (a session a case started, joining the case's timeline). */
@@ -275,7 +288,13 @@ export class Session {
   call(
     tool: string,
     args: Record<string, unknown>,
-    opts: { call: number; retry?: boolean; withhold?: boolean },
+    opts: {
+      call: number;
+      retry?: boolean;
+      withhold?: boolean;
+      /** Sent beside the arguments: `_meta`, `idempotencyKey` (where the oracle places the key). */
+      params?: Record<string, unknown>;
+    },
   ): Pending {
     this.note({
       lane: "client",
@@ -284,7 +303,7 @@ export class Session {
     });
     const pending = this.#request(
       "tools/call",
-      { name: tool, arguments: args },
+      { name: tool, arguments: args, ...opts.params },
       opts.call,
       false,
     );
@@ -442,20 +461,9 @@ export class Session {
     clearTimeout(w.timer);
     const ms = Math.round((performance.now() - w.sentAt) * 10) / 10;
     const answer: Answer = "error" in message
-      ? {
-        outcome: "rpc-error",
-        text: shownAnswerText(
-          String((message.error as { message?: unknown })?.message ?? ""),
-        ),
-        ms,
-      }
+      ? rpcError(message.error, ms)
       : isPlainRecord(message.result)
-      ? {
-        outcome: message.result.isError === true ? "tool-error" : "success",
-        result: message.result,
-        text: shownAnswerText(resultText(message.result)),
-        ms,
-      }
+      ? this.#result(message.result, ms)
       : { outcome: "rpc-error", text: "result is not an object", ms };
     if (!w.quiet && w.log === this.log) {
       this.note({
@@ -467,6 +475,27 @@ export class Session {
       });
     }
     w.settle(answer);
+  }
+
+  /** A tool result as an answer; over an HTTP API's channel, with the response's status. */
+  #result(result: Record<string, unknown>, ms: number): Answer {
+    const error = result.isError === true;
+    const answer: Answer = {
+      outcome: error ? "tool-error" : "success",
+      result,
+      text: shownAnswerText(resultText(result)),
+      ms,
+    };
+    if (this.subject !== "http-api") return answer;
+    // Only the HTTP API's channel writes this, never a server.
+    const status = isPlainRecord(result._meta)
+      ? result._meta[HTTP_STATUS_META]
+      : undefined;
+    return {
+      ...answer,
+      outcome: error ? "http-error" : "success",
+      ...(Number.isInteger(status) ? { status: status as number } : {}),
+    };
   }
 
   #problem(p: ChannelProblem): void {
@@ -515,6 +544,18 @@ export class Session {
     this.note({ lane: "server", kind: "exited", call: null });
     this.#endWaits();
   }
+}
+
+/** A JSON-RPC error as an answer: its message shown, its code and object kept. */
+function rpcError(error: unknown, ms: number): Answer {
+  const e = isPlainRecord(error) ? error : {};
+  return {
+    outcome: "rpc-error",
+    text: shownAnswerText(String(e.message ?? "")),
+    error: e,
+    ...(Number.isInteger(e.code) ? { code: e.code as number } : {}),
+    ms,
+  };
 }
 
 /** The three hints of `annotations`, each kept only when it is a boolean. */

@@ -20,6 +20,17 @@ export const VERDICT_MEANING = {
       "exactly one effect for the key: all the case's calls together left one",
     zh: "该业务键恰好一个效果：本用例的所有调用合起来只留下一个",
   },
+  "ONCE-AFTER-CONFLICT": {
+    en:
+      "one effect: the copies sent while the first was in flight got the conflict the oracle declares retryable, and a retry after it got the result",
+    zh:
+      "只有一个效果：第一次仍在处理时发出的副本收到了 oracle 声明为可重试的冲突，之后的重试拿到了结果",
+  },
+  "REPLAYED": {
+    en:
+      "one effect, and the repeat got the first answer back as it was: the stored result",
+    zh: "只有一个效果，重复的调用原样拿回了第一次的应答：保存下来的结果",
+  },
   "NONE": {
     // In crash-after-commit the retry may have made one since: the row
     // says so, and this stays true.
@@ -96,6 +107,54 @@ export const VERDICT_MEANING = {
     en:
       "the other arguments replaced the first effect under the same key: the old one is gone, the new one took its place",
     zh: "其他参数在同一业务键下替换了第一次的效果：旧的已不存在，新的取而代之",
+  },
+  "ERROR-REPLAYED": {
+    en:
+      "the call answered with an error was sent again: the same error came back, and the effect did not change",
+    zh: "以错误应答的调用再发一次：拿回了同一个错误，效果没有变化",
+  },
+  "ERROR-RE-RUN": {
+    en:
+      "the call answered with an error was sent again: the same answer came back, yet the call ran again behind it (a second effect)",
+    zh:
+      "以错误应答的调用再发一次：拿回的应答相同，背后却又执行了一次（第二个效果）",
+  },
+  "ERROR-NOT-STORED": {
+    en:
+      "the call answered with an error after its write was sent again, and ran again as a new call: another answer, a second effect (the error was not stored)",
+    zh:
+      "写入之后以错误应答的调用再发一次，被当作新调用又执行了一次：应答不同，出现第二个效果（错误没有被保存）",
+  },
+  "ERROR-NOT-REPLAYED": {
+    en:
+      "the call answered with an error was sent again and got another answer, with no second effect: the error was not stored, and no harm came of it here",
+    zh:
+      "以错误应答的调用再发一次，得到了不同的应答，但没有第二个效果：错误没有被保存，这里也没有造成损害",
+  },
+  "KEY-REQUIRED": {
+    en: "a call without its key was refused and left no effect",
+    zh: "缺少业务键的调用被拒绝，也没有留下效果",
+  },
+  "KEY-NOT-REQUIRED": {
+    en:
+      "a call without its key was processed: a retry of such a call cannot be told from a new one",
+    zh: "缺少业务键的调用被照常处理：这样的调用重试时无法与新调用区分",
+  },
+  "KEY-KEPT": {
+    en: "a retry inside the key's stated lifetime was reused: one effect",
+    zh: "在业务键声明的保留期内重试，被复用：只有一个效果",
+  },
+  "KEY-FORGOTTEN": {
+    en:
+      "a retry inside the key's stated lifetime wrote again: the key was forgotten before the lifetime the server states",
+    zh:
+      "在业务键声明的保留期内重试，又写入了一次：业务键在服务器声明的期限之前就被遗忘了",
+  },
+  "OTHER-STATUS": {
+    en:
+      "refused as the draft asks, but with another HTTP status than the draft's: a client written to the draft reads it otherwise",
+    zh:
+      "按草案的要求拒绝了，但 HTTP 状态码与草案规定的不同：按草案编写的客户端会作出不同的理解",
   },
   "ANNOTATION-CONTRADICTED": {
     en:
@@ -216,6 +275,16 @@ export const VERDICT_ARTICLE = {
     en: "same key, same arguments: the old draft is read back",
     zh: "同键、同参数会读回旧草稿",
   },
+  "ONCE-AFTER-CONFLICT": {
+    en:
+      "retried with the original job and arguments, it reuses the existing draft: in the end one draft and one receipt",
+    zh:
+      "以原 job 和原参数重试，复用已有草稿并重新检查输出，最终只有 1 条草稿和 1 条回执",
+  },
+  "REPLAYED": {
+    en: "the third time, retried with the same arguments, it reuses the row",
+    zh: "第三次用相同参数重试，复用原行并重新检查输出",
+  },
   "NONE": {
     en: "no exception does not mean a receipt was written",
     zh: "没有抛异常，也未必写入了回执",
@@ -277,6 +346,49 @@ export const VERDICT_ARTICLE = {
   "OVERWRITTEN": {
     en: "same key, other arguments: key_conflict",
     zh: "同键换参数则报 key_conflict",
+  },
+  "ERROR-REPLAYED": {
+    en:
+      "none of them passes the content on as good output, but each keeps its own status",
+    zh: "本例都不把待检内容当合格输出，但保留各自状态",
+  },
+  "ERROR-RE-RUN": {
+    en: "to judge this attempt, look at effect_committed or effect_reused too",
+    zh: "判断本次行为，要同时看 effect_committed 或 effect_reused",
+  },
+  "ERROR-NOT-STORED": {
+    en:
+      "the effect and the idempotency record share one SQLite row, so a draft is never written without its dedup key",
+    zh:
+      "本地账本把效果和幂等记录放在同一个 SQLite 行里，避免在这份小实验中出现“草稿写了、去重键没写”的双写缺口",
+  },
+  "ERROR-NOT-REPLAYED": {
+    en:
+      "it does not mean this attempt wrote anew: a same-key reuse or a conflict may see the old row too",
+    zh: "它不表示一定是当前尝试新写入：同键复用、参数冲突也可能看到旧行",
+  },
+  "KEY-REQUIRED": {
+    en: "a refusal returns before the business call",
+    zh: "拒绝时返回，不进入正常业务调用",
+  },
+  "KEY-NOT-REQUIRED": {
+    en: "a caller that makes a new job on every retry gets a new draft",
+    zh: "调用方若每次重试都生成新 job，就会得到新草稿",
+  },
+  "KEY-KEPT": {
+    en: "same key, same arguments: the old draft is read back",
+    zh: "同键、同参数会读回旧草稿",
+  },
+  "KEY-FORGOTTEN": {
+    en:
+      "deleting the database, changing the business key or moving to another store is outside this guarantee",
+    zh: "删除数据库、换业务键、换到另一套存储，都不在这项保证之内",
+  },
+  "OTHER-STATUS": {
+    en:
+      "names such as input_rejected are the experiment's own receipt fields, not the SDK's status names",
+    zh:
+      "本文的 input_rejected、output_rejected 等名称是离线实验自己的回执字段，并非 SDK 状态名",
   },
   "ANNOTATION-CONTRADICTED": {
     en:
@@ -389,6 +501,26 @@ export const NOT_RUN_WHY = {
     zh:
       "guardlab 没有在 tools/list 中看到这个工具（服务器没有列出它，或它的列表无法读取），所以不知道它声明的提示",
   },
+  "no-lifetime": {
+    en: "the oracle states no key lifetime (key_lifetime_ms)",
+    zh: "oracle 没有声明业务键的保留时长（key_lifetime_ms）",
+  },
+  "key-is-argument": {
+    en:
+      "the key is one of the call's arguments: a call without it is the rejected case's bad call",
+    zh: "业务键是调用参数之一：缺少它的调用属于 rejected 用例的错误调用",
+  },
+  "read-needs-key": {
+    en:
+      "the read counts by the key itself, so an effect stored under no key could not be seen: count by a reference the call carries",
+    zh:
+      "读取按业务键本身计数，存放在没有业务键名下的效果无法被看到：请按调用携带的引用计数",
+  },
+  "not-an-error": {
+    en:
+      "the oracle's error_call was answered success: there was no error to replay",
+    zh: "oracle 的 error_call 得到了成功应答：没有可以重放的错误",
+  },
 } as const satisfies Record<NotRunReason, Text>;
 
 /** What a matrix row says beside its verdict: the facts the verdict rests on. */
@@ -438,6 +570,36 @@ export const DETAIL_WORDS = {
   answerText: {
     en: "call {call} was answered: “{text}”",
     zh: "调用 {call} 的应答：“{text}”",
+  },
+  conflicts: {
+    en:
+      "{k} of {n} copies were refused with the declared conflict, and the client retried once every copy had its answer",
+    zh:
+      "{n} 个副本中有 {k} 个收到了声明的冲突，所有副本都得到应答之后，客户端重试了一次",
+  },
+  declareConflict: {
+    en:
+      "if those errors are a conflict a client may retry after (the draft: HTTP 409 while the first is still in flight), declare it in the oracle, {example}, and accept retries after it and judges the retry",
+    zh:
+      "如果这些错误是客户端可以随后重试的冲突（草案：第一次仍在处理时回 HTTP 409），请在 oracle 中声明 {example}，accept 会随后重试并据此判定",
+  },
+  notReplayed: {
+    en:
+      "the repeat was answered otherwise than the first: not the stored result",
+    zh: "重复调用得到的应答与第一次不同：不是保存下来的结果",
+  },
+  waited: {
+    en:
+      "retried {ms} ms after the first answer, inside the stated lifetime of {lifetime} ms",
+    zh: "在第一次应答 {ms} ms 之后重试，处于声明的 {lifetime} ms 保留期之内",
+  },
+  otherStatus: {
+    en: "answered HTTP {got}; the draft answers this with {want}",
+    zh: "应答为 HTTP {got}；草案对此规定为 {want}",
+  },
+  statuses: {
+    en: "HTTP statuses, call by call: {list}",
+    zh: "逐个调用的 HTTP 状态码：{list}",
   },
   hints: {
     en: "declared hints: {hints}",

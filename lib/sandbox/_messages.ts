@@ -30,6 +30,14 @@ export const SANDBOX_MESSAGES = {
     zh:
       "太大，无法读取（{size} 字节；guardlab 最多读取这类文件的 {limit} 字节）",
   },
+  fileExists: {
+    en: "exists already; guardlab writes a new file and never replaces one",
+    zh: "已经存在；guardlab 只写新文件，从不覆盖已有文件",
+  },
+  fileExistsRemedy: {
+    en: "give a new name (or remove the old file first)",
+    zh: "请换一个新名字（或先删除旧文件）",
+  },
   nameTooLong: {
     en: "is too long a path for this system (a name or the whole path " +
       "is over its limit)",

@@ -14,6 +14,8 @@
  *   link, the open file the one checked and within its bound.
  * - `scratch.ts`: one unguessable scratch folder per process, removed when
  *   the command ends.
+ * - `new_file.ts`: a file written for the user (a report, a trace),
+ *   created new, never over an existing name.
  * - `private_file.ts`: small JSON files in the private folder, bounded
  *   before they are read, written whole.
  * - `read_bounded.ts`: the one bounded reader, for a file however it was
@@ -23,6 +25,7 @@
  * @module
  */
 export * from "./grant.ts";
+export * from "./new_file.ts";
 export * from "./plain_file.ts";
 export * from "./private_file.ts";
 export * from "./read_bounded.ts";

@@ -75,6 +75,11 @@ export interface Channel {
   /** The server's last lines on stderr (bounded), for a one-line diagnosis. */
   stderrTail(): string[];
   /**
+   * What speaks at the other end when it is not an MCP server: `http-api`,
+   * an HTTP API's write endpoint presented as a tool (`http_api.ts`).
+   */
+  readonly speaks?: "http-api";
+  /**
    * Close the channel, every step bounded: end the server's input, give it
    * a grace to exit, end its process group, stop reading its pipes.
    */

@@ -91,7 +91,7 @@ export const PROTOCOL_HEADERS: readonly string[] = [
 ];
 
 /** What {@linkcode boundedLines} yields for a line past its bound: the body is read no further. */
-const TOO_LONG = Symbol("too long");
+export const TOO_LONG: unique symbol = Symbol("too long");
 
 /**
  * Lines of `body`, each at most `maxBytes`; a longer one yields
@@ -101,7 +101,7 @@ const TOO_LONG = Symbol("too long");
  * faster than it is read after its request's signal was aborted, so a body
  * that never ends would be read for ever.
  */
-async function* boundedLines(
+export async function* boundedLines(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   signal: AbortSignal,

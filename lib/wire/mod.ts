@@ -8,7 +8,8 @@
  * - `line_transport.ts`: the stdio server end, `guardlab mcp`'s transport.
  * - `channel.ts`: the client end, a channel to a server, and its stdio
  *   transport over a child's pipes; `http.ts`: the same over Streamable
- *   HTTP.
+ *   HTTP; `http_api.ts`: an HTTP API's endpoints presented as tools, each
+ *   call one request (the idempotency-key contract under accept's cases).
  * - `server_process.ts`: a server guardlab starts, every end of its life
  *   bounded.
  * - `limits.ts`: every bound of the wire, stated once.
@@ -31,5 +32,6 @@ export * from "./message.ts";
 export * from "./limits.ts";
 export * from "./channel.ts";
 export * from "./http.ts";
+export * from "./http_api.ts";
 export * from "./line_transport.ts";
 export * from "./server_process.ts";

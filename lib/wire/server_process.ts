@@ -83,6 +83,12 @@ export interface ServerProcess {
   /** End its process group at once (SIGKILL), then stop reading its pipes. */
   kill(): Promise<void>;
   /**
+   * The end of a server that reads no input (an HTTP API), each step
+   * bounded: SIGTERM to its process group, {@linkcode EXIT_GRACE_MS} to
+   * exit, then SIGKILL, then its pipes are no longer read.
+   */
+  terminate(): Promise<number | null>;
+  /**
    * Stop reading its pipes: after the server exited, a process it started
    * may still hold them open.
    */
@@ -91,19 +97,19 @@ export interface ServerProcess {
 
 /**
  * Start `command` with `args` in a process group of its own, with only
- * {@linkcode CHILD_ENV} of this environment (and `options.env`, which
- * `accept host` hands the host under test); stderr piped (kept by the
- * caller) or inherited; stdin piped, or (`options.stdin: "null"`, a host
- * that reads nothing of guardlab's) none.
+ * {@linkcode CHILD_ENV} of this environment and `env` (what guardlab sets
+ * for it: an HTTP API's `PORT`, the three variables `accept host` hands a
+ * host); stderr piped (kept by the caller) or inherited; stdin piped, or
+ * (`options.stdin: "null"`, a host that reads nothing of guardlab's) none.
  */
 export function startServerProcess(
   command: string,
   args: readonly string[],
   stderr: "piped" | "inherit",
-  options: {
-    readonly env?: Readonly<Record<string, string>>;
-    readonly stdin?: "piped" | "null";
-  } = {},
+  /** Variables guardlab itself sets for this server (an HTTP API's `PORT`), beside {@linkcode CHILD_ENV}. */
+  env: Readonly<Record<string, string>> = {},
+  /** How the server's stdin is set up: piped (default), or none (`accept host`'s host reads nothing of guardlab's). */
+  options: { readonly stdin?: "piped" | "null" } = {},
 ): ServerProcess {
   const piped = options.stdin !== "null";
   const child = new Deno.Command(command, {
@@ -112,7 +118,7 @@ export function startServerProcess(
     stdout: "piped",
     stderr,
     clearEnv: true,
-    env: { ...childEnv(), ...options.env },
+    env: { ...childEnv(), ...env },
     // A session of its own: its process group is its pid, and ending the
     // group ends what it started.
     detached: GROUPS,
@@ -127,10 +133,10 @@ export function startServerProcess(
     : new WritableStream<Uint8Array>().getWriter();
   let inputOpen = piped;
   const exited = child.status.then((s) => s.signal ? null : s.code);
-  const killGroup = () => {
+  const killGroup = (signal: Deno.Signal = "SIGKILL") => {
     try {
-      if (GROUPS) Deno.kill(-child.pid, "SIGKILL");
-      else child.kill("SIGKILL");
+      if (GROUPS) Deno.kill(-child.pid, signal);
+      else child.kill(signal);
     } catch {
       // The group is gone already.
     }
@@ -138,10 +144,21 @@ export function startServerProcess(
   // If guardlab itself ends first (Ctrl-C, an error), the group ends with
   // it: in a session of its own, the server no longer gets the terminal's
   // signals.
-  const atExit = onExit(killGroup);
+  const atExit = onExit(() => killGroup());
   const stopReading = () => {
     stop.abort();
     atExit[Symbol.dispose]();
+  };
+  // The grace to exit, then the group ended and the pipes no longer read:
+  // the server's own code, or null when it had to be killed.
+  const afterGrace = async () => {
+    const code = await within(exited, EXIT_GRACE_MS, "running" as const);
+    killGroup();
+    const final = code === "running"
+      ? await within(exited, EXIT_GRACE_MS, null)
+      : code;
+    stopReading();
+    return code === "running" ? null : final;
   };
   const closeInput = async () => {
     if (!inputOpen) return;
@@ -160,13 +177,7 @@ export function startServerProcess(
     exited,
     async end() {
       await closeInput();
-      const code = await within(exited, EXIT_GRACE_MS, "running" as const);
-      killGroup();
-      const final = code === "running"
-        ? await within(exited, EXIT_GRACE_MS, null)
-        : code;
-      stopReading();
-      return code === "running" ? null : final;
+      return await afterGrace();
     },
     async kill() {
       inputOpen = false;
@@ -174,6 +185,11 @@ export function startServerProcess(
       await within(exited, EXIT_GRACE_MS, null);
       writer.abort().catch(() => {});
       stopReading();
+    },
+    async terminate() {
+      await closeInput();
+      killGroup("SIGTERM");
+      return await afterGrace();
     },
     stopReading,
   };

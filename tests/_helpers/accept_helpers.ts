@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { CAN_RUN } from "./spawn.ts";
 
 import { ROOT } from "./root.ts";
+import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { callTool, initialize } from "./mcp_wire.ts";
 
 /** The repository root (defined in `root.ts`). */
@@ -93,6 +94,37 @@ export function engineerCommand(
     .at(-1)!.split(/\s+/);
   if (program !== "deno") throw new Error("the engineer task runs deno");
   return { command: Deno.execPath(), args: [...flags, ...args] };
+}
+
+/**
+ * agents-core's `MCPServerStdio` options for the lab reached through the
+ * proxy: `guardlab mcp` on `ledger` behind `guardlab proxy --oracle ORACLE
+ * --read-before-delivery`, recording `session.jsonl` in `dir`; the tools
+ * listed once, a minute for each call.
+ */
+export function labBehindProxy(dir: string, oracle: string, ledger: string) {
+  const server = launchCommand(thisInstall());
+  const proxy = engineerCommand([
+    "proxy",
+    "--record",
+    join(dir, "session.jsonl"),
+    "--oracle",
+    oracle,
+    "--read-before-delivery",
+    "--",
+    server.command,
+    ...server.args,
+    "mcp",
+    "--ledger-file",
+    ledger,
+  ]);
+  return {
+    name: "guardlab",
+    ...proxy,
+    timeout: 60_000,
+    clientSessionTimeoutSeconds: 60,
+    cacheToolsList: true,
+  };
 }
 
 /** Start guardlab under the engineer grant, its stdin, stdout and stderr piped; `env` is added to its environment. */

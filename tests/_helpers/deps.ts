@@ -69,3 +69,29 @@ export const pinServerMemoryBank = () => import("@allpepper/memory-bank-mcp");
  * against the schemas CI systems read, offline. Loaded only when called.
  */
 export const loadXmllint = () => import("xmllint-wasm");
+
+/**
+ * OpenTelemetry's own decoder of a trace: the protobufjs classes generated
+ * from the OTLP `.proto` files, shipped by `@opentelemetry/otlp-transformer`
+ * up to 0.216.0 (the version import_map.json pins; later versions dropped
+ * them). `tests/_helpers/otlp.ts` reads guardlab's OTLP JSON with them.
+ */
+export { default as otlpProtoRoot } from "@opentelemetry/otlp-transformer/build/src/generated/root.js";
+
+/**
+ * OpenTelemetry's attribute names, as `@opentelemetry/semantic-conventions`
+ * 1.41.1 defines them (the stable entry and the incubating one, where the
+ * MCP and GenAI names live).
+ */
+export * as semconvStable from "@opentelemetry/semantic-conventions";
+/** The incubating names, beside {@linkcode semconvStable}. */
+export * as semconvIncubating from "@opentelemetry/semantic-conventions/incubating";
+
+/**
+ * Express, and express-idempotency (a middleware nobody here wrote): the
+ * HTTP APIs the accept tests start as child processes
+ * (examples/http_orders_api.ts, docs/examples/idem/), offline, as
+ * {@linkcode SERVER_MEMORY}. Kept in the graph and the lock; never called.
+ */
+export const pinExpress = () =>
+  Promise.all([import("express"), import("express-idempotency")]);

@@ -25,6 +25,7 @@ import { IS_ROOT, OTHER_UID } from "../_helpers/sandbox_fixtures.ts";
 import { CAN_RUN } from "../_helpers/spawn.ts";
 import { namespaceMissing } from "../_helpers/namespace.ts";
 import { ROOT } from "../_helpers/root.ts";
+import { loadAgentsCore } from "../_helpers/deps.ts";
 
 const SOURCE = Deno.readTextFileSync(
   join(ROOT, "lib", "accept", "agent_hook.mjs"),
@@ -538,6 +539,81 @@ console.log("the agent ended as it would", room < 20);
     assert.match(
       err,
       /^guardlab agent hook: \S+\/agent\.jsonl: No space left on device \(os error 28\)\n$/,
+    );
+  },
+});
+
+const NEEDS_ENV = CAN_ENV
+  ? ""
+  : " [ignored: @openai/agents-core reads all of process.env when it loads, which needs --allow-env; run `deno task test`]";
+
+Deno.test({
+  name:
+    "agent hook: an MCP call carries the agent's trace context in params._meta, from agents-core's own ids; one the caller gave is kept, and none is added when asked" +
+    NEEDS_ENV,
+  ignore: !CAN_ENV,
+  async fn() {
+    const api = await loadAgentsCore();
+    api.setTracingDisabled(false);
+    using dir = privateDir("gl-hook-traceparent-");
+    const seen: unknown[][] = [];
+    const fake = () => ({
+      name: "s",
+      toolInputGuardrails: [],
+      callToolResult: (...args: unknown[]) => {
+        seen.push(args);
+        return Promise.resolve({ content: [], isError: false });
+      },
+    });
+    const on = await guardlabAgentRecord(api, join(dir.path, "on.jsonl"), {
+      replaceProcessors: true,
+    });
+    const off = await guardlabAgentRecord(api, join(dir.path, "off.jsonl"), {
+      traceparent: false,
+    });
+    const server = on.watch(fake());
+    const quiet = off.watch(fake());
+    const ids: { trace: string; span: string }[] = [];
+    const given = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    await api.withTrace(
+      "guardlab hook",
+      (trace) =>
+        api.withFunctionSpan(async (span) => {
+          ids.push({ trace: trace.traceId, span: span.spanId });
+          await server.callToolResult("put_note", { id: "a" });
+          await server.callToolResult("put_note", { id: "b" }, {
+            traceparent: given,
+            other: 1,
+          });
+          await quiet.callToolResult("put_note", { id: "c" });
+        }, { data: { name: "put_note" } }),
+    );
+    on.close();
+    off.close();
+    // agents-core's own ids: trace_ and 32 hex, span_ and 24 hex.
+    const [{ trace, span }] = ids;
+    assert.match(trace, /^trace_[0-9a-f]{32}$/);
+    assert.match(span, /^span_[0-9a-f]{24}$/);
+    const made = `00-${trace.slice(6)}-${span.slice(5, 21)}-01`;
+    assert.deepEqual(seen.map((a) => a[2] ?? null), [
+      { traceparent: made },
+      { traceparent: given, other: 1 },
+      null,
+    ]);
+    const calls = (file: string) =>
+      Deno.readTextFileSync(join(dir.path, file)).trimEnd().split("\n")
+        .map((l) => JSON.parse(l)).filter((l) => l.kind === "mcp_call")
+        .map((l) => l.traceparent);
+    assert.deepEqual(calls("on.jsonl"), [made, given]);
+    assert.deepEqual(calls("off.jsonl"), [null]);
+    // The span's own lines name its trace and parent.
+    const starts = Deno.readTextFileSync(join(dir.path, "on.jsonl")).trimEnd()
+      .split("\n").map((l) => JSON.parse(l)).filter((l) =>
+        l.kind === "span_start"
+      );
+    assert.deepEqual(
+      starts.map((l) => [l.type, l.span, l.trace]),
+      [["function", span, trace]],
     );
   },
 });

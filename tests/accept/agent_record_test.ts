@@ -524,7 +524,7 @@ Deno.test("proxy show --agent: the screen, and each refusal in one line", async 
 
   assertUsageError(
     await cli(["proxy", "--agent", agent, "--", "srv"]),
-    /--agent and --json are for proxy show FILE/,
+    /--agent, --json and --otlp are for proxy show FILE/,
   );
   assertUsageError(
     await cli(["proxy", "show", record, "--json", "--format", "svg"]),

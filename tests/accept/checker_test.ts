@@ -127,6 +127,47 @@ function distinct(
   ];
 }
 
+/** A history of an HTTP API's endpoint: as {@linkcode history}, its subject `http-api`. */
+function httpHistory(...records: Rec[]): CaseHistory {
+  return { ...history(...records), subject: "http-api" };
+}
+
+/** What the oracle declared of the contract, as the case recorded it. */
+function contract(c: Omit<Extract<Rec, { op: "contract" }>, "op">): Rec {
+  return { op: "contract", ...c } as Rec;
+}
+
+/** A digest that stands for answer `name`'s body: two answers with one are the same answer. */
+function digestOf(name: string): string {
+  return "sha256:" + [...name].map((c) => c.charCodeAt(0).toString(16))
+    .join("").padEnd(64, "0").slice(0, 64);
+}
+
+/** `answer` with the digest of body `name`. */
+function digested(answer: HistoryAnswer, name: string): HistoryAnswer {
+  return { ...answer, digest: digestOf(name) };
+}
+
+/** An HTTP API's response: `status`, and the digest of body `name`. */
+function http(status: number, name: string): HistoryAnswer {
+  return status >= 200 && status < 300
+    ? { outcome: "ok", status, digest: digestOf(name) }
+    : { outcome: "error", error: "http", status, digest: digestOf(name) };
+}
+
+/** The copy refused while the first is in flight: a JSON-RPC error with code -32010. */
+const IN_FLIGHT: HistoryAnswer = {
+  outcome: "error",
+  error: "rpc",
+  code: -32010,
+  text: "in progress: retry",
+};
+
+/** Call 1 sent without its key, answered `answer`. */
+function keyless(answer: HistoryAnswer): Rec {
+  return { ...call(1, answer), keyless: true } as Rec;
+}
+
 interface Example {
   readonly name: string;
   readonly case: CaseName;
@@ -416,6 +457,242 @@ const EXAMPLES: readonly Example[] = [
     case: "once",
     history: history({ op: "setup", tool: "make_project", answer: RPC_ERROR }),
     verdict: "SETUP-FAILED",
+  },
+  {
+    name:
+      "N identical calls, the copies in flight refused with the declared conflict, the retry after it answered: one effect",
+    case: "concurrent-same",
+    history: history(
+      contract({ conflict: { code: -32010 } }),
+      call(1),
+      call(2, IN_FLIGHT),
+      call(3, IN_FLIGHT),
+      call(4, OK, { retry: true }),
+      read(1),
+    ),
+    verdict: "ONCE-AFTER-CONFLICT",
+  },
+  {
+    name:
+      "N identical calls, the same refusal, no conflict declared: a copy told it failed",
+    case: "concurrent-same",
+    history: history(call(1), call(2, IN_FLIGHT), call(3, IN_FLIGHT), read(1)),
+    verdict: "FALSE-FAILURE",
+  },
+  {
+    name:
+      "N identical calls, the declared conflict, and the retry after it refused too",
+    case: "concurrent-same",
+    history: history(
+      contract({ conflict: { code: -32010 } }),
+      call(1),
+      call(2, IN_FLIGHT),
+      call(3, IN_FLIGHT, { retry: true }),
+      read(1),
+    ),
+    verdict: "FALSE-FAILURE",
+  },
+  {
+    name:
+      "N identical calls over HTTP, a 409 declared, the retry answered: one effect",
+    case: "concurrent-same",
+    history: httpHistory(
+      contract({ key_in: "header", conflict: { status: 409 } }),
+      call(1, http(201, "a")),
+      call(2, http(409, "b")),
+      call(3, http(201, "a"), { retry: true }),
+      read(1),
+    ),
+    verdict: "ONCE-AFTER-CONFLICT",
+  },
+  {
+    name:
+      "N identical calls, a conflict declared as a value in the tool result, seen there",
+    case: "concurrent-same",
+    history: history(
+      contract({
+        conflict: { json: "/structuredContent/error", value: "busy" },
+      }),
+      call(1),
+      call(2, { ...TOOL_ERROR, pointed: "busy" }),
+      call(3, OK, { retry: true }),
+      read(1),
+    ),
+    verdict: "ONCE-AFTER-CONFLICT",
+  },
+  {
+    name: "completed, sent again: the first answer back as it was",
+    case: "replay-after-completion",
+    history: history(
+      call(1, digested(OK, "a")),
+      read(1),
+      call(2, digested(OK, "a"), { retry: true }),
+      read(1),
+    ),
+    verdict: "REPLAYED",
+  },
+  {
+    name: "completed, sent again: one effect, another answer",
+    case: "replay-after-completion",
+    history: history(
+      call(1, digested(OK, "a")),
+      read(1),
+      call(2, digested(OK, "b"), { retry: true }),
+      read(1),
+    ),
+    verdict: "ONCE",
+  },
+  {
+    name: "completed, sent again: a second effect",
+    case: "replay-after-completion",
+    history: history(
+      call(1, digested(OK, "a")),
+      read(1),
+      call(2, digested(OK, "a"), { retry: true }),
+      read(2),
+    ),
+    verdict: "DUPLICATED",
+  },
+  {
+    name: "an error after the write, sent again: the same error, no new effect",
+    case: "replay-error",
+    history: httpHistory(
+      call(1, http(500, "e")),
+      read(1),
+      call(2, http(500, "e"), { retry: true }),
+      read(1),
+    ),
+    verdict: "ERROR-REPLAYED",
+  },
+  {
+    name:
+      "an error after the write, sent again: the same answer, and a second effect behind it",
+    case: "replay-error",
+    history: httpHistory(
+      call(1, http(500, "e")),
+      read(1),
+      call(2, http(500, "e"), { retry: true }),
+      read(2),
+    ),
+    verdict: "ERROR-RE-RUN",
+  },
+  {
+    name:
+      "an error after the write, sent again: another answer and a second effect",
+    case: "replay-error",
+    history: httpHistory(
+      call(1, http(500, "e")),
+      read(1),
+      call(2, http(500, "e2"), { retry: true }),
+      read(2),
+    ),
+    verdict: "ERROR-NOT-STORED",
+  },
+  {
+    name:
+      "an error after the write, sent again: another answer, no second effect",
+    case: "replay-error",
+    history: httpHistory(
+      call(1, http(500, "e")),
+      read(1),
+      call(2, http(201, "ok"), { retry: true }),
+      read(1),
+    ),
+    verdict: "ERROR-NOT-REPLAYED",
+  },
+  {
+    name: "no key: refused with 400, nothing written",
+    case: "missing-key",
+    history: httpHistory(
+      contract({ key_in: "header" }),
+      keyless(http(400, "no key")),
+      read(0),
+    ),
+    verdict: "KEY-REQUIRED",
+  },
+  {
+    name: "no key: refused with 422, nothing written",
+    case: "missing-key",
+    history: httpHistory(
+      contract({ key_in: "header" }),
+      keyless(http(422, "no key")),
+      read(0),
+    ),
+    verdict: "KEY-REQUIRED",
+    info: ["OTHER-STATUS"],
+  },
+  {
+    name: "no key: processed",
+    case: "missing-key",
+    history: httpHistory(
+      contract({ key_in: "header" }),
+      keyless(http(201, "ok")),
+      read(1),
+    ),
+    verdict: "KEY-NOT-REQUIRED",
+  },
+  {
+    name: "no key: refused after the write",
+    case: "missing-key",
+    history: httpHistory(
+      contract({ key_in: "header" }),
+      keyless(http(400, "no key")),
+      read(1),
+    ),
+    verdict: "EFFECT-DESPITE-REJECTION",
+  },
+  {
+    name: "the same key with other arguments, refused with 409 over HTTP",
+    case: "same-key-other-arguments",
+    history: httpHistory(
+      call(1, http(201, "a")),
+      read(1),
+      read(0, { other: true }),
+      call(2, http(409, "conflict")),
+      read(1),
+      read(0, { other: true }),
+    ),
+    verdict: "CONFLICT-REPORTED",
+    info: ["OTHER-STATUS"],
+  },
+  {
+    name: "the same key with other arguments, refused with 422 over HTTP",
+    case: "same-key-other-arguments",
+    history: httpHistory(
+      call(1, http(201, "a")),
+      read(1),
+      read(0, { other: true }),
+      call(2, http(422, "conflict")),
+      read(1),
+      read(0, { other: true }),
+    ),
+    verdict: "CONFLICT-REPORTED",
+  },
+  {
+    name: "a retry inside the stated lifetime, reused",
+    case: "key-lifetime",
+    history: history(
+      contract({ lifetime_ms: 200 }),
+      call(1),
+      { op: "fault", fault: "wait", ms: 100 },
+      read(1),
+      call(2, OK, { retry: true }),
+      read(1),
+    ),
+    verdict: "KEY-KEPT",
+  },
+  {
+    name: "a retry inside the stated lifetime, written again",
+    case: "key-lifetime",
+    history: history(
+      contract({ lifetime_ms: 200 }),
+      call(1),
+      { op: "fault", fault: "wait", ms: 100 },
+      read(1),
+      call(2, OK, { retry: true }),
+      read(2),
+    ),
+    verdict: "KEY-FORGOTTEN",
   },
 ];
 

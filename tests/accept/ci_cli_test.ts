@@ -8,6 +8,7 @@
  * writes. Screens are written by hand.
  */
 import assert from "node:assert/strict";
+import { attributesOf, decodeOtlpFile, spansOf } from "../_helpers/otlp.ts";
 import { join } from "node:path";
 import { linesOf } from "../../lib/base/lines.ts";
 import { displayWidth } from "../../lib/base/terminal.ts";
@@ -321,6 +322,8 @@ Deno.test({
 });
 
 const TOKEN = "Bearer fixture-s3cret-7f3a";
+/** A secret given with --header, in the open on guardlab's command line. */
+const PLAIN_SECRET = "plain-s3cret-9b1c";
 
 Deno.test({
   name:
@@ -361,6 +364,7 @@ Deno.test({
       assert.equal(init.code, 0, init.err.join("\n"));
       const oracle = confirmed(draft, join(dir.path, "ok.json"));
       const junit = join(dir.path, "r.xml");
+      const trace = join(dir.path, "r.jsonl");
       const run = await runEngineer(
         [
           "accept",
@@ -369,6 +373,8 @@ Deno.test({
           oracle,
           "--junit",
           junit,
+          "--otlp",
+          trace,
           "--cases",
           "once,rejected",
           "--url",
@@ -377,6 +383,8 @@ Deno.test({
           "Authorization=GUARDLAB_HEADER_TOKEN",
           "--header",
           "X-Trace=guardlab",
+          "--header",
+          `X-Api-Key=${PLAIN_SECRET}`,
         ],
         "",
         env,
@@ -392,9 +400,15 @@ Deno.test({
       for (const text of [init.stdout, init.stderr, run.stdout, run.stderr]) {
         assert.ok(!text.includes(secret));
       }
-      for (const file of [draft, oracle, junit]) {
+      for (const file of [draft, oracle, junit, trace]) {
         assert.ok(!Deno.readTextFileSync(file).includes(secret), file);
+        assert.ok(!Deno.readTextFileSync(file).includes(PLAIN_SECRET), file);
       }
+      // The trace holds the run: a span per case, with its verdict.
+      const cases = spansOf(decodeOtlpFile(Deno.readTextFileSync(trace)))
+        .filter((s) => s.name.startsWith("case "))
+        .map((s) => attributesOf(s.attributes)["guardlab.verdict"]);
+      assert.deepEqual(cases, ["ONCE", "NO-EFFECT"]);
       // Without the token the server refuses initialize: one line, exit 6.
       const none = await runEngineer(["accept", "init", "--url", url]);
       assert.equal(none.code, 6);

@@ -44,6 +44,15 @@
  * and http-json-flood (answer put_note with a body that never ends and never
  * carries the answer, sent as fast as it is read: the data lines of an event
  * that never closes, or empty lines of JSON).
+ * in-flight-conflict (correct, but a put_note for an id whose first put is
+ * still in flight is refused with the JSON-RPC error IN_FLIGHT_CODE, a
+ * conflict a client may retry after, as the idempotency-key draft's 409;
+ * the first put is held until such a copy comes, or for at most a second
+ * when none does).
+ * key-aside (correct, but its key is not an argument: put_note takes it from
+ * `params._meta.idempotencyKey` or `params.idempotencyKey`, refuses a call
+ * with neither, and answers a key it has seen with that key's first result,
+ * in memory).
  * Listing its tools one a page (behaving as correct): paged, and
  * pages-forever, whose list never ends; list-fails (correct, with the
  * hints of correct, but its tools/list answers an error).
@@ -76,7 +85,17 @@ const BEHAVES_AS: Record<string, string> = {
   "list-fails": "correct",
   "deep-read": "correct",
   "pages-forever": "correct",
+  "in-flight-conflict": "correct",
+  "key-aside": "correct",
 };
+/** key-aside: the first result of each key it has seen. */
+const byKey = new Map<string, unknown>();
+/** in-flight-conflict: the JSON-RPC error code of a copy sent while the first is in flight (the test's oracle declares it). */
+const IN_FLIGHT_CODE = -32010;
+/** in-flight-conflict: the puts in flight, by id: each lets its put go on. */
+const inFlight = new Map<string, () => void>();
+/** in-flight-conflict: the longest a first put waits for a copy of it. */
+const HOLD_MS = 1000;
 const behaviour = BEHAVES_AS[mode] ?? mode;
 const encoder = new TextEncoder();
 /** Where an answer goes: stdout, or (over HTTP) the request waiting for it. */
@@ -335,6 +354,54 @@ async function handle(m: Record<string, unknown>) {
     return;
   }
   if (mode === "exits-mid-call") Deno.exit(3);
+  if (mode === "key-aside") {
+    const p = m.params as { _meta?: { idempotencyKey?: unknown } } & {
+      idempotencyKey?: unknown;
+    };
+    const key = p._meta?.idempotencyKey ?? p.idempotencyKey;
+    if (typeof key !== "string" || key === "") {
+      out({
+        jsonrpc: "2.0",
+        id,
+        result: refused("an idempotency key is required"),
+      });
+      return;
+    }
+    const result = byKey.get(key) ??
+      await put(
+        String(params.arguments.id),
+        String(params.arguments.text ?? ""),
+      );
+    if (!byKey.has(key)) byKey.set(key, result);
+    out({ jsonrpc: "2.0", id, result });
+    return;
+  }
+  if (mode === "in-flight-conflict") {
+    const noteId = String(params.arguments.id);
+    const first = inFlight.get(noteId);
+    if (first !== undefined) {
+      // A copy while the first is in flight: refused, retryable; the first
+      // goes on now that a copy has seen it in flight.
+      out({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: IN_FLIGHT_CODE,
+          message: `a put_note for ${noteId} is in progress: retry`,
+        },
+      });
+      first();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, HOLD_MS);
+      inFlight.set(noteId, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    inFlight.delete(noteId);
+  }
   const result = await put(
     String(params.arguments.id),
     String(params.arguments.text ?? ""),

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { judgeReport } from "../../lib/accept/judge.ts";
-import { MAX_REPORT_BYTES } from "../../lib/accept/limits.ts";
+import { MAX_CASE_CALLS, MAX_REPORT_BYTES } from "../../lib/accept/limits.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { privateDir, ROOT } from "../_helpers/accept_helpers.ts";
 import { NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
@@ -216,7 +216,7 @@ Deno.test("accept judge: a report that is not one of this guardlab's is a usage 
   badRecord.results[0].history.records[0].answer.outcome = "maybe";
   const tooManyCalls = structuredClone(saved);
   tooManyCalls.results[0].history.records = Array.from(
-    { length: 65 },
+    { length: MAX_CASE_CALLS + 1 },
     () => saved.results[0].history.records[0],
   );
   const newer = structuredClone(saved);
@@ -326,4 +326,32 @@ Deno.test({
     );
     assert.deepEqual(out.changed, []);
   },
+});
+
+Deno.test("accept judge: a history's epoch_ms (its start on the wall clock, for a trace) is kept when it is one, dropped when it is not, and never judged on", () => {
+  const saved = JSON.parse(reportText("guardlab-mcp"));
+  const given = [
+    1_765_000_000_000.5,
+    -5,
+    0,
+    1e15,
+    "1765000000000",
+    Number.MAX_VALUE,
+    null,
+  ];
+  given.forEach((e, n) => saved.results[n].history.epoch_ms = e);
+  const { report, changed } = judgeReport(JSON.stringify(saved), "r.json");
+  assert.deepEqual(
+    report.results.slice(0, given.length).map((r) => r.history.epoch_ms),
+    [
+      1_765_000_000_000.5,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ],
+  );
+  assert.deepEqual(changed, []);
 });

@@ -15,11 +15,10 @@ import { guardlabAgentRecord } from "../../lib/accept/agent_hook.mjs";
 import { parseAgentRecord } from "../../lib/accept/agent_record.ts";
 import { parseRecord, type RecordLine } from "../../lib/accept/record.ts";
 import { say } from "../../lib/base/i18n.ts";
-import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { mergedTimeline } from "../../lib/accept/views/_agent_merge.ts";
 import {
   CAN_START,
-  engineerCommand,
+  labBehindProxy,
   NEEDS_START,
   privateDir,
 } from "../_helpers/accept_helpers.ts";
@@ -56,29 +55,9 @@ Deno.test({
       replaceProcessors: true,
     });
     const F = api.ToolGuardrailFunctionOutputFactory;
-    const server = launchCommand(thisInstall());
-    const proxy = engineerCommand([
-      "proxy",
-      "--record",
-      join(dir.path, "session.jsonl"),
-      "--oracle",
-      oracle,
-      "--read-before-delivery",
-      "--",
-      server.command,
-      ...server.args,
-      "mcp",
-      "--ledger-file",
-      ledger,
-    ]);
     const mcp = hook.watch(
       new api.MCPServerStdio({
-        name: "guardlab",
-        command: proxy.command,
-        args: proxy.args,
-        timeout: 60_000,
-        clientSessionTimeoutSeconds: 60,
-        cacheToolsList: true,
+        ...labBehindProxy(dir.path, oracle, ledger),
         toolInputGuardrails: [api.defineToolInputGuardrail({
           name: "batch_limit",
           run: ({ toolCall }) =>

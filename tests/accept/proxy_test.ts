@@ -114,7 +114,7 @@ Deno.test({
     const lines = Deno.readTextFileSync(record).trim().split("\n").map((l) =>
       JSON.parse(l)
     );
-    const { epoch_ms, ...start } = lines[0];
+    const { epoch_ms, trace, ...start } = lines[0];
     assert.deepEqual(start, {
       kind: "start",
       guardlab_proxy: 1,
@@ -122,6 +122,8 @@ Deno.test({
       oracle: false,
       read_before_delivery: false,
     });
+    // The session's own trace, for calls that name no parent: random hex.
+    assert.match(trace, /^[0-9a-f]{32}$/);
     // t = 0 on the wall clock: between the test's start and now.
     assert.ok(
       epoch_ms > began - 1 && epoch_ms < Date.now() + 1,

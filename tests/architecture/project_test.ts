@@ -110,6 +110,19 @@ Deno.test("project: no task grants everything", () => {
       );
       continue;
     }
+    if (name === "example:http") {
+      // An engineer's script: guardlab accept it starts under the engineer
+      // grant, from the guardlab-engineer task's own command line; the API
+      // gets its flags from the script (the loopback network, its folder).
+      assert.match(line, / examples\/http_accept\.ts$/);
+      assert.doesNotMatch(line, /--allow-net\b/);
+      const example = read("../../examples/http_accept.ts");
+      assert.match(
+        example,
+        /launchCommand\(thisInstall\(\), "guardlab-engineer"\)/,
+      );
+      continue;
+    }
     if (name === "compile:targets") {
       // It only starts `deno compile`, each with the grant (checked below).
       assert.match(line, / --allow-read --allow-run scripts\/compile\.ts$/);

@@ -36,14 +36,17 @@ Deno.test("cli: help, version and usage errors", async (t) => {
       assert.deepEqual((await cli(["accept", "--bogus"])).err.slice(1), [
         "usage: guardlab accept (--example NAME | --oracle FILE -- COMMAND ARGS… |",
         "                     --oracle FILE --url URL [--header NAME=VALUE…]",
-        "                     [--header-env NAME=VARIABLE…])",
+        "                     [--header-env NAME=VARIABLE…] |",
+        "                     --http-oracle FILE [--openapi FILE]",
+        "                       (--url URL … | -- COMMAND ARGS…))",
         "                    [--tool NAME] [--cases LIST] [--copies N] [--timeline]",
-        "                    [--timeout-ms N] [--cancel-after-ms N]",
+        "                    [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]",
         "                    [--json | --format svg] [--junit FILE] [--baseline FILE]",
       ]);
       assert.deepEqual((await cli(["proxy", "--bogus"])).err.slice(1), [
         "usage: guardlab proxy [--faults FILE] [--record FILE] [--timeout-ms N]",
-        "                    [--oracle FILE [--read-before-delivery]] -- COMMAND ARGS…",
+        "                    [--oracle FILE [--read-before-delivery]]",
+        "                    [--traceparent VALUE] -- COMMAND ARGS…",
       ]);
       for (const command of COMMAND_NAMES) {
         const usage = (await cli([command, "--bogus"])).err.slice(1).join(" ");

@@ -85,6 +85,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## Wire it up", "## 接上去"],
     ["## What the receipt does not show", "## 回执上看不到的东西"],
     ["## The remote timeout, reproduced", "## 复现远程调用超时"],
+    [
+      "### The same timeline in a tracing backend: `--otlp`",
+      "### 放进 tracing 后端：`--otlp`",
+    ],
     ["## Exercise 17", "## 第 17 道练习"],
   ],
   "04-sdk-lens.md": [
@@ -152,6 +156,20 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "### 一个从没见过的服务器：memory bank",
     ],
     [
+      "## An HTTP API, and the idempotency-key contract",
+      "## HTTP API 与幂等键契约",
+    ],
+    ["### The draft's cases", "### 草案的用例"],
+    ["### Where the key lives over MCP", "### MCP 中业务键放在哪里"],
+    [
+      "### Try it: deno task example:http",
+      "### 试一试：deno task example:http",
+    ],
+    [
+      "### An app nobody here wrote: express-idempotency",
+      "### 一个不是我们写的应用：express-idempotency",
+    ],
+    [
       "## In CI: JUnit, a baseline and a workflow",
       "## 在 CI 中：JUnit、基线与工作流",
     ],
@@ -167,6 +185,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## What the SDK records", "## SDK 记录了什么"],
     ["## The agent hook", "## Agent 钩子"],
     ["## One timeline", "## 一条时间线"],
+    ["## One trace", "## 一条 trace"],
     ["## The example", "## 示例"],
     ["## What this does not show", "## 这里看不到的"],
   ],

@@ -84,15 +84,88 @@ export function detailTexts(r: CaseResult): Text[] {
       }),
     );
   }
+  out.push(...contractTexts(r));
   // What the server said when it said no: the words to fix the tool by.
   const said = r.answers.find((a) =>
-    (a.outcome === "tool-error" || a.outcome === "rpc-error") &&
+    (a.outcome === "tool-error" || a.outcome === "rpc-error" ||
+      a.outcome === "http-error") &&
     a.text !== undefined && a.text !== ""
   );
   if (said !== undefined) {
     out.push(fill(D.answerText, { call: said.call, text: said.text! }));
   }
   return out;
+}
+
+/** The draft's status for the refusal a case tests (other arguments: 422; no key: 400). */
+const DRAFT_STATUS: Readonly<Partial<Record<CaseResult["case"], number>>> = {
+  "same-key-other-arguments": 422,
+  "missing-key": 400,
+};
+
+/**
+ * The facts of the idempotency-key contract a row rests on: the declared
+ * conflict and the retry after it (or, undeclared, how to declare it),
+ * whether a repeat got the stored result, the wait inside a key's
+ * lifetime, the draft's status beside the one answered, an HTTP API's
+ * statuses.
+ */
+function contractTexts(r: CaseResult): Text[] {
+  const out: Text[] = [];
+  if (r.conflicts !== undefined && r.conflicts > 0) {
+    out.push(fill(D.conflicts, { k: r.conflicts, n: r.copies ?? "?" }));
+  }
+  if (
+    r.case === "concurrent-same" && r.verdict === "FALSE-FAILURE" &&
+    r.conflicts === undefined
+  ) {
+    const e = r.answers.find((a) => a.outcome !== "success");
+    const example = e?.status !== undefined
+      ? `"conflict": {"status": ${e.status}}`
+      : e?.code !== undefined
+      ? `"conflict": {"code": ${e.code}}`
+      : `"conflict": {"json": POINTER, "value": V}`;
+    out.push(fill(D.declareConflict, { example }));
+  }
+  if (
+    r.replayed === false &&
+    (r.verdict === "ONCE" || r.verdict === "ERROR-NOT-REPLAYED")
+  ) out.push(D.notReplayed);
+  if (r.waited_ms !== undefined) {
+    out.push(
+      fill(D.waited, { ms: r.waited_ms, lifetime: r.lifetime_ms ?? "?" }),
+    );
+  }
+  const want = DRAFT_STATUS[r.case];
+  const got = r.answers.at(-1)?.status;
+  if (r.info.includes("OTHER-STATUS") && want !== undefined) {
+    out.push(fill(D.otherStatus, { got: got ?? "?", want }));
+  }
+  const statuses = r.answers.filter((a) => a.status !== undefined);
+  if (statuses.length > 0) {
+    out.push(
+      fill(D.statuses, {
+        list: statusList(statuses.map((a) => a.status!)),
+      }),
+    );
+  }
+  return out;
+}
+
+/** Statuses in call order, runs folded: `201, 409 ×9, 201`. */
+function statusList(statuses: readonly number[]): Text {
+  const runs: { status: number; n: number }[] = [];
+  for (const status of statuses) {
+    const last = runs.at(-1);
+    if (last?.status === status) last.n++;
+    else runs.push({ status, n: 1 });
+  }
+  return joinTexts(
+    runs.map(({ status, n }) =>
+      same(n === 1 ? `${status}` : `${status} ×${n}`)
+    ),
+    D.hintSep,
+  );
 }
 
 /** The problems of a row in words. */

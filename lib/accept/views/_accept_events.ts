@@ -61,6 +61,8 @@ function eventWords(e: TimelineEvent, calls: Text, n: number): Text {
       return n > 1
         ? fill(W.readMany, { n, count: e.count })
         : fill(W.read, { count: e.count });
+    case "waited":
+      return fill(W.waited, { ms: e.ms ?? "?" });
     case "setup":
       return fill(W.setup, { outcome });
     case "started":

@@ -7,6 +7,7 @@
  */
 import { fill, type Text } from "../../../base/i18n.ts";
 import {
+  ALL_CASE_NAMES,
   CASE_NAMES,
   type CaseName,
   type ExampleName,
@@ -68,16 +69,19 @@ function withoutSecret(text: string): string {
   }
 }
 
-/** The cases of `--cases` (all when not given), each name checked. */
-export function casesOf(list: string | undefined): CaseName[] {
-  if (list === undefined) return [...CASE_NAMES];
+/** The cases of `--cases` (`all` when not given), each name checked. */
+export function casesOf(
+  list: string | undefined,
+  all: readonly CaseName[] = CASE_NAMES,
+): CaseName[] {
+  if (list === undefined) return [...all];
   const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
   for (const name of names) {
     if (!isCaseName(name)) {
       throw new UsageError(
         fill(M.unknownCase, {
           got: printable(name),
-          names: CASE_NAMES.join(", "),
+          names: ALL_CASE_NAMES.join(", "),
         }),
         "accept",
       );

@@ -65,7 +65,19 @@ The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 {…}}), and optional setup, bad_call, other_call with other_count, and
 guesses (accept init's). Placeholders in any string: {run} (unique per
 case), {n} and {n:3} (the copy number), {key}, {case}. The format, with a
-full example for a real server: docs/en/08-accept-your-own-tool.md.`,
+full example for a real server: docs/en/08-accept-your-own-tool.md.
+The idempotency-key contract: an entry may say where the key goes (key_in:
+arguments, _meta with meta, idempotencyKey with idempotency_key), the
+conflict a client may retry after (conflict: {"code": N} or {"json":
+POINTER, "value": V}), an error_call answered with an error after its
+write, and key_lifetime_ms; such an entry also runs replay-after-completion,
+replay-error, missing-key and key-lifetime. A copy refused with the
+declared conflict is retried once every copy has its answer.
+An HTTP API that takes an Idempotency-Key header: --http-oracle FILE
+[--openapi FILE] with --url or -- COMMAND ARGS… (started on a free loopback
+port, named in PORT and in {port}); each call is one request, the key in
+its header, each read a GET. It runs every case but cancel-after-send and
+annotations, and the four above (chapter 8 has its oracle's fields).`,
     zh: `对任意 MCP 服务器运行文章结尾的验收测试：对 oracle 列出的每个写入工具，
 每个用例使用新的业务键，然后按业务键询问读取工具。用例：once、rejected、
 lost-reply-retry（服务器已应答，guardlab 扣下应答，客户端重试）、
@@ -114,7 +126,18 @@ count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 s
 bad_call、other_call 与 other_count，以及 guesses（accept init 写的）。
 任何字符串中的占位符：{run}（每个用例唯一）、{n} 与 {n:3}（副本序号）、{key}、
 {case}。格式及一个真实服务器的完整
-示例见 docs/zh/08-accept-your-own-tool.md。`,
+示例见 docs/zh/08-accept-your-own-tool.md。
+幂等键契约：条目可以说明业务键放在哪里（key_in：arguments、配合 meta 的
+_meta、配合 idempotency_key 的 idempotencyKey）、客户端可以随后重试的冲突
+（conflict：{"code": N} 或 {"json": POINTER, "value": V}）、写入之后以错误
+应答的 error_call，以及 key_lifetime_ms；这样的条目还会运行
+replay-after-completion、replay-error、missing-key 和 key-lifetime。收到已
+声明冲突而被拒绝的副本，会在所有副本都得到应答之后重试一次。
+接受 Idempotency-Key 请求头的 HTTP API：--http-oracle FILE [--openapi FILE]
+配合 --url 或 -- COMMAND ARGS…（在一个空闲的回环端口上启动，端口写在 PORT 和
+{port} 中）；每次调用是一次请求，业务键在请求头中，每次读取是一次 GET。它运行
+除 cancel-after-send 和 annotations 之外的所有用例，以及上面四个（其 oracle
+的字段见第 8 章）。`,
   },
   oracle: { en: "the oracle file (see above)", zh: "oracle 文件（见上文）" },
   variant: {
@@ -126,6 +149,17 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
       "host: the limit of each case, after which the host's process group is ended (default 120000, 1000 to 1800000)",
     zh:
       "host：每个用例的时限，到时结束宿主的进程组（默认 120000，1000 到 1800000）",
+  },
+  httpOracle: {
+    en:
+      "an HTTP API's oracle (see above): its endpoints are called with the key in a header",
+    zh: "HTTP API 的 oracle（见上文）：调用其端点时业务键放在请求头中",
+  },
+  openapi: {
+    en:
+      "with --http-oracle: the API's OpenAPI document (JSON); an endpoint may name its operation instead of its method and path",
+    zh:
+      "配合 --http-oracle：该 API 的 OpenAPI 文档（JSON）；端点可以引用其中的操作，代替方法与路径",
   },
   example: {
     en: "a server built into guardlab, run in process",
@@ -184,6 +218,12 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
     zh:
       "同时把矩阵以 JUnit XML 写入这个新文件：不安全的结论记为 failure，无法判断的用例记为 error，NOT-RUN 和被基线豁免的记为 skipped",
   },
+  otlp: {
+    en:
+      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event; never the command, the oracle or a header's value",
+    zh:
+      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件；从不写入命令、oracle 或任何请求头的值",
+  },
   baseline: {
     en:
       "a previous --json report of the same server and oracle: the failing verdicts it holds no longer fail the run",
@@ -230,8 +270,8 @@ bad_call、other_call 与 other_count，以及 guesses（accept init 写的）�
   },
   exit4: {
     en:
-      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit), a variable or host the grant does not name, or a grant this guardlab lacks",
+      "refused: a file outside the sandbox, a link, a file over its bound, a name that exists (--output, --junit, --otlp), a variable or host the grant does not name, or a grant this guardlab lacks",
     zh:
-      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
+      "拒绝：文件在沙箱之外、是链接、超过大小上限、名字已存在（--output、--junit、--otlp），权限没有写明的变量或主机，或当前 guardlab 缺少所需权限",
   },
 } as const satisfies Record<string, Text>;

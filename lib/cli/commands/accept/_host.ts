@@ -27,7 +27,7 @@ import { type HostReport, runHost } from "../../../accept/host.ts";
 import { relay } from "../../../accept/host_relay.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";

@@ -11,7 +11,7 @@
 import { fill, type Lang, say } from "../../../base/i18n.ts";
 import { inert } from "../../../base/terminal.ts";
 import { draftOracle, NothingToDraft } from "../../../accept/draft.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { InitializeFailed, Session } from "../../../accept/session.ts";
 import {
   serverChannel,

@@ -45,6 +45,20 @@ export const ACCEPT_MESSAGES = {
     zh:
       "使用 -- COMMAND 或 --url 时必须给出 --oracle FILE（--example 自带 oracle）",
   },
+  httpOracleOrOracle: {
+    en:
+      "give one oracle: --oracle FILE (an MCP server) or --http-oracle FILE (an HTTP API), with -- COMMAND or --url, never with --example",
+    zh:
+      "只能给一个 oracle：--oracle FILE（MCP 服务器）或 --http-oracle FILE（HTTP API），配合 -- COMMAND 或 --url，不能配合 --example",
+  },
+  openapiNeedsHttp: {
+    en: "--openapi FILE goes with --http-oracle FILE",
+    zh: "--openapi FILE 只能配合 --http-oracle FILE 使用",
+  },
+  notHttpCase: {
+    en: "--cases: {got} is a case of MCP alone (an HTTP API runs: {names})",
+    zh: "--cases：{got} 是 MCP 独有的用例（HTTP API 运行：{names}）",
+  },
   unknownCase: {
     en: "--cases: unknown case {got} (cases: {names})",
     zh: "--cases：未知用例 {got}（可用用例：{names}）",

@@ -3,7 +3,7 @@
  * the oracle picked, everything that can refuse checked before the server
  * starts (the oracle, `--junit`'s new file, the baseline), the matrix run,
  * then shown (the screen, `--json` or `--format svg`) and written
- * (`--junit`), and its exit code.
+ * (`--junit`, `--otlp`), and its exit code.
  *
  * @module
  */
@@ -14,7 +14,10 @@ import {
   MAX_COPIES,
   MAX_DELAY_MS,
 } from "../../../accept/limits.ts";
-import type { Oracle } from "../../../accept/oracle.ts";
+import { declaresContract, type Oracle } from "../../../accept/oracle.ts";
+import type { HttpOracle } from "../../../accept/http_oracle.ts";
+import { ALL_CASE_NAMES } from "../../../accept/cases.ts";
+import { httpCases, httpOracleFor } from "./_http.ts";
 import {
   type AcceptOptions,
   type AcceptReport,
@@ -33,7 +36,8 @@ import {
   titleText,
 } from "../../../accept/views/accept_view.ts";
 import { junitXml } from "../../../accept/views/accept_junit.ts";
-import { assertNewFile, writeNewFile } from "../../../accept/files.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import {
   assertSameOracle,
   assertSameServer,
@@ -78,7 +82,7 @@ export async function runMatrix(
   if (flag("output") !== undefined) {
     throw new UsageError(fill(M.initFlags, { flag: "--output" }), "accept");
   }
-  const source = sourceOf(
+  let source = sourceOf(
     "accept",
     values,
     positionals,
@@ -88,16 +92,34 @@ export async function runMatrix(
   if (values.json && values.format === "svg") {
     throw new UsageError(S.jsonOrSvg, "accept");
   }
-  const oracle = await oracleFor(source, values, ctx);
+  const http = flag("http-oracle") !== undefined;
+  const oracle = http
+    ? await httpOracleFor(source, values, ctx)
+    : await oracleFor(source, values, ctx);
   if (typeof oracle === "number") return oracle;
+  if (http && source.kind !== "example") {
+    source = {
+      ...source,
+      api: { keyHeader: (oracle as HttpOracle).keyHeader },
+    };
+  }
   // Everything that can refuse is checked before the server starts.
   const digest = oracleDigest(oracle);
   if (flag("junit") !== undefined) assertNewFile(flag("junit")!, ctx.trusted);
+  if (flag("otlp") !== undefined) assertNewFile(flag("otlp")!, ctx.trusted);
   const baseline = await baselineFor(flag("baseline"), digest, ctx);
   if (typeof baseline === "number") return baseline;
+  // An oracle that declares part of the idempotency-key contract runs the
+  // contract's cases too, unless --cases names the cases.
+  const cases = http
+    ? httpCases(flag("cases"), options.cases)
+    : flag("cases") === undefined &&
+        oracle.tools.some((t) => declaresContract(t))
+    ? [...ALL_CASE_NAMES]
+    : options.cases;
   const report = await run(
     source,
-    { ...options, oracle, tool: flag("tool") },
+    { ...options, cases, oracle, tool: flag("tool") },
     ctx,
   );
   if (typeof report === "number") return report;
@@ -119,6 +141,17 @@ export async function runMatrix(
         exit: code,
         comparison,
       }),
+    );
+  }
+  if (flag("otlp") !== undefined) {
+    // Random ids: the run is an event, traced once, as it is written.
+    const { acceptTrace, randomIds } = await import(
+      "../../../accept/views/accept_otlp.ts"
+    );
+    writeNewFile(
+      flag("otlp")!,
+      ctx.trusted,
+      encodeTrace(acceptTrace(report, randomIds())).text,
     );
   }
   return code;
@@ -167,6 +200,9 @@ async function oracleFor(
 ): Promise<Oracle | ExitCode> {
   const file = values.oracle as string | undefined;
   const tool = values.tool as string | undefined;
+  if (values.openapi !== undefined) {
+    throw new UsageError(M.openapiNeedsHttp, "accept");
+  }
   if ((source.kind === "example") !== (file === undefined)) {
     throw new UsageError(M.needsOracle, "accept");
   }

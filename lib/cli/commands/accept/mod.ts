@@ -32,9 +32,11 @@ export const accept = command({
   name: "accept",
   usage: `accept (--example NAME | --oracle FILE -- COMMAND ARGS… |
                      --oracle FILE --url URL [--header NAME=VALUE…]
-                     [--header-env NAME=VARIABLE…])
+                     [--header-env NAME=VARIABLE…] |
+                     --http-oracle FILE [--openapi FILE]
+                       (--url URL … | -- COMMAND ARGS…))
                     [--tool NAME] [--cases LIST] [--copies N] [--timeline]
-                    [--timeout-ms N] [--cancel-after-ms N]
+                    [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]
@@ -43,6 +45,8 @@ export const accept = command({
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
+    "http-oracle": { type: "string", value: "FILE", help: H.httpOracle },
+    openapi: { type: "string", value: "FILE", help: H.openapi },
     example: {
       type: "string",
       value: "NAME",
@@ -76,6 +80,7 @@ export const accept = command({
       help: H.format,
     },
     junit: { type: "string", value: "FILE", help: H.junit },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
     baseline: { type: "string", value: "FILE", help: H.baseline },
     output: { type: "string", value: "FILE", help: H.output },
     variant: {

@@ -34,6 +34,19 @@ The file is opened read-only: not a byte of it changes.`,
     en: "with --timeline: text (default), json or svg",
     zh: "与 --timeline 一起：text（默认）、json 或 svg",
   },
+  refused: {
+    en: "refused: outside the sandbox, a link, a folder others can change, " +
+      "a file that is not a ledger, or an --otlp FILE that exists already; " +
+      "nothing was changed",
+    zh: "拒绝：在沙箱之外、是链接、目录可被他人改动、文件不是账本，" +
+      "或 --otlp 的文件已经存在；没有改动任何内容",
+  },
+  otlp: {
+    en:
+      "with --timeline: also write the same timeline to this new file as an OpenTelemetry trace (OTLP JSON, one line; the student grant writes under /tmp only)",
+    zh:
+      "与 --timeline 一起：同时把同一条时间线以 OpenTelemetry trace（OTLP JSON，一行）写入这个新文件（学生版权限只能写在 /tmp 下）",
+  },
 } as const satisfies Record<string, Text>;
 
 /** What `ledger` shows a person. */
@@ -74,6 +87,10 @@ export const LEDGER_MESSAGES = {
   formatNeedsTimeline: {
     en: "--format needs --timeline",
     zh: "--format 需要与 --timeline 一起使用",
+  },
+  otlpNeedsTimeline: {
+    en: "--otlp needs --timeline",
+    zh: "--otlp 需要与 --timeline 一起使用",
   },
   svgTitle: {
     en: "guardlab ledger: every attempt",

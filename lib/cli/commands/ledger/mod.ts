@@ -11,7 +11,7 @@ import {
   trustedFolders,
 } from "../../../sandbox/sandbox.ts";
 import { inert } from "../../../base/terminal.ts";
-import type { Lang } from "../../../base/i18n.ts";
+import type { Lang, Text } from "../../../base/i18n.ts";
 import type { Ledger } from "../../../timing/ledger.ts";
 import { command } from "../../command.ts";
 import { EXIT } from "../../exit.ts";
@@ -20,6 +20,7 @@ import { LEDGER_HELP as H, LEDGER_MESSAGES as M } from "./_messages.ts";
 import { styleFor, writerFor } from "../../output.ts";
 import { UsageError } from "../../parser.ts";
 import {
+  existingLedgerPath,
   type Format,
   formatOf,
   LEDGER_OPTIONS,
@@ -32,42 +33,67 @@ import { shownAsText, ViewBudget } from "../../../views/view_bound.ts";
 import { type LedgerRows, ledgerRows } from "../../../views/ledger_rows.ts";
 import { timelineSvg } from "../../../views/svg.ts";
 import { PLAIN } from "../../../views/timeline.ts";
+import type { LedgerHistory } from "../../../views/ledger_timeline.ts";
+import {
+  callTimes,
+  ledgerTrace,
+  type LedgerTraceInput,
+} from "../../../views/ledger_otlp.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
+import { resolve } from "../../../base/path.ts";
 
 /** The `ledger` command. */
 export const ledger = command({
   name: "ledger",
   usage: `ledger (--ledger NAME | --ledger-file PATH) [--json]
-                    [--timeline [--format text|json|svg]]`,
+                    [--timeline [--format text|json|svg] [--otlp FILE]]`,
   about: H.about,
   options: {
     ...LEDGER_OPTIONS,
     json: { type: "boolean", help: H.json },
     timeline: { type: "boolean", help: H.timeline },
     format: { type: "string", value: "FORMAT", help: H.format },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
   },
   maxPositionals: 0,
-  exits: { 0: null, 2: null, 4: null },
-  run({ values, io, lang }) {
+  exits: { 0: null, 2: null, 4: H.refused },
+  async run({ values, io, lang }) {
     if (values.format !== undefined && !values.timeline) {
       throw new UsageError(M.formatNeedsTimeline, "ledger");
     }
+    if (values.otlp !== undefined && !values.timeline) {
+      throw new UsageError(M.otlpNeedsTimeline, "ledger");
+    }
     const format = values.timeline ? formatOf("ledger", values) : undefined;
+    // The trace's file is checked before the ledger is read: a name that
+    // is taken costs nothing.
+    const trusted = trustedFolders(io.base);
+    if (values.otlp !== undefined) assertNewFile(values.otlp, trusted);
+    let trace: LedgerTraceInput | undefined;
     // One bound for everything this call shows (see view_bound.ts): rows
     // are read one at a time and taken while they fit, the rest counted, so
     // what this holds does not grow with the ledger; only the rows shown
     // are made inert.
     const budget = new ViewBudget();
     const { json } = values;
-    const rows = readExisting(
-      "ledger",
-      io,
-      values,
-      (book) =>
-        format === undefined
-          ? ledgerRows(book, budget, json === true)
-          : showTimeline(book, format, budget, io, lang),
-    );
-    if (rows === undefined) return EXIT.ok;
+    const rows = readExisting("ledger", io, values, (book) => {
+      if (format === undefined) return ledgerRows(book, budget, json === true);
+      const shown = showTimeline(book, format, budget, io, lang);
+      if (values.otlp !== undefined) {
+        trace = traceInput(book, shown, budget, values, io, lang);
+      }
+    });
+    if (rows === undefined) {
+      if (trace !== undefined) {
+        writeNewFile(
+          values.otlp!,
+          trusted,
+          encodeTrace(await ledgerTrace(trace)).text,
+        );
+      }
+      return EXIT.ok;
+    }
     // A named ledger's policy database, beside it, read-only too.
     const policy = values.ledger === undefined
       ? undefined
@@ -108,7 +134,7 @@ function showTimeline(
   budget: ViewBudget,
   io: Io,
   lang: Lang,
-): void {
+): { history: LedgerHistory; order: Text[] } {
   const out = writerFor(io, lang);
   const { history: bounded, byCalls, unordered, order } = ledgerHistory(
     book,
@@ -133,7 +159,7 @@ function showTimeline(
       ...(unordered === null ? {} : { unordered }),
       ...budget.cutJson(),
     });
-    return;
+    return { history: bounded, order };
   }
   const history = shownHistory(bounded, inert);
   if (format === "svg") {
@@ -166,6 +192,39 @@ function showTimeline(
     out.lines(renderHistory(history, styleFor(io), lang));
     for (const line of budget.cutLines()) out.wrapped(line);
   }
+  return { history: bounded, order };
+}
+
+/**
+ * What `--otlp` writes of the timeline just shown: the same history within
+ * the same bound, the times of its calls, and what its ids derive from
+ * (the ledger's path, its file's birth time, its first MCP session's start:
+ * see `views/ledger_otlp.ts`).
+ */
+function traceInput(
+  book: Ledger,
+  { history, order }: { history: LedgerHistory; order: Text[] },
+  budget: ViewBudget,
+  values: { ledger?: string; "ledger-file"?: string },
+  io: Io,
+  lang: Lang,
+): LedgerTraceInput {
+  const path = resolve(existingLedgerPath("ledger", io, values));
+  const born = Deno.lstatSync(path).birthtime?.getTime();
+  let firstSession = "";
+  for (const s of book.eachSession()) {
+    firstSession = String(s.started_us);
+    break;
+  }
+  return {
+    history,
+    leftOut: budget.leftOut,
+    notes: [...order, ...budget.cutLines()],
+    times: callTimes(book.eachCall(), history),
+    seed: [path, String(born ?? ""), firstSession],
+    ledger: values.ledger ?? values["ledger-file"]!,
+    lang,
+  };
 }
 
 /**

@@ -14,7 +14,8 @@ export const PROXY_HELP = {
     en:
       `A drop-in mcpServers entry: the agent's host starts guardlab proxy in place
 of the real server, which guardlab starts as -- COMMAND ARGS…. Every message
-is forwarded unchanged both ways, and recorded with its time, direction and
+is forwarded unchanged both ways (but with --traceparent, below), and
+recorded with its time, direction and
 call number as JSON Lines (--record FILE: a new file in a folder of yours
 under the temp folder; else one in your private folder, named on stderr).
 A line from the server that is not JSON-RPC, or a message over 4 MiB, is not
@@ -43,12 +44,18 @@ the module guardlab proxy --print-agent-hook prints.
 A client that probes first (agents-core 0.20.0's) starts guardlab proxy twice:
 the record asked for then holds the probe alone, and the session takes the
 next free name (record-2.jsonl), which stderr names at the start.
+the module guardlab proxy --print-agent-hook prints. --otlp FILE also
+writes it as an OpenTelemetry trace: a call whose request carried
+params._meta.traceparent is that span's child; --traceparent VALUE gives
+the parent of the calls that carry none, and adds the proxy's own span to
+those requests as their traceparent.
 The server runs with your own rights: Deno's sandbox covers guardlab, not
 the server. Starting it needs the engineer grant (-P=guardlab-engineer).`,
     zh: `可直接写进 mcpServers：Agent 宿主启动 guardlab proxy 来代替真实服务器，
-真实服务器由 guardlab 以 -- COMMAND ARGS… 启动。每条消息双向原样转发，并以
-JSON Lines 记录时间、方向和调用序号（--record FILE：在临时目录下你自己的目录中
-新建的文件；不给时写入你的私有目录，文件名输出到标准错误）。
+真实服务器由 guardlab 以 -- COMMAND ARGS… 启动。每条消息双向原样转发
+（--traceparent 例外，见下文），并以 JSON Lines 记录时间、方向和调用序号
+（--record FILE：在临时目录下你自己的目录中新建的文件；不给时写入你的私有
+目录，文件名输出到标准错误）。
 服务器发出的不是 JSON-RPC 的行，或超过 4 MiB 的消息，不会转发；日志（标准错误）
 会说明。
 --faults FILE（JSON Lines）按工具名和调用序号注入故障：
@@ -70,6 +77,10 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记
 工具护栏和调用，由 guardlab proxy --print-agent-hook 打印的模块写下。
 先探测的客户端（agents-core 0.20.0 的）会启动两次 guardlab proxy：指定的记录里
 只有探测，会话用下一个空闲的名字（record-2.jsonl），启动时标准错误会说出它。
+--otlp FILE 同时把它写成 OpenTelemetry trace：请求里带了
+params._meta.traceparent 的调用是那个 span 的子 span；--traceparent VALUE
+给出没有带的调用的父 span，并把 proxy 自己的 span 作为 traceparent 加进这些
+请求。
 服务器以你自己的权限运行：Deno 沙箱只约束 guardlab，不约束服务器。启动它需要
 工程师权限（-P=guardlab-engineer）。`,
   },
@@ -86,6 +97,18 @@ guardlab proxy show FILE [--format svg | --json] [--oracle FILE] 画出一份记
     zh: "结束时按业务键读取每次写入的效果",
   },
   format: { en: "show: text (default) or svg", zh: "show：text（默认）或 svg" },
+  otlp: {
+    en:
+      "show: also write the timeline to this new file as an OpenTelemetry trace (OTLP JSON, one line; the student grant writes under /tmp only)",
+    zh:
+      "show：同时把时间线以 OpenTelemetry trace（OTLP JSON，一行）写入这个新文件（学生版权限只能写在 /tmp 下）",
+  },
+  traceparent: {
+    en:
+      "the parent of every tools/call that carries no params._meta.traceparent (your agent's run, as W3C trace context): the proxy adds its own span's traceparent to that request",
+    zh:
+      "没有带 params._meta.traceparent 的每次 tools/call 的父 span（你的 Agent 这次运行，W3C trace context 格式）：proxy 会把它自己的 span 的 traceparent 加进这次请求",
+  },
   json: {
     en: "show: the steps, calls and effects as JSON",
     zh: "show：以 JSON 给出步骤、调用和效果",
@@ -139,8 +162,20 @@ export const PROXY_MESSAGES = {
     zh: "--print-agent-hook 不接受其他参数",
   },
   showOnly: {
-    en: "--agent and --json are for proxy show FILE",
-    zh: "--agent 与 --json 只用于 proxy show FILE",
+    en: "--agent, --json and --otlp are for proxy show FILE",
+    zh: "--agent、--json 与 --otlp 只用于 proxy show FILE",
+  },
+  sessionOnly: {
+    en:
+      "--traceparent is for a session: proxy --traceparent VALUE -- COMMAND ARGS…",
+    zh:
+      "--traceparent 用于一次会话：proxy --traceparent VALUE -- COMMAND ARGS…",
+  },
+  badTraceparent: {
+    en:
+      "--traceparent {got}: not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>, ids not all zero)",
+    zh:
+      "--traceparent {got}：不是 W3C traceparent（00-<32 位十六进制>-<16 位十六进制>-<2 位十六进制>，id 不能全为零）",
   },
   readNeedsOracle: {
     en:

@@ -29,8 +29,9 @@ import { assertGrantFor } from "../../../accept/start.ts";
 import { EXIT } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { PROXY_MESSAGES as C } from "./_messages.ts";
-import { UsageError, wholeFlag } from "../../parser.ts";
+import { printable, UsageError, wholeFlag } from "../../parser.ts";
 import type { ReadFile } from "./_files.ts";
+import { parseTraceparent, randomTraceId } from "../../../otlp/ids.ts";
 
 /** Write bytes to stdout whole; a reader that went away ends the interest, not the proxy. */
 function writeStdout(bytes: Uint8Array): void {
@@ -65,6 +66,8 @@ export interface SessionOptions {
   readonly io: Io;
   /** The language of the log. */
   readonly lang: Lang;
+  /** `--traceparent`, unparsed. */
+  readonly traceparent?: string;
 }
 
 /** Run one proxy session; returns the exit code. */
@@ -72,6 +75,15 @@ export async function runSession(o: SessionOptions): Promise<number> {
   const { io, lang, positionals } = o;
   if (positionals.length === 0) throw new UsageError(C.needsServer, "proxy");
   const [server, ...args] = positionals;
+  const parent = o.traceparent === undefined
+    ? undefined
+    : parseTraceparent(o.traceparent);
+  if (parent === null) {
+    throw new UsageError(
+      fill(C.badTraceparent, { got: printable(o.traceparent!) }),
+      "proxy",
+    );
+  }
   assertGrantFor({ kind: "command", command: server, args }, "proxy");
   const timeoutMs = wholeFlag(
     "proxy",
@@ -117,6 +129,9 @@ export async function runSession(o: SessionOptions): Promise<number> {
     epoch_ms: record.origin,
     oracle: o.oracle !== undefined,
     read_before_delivery: o.readBeforeDelivery,
+    // The session's own trace, for the calls that name no parent.
+    trace: randomTraceId(),
+    ...(parent === undefined ? {} : { traceparent: o.traceparent }),
   });
   // A host that probes first (agents-core's MCP client) starts guardlab
   // proxy twice, the first time for the probe alone: the session is then
@@ -143,6 +158,7 @@ export async function runSession(o: SessionOptions): Promise<number> {
       timeoutMs,
       readBeforeDelivery: o.readBeforeDelivery,
       log: (line) => io.err(say(line, lang)),
+      ...(parent === undefined ? {} : { traceparent: parent }),
     });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {

@@ -31,6 +31,9 @@ import type { Io } from "../../io.ts";
 import { PROXY_MESSAGES as C } from "./_messages.ts";
 import { UsageError } from "../../parser.ts";
 import type { ReadFile } from "./_files.ts";
+import type { ProxyTraceInput } from "../../../accept/views/proxy_otlp.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 
 /** What `proxy show` needs. */
 export interface ShowOptions {
@@ -42,6 +45,10 @@ export interface ShowOptions {
   readonly oracle?: Oracle;
   /** text, svg or json. */
   readonly format: "text" | "svg" | "json";
+  /** `--otlp FILE`: the timeline as an OpenTelemetry trace, to this new file. */
+  readonly otlp?: string;
+  /** The folders files may be in. */
+  readonly trusted: readonly string[];
   /** How a file is read. */
   readonly readFile: ReadFile;
   /** Where to write. */
@@ -71,6 +78,8 @@ function sessionPointer(file: string): SessionPointer | undefined {
 /** Draw a record (with its agent record); returns the exit code. */
 export async function showRecord(o: ShowOptions): Promise<number> {
   const { io, lang, file, oracle } = o;
+  // The trace's file is checked before either record is read.
+  if (o.otlp !== undefined) assertNewFile(o.otlp, o.trusted);
   const lines = await o.readFile(
     file,
     MAX_RECORD_BYTES,
@@ -97,6 +106,7 @@ export async function showRecord(o: ShowOptions): Promise<number> {
         io.out(line);
       }
     }
+    await writeTrace(o, { lines, file, oracle, lang });
     return EXIT.ok;
   }
   const agentFile = o.agentFile;
@@ -135,5 +145,16 @@ export async function showRecord(o: ShowOptions): Promise<number> {
       io.out(line);
     }
   }
+  await writeTrace(o, { lines, file, agent, oracle, lang });
   return EXIT.ok;
+}
+
+/**
+ * `--otlp FILE`: what was just shown, as an OpenTelemetry trace
+ * (`accept/views/proxy_otlp.ts`), written to a new file.
+ */
+async function writeTrace(o: ShowOptions, input: ProxyTraceInput) {
+  if (o.otlp === undefined) return;
+  const { proxyTrace } = await import("../../../accept/views/proxy_otlp.ts");
+  writeNewFile(o.otlp, o.trusted, encodeTrace(await proxyTrace(input)).text);
 }

@@ -33,15 +33,18 @@ const OWN_FLAGS = [
   "agent",
   "format",
   "json",
+  "otlp",
+  "traceparent",
 ] as const;
 
 /** The `proxy` command. */
 export const proxy = command({
   name: "proxy",
   usage: `proxy [--faults FILE] [--record FILE] [--timeout-ms N]
-                    [--oracle FILE [--read-before-delivery]] -- COMMAND ARGS…
+                    [--oracle FILE [--read-before-delivery]]
+                    [--traceparent VALUE] -- COMMAND ARGS…
        guardlab proxy show FILE [--agent AGENTFILE] [--oracle FILE]
-                    [--json | --format svg]
+                    [--json | --format svg] [--otlp FILE]
        guardlab proxy --print-agent-hook`,
   about: H.about,
   options: {
@@ -58,6 +61,8 @@ export const proxy = command({
       help: H.format,
     },
     json: { type: "boolean", help: H.json },
+    otlp: { type: "string", value: "FILE", help: H.otlp },
+    traceparent: { type: "string", value: "VALUE", help: H.traceparent },
     "print-agent-hook": { type: "boolean", help: H.printAgentHook },
   },
   maxPositionals: 256,
@@ -80,8 +85,14 @@ export const proxy = command({
       return EXIT.ok;
     }
     const show = positionals[0] === "show";
-    if (!show && (values.agent !== undefined || values.json)) {
+    if (
+      !show &&
+      (values.agent !== undefined || values.json || values.otlp !== undefined)
+    ) {
       throw new UsageError(C.showOnly, "proxy");
+    }
+    if (show && values.traceparent !== undefined) {
+      throw new UsageError(C.sessionOnly, "proxy");
     }
     if (values.json && values.format === "svg") {
       throw new UsageError(M.jsonOrSvg, "proxy");
@@ -114,6 +125,8 @@ export const proxy = command({
         agentFile: values.agent,
         oracle,
         format: values.json ? "json" : values.format === "svg" ? "svg" : "text",
+        otlp: values.otlp,
+        trusted,
         readFile,
         io,
         lang,
@@ -130,6 +143,7 @@ export const proxy = command({
       readFile,
       io,
       lang,
+      traceparent: values.traceparent,
     });
   },
 });
