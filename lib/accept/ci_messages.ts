@@ -101,6 +101,12 @@ export const DRAFT_MESSAGES = {
     en: "occurrences of the key in the read's text",
     zh: "读取结果文本中业务键出现的次数",
   },
+  countUnconfirmed: {
+    en:
+      "NOT CONFIRMED: init read {key}, a key no call had used, and this count found it {n} time(s), so the read shows the key it was asked for ({words}) and would count an effect where there is none: count by a field of the read's result instead",
+    zh:
+      "未能确认：init 读取了从未用过的业务键 {key}，这个计数却找到 {n} 次，说明读取工具会显示它被问到的业务键（{words}），没有效果也会计数：请改为按读取结果中的字段计数",
+  },
   otherJson: {
     en: "{pointer} changed; counts the items with the key and the other value",
     zh: "改了 {pointer}；统计业务键相同且为另一个值的项",

@@ -23,6 +23,9 @@ import {
   type Count,
   type Json,
   parseOracle,
+  type Placeholders,
+  pointerGet,
+  substitute,
   type ToolCall,
 } from "./oracle.ts";
 import {
@@ -75,6 +78,8 @@ export interface Draft {
   readonly skipped: readonly Skipped[];
   /** Whether the server marks no tool read-only (so every tool was drafted as a write tool). */
   readonly noAnnotations: boolean;
+  /** The drafted entries, as the text holds them. */
+  readonly entries: readonly Record<string, Json>[];
 }
 
 /** Too few usable tools to draft anything: the one line says why. */
@@ -177,18 +182,75 @@ export function draftOracle(listed: readonly unknown[], lang: Lang): Draft {
     guessed.push(Object.keys(entry.guesses as Record<string, Json>));
   }
   if (entries.length === 0) throw new NothingToDraft(tools.length, skipped);
-  // A server's names may hold invisible or bidirectional characters: the
-  // file shows each as its JSON escape, which reads back as the same name.
-  const text = inertOutput(JSON.stringify({ tools: entries }, null, 2), false) +
-    "\n";
   return {
-    text,
+    text: draftText(entries),
+    entries,
     drafted,
     guessed,
     readOnly: tools.filter((t) => t.readOnly).map((t) => t.name),
     skipped,
     noAnnotations,
   };
+}
+
+/** The oracle's text of `entries`. */
+function draftText(entries: readonly Record<string, Json>[]): string {
+  // A server's names may hold invisible or bidirectional characters: the
+  // file shows each as its JSON escape, which reads back as the same name.
+  return inertOutput(JSON.stringify({ tools: entries }, null, 2), false) + "\n";
+}
+
+/** The read of a key no call has used, for drafted entry `entry`: the key, the read's call, and how it counts. */
+export interface FreshRead {
+  /** The key, never sent in a call. */
+  readonly key: string;
+  /** The read tool and its arguments, for that key. */
+  readonly read: ToolCall;
+  /** The entry's count. */
+  readonly count: Count;
+  /** The placeholders the count is filled with. */
+  readonly p: Placeholders;
+}
+
+/**
+ * What `init` reads before it writes the draft, for drafted entry
+ * `entry`: its read, with the key its call would carry in a run named
+ * `run` (a run no call is ever made in). As `accept` does before a case,
+ * the count must be 0 for a key never used; `null` when the entry has no
+ * read tool or no key to fill.
+ */
+export function freshRead(
+  entry: Record<string, Json>,
+  run: string,
+): FreshRead | null {
+  const read = entry.read as unknown as ToolCall;
+  if (read.tool === "?" || typeof entry.key !== "string") return null;
+  const found = pointerGet(entry.call, entry.key);
+  if (!found.found || typeof found.value !== "string") return null;
+  const base: Placeholders = { run, n: 1 };
+  const key = substitute(found.value, base);
+  const p = { ...base, key };
+  return { key, read: substitute(read, p), count: entry.count as Count, p };
+}
+
+/**
+ * `draft` with entry `index`'s count marked as a guess init could not
+ * confirm: a read of `key`, never used, counted `n` (the read shows the
+ * key it was asked for); `words` is what the read answered, cut.
+ */
+export function countUnconfirmed(
+  draft: Draft,
+  index: number,
+  why: { key: string; n: number; words: string },
+  lang: Lang,
+): Draft {
+  const entries = draft.entries.map((e) => structuredClone(e));
+  const guesses = entries[index].guesses as Record<string, Json>;
+  put(guesses, "count", say(fill(D.countUnconfirmed, why), lang));
+  const guessed = draft.guessed.map((g, i) =>
+    i === index && !g.includes("count") ? [...g, "count"] : g
+  );
+  return { ...draft, entries, guessed, text: draftText(entries) };
 }
 
 /** The read tool chosen for a key, with how it takes it. */

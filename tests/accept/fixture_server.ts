@@ -15,6 +15,9 @@
  *
  * echo-read (correct, but get_notes answers the query it ran, key and
  * all, before the notes it found, with no structured content),
+ * echo-read-bare (echo-read, and its tools/list, as dbhub's, gives
+ * get_notes no output schema and put_note only the id and an enum `kind`,
+ * stored as the note's text: the draft can count nothing but the key),
  * quiet-refusal (refuses an empty text in its words only, `{"success":
  * false, …}` with no isError, and writes nothing).
  * Modes that get the effect wrong: correct, none, duplicates,
@@ -100,6 +103,7 @@ const BEHAVES_AS: Record<string, string> = {
   "http-json-flood": "correct",
   "claims-read-only": "correct",
   "echo-read": "correct",
+  "echo-read-bare": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
@@ -360,6 +364,21 @@ async function handle(m: Record<string, unknown>) {
       { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
       { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
     ];
+    if (mode === "echo-read-bare") {
+      tools[0] = {
+        ...tools[0],
+        inputSchema: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            kind: { type: "string", enum: ["note", "task"] },
+          },
+          required: ["id", "kind"],
+        } as unknown as typeof NOTE,
+      };
+      const { outputSchema: _, ...bare } = tools[1];
+      tools[1] = bare as typeof tools[1];
+    }
     // "paged": one tool a page. "pages-forever": a next page every time.
     const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
     const result = mode === "paged"
@@ -396,7 +415,7 @@ async function handle(m: Record<string, unknown>) {
           `[{"type":"text","text":"notes"}],"structuredContent":{"notes":[` +
           found.map(() => `{"id":${deep}}`).join(",") + "]}}}",
       );
-    } else if (mode === "echo-read") {
+    } else if (mode === "echo-read" || mode === "echo-read-bare") {
       // The query it ran, then what it found (as dbhub echoes its SELECT):
       // a count by text finds the key in the query itself.
       const found = notes().filter((n) => n.id === params.arguments.id);
@@ -504,7 +523,8 @@ async function handle(m: Record<string, unknown>) {
   }
   const result = await put(
     String(params.arguments.id),
-    String(params.arguments.text ?? ""),
+    // echo-read-bare's put_note takes a kind where the others take a text.
+    String(params.arguments.text ?? params.arguments.kind ?? ""),
   );
   if (mode === "never-answers") return;
   if (mode === "http-echo-auth") {

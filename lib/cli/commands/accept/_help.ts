@@ -38,7 +38,10 @@ accept init [--output FILE] -- COMMAND ARGS… (or --url) reads the server's
 tools/list and drafts an oracle: every tool not marked readOnlyHint: true,
 with a valid call from its schema; the key, read tool and counts it guesses
 are listed in each entry's "guesses", and accept refuses the oracle until
-each is checked and deleted. --output writes a new file, never over one.
+each is checked and deleted. Before it writes, init reads a key no call has
+used: a read that counts it (it shows the key it was asked for) makes the
+count a guess marked NOT CONFIRMED, in one line. --output writes a new file,
+never over one.
 For CI: --junit FILE writes the matrix as JUnit XML (a new file, or your own
 report of an earlier run, replaced; never a link, a FIFO or another's file);
 --baseline FILE takes a previous --json report of the same server (by name)
@@ -91,7 +94,9 @@ annotations（工具声明的提示，与上述结论对照）。矩阵列出客
 accept init [--output FILE] -- COMMAND ARGS…（或 --url）读取服务器的
 tools/list 并起草 oracle：每个没有标注 readOnlyHint: true 的工具都列入，并按其
 schema 给出有效的 call；它猜测的业务键、读取工具和计数方式列在每一项的
-"guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。--output 只写
+"guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。写出之前，
+init 读取一个没有调用用过的业务键：读取数到它（读取工具会显示它被问到的
+业务键）时，计数就成为标为「未能确认」的猜测，并用一行说明。--output 只写
 新文件，从不覆盖。
 用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件，或替换你自己上次运行的报告；
 从不写入链接、FIFO 或他人的文件）；--baseline FILE 接受同一服务器（按名称）、
