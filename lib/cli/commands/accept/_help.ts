@@ -36,7 +36,8 @@ never by default. --header NAME=VALUE and --header-env NAME=VARIABLE go with
 the engineer grant reads only variables named GUARDLAB_HEADER_*.
 accept init [--output FILE] -- COMMAND ARGS… (or --url) reads the server's
 tools/list and drafts an oracle: every tool not marked readOnlyHint: true,
-with a valid call from its schema; the key, read tool and counts it guesses
+with a valid call from its schema; the key, read tool and counts it guesses,
+and each value it made to fit a format, bound or plain pattern (never run),
 are listed in each entry's "guesses", and accept refuses the oracle until
 each is checked and deleted. Before it writes, init reads a key no call has
 used: a read that counts it (it shows the key it was asked for) makes the
@@ -93,7 +94,8 @@ annotations（工具声明的提示，与上述结论对照）。矩阵列出客
 从不显示或记录，工程师权限只能读取名为 GUARDLAB_HEADER_* 的变量。
 accept init [--output FILE] -- COMMAND ARGS…（或 --url）读取服务器的
 tools/list 并起草 oracle：每个没有标注 readOnlyHint: true 的工具都列入，并按其
-schema 给出有效的 call；它猜测的业务键、读取工具和计数方式列在每一项的
+schema 给出有效的 call；它猜测的业务键、读取工具和计数方式，以及它为符合
+format、数值上下限或简单 pattern（从不执行）编出的每个值，都列在每一项的
 "guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。写出之前，
 init 读取一个没有调用用过的业务键：读取数到它（读取工具会显示它被问到的
 业务键）时，计数就成为标为「未能确认」的猜测，并用一行说明。--output 只写
