@@ -18,6 +18,9 @@
  * echo-read-bare (echo-read, and its tools/list, as dbhub's, gives
  * get_notes no output schema and put_note only the id and an enum `kind`,
  * stored as the note's text: the draft can count nothing but the key),
+ * assigns-id (correct, but put_note also takes a `notebook` that must be
+ * an id this process handed out: open_notebook answers `{"id": "nb-…"}`,
+ * a fresh id each time; any other notebook is refused, nothing written),
  * quiet-refusal (refuses an empty text in its words only, `{"success":
  * false, …}` with no isError, and writes nothing).
  * Modes that get the effect wrong: correct, none, duplicates,
@@ -104,6 +107,7 @@ const BEHAVES_AS: Record<string, string> = {
   "claims-read-only": "correct",
   "echo-read": "correct",
   "echo-read-bare": "correct",
+  "assigns-id": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
@@ -113,6 +117,8 @@ const BEHAVES_AS: Record<string, string> = {
   "in-flight-conflict": "correct",
   "key-aside": "correct",
 };
+/** assigns-id: the notebook ids this process handed out. */
+const notebooks = new Set<string>();
 /** key-aside: the first result of each key it has seen. */
 const byKey = new Map<string, unknown>();
 /** in-flight-conflict: the JSON-RPC error code of a copy sent while the first is in flight (the test's oracle declares it). */
@@ -379,6 +385,15 @@ async function handle(m: Record<string, unknown>) {
       const { outputSchema: _, ...bare } = tools[1];
       tools[1] = bare as typeof tools[1];
     }
+    if (mode === "assigns-id") {
+      tools.push(
+        {
+          name: "open_notebook",
+          inputSchema: { type: "object", properties: {}, required: [] },
+          annotations: { readOnlyHint: false },
+        } as unknown as typeof tools[0],
+      );
+    }
     // "paged": one tool a page. "pages-forever": a next page every time.
     const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
     const result = mode === "paged"
@@ -397,6 +412,19 @@ async function handle(m: Record<string, unknown>) {
     name: string;
     arguments: Record<string, string>;
   };
+  if (mode === "assigns-id" && params.name === "open_notebook") {
+    const notebook = `nb-${crypto.randomUUID()}`;
+    notebooks.add(notebook);
+    out({ jsonrpc: "2.0", id, result: ok({ id: notebook }) });
+    return;
+  }
+  if (
+    mode === "assigns-id" && params.name === "put_note" &&
+    !notebooks.has(params.arguments.notebook)
+  ) {
+    out({ jsonrpc: "2.0", id, result: refused("no such notebook") });
+    return;
+  }
   if (params.name === "get_notes") {
     if (landing !== undefined && putSeen) {
       // The load at start lands: it takes the place of what this process

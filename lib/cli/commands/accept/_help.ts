@@ -58,8 +58,10 @@ The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
 {…}}), and optional setup, bad_call, other_call with other_count, and
 guesses (accept init's). Placeholders in any string: {run} (unique per
-case), {n} and {n:3} (the copy number), {key}, {case}. The format, with a
-full example for a real server: docs/en/08-accept-your-own-tool.md.
+case), {n} and {n:3} (the copy number), {key}, {case}, and {setup.NAME}: a
+value a setup call took from its answer by "capture": {"NAME": POINTER} (an
+id the server assigns). The format, with a full example for a real server:
+docs/en/08-accept-your-own-tool.md.
 The idempotency-key contract: an entry may say where the key goes (key_in:
 arguments, _meta with meta, idempotencyKey with idempotency_key), the
 conflict a client may retry after (conflict: {"code": N} or {"json":
@@ -113,7 +115,8 @@ key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
 bad_call、other_call 与 other_count，以及 guesses（accept init 写的）。
 任何字符串中的占位符：{run}（每个用例唯一）、{n} 与 {n:3}（副本序号）、{key}、
-{case}。格式及一个真实服务器的完整
+{case}，以及 {setup.NAME}：setup 调用用 "capture": {"NAME": POINTER}
+从应答中取出的值（服务器分配的 id）。格式及一个真实服务器的完整
 示例见 docs/zh/08-accept-your-own-tool.md。
 幂等键契约：条目可以说明业务键放在哪里（key_in：arguments、配合 meta 的
 _meta、配合 idempotency_key 的 idempotencyKey）、客户端可以随后重试的冲突
