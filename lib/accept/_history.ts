@@ -194,6 +194,10 @@ export interface SetupRecord {
   readonly tool: string;
   /** Its answer. */
   readonly answer: HistoryAnswer;
+  /** What it captured for later calls (`{setup.NAME}`), by name. */
+  readonly captured?: { readonly [name: string]: string };
+  /** A capture its answer did not hold (the case then makes no call). */
+  readonly missing?: string;
 }
 
 /**

@@ -204,7 +204,8 @@ export class Reading {
   /** A setup call was not answered success. */
   setupFailed(): boolean {
     return this.records.some((r) =>
-      r.op === "setup" && r.answer.outcome !== "ok"
+      r.op === "setup" &&
+      (r.answer.outcome !== "ok" || r.missing !== undefined)
     );
   }
 

@@ -6,7 +6,9 @@
  * Every schema node visited counts against {@linkcode MAX_SCHEMA_NODES} and
  * every level against {@linkcode MAX_SCHEMA_DEPTH}. A `pattern` is never
  * evaluated (a server's regular expression can backtrack for ever on a
- * short string): a value it constrains is reported as unchecked. No
+ * short string): a value is generated from it only when it is in a small
+ * subset read in one pass ({@linkcode patternValue}); any other pattern's
+ * value is reported as unchecked. No
  * property a server names is ever read through a prototype or assigned
  * through a setter (`__proto__`, `constructor` are plain names here).
  *
@@ -16,6 +18,8 @@ import { isPlainRecord } from "../base/json.ts";
 import {
   MAX_DRAFT_ITEMS,
   MAX_DRAFT_STRING,
+  MAX_PATTERN,
+  MAX_PATTERN_VALUE,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
 } from "./limits.ts";
@@ -58,6 +62,8 @@ export interface Drafted {
   readonly leaves: readonly Leaf[];
   /** Pointers of values whose constraints guardlab did not check, each with what (`/a: pattern`). */
   readonly unchecked: readonly string[];
+  /** Pointers of values guardlab made to fit a `format`, `pattern`, `minimum` or `maximum`, each with which (`/due: format date-time`): guesses the server may still refuse. */
+  readonly made: readonly string[];
 }
 
 /** The value of own property `key` of `o`, never an inherited one. */
@@ -266,8 +272,12 @@ export class SchemaReader {
   draft(schema: Schema, pointer = "", name = "", depth = 0): Drafted {
     const leaves: Leaf[] = [];
     const unchecked: string[] = [];
-    const value = this.#draft(schema, pointer, name, depth, leaves, unchecked);
-    return { value, leaves, unchecked };
+    const made: string[] = [];
+    const value = this.#draft(schema, pointer, name, depth, leaves, {
+      unchecked,
+      made,
+    });
+    return { value, leaves, unchecked, made };
   }
 
   #draft(
@@ -276,7 +286,7 @@ export class SchemaReader {
     name: string,
     depth: number,
     leaves: Leaf[],
-    unchecked: string[],
+    notes: { unchecked: string[]; made: string[] },
   ): Json {
     this.#visit();
     if (depth > MAX_SCHEMA_DEPTH) throw new SchemaTooBig("depth");
@@ -302,7 +312,7 @@ export class SchemaReader {
               key,
               depth + 1,
               leaves,
-              unchecked,
+              notes,
             ),
           );
         }
@@ -323,7 +333,7 @@ export class SchemaReader {
             name,
             depth + 1,
             leaves,
-            unchecked,
+            notes,
           );
           // A second item of the same schema must differ from the first.
           if (
@@ -336,8 +346,15 @@ export class SchemaReader {
         return out;
       }
       case "number":
-      case "integer":
-        return numberFor(s, type);
+      case "integer": {
+        const bounds = ["minimum", "exclusiveMinimum", "maximum", "multipleOf"]
+          .filter((k) => numberOf(own(s, k)) !== undefined);
+        const n = numberFor(s, type);
+        if (bounds.length > 0) {
+          notes.made.push(`${pointer || "/"}: ${bounds.join(", ")} → ${n}`);
+        }
+        return n;
+      }
       case "boolean":
         return false;
       case "null":
@@ -347,7 +364,19 @@ export class SchemaReader {
         const fixed = format === undefined ? undefined : FIXED_FORMATS[format];
         if (fixed !== undefined) {
           leaves.push({ pointer, name, kind: "fixed", format });
+          notes.made.push(`${pointer || "/"}: format ${format}`);
           return fixed;
+        }
+        const pattern = own(s, "pattern");
+        const fitted = format === undefined && typeof pattern === "string"
+          ? patternValue(pattern)
+          : null;
+        if (fitted !== null) {
+          leaves.push({ pointer, name, kind: "fixed" });
+          notes.made.push(
+            `${pointer || "/"}: pattern ${JSON.stringify(pattern)}`,
+          );
+          return fitted;
         }
         const known = format === undefined || FREE_FORMATS.includes(format);
         const why = [
@@ -360,7 +389,7 @@ export class SchemaReader {
           ...((numberOf(own(s, "minLength")) ?? 0) > 12 ? ["minLength"] : []),
         ];
         if (why.length > 0) {
-          unchecked.push(`${pointer || "/"}: ${why.join(", ")}`);
+          notes.unchecked.push(`${pointer || "/"}: ${why.join(", ")}`);
         }
         leaves.push({
           pointer,
@@ -372,6 +401,89 @@ export class SchemaReader {
       }
     }
   }
+}
+
+/**
+ * A string that matches `pattern`, made without evaluating it, when the
+ * pattern is in a small subset: anchors `^` and `$`, literal characters,
+ * escaped punctuation, `\d`, `\w`, classes of characters and ranges
+ * (`[A-Z0-9_-]`, never negated), each optionally repeated a fixed number
+ * of times (`{3}`, at most 64). Anything else (alternation, groups, `.`,
+ * `*`, `+`, `?`, `{n,m}`, lookaround) is a pattern guardlab cannot fit a
+ * value to: `null`. One pass over at most 256 characters, so a hostile
+ * pattern costs nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { patternValue } from "./_schema.ts";
+ * assert.equal(patternValue("^[A-Z]{3}-\\d{4}$"), "AAA-0000");
+ * assert.equal(patternValue("^(a+)+$"), null);
+ * ```
+ */
+export function patternValue(pattern: string): string | null {
+  if (pattern.length > MAX_PATTERN) return null;
+  let at = 0;
+  if (pattern[at] === "^") at++;
+  let out = "";
+  while (at < pattern.length) {
+    if (pattern[at] === "$" && at === pattern.length - 1) break;
+    const atom = atomAt(pattern, at);
+    if (atom === null) return null;
+    at = atom.next;
+    let times = 1;
+    if (pattern[at] === "{") {
+      const m = /^\{([0-9]{1,2})\}/.exec(pattern.slice(at, at + 5));
+      if (m === null || Number(m[1]) > MAX_PATTERN_VALUE) return null;
+      times = Number(m[1]);
+      at += m[0].length;
+    }
+    if (out.length + times > MAX_PATTERN_VALUE) return null;
+    out += atom.char.repeat(times);
+  }
+  return out;
+}
+
+const SPECIAL = "\\^$.|?*+()[]{}";
+
+/** One atom of {@linkcode patternValue}'s subset at `at`: a character it matches, and where the next begins. */
+function atomAt(p: string, at: number): { char: string; next: number } | null {
+  const c = p[at];
+  if (c === "\\") {
+    const e = p[at + 1];
+    if (e === undefined) return null;
+    if (e === "d") return { char: "0", next: at + 2 };
+    if (e === "w") return { char: "a", next: at + 2 };
+    return /[a-zA-Z0-9]/.test(e) ? null : { char: e, next: at + 2 };
+  }
+  if (c === "[") {
+    // A class: its first member (a range's start) is a character it takes.
+    let i = at + 1;
+    if (p[i] === "^" || p[i] === "]") return null;
+    let first: string | null = null;
+    while (i < p.length && p[i] !== "]") {
+      let ch = p[i];
+      if (ch === "\\") {
+        const e = p[i + 1];
+        if (e === undefined) return null;
+        ch = e === "d" ? "0" : e === "w" ? "a" : e;
+        if (/[a-zA-Z0-9]/.test(e) && e !== "d" && e !== "w") return null;
+        i += 2;
+      } else if (ch === "[") return null;
+      else i++;
+      if (p[i] === "-" && p[i + 1] !== "]" && p[i + 1] !== undefined) {
+        // A range: both ends plain characters, in order.
+        const end = p[i + 1];
+        if (end === "\\" || end === "[" || end < ch) return null;
+        i += 2;
+      }
+      first ??= ch;
+    }
+    if (p[i] !== "]" || first === null) return null;
+    return { char: first, next: i + 1 };
+  }
+  if (c === undefined || SPECIAL.includes(c)) return null;
+  return { char: c, next: at + 1 };
 }
 
 /** `s` without its own property `key`. */

@@ -51,6 +51,24 @@ export const DRAFT_MESSAGES = {
     en: "{pointer}: a required string named like an id, key, name or path",
     zh: "{pointer}：一个必填字符串，名字像 id、key、name 或 path",
   },
+  keyOptional: {
+    en:
+      "{pointer}: every required field is an enum or a fixed value, so init added this optional string to carry a fresh key: check the tool keeps it and tells one call from another by it",
+    zh:
+      "{pointer}：每个必填字段都是枚举或固定值，所以 init 加上了这个可选字符串来承载新业务键：请核对工具会保存它，并凭它区分不同的调用",
+  },
+  keyFixedShape: {
+    en:
+      "; the schema asks this field for a shape ({what}) a fresh key does not keep: give a value that fits, fresh per case ({run}) and per copy ({n:3})",
+    zh:
+      "；schema 要求这个字段符合某种形式（{what}），新业务键不符合：请给出符合的值，每个用例（{run}）、每个副本（{n:3}）都不同",
+  },
+  callMade: {
+    en:
+      "guardlab made these values to fit the schema (a guess the server may still refuse): {what}",
+    zh:
+      "guardlab 为符合 schema 编出了这些值（是猜测，服务器仍可能拒绝）：{what}",
+  },
   keyFirst: {
     en:
       "{pointer}: no required string is named like an id, key, name or path; this is the first one",
@@ -100,6 +118,12 @@ export const DRAFT_MESSAGES = {
   countKey: {
     en: "occurrences of the key in the read's text",
     zh: "读取结果文本中业务键出现的次数",
+  },
+  countUnconfirmed: {
+    en:
+      "NOT CONFIRMED: init read {key}, a key no call had used, and this count found it {n} time(s), so the read shows the key it was asked for ({words}) and would count an effect where there is none: count by a field of the read's result instead",
+    zh:
+      "未能确认：init 读取了从未用过的业务键 {key}，这个计数却找到 {n} 次，说明读取工具会显示它被问到的业务键（{words}），没有效果也会计数：请改为按读取结果中的字段计数",
   },
   otherJson: {
     en: "{pointer} changed; counts the items with the key and the other value",

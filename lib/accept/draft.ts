@@ -23,10 +23,14 @@ import {
   type Count,
   type Json,
   parseOracle,
+  type Placeholders,
+  pointerGet,
+  substitute,
   type ToolCall,
 } from "./oracle.ts";
 import {
   fieldsOf,
+  formatOf,
   freeString,
   type Leaf,
   own,
@@ -75,6 +79,8 @@ export interface Draft {
   readonly skipped: readonly Skipped[];
   /** Whether the server marks no tool read-only (so every tool was drafted as a write tool). */
   readonly noAnnotations: boolean;
+  /** The drafted entries, as the text holds them. */
+  readonly entries: readonly Record<string, Json>[];
 }
 
 /** Too few usable tools to draft anything: the one line says why. */
@@ -177,18 +183,75 @@ export function draftOracle(listed: readonly unknown[], lang: Lang): Draft {
     guessed.push(Object.keys(entry.guesses as Record<string, Json>));
   }
   if (entries.length === 0) throw new NothingToDraft(tools.length, skipped);
-  // A server's names may hold invisible or bidirectional characters: the
-  // file shows each as its JSON escape, which reads back as the same name.
-  const text = inertOutput(JSON.stringify({ tools: entries }, null, 2), false) +
-    "\n";
   return {
-    text,
+    text: draftText(entries),
+    entries,
     drafted,
     guessed,
     readOnly: tools.filter((t) => t.readOnly).map((t) => t.name),
     skipped,
     noAnnotations,
   };
+}
+
+/** The oracle's text of `entries`. */
+function draftText(entries: readonly Record<string, Json>[]): string {
+  // A server's names may hold invisible or bidirectional characters: the
+  // file shows each as its JSON escape, which reads back as the same name.
+  return inertOutput(JSON.stringify({ tools: entries }, null, 2), false) + "\n";
+}
+
+/** The read of a key no call has used, for drafted entry `entry`: the key, the read's call, and how it counts. */
+export interface FreshRead {
+  /** The key, never sent in a call. */
+  readonly key: string;
+  /** The read tool and its arguments, for that key. */
+  readonly read: ToolCall;
+  /** The entry's count. */
+  readonly count: Count;
+  /** The placeholders the count is filled with. */
+  readonly p: Placeholders;
+}
+
+/**
+ * What `init` reads before it writes the draft, for drafted entry
+ * `entry`: its read, with the key its call would carry in a run named
+ * `run` (a run no call is ever made in). As `accept` does before a case,
+ * the count must be 0 for a key never used; `null` when the entry has no
+ * read tool or no key to fill.
+ */
+export function freshRead(
+  entry: Record<string, Json>,
+  run: string,
+): FreshRead | null {
+  const read = entry.read as unknown as ToolCall;
+  if (read.tool === "?" || typeof entry.key !== "string") return null;
+  const found = pointerGet(entry.call, entry.key);
+  if (!found.found || typeof found.value !== "string") return null;
+  const base: Placeholders = { run, n: 1 };
+  const key = substitute(found.value, base);
+  const p = { ...base, key };
+  return { key, read: substitute(read, p), count: entry.count as Count, p };
+}
+
+/**
+ * `draft` with entry `index`'s count marked as a guess init could not
+ * confirm: a read of `key`, never used, counted `n` (the read shows the
+ * key it was asked for); `words` is what the read answered, cut.
+ */
+export function countUnconfirmed(
+  draft: Draft,
+  index: number,
+  why: { key: string; n: number; words: string },
+  lang: Lang,
+): Draft {
+  const entries = draft.entries.map((e) => structuredClone(e));
+  const guesses = entries[index].guesses as Record<string, Json>;
+  put(guesses, "count", say(fill(D.countUnconfirmed, why), lang));
+  const guessed = draft.guessed.map((g, i) =>
+    i === index && !g.includes("count") ? [...g, "count"] : g
+  );
+  return { ...draft, entries, guessed, text: draftText(entries) };
 }
 
 /** The read tool chosen for a key, with how it takes it. */
@@ -219,7 +282,9 @@ function draftEntry(
     throw error;
   }
   const call = drafted.value as Record<string, Json>;
-  const key = chooseKey(drafted.leaves);
+  // Every required field an enum or a fixed value (task-orchestrator's
+  // manage_container): an optional string carries the key instead.
+  const key = chooseKey(drafted.leaves) ?? optionalKey(reader, root);
   if (key === null) return { skip: D.noKeyString };
   // The key is fresh in every case and for every copy, whatever the schema gave.
   setAt(call, key.leaf.pointer, freeString(key.leaf.name, key.leaf.format));
@@ -227,25 +292,34 @@ function draftEntry(
   const note = (field: string, text: Text) =>
     put(guesses, field, say(text, lang));
   if (noAnnotations && tool.readLike) note("tool", D.toolReadLike);
+  // What the schema asked of the key's own value, which a fresh key replaced.
+  const keyMade = drafted.made.filter((m) =>
+    m.startsWith(`${key.leaf.pointer}: `)
+  );
+  const keyText = fill(
+    key.optional ? D.keyOptional : key.named ? D.keyNamed : D.keyFirst,
+    { pointer: key.leaf.pointer, name: key.leaf.name },
+  );
   note(
     "key",
-    fill(key.named ? D.keyNamed : D.keyFirst, {
-      pointer: key.leaf.pointer,
-      name: key.leaf.name,
+    keyMade.length === 0 ? keyText : fill(same("{key}{shape}"), {
+      key: keyText,
+      shape: fill(D.keyFixedShape, {
+        what: shownList(
+          keyMade.map((m) => m.slice(key.leaf.pointer.length + 2)),
+        ),
+      }),
     }),
   );
-  if (drafted.unchecked.length > 0) {
-    // Secrets out before the cut (lib/base/secrets.ts).
-    const shown = drafted.unchecked.slice(0, 8).map((u) =>
-      redact(u).slice(0, 80)
-    );
-    const more = drafted.unchecked.length - shown.length;
-    note(
-      "call",
-      fill(D.callUnchecked, {
-        what: shown.join("; ") + (more > 0 ? ` (+${more})` : ""),
-      }),
-    );
+  const made = drafted.made.filter((m) => !keyMade.includes(m));
+  const callNotes = [
+    ...(made.length > 0 ? [fill(D.callMade, { what: shownList(made) })] : []),
+    ...(drafted.unchecked.length > 0
+      ? [fill(D.callUnchecked, { what: shownList(drafted.unchecked) })]
+      : []),
+  ];
+  if (callNotes.length > 0) {
+    put(guesses, "call", callNotes.map((t) => say(t, lang)).join("; "));
   }
   const read = chooseRead(key.leaf, call, readers.filter((r) => r !== tool));
   const readCall: ToolCall = read === null
@@ -285,10 +359,54 @@ function draftEntry(
   return { entry };
 }
 
+/** At most 8 of `items`, each cut at 80 characters (secrets out before the cut: lib/base/secrets.ts), and how many more. */
+function shownList(items: readonly string[]): string {
+  const shown = items.slice(0, 8).map((u) => redact(u).slice(0, 80));
+  const more = items.length - shown.length;
+  return shown.join("; ") + (more > 0 ? ` (+${more})` : "");
+}
+
+/** The key chosen, and how. */
+interface KeyChoice {
+  readonly leaf: Leaf;
+  /** Named like an id, key, name or path. */
+  readonly named: boolean;
+  /** An optional property init adds to the call (no required field could carry a key). */
+  readonly optional?: boolean;
+}
+
+/** An optional string property of `root` (no enum, no const) to carry the key: one named like a key first, else the first. */
+function optionalKey(reader: SchemaReader, root: Schema): KeyChoice | null {
+  const { names, required } = reader.properties(root);
+  const leaves: Leaf[] = [];
+  for (const name of names) {
+    if (required.includes(name)) continue;
+    const s = reader.resolve(reader.property(root, name)) ?? {};
+    if (typeOf(s) !== "string" || own(s, "enum") !== undefined) continue;
+    if (own(s, "const") !== undefined) continue;
+    // A uuid or a date a fresh key cannot be (and, for a create, often
+    // the id the server assigns): never the key.
+    const format = formatOf(s);
+    if (format !== undefined && !FREE_KEY_FORMATS.includes(format)) continue;
+    if (own(s, "pattern") !== undefined) continue;
+    leaves.push({
+      pointer: `/${token(name)}`,
+      name,
+      kind: "free",
+      ...(format !== undefined ? { format } : {}),
+    });
+  }
+  const chosen = chooseKey(leaves);
+  return chosen === null ? null : { ...chosen, optional: true };
+}
+
+/** The formats a fresh key keeps (guardlab's string, dressed as one). */
+const FREE_KEY_FORMATS = ["email", "idn-email", "uri", "url", "hostname"];
+
 /** The key: a free string named like an id, key, name or path (exact names first, later ones on a tie); else the first free string. */
 function chooseKey(
   leaves: readonly Leaf[],
-): { leaf: Leaf; named: boolean } | null {
+): KeyChoice | null {
   const usable = leaves.filter((l) => l.kind !== "enum");
   let best: Leaf | null = null;
   let bestScore = 0;

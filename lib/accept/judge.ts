@@ -238,6 +238,10 @@ const optional = (v: unknown, ok: (v: unknown) => boolean) =>
   v === undefined || ok(v);
 const name = (v: unknown) => typeof v === "string" && v.length <= 1024;
 const processNo = (v: unknown) => optional(v, (p) => count(p, 64));
+/** A setup record's captured values: at most 8 names, each a string of at most 4096 characters. */
+const capturedValues = (v: unknown) =>
+  isPlainRecord(v) && Object.keys(v).length <= 8 &&
+  Object.values(v).every((x) => typeof x === "string" && x.length <= 4096);
 
 /** What is wrong with one record, by its field's name, or null. */
 function recordProblem(r: unknown): string | null {
@@ -268,7 +272,14 @@ function recordProblem(r: unknown): string | null {
       }
       return processNo(r.process) ? null : "process";
     case "setup":
-      return name(r.tool) ? answerProblem(r.answer) : "tool";
+      if (!name(r.tool)) return "tool";
+      if (!optional(r.captured, capturedValues)) return "captured";
+      if (
+        !optional(r.missing, (v) => typeof v === "string" && v.length <= 64)
+      ) {
+        return "missing";
+      }
+      return answerProblem(r.answer);
     case "fault":
       if (r.fault === "withhold") {
         return count(r.call, MAX_CASE_CALLS) ? null : "call";
@@ -382,7 +393,7 @@ const FIELDS: Readonly<Record<HistoryRecord["op"], readonly string[]>> = {
     "text",
     "process",
   ],
-  setup: ["tool"],
+  setup: ["tool", "captured", "missing"],
   fault: [
     "fault",
     "call",

@@ -125,6 +125,12 @@ export const MAX_DRAFT_ITEMS = 8;
 /** The longest string of a schema (`default`, `enum`, `examples`) `accept init` copies into a draft. */
 export const MAX_DRAFT_STRING = 1024;
 
+/** The longest `pattern` `accept init` reads to make a value that fits it (a longer one is a guess it cannot make). */
+export const MAX_PATTERN = 256;
+
+/** The longest value `accept init` makes to fit a `pattern`. */
+export const MAX_PATTERN_VALUE = 64;
+
 /** The most `--header` and `--header-env` flags together. */
 export const MAX_HEADERS = 32;
 

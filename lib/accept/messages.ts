@@ -98,6 +98,18 @@ export const ORACLE_MESSAGES = {
     zh:
       '{where}：{what} 没有指向 call 中的字符串或数字（key_in 为 _meta 时指向 meta；为 idempotencyKey 时为 ""）',
   },
+  badCapture: {
+    en:
+      "{where} must name 1 to 8 values, each a JSON Pointer into the setup call's result, each name letters, digits or _ {what}",
+    zh:
+      "{where} 必须列出 1 到 8 个值，每个是指向该 setup 调用结果的 JSON Pointer，名字只含字母、数字或 _ {what}",
+  },
+  notCaptured: {
+    en:
+      "{where} uses {what}, which no setup call captures (give that setup call a capture)",
+    zh:
+      "{where} 用到了 {what}，但没有 setup 调用捕获它（请给那个 setup 调用加上 capture）",
+  },
   setupList: {
     en: "{where} must be a list of at most {what} tool calls",
     zh: "{where} 必须是最多 {what} 个工具调用的列表",

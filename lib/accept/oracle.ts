@@ -59,6 +59,13 @@ export interface ToolCall {
   readonly tool: string;
   /** Its arguments (placeholders substituted before the call). */
   readonly arguments: { [key: string]: Json };
+  /**
+   * For a setup call only: names for values of its answer (each a JSON
+   * Pointer into its result: the structured content, else its text as
+   * JSON), which later strings take as `{setup.NAME}` (an id the server
+   * assigns).
+   */
+  readonly capture?: { readonly [name: string]: string };
 }
 
 /** How the effect is counted in a read tool's result. */
@@ -157,6 +164,8 @@ export interface Placeholders {
    * tool whose keys must be short numbers, as `JOB-{case}{n:2}`).
    */
   readonly case?: number;
+  /** What the case's setup calls captured, by name (`{setup.NAME}`). */
+  readonly setup?: { readonly [name: string]: string };
 }
 
 /** An oracle that cannot be used, with the one line that says why. */
@@ -320,7 +329,9 @@ function writeTool(raw: unknown, where: string): WriteTool {
         String(MAX_SETUP_CALLS),
       );
     }
-    out.setup = raw.setup.map((s, i) => toolCall(s, `${where}.setup[${i}]`));
+    out.setup = raw.setup.map((s, i) =>
+      toolCall(s, `${where}.setup[${i}]`, true)
+    );
   }
   if (raw.bad_call !== undefined) {
     out.bad_call = args(raw.bad_call, `${where}.bad_call`);
@@ -352,6 +363,7 @@ function writeTool(raw: unknown, where: string): WriteTool {
   if (raw.guesses !== undefined) {
     out.guesses = guesses(raw.guesses, `${where}.guesses`);
   }
+  assertCaptured(out, where);
   return out as unknown as WriteTool;
 }
 
@@ -480,9 +492,11 @@ function args(raw: unknown, where: string): { [key: string]: Json } {
   return raw as { [key: string]: Json };
 }
 
-function toolCall(raw: unknown, where: string): ToolCall {
+function toolCall(raw: unknown, where: string, setup = false): ToolCall {
   if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.notToolCall);
-  const extra = Object.keys(raw).find((k) => k !== "tool" && k !== "arguments");
+  const extra = Object.keys(raw).find((k) =>
+    k !== "tool" && k !== "arguments" && !(setup && k === "capture")
+  );
   if (extra !== undefined) {
     throw bad(where, ORACLE_MESSAGES.unknownField, extra);
   }
@@ -491,7 +505,45 @@ function toolCall(raw: unknown, where: string): ToolCall {
     arguments: raw.arguments === undefined
       ? {}
       : args(raw.arguments, `${where}.arguments`),
+    ...(raw.capture === undefined
+      ? {}
+      : { capture: captures(raw.capture, `${where}.capture`) }),
   };
+}
+
+/** A setup call's `capture`: at most 8 names, each a JSON Pointer. */
+function captures(raw: unknown, where: string): { [name: string]: string } {
+  if (!isPlainRecord(raw)) throw bad(where, ORACLE_MESSAGES.badCapture);
+  const names = Object.keys(raw);
+  if (names.length === 0 || names.length > MAX_CAPTURES) {
+    throw bad(where, ORACLE_MESSAGES.badCapture);
+  }
+  const out: { [name: string]: string } = {};
+  for (const n of names) {
+    if (!CAPTURE_NAME.test(n)) throw bad(where, ORACLE_MESSAGES.badCapture, n);
+    Object.defineProperty(out, n, {
+      value: pointer(raw[n], `${where}.${n}`),
+      enumerable: true,
+    });
+  }
+  return out;
+}
+
+/** Each `{setup.NAME}` in `tool`'s strings names a value one of its setup calls captures. */
+function assertCaptured(tool: Record<string, unknown>, where: string): void {
+  const declared = new Set(
+    ((tool.setup ?? []) as ToolCall[]).flatMap((s) =>
+      Object.keys(s.capture ?? {})
+    ),
+  );
+  const { setup: _, ...rest } = tool;
+  for (const m of JSON.stringify(rest).matchAll(PLACEHOLDER)) {
+    if (!m[1].startsWith("setup.")) continue;
+    const name = m[1].slice("setup.".length);
+    if (!declared.has(name)) {
+      throw bad(where, ORACLE_MESSAGES.notCaptured, `{${m[1]}}`);
+    }
+  }
 }
 
 /** A count, checked (an HTTP oracle's read counts the same ways). */
@@ -563,7 +615,14 @@ export function pointerGet(
   return { found: true, value: at };
 }
 
-const PLACEHOLDER = /\{(run|n|key|case)(?::([1-9]))?\}/g;
+const PLACEHOLDER =
+  /\{(run|n|key|case|setup\.[A-Za-z_][A-Za-z0-9_]{0,31})(?::([1-9]))?\}/g;
+
+/** A capture's name: what follows `setup.` in a placeholder. */
+const CAPTURE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;
+
+/** The most values one setup call captures. */
+const MAX_CAPTURES = 8;
 
 /** `value` with the placeholders of every string filled in. */
 export function substitute<T>(value: T, p: Placeholders): T {
@@ -572,6 +631,13 @@ export function substitute<T>(value: T, p: Placeholders): T {
       if (what === "run") return p.run;
       if (what === "key") return p.key ?? whole;
       if (what === "case") return p.case === undefined ? whole : String(p.case);
+      if (what.startsWith("setup.")) {
+        const name = what.slice("setup.".length);
+        const v = p.setup !== undefined && Object.hasOwn(p.setup, name)
+          ? p.setup[name]
+          : undefined;
+        return typeof v === "string" ? v : whole;
+      }
       return width === undefined
         ? String(p.n)
         : String(p.n).padStart(Number(width), "0");

@@ -15,6 +15,10 @@ import type { Channel } from "../wire/channel.ts";
 import {
   callFor,
   declaresContract,
+  keyOf,
+  pointerGet,
+  type ReadResult,
+  resultDoc,
   substitute,
   type WriteTool,
 } from "./oracle.ts";
@@ -132,11 +136,16 @@ async function runCase(
   options: AcceptOptions,
 ): Promise<CaseResult> {
   session.beginCase();
-  const { key } = callFor(tool, tool.call, { run, n: 1, case: number });
-  const ctx: Ctx = {
+  const { key: planned } = callFor(tool, tool.call, {
+    run,
+    n: 1,
+    case: number,
+  });
+  let key = planned;
+  let ctx: Ctx = {
     session,
     tool,
-    p: { run, n: 1, key, case: number },
+    p: { run, n: 1, key: planned, case: number },
     options,
     measured,
     started: [],
@@ -160,18 +169,14 @@ async function runCase(
   if (name === "annotations") {
     // Judged on what the run saw: no call, no server state.
     listHints(ctx);
-  } else if (session.closedBy === null && await setup(ctx)) {
-    try {
-      // The count is proved before it is trusted: the key the case counts
-      // first, read before any call, counts 0 (a case with no bad_call
-      // makes no call).
-      if (name !== "rejected" || tool.bad_call !== undefined) {
-        await readFresh(ctx, name === "rejected" ? badKey(ctx) ?? key : key);
-      }
-      await CASES[name](ctx);
-    } finally {
-      // Whatever the case started ends with it, each end bounded.
-      for (const s of ctx.started) await s.close();
+  } else if (session.closedBy === null) {
+    // The setup's captures fill `{setup.NAME}` in every later string, the
+    // key's own included.
+    const ready = await setup(ctx);
+    if (ready !== null) {
+      ctx = ready;
+      key = ctx.p.key;
+      await driveCase(ctx, name, key);
     }
   }
   const history = session.log.history();
@@ -196,21 +201,73 @@ function listHints(ctx: Ctx): void {
   }
 }
 
-/** Run the oracle's setup calls; false when one was not answered success (the case then makes no call). */
-async function setup(ctx: Ctx): Promise<boolean> {
+/** Drive case `name` on `ctx`, whose key is `key`: the fresh read, then its calls. */
+async function driveCase(
+  ctx: Ctx,
+  name: Exclude<CaseName, "annotations">,
+  key: string,
+) {
+  const tool = ctx.tool;
+  try {
+    // The count is proved before it is trusted: the key the case counts
+    // first, read before any call, counts 0 (a case with no bad_call
+    // makes no call).
+    if (name !== "rejected" || tool.bad_call !== undefined) {
+      await readFresh(ctx, name === "rejected" ? badKey(ctx) ?? key : key);
+    }
+    await CASES[name](ctx);
+  } finally {
+    // Whatever the case started ends with it, each end bounded.
+    for (const s of ctx.started) await s.close();
+  }
+}
+
+/**
+ * Run the oracle's setup calls, each capture taken from its answer; the
+ * case's context with what they captured (and the key filled with it), or
+ * null when one was not answered success or did not hold a capture (the
+ * case then makes no call).
+ */
+async function setup(ctx: Ctx): Promise<Ctx | null> {
+  const captured: Record<string, string> = {};
   for (const step of ctx.tool.setup ?? []) {
-    const call = substitute(step, ctx.p);
+    const call = substitute(step, { ...ctx.p, setup: captured });
     const at = ctx.session.log.now();
     const answer = await ctx.session.own(call.tool, call.arguments, "setup");
+    const doc = answer.result === undefined
+      ? undefined
+      : resultDoc(answer.result as ReadResult);
+    const taken: Record<string, string> = {};
+    let missing: string | undefined;
+    for (const [name, at] of Object.entries(step.capture ?? {})) {
+      const found = answer.outcome === "success" && doc !== undefined
+        ? pointerGet(doc, at)
+        : { found: false as const };
+      const v = found.found ? found.value : undefined;
+      if (
+        (typeof v === "string" || typeof v === "number") &&
+        String(v).length <= 4096
+      ) {
+        Object.defineProperty(taken, name, {
+          value: String(v),
+          enumerable: true,
+        });
+      } else missing ??= name;
+    }
     ctx.session.record({
       op: "setup",
       at_ms: at,
       tool: call.tool,
       answer: answerRecord(answer),
+      ...(Object.keys(taken).length > 0 ? { captured: { ...taken } } : {}),
+      ...(missing === undefined ? {} : { missing }),
     });
-    if (answer.outcome !== "success") return false;
+    if (answer.outcome !== "success" || missing !== undefined) return null;
+    Object.assign(captured, taken);
   }
-  return true;
+  if (Object.keys(captured).length === 0) return ctx;
+  const p = { ...ctx.p, setup: captured };
+  return { ...ctx, p: { ...p, key: keyOf(ctx.tool, p) ?? "" } };
 }
 
 /** Whether `name` runs N copies. */

@@ -14,9 +14,11 @@ import { runAccept } from "../../lib/accept/run.ts";
 import {
   CAN_START,
   fixtureChannel,
+  fixtureCommand,
   matrixOf,
   NEEDS_START,
   privateDir,
+  runEngineer,
   storedNotes,
 } from "../_helpers/accept_helpers.ts";
 
@@ -97,5 +99,73 @@ Deno.test({
     const accepts = await run("accepts-bad", EXAMPLE_ORACLE, ["rejected"]);
     assert.deepEqual(matrixOf(accepts.report), ["rejected: ACCEPTED-BAD-CALL"]);
     assert.equal(accepts.notes.length, 1);
+  },
+});
+
+/** `accept init` on fixture `mode` over a store of the test's own, in `lang`: its exit code, draft, summary and the store after. */
+async function init(mode: string, lang: "en" | "zh") {
+  using dir = privateDir("gl-count-proof-init-");
+  const store = join(dir.path, "notes.jsonl");
+  const out = await runEngineer([
+    "accept",
+    "init",
+    "--lang",
+    lang,
+    "--",
+    ...fixtureCommand(mode, store),
+  ]);
+  return {
+    code: out.code,
+    entry: JSON.parse(out.stdout).tools[0],
+    err: out.err,
+    notes: storedNotes(store),
+  };
+}
+
+Deno.test({
+  name:
+    "count proof: accept init reads a key never used before it writes the draft; a read that echoes it marks the count NOT CONFIRMED with one line (en, zh); a count it proves stays as drafted" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    // echo-read-bare: no output schema and no free field but the key, so
+    // the draft counts the key in the read's text, which the read echoes.
+    const en = await init("echo-read-bare", "en");
+    assert.equal(en.code, 0);
+    assert.deepEqual(en.entry.count, { text: "{key}" });
+    assert.match(
+      en.entry.guesses.count,
+      /^NOT CONFIRMED: init read gl-id-fresh-[0-9a-f]{8}-001, a key no call had used, and this count found it 1 time\(s\), so the read shows the key it was asked for \(SELECT \* FROM notes WHERE id = 'gl-id-fresh-[0-9a-f]{8}-001'\\u000a\[\]\) and would count an effect where there is none: count by a field of the read's result instead$/,
+    );
+    const line = en.err.filter((l) => l.includes("could not confirm"));
+    assert.equal(line.length, 1);
+    assert.match(
+      line[0],
+      /^put_note: its count is a guess init could not confirm: a read of gl-id-fresh-[0-9a-f]{8}-001, a key no call had used, counted 1 \(the read shows the key it was asked for\); see guesses\.count$/,
+    );
+    assert.ok(en.err.includes("  put_note: key, read, count"));
+    // init wrote nothing: its read is the only call it made.
+    assert.deepEqual(en.notes, []);
+    const zh = await init("echo-read-bare", "zh");
+    assert.match(
+      zh.entry.guesses.count,
+      /^未能确认：init 读取了从未用过的业务键 gl-id-fresh-[0-9a-f]{8}-001，这个计数却找到 1 次，/,
+    );
+    assert.equal(
+      zh.err.filter((l) =>
+        /^put_note：它的计数是 init 无法确认的猜测：读取从未用过的业务键 gl-id-fresh-[0-9a-f]{8}-001，计数却为 1（读取工具会显示它被问到的业务键）；见 guesses\.count$/
+          .test(l)
+      ).length,
+      1,
+    );
+    // echo-read lists an output schema: the draft counts the items of
+    // /notes by id, which the echoed query does not hold; nothing marked.
+    const json = await init("echo-read", "en");
+    assert.equal(json.code, 0);
+    assert.equal(
+      json.entry.guesses.count,
+      "the items of /notes in the read's result whose id is the key (from the read tool's output schema)",
+    );
+    assert.ok(!json.err.some((l) => l.includes("could not confirm")));
   },
 });

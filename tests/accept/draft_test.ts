@@ -203,10 +203,12 @@ Deno.test("draft: required fields, const, enum, default, examples, formats and b
   });
   // An exact key word (name) before a suffix one; ref is not a key word.
   assert.equal(entry.key, "/owner/name");
-  // The pattern is never evaluated: the value is reported as unchecked.
+  // The values made to fit a bound or a format are guesses; a pattern
+  // outside the plain subset is never evaluated: reported as unchecked.
   assert.equal(
     entry.guesses.call,
-    "guardlab did not check these constraints (it never evaluates a server's pattern): /owner/name: pattern",
+    "guardlab made these values to fit the schema (a guess the server may still refuse): /count: minimum, maximum → 3; /when: format date-time; " +
+      "guardlab did not check these constraints (it never evaluates a server's pattern): /owner/name: pattern",
   );
   // The key's object holds nothing else, so the first other field goes.
   const { ref: _, ...rest } = entry.call;
@@ -307,4 +309,94 @@ Deno.test("draft: past the oracle's bound of write tools, the rest are named; no
     () => draftOracle([{ name: "ping" }, { name: "" }, 42, null], "en"),
     (e) => e instanceof NothingToDraft && e.listed === 1,
   );
+});
+
+Deno.test("draft: a plain pattern gets a value made to fit it, a uuid or a date its format's, each a marked guess; a pattern outside the subset is never run", () => {
+  const hostile = "^(a|aa)+$";
+  const [entry] = entriesOf([{
+    name: "file_ticket",
+    inputSchema: {
+      type: "object",
+      required: ["title", "code", "due", "day", "ref", "weird", "level"],
+      properties: {
+        title: { type: "string" },
+        code: { type: "string", pattern: "^[A-Z]{3}-\\d{4}$" },
+        due: { type: "string", format: "date-time" },
+        day: { type: "string", format: "date" },
+        ref: { type: "string", format: "uuid" },
+        weird: { type: "string", pattern: hostile },
+        level: { type: "number", exclusiveMinimum: 0, maximum: 0.5 },
+      },
+    },
+  }]);
+  assert.deepEqual(entry.call, {
+    title: "gl-title-{run}-{n:3}",
+    code: "AAA-0000",
+    due: "2026-01-01T00:00:00Z",
+    day: "2026-01-01",
+    ref: "00000000-0000-4000-8000-000000000000",
+    weird: "gl-weird-{run}-{n:3}",
+    level: 0.5,
+  });
+  // Each made value fits what the schema asks (checked here, on patterns
+  // written by hand; guardlab itself never runs a server's pattern).
+  assert.match(entry.call.code, /^[A-Z]{3}-\d{4}$/);
+  assert.equal(
+    entry.guesses.call,
+    'guardlab made these values to fit the schema (a guess the server may still refuse): /code: pattern "^[A-Z]{3}-\\\\d{4}$"; /due: format date-time; /day: format date; /ref: format uuid; /level: exclusiveMinimum, maximum → 0.5; ' +
+      "guardlab did not check these constraints (it never evaluates a server's pattern): /weird: pattern",
+  );
+});
+
+Deno.test("draft: a write tool whose required fields are only enums (task-orchestrator's manage_container) is drafted, its key an optional string init adds and marks", () => {
+  const [entry] = entriesOf([{
+    name: "manage_container",
+    inputSchema: {
+      type: "object",
+      required: ["operation", "containerType"],
+      properties: {
+        operation: { type: "string", enum: ["create", "update", "delete"] },
+        containerType: { type: "string", enum: ["project", "feature"] },
+        id: { type: "string", format: "uuid" },
+        name: { type: "string" },
+        status: { type: "string", enum: ["planning", "done"] },
+        summary: { type: "string" },
+      },
+    },
+  }]);
+  assert.deepEqual(entry.call, {
+    operation: "create",
+    containerType: "project",
+    name: "gl-name-{run}-{n:3}",
+  });
+  assert.equal(entry.key, "/name");
+  assert.equal(
+    entry.guesses.key,
+    "/name: every required field is an enum or a fixed value, so init added this optional string to carry a fresh key: check the tool keeps it and tells one call from another by it",
+  );
+  // The call without one of its enums is the one to refuse.
+  assert.deepEqual(entry.bad_call, {
+    containerType: "project",
+    name: "gl-name-{run}-{n:3}",
+  });
+});
+
+Deno.test("draft: a key whose schema asks a shape (a uuid) says a fresh key does not keep it", () => {
+  const [entry] = entriesOf([{
+    name: "put_doc",
+    inputSchema: {
+      type: "object",
+      required: ["id", "body"],
+      properties: {
+        id: { type: "string", format: "uuid" },
+        body: { type: "string" },
+      },
+    },
+  }]);
+  assert.equal(entry.call.id, "gl-id-{run}-{n:3}");
+  assert.equal(
+    entry.guesses.key,
+    "/id: a required string named like an id, key, name or path; the schema asks this field for a shape (format uuid) a fresh key does not keep: give a value that fits, fresh per case ({run}) and per copy ({n:3})",
+  );
+  assert.equal(entry.guesses.call, undefined);
 });

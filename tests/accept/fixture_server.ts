@@ -15,6 +15,12 @@
  *
  * echo-read (correct, but get_notes answers the query it ran, key and
  * all, before the notes it found, with no structured content),
+ * echo-read-bare (echo-read, and its tools/list, as dbhub's, gives
+ * get_notes no output schema and put_note only the id and an enum `kind`,
+ * stored as the note's text: the draft can count nothing but the key),
+ * assigns-id (correct, but put_note also takes a `notebook` that must be
+ * an id this process handed out: open_notebook answers `{"id": "nb-…"}`,
+ * a fresh id each time; any other notebook is refused, nothing written),
  * quiet-refusal (refuses an empty text in its words only, `{"success":
  * false, …}` with no isError, and writes nothing).
  * Modes that get the effect wrong: correct, none, duplicates,
@@ -100,6 +106,8 @@ const BEHAVES_AS: Record<string, string> = {
   "http-json-flood": "correct",
   "claims-read-only": "correct",
   "echo-read": "correct",
+  "echo-read-bare": "correct",
+  "assigns-id": "correct",
   "holds-until-cancelled": "correct",
   "deaf": "correct",
   "paged": "correct",
@@ -109,6 +117,8 @@ const BEHAVES_AS: Record<string, string> = {
   "in-flight-conflict": "correct",
   "key-aside": "correct",
 };
+/** assigns-id: the notebook ids this process handed out. */
+const notebooks = new Set<string>();
 /** key-aside: the first result of each key it has seen. */
 const byKey = new Map<string, unknown>();
 /** in-flight-conflict: the JSON-RPC error code of a copy sent while the first is in flight (the test's oracle declares it). */
@@ -363,6 +373,30 @@ async function handle(m: Record<string, unknown>) {
       { ...TOOLS[0], annotations: { ...TOOLS[0].annotations, ...put } },
       { ...TOOLS[1], annotations: get ?? TOOLS[1].annotations },
     ];
+    if (mode === "echo-read-bare") {
+      tools[0] = {
+        ...tools[0],
+        inputSchema: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            kind: { type: "string", enum: ["note", "task"] },
+          },
+          required: ["id", "kind"],
+        } as unknown as typeof NOTE,
+      };
+      const { outputSchema: _, ...bare } = tools[1];
+      tools[1] = bare as typeof tools[1];
+    }
+    if (mode === "assigns-id") {
+      tools.push(
+        {
+          name: "open_notebook",
+          inputSchema: { type: "object", properties: {}, required: [] },
+          annotations: { readOnlyHint: false },
+        } as unknown as typeof tools[0],
+      );
+    }
     // "paged": one tool a page. "pages-forever": a next page every time.
     const cursor = (m.params as { cursor?: string } | undefined)?.cursor;
     const result = mode === "paged"
@@ -381,6 +415,19 @@ async function handle(m: Record<string, unknown>) {
     name: string;
     arguments: Record<string, string>;
   };
+  if (mode === "assigns-id" && params.name === "open_notebook") {
+    const notebook = `nb-${crypto.randomUUID()}`;
+    notebooks.add(notebook);
+    out({ jsonrpc: "2.0", id, result: ok({ id: notebook }) });
+    return;
+  }
+  if (
+    mode === "assigns-id" && params.name === "put_note" &&
+    !notebooks.has(params.arguments.notebook)
+  ) {
+    out({ jsonrpc: "2.0", id, result: refused("no such notebook") });
+    return;
+  }
   if (params.name === "get_notes") {
     if (landing !== undefined && putSeen) {
       // The load at start lands: it takes the place of what this process
@@ -399,7 +446,7 @@ async function handle(m: Record<string, unknown>) {
           `[{"type":"text","text":"notes"}],"structuredContent":{"notes":[` +
           found.map(() => `{"id":${deep}}`).join(",") + "]}}}",
       );
-    } else if (mode === "echo-read") {
+    } else if (mode === "echo-read" || mode === "echo-read-bare") {
       // The query it ran, then what it found (as dbhub echoes its SELECT):
       // a count by text finds the key in the query itself.
       const found = notes().filter((n) => n.id === params.arguments.id);
@@ -507,7 +554,8 @@ async function handle(m: Record<string, unknown>) {
   }
   const result = await put(
     String(params.arguments.id),
-    String(params.arguments.text ?? ""),
+    // echo-read-bare's put_note takes a kind where the others take a text.
+    String(params.arguments.text ?? params.arguments.kind ?? ""),
   );
   if (mode === "never-answers") return;
   if (mode === "http-echo-auth") {

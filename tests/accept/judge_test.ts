@@ -212,12 +212,16 @@ Deno.test("accept judge: a report that is not one of this guardlab's is a usage 
   const saved = JSON.parse(reportText("guardlab-mcp"));
   const withoutHistory = structuredClone(saved);
   delete withoutHistory.results[3].history;
+  // The first call of the once case: records[1], its fresh read before it.
+  const firstCall = saved.results[0].history.records.findIndex((
+    r: { op: string },
+  ) => r.op === "call");
   const badRecord = structuredClone(saved);
-  badRecord.results[0].history.records[0].answer.outcome = "maybe";
+  badRecord.results[0].history.records[firstCall].answer.outcome = "maybe";
   const tooManyCalls = structuredClone(saved);
   tooManyCalls.results[0].history.records = Array.from(
     { length: MAX_CASE_CALLS + 1 },
-    () => saved.results[0].history.records[0],
+    () => saved.results[0].history.records[firstCall],
   );
   const newer = structuredClone(saved);
   newer.results[0].history.version = 2;
@@ -237,7 +241,7 @@ Deno.test("accept judge: a report that is not one of this guardlab's is a usage 
       [
         "record.json",
         JSON.stringify(badRecord),
-        /results\[0\] cannot be judged: history: records\[0\]\.answer\.outcome$/,
+        /results\[0\] cannot be judged: history: records\[1\]\.answer\.outcome$/,
       ],
       [
         "calls.json",
@@ -354,4 +358,20 @@ Deno.test("accept judge: a history's epoch_ms (its start on the wall clock, for 
     ],
   );
   assert.deepEqual(changed, []);
+});
+
+Deno.test("accept judge: chapter 8's reports of guardlab mcp and server-memory were recorded with the fresh read: each case that calls first reads a key never used, and it counted 0", () => {
+  for (const name of ["guardlab-mcp", "server-memory"]) {
+    const saved = JSON.parse(reportText(name));
+    for (const r of saved.results) {
+      const records = r.history.records as { op: string; fresh?: boolean }[];
+      if (!records.some((x) => x.op === "call")) continue;
+      const first = records.find((x) => x.op === "read" || x.op === "call");
+      assert.deepEqual(
+        first,
+        { ...first, op: "read", fresh: true, count: 0 },
+        `${name} ${r.tool} ${r.case}`,
+      );
+    }
+  }
 });

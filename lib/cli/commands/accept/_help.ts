@@ -36,9 +36,13 @@ never by default. --header NAME=VALUE and --header-env NAME=VARIABLE go with
 the engineer grant reads only variables named GUARDLAB_HEADER_*.
 accept init [--output FILE] -- COMMAND ARGS… (or --url) reads the server's
 tools/list and drafts an oracle: every tool not marked readOnlyHint: true,
-with a valid call from its schema; the key, read tool and counts it guesses
+with a valid call from its schema; the key, read tool and counts it guesses,
+and each value it made to fit a format, bound or plain pattern (never run),
 are listed in each entry's "guesses", and accept refuses the oracle until
-each is checked and deleted. --output writes a new file, never over one.
+each is checked and deleted. Before it writes, init reads a key no call has
+used: a read that counts it (it shows the key it was asked for) makes the
+count a guess marked NOT CONFIRMED, in one line. --output writes a new file,
+never over one.
 For CI: --junit FILE writes the matrix as JUnit XML (a new file, or your own
 report of an earlier run, replaced; never a link, a FIFO or another's file);
 --baseline FILE takes a previous --json report of the same server (by name)
@@ -65,8 +69,10 @@ The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
 {…}}), and optional setup, bad_call, other_call with other_count, and
 guesses (accept init's). Placeholders in any string: {run} (unique per
-case), {n} and {n:3} (the copy number), {key}, {case}. The format, with a
-full example for a real server: docs/en/08-accept-your-own-tool.md.
+case), {n} and {n:3} (the copy number), {key}, {case}, and {setup.NAME}: a
+value a setup call took from its answer by "capture": {"NAME": POINTER} (an
+id the server assigns). The format, with a full example for a real server:
+docs/en/08-accept-your-own-tool.md.
 The idempotency-key contract: an entry may say where the key goes (key_in:
 arguments, _meta with meta, idempotencyKey with idempotency_key), the
 conflict a client may retry after (conflict: {"code": N} or {"json":
@@ -101,8 +107,11 @@ annotations（工具声明的提示，与上述结论对照）。矩阵列出客
 从不显示或记录，工程师权限只能读取名为 GUARDLAB_HEADER_* 的变量。
 accept init [--output FILE] -- COMMAND ARGS…（或 --url）读取服务器的
 tools/list 并起草 oracle：每个没有标注 readOnlyHint: true 的工具都列入，并按其
-schema 给出有效的 call；它猜测的业务键、读取工具和计数方式列在每一项的
-"guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。--output 只写
+schema 给出有效的 call；它猜测的业务键、读取工具和计数方式，以及它为符合
+format、数值上下限或简单 pattern（从不执行）编出的每个值，都列在每一项的
+"guesses" 中，在逐项核对并删除之前，accept 拒绝使用这个 oracle。写出之前，
+init 读取一个没有调用用过的业务键：读取数到它（读取工具会显示它被问到的
+业务键）时，计数就成为标为「未能确认」的猜测，并用一行说明。--output 只写
 新文件，从不覆盖。
 用于 CI：--junit FILE 把矩阵写成 JUnit XML（新文件，或替换你自己上次运行的报告；
 从不写入链接、FIFO 或他人的文件）；--baseline FILE 接受同一服务器（按名称）、
@@ -127,7 +136,8 @@ key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
 bad_call、other_call 与 other_count，以及 guesses（accept init 写的）。
 任何字符串中的占位符：{run}（每个用例唯一）、{n} 与 {n:3}（副本序号）、{key}、
-{case}。格式及一个真实服务器的完整
+{case}，以及 {setup.NAME}：setup 调用用 "capture": {"NAME": POINTER}
+从应答中取出的值（服务器分配的 id）。格式及一个真实服务器的完整
 示例见 docs/zh/08-accept-your-own-tool.md。
 幂等键契约：条目可以说明业务键放在哪里（key_in：arguments、配合 meta 的
 _meta、配合 idempotency_key 的 idempotencyKey）、客户端可以随后重试的冲突

@@ -10,7 +10,15 @@
  */
 import { fill, type Lang, say } from "../../../base/i18n.ts";
 import { inert } from "../../../base/terminal.ts";
-import { draftOracle, NothingToDraft } from "../../../accept/draft.ts";
+import {
+  countUnconfirmed,
+  type Draft,
+  draftOracle,
+  freshRead,
+  NothingToDraft,
+} from "../../../accept/draft.ts";
+import { countIn } from "../../../accept/oracle.ts";
+import { redact } from "../../../base/secrets.ts";
 import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { InitializeFailed, Session } from "../../../accept/session.ts";
 import {
@@ -65,6 +73,56 @@ export function assertInitFlags(
   }
 }
 
+/**
+ * Before the draft is written, each drafted count is tried as `accept`
+ * tries it before a case: a read of a key no call has used must count 0.
+ * One that counts more is a read that shows the key it was asked for (a
+ * query echoed in its result), and its count is marked as a guess init
+ * could not confirm. A read that cannot be counted proves nothing, as in
+ * `accept`, and changes nothing. The run's name is one no call is made in.
+ */
+async function proveCounts(
+  session: Session,
+  draft: Draft,
+  lang: Lang,
+): Promise<{
+  draft: Draft;
+  unconfirmed: { tool: string; key: string; n: number }[];
+}> {
+  const run = `fresh-${crypto.randomUUID().slice(0, 8)}`;
+  const unconfirmed: { tool: string; key: string; n: number }[] = [];
+  for (let i = 0; i < draft.entries.length; i++) {
+    const fresh = freshRead(draft.entries[i], run);
+    if (fresh === null) continue;
+    const answer = await session.own(
+      fresh.read.tool,
+      fresh.read.arguments,
+      "read",
+    );
+    const n = answer.outcome === "success" && answer.result
+      ? countIn(fresh.count, answer.result, fresh.p)
+      : null;
+    if (n === null || n === 0) continue;
+    // Secrets out before the cut (lib/base/secrets.ts); the session has
+    // shown every character that could drive a terminal as its escape.
+    const words = inert(redact(answer.text ?? "").slice(0, 80));
+    draft = countUnconfirmed(draft, i, { key: fresh.key, n, words }, lang);
+    unconfirmed.push({ tool: draft.drafted[i], key: fresh.key, n });
+  }
+  return { draft, unconfirmed };
+}
+
+/** Why a `tools/list` failed, in words; undefined when it did not. */
+function listFailedWhy(failed: Session["listFailed"]) {
+  return failed === undefined
+    ? undefined
+    : failed === "no-answer"
+    ? M.listNoAnswer
+    : failed === "error"
+    ? M.listError
+    : M.listNotAList;
+}
+
 /** Run `accept init`; returns the exit code. */
 export async function runInit(call: InitCall): Promise<ExitCode> {
   const { io, lang } = call;
@@ -94,14 +152,9 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
   const listed = session.listed;
   const server = session.serverInfo;
   const listFailed = session.listFailed;
-  await session.close();
-  const failedWhy = listFailed === undefined ? undefined : listFailed ===
-      "no-answer"
-    ? M.listNoAnswer
-    : listFailed === "error"
-    ? M.listError
-    : M.listNotAList;
+  const failedWhy = listFailedWhy(listFailed);
   if (failedWhy !== undefined && listed.length === 0) {
+    await session.close();
     // Nothing was read: "lists 0 tools" would be more than was seen.
     io.err(
       `guardlab: ${say(fill(C.initListFailed, { why: failedWhy }), lang)}`,
@@ -114,6 +167,7 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
   try {
     draft = draftOracle(listed, lang);
   } catch (error) {
+    await session.close();
     if (!(error instanceof NothingToDraft)) throw error;
     const first = error.skipped[0];
     io.err(
@@ -131,6 +185,12 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
       }`,
     );
     return EXIT.failed;
+  }
+  let unconfirmed: { tool: string; key: string; n: number }[];
+  try {
+    ({ draft, unconfirmed } = await proveCounts(session, draft, lang));
+  } finally {
+    await session.close();
   }
   if (call.output === undefined) io.out(draft.text.trimEnd());
   else writeNewFile(call.output, call.trusted, draft.text);
@@ -151,6 +211,12 @@ export async function runInit(call: InitCall): Promise<ExitCode> {
   ));
   if (failedWhy !== undefined) {
     say1(say(fill(C.initListPartial, { why: failedWhy }), lang));
+  }
+  for (const u of unconfirmed) {
+    say1(say(
+      fill(C.initCountUnconfirmed, { ...u, tool: inert(u.tool) }),
+      lang,
+    ));
   }
   if (draft.noAnnotations) say1(say(C.initNoAnnotations, lang));
   else if (draft.readOnly.length > 0) {

@@ -199,6 +199,12 @@ export const INIT_MESSAGES = {
     en: "read-only (readOnlyHint: true), not drafted: {tools}",
     zh: "只读（readOnlyHint: true），未起草：{tools}",
   },
+  initCountUnconfirmed: {
+    en:
+      "{tool}: its count is a guess init could not confirm: a read of {key}, a key no call had used, counted {n} (the read shows the key it was asked for); see guesses.count",
+    zh:
+      "{tool}：它的计数是 init 无法确认的猜测：读取从未用过的业务键 {key}，计数却为 {n}（读取工具会显示它被问到的业务键）；见 guesses.count",
+  },
   initNoAnnotations: {
     en:
       "the server marks no tool readOnlyHint: true, so every tool was drafted as a write tool",
