@@ -79,20 +79,31 @@ Deno.test("accept --otlp: the lost reply and its retry, each span and the first 
   });
   assert.deepEqual(kase.status, { code: 2, message: row.verdict });
 
-  // The history, as written: the withheld call, a read, the retry, a read.
+  // The history, as written: the fresh key's read, the withheld call, a
+  // read, the retry, a read.
   const calls = history.records.filter((x) => x.op === "call");
-  const reads = history.records.filter((x) => x.op === "read");
+  const [fresh, ...reads] = history.records.filter((x) => x.op === "read");
   assert.equal(calls.length, 2);
   assert.equal(reads.length, 2);
-  // The first read saw the effect (1): the commit point, on the case (no
-  // call was out); the second counted the duplicate.
+  assert.equal(fresh.fresh, true);
+  // The case's own key, read before any call used it.
+  assert.equal(fresh.key, row.key);
+  // The fresh read proved the count (0 for a key no call used); the next
+  // read saw the effect (1): the commit point, on the case (no call was
+  // out); the last counted the duplicate.
   assert.deepEqual(names(kase), [
+    "guardlab.fresh_read",
     "guardlab.effect_visible",
     "guardlab.effect_read",
   ]);
   assert.deepEqual(
     kase.events.map((e) => [e.timeUnixNano, attributesOf(e.attributes)]),
     [
+      [ns(epoch + fresh.at_ms), {
+        "gen_ai.tool.name": "get_notes",
+        "guardlab.job": row.key,
+        "guardlab.effect.count": 0,
+      }],
       [ns(epoch + reads[0].at_ms), {
         "gen_ai.tool.name": "get_notes",
         "guardlab.job": row.key,

@@ -112,6 +112,11 @@ Deno.test("project: no task grants everything", () => {
         for (const edition of EDITIONS) {
           const args = compileArgs(target, edition).join(" ");
           assert.doesNotMatch(args, /--allow-/, target.name);
+          // A compiled binary's V8 code cache is TMPDIR/deno-compile-NAME.cache
+          // (Deno's cli/rt/run.rs and binary.rs): on a shared /tmp a classmate
+          // can create that name first with code the binary would run, so
+          // every binary is built without one.
+          assert.match(args, / --no-code-cache /, target.name);
           assert.match(
             args,
             edition.name === "student"

@@ -8,7 +8,9 @@
  * - **The commit point** is the first read that saw the key's effect:
  *   `guardlab.effect_visible` with `guardlab.effect.count`, on the call
  *   that was in flight when it was read (a read made while the call was
- *   out), else on the case. Every other read is `guardlab.effect_read`.
+ *   out), else on the case. The read of the case's key before any call
+ *   (the proof that the count starts at 0) is `guardlab.fresh_read`;
+ *   every other read is `guardlab.effect_read`.
  * - **What the client could not know:** a reply guardlab withheld
  *   (`guardlab.reply.withheld`), and whether the client got an answer that
  *   says how the call ended (`guardlab.outcome.known` false: no answer in
@@ -261,6 +263,17 @@ function recordEvent(
     case "call":
       return null;
     case "read": {
+      if (r.fresh === true) {
+        // The read of a key no call used, before the first call: it proves
+        // the count (0) or shows it unproven; it never saw an effect.
+        return {
+          event: event("guardlab.fresh_read", {
+            [OTEL.genAiToolName]: r.tool,
+            [GUARDLAB.job]: r.key,
+            [GUARDLAB.effectCount]: r.count ?? undefined,
+          }),
+        };
+      }
       const first = typeof r.count === "number" && r.count > 0 &&
         r.other !== true && !seen.has(r.key);
       if (first) seen.add(r.key);
