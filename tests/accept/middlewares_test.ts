@@ -52,26 +52,7 @@ Deno.test({
     using dir = privateDir("gl-idem-ei-");
     const oracle = join(dir.path, "orders-oracle.json");
     Deno.copyFileSync(ORACLE, oracle);
-    const r = await runEngineer([
-      "accept",
-      "--json",
-      "--http-oracle",
-      oracle,
-      "--",
-      Deno.execPath(),
-      "run",
-      "-q",
-      `--lock=${join(ROOT, "deno.lock")}`,
-      "--frozen",
-      "--cached-only",
-      "--allow-net=127.0.0.1",
-      "--allow-env",
-      "--allow-sys",
-      `--allow-read=${dir.path}`,
-      `--allow-write=${dir.path}`,
-      APP,
-      `--store=${join(dir.path, "store.db")}`,
-    ]);
+    const r = await acceptOn(APP, dir.path, oracle, [], []);
     assert.equal(r.code, 5, r.err.join("\n"));
     const rows = JSON.parse(r.stdout).results as Row[];
     const lines = rows.map((x) =>
