@@ -74,6 +74,28 @@ export const STARTING_CASES: readonly CaseName[] = [
 ];
 
 /**
+ * accept host's own verdicts: what an agent host did between the model and
+ * the tool ({@linkcode HOST_VERDICTS} adds accept's READ-FAILED).
+ */
+const HOST_OWN_VERDICTS = [
+  "TOLD-SUCCESS",
+  "RESENT-REUSED",
+  "RESENT-DUPLICATED",
+  "TOLD-UNKNOWN",
+  "TOLD-FAILED",
+  "PASSED-ON-ERROR",
+  "RUN-ABORTED",
+  "STILL-WAITING",
+  "HOST-NOT-REACHED",
+] as const;
+
+/** accept host's information, reported beside a verdict. */
+const HOST_INFO_VERDICTS = [
+  "CANCELLED-AFTER-COMMIT",
+  "NEW-KEY-DOUBLED",
+] as const;
+
+/**
  * Every verdict, by its exact name. The names are stable: scripts and
  * course files match on them; a name is never reused for another meaning
  * (chapter 8 lists the meanings that changed).
@@ -118,6 +140,8 @@ export const VERDICTS = [
   "NOT-JUDGED",
   "SETUP-FAILED",
   "NOT-RUN",
+  ...HOST_OWN_VERDICTS,
+  ...HOST_INFO_VERDICTS,
 ] as const;
 
 /** One verdict's name. */
@@ -178,6 +202,20 @@ export const VERDICT_CLASS: Readonly<Record<Verdict, VerdictClass>> = {
   "SETUP-FAILED": "inconclusive",
   // A case that tested nothing (see its reason).
   "NOT-RUN": "info",
+  "TOLD-SUCCESS": "safe",
+  "RESENT-REUSED": "safe",
+  "RESENT-DUPLICATED": "unsafe",
+  // The host said what it knew; what the model does next is the model's.
+  "TOLD-UNKNOWN": "safe",
+  "TOLD-FAILED": "unsafe",
+  // The tool's own error, answered after its commit, handed on as it came:
+  // the false failure is the tool's (accept's FALSE-FAILURE), not the host's.
+  "PASSED-ON-ERROR": "info",
+  "RUN-ABORTED": "info",
+  "STILL-WAITING": "inconclusive",
+  "HOST-NOT-REACHED": "inconclusive",
+  "CANCELLED-AFTER-COMMIT": "info",
+  "NEW-KEY-DOUBLED": "info",
 };
 
 /** The verdicts each case can reach, plus the broken-server ones. */
@@ -302,3 +340,70 @@ export const EXAMPLE_NAMES = [
 
 /** One example's name. */
 export type ExampleName = typeof EXAMPLE_NAMES[number];
+
+/**
+ * The cases of `accept host`, in the order it runs them: a call without a
+ * fault first (can the host reach the model and the tool at all?), then a
+ * fault after the tool's commit each. `killed-after-commit` needs a
+ * process to kill (stdio); the last two need HTTP (`--url`).
+ */
+export const HOST_CASE_NAMES = [
+  "no-fault",
+  "late-reply",
+  "no-reply",
+  "error-after-commit",
+  "killed-after-commit",
+  "http-503-after-commit",
+  "session-expired-after-commit",
+] as const;
+
+/** One case of `accept host`. */
+export type HostCaseName = typeof HOST_CASE_NAMES[number];
+
+/** How `accept host` offers its tool: a command the host starts (stdio), or a loopback URL (Streamable HTTP). */
+export type HostTransport = "stdio" | "http";
+
+/** The cases each transport runs (all of them unless `--cases` picks). */
+export const HOST_TRANSPORT_CASES: Readonly<
+  Record<HostTransport, readonly HostCaseName[]>
+> = {
+  stdio: [
+    "no-fault",
+    "late-reply",
+    "no-reply",
+    "error-after-commit",
+    "killed-after-commit",
+  ],
+  http: [
+    "no-fault",
+    "late-reply",
+    "no-reply",
+    "error-after-commit",
+    "http-503-after-commit",
+    "session-expired-after-commit",
+  ],
+};
+
+/**
+ * The two tools `accept host` offers, one per run of a case: `keyed`
+ * declares `idempotentHint: true` and reuses by key; `unkeyed` declares
+ * `idempotentHint: false`, and every call is a new effect.
+ */
+export const HOST_VARIANTS = ["keyed", "unkeyed"] as const;
+
+/** One variant of the tool. */
+export type HostVariant = typeof HOST_VARIANTS[number];
+
+/** Whether `name` is a case of `accept host`. */
+export function isHostCaseName(name: string): name is HostCaseName {
+  return (HOST_CASE_NAMES as readonly string[]).includes(name);
+}
+
+/** The verdicts a case of `accept host` can reach (every case: the host decides which). */
+export const HOST_VERDICTS: readonly Verdict[] = [
+  ...HOST_OWN_VERDICTS,
+  "READ-FAILED",
+];
+
+/** The verdicts `accept host` reports beside a verdict, as information. */
+export const HOST_INFO: readonly Verdict[] = HOST_INFO_VERDICTS;

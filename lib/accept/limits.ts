@@ -132,6 +132,51 @@ export const MAX_HEADERS = 32;
 export const MAX_HEADER_BYTES = 8 * 1024;
 
 /**
+ * How long one case of `accept host` may take unless `--case-ms` says: 2
+ * minutes. A host under test starts a runtime, lists its tools, asks the
+ * model twice or three times and waits for its own timeout (agents-core's
+ * and the MCP SDK's are 60 s by default): seconds to a minute. At the
+ * limit, the host's process group is ended and the case is judged on what
+ * it did until then.
+ */
+export const DEFAULT_CASE_MS = 120_000;
+
+/** The shortest `--case-ms`: 1 s. */
+export const MIN_CASE_MS = 1_000;
+
+/** The longest `--case-ms`: 30 minutes (qwen-code's own tool timeout is 10). */
+export const MAX_CASE_MS = 1_800_000;
+
+/**
+ * The most records one host history keeps: 5,000 (a case makes a few
+ * dozen; a host that floods the model or the tool is counted past it, and
+ * the reads at the end and the host's own end are always kept).
+ */
+export const MAX_HOST_RECORDS = 5_000;
+
+/**
+ * The largest request body the model guardlab plays reads: 4 MiB (a coding
+ * agent sends its whole tool list, tens of KiB, with every request).
+ */
+export const MAX_MODEL_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The most `tools/call`s the tool takes in one case; past it, each is refused without an effect. */
+export const MAX_HOST_CALLS = 64;
+
+/**
+ * The most characters of a tool result guardlab keeps from what the host
+ * told the model: 400, enough for qwen-code's 262-character "may have
+ * completed" text whole.
+ */
+export const MAX_TOLD_TEXT = 400;
+
+/** The largest arguments of one call the ledger keeps: 64 KiB (larger ones are refused). */
+export const MAX_HOST_ARGUMENTS_BYTES = 64 * 1024;
+
+/** How long a relay started by the host gets to say who it is once connected: 10 s. */
+export const RELAY_HELLO_MS = 10_000;
+
+/**
  * The longest key-lifetime waits before its retry: half the lifetime the
  * oracle states, and at most 60 s. A key kept a day is tested for the
  * first minute of it; the row says how long guardlab waited.

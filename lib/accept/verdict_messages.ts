@@ -8,6 +8,10 @@
  *
  * @module
  */
+import {
+  HOST_VERDICT_ARTICLE,
+  HOST_VERDICT_MEANING,
+} from "./_host_verdict_messages.ts";
 import type { Text } from "../base/i18n.ts";
 import type { Verdict } from "./cases.ts";
 import type { NotRunReason } from "./run.ts";
@@ -218,6 +222,7 @@ export const VERDICT_MEANING = {
     en: "not run: this case tested nothing",
     zh: "未运行：本用例什么也没有测",
   },
+  ...HOST_VERDICT_MEANING,
 } as const satisfies Record<Verdict, Text>;
 
 /** The sentence of the article each verdict tests (its Chinese is the article's own). */
@@ -391,6 +396,7 @@ export const VERDICT_ARTICLE = {
       "accept refusals, check errors, call errors, cancels and retries one by one",
     zh: "再分别验收拒绝、检查异常、调用异常、取消与重试",
   },
+  ...HOST_VERDICT_ARTICLE,
 } as const satisfies Record<Verdict, Text>;
 
 /** Why a case tested nothing, per reason (`not_run` in the JSON). */

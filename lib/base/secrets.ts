@@ -7,7 +7,9 @@
  * passed through it before it is cut to its shown length, so no cut leaves
  * a piece behind.
  *
- * A secret is found as it is, and as JSON and XML write it. A secret of
+ * A value of fewer than {@linkcode MIN_SECRET_FRAGMENT} characters is not
+ * searched for (it cannot be told from ordinary text). A secret is found as
+ * it is, and as JSON and XML write it. A secret of
  * more than {@linkcode MIN_SECRET_FRAGMENT} characters is also found in
  * pieces: any run of text made of its pieces of that length (a value a
  * server split across two fields, or cut at a length of its own) is taken
@@ -34,7 +36,11 @@ const pieces = new Set<string>();
  * everything guardlab prints or writes.
  */
 export function keepSecret(value: string): void {
-  if (value === "") return;
+  // A value shorter than a piece ("1", "on", a version) cannot be told
+  // from ordinary text: searched for, it would take every "1" out of every
+  // screen. guardlab itself never prints a header's value; only a server
+  // that says such a short one back is not caught (chapter 8 says so).
+  if (value.length < MIN_SECRET_FRAGMENT) return;
   const forms = [
     value,
     JSON.stringify(value).slice(1, -1),

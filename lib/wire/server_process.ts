@@ -103,8 +103,10 @@ export interface ServerProcess {
 
 /**
  * Start `command` with `args` in a process group of its own, with only
- * {@linkcode CHILD_ENV} of this environment; stderr piped (kept by the
- * caller) or inherited.
+ * {@linkcode CHILD_ENV} of this environment and `env` (what guardlab sets
+ * for it: an HTTP API's `PORT`, the three variables `accept host` hands a
+ * host); stderr piped (kept by the caller) or inherited; stdin piped, or
+ * (`options.stdin: "null"`, a host that reads nothing of guardlab's) none.
  */
 export function startServerProcess(
   command: string,
@@ -112,10 +114,13 @@ export function startServerProcess(
   stderr: "piped" | "inherit",
   /** Variables guardlab itself sets for this server (an HTTP API's `PORT`), beside {@linkcode CHILD_ENV}. */
   env: Readonly<Record<string, string>> = {},
+  /** How the server's stdin is set up: piped (default), or none (`accept host`'s host reads nothing of guardlab's). */
+  options: { readonly stdin?: "piped" | "null" } = {},
 ): ServerProcess {
+  const piped = options.stdin !== "null";
   const child = new Deno.Command(command, {
     args: [...args],
-    stdin: "piped",
+    stdin: piped ? "piped" : "null",
     stdout: "piped",
     stderr,
     clearEnv: true,
@@ -129,8 +134,10 @@ export function startServerProcess(
     s.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
       signal: stop.signal,
     });
-  const writer = child.stdin.getWriter();
-  let inputOpen = true;
+  const writer = piped
+    ? child.stdin.getWriter()
+    : new WritableStream<Uint8Array>().getWriter();
+  let inputOpen = piped;
   const exited = child.status.then((s) => s.signal ? null : s.code);
   const killGroup = (signal: Deno.Signal = "SIGKILL") => {
     try {

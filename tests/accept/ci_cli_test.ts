@@ -454,7 +454,7 @@ Deno.test({
           "--header-env",
           "Authorization=GUARDLAB_HEADER_TOKEN",
           "--header",
-          "X-Trace=guardlab",
+          "X-Trace=on",
           "--header",
           `X-Api-Key=${PLAIN_SECRET}`,
         ],

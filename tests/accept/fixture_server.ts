@@ -322,7 +322,10 @@ async function handle(m: Record<string, unknown>) {
       (m.method === "tools/call" && tool === hold.phase))
   ) {
     // The phase is reached: say so, and never answer.
-    Deno.writeTextFileSync(`${storeFile}.reached`, hold.phase);
+    // Written aside, then renamed: the test never reads a half-written
+    // (empty) marker, as it did under load.
+    Deno.writeTextFileSync(`${storeFile}.reached.part`, hold.phase);
+    Deno.renameSync(`${storeFile}.reached.part`, `${storeFile}.reached`);
     return;
   }
   // A cancel: the SDK's way, a cancelled call gets no answer at all (and a

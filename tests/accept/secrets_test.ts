@@ -69,6 +69,14 @@ Deno.test("secrets: a secret is taken out whole, repeated, split, cut, and as JS
     );
     // A piece shorter than 8 on its own is not a secret's.
     assert.equal(redact("Bearer"), "Bearer");
+    // A value shorter than 8 is not searched for: kept, "1" would take
+    // every 1 out of every screen.
+    keepSecret("1");
+    keepSecret("v2-beta");
+    assert.equal(
+      redact("exit 1, 10 calls, v2-beta"),
+      "exit 1, 10 calls, v2-beta",
+    );
   } finally {
     forgetSecrets();
   }

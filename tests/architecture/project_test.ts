@@ -92,6 +92,24 @@ Deno.test("project: no task grants everything", () => {
       assert.match(example, /launchCommand\(thisInstall\(\)\)/);
       continue;
     }
+    if (name === "example:host") {
+      // guardlab accept host under the engineer grant, after the cache
+      // check; the host it starts is an engineer's agent host of our own,
+      // with the flags it needs (no -A).
+      const [check, run] = line.split(" && ");
+      assert.match(check, /-P=deno-dir-check scripts\/deno_dir_check\.js$/);
+      const [guardlab, host] = run.split(" -- ");
+      assert.match(
+        guardlab,
+        /--no-prompt -P=guardlab-engineer main\.ts accept host /,
+      );
+      assert.doesNotMatch(guardlab, /--allow-/);
+      assert.match(
+        host,
+        /^deno run -q --lock=deno\.lock --frozen --allow-env --allow-read --allow-run --allow-net=127\.0\.0\.1 examples\/host_fixture\.ts resends$/,
+      );
+      continue;
+    }
     if (name === "example:http") {
       // An engineer's script: guardlab accept it starts under the engineer
       // grant, from the guardlab-engineer task's own command line; the API
@@ -459,6 +477,7 @@ Deno.test("project: every task that runs main.ts checks the Deno cache first", (
   );
   assert.deepEqual(runsMain.map(([name]) => name).sort(), [
     "demo",
+    "example:host",
     "guardlab",
     "guardlab-engineer",
   ]);

@@ -194,6 +194,21 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["## The example", "## 示例"],
     ["## What this does not show", "## 这里看不到的"],
   ],
+  "10-accept-your-agent-host.md": [
+    ["# Accept your agent host", "# 验收你的 Agent 宿主"],
+    ["## Run it", "## 运行"],
+    ["## The cases and their verdicts", "## 用例与结论"],
+    [
+      "## How each host takes the model and the tool",
+      "## 各个宿主怎样接上模型和工具",
+    ],
+    ["## Four hosts, 2026-12-06", "## 四个宿主，2026-12-06"],
+    [
+      "## What to configure before giving a host a write tool",
+      "## 把写工具交给宿主之前要配置什么",
+    ],
+    ["## What is not here yet", "## 还没有做的"],
+  ],
   "reference/architecture.md": [
     ["# How the code is laid out", "# 代码结构"],
     ["## Layers", "## 分层"],

@@ -131,15 +131,17 @@ Deno.test({
         ["accept/mod.ts", "accept/_matrix.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/accept/_run.ts", "accept/views/accept_otlp.ts"],
+        ["cli/commands/accept/mod.ts", "cli/commands/accept/_host.ts"],
         ["cli/commands/accept/mod.ts", "cli/commands/accept/_judge.ts"],
         ["cli/commands/mcp/mod.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
         ["cli/commands/proxy/_show.ts", "accept/views/proxy_otlp.ts"],
       ],
-      "seven dynamic imports beside the command line's: the mcp command " +
+      "eight dynamic imports beside the command line's: the mcp command " +
         "loads the server, accept the example servers, accept's door (for " +
-        "exercise 18) the run of an example, accept judge its judge, proxy " +
-        "the proxy, accept --otlp and proxy show --otlp their trace",
+        "exercise 18) the run of an example, accept host its run, accept " +
+        "judge its judge, proxy the proxy, accept --otlp and proxy show " +
+        "--otlp their trace",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(

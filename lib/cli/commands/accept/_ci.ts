@@ -177,7 +177,7 @@ export function readBaseline(
  * excuse counts.
  */
 export function exitOf(
-  report: AcceptReport,
+  report: { readonly unsafe: number; readonly inconclusive: number },
   comparison?: Comparison,
 ): ExitCode {
   const { unsafe, inconclusive } = comparison ?? report;

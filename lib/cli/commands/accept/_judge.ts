@@ -17,6 +17,15 @@ import type { ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
 import { UsageError } from "../../parser.ts";
 import { exitOf, readReport, reportJson } from "./_ci.ts";
+import { fill, say } from "../../../base/i18n.ts";
+import {
+  type HostChanged,
+  isHostReport,
+  judgeHostReport,
+} from "../../../accept/host_judge.ts";
+import type { HostReport } from "../../../accept/host_report.ts";
+import { hostScreen } from "../../../accept/views/host_view.ts";
+import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { assertFlagsAmong } from "./_args.ts";
 
 /** The flags `judge` takes beside its report. */
@@ -39,12 +48,21 @@ export async function runJudge(
   { trusted, io, lang }: { trusted: readonly string[]; io: Io; lang: Lang },
 ): Promise<ExitCode> {
   const file = assertJudgeFlags(values, rest);
-  const judged = await readReport(file, J.reportWord, judgeReport, BadReport, {
-    trusted,
-    io,
-    lang,
-  });
-  if (typeof judged === "number") return judged;
+  const read = await readReport(
+    file,
+    J.reportWord,
+    (text, name) =>
+      isHostReport(text)
+        ? { host: judgeHostReport(text, name), accept: undefined }
+        : { host: undefined, accept: judgeReport(text, name) },
+    BadReport,
+    { trusted, io, lang },
+  );
+  if (typeof read === "number") return read;
+  if (read.host !== undefined) {
+    return judgedHost(read.host, file, values, io, lang);
+  }
+  const judged = read.accept;
   const { report, changed } = judged;
   const code = exitOf(report);
   if (values.json === true) {
@@ -61,5 +79,32 @@ export async function runJudge(
     changed,
   }, lang);
   for (const line of screen) io.out(line);
+  return code;
+}
+
+/** A saved `accept host` report judged again: its screen or JSON, the rows whose verdict changed, the exit code. */
+function judgedHost(
+  { report, changed }: { report: HostReport; changed: HostChanged[] },
+  file: string,
+  values: Readonly<Record<string, unknown>>,
+  io: Io,
+  lang: Lang,
+): ExitCode {
+  const code = exitOf(report);
+  if (values.json === true) {
+    io.out(JSON.stringify(
+      { ...report, exit: code, judged_from: file, changed },
+      null,
+      2,
+    ));
+    return code;
+  }
+  io.out(
+    say(fill(HOST_WORDS.judgedFrom, { file: JSON.stringify(file) }), lang),
+  );
+  for (const line of hostScreen(report, lang)) io.out(line);
+  for (const c of changed) {
+    io.out(say(fill(HOST_WORDS.changed, { ...c }), lang));
+  }
   return code;
 }

@@ -132,6 +132,53 @@ export const ACCEPT_MESSAGES = {
     en: "an accept --json report",
     zh: "一份 accept --json 报告",
   },
+  hostFlags: {
+    en:
+      "accept host takes only --url, --cases, --variant, --case-ms, --json and --junit before -- HOSTCOMMAND…; got {flag}",
+    zh:
+      "accept host 在 -- HOSTCOMMAND… 之前只接受 --url、--cases、--variant、--case-ms、--json 和 --junit；收到了 {flag}",
+  },
+  hostNeedsCommand: {
+    en:
+      "accept host needs the host's command: accept host [flags] -- HOSTCOMMAND ARGS…",
+    zh: "accept host 需要宿主的命令：accept host [选项] -- HOSTCOMMAND ARGS…",
+  },
+  hostNeedsGrant: {
+    en:
+      "guardlab accept host starts the host and listens on loopback: it needs the engineer grant (-P=guardlab-engineer, or the engineer build)",
+    zh:
+      "guardlab accept host 要启动宿主并在回环地址上监听：需要工程师权限（-P=guardlab-engineer，或工程师版程序）",
+  },
+  hostUrl: {
+    en:
+      "accept host --url: the URL the tool listens at, http://127.0.0.1:PORT/PATH (PORT 0: one the system picks); got {got}",
+    zh:
+      "accept host --url：工具监听的地址，http://127.0.0.1:PORT/PATH（PORT 为 0 时由系统选择）；收到 {got}",
+  },
+  hostUnknownCase: {
+    en:
+      "--cases: {got} is not a case of accept host over {transport} (cases: {names})",
+    zh:
+      "--cases：{got} 不是 accept host 经由 {transport} 的用例（可用用例：{names}）",
+  },
+  hostToolArgs: {
+    en:
+      "accept host-tool takes one folder (the one accept host writes in the host's GUARDLAB_MCP_CONFIG); it is not for use by hand",
+    zh:
+      "accept host-tool 只接受一个目录（accept host 写在宿主的 GUARDLAB_MCP_CONFIG 里的那个）；不供手工使用",
+  },
+  hostToolFailed: {
+    en: "accept host-tool: cannot reach the accept host run of {dir} ({why})",
+    zh: "accept host-tool：无法连接 {dir} 所属的 accept host 运行（{why}）",
+  },
+  hostCannotListen: {
+    en: "accept host --url {url}: that port is in use; name another, or port 0",
+    zh: "accept host --url {url}：该端口已被占用；请换一个，或使用端口 0",
+  },
+  hostCannotStart: {
+    en: "the host command {command} cannot be started: {why}",
+    zh: "无法启动宿主命令 {command}：{why}",
+  },
 } as const satisfies Record<string, Text>;
 
 /** The screen of `accept init`: what was drafted, what was not, and what to confirm. */

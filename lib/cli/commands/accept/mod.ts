@@ -8,7 +8,7 @@
  */
 import { say } from "../../../base/i18n.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
-import { EXAMPLE_NAMES } from "../../../accept/cases.ts";
+import { EXAMPLE_NAMES, HOST_VARIANTS } from "../../../accept/cases.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
   MAX_ANSWER_TIMEOUT_MS,
@@ -39,7 +39,9 @@ export const accept = command({
                     [--timeout-ms N] [--cancel-after-ms N] [--otlp FILE]
                     [--json | --format svg] [--junit FILE] [--baseline FILE]
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
-       guardlab accept judge REPORT.json [--json]`,
+       guardlab accept judge REPORT.json [--json]
+       guardlab accept host [--url URL] [--cases LIST] [--variant V]
+                    [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
@@ -81,6 +83,13 @@ export const accept = command({
     otlp: { type: "string", value: "FILE", help: H.otlp },
     baseline: { type: "string", value: "FILE", help: H.baseline },
     output: { type: "string", value: "FILE", help: H.output },
+    variant: {
+      type: "string",
+      value: "VARIANT",
+      choices: HOST_VARIANTS,
+      help: H.variant,
+    },
+    "case-ms": { type: "string", value: "N", help: H.caseMs },
   },
   maxPositionals: 256,
   exits: {
@@ -122,6 +131,14 @@ export const accept = command({
         lang,
         initLine,
       });
+    }
+    if (positionals[0] === "host" || positionals[0] === "host-tool") {
+      // Loaded here: only accept host needs the model, the tool and the relay.
+      const host = await import("./_host.ts");
+      const run = positionals[0] === "host"
+        ? host.runHostCommand
+        : host.runHostTool;
+      return await run(values, positionals.slice(1), { trusted, io, lang });
     }
     if (positionals[0] === "judge") {
       // Loaded here: a run of accept never needs the judge of a saved report.

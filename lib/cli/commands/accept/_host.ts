@@ -1,0 +1,220 @@
+/**
+ * `guardlab accept host [--url URL] [--cases LIST] [--variant V]
+ * [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…`, top to bottom:
+ * the flags, the grant, `--junit`'s new file checked before anything
+ * starts, the run (one line on stderr per case as it is judged), the
+ * screen or the JSON, the JUnit file, the exit code. And `accept
+ * host-tool DIR`, the tool's stdio end the host starts.
+ *
+ * @module
+ */
+import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { Refused } from "../../../base/errors.ts";
+import { mayStartProcesses } from "../../../sandbox/grant.ts";
+import {
+  HOST_TRANSPORT_CASES,
+  HOST_VARIANTS,
+  type HostCaseName,
+  type HostTransport,
+  type HostVariant,
+} from "../../../accept/cases.ts";
+import {
+  DEFAULT_CASE_MS,
+  MAX_CASE_MS,
+  MIN_CASE_MS,
+} from "../../../accept/limits.ts";
+import { type HostReport, runHost } from "../../../accept/host.ts";
+import { relay } from "../../../accept/host_relay.ts";
+import { HOST_WORDS } from "../../../accept/host_messages.ts";
+import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
+import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
+import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";
+import { EXIT, type ExitCode } from "../../exit.ts";
+import type { Io } from "../../io.ts";
+import { printable, UsageError, wholeFlag } from "../../parser.ts";
+import { ACCEPT_MESSAGES as M } from "./_messages.ts";
+import { exitOf } from "./_ci.ts";
+import { assertFlagsAmong } from "./_args.ts";
+
+/** The flags `accept host` takes before its `--`. */
+const HOST_FLAGS = [
+  "url",
+  "cases",
+  "variant",
+  "case-ms",
+  "json",
+  "junit",
+  "lang",
+  "home",
+];
+
+/** What a run of `accept host` needs beside its flags. */
+export interface HostContext {
+  /** The folders files may be under. */
+  readonly trusted: readonly string[];
+  /** Where to write. */
+  readonly io: Io;
+  /** The language of the screen. */
+  readonly lang: Lang;
+}
+
+/** `accept host` with its flags (`values`) and the host's command (`argv`); returns the exit code. */
+export async function runHostCommand(
+  values: Readonly<Record<string, unknown>>,
+  argv: readonly string[],
+  { trusted, io, lang }: HostContext,
+): Promise<ExitCode> {
+  assertFlagsAmong(values, HOST_FLAGS, M.hostFlags);
+  if (argv.length === 0) throw new UsageError(M.hostNeedsCommand, "accept");
+  const url = values.url === undefined
+    ? undefined
+    : toolUrl(values.url as string);
+  const transport: HostTransport = url === undefined ? "stdio" : "http";
+  const cases = hostCases(values.cases as string | undefined, transport);
+  const variants: HostVariant[] = values.variant === undefined
+    ? [...HOST_VARIANTS]
+    : [values.variant as HostVariant];
+  const caseMs = wholeFlag(
+    "accept",
+    "--case-ms",
+    values["case-ms"] as string | undefined,
+    DEFAULT_CASE_MS,
+    MIN_CASE_MS,
+    MAX_CASE_MS,
+  );
+  if (
+    !mayStartProcesses() ||
+    Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state !==
+      "granted"
+  ) {
+    throw new Refused(M.hostNeedsGrant);
+  }
+  const junit = values.junit as string | undefined;
+  if (junit !== undefined) assertNewFile(junit, trusted);
+  let report: HostReport;
+  try {
+    report = await runHost({
+      argv,
+      transport,
+      ...(url === undefined ? {} : { url }),
+      cases,
+      variants,
+      caseMs,
+      base: io.base,
+      guardlab: launchCommand(thisInstall(), "guardlab-engineer"),
+      onRow: (row) =>
+        io.err(say(
+          fill(HOST_WORDS.progress, {
+            case: row.case,
+            variant: row.variant,
+            verdict: row.verdict,
+            seconds: (row.ms / 1000).toFixed(1),
+          }),
+          lang,
+        )),
+    });
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse && url !== undefined) {
+      io.err(
+        `guardlab: ${say(fill(M.hostCannotListen, { url: url.href }), lang)}`,
+      );
+      return EXIT.failed;
+    }
+    if (
+      error instanceof Deno.errors.NotFound ||
+      error instanceof Deno.errors.PermissionDenied
+    ) {
+      io.err(`guardlab: ${
+        say(
+          fill(M.hostCannotStart, {
+            command: JSON.stringify(argv[0]),
+            why: error.message.split("\n")[0],
+          }),
+          lang,
+        )
+      }`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+  const code = exitOf(report);
+  if (values.json === true) {
+    io.out(JSON.stringify({ ...report, exit: code }, null, 2));
+  } else {
+    for (const line of hostScreen(report, lang)) io.out(line);
+  }
+  if (junit !== undefined) {
+    writeNewFile(
+      junit,
+      trusted,
+      hostJunitXml(report, { lang, at: new Date(), exit: code }),
+    );
+  }
+  return code;
+}
+
+/** The URL `--url` names for the tool: http on 127.0.0.1, a port (0: any), a path. */
+function toolUrl(text: string): URL {
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    // Said below.
+  }
+  if (
+    url === null || url.protocol !== "http:" || url.hostname !== "127.0.0.1" ||
+    url.username !== "" || url.password !== "" || url.search !== "" ||
+    url.hash !== ""
+  ) {
+    throw new UsageError(fill(M.hostUrl, { got: printable(text) }), "accept");
+  }
+  return url;
+}
+
+/** The cases of `--cases` for `transport` (all of its cases when not given), each name checked. */
+function hostCases(
+  list: string | undefined,
+  transport: HostTransport,
+): HostCaseName[] {
+  const allowed = HOST_TRANSPORT_CASES[transport];
+  if (list === undefined) return [...allowed];
+  const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const name of names) {
+    if (!(allowed as readonly string[]).includes(name)) {
+      throw new UsageError(
+        fill(M.hostUnknownCase, {
+          got: printable(name),
+          transport,
+          names: allowed.join(", "),
+        }),
+        "accept",
+      );
+    }
+  }
+  return [...new Set(names)] as HostCaseName[];
+}
+
+/** `accept host-tool DIR`: relay the host's stdio to the run that wrote DIR; 0 when either side ended, 1 when it cannot connect. */
+export async function runHostTool(
+  values: Readonly<Record<string, unknown>>,
+  rest: readonly string[],
+  { trusted, io, lang }: HostContext,
+): Promise<ExitCode> {
+  assertFlagsAmong(values, ["lang", "home"], M.hostToolArgs);
+  if (rest.length !== 1) throw new UsageError(M.hostToolArgs, "accept");
+  try {
+    await relay(rest[0], trusted);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof Refused) throw error;
+    const why = error instanceof Error
+      ? error.message.split("\n")[0]
+      : String(error);
+    io.err(
+      `guardlab: ${
+        say(fill(M.hostToolFailed, { dir: JSON.stringify(rest[0]), why }), lang)
+      }`,
+    );
+    return EXIT.failed;
+  }
+}

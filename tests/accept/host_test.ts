@@ -1,0 +1,579 @@
+/**
+ * `accept host` against two agent hosts of our own that really behave so
+ * (examples/host_fixture.ts, on the MCP SDK's client 1.32.2): one that
+ * resends a failed call, one that says the outcome is unknown. Each case
+ * runs the real model, tool and faults on loopback; each verdict is
+ * checked against the ledger, read here by the test itself (its own parse
+ * of the file the tool appends to), and against what the model was told,
+ * written here by hand from what the fixture says. Also: a host that
+ * never reaches the tool, one still waiting at the case's limit, the
+ * process group ended at the limit and on SIGTERM, and the flags.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type {
+  HostCaseName,
+  HostTransport,
+  HostVariant,
+} from "../../lib/accept/cases.ts";
+import {
+  type HostCaseResult,
+  type HostOptions,
+  runHostCase,
+} from "../../lib/accept/host.ts";
+import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
+import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
+import {
+  CAN_START,
+  privateDir,
+  ROOT,
+  runEngineer,
+  startEngineer,
+} from "../_helpers/accept_helpers.ts";
+
+const CAN_LISTEN =
+  Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state ===
+    "granted";
+const CAN = CAN_START && CAN_LISTEN;
+const NEEDS = CAN
+  ? ""
+  : " [ignored: starts an agent host and listens on 127.0.0.1, which needs --allow-run, --allow-env and --allow-net=127.0.0.1; run `deno task test`]";
+
+const FIXTURE = fileURLToPath(
+  new URL("../../examples/host_fixture.ts", import.meta.url),
+);
+
+/** The fixture host in `mode`, its SDK timeout `timeoutMs`, as accept host starts it (with the test's Deno cache). */
+function fixtureHost(mode: string, timeoutMs = 3000): string[] {
+  const denoDir = CAN ? Deno.env.get("DENO_DIR") : undefined;
+  return [
+    ...(denoDir === undefined ? [] : ["/usr/bin/env", `DENO_DIR=${denoDir}`]),
+    Deno.execPath(),
+    "run",
+    "-q",
+    `--config=${join(ROOT, "deno.json")}`,
+    `--lock=${join(ROOT, "deno.lock")}`,
+    "--frozen",
+    "--allow-env",
+    "--allow-read",
+    "--allow-run",
+    "--allow-net=127.0.0.1",
+    FIXTURE,
+    mode,
+    String(timeoutMs),
+  ];
+}
+
+/** The test's own count of the ledger's rows by key: one JSON line per effect. */
+function rowsByKey(path: string): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const line of Deno.readTextFileSync(path).split("\n")) {
+    if (line === "") continue;
+    const key = JSON.parse(line).key as string;
+    rows.set(key, (rows.get(key) ?? 0) + 1);
+  }
+  return rows;
+}
+
+/** One case of `argv` on `variant` over `transport`; the row, and the ledger as the test read it. */
+async function hostCase(
+  argv: string[],
+  name: HostCaseName,
+  variant: HostVariant,
+  transport: HostTransport = "stdio",
+  caseMs = 60_000,
+): Promise<{ row: HostCaseResult; ledger: Map<string, number> }> {
+  using base = privateDir("gl-accept-host-");
+  let ledger = new Map<string, number>();
+  const options: HostOptions = {
+    argv,
+    transport,
+    ...(transport === "http" ? { url: new URL("http://127.0.0.1:0/mcp") } : {}),
+    cases: [name],
+    variants: [variant],
+    caseMs,
+    base: base.path,
+    guardlab: launchCommand(thisInstall(), "guardlab-engineer"),
+    onLedger: (path) => ledger = rowsByKey(path),
+  };
+  const row = await runHostCase(name, variant, options);
+  // What the row says is what its history gives, judged again.
+  assert.equal(judgeHostCase(row.history).verdict, row.verdict);
+  return { row, ledger };
+}
+
+/** What a row says, beside the ledger as the test counted it. */
+function seen(row: HostCaseResult, ledger: Map<string, number>) {
+  return {
+    verdict: row.verdict,
+    info: row.info,
+    resent: row.resent,
+    cancelled: row.cancelled,
+    told: row.told_text,
+    ledger: [ledger.get(row.key) ?? 0, ledger.get(row.new_key) ?? 0],
+    counted: [row.effects_key, row.effects_new_key],
+  };
+}
+
+const OK = (key: string, how: string) => `ok: row for ${key} ${how}`;
+const TOOL_ERROR = "error: the ledger failed after writing the row; try again";
+const UNKNOWN =
+  "The outcome of write_row is unknown: it may have taken effect. Check by its key before calling again.";
+
+/** A test that runs the fixture hosts. */
+function hostTest(name: string, fn: () => Promise<void>) {
+  Deno.test({
+    name: `accept host: ${name}${NEEDS}`,
+    ignore: !CAN,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn,
+  });
+}
+
+hostTest(
+  "no fault: the host hands the tool's success on, one effect",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "no-fault",
+      "keyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "TOLD-SUCCESS",
+      info: [],
+      resent: 0,
+      cancelled: false,
+      told: OK(row.key, "written"),
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+    assert.equal(row.host_end, "exit");
+    assert.equal(row.host_code, 0);
+    assert.deepEqual(row.clients, ["host-fixture-resends 1.0.0"]);
+  },
+);
+
+hostTest(
+  "a reply withheld past the host's timeout: the resending host cancels, resends, and the unkeyed tool writes twice",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "late-reply",
+      "unkeyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-DUPLICATED",
+      info: ["CANCELLED-AFTER-COMMIT"],
+      resent: 1,
+      cancelled: true,
+      told: OK(row.key, "written"),
+      ledger: [2, 0],
+      counted: [2, 0],
+    });
+    assert.equal(row.resent_same_arguments, true);
+  },
+);
+
+hostTest(
+  "a reply withheld for good: the resending host's resend is reused by the keyed tool",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "no-reply",
+      "keyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-REUSED",
+      info: ["CANCELLED-AFTER-COMMIT"],
+      resent: 1,
+      cancelled: true,
+      told: OK(row.key, "reused"),
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+  },
+);
+
+hostTest(
+  "the tool's process killed after its commit: the resending host starts a new one and resends",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "killed-after-commit",
+      "unkeyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-DUPLICATED",
+      info: [],
+      resent: 1,
+      cancelled: false,
+      told: OK(row.key, "written"),
+      ledger: [2, 0],
+      counted: [2, 0],
+    });
+    const calls = row.history.records.filter((r) => r.op === "call");
+    assert.deepEqual(calls.map((c) => c.op === "call" && c.conn), [1, 2]);
+  },
+);
+
+hostTest(
+  "a reply withheld for good: the host that says unknown does not resend; the naive model's new key doubles the effect",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("says-unknown"),
+      "no-reply",
+      "unkeyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "TOLD-UNKNOWN",
+      info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
+      resent: 0,
+      cancelled: true,
+      told: UNKNOWN,
+      ledger: [1, 1],
+      counted: [1, 1],
+    });
+    assert.equal(row.new_key_called, true);
+  },
+);
+
+hostTest(
+  "an error after the commit: the host hands the tool's own error on",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("says-unknown"),
+      "error-after-commit",
+      "keyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "PASSED-ON-ERROR",
+      info: ["NEW-KEY-DOUBLED"],
+      resent: 0,
+      cancelled: false,
+      told: TOOL_ERROR,
+      ledger: [1, 1],
+      counted: [1, 1],
+    });
+  },
+);
+
+hostTest(
+  "the tool's process killed after its commit: the host that says unknown does not resend",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("says-unknown"),
+      "killed-after-commit",
+      "unkeyed",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "TOLD-UNKNOWN",
+      info: [],
+      resent: 0,
+      cancelled: false,
+      told: UNKNOWN,
+      // The new key's call went to the dead connection: it never reached the tool.
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+  },
+);
+
+hostTest(
+  "over HTTP, a 503 after the commit: the resending host resends on the same session, the unkeyed tool writes twice",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "http-503-after-commit",
+      "unkeyed",
+      "http",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-DUPLICATED",
+      info: [],
+      resent: 1,
+      cancelled: false,
+      told: OK(row.key, "written"),
+      ledger: [2, 0],
+      counted: [2, 0],
+    });
+  },
+);
+
+hostTest(
+  "over HTTP, the session expired after the commit: the resending host opens a new one and the keyed tool reuses",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "session-expired-after-commit",
+      "keyed",
+      "http",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-REUSED",
+      info: [],
+      resent: 1,
+      cancelled: false,
+      told: OK(row.key, "reused"),
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+    const calls = row.history.records.filter((r) => r.op === "call");
+    assert.deepEqual(calls.map((c) => c.op === "call" && c.conn), [1, 2]);
+  },
+);
+
+hostTest(
+  "a host that never reaches the tool: HOST-NOT-REACHED, its exit code and last lines kept, the dummy key masked",
+  async () => {
+    const { row, ledger } = await hostCase(
+      [
+        "/bin/sh",
+        "-c",
+        'echo "cannot find the model with $OPENAI_API_KEY" >&2; exit 3',
+      ],
+      "no-reply",
+      "unkeyed",
+    );
+    assert.equal(row.verdict, "HOST-NOT-REACHED");
+    assert.equal(row.class, "inconclusive");
+    assert.equal(row.host_code, 3);
+    // The dummy key guardlab handed the host is masked in what is kept.
+    assert.deepEqual(row.host_output, ["cannot find the model with …"]);
+    assert.deepEqual([...ledger], []);
+  },
+);
+
+hostTest(
+  "a host still waiting at the case's limit: STILL-WAITING, and its process group is ended",
+  async () => {
+    using dir = privateDir("gl-accept-host-wait-");
+    const pids = join(dir.path, "pids");
+    // The host waits 10 minutes for the tool; it also starts a child of its
+    // own, which must end with it.
+    const { row, ledger } = await hostCase(
+      [
+        "/bin/sh",
+        "-c",
+        `sleep 600 & echo "$$ $!" > ${pids}; exec "$@"`,
+        "sh",
+        ...fixtureHost("says-unknown", 600_000),
+      ],
+      "no-reply",
+      "unkeyed",
+      "stdio",
+      8_000,
+    );
+    assert.equal(row.verdict, "STILL-WAITING");
+    assert.equal(row.host_end, "limit");
+    assert.deepEqual([ledger.get(row.key), ledger.get(row.new_key)], [
+      1,
+      undefined,
+    ]);
+    for (const pid of Deno.readTextFileSync(pids).trim().split(" ")) {
+      assert.equal(alive(Number(pid)), false, `process ${pid} still runs`);
+    }
+  },
+);
+
+/** Whether `pid` runs (a zombie waiting for its parent does not). */
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    `accept host: SIGTERM ends guardlab and the host's process group within 2 s${NEEDS}`,
+  ignore: !CAN || Deno.build.os === "windows",
+  async fn() {
+    using dir = privateDir("gl-accept-host-term-");
+    const pids = join(dir.path, "pids");
+    const child = startEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-reply",
+      "--variant",
+      "keyed",
+      "--",
+      "/bin/sh",
+      "-c",
+      `sleep 600 & echo "$$ $!" > ${pids}.tmp; mv ${pids}.tmp ${pids}; wait`,
+    ]);
+    child.stdin.close();
+    const output = child.output();
+    // Wait for the host to say it has started (the event, not a time).
+    for (let i = 0; !exists(pids); i++) {
+      assert.ok(i < 6000, "the host never started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill("SIGTERM");
+    const ended = performance.now();
+    const { code } = await output;
+    assert.equal(code, 128 + 15);
+    const listed = Deno.readTextFileSync(pids).trim().split(" ").map(Number);
+    while (listed.some(alive)) {
+      assert.ok(
+        performance.now() - ended < 2000,
+        "the host outlived guardlab by 2 s",
+      );
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    `accept host: a port in use for --url, and a host command that does not exist: one line each, exit 1${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (taken.addr as Deno.NetAddr).port;
+    const busy = await runEngineer([
+      "accept",
+      "host",
+      "--url",
+      `http://127.0.0.1:${port}/mcp`,
+      "--cases",
+      "no-fault",
+      "--",
+      "/bin/true",
+    ]);
+    assert.equal(busy.code, 1);
+    assert.equal(
+      busy.stderr,
+      `guardlab: accept host --url http://127.0.0.1:${port}/mcp: that port is in use; name another, or port 0\n`,
+    );
+    const missing = await runEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-fault",
+      "--",
+      "/nonexistent/host",
+    ]);
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stderr,
+      /^guardlab: the host command "\/nonexistent\/host" cannot be started: [^\n]+\n$/,
+    );
+  },
+});
+
+Deno.test({
+  name: `accept host: its flags, checked before anything starts${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    for (
+      const [args, line] of [
+        [["accept", "host"], "accept host needs the host's command"],
+        [
+          ["accept", "host", "--cases", "nope", "--", "x"],
+          '--cases: "nope" is not a case of accept host over stdio',
+        ],
+        [
+          ["accept", "host", "--cases", "http-503-after-commit", "--", "x"],
+          '--cases: "http-503-after-commit" is not a case',
+        ],
+        [
+          ["accept", "host", "--url", "http://example.com/mcp", "--", "x"],
+          "accept host --url: the URL the tool listens at",
+        ],
+        [["accept", "host", "--case-ms", "5", "--", "x"], "--case-ms"],
+        [
+          ["accept", "host", "--oracle", "o.json", "--", "x"],
+          "accept host takes only",
+        ],
+      ] as const
+    ) {
+      const r = await runEngineer([...args]);
+      assert.equal(r.stdout, "", args.join(" "));
+      assert.equal(r.code, 2, args.join(" "));
+      assert.ok(r.stderr.includes(line), `${args.join(" ")}: ${r.stderr}`);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    `accept host: --json and --junit from the command line, and accept judge judges the report again${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    using dir = privateDir("gl-accept-host-cli-");
+    const junit = join(dir.path, "host.xml");
+    const run = await runEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-reply",
+      "--variant",
+      "unkeyed",
+      "--json",
+      "--junit",
+      junit,
+      "--",
+      ...fixtureHost("resends"),
+    ]);
+    assert.equal(run.code, 5, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.equal(report.kind, "accept-host");
+    assert.equal(report.exit, 5);
+    assert.deepEqual(
+      report.results.map((r: HostCaseResult) => [r.case, r.variant, r.verdict]),
+      [["no-reply", "unkeyed", "RESENT-DUPLICATED"]],
+    );
+    // The dummy key guardlab handed the host is in no line of the report.
+    assert.equal(run.stdout.includes("guardlab-dummy-"), false);
+    const xml = Deno.readTextFileSync(junit);
+    assert.ok(xml.includes('tests="1" failures="1" errors="0"'), xml);
+    assert.ok(
+      xml.includes('<testcase name="no-reply/unkeyed"') &&
+        xml.includes('<failure type="RESENT-DUPLICATED"'),
+      xml,
+    );
+    const saved = join(dir.path, "host.json");
+    Deno.writeTextFileSync(saved, run.stdout);
+    const again = await runEngineer(["accept", "judge", saved, "--json"]);
+    assert.equal(again.code, 5, again.stderr);
+    const judged = JSON.parse(again.stdout);
+    assert.equal(judged.results[0].verdict, "RESENT-DUPLICATED");
+    assert.deepEqual(judged.changed, []);
+    // A verdict edited by hand is named; the history decides.
+    report.results[0].verdict = "TOLD-SUCCESS";
+    Deno.writeTextFileSync(saved, JSON.stringify(report));
+    const edited = await runEngineer(["accept", "judge", saved]);
+    assert.equal(edited.code, 5);
+    assert.ok(
+      edited.stdout.includes(
+        "no-reply/unkeyed: the report said TOLD-SUCCESS; its history gives RESENT-DUPLICATED",
+      ),
+      edited.stdout,
+    );
+    // A record no history holds: one line, exit 2.
+    report.results[0].history.records[1].op = "surprise";
+    Deno.writeTextFileSync(saved, JSON.stringify(report));
+    const bad = await runEngineer(["accept", "judge", saved]);
+    assert.equal(bad.code, 2);
+    assert.ok(
+      bad.stderr.includes(
+        "results[0] cannot be judged: history: records[1].op",
+      ),
+      bad.stderr,
+    );
+  },
+});
