@@ -24,6 +24,11 @@
  * the handler again before it sends the stored one, `no-conflict` keeps no
  * in-flight record (copies in flight together each run), `ignores-payload`
  * sends the stored response for a key reused with another body.
+ *
+ * With `--log=FILE`, each request is logged there as it arrives (one JSON
+ * line: method, path, and its Authorization and X-Api-Key headers as they
+ * came), so a test can see what reached the API (a fixture's log: it keeps
+ * the values a real API would not).
  */
 import express from "express";
 import { DatabaseSync } from "node:sqlite";
@@ -124,6 +129,8 @@ function placeOrder(
 
 /** What the handlers use of Express's request (its package ships no types). */
 interface Req {
+  readonly method: string;
+  readonly path: string;
   get(name: string): string | undefined;
   readonly body: Record<string, unknown>;
   readonly query: Record<string, unknown>;
@@ -138,6 +145,21 @@ interface Res {
 }
 
 const app = express();
+const logFile = Deno.args.find((a) => a.startsWith("--log="))?.slice(6);
+if (logFile !== undefined) {
+  app.use((req: Req, _res: Res, next: () => void) => {
+    const line = {
+      method: req.method,
+      path: req.path,
+      authorization: req.get("Authorization") ?? null,
+      x_api_key: req.get("X-Api-Key") ?? null,
+    };
+    Deno.writeTextFileSync(logFile, JSON.stringify(line) + "\n", {
+      append: true,
+    });
+    next();
+  });
+}
 app.use(express.json({ limit: "64kb" }));
 
 app.post("/orders", async (req: Req, res: Res) => {

@@ -233,12 +233,13 @@ export const VERDICT_ARTICLE = {
   },
   "ONCE-AFTER-CONFLICT": {
     en:
-      "retried with the original job and arguments, it reuses the existing draft: in the end one draft and one receipt",
+      "retried with the original job and arguments, it reuses the existing draft and checks the output again: in the end one draft and one receipt",
     zh:
       "以原 job 和原参数重试，复用已有草稿并重新检查输出，最终只有 1 条草稿和 1 条回执",
   },
   "REPLAYED": {
-    en: "the third time, retried with the same arguments, it reuses the row",
+    en:
+      "the third time, retried with the same arguments, it reuses the row and checks the output again",
     zh: "第三次用相同参数重试，复用原行并重新检查输出",
   },
   "NONE": {
@@ -309,8 +310,8 @@ export const VERDICT_ARTICLE = {
   },
   "ERROR-REPLAYED": {
     en:
-      "none of them passes the content on as good output, but each keeps its own status",
-    zh: "本例都不把待检内容当合格输出，但保留各自状态",
+      "these errors go on to the caller: not folded into False, and not passed off as success",
+    zh: "这些异常继续向调用方传播，不折叠成 False，也不假装成功",
   },
   "ERROR-RE-RUN": {
     en: "to judge this attempt, look at effect_committed or effect_reused too",
@@ -346,9 +347,8 @@ export const VERDICT_ARTICLE = {
   },
   "OTHER-STATUS": {
     en:
-      "names such as input_rejected are the experiment's own receipt fields, not the SDK's status names",
-    zh:
-      "本文的 input_rejected、output_rejected 等名称是离线实验自己的回执字段，并非 SDK 状态名",
+      "you cannot carry this example's catch branch over and claim the meaning is the same",
+    zh: "不能把本例的 catch 分支搬过去就声称语义相同",
   },
   "ANNOTATION-CONTRADICTED": {
     en:

@@ -126,8 +126,10 @@ export async function startHttpApi(
   const deadline = performance.now() + options.startTimeoutMs;
   while (!(await takesConnection(port))) {
     if (exited || performance.now() > deadline) {
+      // Why, taken before the kill: the killed API exits too.
+      const why = exited ? "exited" : "no-port";
       await server.kill();
-      throw new ApiNotStarted(exited ? "exited" : "no-port", tail.at(-1));
+      throw new ApiNotStarted(why, tail.at(-1));
     }
     await within(server.exited, PORT_POLL_MS, undefined);
   }

@@ -95,3 +95,14 @@ export * as semconvIncubating from "@opentelemetry/semantic-conventions/incubati
  */
 export const pinExpress = () =>
   Promise.all([import("express"), import("express-idempotency")]);
+
+/**
+ * @node-idempotency/core and its in-memory storage adapter (another
+ * middleware nobody here wrote), for docs/examples/idem/, as
+ * {@linkcode pinExpress}. Kept in the graph and the lock; never called.
+ */
+export const pinNodeIdempotency = () =>
+  Promise.all([
+    import("@node-idempotency/core"),
+    import("@node-idempotency/storage-adapter-memory"),
+  ]);

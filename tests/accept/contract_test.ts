@@ -82,6 +82,44 @@ Deno.test({
 
 Deno.test({
   name:
+    "contract: a conflict declared as a pointer and a value into the tool result ({json, value}) is ONCE-AFTER-CONFLICT once its retry gets the result; another value is FALSE-FAILURE; one note in the store either way" +
+    NEEDS_START,
+  ignore: !CAN_START,
+  async fn() {
+    const pointer = "/structuredContent/error/code";
+    const report = await accept("in-flight-conflict-result", [
+      "concurrent-same",
+    ], {
+      oracle: oracleWith({ conflict: { json: pointer, value: "IN_FLIGHT" } }),
+    });
+    assert.deepEqual(matrixOf(report), [
+      "concurrent-same: ONCE-AFTER-CONFLICT",
+    ]);
+    const row = report.results[0];
+    assert.equal(row.class, "safe");
+    assert.ok((row.conflicts ?? 0) >= 1, JSON.stringify(row.answers));
+    // Ten copies, then the one retry after the conflict.
+    assert.equal(row.client_saw.length, 11);
+    assert.equal(row.client_saw.at(-1), "success");
+    assert.equal(storedUnder(report, row.key), 1);
+    // The value at the pointer is kept with each refused answer, so the
+    // history can be judged again without the server.
+    assert.ok(
+      JSON.stringify(row.history.records).includes('"pointed":"IN_FLIGHT"'),
+      "the pointed value is recorded",
+    );
+
+    const other = await accept("in-flight-conflict-result", [
+      "concurrent-same",
+    ], { oracle: oracleWith({ conflict: { json: pointer, value: "BUSY" } }) });
+    assert.deepEqual(matrixOf(other), ["concurrent-same: FALSE-FAILURE"]);
+    assert.equal(other.results[0].client_saw.length, 10);
+    assert.equal(storedUnder(other, other.results[0].key), 1);
+  },
+});
+
+Deno.test({
+  name:
     "contract: a conflict declared where the server says nothing of the kind (correct) changes nothing: ONCE, no retry" +
     NEEDS_START,
   ignore: !CAN_START,

@@ -62,7 +62,10 @@
  * still in flight is refused with the JSON-RPC error IN_FLIGHT_CODE, a
  * conflict a client may retry after, as the idempotency-key draft's 409;
  * the first put is held until such a copy comes, or for at most a second
- * when none does).
+ * when none does). in-flight-conflict-result (the same, but the copy is
+ * refused with a tool result marked isError whose structuredContent says
+ * `{"error": {"code": "IN_FLIGHT"}}`, as a protocol that reports its
+ * errors in the result does: an oracle declares it with a pointer).
  * key-aside (correct, but its key is not an argument: put_note takes it from
  * `params._meta.idempotencyKey` or `params.idempotencyKey`, refuses a call
  * with neither, and answers a key it has seen with that key's first result,
@@ -115,6 +118,7 @@ const BEHAVES_AS: Record<string, string> = {
   "deep-read": "correct",
   "pages-forever": "correct",
   "in-flight-conflict": "correct",
+  "in-flight-conflict-result": "correct",
   "key-aside": "correct",
 };
 /** assigns-id: the notebook ids this process handed out. */
@@ -510,20 +514,30 @@ async function handle(m: Record<string, unknown>) {
     out({ jsonrpc: "2.0", id, result });
     return;
   }
-  if (mode === "in-flight-conflict") {
+  if (mode === "in-flight-conflict" || mode === "in-flight-conflict-result") {
     const noteId = String(params.arguments.id);
     const first = inFlight.get(noteId);
     if (first !== undefined) {
       // A copy while the first is in flight: refused, retryable; the first
       // goes on now that a copy has seen it in flight.
-      out({
-        jsonrpc: "2.0",
-        id,
-        error: {
-          code: IN_FLIGHT_CODE,
-          message: `a put_note for ${noteId} is in progress: retry`,
-        },
-      });
+      const message = `a put_note for ${noteId} is in progress: retry`;
+      out(
+        mode === "in-flight-conflict"
+          ? {
+            jsonrpc: "2.0",
+            id,
+            error: { code: IN_FLIGHT_CODE, message },
+          }
+          : {
+            jsonrpc: "2.0",
+            id,
+            result: {
+              content: [{ type: "text", text: message }],
+              structuredContent: { error: { code: "IN_FLIGHT" } },
+              isError: true,
+            },
+          },
+      );
       first();
       return;
     }

@@ -171,6 +171,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "### 一个不是我们写的应用：express-idempotency",
     ],
     [
+      "### An app nobody here wrote: @node-idempotency/core",
+      "### 一个不是我们写的应用：@node-idempotency/core",
+    ],
+    [
       "## In CI: JUnit, a baseline and a workflow",
       "## 在 CI 中：JUnit、基线与工作流",
     ],
