@@ -252,8 +252,8 @@ function offerTool(
   };
 }
 
-/** The rows under `key` in the ledger at `path`, read again from the file; null when it cannot be read. */
-async function countUnder(
+/** The rows under `key` in the ledger at `path` (inside `dir`), read again from the file; null when it cannot be read. */
+export async function countUnder(
   path: string,
   dir: string,
   key: string,

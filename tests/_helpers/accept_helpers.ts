@@ -171,6 +171,17 @@ export async function runEngineer(
   };
 }
 
+/** A test's own count of the ledger's rows by key: one JSON line per effect. */
+export function rowsByKey(path: string): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const line of Deno.readTextFileSync(path).split("\n")) {
+    if (line === "") continue;
+    const key = JSON.parse(line).key as string;
+    rows.set(key, (rows.get(key) ?? 0) + 1);
+  }
+  return rows;
+}
+
 /** A private folder under the temp folder for a test's files; `using` removes it. */
 export function privateDir(prefix: string): { path: string } & Disposable {
   const path = Deno.makeTempDirSync({ prefix });

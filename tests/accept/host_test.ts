@@ -28,6 +28,7 @@ import {
   CAN_START,
   privateDir,
   ROOT,
+  rowsByKey,
   runEngineer,
   startEngineer,
 } from "../_helpers/accept_helpers.ts";
@@ -63,17 +64,6 @@ function fixtureHost(mode: string, timeoutMs = 3000): string[] {
     mode,
     String(timeoutMs),
   ];
-}
-
-/** The test's own count of the ledger's rows by key: one JSON line per effect. */
-function rowsByKey(path: string): Map<string, number> {
-  const rows = new Map<string, number>();
-  for (const line of Deno.readTextFileSync(path).split("\n")) {
-    if (line === "") continue;
-    const key = JSON.parse(line).key as string;
-    rows.set(key, (rows.get(key) ?? 0) + 1);
-  }
-  return rows;
 }
 
 /** One case of `argv` on `variant` over `transport`; the row, and the ledger as the test read it. */

@@ -128,6 +128,7 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
+        ["accept/mod.ts", "accept/_host_example.ts"],
         ["accept/mod.ts", "accept/_matrix.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/accept/_run.ts", "accept/views/accept_otlp.ts"],
@@ -137,9 +138,10 @@ Deno.test({
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
         ["cli/commands/proxy/_show.ts", "accept/views/proxy_otlp.ts"],
       ],
-      "eight dynamic imports beside the command line's: the mcp command " +
-        "loads the server, accept the example servers, accept's door (for " +
-        "exercise 18) the run of an example, accept host its run, accept " +
+      "nine dynamic imports beside the command line's: the mcp command " +
+        "loads the server, accept the example servers, accept's door the " +
+        "run of an example (for exercise 18) and of a host in process (with " +
+        "agents-core, for exercise 20), accept host its run, accept " +
         "judge its judge, proxy the proxy, accept --otlp and proxy show " +
         "--otlp their trace",
     );
