@@ -49,11 +49,36 @@ export interface HostExampleOptions {
 /**
  * Run host `name` in process on one case of `accept host` against one
  * variant of the tool, and judge it: the row `accept host` prints. Its
- * timeline is `runHostCase`'s, with the host's process replaced by a
- * `Runner.run` in this one.
+ * timeline is `runHostCase`'s, with the host's process replaced by a run
+ * in this one.
  */
-export async function runHostExample(
+export function runHostExample(
   name: HostExampleName,
+  caseName: HostCaseName,
+  variant: HostVariant,
+  options: HostExampleOptions,
+): Promise<HostCaseResult> {
+  return HOST_RUNS[name](caseName, variant, options);
+}
+
+/** How each host is run in process. */
+const HOST_RUNS: Readonly<
+  Record<
+    HostExampleName,
+    (
+      caseName: HostCaseName,
+      variant: HostVariant,
+      options: HostExampleOptions,
+    ) => Promise<HostCaseResult>
+  >
+> = { "agents-core": runAgentsCore };
+
+/**
+ * `@openai/agents-core` 0.20.0 with its defaults but the MCP timeout: its
+ * `Runner` (tracing off) runs an `Agent` whose model is the scripted one
+ * and whose one MCP server is the tool, over Streamable HTTP in process.
+ */
+async function runAgentsCore(
   caseName: HostCaseName,
   variant: HostVariant,
   options: HostExampleOptions,
@@ -71,13 +96,14 @@ export async function runHostExample(
   const handler = toolHttpHandler(tool, new URL(EXAMPLE_TOOL_URL).pathname);
   const said: string[] = [];
   const server = new sdk.MCPServerStreamableHttp({
-    name: SERVER_LABEL[name],
     logger: quietLogger(said),
     url: EXAMPLE_TOOL_URL,
     fetch: inProcessFetch(handler),
     timeout: HOST_EXAMPLE_TIMEOUT_MS,
     clientSessionTimeoutSeconds: HOST_EXAMPLE_TIMEOUT_MS / 1000 * 5,
-    cacheToolsList: true,
+    // agents-core's default: the tool list is asked again each turn, as
+    // the host runners of chapter 10 do.
+    cacheToolsList: false,
   });
   const stop = new AbortController();
   const limit = options.runMs ?? HOST_EXAMPLE_RUN_MS;
@@ -142,11 +168,6 @@ export async function runHostExample(
     history,
   };
 }
-
-/** The name each host's MCP client is given (it sends it as its client name). */
-const SERVER_LABEL: Readonly<Record<HostExampleName, string>> = {
-  "agents-core": "guardlab",
-};
 
 /** The most lines kept of what a host run in process logged. */
 const MAX_SAID_LINES = 20;

@@ -93,11 +93,28 @@ export async function runHost(options: HostOptions): Promise<HostReport> {
       options.onRow?.(row);
     }
   }
+  return hostReportOf(
+    { program: basename(options.argv[0]) },
+    options.transport,
+    options.caseMs,
+    results,
+  );
+}
+
+/** The report of a run: its rows, and how many are unsafe and inconclusive. */
+export function hostReportOf(
+  host: HostReport["host"],
+  transport: HostTransport,
+  caseMs: number,
+  results: readonly HostCaseResult[],
+  inProcess = false,
+): HostReport {
   return {
     kind: "accept-host",
-    host: { program: basename(options.argv[0]) },
-    transport: options.transport,
-    case_ms: options.caseMs,
+    host,
+    transport,
+    ...(inProcess ? { in_process: true as const } : {}),
+    case_ms: caseMs,
     results,
     unsafe: results.filter((r) => r.class === "unsafe").length,
     inconclusive: results.filter((r) => r.class === "inconclusive").length,

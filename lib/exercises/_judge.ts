@@ -41,6 +41,7 @@ import {
   type ReasonKind,
 } from "./_feedback_messages.ts";
 import { acceptEvidence } from "./_accept_evidence.ts";
+import { hostEvidence } from "./_host_evidence.ts";
 import {
   FINDING_MARK,
   JUDGE_MESSAGES as M,
@@ -148,7 +149,7 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
 /**
  * The student's values exercise `x` names anywhere (its texts, skeleton,
  * setup and invariants), in {@linkcode PARAM_NAMES} order: what `show`
- * states. An exercise about an example server names none.
+ * states. An exercise about an example server or host names none.
  */
 export function valuesUsed(x: Exercise): ParamName[] {
   const text = JSON.stringify(x);
@@ -159,11 +160,18 @@ export function valuesUsed(x: Exercise): ParamName[] {
 
 /**
  * The steps of a prediction's setup, with this student's values; for an
- * example server's matrix, the command that shows it.
+ * example server's matrix or a host run in process, the command that
+ * shows it.
  */
 export function setupSteps(x: Exercise, params: ExerciseParams): string[] {
   if (x.accept_example !== undefined) {
     return [`guardlab accept --example ${x.accept_example}`];
+  }
+  if (x.host_example !== undefined) {
+    const h = x.host_example;
+    return [
+      `guardlab accept host --example ${h.host} --cases ${h.case} --variant ${h.variant}`,
+    ];
   }
   return (x.setup ?? []).map((s) => fillValues(s, params));
 }
@@ -486,6 +494,8 @@ async function actualFacts(
 ): Promise<{ actual: Map<string, unknown>; b: Bindings } | null> {
   const e = x.accept_example !== undefined
     ? await acceptEvidence(x.accept_example)
+    : x.host_example !== undefined
+    ? await hostEvidence(x.host_example, folder)
     : await gather(
       stream(setupSteps(x, params).join("\n")),
       folder,

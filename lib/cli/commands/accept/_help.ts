@@ -64,6 +64,11 @@ again, cancelled it, and what it told the model, the ledger counted by key.
 The host runs with your own rights and needs the engineer grant; its process
 group is ended at each case's limit (--case-ms, default 120000) and when
 guardlab ends: docs/en/10-accept-your-agent-host.md.
+accept host --example agents-core [--cases LIST] [--variant keyed|unkeyed]
+[--json] [--junit FILE] runs a real host in guardlab's own process instead,
+under the students' grant: @openai/agents-core 0.20.0, its MCP client over
+HTTP (timeout 1000 ms) handed guardlab's tool and model in process (no
+socket, no process; each case at most 30 s). Exercise 20 predicts its row.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -131,6 +136,11 @@ session-expired-after-commit），再按业务键清点账本，判定宿主是�
 是否取消、告诉了模型什么。宿主以你自己的权限运行，需要工程师权限；每个用例到时
 （--case-ms，默认 120000）以及 guardlab 结束时，都会结束宿主的进程组：见
 docs/zh/10-accept-your-agent-host.md。
+guardlab accept host --example agents-core [--cases LIST] [--variant
+keyed|unkeyed] [--json] [--junit FILE] 则在 guardlab 自己的进程里、在学生权限
+下运行一个真实的宿主：@openai/agents-core 0.20.0，它经由 HTTP 的 MCP 客户端（超时 1000
+毫秒）在进程内拿到 guardlab 的工具和模型（没有套接字，也没有进程；每个用例
+最多 30 秒）。第 20 道练习预测的就是它的结果。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
@@ -174,8 +184,10 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
       "配合 --http-oracle：该 API 的 OpenAPI 文档（JSON）；端点可以引用其中的操作，代替方法与路径",
   },
   example: {
-    en: "a server built into guardlab, run in process",
-    zh: "guardlab 内置的服务器，在进程内运行",
+    en:
+      "a server built into guardlab, run in process; with accept host, an agent host (agents-core), run in process",
+    zh:
+      "guardlab 内置的服务器，在进程内运行；配合 accept host 时是一个 agent 宿主（agents-core），在进程内运行",
   },
   url: {
     en:
