@@ -25,11 +25,10 @@ import { scratchFolder } from "../sandbox/scratch.ts";
 import { within } from "../wire/server_process.ts";
 import type { HostCaseName, HostExampleName, HostVariant } from "./cases.ts";
 import { cutText, HostLog } from "./_host_log.ts";
-import { judgeHostCase } from "./_host_checker.ts";
 import { HostLedger, HostTool } from "./_host_tool.ts";
 import { ScriptedModel } from "./_host_model.ts";
 import { toolHttpHandler } from "./_host_serve.ts";
-import { countUnder, planFor } from "./host.ts";
+import { judgedCase, planFor } from "./host.ts";
 import type { HostCaseResult } from "./host_report.ts";
 import { HOST_EXAMPLE_RUN_MS, HOST_EXAMPLE_TIMEOUT_MS } from "./limits.ts";
 
@@ -140,25 +139,20 @@ async function runAgentsCore(
   // Every answer still withheld is released, then the host's client closed.
   tool.close();
   await within(server.close().catch(() => {}), HOST_EXAMPLE_TIMEOUT_MS, null);
-  options.onLedger?.(tool.ledger.path);
-  for (const key of [plan.key, plan.new_key]) {
-    log.record({
-      op: "read",
-      key,
-      count: await countUnder(tool.ledger.path, folder.path, key),
-    });
-  }
-  const history = log.history();
-  const clients = history.records.flatMap((r) =>
-    r.op === "process" && r.client !== undefined ? [r.client] : []
+  const { history, judged, clients } = await judgedCase(
+    log,
+    plan,
+    tool.ledger.path,
+    folder.path,
+    options.onLedger,
   );
   if (ended !== 0 && ended !== "limit") ended = thrownLine(ended);
   return {
     case: caseName,
     variant,
     transport: "http",
-    ...judgeHostCase(history),
-    clients: [...new Set(clients)],
+    ...judged,
+    clients,
     key: plan.key,
     new_key: plan.new_key,
     ms: Math.round(performance.now() - started),

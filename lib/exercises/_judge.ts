@@ -41,7 +41,6 @@ import {
   type ReasonKind,
 } from "./_feedback_messages.ts";
 import { acceptEvidence } from "./_accept_evidence.ts";
-import { hostEvidence } from "./_host_evidence.ts";
 import {
   FINDING_MARK,
   JUDGE_MESSAGES as M,
@@ -495,7 +494,11 @@ async function actualFacts(
   const e = x.accept_example !== undefined
     ? await acceptEvidence(x.accept_example)
     : x.host_example !== undefined
-    ? await hostEvidence(x.host_example, folder)
+    // Loaded only when a host's prediction is judged (exercise 20).
+    ? await (await import("./_host_evidence.ts")).hostEvidence(
+      x.host_example,
+      folder,
+    )
     : await gather(
       stream(setupSteps(x, params).join("\n")),
       folder,

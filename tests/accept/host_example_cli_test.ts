@@ -62,37 +62,25 @@ Deno.test({
       },
     );
     const [row] = report.results;
-    assert.deepEqual(
-      {
-        case: row.case,
-        variant: row.variant,
-        verdict: row.verdict,
-        info: row.info,
-        resent: row.resent,
-        cancelled: row.cancelled,
-        told: row.told,
-        told_text: row.told_text,
-        effects_key: row.effects_key,
-        effects_new_key: row.effects_new_key,
-        host_end: row.host_end,
-        clients: row.clients,
-      },
-      {
-        case: "late-reply",
-        variant: "unkeyed",
-        verdict: "TOLD-FAILED",
-        info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
-        resent: 0,
-        cancelled: true,
-        told: "failure",
-        told_text: AGENTS_CORE_FAILED,
-        effects_key: 1,
-        effects_new_key: 1,
-        host_end: "exit",
-        // agents-core's own client name: the URL it was given.
-        clients: ["streamable-http: http://guardlab.invalid/mcp 1.0.0"],
-      },
-    );
+    // Each field the row states, against what was written by hand.
+    const expected: Record<string, unknown> = {
+      case: "late-reply",
+      variant: "unkeyed",
+      verdict: "TOLD-FAILED",
+      info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
+      resent: 0,
+      cancelled: true,
+      told: "failure",
+      told_text: AGENTS_CORE_FAILED,
+      effects_key: 1,
+      effects_new_key: 1,
+      host_end: "exit",
+      // agents-core's own client name: the URL it was given.
+      clients: ["streamable-http: http://guardlab.invalid/mcp 1.0.0"],
+    };
+    for (const [field, value] of Object.entries(expected)) {
+      assert.deepEqual(row[field], value, field);
+    }
     // The saved report is judged again offline, and says where the host ran.
     await using dir = await tempDir("gl-host-example-report-");
     const file = join(dir.path, "report.json");

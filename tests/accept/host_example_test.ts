@@ -24,8 +24,7 @@ import {
   runHostExample,
 } from "../../lib/accept/_host_example.ts";
 import type { HostCaseResult } from "../../lib/accept/host_report.ts";
-import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
-import { privateDir, rowsByKey } from "../_helpers/accept_helpers.ts";
+import { hostCaseWithLedger, hostSeen } from "../_helpers/accept_helpers.ts";
 import { ENV_READABLE, NEEDS_ENV } from "../_helpers/env.ts";
 
 const NEEDS = NEEDS_ENV;
@@ -38,34 +37,10 @@ const AGENTS_CORE_FAILED =
 const TOOL_ERROR = "error: the ledger failed after writing the row; try again";
 
 /** One case run in process; the row, and the ledger as the test read it. */
-async function exampleCase(
-  name: HostCaseName,
-  variant: HostVariant,
-): Promise<{ row: HostCaseResult; ledger: Map<string, number> }> {
-  using base = privateDir("gl-host-example-");
-  let ledger = new Map<string, number>();
-  const row = await runHostExample("agents-core", name, variant, {
-    base: base.path,
-    onLedger: (path) => ledger = rowsByKey(path),
-  });
-  // What the row says is what its history gives, judged again.
-  assert.equal(judgeHostCase(row.history).verdict, row.verdict);
-  return { row, ledger };
-}
-
-/** What a row says, beside the ledger as the test counted it. */
-function seen(row: HostCaseResult, ledger: Map<string, number>) {
-  return {
-    verdict: row.verdict,
-    info: row.info,
-    resent: row.resent,
-    cancelled: row.cancelled,
-    told: row.told,
-    told_text: row.told_text,
-    rows_key: ledger.get(row.key) ?? 0,
-    rows_new_key: ledger.get(row.new_key) ?? 0,
-    rows: [...ledger.values()].reduce((a, b) => a + b, 0),
-  };
+function exampleCase(name: HostCaseName, variant: HostVariant) {
+  return hostCaseWithLedger((base, onLedger) =>
+    runHostExample("agents-core", name, variant, { base, onLedger })
+  );
 }
 
 /** When the held answer was released, as the history says: after the host's cancel, or never. */
@@ -75,53 +50,39 @@ function released(row: HostCaseResult): string[] {
   );
 }
 
-for (const variant of ["unkeyed", "keyed"] as const) {
-  Deno.test({
-    name:
-      `host example: agents-core 0.20.0, late-reply, ${variant}: it cancels, tells the model the call failed, and the naive model's new key doubles the effect` +
-      NEEDS,
-    ignore: !ENV_READABLE,
-    async fn() {
-      const { row, ledger } = await exampleCase("late-reply", variant);
-      assert.deepEqual(seen(row, ledger), {
-        verdict: "TOLD-FAILED",
-        info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
-        resent: 0,
-        cancelled: true,
-        told: "failure",
-        told_text: AGENTS_CORE_FAILED,
-        rows_key: 1,
-        rows_new_key: 1,
-        rows: 2,
-      });
-      // The withheld answer went out after the host's cancel (too late).
-      assert.deepEqual(released(row), ["cancel"]);
-      assert.equal(row.transport, "http");
-      assert.deepEqual(row.host_output, []);
-    },
-  });
-
-  Deno.test({
-    name:
-      `host example: agents-core 0.20.0, no-reply, ${variant}: the same, and the answer never goes out` +
-      NEEDS,
-    ignore: !ENV_READABLE,
-    async fn() {
-      const { row, ledger } = await exampleCase("no-reply", variant);
-      assert.deepEqual(seen(row, ledger), {
-        verdict: "TOLD-FAILED",
-        info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
-        resent: 0,
-        cancelled: true,
-        told: "failure",
-        told_text: AGENTS_CORE_FAILED,
-        rows_key: 1,
-        rows_new_key: 1,
-        rows: 2,
-      });
-      assert.deepEqual(released(row), []);
-    },
-  });
+for (
+  const [name, whenReleased] of [
+    // The withheld answer went out after the host's cancel (too late).
+    ["late-reply", ["cancel"]],
+    // It never went out.
+    ["no-reply", []],
+  ] as const
+) {
+  for (const variant of ["unkeyed", "keyed"] as const) {
+    Deno.test({
+      name:
+        `host example: agents-core 0.20.0, ${name}, ${variant}: it cancels, tells the model the call failed, and the naive model's new key doubles the effect` +
+        NEEDS,
+      ignore: !ENV_READABLE,
+      async fn() {
+        const { row, ledger } = await exampleCase(name, variant);
+        assert.deepEqual(hostSeen(row, ledger), {
+          verdict: "TOLD-FAILED",
+          info: ["CANCELLED-AFTER-COMMIT", "NEW-KEY-DOUBLED"],
+          resent: 0,
+          cancelled: true,
+          told: AGENTS_CORE_FAILED,
+          ledger: [1, 1],
+          counted: [1, 1],
+        });
+        // What a model reads in that text: a failure (not "unknown").
+        assert.equal(row.told, "failure");
+        assert.deepEqual(released(row), whenReleased);
+        assert.equal(row.transport, "http");
+        assert.deepEqual(row.host_output, []);
+      },
+    });
+  }
 }
 
 Deno.test({
@@ -131,17 +92,16 @@ Deno.test({
   ignore: !ENV_READABLE,
   async fn() {
     const { row, ledger } = await exampleCase("error-after-commit", "keyed");
-    assert.deepEqual(seen(row, ledger), {
+    assert.deepEqual(hostSeen(row, ledger), {
       verdict: "PASSED-ON-ERROR",
       info: ["NEW-KEY-DOUBLED"],
       resent: 0,
       cancelled: false,
-      told: "tool-error",
-      told_text: TOOL_ERROR,
-      rows_key: 1,
-      rows_new_key: 1,
-      rows: 2,
+      told: TOOL_ERROR,
+      ledger: [1, 1],
+      counted: [1, 1],
     });
+    assert.equal(row.told, "tool-error");
   },
 });
 
@@ -151,17 +111,16 @@ Deno.test({
   ignore: !ENV_READABLE,
   async fn() {
     const { row, ledger } = await exampleCase("no-fault", "unkeyed");
-    assert.deepEqual(seen(row, ledger), {
+    assert.deepEqual(hostSeen(row, ledger), {
       verdict: "TOLD-SUCCESS",
       info: [],
       resent: 0,
       cancelled: false,
-      told: "success",
-      told_text: `ok: row for ${row.key} written`,
-      rows_key: 1,
-      rows_new_key: 0,
-      rows: 1,
+      told: `ok: row for ${row.key} written`,
+      ledger: [1, 0],
+      counted: [1, 0],
     });
+    assert.equal(row.told, "success");
   },
 });
 
