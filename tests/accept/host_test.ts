@@ -23,7 +23,6 @@ import {
   runHostCase,
 } from "../../lib/accept/host.ts";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
-import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
 import {
   CAN_START,
   hostCaseWithLedger,
