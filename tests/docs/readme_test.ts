@@ -112,7 +112,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ],
     [
       "## Exercise 20: an agent host after a lost reply",
-      "## 第 20 道练习：应答丢失之后的 agent 宿主",
+      "## 第 20 道练习：应答丢失之后的 Agent 宿主",
     ],
     ["## Hand in", "## 交作业"],
   ],

@@ -137,10 +137,10 @@ session-expired-after-commit），再按业务键清点账本，判定宿主是�
 （--case-ms，默认 120000）以及 guardlab 结束时，都会结束宿主的进程组：见
 docs/zh/10-accept-your-agent-host.md。
 guardlab accept host --example agents-core [--cases LIST] [--variant
-keyed|unkeyed] [--json] [--junit FILE] 则在 guardlab 自己的进程里、在学生权限
-下运行一个真实的宿主：@openai/agents-core 0.20.0，它经由 HTTP 的 MCP 客户端（超时 1000
-毫秒）在进程内拿到 guardlab 的工具和模型（没有套接字，也没有进程；每个用例
-最多 30 秒）。第 20 道练习预测的就是它的结果。
+keyed|unkeyed] [--json] [--junit FILE] 则在 guardlab 自己的进程里、在学生
+权限下运行一个真实的宿主：@openai/agents-core 0.20.0，它经由 HTTP 的 MCP
+客户端（超时 1000 毫秒）在进程内拿到 guardlab 的工具和模型（没有套接字，
+也没有进程；每个用例最多 30 秒）。第 20 道练习预测的就是它的结果。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
@@ -187,7 +187,7 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
     en:
       "a server built into guardlab, run in process; with accept host, an agent host (agents-core), run in process",
     zh:
-      "guardlab 内置的服务器，在进程内运行；配合 accept host 时是一个 agent 宿主（agents-core），在进程内运行",
+      "guardlab 内置的服务器，在进程内运行；配合 accept host 时是一个 Agent 宿主（agents-core），在进程内运行",
   },
   url: {
     en:

@@ -165,7 +165,7 @@ export const ACCEPT_MESSAGES = {
     en:
       "--example {name} is an agent host, not a server: guardlab accept host --example {name}",
     zh:
-      "--example {name} 是 agent 宿主，不是服务器：请用 guardlab accept host --example {name}",
+      "--example {name} 是 Agent 宿主，不是服务器：请用 guardlab accept host --example {name}",
   },
   hostExampleFlags: {
     en:
