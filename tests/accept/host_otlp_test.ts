@@ -20,6 +20,7 @@ import type {
   HostReport,
 } from "../../lib/accept/host_report.ts";
 import { hostTrace } from "../../lib/accept/views/host_otlp.ts";
+import { judgeHostReport } from "../../lib/accept/host_judge.ts";
 import { encodeTrace } from "../../lib/otlp/trace.ts";
 
 /** When the first case began, Unix ms; the second began a minute later. */
@@ -609,4 +610,111 @@ Deno.test("hostTrace: the tool's error passed on, the naive model's new key, eac
       "gen_ai.tool.call.result": "something else",
     }],
   ]);
+});
+
+/** A case with one call under the first key, answered as `reply` (its fault at 40), ending at 100. */
+function oneCall(
+  reply: "none" | "killed" | "http-503" | "expired" | "error",
+  effect: "written" | "refused" = "written",
+): HostHistory {
+  const fault = {
+    none: "withhold",
+    killed: "kill",
+    "http-503": "http-503",
+    expired: "expire",
+    error: "error",
+  } as const;
+  return {
+    version: 1,
+    subject: "agent-host",
+    epoch_ms: EPOCH,
+    records: [
+      { ...RESENDS.records[0], case: "no-reply" } as HostHistory["records"][0],
+      {
+        op: "call",
+        at_ms: 30,
+        call: 1,
+        conn: 1,
+        id: 2,
+        key: "k-1",
+        arguments: ARGS,
+        effect,
+        reply,
+      },
+      ...(effect === "refused"
+        ? []
+        : [{ op: "fault", at_ms: 40, fault: fault[reply], call: 1 } as const]),
+      { op: "cancel", at_ms: 50, conn: 1, id: 99, call: null },
+      { op: "process", at_ms: 100, who: "host", event: "limit" },
+    ],
+  };
+}
+
+Deno.test("hostTrace: each way a reply is lost, as the host met it: when the call's span ends, its error, what the host could know", () => {
+  const cases = [
+    // reply, effect, end, error.type, withheld, known, events on the call
+    ["none", "written", 100, undefined, true, false, "withhold"],
+    ["killed", "written", 40, undefined, undefined, false, "kill"],
+    ["http-503", "written", 40, "503", undefined, false, "http-503"],
+    ["expired", "written", 40, "404", undefined, false, "expire"],
+    ["error", "refused", 30, "tool_error", undefined, true, undefined],
+  ] as const;
+  for (const [reply, effect, end, error, withheld, known, fault] of cases) {
+    const history = oneCall(reply, effect);
+    let n = 0;
+    const [, kase, call, ...rest] = spansOf(decodeOtlpFile(
+      encodeTrace(hostTrace({
+        ...REPORT,
+        results: [{ ...rowOf(history), clients: [] }],
+      }, { traceId: T, spanId: () => IDS[n++] })).text,
+    ));
+    assert.deepEqual(rest, [], reply);
+    assert.equal(call.endTimeUnixNano, a(end), reply);
+    const attrs = attributesOf(call.attributes);
+    assert.deepEqual(
+      [
+        attrs["error.type"],
+        attrs["guardlab.reply"],
+        attrs["guardlab.reply.withheld"],
+        attrs["guardlab.outcome.known"],
+        attrs["guardlab.effect"],
+        call.status?.code ?? 0,
+      ],
+      [error, reply, withheld, known, effect, error === undefined ? 0 : 2],
+      reply,
+    );
+    assert.deepEqual(
+      call.events.map((e) => e.name),
+      effect === "refused"
+        ? []
+        : ["guardlab.effect_visible", `guardlab.fault.${fault}`],
+      reply,
+    );
+    // A cancel that names no call of the tool's is the case's; so is the
+    // end at the case's limit.
+    assert.deepEqual(
+      kase.events.map((e) => [e.name, e.timeUnixNano]),
+      [["guardlab.cancelled", a(50)], ["guardlab.host.limit", a(100)]],
+      reply,
+    );
+  }
+});
+
+Deno.test("accept judge keeps a host history's start on the wall clock when it is one, and drops it otherwise", () => {
+  for (
+    const [given, kept] of [
+      [EPOCH, EPOCH],
+      [1e20, undefined],
+      [-5, undefined],
+      ["soon", undefined],
+    ] as const
+  ) {
+    const saved = structuredClone(REPORT) as unknown as {
+      results: { history: { epoch_ms?: unknown } }[];
+    };
+    saved.results[0].history.epoch_ms = given;
+    const { report } = judgeHostReport(JSON.stringify(saved), "r.json");
+    assert.equal(report.results[0].history.epoch_ms, kept, String(given));
+    assert.equal(report.results[1].history.epoch_ms, EPOCH2);
+  }
 });

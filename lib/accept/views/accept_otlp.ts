@@ -106,11 +106,16 @@ export function historyTrace(
   cases: readonly TracedCase[],
   ids: TraceIds,
 ): Trace {
-  return runTrace(what, attributes, ids, cases.map((c) => ({
-    epoch: epochOf(c.history),
-    end: endOf(c.history.records),
-    spans: (parent: string) => caseSpans(c, ids, parent),
-  })));
+  return runTrace(
+    what,
+    attributes,
+    ids,
+    cases.map((c) => ({
+      epoch: epochOf(c.history),
+      end: endOf(c.history.records),
+      spans: (parent: string) => caseSpans(c, ids, parent),
+    })),
+  );
 }
 
 /** One case of a run, as {@linkcode runTrace} places it. */

@@ -44,7 +44,6 @@ import {
 } from "../../otlp/trace.ts";
 import {
   type HostCallRecord,
-  type HostHistory,
   type HostRecord,
   maskDummyKeys,
   type ModelRecord,
@@ -343,9 +342,12 @@ function outcomeKnown(c: HostCallRecord): boolean {
   return c.reply === "ok" || c.reply === "error";
 }
 
-/** When guardlab's answer to `c` went (or the call ended without one): its fault's time, else the case's end. */
+/**
+ * When guardlab's answer to `c` went, or the call ended without one: a
+ * withheld answer at its release (the case's end when never released),
+ * a faulted one at its fault, any other when it came.
+ */
 function endOfCall(c: HostCallRecord, r: Reading, events: SpanEvent[]): Nanos {
-  if (c.reply === "ok" || c.effect === "refused") return r.at(c.at_ms);
   const last = events.findLast((e) => e.name.startsWith("guardlab.fault."));
   return c.reply === "none" || c.reply === "late"
     ? (last?.name === "guardlab.fault.release" ? last.time : r.at(r.end))
