@@ -19,7 +19,7 @@ import type {
   HostCaseResult,
   HostReport,
 } from "../../lib/accept/host_report.ts";
-import { hostTrace } from "../../lib/accept/views/host_otlp.ts";
+import { hostTrace } from "../../lib/accept/host_otlp.ts";
 import { judgeHostReport } from "../../lib/accept/host_judge.ts";
 import { encodeTrace } from "../../lib/otlp/trace.ts";
 

@@ -26,7 +26,7 @@ import {
 } from "../../lib/accept/host.ts";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
-import { hostTrace, randomIds } from "../../lib/accept/views/host_otlp.ts";
+import { hostTrace, randomIds } from "../../lib/accept/host_otlp.ts";
 import { encodeTrace } from "../../lib/otlp/trace.ts";
 import {
   attributesOf,

@@ -28,7 +28,7 @@ import { type HostReport, runHost } from "../../../accept/host.ts";
 import { relay } from "../../../accept/host_relay.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
-import { hostTrace, randomIds } from "../../../accept/views/host_otlp.ts";
+import { hostTrace, randomIds } from "../../../accept/host_otlp.ts";
 import { encodeTrace } from "../../../otlp/trace.ts";
 import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";

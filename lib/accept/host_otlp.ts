@@ -32,8 +32,8 @@
  *
  * @module
  */
-import { canonicalJson } from "../../base/json.ts";
-import { GUARDLAB, OTEL, OTEL_VALUE } from "../../otlp/semconv.ts";
+import { canonicalJson } from "../base/json.ts";
+import { GUARDLAB, OTEL, OTEL_VALUE } from "../otlp/semconv.ts";
 import {
   type Attributes,
   type Nanos,
@@ -41,20 +41,20 @@ import {
   type Span,
   type SpanEvent,
   type Trace,
-} from "../../otlp/trace.ts";
+} from "../otlp/trace.ts";
 import {
   type HostCallRecord,
   type HostRecord,
   maskDummyKeys,
   type ModelRecord,
   type PlanRecord,
-} from "../_host_history.ts";
-import { planOf, toldOf } from "../_host_checker.ts";
-import { responseIdOf } from "../_host_model.ts";
-import type { HostCaseResult, HostReport } from "../host_report.ts";
-import { epochOf, runTrace, type TraceIds } from "./accept_otlp.ts";
+} from "./_host_history.ts";
+import { planOf, toldOf } from "./_host_checker.ts";
+import { responseIdOf } from "./_host_model.ts";
+import type { HostCaseResult, HostReport } from "./host_report.ts";
+import { epochOf, runTrace, type TraceIds } from "./views/accept_otlp.ts";
 
-export { randomIds } from "./accept_otlp.ts";
+export { randomIds } from "./views/accept_otlp.ts";
 
 /** `accept host`'s report as a trace: each row's history under one run. */
 export function hostTrace(report: HostReport, ids: TraceIds): Trace {
