@@ -126,8 +126,8 @@ init 读取一个没有调用用过的业务键：读取数到它（读取工具
 离线重新判定一份保存的报告（不启动任何程序：临时目录权限即可），并指出报告中
 写的、但其历史记录得不出的结论。
 accept host [--url URL] [--cases LIST] [--variant keyed|unkeyed] [--case-ms
-N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… 改为验收 Agent 宿主：guardlab 扮演
-模型（OPENAI_BASE_URL，配一个假的 OPENAI_API_KEY）和写工具
+N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… 改为验收 Agent
+宿主：guardlab 扮演模型（OPENAI_BASE_URL，配一个假的 OPENAI_API_KEY）和写工具
 （GUARDLAB_MCP_CONFIG，一个 mcpServers 文件：stdio，或用 --url 走回环 HTTP），
 在工具提交之后丢掉应答（late-reply、no-reply、error-after-commit、
 killed-after-commit；HTTP 下还有 http-503-after-commit、
@@ -238,9 +238,9 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
   },
   otlp: {
     en:
-      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event; never the command, the oracle or a header's value",
+      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event (host: a span per model request too, the commit on the call that made it); never the command, the oracle, a header's value, or the host's output or dummy key",
     zh:
-      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件；从不写入命令、oracle 或任何请求头的值",
+      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件（host：每次模型请求也是一个 span，提交点在做出提交的调用上）；从不写入命令、oracle、任何请求头的值，也不写入宿主的输出或假的 API 密钥",
   },
   baseline: {
     en:
