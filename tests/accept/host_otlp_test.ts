@@ -269,6 +269,13 @@ const IDS = Array.from(
   (_, n) => (n + 1).toString(16).padStart(16, "0"),
 );
 
+/** An event that names a key and its rows, as `events` gives it. */
+const effect = (name: string, at: string, job: string, count: number) => [
+  name,
+  at,
+  { "guardlab.job": job, "guardlab.effect.count": count },
+];
+
 function events(s: DecodedSpan) {
   return s.events.map((e) => [
     e.name,
@@ -366,14 +373,8 @@ Deno.test("hostTrace: the tree, the run and the cases, written by hand", () => {
     }],
     ["guardlab.listed", a(12), { "guardlab.conn": 1 }],
     ["guardlab.host.exit", a(3060), { "process.exit.code": 0 }],
-    ["guardlab.effect_read", a(3070), {
-      "guardlab.job": "k-1",
-      "guardlab.effect.count": 2,
-    }],
-    ["guardlab.effect_read", a(3071), {
-      "guardlab.job": "k-2",
-      "guardlab.effect.count": 0,
-    }],
+    effect("guardlab.effect_read", a(3070), "k-1", 2),
+    effect("guardlab.effect_read", a(3071), "k-2", 0),
   ]);
 
   assert.deepEqual([case2.startTimeUnixNano, case2.endTimeUnixNano], [
@@ -400,14 +401,8 @@ Deno.test("hostTrace: the tree, the run and the cases, written by hand", () => {
       "guardlab.problem.where": "model",
     }],
     ["guardlab.host.exit", b(80), { "process.exit.code": 1 }],
-    ["guardlab.effect_read", b(90), {
-      "guardlab.job": "j-1",
-      "guardlab.effect.count": 1,
-    }],
-    ["guardlab.effect_read", b(91), {
-      "guardlab.job": "j-2",
-      "guardlab.effect.count": 1,
-    }],
+    effect("guardlab.effect_read", b(90), "j-1", 1),
+    effect("guardlab.effect_read", b(91), "j-2", 1),
   ]);
 });
 
@@ -449,10 +444,7 @@ Deno.test("hostTrace: a resent late call, the commit on each call that made it, 
   });
   assert.equal(call1.status?.code ?? 0, 0);
   assert.deepEqual(events(call1), [
-    ["guardlab.effect_visible", a(30), {
-      "guardlab.job": "k-1",
-      "guardlab.effect.count": 1,
-    }],
+    effect("guardlab.effect_visible", a(30), "k-1", 1),
     ["guardlab.fault.withhold", a(30.5), {}],
     ["guardlab.cancelled", a(3030), {
       "mcp.method.name": "notifications/cancelled",
@@ -484,10 +476,7 @@ Deno.test("hostTrace: a resent late call, the commit on each call that made it, 
     "guardlab.outcome.known": true,
   });
   assert.deepEqual(events(call2), [
-    ["guardlab.effect_visible", a(3040), {
-      "guardlab.job": "k-1",
-      "guardlab.effect.count": 2,
-    }],
+    effect("guardlab.effect_visible", a(3040), "k-1", 2),
   ]);
 
   // What the model was told: the resend's success, streamed.
@@ -545,10 +534,7 @@ Deno.test("hostTrace: the tool's error passed on, the naive model's new key, eac
   });
   assert.deepEqual(call1.status, { code: 2, message: "tool_error" });
   assert.deepEqual(events(call1), [
-    ["guardlab.effect_visible", b(20), {
-      "guardlab.job": "j-1",
-      "guardlab.effect.count": 1,
-    }],
+    effect("guardlab.effect_visible", b(20), "j-1", 1),
     ["guardlab.fault.error", b(20.1), {}],
   ]);
 
@@ -585,17 +571,11 @@ Deno.test("hostTrace: the tool's error passed on, the naive model's new key, eac
     "guardlab.outcome.known": true,
   });
   assert.deepEqual(events(call2), [
-    ["guardlab.effect_visible", b(50), {
-      "guardlab.job": "j-2",
-      "guardlab.effect.count": 1,
-    }],
+    effect("guardlab.effect_visible", b(50), "j-2", 1),
   ]);
   assert.deepEqual(
     [attributesOf(call3.attributes)["guardlab.effect"], events(call3)],
-    ["reused", [["guardlab.effect_reused", b(55), {
-      "guardlab.job": "j-2",
-      "guardlab.effect.count": 1,
-    }]]],
+    ["reused", [effect("guardlab.effect_reused", b(55), "j-2", 1)]],
   );
   assert.equal(attributesOf(call3.attributes)["guardlab.retry"], undefined);
 
