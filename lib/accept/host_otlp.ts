@@ -58,7 +58,7 @@ export { randomIds } from "./views/accept_otlp.ts";
 
 /** `accept host`'s report as a trace: each row's history under one run. */
 export function hostTrace(report: HostReport, ids: TraceIds): Trace {
-  return runTrace(
+  const trace = runTrace(
     "accept host",
     {
       [GUARDLAB.source]: "accept host",
@@ -74,6 +74,39 @@ export function hostTrace(report: HostReport, ids: TraceIds): Trace {
       spans: (parent: string) => caseSpans(row, ids, parent),
     })),
   );
+  // Whatever a host sent may hold the run's dummy key (said back in a
+  // result, an id, a key, a name): every text of the trace is masked.
+  return { ...trace, spans: trace.spans.map(maskedSpan) };
+}
+
+/** `attrs` with every dummy API key in their texts masked. */
+function masked(attrs: Attributes | undefined): Attributes | undefined {
+  if (attrs === undefined) return undefined;
+  return Object.fromEntries(
+    Object.entries(attrs).map(([k, v]) => [
+      k,
+      typeof v === "string"
+        ? maskDummyKeys(v)
+        : Array.isArray(v)
+        ? v.map(maskDummyKeys)
+        : v,
+    ]),
+  );
+}
+
+/** `span` with every dummy API key in its names and texts masked. */
+function maskedSpan(span: Span): Span {
+  return {
+    ...span,
+    name: maskDummyKeys(span.name),
+    attributes: masked(span.attributes),
+    events: span.events?.map((e) => ({
+      ...e,
+      name: maskDummyKeys(e.name),
+      attributes: masked(e.attributes),
+    })),
+    error: span.error === undefined ? undefined : maskDummyKeys(span.error),
+  };
 }
 
 /** The questions the spans ask of one history, answered once. */
@@ -156,7 +189,7 @@ function caseSpans(row: HostCaseResult, ids: TraceIds, parent: string): Span[] {
         [GUARDLAB.job]: plan.key,
         [GUARDLAB.jobNew]: plan.new_key,
         [GUARDLAB.clients]: row.clients.length > 0
-          ? row.clients.map(maskDummyKeys)
+          ? [...row.clients]
           : undefined,
         [GUARDLAB.truncated]: (h.dropped ?? 0) > 0 || undefined,
       },
@@ -221,9 +254,7 @@ function eventOf(
         [OTEL.mcpMethodName]: OTEL_VALUE.notificationsCancelled,
         [OTEL.jsonrpcRequestId]: x.id === null ? undefined : String(x.id),
         [GUARDLAB.conn]: x.conn,
-        [GUARDLAB.reason]: x.reason === undefined
-          ? undefined
-          : maskDummyKeys(x.reason),
+        [GUARDLAB.reason]: x.reason,
       });
     case "fault":
       return on(x.call, `guardlab.fault.${x.fault}`, {
@@ -238,9 +269,7 @@ function eventOf(
         })
         : on(null, `guardlab.tool.${x.event}`, {
           [GUARDLAB.conn]: x.conn,
-          [GUARDLAB.client]: x.client === undefined
-            ? undefined
-            : maskDummyKeys(x.client),
+          [GUARDLAB.client]: x.client,
         });
     case "read":
       return on(null, "guardlab.effect_read", {
@@ -286,7 +315,7 @@ function modelSpan(
       time: r.at(m.at_ms),
       attributes: {
         [GUARDLAB.modelCall]: result.call ?? undefined,
-        [OTEL.genAiToolCallResult]: maskDummyKeys(result.text),
+        [OTEL.genAiToolCallResult]: result.text,
         [GUARDLAB.toldAs]: key === undefined
           ? undefined
           : toldOf(result.text, key),
@@ -309,9 +338,7 @@ function modelSpan(
       [GUARDLAB.modelReply]: m.reply,
       [GUARDLAB.modelCall]: asked,
       [GUARDLAB.toolOffered]: m.offered,
-      [GUARDLAB.toolOfferedAs]: m.offered_as === undefined
-        ? undefined
-        : maskDummyKeys(m.offered_as),
+      [GUARDLAB.toolOfferedAs]: m.offered_as,
     },
     events,
   };

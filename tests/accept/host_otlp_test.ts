@@ -168,7 +168,7 @@ const PASSES_ERROR: HostHistory = {
       at_ms: 20,
       call: 1,
       conn: 1,
-      id: "a\u202e",
+      id: `a\u202e ${DUMMY}`,
       key: "j-1",
       arguments: { key: "j-1", amount: 5 },
       effect: "written",
@@ -521,7 +521,7 @@ Deno.test("hostTrace: the tool's error passed on, the naive model's new key, eac
   ]);
   assert.deepEqual(attributesOf(call1.attributes), {
     ...TOOLS_CALL,
-    "jsonrpc.request.id": "a\\u202e",
+    "jsonrpc.request.id": "a\\u202e guardlab-dummy-…",
     ...HTTP,
     "error.type": "tool_error",
     "guardlab.call": 1,
