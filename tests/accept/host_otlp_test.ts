@@ -19,7 +19,7 @@ import type {
   HostCaseResult,
   HostReport,
 } from "../../lib/accept/host_report.ts";
-import { hostTrace } from "../../lib/accept/host_otlp.ts";
+import { hostTrace, randomIds } from "../../lib/accept/host_otlp.ts";
 import { judgeHostReport } from "../../lib/accept/host_judge.ts";
 import { encodeTrace } from "../../lib/otlp/trace.ts";
 
@@ -697,4 +697,34 @@ Deno.test("accept judge keeps a host history's start on the wall clock when it i
     assert.equal(report.results[0].history.epoch_ms, kept, String(given));
     assert.equal(report.results[1].history.epoch_ms, EPOCH2);
   }
+});
+
+Deno.test("hostTrace: a run past the trace's bound keeps 10,000 spans, and the root says how many it left out", () => {
+  // Three cases of 4,000 model requests each (a host's record holds at
+  // most 5,000): 1 + 3 + 12,000 spans made.
+  const flood: HostHistory = {
+    ...PASSES_ERROR,
+    records: [
+      PASSES_ERROR.records[0],
+      ...Array.from({ length: 4000 }, (_, n) => ({
+        op: "model" as const,
+        at_ms: n,
+        request: n + 1,
+        offered: true,
+        results: [],
+        reply: "done" as const,
+      })),
+    ],
+  };
+  const row = rowOf(flood);
+  const encoded = encodeTrace(
+    hostTrace({ ...REPORT, results: [row, row, row] }, randomIds()),
+  );
+  assert.deepEqual([encoded.spans, encoded.leftOut], [10_000, 2_004]);
+  const spans = spansOf(decodeOtlpFile(encoded.text));
+  assert.equal(spans.length, 10_000);
+  assert.equal(
+    attributesOf(spans[0].attributes)["guardlab.otlp.spans_left_out"],
+    2_004,
+  );
 });
