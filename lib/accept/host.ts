@@ -27,6 +27,7 @@ import { isPlainRecord } from "../base/json.ts";
 import type { HostCaseName, HostTransport, HostVariant } from "./cases.ts";
 import { HostLog } from "./_host_log.ts";
 import {
+  DUMMY_KEY_PREFIX,
   type HostHistory,
   type PlanRecord,
   WRITE_TOOL,
@@ -163,7 +164,7 @@ export async function runHostCase(
   const ledger = new HostLedger(join(folder.path, "ledger.jsonl"), variant);
   const tool = new HostTool(log, plan, ledger);
   const model = new ScriptedModel(log, plan, () => tool.giveUp("told"));
-  const apiKey = `guardlab-dummy-${crypto.randomUUID()}`;
+  const apiKey = `${DUMMY_KEY_PREFIX}${crypto.randomUUID()}`;
   const modelServer = serveModel(model, apiKey, serveLoopback);
   let toolEnd: ReturnType<typeof offerTool>;
   try {

@@ -81,6 +81,33 @@ Deno.test({
     for (const [field, value] of Object.entries(expected)) {
       assert.deepEqual(row[field], value, field);
     }
+    // Its trace: the case's spans, and no network attribute on any (no socket).
+    await using traced = await tempDir("gl-host-example-otlp-");
+    const file0 = join(traced.path, "trace.json");
+    const t = await spawnGuardlab([
+      "accept",
+      "host",
+      "--example",
+      "agents-core",
+      "--cases",
+      "no-fault",
+      "--variant",
+      "keyed",
+      "--otlp",
+      file0,
+    ]);
+    assert.equal(t.code, 0, t.err.join("\n"));
+    const spans = JSON.parse(Deno.readTextFileSync(file0)).resourceSpans
+      .flatMap((r: { scopeSpans: { spans: unknown[] }[] }) =>
+        r.scopeSpans.flatMap((s) => s.spans)
+      ) as { name: string; attributes?: { key: string }[] }[];
+    assert.ok(spans.length >= 4, spans.map((s) => s.name).join(", "));
+    assert.deepEqual(
+      spans.flatMap((s) =>
+        (s.attributes ?? []).filter((a) => a.key.startsWith("network."))
+      ),
+      [],
+    );
     // The saved report is judged again offline, and says where the host ran.
     await using dir = await tempDir("gl-host-example-report-");
     const file = join(dir.path, "report.json");
@@ -158,7 +185,7 @@ Deno.test("accept host --example: a server's flags, a command or another example
     ],
     [
       ["accept", "host", "--example", "agents-core", "--case-ms", "5000"],
-      "guardlab: accept host --example takes only --cases, --variant, --json and --junit (the host runs in process: no command, no --url, no --case-ms); got --case-ms",
+      "guardlab: accept host --example takes only --cases, --variant, --json, --junit and --otlp (the host runs in process: no command, no --url, no --case-ms); got --case-ms",
     ],
     [
       [
@@ -169,7 +196,7 @@ Deno.test("accept host --example: a server's flags, a command or another example
         "--url",
         "http://127.0.0.1:0/mcp",
       ],
-      "guardlab: accept host --example takes only --cases, --variant, --json and --junit (the host runs in process: no command, no --url, no --case-ms); got --url",
+      "guardlab: accept host --example takes only --cases, --variant, --json, --junit and --otlp (the host runs in process: no command, no --url, no --case-ms); got --url",
     ],
     [
       ["accept", "host", "--example", "agents-core", "--", "node", "host.js"],

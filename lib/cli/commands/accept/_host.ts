@@ -1,12 +1,12 @@
 /**
  * `guardlab accept host [--url URL] [--cases LIST] [--variant V]
- * [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…`, top to bottom:
- * the flags, the grant, `--junit`'s new file checked before anything
- * starts, the run (one line on stderr per case as it is judged), the
- * screen or the JSON, the JUnit file, the exit code. `accept host
- * --example HOST`: the same with a host run in guardlab's own process,
- * under the students' grant. And `accept host-tool DIR`, the tool's stdio
- * end the host starts.
+ * [--case-ms N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND…`,
+ * top to bottom: the flags, the grant, `--junit`'s and `--otlp`'s new
+ * files checked before anything starts, the run (one line on stderr per
+ * case as it is judged), the screen or the JSON, the JUnit file, the
+ * trace, the exit code. `accept host --example HOST`: the same with a host
+ * run in guardlab's own process, under the students' grant. And `accept
+ * host-tool DIR`, the tool's stdio end the host starts.
  *
  * @module
  */
@@ -38,6 +38,8 @@ import { hostExample } from "../../../accept/mod.ts";
 import { relay } from "../../../accept/host_relay.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
+import { hostTrace, randomIds } from "../../../accept/host_otlp.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
 import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
@@ -56,6 +58,7 @@ const HOST_FLAGS = [
   "case-ms",
   "json",
   "junit",
+  "otlp",
   "lang",
   "home",
 ];
@@ -106,6 +109,8 @@ export async function runHostCommand(
   }
   const junit = values.junit as string | undefined;
   if (junit !== undefined) assertNewFile(junit, trusted);
+  const otlp = values.otlp as string | undefined;
+  if (otlp !== undefined) assertNewFile(otlp, trusted);
   let report: HostReport;
   try {
     report = await runHost({
@@ -143,7 +148,11 @@ export async function runHostCommand(
     }
     throw error;
   }
-  return shown(report, values.json === true, junit, { trusted, io, lang });
+  return shown(report, values.json === true, junit, otlp, {
+    trusted,
+    io,
+    lang,
+  });
 }
 
 /** One case's line on stderr as it is judged. */
@@ -159,11 +168,12 @@ function progress(row: HostCaseResult, io: Io, lang: Lang): void {
   ));
 }
 
-/** The report as the screen or the JSON, the JUnit file; its exit code. */
+/** The report as the screen or the JSON, the JUnit file, the trace; its exit code. */
 function shown(
   report: HostReport,
   json: boolean,
   junit: string | undefined,
+  otlp: string | undefined,
   { trusted, io, lang }: HostContext,
 ): ExitCode {
   const code = exitOf(report);
@@ -177,6 +187,14 @@ function shown(
       junit,
       trusted,
       hostJunitXml(report, { lang, at: new Date(), exit: code }),
+    );
+  }
+  if (otlp !== undefined) {
+    // Random ids: the run is an event, traced once, as it is written.
+    writeNewFile(
+      otlp,
+      trusted,
+      encodeTrace(hostTrace(report, randomIds())).text,
     );
   }
   return code;
@@ -195,7 +213,7 @@ async function runHostExampleCommand(
 ): Promise<ExitCode> {
   assertFlagsAmong(
     values,
-    ["example", "cases", "variant", "json", "junit", "lang", "home"],
+    ["example", "cases", "variant", "json", "junit", "otlp", "lang", "home"],
     M.hostExampleFlags,
   );
   if (argv.length > 0) throw new UsageError(M.hostExampleNoCommand, "accept");
@@ -212,6 +230,8 @@ async function runHostExampleCommand(
     : [values.variant as HostVariant];
   const junit = values.junit as string | undefined;
   if (junit !== undefined) assertNewFile(junit, trusted);
+  const otlp = values.otlp as string | undefined;
+  if (otlp !== undefined) assertNewFile(otlp, trusted);
   const results: HostCaseResult[] = [];
   for (const c of cases) {
     for (const variant of variants) {
@@ -233,7 +253,11 @@ async function runHostExampleCommand(
     results,
     true,
   );
-  return shown(report, values.json === true, junit, { trusted, io, lang });
+  return shown(report, values.json === true, junit, otlp, {
+    trusted,
+    io,
+    lang,
+  });
 }
 
 /** The URL `--url` names for the tool: http on 127.0.0.1, a port (0: any), a path. */

@@ -134,9 +134,9 @@ export const ACCEPT_MESSAGES = {
   },
   hostFlags: {
     en:
-      "accept host takes only --url, --cases, --variant, --case-ms, --json and --junit before -- HOSTCOMMAND…; got {flag}",
+      "accept host takes only --url, --cases, --variant, --case-ms, --json, --junit and --otlp before -- HOSTCOMMAND…; got {flag}",
     zh:
-      "accept host 在 -- HOSTCOMMAND… 之前只接受 --url、--cases、--variant、--case-ms、--json 和 --junit；收到了 {flag}",
+      "accept host 在 -- HOSTCOMMAND… 之前只接受 --url、--cases、--variant、--case-ms、--json、--junit 和 --otlp；收到了 {flag}",
   },
   hostNeedsCommand: {
     en:
@@ -169,9 +169,9 @@ export const ACCEPT_MESSAGES = {
   },
   hostExampleFlags: {
     en:
-      "accept host --example takes only --cases, --variant, --json and --junit (the host runs in process: no command, no --url, no --case-ms); got {flag}",
+      "accept host --example takes only --cases, --variant, --json, --junit and --otlp (the host runs in process: no command, no --url, no --case-ms); got {flag}",
     zh:
-      "accept host --example 只接受 --cases、--variant、--json 和 --junit（宿主在进程内运行：没有命令，也没有 --url、--case-ms）；收到了 {flag}",
+      "accept host --example 只接受 --cases、--variant、--json、--junit 和 --otlp（宿主在进程内运行：没有命令，也没有 --url、--case-ms）；收到了 {flag}",
   },
   hostExampleNoCommand: {
     en:

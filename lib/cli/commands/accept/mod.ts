@@ -45,9 +45,10 @@ export const accept = command({
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]
        guardlab accept host [--url URL] [--cases LIST] [--variant V]
-                    [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…
+                    [--case-ms N] [--json] [--junit FILE] [--otlp FILE]
+                    -- HOSTCOMMAND…
        guardlab accept host --example HOST [--cases LIST] [--variant V]
-                    [--json] [--junit FILE]`,
+                    [--json] [--junit FILE] [--otlp FILE]`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
