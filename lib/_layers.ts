@@ -159,6 +159,7 @@ export const PUBLIC_FILES: Readonly<Record<string, readonly string[]>> = {
     "host.ts",
     "host_judge.ts",
     "host_messages.ts",
+    "host_otlp.ts",
     "host_relay.ts",
     "host_report.ts",
     "http_oracle.ts",

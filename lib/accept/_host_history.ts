@@ -273,10 +273,27 @@ export interface HostHistory {
   readonly version: typeof HISTORY_VERSION;
   /** What it records: an agent host. */
   readonly subject: "agent-host";
+  /**
+   * When the case began on the wall clock, Unix ms (where `at_ms` counts
+   * from): shown (`accept host --otlp`'s times), never judged on. Absent
+   * from a history recorded before it was kept.
+   */
+  readonly epoch_ms?: number;
   /** What happened, in order. */
   readonly records: readonly HostRecord[];
   /** How many records past the bound were not kept (the reads and the host's end always are). */
   readonly dropped?: number;
+}
+
+/** What every dummy API key `accept host` hands a host begins with (a UUID follows). */
+export const DUMMY_KEY_PREFIX = "guardlab-dummy-";
+
+/**
+ * `text` with every dummy API key in it, whole or cut short, shown as
+ * `guardlab-dummy-…`: a host may say its key back in what it sends.
+ */
+export function maskDummyKeys(text: string): string {
+  return text.replace(/guardlab-dummy-[0-9a-f-]*/g, `${DUMMY_KEY_PREFIX}…`);
 }
 
 /** The write tool `accept host` offers, by the name it lists. */

@@ -61,6 +61,7 @@ export class HostLog {
     return {
       version: HISTORY_VERSION,
       subject: "agent-host",
+      epoch_ms: tenths(performance.timeOrigin + this.#start),
       records: [...this.#records],
       ...(this.#dropped > 0 ? { dropped: this.#dropped } : {}),
     };

@@ -33,11 +33,18 @@ import { MAX_MODEL_BODY_BYTES, MAX_TOLD_TEXT } from "./limits.ts";
 /** The ids the model gives its two calls. */
 export const CALL_IDS = ["call_guardlab_1", "call_guardlab_2"] as const;
 
+/** The id of the model's answer to its request `n` (a trace's `gen_ai.response.id`). */
+export function responseIdOf(n: number): string {
+  return `chatcmpl-guardlab-${n}`;
+}
+
 /** The amount every call carries. */
 export const AMOUNT = 5;
 
 /** What the model answered, as a chat completion's message. */
 export interface ModelAnswer {
+  /** The request's number, as recorded. */
+  readonly request: number;
   /** The record's reply. */
   readonly reply: ModelReply;
   /** The tool call asked for (with the name the host offered the tool under). */
@@ -84,9 +91,10 @@ export class ScriptedModel {
       : offered === undefined
       ? "done"
       : "call-1";
+    const request = ++this.#requests;
     this.log.record({
       op: "model",
-      request: ++this.#requests,
+      request,
       ...(body.stream === true ? { stream: true as const } : {}),
       offered: offered !== undefined,
       ...(offered !== undefined && offered !== WRITE_TOOL
@@ -99,9 +107,10 @@ export class ScriptedModel {
       this.#toldFirst = true;
       this.told();
     }
-    if (reply !== "call-1" && reply !== "call-2") return { reply };
+    if (reply !== "call-1" && reply !== "call-2") return { request, reply };
     const n = reply === "call-1" ? 0 : 1;
     return {
+      request,
       reply,
       call: {
         id: CALL_IDS[n],
@@ -185,7 +194,7 @@ export function completionOf(answer: ModelAnswer, model: string, n: number) {
       }],
     };
   return {
-    id: `chatcmpl-guardlab-${n}`,
+    id: responseIdOf(n),
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
@@ -207,7 +216,7 @@ export function streamOf(
   usage: boolean,
 ): string {
   const head = {
-    id: `chatcmpl-guardlab-${n}`,
+    id: responseIdOf(n),
     object: "chat.completion.chunk",
     created: Math.floor(Date.now() / 1000),
     model,
@@ -277,7 +286,6 @@ export function serveModel(
     close(): Promise<void>;
   },
 ): ModelServer {
-  let n = 0;
   const handler = async (request: Request): Promise<Response> => {
     if (request.headers.get("authorization") !== `Bearer ${apiKey}`) {
       await request.body?.cancel().catch(() => {});
@@ -317,7 +325,7 @@ export function serveModel(
     const name = typeof body.model === "string"
       ? body.model.slice(0, 128)
       : "guardlab-model";
-    n++;
+    const n = answer.request;
     if (body.stream === true) {
       const usage = isPlainRecord(body.stream_options) &&
         body.stream_options.include_usage === true;

@@ -26,7 +26,11 @@ import {
 import { isPlainRecord } from "../base/json.ts";
 import type { HostCaseName, HostTransport, HostVariant } from "./cases.ts";
 import { HostLog } from "./_host_log.ts";
-import { type PlanRecord, WRITE_TOOL } from "./_host_history.ts";
+import {
+  DUMMY_KEY_PREFIX,
+  type PlanRecord,
+  WRITE_TOOL,
+} from "./_host_history.ts";
 import { judgeHostCase } from "./_host_checker.ts";
 import { HostLedger, HostTool, VARIANT_HINTS } from "./_host_tool.ts";
 import { ScriptedModel, serveModel } from "./_host_model.ts";
@@ -143,7 +147,7 @@ export async function runHostCase(
   const ledger = new HostLedger(join(folder.path, "ledger.jsonl"), variant);
   const tool = new HostTool(log, plan, ledger);
   const model = new ScriptedModel(log, plan, () => tool.giveUp("told"));
-  const apiKey = `guardlab-dummy-${crypto.randomUUID()}`;
+  const apiKey = `${DUMMY_KEY_PREFIX}${crypto.randomUUID()}`;
   const modelServer = serveModel(model, apiKey, serveLoopback);
   let toolEnd: ReturnType<typeof offerTool>;
   try {

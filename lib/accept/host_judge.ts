@@ -24,7 +24,7 @@ import { HISTORY_VERSION } from "./_history.ts";
 import type { HostHistory, HostRecord } from "./_host_history.ts";
 import { judgeHostCase } from "./_host_checker.ts";
 import type { HostCaseResult, HostReport } from "./host_report.ts";
-import { BadReport } from "./judge.ts";
+import { BadReport, epochOf } from "./judge.ts";
 import { MAX_HOST_RECORDS, MAX_REPORT_DEPTH, MAX_TOLD_TEXT } from "./limits.ts";
 import { MAX_BASELINE_RESULTS } from "./baseline.ts";
 
@@ -294,6 +294,7 @@ function historyOf(h: unknown, bad: (why: string) => Text): HostHistory {
   return {
     version: HISTORY_VERSION,
     subject: "agent-host",
+    ...epochOf(h),
     records,
     ...(count(h.dropped) ? { dropped: h.dropped as number } : {}),
   };

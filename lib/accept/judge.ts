@@ -219,17 +219,27 @@ function historyOf(h: unknown, bad: (why: string) => Text): CaseHistory {
   if (records.filter((r) => r.op === "call").length > MAX_CASE_CALLS) {
     throw new BadReport(bad("records (more calls than any case makes)"));
   }
-  // When the case began on the wall clock: kept as given, when it is one
-  // (a trace's times), never judged on.
-  const epoch = typeof h.epoch_ms === "number" && Number.isFinite(h.epoch_ms) &&
-      h.epoch_ms > 0 && h.epoch_ms < MAX_EPOCH_MS
-    ? { epoch_ms: h.epoch_ms }
-    : {};
-  return { version: HISTORY_VERSION, subject: h.subject, ...epoch, records };
+  return {
+    version: HISTORY_VERSION,
+    subject: h.subject,
+    ...epochOf(h),
+    records,
+  };
 }
 
 /** The latest wall-clock start a history may state (Unix ms: the year 5138). */
 const MAX_EPOCH_MS = 1e14;
+
+/**
+ * When a saved history's case began on the wall clock, `{epoch_ms}`, kept
+ * as given when it is one (a trace's times, never judged on); else nothing.
+ */
+export function epochOf(h: Record<string, unknown>): { epoch_ms?: number } {
+  return typeof h.epoch_ms === "number" && Number.isFinite(h.epoch_ms) &&
+      h.epoch_ms > 0 && h.epoch_ms < MAX_EPOCH_MS
+    ? { epoch_ms: h.epoch_ms }
+    : {};
+}
 
 const count = (v: unknown, max = Number.MAX_SAFE_INTEGER) =>
   Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max;

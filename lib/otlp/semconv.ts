@@ -40,6 +40,20 @@ export const OTEL = {
   jsonrpcRequestId: "jsonrpc.request.id",
   /** The class of error a call ended with (`tool_error` for `isError`). */
   errorType: "error.type",
+  /** How an MCP message travelled: `pipe` (stdio) or `tcp` (HTTP). */
+  networkTransport: "network.transport",
+  /** The protocol over the transport: `http` for Streamable HTTP. */
+  networkProtocolName: "network.protocol.name",
+  /** The id a model's answer carried (`chatcmpl-…`). */
+  genAiResponseId: "gen_ai.response.id",
+  /** Why the model stopped: `tool_calls` or `stop`. */
+  genAiResponseFinishReasons: "gen_ai.response.finish_reasons",
+  /** Whether the model was asked for a stream. */
+  genAiRequestStream: "gen_ai.request.stream",
+  /** A tool call's result, as the model received it. */
+  genAiToolCallResult: "gen_ai.tool.call.result",
+  /** A process's exit code (the agent host's). */
+  processExitCode: "process.exit.code",
 } as const;
 
 /** Values of OpenTelemetry's attributes. */
@@ -50,6 +64,14 @@ export const OTEL_VALUE = {
   executeTool: "execute_tool",
   /** `gen_ai.operation.name` of a model call (an agent's turn). */
   chat: "chat",
+  /** `mcp.method.name` of a cancel. */
+  notificationsCancelled: "notifications/cancelled",
+  /** `network.transport` of stdio. */
+  pipe: "pipe",
+  /** `network.transport` of HTTP. */
+  tcp: "tcp",
+  /** `network.protocol.name` of Streamable HTTP. */
+  http: "http",
   /** `error.type` of a result with `isError: true`. */
   toolError: "tool_error",
   /** `error.type` when no better class is known. */
@@ -164,4 +186,40 @@ export const GUARDLAB = {
   inconclusive: "guardlab.inconclusive",
   /** A record's own bound was reached: what followed was not recorded. */
   truncated: "guardlab.record.truncated",
+  /** Verdicts reported beside a case's verdict, as information. */
+  verdictInfo: "guardlab.verdict.info",
+  /** The variant of accept host's tool: keyed or unkeyed. */
+  variant: "guardlab.variant",
+  /** How accept host offered its tool: stdio or http. */
+  transport: "guardlab.transport",
+  /** The key the naive model's second call carries. */
+  jobNew: "guardlab.job.new",
+  /** Which connection to the tool (a process over stdio, a session over HTTP), from 1. */
+  conn: "guardlab.conn",
+  /** What the tool did with a call at its commit: written, reused, refused. */
+  effect: "guardlab.effect",
+  /** What guardlab did with the tool's answer (ok, error, none, late, killed, http-503, expired). */
+  reply: "guardlab.reply",
+  /** Which of the model's calls a tool call or a result carries: 1 (the first key) or 2 (the new key). */
+  modelCall: "guardlab.model.call",
+  /** What the model answered: call-1, call-2 or done. */
+  modelReply: "guardlab.model.reply",
+  /** Whether a resend carried the first call's arguments. */
+  argumentsSame: "guardlab.arguments.same",
+  /** Whether the write tool was among the tools a model request offered. */
+  toolOffered: "guardlab.tool.offered",
+  /** The name the host gave the write tool, when not its own. */
+  toolOfferedAs: "guardlab.tool.offered_as",
+  /** What a tool result told the model: success, unknown, tool-error, failure. */
+  toldAs: "guardlab.told.as",
+  /** Where a problem was: the model or the tool. */
+  problemWhere: "guardlab.problem.where",
+  /** A cancel's reason, as the host gave it. */
+  reason: "guardlab.reason",
+  /** What the host did before a late answer was released. */
+  after: "guardlab.after",
+  /** The clients a host named at initialize. */
+  clients: "guardlab.clients",
+  /** The limit of each case, in ms. */
+  caseMs: "guardlab.case_ms",
 } as const;

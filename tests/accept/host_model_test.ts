@@ -168,3 +168,23 @@ Deno.test("host model: a request that does not offer the tool is answered done; 
   await big.body?.cancel();
   assert.equal(m.log.records.at(-1)?.op, "problem");
 });
+
+Deno.test("host model: each answer's id names the request's record (what accept host --otlp writes as gen_ai.response.id); a refused request has neither", async () => {
+  const m = model();
+  const first = await m.handler(
+    post({ messages: [], tools: [tool("write_row")] }),
+  );
+  assert.equal((await first.json()).id, "chatcmpl-guardlab-1");
+  const refused = await m.handler(post({ messages: [] }, "other"));
+  assert.equal(refused.status, 401);
+  await refused.body?.cancel();
+  const streamed = await m.handler(
+    post({ messages: [], tools: [tool("write_row")], stream: true }),
+  );
+  const ids = new Set(
+    (await streamed.text()).split("\n").filter((l) => l.startsWith("data: {"))
+      .map((l) => JSON.parse(l.slice(6)).id),
+  );
+  assert.deepEqual([...ids], ["chatcmpl-guardlab-2"]);
+  assert.deepEqual(models(m.log).map((r) => r.request), [1, 2]);
+});

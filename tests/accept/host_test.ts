@@ -7,7 +7,9 @@
  * of the file the tool appends to), and against what the model was told,
  * written here by hand from what the fixture says. Also: a host that
  * never reaches the tool, one still waiting at the case's limit, the
- * process group ended at the limit and on SIGTERM, and the flags.
+ * process group ended at the limit and on SIGTERM, and the flags. And
+ * `--otlp`: a live run's trace, its counts held to the ledger the test
+ * counted, and the file refused before the host starts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -26,6 +28,14 @@ import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
 import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
 import { serveDroppable } from "../../lib/accept/_host_serve.ts";
 import { judgeHostReport } from "../../lib/accept/host_judge.ts";
+import { hostTrace, randomIds } from "../../lib/accept/host_otlp.ts";
+import { encodeTrace } from "../../lib/otlp/trace.ts";
+import {
+  attributesOf,
+  type DecodedSpan,
+  decodeOtlpFile,
+  spansOf,
+} from "../_helpers/otlp.ts";
 import {
   CAN_START,
   privateDir,
@@ -650,5 +660,180 @@ Deno.test({
       ),
       bad.stderr,
     );
+  },
+});
+
+/** The events named `name` of `spans`, each as its key and count. */
+function counted(spans: DecodedSpan[], name: string): [unknown, unknown][] {
+  return spans.flatMap((s) =>
+    s.events.filter((e) => e.name === name).map((e) => {
+      const a = attributesOf(e.attributes);
+      return [a["guardlab.job"], a["guardlab.effect.count"]] as [
+        unknown,
+        unknown,
+      ];
+    })
+  );
+}
+
+hostTest(
+  "--otlp of a live run: the resending host's late call, its resend and the commits, the counts the ledger's",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("resends"),
+      "late-reply",
+      "unkeyed",
+    );
+    assert.equal(row.verdict, "RESENT-DUPLICATED");
+    const spans = spansOf(decodeOtlpFile(
+      encodeTrace(hostTrace({
+        kind: "accept-host",
+        host: { program: "deno" },
+        transport: "stdio",
+        case_ms: 60_000,
+        results: [row],
+        unsafe: 1,
+        inconclusive: 0,
+      }, randomIds())).text,
+    ));
+    const [, kase] = spans;
+    const calls = spans.filter((s) => s.name === "tools/call write_row");
+    const models = spans.filter((s) => s.name === "chat");
+    assert.ok(spans.slice(2).every((s) => s.parentSpanId === kase.spanId));
+    // One commit per row the test counted in the ledger, on the call that
+    // made it: the model's call, then the host's own resend.
+    const rows = ledger.get(row.key) ?? 0;
+    assert.equal(rows, 2);
+    assert.equal(ledger.get(row.new_key) ?? 0, 0);
+    assert.deepEqual(
+      counted(calls, "guardlab.effect_visible"),
+      Array.from({ length: rows }, (_, n) => [row.key, n + 1]),
+    );
+    assert.deepEqual(counted([kase], "guardlab.effect_read"), [
+      [row.key, ledger.get(row.key) ?? 0],
+      [row.new_key, ledger.get(row.new_key) ?? 0],
+    ]);
+    assert.deepEqual(
+      calls.map((s) => {
+        const a = attributesOf(s.attributes);
+        return [
+          a["guardlab.model.call"],
+          a["guardlab.retry"],
+          a["guardlab.arguments.same"],
+          a["guardlab.reply"],
+          a["guardlab.outcome.known"],
+        ];
+      }),
+      [[1, undefined, undefined, "late", false], [1, true, true, "ok", true]],
+    );
+    // The first call: withheld, then the host's cancel on it.
+    const first = calls[0].events.map((e) => e.name);
+    assert.deepEqual(first.slice(0, 2), [
+      "guardlab.effect_visible",
+      "guardlab.fault.withhold",
+    ]);
+    assert.ok(first.includes("guardlab.cancelled"), first.join(" "));
+    // What the model was told, on the request that carried it.
+    const told = models.flatMap((s) =>
+      s.events.map((e) => attributesOf(e.attributes))
+    );
+    assert.deepEqual(told, [{
+      "guardlab.model.call": 1,
+      "gen_ai.tool.call.result": OK(row.key, "written"),
+      "guardlab.told.as": "success",
+    }]);
+  },
+);
+
+hostTest(
+  "accept host --otlp FILE from the command line: the trace beside the report, never the host's command or its key",
+  async () => {
+    using dir = privateDir("gl-accept-host-otlp-");
+    const file = join(dir.path, "host.jsonl");
+    const argv = fixtureHost("resends");
+    const run = await runEngineer([
+      "accept",
+      "host",
+      "--cases",
+      "no-fault",
+      "--variant",
+      "keyed",
+      "--json",
+      "--otlp",
+      file,
+      "--",
+      ...argv,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    const [row] = report.results as HostCaseResult[];
+    const text = Deno.readTextFileSync(file);
+    for (const never of [FIXTURE, "--allow-run", "guardlab-dummy-"]) {
+      assert.equal(text.includes(never), false, never);
+    }
+    const spans = spansOf(decodeOtlpFile(text));
+    assert.deepEqual(
+      spans.map((s) => s.name),
+      ["accept host", "case no-fault/keyed", "chat", "tools/call write_row"]
+        .concat("chat"),
+    );
+    assert.deepEqual(attributesOf(spans[1].attributes), {
+      "guardlab.case": "no-fault",
+      "guardlab.variant": "keyed",
+      "guardlab.transport": "stdio",
+      "gen_ai.tool.name": "write_row",
+      "guardlab.verdict": "TOLD-SUCCESS",
+      "guardlab.verdict.class": "safe",
+      "guardlab.job": row.key,
+      "guardlab.job.new": row.new_key,
+      "guardlab.clients": ["host-fixture-resends 1.0.0"],
+    });
+    // The case starts when its history says, on the wall clock.
+    assert.equal(
+      spans[1].startTimeUnixNano,
+      String(BigInt(Math.round(row.history.epoch_ms! * 1000)) * 1000n),
+    );
+    assert.deepEqual(counted(spans, "guardlab.effect_visible"), [[
+      row.key,
+      row.effects_key,
+    ]]);
+  },
+);
+
+Deno.test({
+  name:
+    `accept host --otlp: a name that exists, a link or a FIFO is refused, exit 4, before the host starts, the file untouched${NEEDS}`,
+  ignore: !CAN,
+  async fn() {
+    using dir = privateDir("gl-accept-host-otlp-");
+    const marker = join(dir.path, "started");
+    const taken = join(dir.path, "taken.jsonl");
+    Deno.writeTextFileSync(taken, "mine\n");
+    const link = join(dir.path, "link.jsonl");
+    Deno.symlinkSync(taken, link);
+    const fifo = join(dir.path, "fifo.jsonl");
+    const made = new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+    assert.equal(made.code, 0);
+    for (const file of [taken, link, fifo]) {
+      const r = await runEngineer([
+        "accept",
+        "host",
+        "--cases",
+        "no-fault",
+        "--otlp",
+        file,
+        "--",
+        "/bin/sh",
+        "-c",
+        `touch ${marker}`,
+      ]);
+      assert.equal(r.code, 4, `${file}: ${r.stderr}`);
+      assert.equal(r.stdout, "");
+      assert.equal(r.stderr.split("\n").filter((l) => l !== "").length, 1);
+      assert.equal(exists(marker), false, "the host was started");
+    }
+    assert.equal(Deno.readTextFileSync(taken), "mine\n");
+    assert.equal(Deno.lstatSync(link).isSymlink, true);
+    assert.equal(Deno.lstatSync(fifo).isFile, false);
   },
 });

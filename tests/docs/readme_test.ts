@@ -198,6 +198,7 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
     ["# Accept your agent host", "# 验收你的 Agent 宿主"],
     ["## Run it", "## 运行"],
     ["## The cases and their verdicts", "## 用例与结论"],
+    ["## The run as a trace: `--otlp`", "## 把运行写成 trace：`--otlp`"],
     [
       "## How each host takes the model and the tool",
       "## 各个宿主怎样接上模型和工具",

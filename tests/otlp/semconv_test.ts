@@ -32,11 +32,23 @@ Deno.test("otlp: every OpenTelemetry name is the package's constant", () => {
     genAiAgentName: inc.ATTR_GEN_AI_AGENT_NAME,
     jsonrpcRequestId: inc.ATTR_JSONRPC_REQUEST_ID,
     errorType: stable.ATTR_ERROR_TYPE,
+    networkTransport: stable.ATTR_NETWORK_TRANSPORT,
+    networkProtocolName: stable.ATTR_NETWORK_PROTOCOL_NAME,
+    genAiResponseId: inc.ATTR_GEN_AI_RESPONSE_ID,
+    genAiResponseFinishReasons: inc.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+    genAiRequestStream: inc.ATTR_GEN_AI_REQUEST_STREAM,
+    genAiToolCallResult: inc.ATTR_GEN_AI_TOOL_CALL_RESULT,
+    processExitCode: inc.ATTR_PROCESS_EXIT_CODE,
   });
   assert.deepEqual(OTEL_VALUE, {
     toolsCall: inc.MCP_METHOD_NAME_VALUE_TOOLS_CALL,
     executeTool: inc.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
     chat: inc.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+    notificationsCancelled: inc.MCP_METHOD_NAME_VALUE_NOTIFICATIONS_CANCELLED,
+    pipe: stable.NETWORK_TRANSPORT_VALUE_PIPE,
+    tcp: stable.NETWORK_TRANSPORT_VALUE_TCP,
+    // The MCP page: network.protocol.name "http" over Streamable HTTP.
+    http: "http",
     // The MCP page's note on error.type: "When CallToolResult is returned
     // with isError set to true, this attribute SHOULD be set to tool_error".
     toolError: "tool_error",

@@ -72,8 +72,8 @@ export function randomIds(): TraceIds {
 }
 
 /** The case's start on the wall clock (Unix ms), or the epoch when the history does not say. */
-function epochOf(h: CaseHistory): number {
-  const e = (h as { epoch_ms?: unknown }).epoch_ms;
+export function epochOf(h: { readonly epoch_ms?: unknown }): number {
+  const e = h.epoch_ms;
   return typeof e === "number" && Number.isFinite(e) && e > 0 ? e : 0;
 }
 
@@ -106,15 +106,47 @@ export function historyTrace(
   cases: readonly TracedCase[],
   ids: TraceIds,
 ): Trace {
+  return runTrace(
+    what,
+    attributes,
+    ids,
+    cases.map((c) => ({
+      epoch: epochOf(c.history),
+      end: endOf(c.history.records),
+      spans: (parent: string) => caseSpans(c, ids, parent),
+    })),
+  );
+}
+
+/** One case of a run, as {@linkcode runTrace} places it. */
+export interface RunCase {
+  /** When it began on the wall clock, Unix ms. */
+  readonly epoch: number;
+  /** Its last moment, ms after `epoch`. */
+  readonly end: number;
+  /** Its spans, the case's own first, under the root `parent`. */
+  readonly spans: (parent: string) => Span[];
+}
+
+/**
+ * A run's trace: the root (`what` names it, `attributes` say more of it)
+ * from the first case's start to the last one's end, and each case's
+ * spans under it, in order.
+ */
+export function runTrace(
+  what: string,
+  attributes: Attributes,
+  ids: TraceIds,
+  cases: readonly RunCase[],
+): Trace {
   const rootId = ids.spanId();
   const spans: Span[] = [];
   let first = Infinity;
   let last = 0;
   for (const c of cases) {
-    const epoch = epochOf(c.history);
-    first = Math.min(first, epoch);
-    last = Math.max(last, epoch + endOf(c.history.records));
-    spans.push(...caseSpans(c, ids, rootId));
+    first = Math.min(first, c.epoch);
+    last = Math.max(last, c.epoch + c.end);
+    spans.push(...c.spans(rootId));
   }
   const start = first === Infinity ? 0 : first;
   const root: Span = {

@@ -54,7 +54,8 @@ REPORT.json [--json] judges a saved report again from the histories alone,
 offline (nothing is started: the temp folder's grant is enough), and names
 any verdict the report states that its history does not give.
 accept host [--url URL] [--cases LIST] [--variant keyed|unkeyed] [--case-ms
-N] [--json] [--junit FILE] -- HOSTCOMMAND… accepts an agent host instead:
+N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… accepts an agent
+host instead:
 guardlab plays the model (OPENAI_BASE_URL, with a dummy OPENAI_API_KEY) and a
 write tool (GUARDLAB_MCP_CONFIG, an mcpServers file: stdio, or --url for
 loopback HTTP), loses a reply after the tool's commit (late-reply, no-reply,
@@ -64,7 +65,10 @@ whether the host sent the call again, cancelled it, and what it told the
 model, the ledger counted by key.
 The host runs with your own rights and needs the engineer grant; its process
 group is ended at each case's limit (--case-ms, default 120000) and when
-guardlab ends: docs/en/10-accept-your-agent-host.md.
+guardlab ends: docs/en/10-accept-your-agent-host.md. Its --otlp trace has a
+span per case, per model request and per tools/call, the commit as an event
+on the call that made it; never the host's command, its output or the dummy
+key.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -123,8 +127,8 @@ init 读取一个没有调用用过的业务键：读取数到它（读取工具
 离线重新判定一份保存的报告（不启动任何程序：临时目录权限即可），并指出报告中
 写的、但其历史记录得不出的结论。
 accept host [--url URL] [--cases LIST] [--variant keyed|unkeyed] [--case-ms
-N] [--json] [--junit FILE] -- HOSTCOMMAND… 改为验收 Agent 宿主：guardlab 扮演
-模型（OPENAI_BASE_URL，配一个假的 OPENAI_API_KEY）和写工具
+N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… 改为验收 Agent
+宿主：guardlab 扮演模型（OPENAI_BASE_URL，配一个假的 OPENAI_API_KEY）和写工具
 （GUARDLAB_MCP_CONFIG，一个 mcpServers 文件：stdio，或用 --url 走回环 HTTP），
 在工具提交之后丢掉应答（late-reply、no-reply、error-after-commit、
 killed-after-commit；HTTP 下还有 http-503-after-commit、
@@ -132,7 +136,9 @@ connection-reset-after-commit、session-expired-after-commit），
 再按业务键清点账本，判定宿主是否再次发送调用、
 是否取消、告诉了模型什么。宿主以你自己的权限运行，需要工程师权限；每个用例到时
 （--case-ms，默认 120000）以及 guardlab 结束时，都会结束宿主的进程组：见
-docs/zh/10-accept-your-agent-host.md。
+docs/zh/10-accept-your-agent-host.md。它的 --otlp trace 为每个用例、每次模型请求
+和每次 tools/call 各写一个 span，提交点是做出提交的那次调用上的事件；从不写入
+宿主的命令、它的输出或假的 API 密钥。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
@@ -234,9 +240,9 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
   },
   otlp: {
     en:
-      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event; never the command, the oracle or a header's value",
+      "also write the run as an OpenTelemetry trace to this new file (OTLP JSON, one line): a span per case with its verdict, a span per call, the first read that saw the effect as an event (host: a span per model request too, the commit on the call that made it); never the command, the oracle, a header's value, or the host's output or dummy key",
     zh:
-      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件；从不写入命令、oracle 或任何请求头的值",
+      "同时把这次运行以 OpenTelemetry trace 写入这个新文件（OTLP JSON，一行）：每个用例一个 span，带它的结论；每次调用一个 span；第一次读到效果的读取是一个事件（host：每次模型请求也是一个 span，提交点在做出提交的调用上）；从不写入命令、oracle、任何请求头的值，也不写入宿主的输出或假的 API 密钥",
   },
   baseline: {
     en:

@@ -1,9 +1,10 @@
 /**
  * `guardlab accept host [--url URL] [--cases LIST] [--variant V]
- * [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…`, top to bottom:
- * the flags, the grant, `--junit`'s new file checked before anything
- * starts, the run (one line on stderr per case as it is judged), the
- * screen or the JSON, the JUnit file, the exit code. And `accept
+ * [--case-ms N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND…`,
+ * top to bottom: the flags, the grant, `--junit`'s and `--otlp`'s new
+ * files checked before anything starts, the run (one line on stderr per
+ * case as it is judged), the screen or the JSON, the JUnit file, the
+ * trace, the exit code. And `accept
  * host-tool DIR`, the tool's stdio end the host starts.
  *
  * @module
@@ -27,6 +28,8 @@ import { type HostReport, runHost } from "../../../accept/host.ts";
 import { relay } from "../../../accept/host_relay.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
+import { hostTrace, randomIds } from "../../../accept/host_otlp.ts";
+import { encodeTrace } from "../../../otlp/trace.ts";
 import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
@@ -44,6 +47,7 @@ const HOST_FLAGS = [
   "case-ms",
   "json",
   "junit",
+  "otlp",
   "lang",
   "home",
 ];
@@ -91,6 +95,8 @@ export async function runHostCommand(
   }
   const junit = values.junit as string | undefined;
   if (junit !== undefined) assertNewFile(junit, trusted);
+  const otlp = values.otlp as string | undefined;
+  if (otlp !== undefined) assertNewFile(otlp, trusted);
   let report: HostReport;
   try {
     report = await runHost({
@@ -148,6 +154,14 @@ export async function runHostCommand(
       junit,
       trusted,
       hostJunitXml(report, { lang, at: new Date(), exit: code }),
+    );
+  }
+  if (otlp !== undefined) {
+    // Random ids: the run is an event, traced once, as it is written.
+    writeNewFile(
+      otlp,
+      trusted,
+      encodeTrace(hostTrace(report, randomIds())).text,
     );
   }
   return code;

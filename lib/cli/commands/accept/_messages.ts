@@ -134,9 +134,9 @@ export const ACCEPT_MESSAGES = {
   },
   hostFlags: {
     en:
-      "accept host takes only --url, --cases, --variant, --case-ms, --json and --junit before -- HOSTCOMMAND…; got {flag}",
+      "accept host takes only --url, --cases, --variant, --case-ms, --json, --junit and --otlp before -- HOSTCOMMAND…; got {flag}",
     zh:
-      "accept host 在 -- HOSTCOMMAND… 之前只接受 --url、--cases、--variant、--case-ms、--json 和 --junit；收到了 {flag}",
+      "accept host 在 -- HOSTCOMMAND… 之前只接受 --url、--cases、--variant、--case-ms、--json、--junit 和 --otlp；收到了 {flag}",
   },
   hostNeedsCommand: {
     en:

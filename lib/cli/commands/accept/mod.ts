@@ -41,7 +41,8 @@ export const accept = command({
        guardlab accept init [--output FILE] (-- COMMAND ARGS… | --url URL …)
        guardlab accept judge REPORT.json [--json]
        guardlab accept host [--url URL] [--cases LIST] [--variant V]
-                    [--case-ms N] [--json] [--junit FILE] -- HOSTCOMMAND…`,
+                    [--case-ms N] [--json] [--junit FILE] [--otlp FILE]
+                    -- HOSTCOMMAND…`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
