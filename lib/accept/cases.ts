@@ -345,7 +345,7 @@ export type ExampleName = typeof EXAMPLE_NAMES[number];
  * The cases of `accept host`, in the order it runs them: a call without a
  * fault first (can the host reach the model and the tool at all?), then a
  * fault after the tool's commit each. `killed-after-commit` needs a
- * process to kill (stdio); the last two need HTTP (`--url`).
+ * process to kill (stdio); the last three need HTTP (`--url`).
  */
 export const HOST_CASE_NAMES = [
   "no-fault",
@@ -354,6 +354,7 @@ export const HOST_CASE_NAMES = [
   "error-after-commit",
   "killed-after-commit",
   "http-503-after-commit",
+  "connection-reset-after-commit",
   "session-expired-after-commit",
 ] as const;
 
@@ -380,6 +381,7 @@ export const HOST_TRANSPORT_CASES: Readonly<
     "no-reply",
     "error-after-commit",
     "http-503-after-commit",
+    "connection-reset-after-commit",
     "session-expired-after-commit",
   ],
 };

@@ -60,8 +60,9 @@ guardlab plays the model (OPENAI_BASE_URL, with a dummy OPENAI_API_KEY) and a
 write tool (GUARDLAB_MCP_CONFIG, an mcpServers file: stdio, or --url for
 loopback HTTP), loses a reply after the tool's commit (late-reply, no-reply,
 error-after-commit, killed-after-commit; over HTTP http-503-after-commit,
-session-expired-after-commit), and judges whether the host sent the call
-again, cancelled it, and what it told the model, the ledger counted by key.
+connection-reset-after-commit, session-expired-after-commit), and judges
+whether the host sent the call again, cancelled it, and what it told the
+model, the ledger counted by key.
 The host runs with your own rights and needs the engineer grant; its process
 group is ended at each case's limit (--case-ms, default 120000) and when
 guardlab ends: docs/en/10-accept-your-agent-host.md. Its --otlp trace has a
@@ -131,7 +132,8 @@ N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… 改为验收 Agent
 （GUARDLAB_MCP_CONFIG，一个 mcpServers 文件：stdio，或用 --url 走回环 HTTP），
 在工具提交之后丢掉应答（late-reply、no-reply、error-after-commit、
 killed-after-commit；HTTP 下还有 http-503-after-commit、
-session-expired-after-commit），再按业务键清点账本，判定宿主是否再次发送调用、
+connection-reset-after-commit、session-expired-after-commit），
+再按业务键清点账本，判定宿主是否再次发送调用、
 是否取消、告诉了模型什么。宿主以你自己的权限运行，需要工程师权限；每个用例到时
 （--case-ms，默认 120000）以及 guardlab 结束时，都会结束宿主的进程组：见
 docs/zh/10-accept-your-agent-host.md。它的 --otlp trace 为每个用例、每次模型请求
