@@ -68,7 +68,8 @@ export type CallEffect = "written" | "reused" | "refused";
  * good; `late` withheld it until the host gave up on it, then sent it
  * (a `release` fault record says when), or never, when the host never gave
  * up or its connection had closed; `killed` ended the tool's process instead; `http-503`
- * answered HTTP 503; `expired` forgot the session and answered HTTP 404.
+ * answered HTTP 503; `reset` closed the host's HTTP connection with no answer
+ * (the session stays); `expired` forgot the session and answered HTTP 404.
  */
 export type CallReply =
   | "ok"
@@ -77,6 +78,7 @@ export type CallReply =
   | "late"
   | "killed"
   | "http-503"
+  | "reset"
   | "expired";
 
 /** A `tools/call` of the write tool, as it reached the tool. */
@@ -165,7 +167,13 @@ export type HostFaultRecord =
   | {
     readonly op: "fault";
     readonly at_ms: number;
-    readonly fault: "withhold" | "error" | "kill" | "http-503" | "expire";
+    readonly fault:
+      | "withhold"
+      | "error"
+      | "kill"
+      | "http-503"
+      | "reset"
+      | "expire";
     readonly call: number;
   }
   | {

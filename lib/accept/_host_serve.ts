@@ -41,9 +41,15 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
+/** A request handler that may be told which connection a request came on. */
+type Handler = (
+  request: Request,
+  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+) => Promise<Response>;
+
 /** Serve `handler` on 127.0.0.1 at `port` (0: one the system picks). */
 export function serveLoopback(
-  handler: (request: Request) => Promise<Response>,
+  handler: Handler,
   port = 0,
 ): LoopbackServer {
   const stop = new AbortController();
@@ -83,14 +89,16 @@ const sessionNotFound = () =>
  * a session (its `Mcp-Session-Id`, a connection of the tool's own); every
  * other POST names its session; answers are JSON (the transport allows a
  * server to answer so); GET offers no event stream (405); DELETE ends the
- * session. A fault answers 503, or forgets the session and answers 404.
+ * session. A fault answers 503, forgets the session and answers 404, or
+ * (`drop`, served behind {@linkcode serveDroppable}) closes the host's
+ * connection with no answer at all.
  */
 export function toolHttpHandler(
   tool: HostTool,
   path: string,
-): (request: Request) => Promise<Response> {
+): (request: Request, drop?: () => void) => Promise<Response> {
   const sessions = new Map<string, ToolConnection>();
-  return async (request) => {
+  return async (request, drop) => {
     if (new URL(request.url).pathname !== path) {
       await request.body?.cancel().catch(() => {});
       return new Response("not found", { status: 404 });
@@ -149,7 +157,12 @@ export function toolHttpHandler(
       session!.closed("expired");
       return sessionNotFound();
     }
-    if (replies.some((r) => r?.kind === "http-503" || r?.kind === "kill")) {
+    if (replies.some((r) => r?.kind === "reset") && drop !== undefined) {
+      // The host's connection is closed before this answer can reach it.
+      drop();
+      return new Response(null, { status: 204 });
+    }
+    if (replies.some((r) => r?.kind !== undefined && r?.kind !== "message")) {
       return new Response("unavailable", { status: 503 });
     }
     const answers = replies.flatMap((r) =>
@@ -168,6 +181,71 @@ export function toolHttpHandler(
       headers,
     );
   };
+}
+
+/**
+ * Serve `handler` on 127.0.0.1 at `port` behind a TCP front of its own, so
+ * that a request can lose its connection with no answer at all (`drop`):
+ * Deno.serve itself answers every request, with a 500 at worst. The front
+ * carries each host connection to an inner server and finds it again by
+ * the port of the front's own connection to that server.
+ */
+export function serveDroppable(
+  handler: (request: Request, drop: () => void) => Promise<Response>,
+  port = 0,
+): LoopbackServer {
+  const hosts = new Map<number, Deno.Conn>();
+  const open = new Set<Deno.Conn>();
+  const inner = serveLoopback(
+    (request, info) =>
+      handler(request, () => closeQuietly(hosts.get(info.remoteAddr.port))),
+  );
+  const innerPort = Number(new URL(inner.url).port);
+  const listener = Deno.listen({ hostname: "127.0.0.1", port });
+  const carry = async (host: Deno.Conn) => {
+    open.add(host);
+    let up: Deno.Conn | undefined;
+    try {
+      up = await Deno.connect({ hostname: "127.0.0.1", port: innerPort });
+      open.add(up);
+      const key = (up.localAddr as Deno.NetAddr).port;
+      hosts.set(key, host);
+      // Either side's end ends both: the host's close, the inner server's, or a drop.
+      await Promise.race([
+        host.readable.pipeTo(up.writable).catch(() => {}),
+        up.readable.pipeTo(host.writable).catch(() => {}),
+      ]);
+      hosts.delete(key);
+    } catch {
+      // The inner server had closed: the host's connection ends too.
+    } finally {
+      for (const c of [host, up]) {
+        closeQuietly(c);
+        if (c !== undefined) open.delete(c);
+      }
+    }
+  };
+  const serving = (async () => {
+    for await (const host of listener) carry(host);
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    async close() {
+      listener.close();
+      for (const c of open) closeQuietly(c);
+      await inner.close();
+      await within(serving, HTTP_CLOSE_MS, undefined);
+    },
+  };
+}
+
+/** Close `conn` unless it is gone. */
+function closeQuietly(conn: Deno.Conn | undefined): void {
+  try {
+    conn?.close();
+  } catch {
+    // Closed already.
+  }
 }
 
 /** The relay listener of one case: its port, and its bounded end. */

@@ -64,12 +64,14 @@ export const VARIANT_HINTS: Readonly<Record<HostVariant, ToolHints>> = {
 /**
  * What a transport does with one message: send `message` back; answer an
  * HTTP status instead (`http-503`; `expired`: the session is forgotten and
- * the request answered 404, as a server that lost it would); end the
+ * the request answered 404, as a server that lost it would); close the
+ * host's HTTP connection with no answer at all (`reset`); end the
  * connection's process (`kill`); or nothing.
  */
 export type Reply =
   | { readonly kind: "message"; readonly message: Message }
   | { readonly kind: "http-503" }
+  | { readonly kind: "reset" }
   | { readonly kind: "expired" }
   | { readonly kind: "kill" }
   | null;
@@ -232,6 +234,9 @@ export class HostTool {
       case "http-503":
         this.log.record({ op: "fault", fault: "http-503", call });
         return Promise.resolve({ kind: "http-503" });
+      case "reset":
+        this.log.record({ op: "fault", fault: "reset", call });
+        return Promise.resolve({ kind: "reset" });
       case "expired":
         this.log.record({ op: "fault", fault: "expire", call });
         return Promise.resolve({ kind: "expired" });
@@ -255,6 +260,8 @@ function replyOf(fault: HostCaseName, effect: CallEffect): CallReply {
       return "killed";
     case "http-503-after-commit":
       return "http-503";
+    case "connection-reset-after-commit":
+      return "reset";
     case "session-expired-after-commit":
       return "expired";
     default:

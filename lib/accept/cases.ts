@@ -345,7 +345,7 @@ export type ExampleName = typeof EXAMPLE_NAMES[number];
  * The cases of `accept host`, in the order it runs them: a call without a
  * fault first (can the host reach the model and the tool at all?), then a
  * fault after the tool's commit each. `killed-after-commit` needs a
- * process to kill (stdio); the last two need HTTP (`--url`).
+ * process to kill (stdio); the last three need HTTP (`--url`).
  */
 export const HOST_CASE_NAMES = [
   "no-fault",
@@ -354,6 +354,7 @@ export const HOST_CASE_NAMES = [
   "error-after-commit",
   "killed-after-commit",
   "http-503-after-commit",
+  "connection-reset-after-commit",
   "session-expired-after-commit",
 ] as const;
 
@@ -380,6 +381,7 @@ export const HOST_TRANSPORT_CASES: Readonly<
     "no-reply",
     "error-after-commit",
     "http-503-after-commit",
+    "connection-reset-after-commit",
     "session-expired-after-commit",
   ],
 };
@@ -406,10 +408,12 @@ export type HostExampleName = typeof HOST_EXAMPLE_NAMES[number];
 
 /**
  * The cases a host run in process can meet: those over HTTP (its fetch is
- * guardlab's, in process; there is no process of the tool's to kill).
+ * guardlab's, in process; there is no process of the tool's to kill), but
+ * a connection reset, whose outcome is the fetch's own (Deno's resends the
+ * request) and so not the host's when the fetch is guardlab's.
  */
-export const HOST_EXAMPLE_CASES: readonly HostCaseName[] =
-  HOST_TRANSPORT_CASES.http;
+export const HOST_EXAMPLE_CASES: readonly HostCaseName[] = HOST_TRANSPORT_CASES
+  .http.filter((c) => c !== "connection-reset-after-commit");
 
 /** Whether `name` is a case of `accept host`. */
 export function isHostCaseName(name: string): name is HostCaseName {

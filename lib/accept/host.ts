@@ -38,6 +38,7 @@ import { ScriptedModel, serveModel } from "./_host_model.ts";
 import {
   type LoopbackServer,
   relayListener,
+  serveDroppable,
   serveLoopback,
   toolHttpHandler,
 } from "./_host_serve.ts";
@@ -276,10 +277,13 @@ function offerTool(
 ): { entry: Record<string, unknown>; close(): Promise<void> } {
   if (options.transport === "http") {
     const url = options.url ?? new URL("http://127.0.0.1:0/mcp");
-    const server: LoopbackServer = serveLoopback(
-      toolHttpHandler(tool, url.pathname),
-      Number(url.port || 0),
-    );
+    const handler = toolHttpHandler(tool, url.pathname);
+    const port = Number(url.port || 0);
+    // Only a connection reset needs the front that can close a connection unanswered.
+    const server: LoopbackServer =
+      tool.plan.case === "connection-reset-after-commit"
+        ? serveDroppable(handler, port)
+        : serveLoopback((request) => handler(request), port);
     return {
       entry: { type: "http", url: `${server.url}${url.pathname}` },
       close: () => server.close(),

@@ -194,6 +194,7 @@ const FIELDS: Readonly<
         "late",
         "killed",
         "http-503",
+        "reset",
         "expired",
       ]),
   },
@@ -218,7 +219,15 @@ const FIELDS: Readonly<
   },
   fault: {
     fault: (v) =>
-      oneOf(v, ["withhold", "error", "kill", "http-503", "expire", "release"]),
+      oneOf(v, [
+        "withhold",
+        "error",
+        "kill",
+        "http-503",
+        "reset",
+        "expire",
+        "release",
+      ]),
     call: count,
     after: (v) =>
       optional(v, (x) => oneOf(x, ["cancel", "told", "resend", "closed"])),

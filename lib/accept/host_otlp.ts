@@ -18,7 +18,8 @@
  *   ask for is the host's own resend (`guardlab.retry`, with
  *   `guardlab.arguments.same`), as the checker counts it.
  * - **What the host could not know:** the reply guardlab withheld, the
- *   process it killed, the HTTP 503 or the expired session
+ *   process it killed, the HTTP 503, the connection it closed unanswered or
+ *   the expired session
  *   (`guardlab.reply`, `guardlab.reply.withheld`,
  *   `guardlab.outcome.known` false), with the fault as an event at its
  *   time, and `notifications/cancelled` as an event on the call it names.

@@ -213,9 +213,20 @@ Deno.test("accept host --example: a server's flags, a command or another example
         "--example",
         "agents-core",
         "--cases",
+        "connection-reset-after-commit",
+      ],
+      'guardlab: --cases: "connection-reset-after-commit" is not a case of accept host over http, in process (cases: no-fault, late-reply, no-reply, error-after-commit, http-503-after-commit, session-expired-after-commit)',
+    ],
+    [
+      [
+        "accept",
+        "host",
+        "--example",
+        "agents-core",
+        "--cases",
         "killed-after-commit",
       ],
-      'guardlab: --cases: "killed-after-commit" is not a case of accept host over http (cases: no-fault, late-reply, no-reply, error-after-commit, http-503-after-commit, session-expired-after-commit)',
+      'guardlab: --cases: "killed-after-commit" is not a case of accept host over http, in process (cases: no-fault, late-reply, no-reply, error-after-commit, http-503-after-commit, session-expired-after-commit)',
     ],
   ];
   for (const [args, line] of cases) {

@@ -594,13 +594,14 @@ Deno.test("hostTrace: the tool's error passed on, the naive model's new key, eac
 
 /** A case with one call under the first key, answered as `reply` (its fault at 40), ending at 100. */
 function oneCall(
-  reply: "none" | "killed" | "http-503" | "expired" | "error",
+  reply: "none" | "killed" | "http-503" | "reset" | "expired" | "error",
   effect: "written" | "refused" = "written",
 ): HostHistory {
   const fault = {
     none: "withhold",
     killed: "kill",
     "http-503": "http-503",
+    reset: "reset",
     expired: "expire",
     error: "error",
   } as const;
@@ -636,6 +637,8 @@ Deno.test("hostTrace: each way a reply is lost, as the host met it: when the cal
     ["none", "written", 100, undefined, true, false, "withhold"],
     ["killed", "written", 40, undefined, undefined, false, "kill"],
     ["http-503", "written", 40, "503", undefined, false, "http-503"],
+    // A connection closed with no answer has no status, as a killed process.
+    ["reset", "written", 40, undefined, undefined, false, "reset"],
     ["expired", "written", 40, "404", undefined, false, "expire"],
     ["error", "refused", 30, "tool_error", undefined, true, undefined],
   ] as const;

@@ -25,6 +25,8 @@ import {
   runHostCase,
 } from "../../lib/accept/host.ts";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
+import { serveDroppable } from "../../lib/accept/_host_serve.ts";
+import { judgeHostReport } from "../../lib/accept/host_judge.ts";
 import { hostTrace, randomIds } from "../../lib/accept/host_otlp.ts";
 import { encodeTrace } from "../../lib/otlp/trace.ts";
 import {
@@ -266,26 +268,33 @@ hostTest(
   },
 );
 
-hostTest(
-  "over HTTP, a 503 after the commit: the resending host resends on the same session, the unkeyed tool writes twice",
-  async () => {
-    const { row, ledger } = await hostCase(
-      fixtureHost("resends"),
-      "http-503-after-commit",
-      "unkeyed",
-      "http",
-    );
-    assert.deepEqual(seen(row, ledger), {
-      verdict: "RESENT-DUPLICATED",
-      info: [],
-      resent: 1,
-      cancelled: false,
-      told: OK(row.key, "written"),
-      ledger: [2, 0],
-      counted: [2, 0],
-    });
-  },
-);
+for (
+  const [fault, what] of [
+    ["http-503-after-commit", "a 503"],
+    ["connection-reset-after-commit", "the connection closed with no answer"],
+  ] as const
+) {
+  hostTest(
+    `over HTTP, ${what} after the commit: the resending host's call is sent again on the same session, the unkeyed tool writes twice`,
+    async () => {
+      const { row, ledger } = await hostCase(
+        fixtureHost("resends"),
+        fault,
+        "unkeyed",
+        "http",
+      );
+      assert.deepEqual(seen(row, ledger), {
+        verdict: "RESENT-DUPLICATED",
+        info: [],
+        resent: 1,
+        cancelled: false,
+        told: OK(row.key, "written"),
+        ledger: [2, 0],
+        counted: [2, 0],
+      });
+    },
+  );
+}
 
 hostTest(
   "over HTTP, the session expired after the commit: the resending host opens a new one and the keyed tool reuses",
@@ -307,6 +316,72 @@ hostTest(
     });
     const calls = row.history.records.filter((r) => r.op === "call");
     assert.deepEqual(calls.map((c) => c.op === "call" && c.conn), [1, 2]);
+  },
+);
+
+hostTest(
+  "over HTTP, the connection closed after the commit with no answer: Deno's fetch sends the same request again by itself (same id, same session), so even the host that says unknown never sees the failure; the keyed tool reuses",
+  async () => {
+    const { row, ledger } = await hostCase(
+      fixtureHost("says-unknown"),
+      "connection-reset-after-commit",
+      "keyed",
+      "http",
+    );
+    assert.deepEqual(seen(row, ledger), {
+      verdict: "RESENT-REUSED",
+      info: [],
+      resent: 1,
+      cancelled: false,
+      told: OK(row.key, "reused"),
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+    const calls = row.history.records.flatMap((r) =>
+      r.op === "call" ? [[r.conn, r.id, r.reply]] : []
+    );
+    assert.deepEqual(calls, [[1, 2, "reset"], [1, 2, "ok"]]);
+    // A saved report of it is judged again: its reset records are read, not refused.
+    const saved = JSON.stringify({
+      kind: "accept-host",
+      host: { program: "deno" },
+      transport: "http",
+      case_ms: 60_000,
+      results: [row],
+    });
+    const again = judgeHostReport(saved, "reset.json");
+    assert.equal(again.report.results[0].verdict, "RESENT-REUSED");
+    assert.deepEqual(again.changed, []);
+  },
+);
+
+hostTest(
+  "the droppable front: a dropped request's connection closes with no byte of an answer; the handler ran once; the next connection is answered",
+  async () => {
+    const seenBodies: string[] = [];
+    const server = serveDroppable(async (request, drop) => {
+      const body = await request.text();
+      seenBodies.push(body);
+      if (body === "drop") drop();
+      return new Response(`answer to ${body}`);
+    });
+    try {
+      const port = Number(new URL(server.url).port);
+      const exchange = async (body: string) => {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(new TextEncoder().encode(
+          `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        ));
+        const got = await new Response(conn.readable).text();
+        return got.split("\r\n")[0] +
+          (got.endsWith(`answer to ${body}`) ? " +body" : "");
+      };
+      assert.equal(await exchange("drop"), "");
+      assert.equal(await exchange("keep"), "HTTP/1.1 200 OK +body");
+      assert.deepEqual(seenBodies, ["drop", "keep"]);
+    } finally {
+      await server.close();
+    }
   },
 );
 

@@ -60,19 +60,19 @@ guardlab plays the model (OPENAI_BASE_URL, with a dummy OPENAI_API_KEY) and a
 write tool (GUARDLAB_MCP_CONFIG, an mcpServers file: stdio, or --url for
 loopback HTTP), loses a reply after the tool's commit (late-reply, no-reply,
 error-after-commit, killed-after-commit; over HTTP http-503-after-commit,
-session-expired-after-commit), and judges whether the host sent the call
-again, cancelled it, and what it told the model, the ledger counted by key.
+connection-reset-after-commit, session-expired-after-commit), and judges
+whether the host sent the call again, cancelled it, and what it told the
+model, the ledger counted by key.
 The host runs with your own rights and needs the engineer grant; its process
 group is ended at each case's limit (--case-ms, default 120000) and when
 guardlab ends: docs/en/10-accept-your-agent-host.md. Its --otlp trace has a
 span per case, per model request and per tools/call, the commit as an event
 on the call that made it; never the host's command, its output or the dummy
 key.
-accept host --example agents-core [--cases LIST] [--variant keyed|unkeyed]
-[--json] [--junit FILE] [--otlp FILE] runs @openai/agents-core 0.20.0 in
-guardlab's own process instead, under the students' grant: its MCP client
-(timeout 1000 ms) is handed guardlab's tool and model in process (no socket,
-no process; each case at most 30 s). Exercise 20 predicts its row.
+accept host --example agents-core [--cases LIST] [--variant V] [--json]
+[--junit FILE] [--otlp FILE] runs @openai/agents-core 0.20.0 in guardlab's own
+process instead, under the students' grant, with no socket and no process (MCP
+timeout 1000 ms, each case at most 30 s). Exercise 20 predicts its row.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -136,17 +136,17 @@ N] [--json] [--junit FILE] [--otlp FILE] -- HOSTCOMMAND… 改为验收 Agent
 （GUARDLAB_MCP_CONFIG，一个 mcpServers 文件：stdio，或用 --url 走回环 HTTP），
 在工具提交之后丢掉应答（late-reply、no-reply、error-after-commit、
 killed-after-commit；HTTP 下还有 http-503-after-commit、
-session-expired-after-commit），再按业务键清点账本，判定宿主是否再次发送调用、
+connection-reset-after-commit、session-expired-after-commit），
+再按业务键清点账本，判定宿主是否再次发送调用、
 是否取消、告诉了模型什么。宿主以你自己的权限运行，需要工程师权限；每个用例到时
 （--case-ms，默认 120000）以及 guardlab 结束时，都会结束宿主的进程组：见
 docs/zh/10-accept-your-agent-host.md。它的 --otlp trace 为每个用例、每次模型请求
 和每次 tools/call 各写一个 span，提交点是做出提交的那次调用上的事件；从不写入
 宿主的命令、它的输出或假的 API 密钥。
-guardlab accept host --example agents-core [--cases LIST] [--variant
-keyed|unkeyed] [--json] [--junit FILE] [--otlp FILE] 则在 guardlab 自己的进程
-里、在学生权限下运行一个真实的宿主：@openai/agents-core 0.20.0，它经由 HTTP
-的 MCP 客户端（超时 1000 毫秒）在进程内拿到 guardlab 的工具和模型（没有套接
-字，也没有进程；每个用例最多 30 秒）。第 20 道练习预测的就是它的结果。
+guardlab accept host --example agents-core [--cases LIST] [--variant V]
+[--json] [--junit FILE] [--otlp FILE] 则在 guardlab 自己的进程里、在学生权限下
+运行 @openai/agents-core 0.20.0，没有套接字也没有进程（MCP 超时 1000 毫秒，
+每个用例最多 30 秒）。第 20 道练习预测的就是它的结果。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { fill, type Lang, say, type Text } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
 import { mayStartProcesses } from "../../../sandbox/grant.ts";
 import {
@@ -88,7 +88,11 @@ export async function runHostCommand(
     ? undefined
     : toolUrl(values.url as string);
   const transport: HostTransport = url === undefined ? "stdio" : "http";
-  const cases = hostCases(values.cases as string | undefined, transport);
+  const cases = hostCases(
+    values.cases as string | undefined,
+    HOST_TRANSPORT_CASES[transport],
+    transport,
+  );
   const variants: HostVariant[] = values.variant === undefined
     ? [...HOST_VARIANTS]
     : [values.variant as HostVariant];
@@ -223,8 +227,11 @@ async function runHostExampleCommand(
     values.example as string,
     HOST_EXAMPLE_NAMES,
   )!;
-  const cases = hostCases(values.cases as string | undefined, "http")
-    .filter((c) => HOST_EXAMPLE_CASES.includes(c));
+  const cases = hostCases(
+    values.cases as string | undefined,
+    HOST_EXAMPLE_CASES,
+    M.inProcessTransport,
+  );
   const variants: HostVariant[] = values.variant === undefined
     ? [...HOST_VARIANTS]
     : [values.variant as HostVariant];
@@ -278,12 +285,12 @@ function toolUrl(text: string): URL {
   return url;
 }
 
-/** The cases of `--cases` for `transport` (all of its cases when not given), each name checked. */
+/** The cases of `--cases` among `allowed` (all of them when not given), each name checked; `transport` names where they run. */
 function hostCases(
   list: string | undefined,
-  transport: HostTransport,
+  allowed: readonly HostCaseName[],
+  transport: string | Text,
 ): HostCaseName[] {
-  const allowed = HOST_TRANSPORT_CASES[transport];
   if (list === undefined) return [...allowed];
   const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
   for (const name of names) {

@@ -173,6 +173,7 @@ export const ACCEPT_MESSAGES = {
     zh:
       "accept host --example 只接受 --cases、--variant、--json、--junit 和 --otlp（宿主在进程内运行：没有命令，也没有 --url、--case-ms）；收到了 {flag}",
   },
+  inProcessTransport: { en: "http, in process", zh: "http（在进程内）" },
   hostExampleNoCommand: {
     en:
       "accept host --example runs the host in process: give no command after --",
