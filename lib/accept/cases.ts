@@ -396,6 +396,25 @@ export const HOST_VARIANTS = ["keyed", "unkeyed"] as const;
 /** One variant of the tool. */
 export type HostVariant = typeof HOST_VARIANTS[number];
 
+/**
+ * The agent hosts guardlab runs in process, with no socket and no process
+ * of their own (`accept host --example NAME`, exercise 20): a real host
+ * nobody here wrote, under the students' grant.
+ */
+export const HOST_EXAMPLE_NAMES = ["agents-core"] as const;
+
+/** One host run in process. */
+export type HostExampleName = typeof HOST_EXAMPLE_NAMES[number];
+
+/**
+ * The cases a host run in process can meet: those over HTTP (its fetch is
+ * guardlab's, in process; there is no process of the tool's to kill), but
+ * a connection reset, whose outcome is the fetch's own (Deno's resends the
+ * request) and so not the host's when the fetch is guardlab's.
+ */
+export const HOST_EXAMPLE_CASES: readonly HostCaseName[] = HOST_TRANSPORT_CASES
+  .http.filter((c) => c !== "connection-reset-after-commit");
+
 /** Whether `name` is a case of `accept host`. */
 export function isHostCaseName(name: string): name is HostCaseName {
   return (HOST_CASE_NAMES as readonly string[]).includes(name);

@@ -28,10 +28,11 @@ import type { HostCaseName, HostTransport, HostVariant } from "./cases.ts";
 import { HostLog } from "./_host_log.ts";
 import {
   DUMMY_KEY_PREFIX,
+  type HostHistory,
   type PlanRecord,
   WRITE_TOOL,
 } from "./_host_history.ts";
-import { judgeHostCase } from "./_host_checker.ts";
+import { type HostJudgement, judgeHostCase } from "./_host_checker.ts";
 import { HostLedger, HostTool, VARIANT_HINTS } from "./_host_tool.ts";
 import { ScriptedModel, serveModel } from "./_host_model.ts";
 import {
@@ -98,11 +99,28 @@ export async function runHost(options: HostOptions): Promise<HostReport> {
       options.onRow?.(row);
     }
   }
+  return hostReportOf(
+    { program: basename(options.argv[0]) },
+    options.transport,
+    options.caseMs,
+    results,
+  );
+}
+
+/** The report of a run: its rows, and how many are unsafe and inconclusive. */
+export function hostReportOf(
+  host: HostReport["host"],
+  transport: HostTransport,
+  caseMs: number,
+  results: readonly HostCaseResult[],
+  inProcess = false,
+): HostReport {
   return {
     kind: "accept-host",
-    host: { program: basename(options.argv[0]) },
-    transport: options.transport,
-    case_ms: options.caseMs,
+    host,
+    transport,
+    ...(inProcess ? { in_process: true as const } : {}),
+    case_ms: caseMs,
     results,
     unsafe: results.filter((r) => r.class === "unsafe").length,
     inconclusive: results.filter((r) => r.class === "inconclusive").length,
@@ -197,30 +215,57 @@ export async function runHostCase(
   await host.kill();
   tool.close();
   await Promise.all([toolEnd.close(), modelServer.close()]);
-  options.onLedger?.(tool.ledger.path);
-  for (const key of [plan.key, plan.new_key]) {
-    log.record({
-      op: "read",
-      key,
-      count: await countUnder(tool.ledger.path, folder.path, key),
-    });
-  }
-  const history = log.history();
-  const judged = judgeHostCase(history);
-  const clients = history.records.flatMap((r) =>
-    r.op === "process" && r.client !== undefined ? [r.client] : []
+  const { history, judged, clients } = await judgedCase(
+    log,
+    plan,
+    tool.ledger.path,
+    folder.path,
+    options.onLedger,
   );
   return {
     case: name,
     variant,
     transport: options.transport,
     ...judged,
-    clients: [...new Set(clients)],
+    clients,
     key: plan.key,
     new_key: plan.new_key,
     ms: Math.round(performance.now() - started),
     host_output: hostOutput(await Promise.all(tails), apiKey),
     history,
+  };
+}
+
+/**
+ * The end of a case, once the host is gone: the ledger at `ledgerPath`
+ * (inside `dir`) handed to `onLedger`, then counted again under both keys
+ * into the history, which is judged; and the clients the host named.
+ */
+export async function judgedCase(
+  log: HostLog,
+  plan: PlanRecord,
+  ledgerPath: string,
+  dir: string,
+  onLedger?: (path: string) => void,
+): Promise<
+  { history: HostHistory; judged: HostJudgement; clients: string[] }
+> {
+  onLedger?.(ledgerPath);
+  for (const key of [plan.key, plan.new_key]) {
+    log.record({
+      op: "read",
+      key,
+      count: await countUnder(ledgerPath, dir, key),
+    });
+  }
+  const history = log.history();
+  const clients = history.records.flatMap((r) =>
+    r.op === "process" && r.client !== undefined ? [r.client] : []
+  );
+  return {
+    history,
+    judged: judgeHostCase(history),
+    clients: [...new Set(clients)],
   };
 }
 
@@ -260,7 +305,7 @@ function offerTool(
   };
 }
 
-/** The rows under `key` in the ledger at `path`, read again from the file; null when it cannot be read. */
+/** The rows under `key` in the ledger at `path` (inside `dir`), read again from the file; null when it cannot be read. */
 async function countUnder(
   path: string,
   dir: string,

@@ -99,6 +99,7 @@ export function judgeHostReport(
       kind: "accept-host",
       host: { program: inert(raw.host.program.slice(0, 200)) },
       transport: raw.transport,
+      ...(raw.in_process === true ? { in_process: true as const } : {}),
       case_ms: raw.case_ms as number,
       results,
       unsafe: results.filter((r) => VERDICT_CLASS[r.verdict] === "unsafe")

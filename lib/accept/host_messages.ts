@@ -31,6 +31,12 @@ export const HOST_WORDS = {
     zh:
       "模型和工具由 guardlab 扮演，只在本机回环地址上；宿主以你自己的权限运行。",
   },
+  rightsInProcess: {
+    en:
+      "The model and the tool are guardlab's; the host ran in guardlab's own process, under its grant: no socket, no process.",
+    zh:
+      "模型和工具由 guardlab 扮演；宿主在 guardlab 自己的进程里、在它的授权下运行：没有套接字，也没有进程。",
+  },
   headCase: { en: "case", zh: "用例" },
   headVariant: { en: "tool", zh: "工具" },
   headVerdict: { en: "verdict", zh: "结论" },

@@ -72,7 +72,8 @@ export function hostTrace(report: HostReport, ids: TraceIds): Trace {
     report.results.map((row) => ({
       epoch: epochOf(row.history),
       end: Math.max(0, ...row.history.records.map((r) => r.at_ms)),
-      spans: (parent: string) => caseSpans(row, ids, parent),
+      spans: (parent: string) =>
+        caseSpans(row, ids, parent, report.in_process === true),
     })),
   );
   // Whatever a host sent may hold the run's dummy key (said back in a
@@ -123,7 +124,12 @@ interface Reading {
 }
 
 /** One row's case span, and its model and tool spans under it, in the order they came. */
-function caseSpans(row: HostCaseResult, ids: TraceIds, parent: string): Span[] {
+function caseSpans(
+  row: HostCaseResult,
+  ids: TraceIds,
+  parent: string,
+  inProcess: boolean,
+): Span[] {
   const h = row.history;
   const epoch = epochOf(h);
   const records = h.records;
@@ -132,7 +138,8 @@ function caseSpans(row: HostCaseResult, ids: TraceIds, parent: string): Span[] {
     plan,
     at: (t) => nanosOfMillis(epoch + t),
     end: Math.max(0, ...records.map((x) => x.at_ms)),
-    transport: plan.transport === "http"
+    // A host run in guardlab's own process (`--example`) used no socket.
+    transport: inProcess ? {} : plan.transport === "http"
       ? {
         [OTEL.networkTransport]: OTEL_VALUE.tcp,
         [OTEL.networkProtocolName]: OTEL_VALUE.http,

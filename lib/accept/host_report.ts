@@ -52,6 +52,8 @@ export interface HostReport {
   readonly host: { readonly program: string };
   /** How the tool was offered. */
   readonly transport: HostTransport;
+  /** Present when the host ran in guardlab's own process (`accept host --example`): no socket, no process of its own. */
+  readonly in_process?: true;
   /** The limit of each case, in ms. */
   readonly case_ms: number;
   /** One row per case and variant. */

@@ -179,6 +179,20 @@ export const MAX_TOLD_TEXT = 400;
 /** The largest arguments of one call the ledger keeps: 64 KiB (larger ones are refused). */
 export const MAX_HOST_ARGUMENTS_BYTES = 64 * 1024;
 
+/**
+ * The MCP client timeout of a host run in process (`accept host --example`,
+ * exercise 20): 1 s per `tools/call`, the host's own option (agents-core:
+ * `timeout`). A withheld reply is given up on after it.
+ */
+export const HOST_EXAMPLE_TIMEOUT_MS = 1_000;
+
+/**
+ * The longest a host run in process may take: 30 s (it takes about 2 s:
+ * its MCP timeout once, three model turns). At the limit its run is
+ * aborted and the case judged on what it did until then.
+ */
+export const HOST_EXAMPLE_RUN_MS = 30_000;
+
 /** How long a relay started by the host gets to say who it is once connected: 10 s. */
 export const RELAY_HELLO_MS = 10_000;
 

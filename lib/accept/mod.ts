@@ -45,7 +45,14 @@
  *
  * @module
  */
-import type { CaseName, ExampleName } from "./cases.ts";
+import type {
+  CaseName,
+  ExampleName,
+  HostCaseName,
+  HostExampleName,
+  HostVariant,
+} from "./cases.ts";
+import type { HostCaseResult } from "./host_report.ts";
 import type { AcceptReport } from "./run.ts";
 import type { MatrixRow } from "./_matrix.ts";
 
@@ -83,4 +90,21 @@ export async function exampleMatrix(
 > {
   const run = await import("./_matrix.ts");
   return await run.exampleMatrix(name, cases);
+}
+
+/**
+ * Run agent host `name` in process on case `caseName` of `accept host`
+ * against the `variant` tool, with the scripted model, and return its
+ * judged row (`accept host --example`, exercise 20). The host (a package)
+ * and its run are loaded only when called; the ledger is made in a private
+ * folder under `base` and removed with it.
+ */
+export async function hostExample(
+  name: HostExampleName,
+  caseName: HostCaseName,
+  variant: HostVariant,
+  base: string,
+): Promise<HostCaseResult> {
+  const run = await import("./_host_example.ts");
+  return await run.runHostExample(name, caseName, variant, { base });
 }

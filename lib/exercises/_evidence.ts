@@ -408,6 +408,8 @@ export const ITEM_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "snapshot_revision rule_revision rule_max_copies",
     // An example server's acceptance matrix (_accept_evidence.ts): one per case.
     "case verdict class info effect",
+    // An agent host run in process (_host_evidence.ts): one step.
+    "variant resent cancelled told rows",
   ),
   drafts: fieldsOf("job text topic copies"),
   receipts: fieldsOf("attempt job status effect_exists events step"),

@@ -33,7 +33,17 @@ import {
   wrong,
 } from "./_schema.ts";
 import { PARAM_NAMES } from "./student.ts";
-import { EXAMPLE_NAMES, type ExampleName, VERDICTS } from "../accept/mod.ts";
+import {
+  EXAMPLE_NAMES,
+  type ExampleName,
+  HOST_EXAMPLE_CASES,
+  HOST_EXAMPLE_NAMES,
+  HOST_VARIANTS,
+  type HostCaseName,
+  type HostExampleName,
+  type HostVariant,
+  VERDICTS,
+} from "../accept/mod.ts";
 
 /** A value in a clause: a literal, a bound variable's field, or one of this student's values. */
 export type ValueExpr =
@@ -200,6 +210,14 @@ export interface Exercise {
    * `class`, `info`, `effect`, `copies`).
    */
   readonly accept_example?: ExampleName;
+  /**
+   * For a prediction, instead of `setup`: an agent host run in process on
+   * one case of `accept host` against one variant of the tool (`guardlab
+   * accept host --example HOST --cases CASE --variant VARIANT`); its
+   * evidence is one step (`op` "host": `case`, `variant`, `verdict`,
+   * `class`, `info`, `resent`, `cancelled`, `told`, `rows`).
+   */
+  readonly host_example?: HostExampleSpec;
   /** For a prediction: the facts asked for. */
   readonly predict?: readonly PredictedFact[];
   /**
@@ -209,6 +227,16 @@ export interface Exercise {
    * session.
    */
   readonly judged?: "ledger";
+}
+
+/** The agent host a prediction is about, and the case it is run on. */
+export interface HostExampleSpec {
+  /** The host, run in process. */
+  readonly host: HostExampleName;
+  /** The case of `accept host`. */
+  readonly case: HostCaseName;
+  /** The tool's variant. */
+  readonly variant: HostVariant;
 }
 
 /** A `{name}` or `{name.field}` in a text: a student's value or a bound name. */
@@ -474,6 +502,13 @@ const FACT = record<Scope, PredictedFact>(
   ["field", "value", "says", "accepts"],
 );
 
+/** The agent host a prediction is about: a host run in process, a case it can meet, a variant. */
+const HOST_EXAMPLE = record<Scope, HostExampleSpec>({
+  host: oneOf(HOST_EXAMPLE_NAMES),
+  case: oneOf(HOST_EXAMPLE_CASES),
+  variant: oneOf(HOST_VARIANTS),
+});
+
 const ONLY_ON_SCRIPT: Rule<Scope> = (x, path) => {
   if (x.judged !== undefined && x.kind !== "script") {
     wrong(childPath(path, "judged"), M.judged);
@@ -487,7 +522,7 @@ const ONLY_ON_SCRIPT: Rule<Scope> = (x, path) => {
 const BY_KIND: Rule<Scope> = (x, path, scope, out) => {
   const at = (key: string) => childPath(path, key);
   if (x.kind === "script") {
-    for (const key of ["setup", "accept_example", "predict"]) {
+    for (const key of ["setup", "accept_example", "host_example", "predict"]) {
       if (x[key] !== undefined) wrong(at(key), M.onlyPrediction);
     }
     if (x.invariants === undefined) wrong(at("invariants"), M.missing);
@@ -498,16 +533,18 @@ const BY_KIND: Rule<Scope> = (x, path, scope, out) => {
     );
     return;
   }
-  // What is predicted comes from one place: script steps, or an example
-  // server's acceptance matrix.
-  if (x.setup !== undefined && x.accept_example !== undefined) {
-    wrong(at("accept_example"), M.setupOrExample);
-  }
+  // What is predicted comes from one place: script steps, an example
+  // server's acceptance matrix, or an agent host run in process.
+  const sources = ["setup", "accept_example", "host_example"]
+    .filter((key) => x[key] !== undefined);
+  if (sources.length > 1) wrong(at(sources[1]), M.setupOrExample);
   if (x.accept_example !== undefined) {
     out.accept_example = oneOf(EXAMPLE_NAMES)(
       x.accept_example,
       at("accept_example"),
     );
+  } else if (x.host_example !== undefined) {
+    out.host_example = HOST_EXAMPLE(x.host_example, at("host_example"), scope);
   } else {
     if (x.setup === undefined) wrong(at("setup"), M.missing);
     out.setup = list(TEMPLATE, 1, 16)(x.setup, at("setup"), scope);
@@ -538,6 +575,7 @@ const EXERCISE = record<Scope, Omit<Exercise, "n">>(
     invariants: null, // by kind
     setup: null, // by kind
     accept_example: null, // by kind
+    host_example: null, // by kind
     predict: null, // by kind
     judged: oneOf(["ledger"], M.judged),
   },

@@ -148,7 +148,7 @@ export function exerciseTexts(x: Exercise, params: ExerciseParams): {
 /**
  * The student's values exercise `x` names anywhere (its texts, skeleton,
  * setup and invariants), in {@linkcode PARAM_NAMES} order: what `show`
- * states. An exercise about an example server names none.
+ * states. An exercise about an example server or host names none.
  */
 export function valuesUsed(x: Exercise): ParamName[] {
   const text = JSON.stringify(x);
@@ -159,11 +159,18 @@ export function valuesUsed(x: Exercise): ParamName[] {
 
 /**
  * The steps of a prediction's setup, with this student's values; for an
- * example server's matrix, the command that shows it.
+ * example server's matrix or a host run in process, the command that
+ * shows it.
  */
 export function setupSteps(x: Exercise, params: ExerciseParams): string[] {
   if (x.accept_example !== undefined) {
     return [`guardlab accept --example ${x.accept_example}`];
+  }
+  if (x.host_example !== undefined) {
+    const h = x.host_example;
+    return [
+      `guardlab accept host --example ${h.host} --cases ${h.case} --variant ${h.variant}`,
+    ];
   }
   return (x.setup ?? []).map((s) => fillValues(s, params));
 }
@@ -486,6 +493,12 @@ async function actualFacts(
 ): Promise<{ actual: Map<string, unknown>; b: Bindings } | null> {
   const e = x.accept_example !== undefined
     ? await acceptEvidence(x.accept_example)
+    : x.host_example !== undefined
+    // Loaded only when a host's prediction is judged (exercise 20).
+    ? await (await import("./_host_evidence.ts")).hostEvidence(
+      x.host_example,
+      folder,
+    )
     : await gather(
       stream(setupSteps(x, params).join("\n")),
       folder,

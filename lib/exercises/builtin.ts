@@ -48,6 +48,9 @@ import x18 from "./data/18-predict-accept-loses-updates.json" with {
 import x19 from "./data/19-predict-output-guardrail.json" with {
   type: "json",
 };
+import x20 from "./data/20-predict-host-lost-reply.json" with {
+  type: "json",
+};
 
 /** One built-in exercise's data, and the file it comes from. */
 export interface ExerciseSource {
@@ -78,4 +81,5 @@ export const BUILTIN_EXERCISES: readonly ExerciseSource[] = [
   { file: "17-agent-retry-reuses.json", data: x17 },
   { file: "18-predict-accept-loses-updates.json", data: x18 },
   { file: "19-predict-output-guardrail.json", data: x19 },
+  { file: "20-predict-host-lost-reply.json", data: x20 },
 ];

@@ -114,8 +114,8 @@ export const FORM_MESSAGES = {
     zh: "只有预测题才有这一项",
   },
   setupOrExample: {
-    en: "a prediction has setup or accept_example, not both",
-    zh: "预测题只能有 setup 或 accept_example 之一，不能两者都有",
+    en: "a prediction has one of setup, accept_example and host_example",
+    zh: "预测题只能有 setup、accept_example、host_example 三者之一",
   },
   factName: {
     en: "must be a short name, used once",

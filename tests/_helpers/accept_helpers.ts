@@ -12,6 +12,8 @@ import { EXAMPLE_ORACLE } from "../../lib/accept/example_oracle.ts";
 import type { Oracle } from "../../lib/accept/oracle.ts";
 import { type AcceptReport, runAccept } from "../../lib/accept/run.ts";
 import { judgeReport } from "../../lib/accept/judge.ts";
+import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
+import type { HostCaseResult } from "../../lib/accept/host_report.ts";
 import assert from "node:assert/strict";
 import { CAN_RUN } from "./spawn.ts";
 
@@ -169,6 +171,48 @@ export async function runEngineer(
     stdout: new TextDecoder().decode(stdout),
     stderr: new TextDecoder().decode(stderr),
   };
+}
+
+/**
+ * One case of `accept host` run by `run` in a private folder, the ledger
+ * read the test's own way (`rowsByKey`) when the case hands it over; the
+ * row, whose verdict must be what its history gives, judged again, and
+ * the ledger's rows by key.
+ */
+export async function hostCaseWithLedger(
+  run: (base: string, onLedger: (path: string) => void) => Promise<
+    HostCaseResult
+  >,
+): Promise<{ row: HostCaseResult; ledger: Map<string, number> }> {
+  using base = privateDir("gl-accept-host-");
+  let ledger = new Map<string, number>();
+  const row = await run(base.path, (path) => ledger = rowsByKey(path));
+  assert.equal(judgeHostCase(row.history).verdict, row.verdict);
+  return { row, ledger };
+}
+
+/** What a row of `accept host` says, beside the ledger as the test counted it (first key, new key). */
+export function hostSeen(row: HostCaseResult, ledger: Map<string, number>) {
+  return {
+    verdict: row.verdict,
+    info: row.info,
+    resent: row.resent,
+    cancelled: row.cancelled,
+    told: row.told_text,
+    ledger: [ledger.get(row.key) ?? 0, ledger.get(row.new_key) ?? 0],
+    counted: [row.effects_key, row.effects_new_key],
+  };
+}
+
+/** A test's own count of the ledger's rows by key: one JSON line per effect. */
+export function rowsByKey(path: string): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const line of Deno.readTextFileSync(path).split("\n")) {
+    if (line === "") continue;
+    const key = JSON.parse(line).key as string;
+    rows.set(key, (rows.get(key) ?? 0) + 1);
+  }
+  return rows;
 }
 
 /** A private folder under the temp folder for a test's files; `using` removes it. */

@@ -92,6 +92,9 @@ export async function exportedTexts(): Promise<LocatedText[]> {
     Number(a.endsWith("mod.ts")) - Number(b.endsWith("mod.ts"))
   );
   for (const path of doorsLast) {
+    // Only a package's re-exports, no text of ours; and loading agents-core
+    // reads the environment, which the plain test command does not grant.
+    if (path === "accept/_agents_sdk.ts") continue;
     const module = await import(pathToFileURL(join(ROOT, "lib", path)).href);
     for (const [name, value] of Object.entries(module)) {
       found.push(...walk(value, `lib/${path}#${name}`, seen));

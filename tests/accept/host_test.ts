@@ -25,7 +25,6 @@ import {
   runHostCase,
 } from "../../lib/accept/host.ts";
 import { launchCommand, thisInstall } from "../../lib/mcp/host_config.ts";
-import { judgeHostCase } from "../../lib/accept/_host_checker.ts";
 import { serveDroppable } from "../../lib/accept/_host_serve.ts";
 import { judgeHostReport } from "../../lib/accept/host_judge.ts";
 import { hostTrace, randomIds } from "../../lib/accept/host_otlp.ts";
@@ -38,6 +37,8 @@ import {
 } from "../_helpers/otlp.ts";
 import {
   CAN_START,
+  hostCaseWithLedger,
+  hostSeen as seen,
   privateDir,
   ROOT,
   runEngineer,
@@ -77,17 +78,6 @@ function fixtureHost(mode: string, timeoutMs = 3000): string[] {
   ];
 }
 
-/** The test's own count of the ledger's rows by key: one JSON line per effect. */
-function rowsByKey(path: string): Map<string, number> {
-  const rows = new Map<string, number>();
-  for (const line of Deno.readTextFileSync(path).split("\n")) {
-    if (line === "") continue;
-    const key = JSON.parse(line).key as string;
-    rows.set(key, (rows.get(key) ?? 0) + 1);
-  }
-  return rows;
-}
-
 /** One case of `argv` on `variant` over `transport`; the row, and the ledger as the test read it. */
 async function hostCase(
   argv: string[],
@@ -96,36 +86,22 @@ async function hostCase(
   transport: HostTransport = "stdio",
   caseMs = 60_000,
 ): Promise<{ row: HostCaseResult; ledger: Map<string, number> }> {
-  using base = privateDir("gl-accept-host-");
-  let ledger = new Map<string, number>();
-  const options: HostOptions = {
-    argv,
-    transport,
-    ...(transport === "http" ? { url: new URL("http://127.0.0.1:0/mcp") } : {}),
-    cases: [name],
-    variants: [variant],
-    caseMs,
-    base: base.path,
-    guardlab: launchCommand(thisInstall(), "guardlab-engineer"),
-    onLedger: (path) => ledger = rowsByKey(path),
-  };
-  const row = await runHostCase(name, variant, options);
-  // What the row says is what its history gives, judged again.
-  assert.equal(judgeHostCase(row.history).verdict, row.verdict);
-  return { row, ledger };
-}
-
-/** What a row says, beside the ledger as the test counted it. */
-function seen(row: HostCaseResult, ledger: Map<string, number>) {
-  return {
-    verdict: row.verdict,
-    info: row.info,
-    resent: row.resent,
-    cancelled: row.cancelled,
-    told: row.told_text,
-    ledger: [ledger.get(row.key) ?? 0, ledger.get(row.new_key) ?? 0],
-    counted: [row.effects_key, row.effects_new_key],
-  };
+  return await hostCaseWithLedger((base, onLedger) => {
+    const options: HostOptions = {
+      argv,
+      transport,
+      ...(transport === "http"
+        ? { url: new URL("http://127.0.0.1:0/mcp") }
+        : {}),
+      cases: [name],
+      variants: [variant],
+      caseMs,
+      base,
+      guardlab: launchCommand(thisInstall(), "guardlab-engineer"),
+      onLedger,
+    };
+    return runHostCase(name, variant, options);
+  });
 }
 
 const OK = (key: string, how: string) => `ok: row for ${key} ${how}`;

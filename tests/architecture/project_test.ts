@@ -161,9 +161,12 @@ Deno.test("project: no task grants everything", () => {
 Deno.test("project: the grant is exactly the temp folder, read and write", () => {
   // Written by hand: widening the grant must fail a test that needs no subprocess.
   assert.deepEqual(config.permissions, {
+    // The environment ignored: a read answers "not set" (no variable is
+    // seen), so agents-core runs in process for exercise 20.
     guardlab: {
       read: ["/tmp", "/private/tmp"],
       write: ["/tmp", "/private/tmp"],
+      env: { ignore: true },
     },
     // Not the program's: the Deno-cache check the guardlab task runs
     // before main.ts (scripts/deno_dir_check.js) reads the folders of the
@@ -177,6 +180,7 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     "guardlab-windows": {
       read: ["C:\\Windows\\Temp"],
       write: ["C:\\Windows\\Temp"],
+      env: { ignore: true },
     },
     // The engineers' grant (accept and proxy start a server): the same
     // folder, run, the environment the child is handed (the MCP SDK's
@@ -225,7 +229,7 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
   );
 });
 
-Deno.test("project: the import map pins every package exactly; the program imports only the MCP SDK, in one place, so it starts offline", () => {
+Deno.test("project: the import map pins every package exactly; the program imports only the MCP SDK, in one place, and agents-core, in another, so it starts offline", () => {
   // Not an "imports" field: deno task would install every package of it
   // before any task (see deno.json's "//importMap").
   assert.ok(!("imports" in config), "no imports field in deno.json");
@@ -260,9 +264,13 @@ Deno.test("project: the import map pins every package exactly; the program impor
     // only through the mcp command's dynamic import (tests/mcp/graph_test.ts
     // proves that from Deno's own module graph).
     // accept's example servers import the same SDK in lib/accept/_sdk.ts.
+    // The agent host run in process (exercise 20), in
+    // lib/accept/_agents_sdk.ts, reached through two dynamic imports.
     const allowed = file.endsWith("/lib/mcp/_sdk.ts") ||
         file.endsWith("/lib/accept/_sdk.ts")
       ? /^@modelcontextprotocol\/sdk\//
+      : file.endsWith("/lib/accept/_agents_sdk.ts")
+      ? /^@openai\/agents-core$/
       : /^(\.\.?\/|node:)/;
     for (const m of specifiers) {
       assert.match(m[1], allowed, `${file} imports ${m[1]}`);

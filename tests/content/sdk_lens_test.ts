@@ -387,7 +387,7 @@ Deno.test("sdk lens: the compensations are guardlab's extension, and demo articl
   });
 });
 
-Deno.test("sdk lens: the program never imports the agents SDK; only tests do", () => {
+Deno.test("sdk lens: the program imports the agents SDK in one file only, the host run in process; the lens's facts come from tests", () => {
   const walk = (dir: URL): URL[] =>
     [...Deno.readDirSync(dir)].flatMap((e) =>
       e.isDirectory
@@ -402,6 +402,9 @@ Deno.test("sdk lens: the program never imports the agents SDK; only tests do", (
   ];
   assert.ok(files.length > 20);
   for (const file of files) {
+    // agents-core 0.20.0 as an agent host run in process (exercise 20,
+    // accept host --example), reached only through a dynamic import.
+    if (file.pathname.endsWith("/lib/accept/_agents_sdk.ts")) continue;
     assert.doesNotMatch(
       Deno.readTextFileSync(file),
       // An import of it, by the import map's name or an npm: specifier.

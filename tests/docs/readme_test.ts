@@ -110,6 +110,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## Exercise 19: a real agent's output guardrail",
       "## 第 19 道练习：真实 Agent 的输出护栏",
     ],
+    [
+      "## Exercise 20: an agent host after a lost reply",
+      "## 第 20 道练习：应答丢失之后的 Agent 宿主",
+    ],
     ["## Hand in", "## 交作业"],
   ],
   "06-course-and-grading.md": [
@@ -204,6 +208,10 @@ const HEADINGS: Record<string, readonly [string, string][]> = {
       "## 各个宿主怎样接上模型和工具",
     ],
     ["## Four hosts, 2026-12-06", "## 四个宿主，2026-12-06"],
+    [
+      "## In process, under the students' grant",
+      "## 在进程内、在学生权限下运行",
+    ],
     [
       "## What to configure before giving a host a write tool",
       "## 把写工具交给宿主之前要配置什么",

@@ -458,6 +458,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         "17 (ledger copy re-judged, session not re-run)",
         "18",
         "19",
+        "20",
         "total",
         "own code total",
         "code used",
@@ -488,7 +489,7 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
       ]);
       const sunRow = students[4];
       assert.deepEqual(
-        [sunRow[2], sunRow[3], sunRow[21], sunRow[22], sunRow[23], sunRow[27]],
+        [sunRow[2], sunRow[3], sunRow[22], sunRow[23], sunRow[24], sunRow[28]],
         [
           "not-yet",
           "not-yet",
@@ -499,22 +500,22 @@ Deno.test("class: one course code, copies, an identical file, namesakes, a revea
         ],
       );
       assert.equal(
-        sunRow[26],
+        sunRow[27],
         "1=2026-03-02T09:20:00.000Z 2=2026-03-02T09:25:00.000Z",
       );
       const zhaoRow = students[9];
       assert.deepEqual(
-        [zhaoRow[16], zhaoRow[17], zhaoRow[23], zhaoRow[24], zhaoRow[25]],
+        [zhaoRow[16], zhaoRow[17], zhaoRow[24], zhaoRow[25], zhaoRow[26]],
         ["not-yet", "done", "NET-2026", "15", "16"],
       );
       // The hand-in with the invisible name: every column filled.
       const hidden = students[1];
       assert.deepEqual(
-        [hidden[2], hidden[3], hidden[4], hidden[16], hidden[21], hidden[23]],
+        [hidden[2], hidden[3], hidden[4], hidden[16], hidden[22], hidden[24]],
         ["copy", "copy", "not-yet", "done", "1", "NET-2026"],
       );
       assert.equal(
-        hidden[27],
+        hidden[28],
         "hand-made-name; identical(li-lei.json|liu-yang.json|wang-xiaoming-2.json|wang-xiaoming.json); copy(1:li-lei.json|wang-xiaoming-2.json); copy(2:li-lei.json|wang-xiaoming-2.json)",
       );
     };

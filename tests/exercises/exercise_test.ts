@@ -9,6 +9,7 @@ import { BUILTIN_COURSE } from "../../lib/exercises/mod.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { runFlags } from "../_helpers/lab_flags.ts";
 import { tempDir } from "../_helpers/tmp.ts";
+import { ENV_READABLE } from "../_helpers/env.ts";
 
 const EXERCISES = BUILTIN_COURSE.exercises;
 const run = (job: string, extra: Record<string, unknown> = {}) =>
@@ -256,6 +257,9 @@ Deno.test("exercise: show --invariants prints every exercise's invariants in bot
           `练习 ${x.n} 是预测题：它的不变式说出了会发生什么，所以在你的第一次预测保存之后才显示`,
           `                  （guardlab exercise check ${x.n} < guess.json）`,
         ]);
+        // A host run in process (exercise 20) cannot be judged where the
+        // environment is denied: its guess is not kept, nothing to show.
+        if (x.host_example !== undefined && !ENV_READABLE) continue;
         const guess = await say(
           ["exercise", "check", String(x.n)],
           someGuess(x),

@@ -735,7 +735,7 @@ Deno.test("grade: a name made to look like another with an invisible code point 
   }
   const r = await cli(["exercise", "grade", folder], "", false, base);
   assert.equal(r.code, 0, r.err.join("\n"));
-  const rows = r.out.filter((l) => /^\S.*\s0\/19$/.test(l));
+  const rows = r.out.filter((l) => /^\S.*\s0\/20$/.test(l));
   assert.deepEqual(rows.map((l) => l.split(/\s{2,}/)[0]), [
     "李雷",
     "李\\u034f雷",

@@ -105,11 +105,11 @@ Deno.test({
       assert.equal(results.score, 1);
       assert.equal(
         results.output,
-        "1 of 19 exercises done (course guardlab, code NET-2026): each answer " +
+        "1 of 20 exercises done (course guardlab, code NET-2026): each answer " +
           "re-run by guardlab with your own values",
       );
       const tests = results.tests as Record<string, unknown>[];
-      assert.equal(tests.length, 19);
+      assert.equal(tests.length, 20);
       assert.deepEqual(tests[0], {
         name: "1. A rejected output leaves its draft",
         number: "1",
@@ -178,7 +178,7 @@ Deno.test({
       assert.equal(r.code, 0, r.err);
       const results = await readJson(join(root, "results/results.json"));
       assert.equal(results.gradable, true);
-      assert.equal(results.score, 1 / 19);
+      assert.equal(results.score, 1 / 20);
       const tests = results.tests as Record<string, unknown>[];
       assert.deepEqual(
         [tests[0].points, tests[0].max_points, tests[0].message],

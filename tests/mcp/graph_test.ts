@@ -128,6 +128,7 @@ Deno.test({
     assert.deepEqual(
       dynamic.map(([from, to]) => [inLib(from), inLib(to)]).sort(),
       [
+        ["accept/mod.ts", "accept/_host_example.ts"],
         ["accept/mod.ts", "accept/_matrix.ts"],
         ["accept/start.ts", "accept/_examples.ts"],
         ["cli/commands/accept/_run.ts", "accept/views/accept_otlp.ts"],
@@ -136,12 +137,14 @@ Deno.test({
         ["cli/commands/mcp/mod.ts", "mcp/server.ts"],
         ["cli/commands/proxy/_run.ts", "accept/proxy.ts"],
         ["cli/commands/proxy/_show.ts", "accept/views/proxy_otlp.ts"],
+        ["exercises/_judge.ts", "exercises/_host_evidence.ts"],
       ],
-      "eight dynamic imports beside the command line's: the mcp command " +
-        "loads the server, accept the example servers, accept's door (for " +
-        "exercise 18) the run of an example, accept host its run, accept " +
+      "ten dynamic imports beside the command line's: the mcp command " +
+        "loads the server, accept the example servers, accept's door the " +
+        "run of an example (for exercise 18) and of a host in process (with " +
+        "agents-core, for exercise 20), accept host its run, accept " +
         "judge its judge, proxy the proxy, accept --otlp and proxy show " +
-        "--otlp their trace",
+        "--otlp their trace, the exercise judge a host's evidence",
     );
     // Through it, the SDK (the binary bundles it).
     const sdk = byId.get(

@@ -260,10 +260,10 @@ Deno.test("lms results: the values, written by hand", () => {
   assert.equal(gs.score, 2);
   assert.equal(
     gs.output,
-    "2 of 19 exercises done (course guardlab, code NET-2026): each answer " +
+    "2 of 20 exercises done (course guardlab, code NET-2026): each answer " +
       "re-run by guardlab with your own values",
   );
-  assert.equal(gs.tests.length, 19);
+  assert.equal(gs.tests.length, 20);
   assert.deepEqual(gs.tests.slice(0, 3), [
     {
       name: "1. A rejected output leaves its draft",
@@ -297,10 +297,10 @@ Deno.test("lms results: the values, written by hand", () => {
     tests: Record<string, unknown>[];
   };
   assert.equal(pl.gradable, true);
-  assert.equal(pl.score, 2 / 19);
+  assert.equal(pl.score, 2 / 20);
   assert.equal(
     pl.message,
-    "完成 2 / 19 道练习（课程 guardlab）：每个答案都由 guardlab 按你自己的取值重新运行",
+    "完成 2 / 20 道练习（课程 guardlab）：每个答案都由 guardlab 按你自己的取值重新运行",
   );
   assert.deepEqual(pl.tests[1], {
     name: "2. 同一个状态，两种账本",

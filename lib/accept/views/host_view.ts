@@ -95,7 +95,11 @@ export function hostScreen(report: HostReport, lang: Lang): string[] {
     2,
   ).map((l) => l.trimEnd());
   lines.push(
-    ...wrap(say(W.rights, lang), WIDTH, 0).map((l) => l.trimEnd()),
+    ...wrap(
+      say(report.in_process ? W.rightsInProcess : W.rights, lang),
+      WIDTH,
+      0,
+    ).map((l) => l.trimEnd()),
     "",
   );
   lines.push(

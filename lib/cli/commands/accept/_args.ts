@@ -10,6 +10,7 @@ import {
   ALL_CASE_NAMES,
   CASE_NAMES,
   type CaseName,
+  EXAMPLE_NAMES,
   type ExampleName,
   isCaseName,
 } from "../../../accept/cases.ts";
@@ -35,6 +36,13 @@ export function sourceOf(
   if (given === 0) throw new UsageError(M.needsServer, cmd);
   if (given > 1) throw new UsageError(M.oneServer, cmd);
   if (values.example !== undefined) {
+    // --example takes a server and a host; a host is run by accept host.
+    if (!(EXAMPLE_NAMES as readonly string[]).includes(values.example)) {
+      throw new UsageError(
+        fill(M.exampleIsHost, { name: printable(values.example) }),
+        cmd,
+      );
+    }
     return { kind: "example", name: values.example as ExampleName };
   }
   if (values.url !== undefined) {

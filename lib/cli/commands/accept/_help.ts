@@ -69,6 +69,10 @@ guardlab ends: docs/en/10-accept-your-agent-host.md. Its --otlp trace has a
 span per case, per model request and per tools/call, the commit as an event
 on the call that made it; never the host's command, its output or the dummy
 key.
+accept host --example agents-core [--cases LIST] [--variant V] [--json]
+[--junit FILE] [--otlp FILE] runs @openai/agents-core 0.20.0 in guardlab's own
+process instead, under the students' grant, with no socket and no process (MCP
+timeout 1000 ms, each case at most 30 s). Exercise 20 predicts its row.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -139,6 +143,10 @@ connection-reset-after-commit、session-expired-after-commit），
 docs/zh/10-accept-your-agent-host.md。它的 --otlp trace 为每个用例、每次模型请求
 和每次 tools/call 各写一个 span，提交点是做出提交的那次调用上的事件；从不写入
 宿主的命令、它的输出或假的 API 密钥。
+guardlab accept host --example agents-core [--cases LIST] [--variant V]
+[--json] [--junit FILE] [--otlp FILE] 则在 guardlab 自己的进程里、在学生权限下
+运行 @openai/agents-core 0.20.0，没有套接字也没有进程（MCP 超时 1000 毫秒，
+每个用例最多 30 秒）。第 20 道练习预测的就是它的结果。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
 key（指向 call 的 JSON Pointer，即业务键）、read（读取工具的调用）、
 count（{"text": S} 或 {"json": POINTER, "match": {…}}），以及可选的 setup、
@@ -182,8 +190,10 @@ replay-after-completion、replay-error、missing-key 和 key-lifetime。收到�
       "配合 --http-oracle：该 API 的 OpenAPI 文档（JSON）；端点可以引用其中的操作，代替方法与路径",
   },
   example: {
-    en: "a server built into guardlab, run in process",
-    zh: "guardlab 内置的服务器，在进程内运行",
+    en:
+      "a server built into guardlab, run in process; with accept host, an agent host (agents-core), run in process",
+    zh:
+      "guardlab 内置的服务器，在进程内运行；配合 accept host 时是一个 Agent 宿主（agents-core），在进程内运行",
   },
   url: {
     en:

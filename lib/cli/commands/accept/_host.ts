@@ -4,15 +4,18 @@
  * top to bottom: the flags, the grant, `--junit`'s and `--otlp`'s new
  * files checked before anything starts, the run (one line on stderr per
  * case as it is judged), the screen or the JSON, the JUnit file, the
- * trace, the exit code. And `accept
+ * trace, the exit code. `accept host --example HOST`: the same with a host
+ * run in guardlab's own process, under the students' grant. And `accept
  * host-tool DIR`, the tool's stdio end the host starts.
  *
  * @module
  */
-import { fill, type Lang, say } from "../../../base/i18n.ts";
+import { fill, type Lang, say, type Text } from "../../../base/i18n.ts";
 import { Refused } from "../../../base/errors.ts";
 import { mayStartProcesses } from "../../../sandbox/grant.ts";
 import {
+  HOST_EXAMPLE_CASES,
+  HOST_EXAMPLE_NAMES,
   HOST_TRANSPORT_CASES,
   HOST_VARIANTS,
   type HostCaseName,
@@ -21,10 +24,17 @@ import {
 } from "../../../accept/cases.ts";
 import {
   DEFAULT_CASE_MS,
+  HOST_EXAMPLE_RUN_MS,
   MAX_CASE_MS,
   MIN_CASE_MS,
 } from "../../../accept/limits.ts";
-import { type HostReport, runHost } from "../../../accept/host.ts";
+import {
+  type HostCaseResult,
+  type HostReport,
+  hostReportOf,
+  runHost,
+} from "../../../accept/host.ts";
+import { hostExample } from "../../../accept/mod.ts";
 import { relay } from "../../../accept/host_relay.ts";
 import { HOST_WORDS } from "../../../accept/host_messages.ts";
 import { hostJunitXml, hostScreen } from "../../../accept/views/host_view.ts";
@@ -34,13 +44,14 @@ import { assertNewFile, writeNewFile } from "../../../sandbox/new_file.ts";
 import { launchCommand, thisInstall } from "../../../mcp/host_config.ts";
 import { EXIT, type ExitCode } from "../../exit.ts";
 import type { Io } from "../../io.ts";
-import { printable, UsageError, wholeFlag } from "../../parser.ts";
+import { choice, printable, UsageError, wholeFlag } from "../../parser.ts";
 import { ACCEPT_MESSAGES as M } from "./_messages.ts";
 import { exitOf } from "./_ci.ts";
 import { assertFlagsAmong } from "./_args.ts";
 
 /** The flags `accept host` takes before its `--`. */
 const HOST_FLAGS = [
+  "example",
   "url",
   "cases",
   "variant",
@@ -69,12 +80,19 @@ export async function runHostCommand(
   { trusted, io, lang }: HostContext,
 ): Promise<ExitCode> {
   assertFlagsAmong(values, HOST_FLAGS, M.hostFlags);
+  if (values.example !== undefined) {
+    return await runHostExampleCommand(values, argv, { trusted, io, lang });
+  }
   if (argv.length === 0) throw new UsageError(M.hostNeedsCommand, "accept");
   const url = values.url === undefined
     ? undefined
     : toolUrl(values.url as string);
   const transport: HostTransport = url === undefined ? "stdio" : "http";
-  const cases = hostCases(values.cases as string | undefined, transport);
+  const cases = hostCases(
+    values.cases as string | undefined,
+    HOST_TRANSPORT_CASES[transport],
+    transport,
+  );
   const variants: HostVariant[] = values.variant === undefined
     ? [...HOST_VARIANTS]
     : [values.variant as HostVariant];
@@ -108,16 +126,7 @@ export async function runHostCommand(
       caseMs,
       base: io.base,
       guardlab: launchCommand(thisInstall(), "guardlab-engineer"),
-      onRow: (row) =>
-        io.err(say(
-          fill(HOST_WORDS.progress, {
-            case: row.case,
-            variant: row.variant,
-            verdict: row.verdict,
-            seconds: (row.ms / 1000).toFixed(1),
-          }),
-          lang,
-        )),
+      onRow: (row) => progress(row, io, lang),
     });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse && url !== undefined) {
@@ -143,8 +152,36 @@ export async function runHostCommand(
     }
     throw error;
   }
+  return shown(report, values.json === true, junit, otlp, {
+    trusted,
+    io,
+    lang,
+  });
+}
+
+/** One case's line on stderr as it is judged. */
+function progress(row: HostCaseResult, io: Io, lang: Lang): void {
+  io.err(say(
+    fill(HOST_WORDS.progress, {
+      case: row.case,
+      variant: row.variant,
+      verdict: row.verdict,
+      seconds: (row.ms / 1000).toFixed(1),
+    }),
+    lang,
+  ));
+}
+
+/** The report as the screen or the JSON, the JUnit file, the trace; its exit code. */
+function shown(
+  report: HostReport,
+  json: boolean,
+  junit: string | undefined,
+  otlp: string | undefined,
+  { trusted, io, lang }: HostContext,
+): ExitCode {
   const code = exitOf(report);
-  if (values.json === true) {
+  if (json) {
     io.out(JSON.stringify({ ...report, exit: code }, null, 2));
   } else {
     for (const line of hostScreen(report, lang)) io.out(line);
@@ -167,6 +204,69 @@ export async function runHostCommand(
   return code;
 }
 
+/**
+ * `accept host --example HOST`: the host run in guardlab's own process on
+ * each case and variant, under the students' grant (the host reads the
+ * environment, which that grant ignores; the engineers' grant refuses
+ * such a read, and the run says so in one line, exit 4).
+ */
+async function runHostExampleCommand(
+  values: Readonly<Record<string, unknown>>,
+  argv: readonly string[],
+  { trusted, io, lang }: HostContext,
+): Promise<ExitCode> {
+  assertFlagsAmong(
+    values,
+    ["example", "cases", "variant", "json", "junit", "otlp", "lang", "home"],
+    M.hostExampleFlags,
+  );
+  if (argv.length > 0) throw new UsageError(M.hostExampleNoCommand, "accept");
+  const name = choice(
+    "accept",
+    "--example",
+    values.example as string,
+    HOST_EXAMPLE_NAMES,
+  )!;
+  const cases = hostCases(
+    values.cases as string | undefined,
+    HOST_EXAMPLE_CASES,
+    M.inProcessTransport,
+  );
+  const variants: HostVariant[] = values.variant === undefined
+    ? [...HOST_VARIANTS]
+    : [values.variant as HostVariant];
+  const junit = values.junit as string | undefined;
+  if (junit !== undefined) assertNewFile(junit, trusted);
+  const otlp = values.otlp as string | undefined;
+  if (otlp !== undefined) assertNewFile(otlp, trusted);
+  const results: HostCaseResult[] = [];
+  for (const c of cases) {
+    for (const variant of variants) {
+      let row: HostCaseResult;
+      try {
+        row = await hostExample(name, c, variant, io.base);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotCapable)) throw error;
+        throw new Refused(M.hostExampleGrant);
+      }
+      results.push(row);
+      progress(row, io, lang);
+    }
+  }
+  const report = hostReportOf(
+    { program: name },
+    "http",
+    HOST_EXAMPLE_RUN_MS,
+    results,
+    true,
+  );
+  return shown(report, values.json === true, junit, otlp, {
+    trusted,
+    io,
+    lang,
+  });
+}
+
 /** The URL `--url` names for the tool: http on 127.0.0.1, a port (0: any), a path. */
 function toolUrl(text: string): URL {
   let url: URL | null = null;
@@ -185,12 +285,12 @@ function toolUrl(text: string): URL {
   return url;
 }
 
-/** The cases of `--cases` for `transport` (all of its cases when not given), each name checked. */
+/** The cases of `--cases` among `allowed` (all of them when not given), each name checked; `transport` names where they run. */
 function hostCases(
   list: string | undefined,
-  transport: HostTransport,
+  allowed: readonly HostCaseName[],
+  transport: string | Text,
 ): HostCaseName[] {
-  const allowed = HOST_TRANSPORT_CASES[transport];
   if (list === undefined) return [...allowed];
   const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
   for (const name of names) {

@@ -161,6 +161,30 @@ export const ACCEPT_MESSAGES = {
     zh:
       "--cases：{got} 不是 accept host 经由 {transport} 的用例（可用用例：{names}）",
   },
+  exampleIsHost: {
+    en:
+      "--example {name} is an agent host, not a server: guardlab accept host --example {name}",
+    zh:
+      "--example {name} 是 Agent 宿主，不是服务器：请用 guardlab accept host --example {name}",
+  },
+  hostExampleFlags: {
+    en:
+      "accept host --example takes only --cases, --variant, --json, --junit and --otlp (the host runs in process: no command, no --url, no --case-ms); got {flag}",
+    zh:
+      "accept host --example 只接受 --cases、--variant、--json、--junit 和 --otlp（宿主在进程内运行：没有命令，也没有 --url、--case-ms）；收到了 {flag}",
+  },
+  inProcessTransport: { en: "http, in process", zh: "http（在进程内）" },
+  hostExampleNoCommand: {
+    en:
+      "accept host --example runs the host in process: give no command after --",
+    zh: "accept host --example 在进程内运行宿主：-- 之后不要给命令",
+  },
+  hostExampleGrant: {
+    en:
+      "accept host --example runs the host in process, and it reads the environment: it needs the students' grant (-P=guardlab, or the students' build), which ignores the environment",
+    zh:
+      "accept host --example 在进程内运行宿主，而宿主会读取环境变量：需要学生权限（-P=guardlab，或学生版程序），它忽略环境变量",
+  },
   hostToolArgs: {
     en:
       "accept host-tool takes one folder (the one accept host writes in the host's GUARDLAB_MCP_CONFIG); it is not for use by hand",

@@ -8,7 +8,11 @@
  */
 import { say } from "../../../base/i18n.ts";
 import { trustedFolders } from "../../../sandbox/sandbox.ts";
-import { EXAMPLE_NAMES, HOST_VARIANTS } from "../../../accept/cases.ts";
+import {
+  EXAMPLE_NAMES,
+  HOST_EXAMPLE_NAMES,
+  HOST_VARIANTS,
+} from "../../../accept/cases.ts";
 import {
   DEFAULT_ANSWER_TIMEOUT_MS,
   MAX_ANSWER_TIMEOUT_MS,
@@ -42,7 +46,9 @@ export const accept = command({
        guardlab accept judge REPORT.json [--json]
        guardlab accept host [--url URL] [--cases LIST] [--variant V]
                     [--case-ms N] [--json] [--junit FILE] [--otlp FILE]
-                    -- HOSTCOMMAND…`,
+                    -- HOSTCOMMAND…
+       guardlab accept host --example HOST [--cases LIST] [--variant V]
+                    [--json] [--junit FILE] [--otlp FILE]`,
   about: H.about,
   options: {
     oracle: { type: "string", value: "FILE", help: H.oracle },
@@ -51,7 +57,8 @@ export const accept = command({
     example: {
       type: "string",
       value: "NAME",
-      choices: EXAMPLE_NAMES,
+      // A server for the matrix, or an agent host for accept host.
+      choices: [...EXAMPLE_NAMES, ...HOST_EXAMPLE_NAMES],
       help: H.example,
     },
     url: { type: "string", value: "URL", help: H.url },

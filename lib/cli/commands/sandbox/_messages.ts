@@ -46,6 +46,12 @@ export const SANDBOX_MESSAGES = {
     zh:
       "（未授权即 Deno 的 prompt 状态：guardlab 以 --no-prompt 运行，因此会被拒绝）",
   },
+  denied: {
+    en:
+      '(denied: refused; the environment is ignored: every read of a variable answers "not set", so guardlab sees none)',
+    zh:
+      "（已拒绝：会被拒绝；环境变量被忽略：每次读取变量都得到“未设置”，因此 guardlab 看不到任何变量）",
+  },
   /** The runtime's answer for one permission, as a reader says it. */
   state: {
     granted: { en: "granted", zh: "已授权" },

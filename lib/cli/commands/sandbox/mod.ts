@@ -116,6 +116,7 @@ export const sandbox = command({
         );
       }
       out.say(M.prompt);
+      if (probes.some((p) => p.state === "denied")) out.say(M.denied);
       out.say(narrow ? M.narrow : M.differentGrant, { root: SANDBOX_ROOT });
       const problem = inspectRootProblem(root, io.base);
       if (root.state === "unsafe") {
