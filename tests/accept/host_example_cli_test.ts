@@ -2,8 +2,8 @@
  * `guardlab accept host --example agents-core` and exercise 20 from the
  * command line, under the grants the binary is compiled with: the
  * students' (deno.json's `guardlab` set, the environment ignored) runs
- * agents-core in process; the engineers' refuses it in one line (exit 4),
- * as agents-core reads variables that grant does not name. The bad command
+ * agents-core in process, and so does the engineers' (the variables it
+ * does not list are ignored the same way). The bad command
  * lines are refused before anything loads. Expected lines written by hand.
  */
 import assert from "node:assert/strict";
@@ -130,7 +130,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "accept host --example: the engineers' grant refuses it in one line, exit 4" +
+    "accept host --example and exercise 20 under the engineers' grant: the variables it does not list are ignored, so agents-core loads and runs" +
     NEEDS_RUN,
   ignore: !CAN_RUN,
   async fn() {
@@ -143,12 +143,28 @@ Deno.test({
       "no-fault",
       "--variant",
       "keyed",
+      "--json",
     ]);
-    assert.equal(r.code, 4, r.stderr);
-    assert.deepEqual(r.err, [
-      "guardlab: refused: accept host --example runs the host in process, and it reads the environment: it needs the students' grant (-P=guardlab, or the students' build), which ignores the environment",
-    ]);
-    assert.deepEqual(r.out, []);
+    assert.equal(r.code, 0, r.stderr);
+    const [row] = JSON.parse(r.stdout).results;
+    assert.equal(row.verdict, "TOLD-SUCCESS");
+    assert.equal(row.told, "success");
+    assert.equal(row.host_end, "exit");
+    // A teacher checks (and grades) under this grant: the right
+    // prediction passes, as under the students'.
+    await using home = await tempDir("gl-ex20-engineer-home-");
+    Deno.chmodSync(home.path, 0o700);
+    const c = await runEngineer(
+      ["exercise", "check", "20", "--home", home.path],
+      JSON.stringify({
+        resends: false,
+        cancels: true,
+        told: "failure",
+        rows: 2,
+      }),
+    );
+    assert.equal(c.code, 0, c.stdout + c.stderr);
+    assert.ok(c.out.includes("exercise 20: done"), c.stdout);
   },
 });
 
