@@ -150,10 +150,18 @@ Deno.test({
     assert.equal(row.verdict, "TOLD-SUCCESS");
     assert.equal(row.told, "success");
     assert.equal(row.host_end, "exit");
-    // A teacher checks (and grades) under this grant: the right
-    // prediction passes, as under the students'.
+    // A teacher checks and grades under this grant: the right prediction
+    // passes, as under the students', and the hand-in's cell is done.
     await using home = await tempDir("gl-ex20-engineer-home-");
     Deno.chmodSync(home.path, 0o700);
+    const named = await runEngineer([
+      "config",
+      "name",
+      "Li Lei",
+      "--home",
+      home.path,
+    ]);
+    assert.equal(named.code, 0, named.stderr);
     const c = await runEngineer(
       ["exercise", "check", "20", "--home", home.path],
       JSON.stringify({
@@ -165,6 +173,24 @@ Deno.test({
     );
     assert.equal(c.code, 0, c.stdout + c.stderr);
     assert.ok(c.out.includes("exercise 20: done"), c.stdout);
+    const handIn = await runEngineer([
+      "exercise",
+      "hand-in",
+      "--home",
+      home.path,
+    ]);
+    assert.equal(handIn.code, 0, handIn.stderr);
+    const graded = await runEngineer(
+      ["exercise", "grade", "--json"],
+      handIn.stdout,
+    );
+    assert.equal(graded.code, 0, graded.stderr);
+    const [student] = JSON.parse(graded.stdout).students;
+    assert.deepEqual([student.cells["20"], student.total, student.flags], [
+      "done",
+      1,
+      [],
+    ]);
   },
 });
 
