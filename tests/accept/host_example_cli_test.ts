@@ -13,6 +13,14 @@ import { runEngineer } from "../_helpers/accept_helpers.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { tempDir } from "../_helpers/tmp.ts";
 
+/** Exercise 20's right prediction, written by hand. */
+const RIGHT_GUESS = JSON.stringify({
+  resends: false,
+  cancels: true,
+  told: "failure",
+  rows: 2,
+});
+
 /** What agents-core 0.20.0 hands the model when an MCP call fails (its default error function). */
 const AGENTS_CORE_FAILED =
   "An error occurred while running the tool. Please try again.";
@@ -154,32 +162,16 @@ Deno.test({
     // passes, as under the students', and the hand-in's cell is done.
     await using home = await tempDir("gl-ex20-engineer-home-");
     Deno.chmodSync(home.path, 0o700);
-    const named = await runEngineer([
-      "config",
-      "name",
-      "Li Lei",
-      "--home",
-      home.path,
-    ]);
-    assert.equal(named.code, 0, named.stderr);
-    const c = await runEngineer(
-      ["exercise", "check", "20", "--home", home.path],
-      JSON.stringify({
-        resends: false,
-        cancels: true,
-        told: "failure",
-        rows: 2,
-      }),
-    );
-    assert.equal(c.code, 0, c.stdout + c.stderr);
+    // Each step in the teacher's home, exit 0; its output.
+    const inHome = async (args: string[], stdin = "") => {
+      const r = await runEngineer([...args, "--home", home.path], stdin);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      return r;
+    };
+    await inHome(["config", "name", "Li Lei"]);
+    const c = await inHome(["exercise", "check", "20"], RIGHT_GUESS);
     assert.ok(c.out.includes("exercise 20: done"), c.stdout);
-    const handIn = await runEngineer([
-      "exercise",
-      "hand-in",
-      "--home",
-      home.path,
-    ]);
-    assert.equal(handIn.code, 0, handIn.stderr);
+    const handIn = await inHome(["exercise", "hand-in"]);
     const graded = await runEngineer(
       ["exercise", "grade", "--json"],
       handIn.stdout,
@@ -204,12 +196,7 @@ Deno.test({
     Deno.chmodSync(home.path, 0o700);
     const r = await spawnGuardlab(
       ["exercise", "check", "20", "--home", home.path],
-      JSON.stringify({
-        resends: false,
-        cancels: true,
-        told: "failure",
-        rows: 2,
-      }),
+      RIGHT_GUESS,
     );
     assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
     assert.ok(r.out.includes("exercise 20: done"), r.out.join("\n"));
