@@ -8,7 +8,7 @@
  *
  * What it reads: the calls that reached the tool under the model's first
  * key (one the model asked for; any more the host sent by itself), the
- * cancels, the first tool result the host handed the model for that call
+ * cancels before guardlab's limit, the first tool result the host handed the model for that call
  * and what it said, and the ledger counted by key at the end.
  *
  * @module
@@ -205,9 +205,17 @@ class HostReading {
     return read?.op === "read" ? read.count : null;
   }
 
-  /** Whether a cancel names `call` (its connection and id). */
+  /**
+   * Whether the host cancelled `call` (a cancel names its connection and
+   * id) before guardlab's limit: a cancel after it answers guardlab's own
+   * stop (a host run in process is aborted through its signal), not a
+   * choice of the host's.
+   */
   cancelled(call: HostCallRecord): boolean {
-    return this.records.some((r) =>
+    const limit = this.records.findIndex((r) =>
+      r.op === "process" && r.who === "host" && r.event === "limit"
+    );
+    return this.records.slice(0, limit === -1 ? undefined : limit).some((r) =>
       r.op === "cancel" && r.conn === call.conn && r.call === call.call
     );
   }

@@ -125,17 +125,21 @@ async function runAgentsCore(
   // for once more (a host that ignores its signal is left, not awaited).
   let ended = await within(run, limit, "limit" as const);
   if (ended === "limit") {
+    // Recorded before the abort: what the host sends in answer to it (its
+    // MCP client cancels the call in flight with the abort's reason) comes
+    // after guardlab's stop, and the checker does not count it as the
+    // host's own.
+    log.record({ op: "process", who: "host", event: "limit" });
     stop.abort();
     await within(run, HOST_EXAMPLE_TIMEOUT_MS, undefined);
-  }
-  log.record(
-    ended === "limit" ? { op: "process", who: "host", event: "limit" } : {
+  } else {
+    log.record({
       op: "process",
       who: "host",
       event: "exit",
       code: ended === 0 ? 0 : 1,
-    },
-  );
+    });
+  }
   // Every answer still withheld is released, then the host's client closed.
   tool.close();
   await within(server.close().catch(() => {}), HOST_EXAMPLE_TIMEOUT_MS, null);

@@ -97,14 +97,19 @@ export async function exampleMatrix(
  * against the `variant` tool, with the scripted model, and return its
  * judged row (`accept host --example`, exercise 20). The host (a package)
  * and its run are loaded only when called; the ledger is made in a private
- * folder under `base` and removed with it.
+ * folder under `base` and removed with it. `runMs` is the run's limit
+ * (`HOST_EXAMPLE_RUN_MS` by default; a test sets a short one).
  */
 export async function hostExample(
   name: HostExampleName,
   caseName: HostCaseName,
   variant: HostVariant,
   base: string,
+  runMs?: number,
 ): Promise<HostCaseResult> {
   const run = await import("./_host_example.ts");
-  return await run.runHostExample(name, caseName, variant, { base });
+  return await run.runHostExample(name, caseName, variant, {
+    base,
+    ...(runMs === undefined ? {} : { runMs }),
+  });
 }

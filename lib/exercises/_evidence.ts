@@ -409,7 +409,7 @@ export const ITEM_FIELDS: Readonly<Record<string, readonly string[]>> = {
     // An example server's acceptance matrix (_accept_evidence.ts): one per case.
     "case verdict class info effect",
     // An agent host run in process (_host_evidence.ts): one step.
-    "variant resent cancelled told rows",
+    "variant resent cancelled told rows host_end",
   ),
   drafts: fieldsOf("job text topic copies"),
   receipts: fieldsOf("attempt job status effect_exists events step"),

@@ -215,7 +215,7 @@ export interface Exercise {
    * one case of `accept host` against one variant of the tool (`guardlab
    * accept host --example HOST --cases CASE --variant VARIANT`); its
    * evidence is one step (`op` "host": `case`, `variant`, `verdict`,
-   * `class`, `info`, `resent`, `cancelled`, `told`, `rows`).
+   * `class`, `info`, `resent`, `cancelled`, `told`, `rows`, `host_end`).
    */
   readonly host_example?: HostExampleSpec;
   /** For a prediction: the facts asked for. */

@@ -7,8 +7,10 @@
  * the case, the variant, the verdict, its class, what is reported beside
  * it, whether the host sent the call again by itself (`resent`), whether
  * it sent `notifications/cancelled` (`cancelled`), what it told the model
- * (`told`: success, failure, unknown, tool-error or nothing) and the rows
- * the ledger holds at the end, counted again from its file (`rows`). The
+ * (`told`: success, failure, unknown, tool-error or nothing), the rows
+ * the ledger holds at the end, counted again from its file (`rows`), and
+ * how the run ended (`host_end`: "exit", by itself; "limit", stopped by
+ * guardlab: then the run judges no prediction). The
  * ledger tables are empty: the lab's ledger is not involved.
  *
  * A host that cannot run (its package cannot load) gives no step: the
@@ -20,17 +22,27 @@ import { hostExample } from "../accept/mod.ts";
 import { type Evidence, type Item, LEDGER_TABLES } from "./_evidence.ts";
 import type { HostExampleSpec } from "./_form.ts";
 
-/** Run the host `spec` names, in process under `base`, and hold its row as evidence. */
+/**
+ * Run the host `spec` names, in process under `base` (its run's limit
+ * `runMs`, accept's by default), and hold its row as evidence.
+ */
 export async function hostEvidence(
   spec: HostExampleSpec,
   base: string,
+  runMs?: number,
 ): Promise<Evidence> {
   const ledger = Object.fromEntries(
     LEDGER_TABLES.map((t) => [t, [] as Item[]]),
   ) as Evidence["ledger"];
   let steps: Item[] = [];
   try {
-    const r = await hostExample(spec.host, spec.case, spec.variant, base);
+    const r = await hostExample(
+      spec.host,
+      spec.case,
+      spec.variant,
+      base,
+      runMs,
+    );
     steps = [{
       step: 1,
       line: 1,
@@ -43,6 +55,7 @@ export async function hostEvidence(
       resent: r.resent > 0,
       cancelled: r.cancelled,
       told: r.told,
+      host_end: r.host_end,
       // A ledger that could not be counted is absent ("missing"), not a number.
       ...(r.effects === null ? {} : { rows: r.effects }),
     }];

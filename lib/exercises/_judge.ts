@@ -116,6 +116,8 @@ export interface JudgeOptions extends Partial<GatherLimits> {
   maxWork?: number;
   /** The command the student types (`guardlab exercise`, with `--course FILE` under a course), for lines that name one. */
   command?: string;
+  /** For a host's prediction: the host run's limit in ms (accept's by default; a test sets a short one). */
+  hostRunMs?: number;
 }
 
 /** The command lines name when the caller gives none. */
@@ -498,6 +500,7 @@ async function actualFacts(
     ? await (await import("./_host_evidence.ts")).hostEvidence(
       x.host_example,
       folder,
+      options.hostRunMs,
     )
     : await gather(
       stream(setupSteps(x, params).join("\n")),

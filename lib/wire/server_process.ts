@@ -27,7 +27,7 @@ export const CHILD_ENV: readonly string[] = config.permissions[
   Deno.build.os === "windows"
     ? "guardlab-engineer-windows"
     : "guardlab-engineer"
-].env.filter((name) => !name.endsWith("*"));
+].env.allow.filter((name) => !name.endsWith("*"));
 
 /** The variables of {@linkcode CHILD_ENV} this process may read and has set. */
 export function childEnv(): Record<string, string> {

@@ -361,3 +361,31 @@ Deno.test("host checker: a history that does not open with its plan is refused",
   const h = history("no-fault", start);
   assert.throws(() => judgeHostCase({ ...h, records: h.records.slice(1) }));
 });
+
+Deno.test("host checker: a cancel after guardlab's limit answers guardlab's stop, not the host's choice: not counted; one before it is", () => {
+  // late-reply, the call in flight, then `between`, then the ledger read.
+  const lateReply = (...between: Rec[]) =>
+    judgeHostCase(history(
+      "late-reply",
+      start,
+      asked,
+      call(1, "written", "late"),
+      ...between,
+      read(K1, 1),
+      read(K2, 0),
+    ));
+  // A host run in process is stopped through its AbortSignal, and its MCP
+  // client then cancels the call in flight with the abort's reason.
+  const stopped = lateReply(limit, {
+    ...cancel,
+    reason: "AbortError: The signal has been aborted",
+  });
+  assert.equal(stopped.cancelled, false);
+  assert.equal(stopped.verdict, "STILL-WAITING");
+  assert.deepEqual(stopped.info, []);
+  assert.equal(stopped.host_end, "limit");
+  // The host's own cancel, before the limit, still counts.
+  const own = lateReply(cancel, limit);
+  assert.equal(own.cancelled, true);
+  assert.deepEqual(own.info, ["CANCELLED-AFTER-COMMIT"]);
+});

@@ -2,8 +2,8 @@
  * `guardlab accept host --example agents-core` and exercise 20 from the
  * command line, under the grants the binary is compiled with: the
  * students' (deno.json's `guardlab` set, the environment ignored) runs
- * agents-core in process; the engineers' refuses it in one line (exit 4),
- * as agents-core reads variables that grant does not name. The bad command
+ * agents-core in process, and so does the engineers' (the variables it
+ * does not list are ignored the same way). The bad command
  * lines are refused before anything loads. Expected lines written by hand.
  */
 import assert from "node:assert/strict";
@@ -12,6 +12,14 @@ import { CAN_RUN, NEEDS_RUN, spawnGuardlab } from "../_helpers/spawn.ts";
 import { runEngineer } from "../_helpers/accept_helpers.ts";
 import { cli } from "../_helpers/helpers.ts";
 import { tempDir } from "../_helpers/tmp.ts";
+
+/** Exercise 20's right prediction, written by hand. */
+const RIGHT_GUESS = JSON.stringify({
+  resends: false,
+  cancels: true,
+  told: "failure",
+  rows: 2,
+});
 
 /** What agents-core 0.20.0 hands the model when an MCP call fails (its default error function). */
 const AGENTS_CORE_FAILED =
@@ -130,7 +138,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "accept host --example: the engineers' grant refuses it in one line, exit 4" +
+    "accept host --example and exercise 20 under the engineers' grant: the variables it does not list are ignored, so agents-core loads and runs" +
     NEEDS_RUN,
   ignore: !CAN_RUN,
   async fn() {
@@ -143,12 +151,38 @@ Deno.test({
       "no-fault",
       "--variant",
       "keyed",
+      "--json",
     ]);
-    assert.equal(r.code, 4, r.stderr);
-    assert.deepEqual(r.err, [
-      "guardlab: refused: accept host --example runs the host in process, and it reads the environment: it needs the students' grant (-P=guardlab, or the students' build), which ignores the environment",
+    assert.equal(r.code, 0, r.stderr);
+    const [row] = JSON.parse(r.stdout).results;
+    assert.equal(row.verdict, "TOLD-SUCCESS");
+    assert.equal(row.told, "success");
+    assert.equal(row.host_end, "exit");
+    // A teacher checks and grades under this grant: the right prediction
+    // passes, as under the students', and the hand-in's cell is done.
+    await using home = await tempDir("gl-ex20-engineer-home-");
+    Deno.chmodSync(home.path, 0o700);
+    // Each step in the teacher's home, exit 0; its output.
+    const inHome = async (args: string[], stdin = "") => {
+      const r = await runEngineer([...args, "--home", home.path], stdin);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      return r;
+    };
+    await inHome(["config", "name", "Li Lei"]);
+    const c = await inHome(["exercise", "check", "20"], RIGHT_GUESS);
+    assert.ok(c.out.includes("exercise 20: done"), c.stdout);
+    const handIn = await inHome(["exercise", "hand-in"]);
+    const graded = await runEngineer(
+      ["exercise", "grade", "--json"],
+      handIn.stdout,
+    );
+    assert.equal(graded.code, 0, graded.stderr);
+    const [student] = JSON.parse(graded.stdout).students;
+    assert.deepEqual([student.cells["20"], student.total, student.flags], [
+      "done",
+      1,
+      [],
     ]);
-    assert.deepEqual(r.out, []);
   },
 });
 
@@ -162,12 +196,7 @@ Deno.test({
     Deno.chmodSync(home.path, 0o700);
     const r = await spawnGuardlab(
       ["exercise", "check", "20", "--home", home.path],
-      JSON.stringify({
-        resends: false,
-        cancels: true,
-        told: "failure",
-        rows: 2,
-      }),
+      RIGHT_GUESS,
     );
     assert.equal(r.code, 0, [...r.out, ...r.err].join("\n"));
     assert.ok(r.out.includes("exercise 20: done"), r.out.join("\n"));

@@ -24,6 +24,7 @@ import {
   runHostExample,
 } from "../../lib/accept/_host_example.ts";
 import type { HostCaseResult } from "../../lib/accept/host_report.ts";
+import { HOST_EXAMPLE_TIMEOUT_MS } from "../../lib/accept/limits.ts";
 import { hostCaseWithLedger, hostSeen } from "../_helpers/accept_helpers.ts";
 import { ENV_READABLE, NEEDS_ENV } from "../_helpers/env.ts";
 
@@ -121,6 +122,50 @@ Deno.test({
       counted: [1, 0],
     });
     assert.equal(row.told, "success");
+  },
+});
+
+Deno.test({
+  name:
+    "host example: agents-core 0.20.0 stopped at guardlab's limit: the cancel its client sends in answer to the abort is not counted as the host's, the row is STILL-WAITING" +
+    NEEDS,
+  ignore: !ENV_READABLE,
+  async fn() {
+    // A limit no longer than the host's own 1000 ms timeout, which starts
+    // later (at its call): guardlab's limit always comes first.
+    const { row, ledger } = await hostCaseWithLedger((base, onLedger) =>
+      runHostExample("agents-core", "late-reply", "unkeyed", {
+        base,
+        onLedger,
+        runMs: HOST_EXAMPLE_TIMEOUT_MS,
+      })
+    );
+    const ops = row.history.records.map((r) =>
+      r.op === "process" && r.who === "host" ? `host ${r.event}` : r.op
+    );
+    // The call reached the tool before the limit; the cancel came after it.
+    assert.ok(ops.indexOf("call") < ops.indexOf("host limit"), ops.join());
+    assert.ok(ops.indexOf("host limit") < ops.indexOf("cancel"), ops.join());
+    assert.equal(ops.includes("host exit"), false, ops.join());
+    const cancel = row.history.records.find((r) => r.op === "cancel");
+    assert.equal(
+      cancel?.op === "cancel" ? cancel.reason : undefined,
+      "AbortError: The signal has been aborted",
+    );
+    assert.deepEqual(hostSeen(row, ledger), {
+      verdict: "STILL-WAITING",
+      info: [],
+      resent: 0,
+      cancelled: false,
+      told: undefined,
+      ledger: [1, 0],
+      counted: [1, 0],
+    });
+    assert.deepEqual([row.host_end, row.told, row.class], [
+      "limit",
+      "nothing",
+      "inconclusive",
+    ]);
   },
 });
 

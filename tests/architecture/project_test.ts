@@ -185,41 +185,48 @@ Deno.test("project: the grant is exactly the temp folder, read and write", () =>
     // The engineers' grant (accept and proxy start a server): the same
     // folder, run, the environment the child is handed (the MCP SDK's
     // default list), the variables named for --header-env (guardlab's
-    // own, never the child's), and net for this machine's loopback only.
+    // own, never the child's), every other variable ignored (reads as
+    // unset: agents-core loads), and net for this machine's loopback only.
     "guardlab-engineer": {
       read: ["/tmp", "/private/tmp"],
       write: ["/tmp", "/private/tmp"],
       run: true,
-      env: [
-        "HOME",
-        "LOGNAME",
-        "PATH",
-        "SHELL",
-        "TERM",
-        "USER",
-        "GUARDLAB_HEADER_*",
-      ],
+      env: {
+        allow: [
+          "HOME",
+          "LOGNAME",
+          "PATH",
+          "SHELL",
+          "TERM",
+          "USER",
+          "GUARDLAB_HEADER_*",
+        ],
+        ignore: true,
+      },
       net: ["127.0.0.1", "localhost", "[::1]"],
     },
     "guardlab-engineer-windows": {
       read: ["C:\\Windows\\Temp"],
       write: ["C:\\Windows\\Temp"],
       run: true,
-      env: [
-        "APPDATA",
-        "HOMEDRIVE",
-        "HOMEPATH",
-        "LOCALAPPDATA",
-        "PATH",
-        "PROCESSOR_ARCHITECTURE",
-        "SYSTEMDRIVE",
-        "SYSTEMROOT",
-        "TEMP",
-        "USERNAME",
-        "USERPROFILE",
-        "PROGRAMFILES",
-        "GUARDLAB_HEADER_*",
-      ],
+      env: {
+        allow: [
+          "APPDATA",
+          "HOMEDRIVE",
+          "HOMEPATH",
+          "LOCALAPPDATA",
+          "PATH",
+          "PROCESSOR_ARCHITECTURE",
+          "SYSTEMDRIVE",
+          "SYSTEMROOT",
+          "TEMP",
+          "USERNAME",
+          "USERPROFILE",
+          "PROGRAMFILES",
+          "GUARDLAB_HEADER_*",
+        ],
+        ignore: true,
+      },
       net: ["127.0.0.1", "localhost", "[::1]"],
     },
   });

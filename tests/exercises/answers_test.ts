@@ -30,6 +30,7 @@ import {
 } from "../../lib/base/_zh_punctuation.ts";
 import { cli, TEST_BASE, TEST_ROOT } from "../_helpers/helpers.ts";
 import { VERDICTS } from "../../lib/accept/cases.ts";
+import { HOST_EXAMPLE_TIMEOUT_MS } from "../../lib/accept/limits.ts";
 import { tempDir } from "../_helpers/tmp.ts";
 import { ENV_READABLE, NEEDS_ENV } from "../_helpers/env.ts";
 
@@ -104,6 +105,37 @@ async function judged(
     ...more,
   });
 }
+
+Deno.test({
+  name:
+    "exercise answers: 20, a host run guardlab stopped at its limit judges no prediction: the right one is not marked wrong, and the judge says the setup did not run as the course says" +
+    NEEDS_ENV,
+  ignore: !ENV_READABLE,
+  async fn() {
+    const x = BUILTIN_COURSE.exercises.find((e) => e.host_example)!;
+    assert.equal(x.n, 20);
+    // A limit no longer than the host's own timeout (which starts at its
+    // call): guardlab stops the run while the host still waits.
+    const v = await judgeAnswer(
+      x,
+      '{"resends":false,"cancels":true,"told":"failure","rows":2}',
+      defaultParams,
+      {
+        scratch: TEST_ROOT,
+        trusted: TRUSTED,
+        hostRunMs: HOST_EXAMPLE_TIMEOUT_MS,
+      },
+    );
+    assert.equal(v.passed, false);
+    assert.deepEqual(v.findings, []);
+    assert.deepEqual(v.feedback[0], {
+      en:
+        "not yet: this exercise's setup did not run as its course says; tell your teacher",
+      zh: "无法判定：这个练习的预设步骤没有按课程所写运行；请告诉老师",
+    });
+    assert.equal(v.revealed, null);
+  },
+});
 
 Deno.test("exercise answers: one file per exercise, and nothing else", () => {
   const files = [...Deno.readDirSync(ANSWERS)].map((e) => e.name).sort();

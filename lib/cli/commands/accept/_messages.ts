@@ -179,12 +179,6 @@ export const ACCEPT_MESSAGES = {
       "accept host --example runs the host in process: give no command after --",
     zh: "accept host --example 在进程内运行宿主：-- 之后不要给命令",
   },
-  hostExampleGrant: {
-    en:
-      "accept host --example runs the host in process, and it reads the environment: it needs the students' grant (-P=guardlab, or the students' build), which ignores the environment",
-    zh:
-      "accept host --example 在进程内运行宿主，而宿主会读取环境变量：需要学生权限（-P=guardlab，或学生版程序），它忽略环境变量",
-  },
   hostToolArgs: {
     en:
       "accept host-tool takes one folder (the one accept host writes in the host's GUARDLAB_MCP_CONFIG); it is not for use by hand",

@@ -48,9 +48,9 @@ export const SANDBOX_MESSAGES = {
   },
   denied: {
     en:
-      '(denied: refused; the environment is ignored: every read of a variable answers "not set", so guardlab sees none)',
+      '(denied: refused; the environment is ignored: a read of any variable the grant does not name answers "not set")',
     zh:
-      "（已拒绝：会被拒绝；环境变量被忽略：每次读取变量都得到“未设置”，因此 guardlab 看不到任何变量）",
+      "（已拒绝：会被拒绝；环境变量被忽略：读取授权未列出的任何变量，都得到“未设置”）",
   },
   /** The runtime's answer for one permission, as a reader says it. */
   state: {
