@@ -178,7 +178,15 @@ const MAX_SAID_LINES = 20;
 function quietLogger(said: string[]) {
   const keep = (message: string, ...args: unknown[]) => {
     if (said.length >= MAX_SAID_LINES) return;
-    const rest = args.map((a) => typeof a === "string" ? a : typeof a);
+    // An error says what it is (its name and message, cut and made inert
+    // below); any other value only its type: nothing the host holds is dumped.
+    const rest = args.map((a) =>
+      typeof a === "string"
+        ? a
+        : a instanceof Error
+        ? `${a.name}: ${a.message}`
+        : typeof a
+    );
     said.push(cutText([message, ...rest].join(" ").split("\n")[0], 200));
   };
   return {

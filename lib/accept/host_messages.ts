@@ -21,9 +21,15 @@ export const TOLD_WORDS = {
 export const HOST_WORDS = {
   title: {
     en:
-      "guardlab accept host: {program}, the tool over {transport}, each case at most {seconds} s",
+      "guardlab accept host: {program}, the tool over {transport}; a host still running after {seconds} s is ended",
     zh:
-      "guardlab accept host：{program}，工具经由 {transport} 提供，每个用例最多 {seconds} 秒",
+      "guardlab accept host：{program}，工具经由 {transport} 提供；宿主运行超过 {seconds} 秒即被结束",
+  },
+  titleInProcess: {
+    en:
+      "guardlab accept host: {program}, the tool over {transport}; a host run still going after {seconds} s is aborted",
+    zh:
+      "guardlab accept host：{program}，工具经由 {transport} 提供；宿主的运行超过 {seconds} 秒即被中止",
   },
   rights: {
     en:
@@ -61,6 +67,19 @@ export const HOST_WORDS = {
   hostEnd: {
     en: "the host exited with {code}",
     zh: "宿主以 {code} 退出",
+  },
+  hostReturned: {
+    en: "the host's run returned",
+    zh: "宿主的运行正常返回",
+  },
+  hostThrew: {
+    en: "the host's run threw: {line}",
+    zh: "宿主的运行抛出了错误：{line}",
+  },
+  hostLimitInProcess: {
+    en:
+      "the host's run was still going at the case's limit; guardlab aborted it",
+    zh: "到用例时限时宿主的运行仍未结束；guardlab 中止了它",
   },
   hostSignal: {
     en: "a signal ended the host",

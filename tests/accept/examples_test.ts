@@ -231,7 +231,8 @@ Deno.test("accept: usage errors are one line and the usage", async () => {
   assertUsageError(await cli(["accept"]), /give the server/);
   assertUsageError(
     await cli(["accept", "--example", "nope"]),
-    /--example must be one of idempotent/,
+    // The servers only: a host's name is accept host's.
+    /--example must be one of idempotent, duplicates-on-retry, loses-updates, false-failure \(got "nope"\)$/m,
   );
   assertUsageError(
     await cli(["accept", "--example", "idempotent", "--cases", "once,twice"]),

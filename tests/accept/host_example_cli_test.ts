@@ -133,6 +133,14 @@ Deno.test({
       !judged.out.join(" ").includes("on loopback"),
       judged.out.join("\n"),
     );
+    // No process: its end is the run's, and its bound is an abort.
+    const screen = judged.out.map((l) => l.trim()).join(" ");
+    assert.ok(screen.includes("the host's run returned"), screen);
+    assert.ok(!screen.includes("exited"), screen);
+    assert.ok(
+      screen.includes("a host run still going after 30 s is aborted"),
+      screen,
+    );
   },
 });
 
@@ -229,7 +237,16 @@ Deno.test("accept host --example: a server's flags, a command or another example
     ],
     [
       ["accept", "host", "--example", "agents-core", "--", "node", "host.js"],
-      "guardlab: accept host --example runs the host in process: give no command after --",
+      'guardlab: accept host --example runs the host in process and takes no command or other argument; got "node"',
+    ],
+    [
+      ["accept", "host", "--example", "agents-core", "extra"],
+      'guardlab: accept host --example runs the host in process and takes no command or other argument; got "extra"',
+    ],
+    [
+      // Only the hosts: a server's name is accept's, not offered here.
+      ["accept", "host", "--example", "foo"],
+      'guardlab: --example must be one of agents-core (got "foo")',
     ],
     [
       ["accept", "host", "--example", "loses-updates"],

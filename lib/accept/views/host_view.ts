@@ -53,15 +53,25 @@ export function factsText(row: HostCaseResult): Text {
   });
 }
 
-/** The notes under a row: meaning, facts, the host's words, its end, the information, the article. */
-export function notesOf(row: HostCaseResult): Text[] {
+/**
+ * The notes under a row: meaning, facts, the host's words, its end, the
+ * information, the article. A host run `inProcess` has no process: its
+ * end is its run's return, or what the run threw (the last line kept).
+ */
+export function notesOf(row: HostCaseResult, inProcess = false): Text[] {
   const notes: Text[] = [VERDICT_MEANING[row.verdict], factsText(row)];
   if (row.resent_same_arguments === false) notes.push(W.otherArguments);
   if (row.told_text !== undefined) {
     notes.push(fill(W.toldText, { text: row.told_text }));
   }
   notes.push(
-    row.host_end === "limit"
+    inProcess
+      ? row.host_end === "limit"
+        ? W.hostLimitInProcess
+        : row.host_code === 0
+        ? W.hostReturned
+        : fill(W.hostThrew, { line: row.host_output.at(-1) ?? "?" })
+      : row.host_end === "limit"
       ? W.hostLimit
       : row.host_code === null
       ? W.hostSignal
@@ -84,7 +94,7 @@ export function notesOf(row: HostCaseResult): Text[] {
 export function hostScreen(report: HostReport, lang: Lang): string[] {
   const lines = wrap(
     say(
-      fill(W.title, {
+      fill(report.in_process ? W.titleInProcess : W.title, {
         program: report.host.program,
         transport: report.transport,
         seconds: Math.round(report.case_ms / 1000),
@@ -111,7 +121,7 @@ export function hostScreen(report: HostReport, lang: Lang): string[] {
       "  " + pad(row.case, COLS.case) + pad(row.variant, COLS.variant) +
         row.verdict,
     );
-    for (const note of notesOf(row)) {
+    for (const note of notesOf(row, report.in_process === true)) {
       for (const l of wrap(say(note, lang), 74, 0)) {
         lines.push("      " + l.trim());
       }
@@ -156,7 +166,9 @@ export function hostJunitXml(
       verdict: row.verdict,
       meaning: VERDICT_MEANING[row.verdict],
     });
-    const body = notesOf(row).map((t) => xmlEscape(say(t, options.lang))).join(
+    const body = notesOf(row, report.in_process === true).map((t) =>
+      xmlEscape(say(t, options.lang))
+    ).join(
       "\n",
     );
     cases.push(

@@ -11,14 +11,14 @@ import {
   CASE_NAMES,
   type CaseName,
   EXAMPLE_NAMES,
-  type ExampleName,
+  HOST_EXAMPLE_NAMES,
   isCaseName,
 } from "../../../accept/cases.ts";
 import { loopbackUrl, remoteUrl } from "../../../wire/http.ts";
 import type { InitializeFailed } from "../../../accept/session.ts";
 import type { ServerSource } from "../../../accept/start.ts";
 import { ACCEPT_MESSAGES as M } from "./_messages.ts";
-import { printable, UsageError } from "../../parser.ts";
+import { choice, printable, UsageError } from "../../parser.ts";
 
 /** The server `values` and `positionals` name: exactly one of a command, a URL, an example. */
 export function sourceOf(
@@ -37,13 +37,14 @@ export function sourceOf(
   if (given > 1) throw new UsageError(M.oneServer, cmd);
   if (values.example !== undefined) {
     // --example takes a server and a host; a host is run by accept host.
-    if (!(EXAMPLE_NAMES as readonly string[]).includes(values.example)) {
+    if ((HOST_EXAMPLE_NAMES as readonly string[]).includes(values.example)) {
       throw new UsageError(
         fill(M.exampleIsHost, { name: printable(values.example) }),
         cmd,
       );
     }
-    return { kind: "example", name: values.example as ExampleName };
+    const name = choice(cmd, "--example", values.example, EXAMPLE_NAMES)!;
+    return { kind: "example", name };
   }
   if (values.url !== undefined) {
     // Loopback over http or https; another host over https only, and only

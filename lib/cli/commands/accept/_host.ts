@@ -220,7 +220,12 @@ async function runHostExampleCommand(
     ["example", "cases", "variant", "json", "junit", "otlp", "lang", "home"],
     M.hostExampleFlags,
   );
-  if (argv.length > 0) throw new UsageError(M.hostExampleNoCommand, "accept");
+  if (argv.length > 0) {
+    throw new UsageError(
+      fill(M.hostExampleNoCommand, { arg: printable(argv[0]) }),
+      "accept",
+    );
+  }
   const name = choice(
     "accept",
     "--example",

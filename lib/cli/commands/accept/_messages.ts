@@ -176,8 +176,9 @@ export const ACCEPT_MESSAGES = {
   inProcessTransport: { en: "http, in process", zh: "http（在进程内）" },
   hostExampleNoCommand: {
     en:
-      "accept host --example runs the host in process: give no command after --",
-    zh: "accept host --example 在进程内运行宿主：-- 之后不要给命令",
+      "accept host --example runs the host in process and takes no command or other argument; got {arg}",
+    zh:
+      "accept host --example 在进程内运行宿主，不接受命令或其他参数；收到了 {arg}",
   },
   hostToolArgs: {
     en:
