@@ -117,6 +117,8 @@ interface Reading {
   readonly at: (t: number) => Nanos;
   readonly end: number;
   readonly transport: Attributes;
+  /** The host ran in guardlab's own process: no process exited, its run returned or threw. */
+  readonly inProcess: boolean;
   /** The calls under the first key the host sent by itself. */
   readonly resends: ReadonlySet<number>;
   /** The arguments of the first call under the first key, as canonical JSON. */
@@ -145,6 +147,7 @@ function caseSpans(
         [OTEL.networkProtocolName]: OTEL_VALUE.http,
       }
       : { [OTEL.networkTransport]: OTEL_VALUE.pipe },
+    inProcess,
     resends: resendsOf(records, plan),
     firstArguments: argumentsOfFirst(records, plan),
   };
@@ -269,6 +272,15 @@ function eventOf(
         [GUARDLAB.after]: x.fault === "release" ? x.after : undefined,
       });
     case "process":
+      if (x.who === "host" && r.inProcess && x.event === "exit") {
+        // No process: the run returned, or threw (its line is the row's
+        // host output, not the trace's: a host's words stay off it).
+        return on(
+          null,
+          `guardlab.host.${x.code === 0 ? "returned" : "threw"}`,
+          {},
+        );
+      }
       return x.who === "host"
         ? on(null, `guardlab.host.${x.event}`, {
           [OTEL.processExitCode]: typeof x.code === "number"

@@ -110,6 +110,18 @@ Deno.test({
         r.scopeSpans.flatMap((s) => s.spans)
       ) as { name: string; attributes?: { key: string }[] }[];
     assert.ok(spans.length >= 4, spans.map((s) => s.name).join(", "));
+    // No process exited: the case says the run returned, with no exit code.
+    const events = (spans as {
+      events?: { name: string; attributes?: { key: string }[] }[];
+    }[]).flatMap((s) => s.events ?? []);
+    const ends = events.filter((e) => e.name.startsWith("guardlab.host."))
+      .map((e) => e.name);
+    assert.deepEqual(ends, ["guardlab.host.start", "guardlab.host.returned"]);
+    assert.ok(
+      !events.some((e) =>
+        (e.attributes ?? []).some((a) => a.key === "process.exit.code")
+      ),
+    );
     assert.deepEqual(
       spans.flatMap((s) =>
         (s.attributes ?? []).filter((a) => a.key.startsWith("network."))

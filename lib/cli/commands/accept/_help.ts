@@ -71,9 +71,8 @@ on the call that made it; never the host's command, its output or the dummy
 key.
 accept host --example agents-core [--cases LIST] [--variant V] [--json]
 [--junit FILE] [--otlp FILE] runs @openai/agents-core 0.20.0 in guardlab's own
-process instead, under the students' grant, with no socket and no process (MCP
-timeout 1000 ms; a run still going after 30 s is aborted). Exercise 20
-predicts its row.
+process instead, with no socket and no process (MCP timeout 1000 ms; a run
+still going after 30 s is aborted). Exercise 20 predicts its row.
 The oracle (JSON, at most 256 KiB) names, for each write tool: tool, call
 (valid arguments), key (a JSON Pointer into call: the business key), read
 (the read tool's call), count ({"text": S} or {"json": POINTER, "match":
@@ -145,7 +144,7 @@ docs/zh/10-accept-your-agent-host.md。它的 --otlp trace 为每个用例、每
 和每次 tools/call 各写一个 span，提交点是做出提交的那次调用上的事件；从不写入
 宿主的命令、它的输出或假的 API 密钥。
 guardlab accept host --example agents-core [--cases LIST] [--variant V]
-[--json] [--junit FILE] [--otlp FILE] 则在 guardlab 自己的进程里、在学生权限下
+[--json] [--junit FILE] [--otlp FILE] 则在 guardlab 自己的进程里
 运行 @openai/agents-core 0.20.0，没有套接字也没有进程（MCP 超时 1000 毫秒，
 运行超过 30 秒即被中止）。第 20 道练习预测的就是它的结果。
 oracle（JSON，最大 256 KiB）为每个写入工具给出：tool、call（有效参数）、
